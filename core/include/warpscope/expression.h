@@ -1,0 +1,65 @@
+// The pattern language: C-like integer expressions over signed 64-bit values, with the meaning
+// CUDA C gives them (division truncates toward zero, % takes the sign of the dividend, >> is
+// arithmetic, comparisons give 0 or 1, && || ?: short-circuit). Anything C leaves undefined
+// (overflow, division by zero, shifting by a negative amount or by 64 or more) is an Error value
+// naming the column, never undefined behaviour.
+#pragma once
+
+#include "warpscope/pattern.h"
+#include "warpscope/result.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpscope {
+
+/// The values the built-in names take for one thread.
+struct ThreadEnvironment {
+    std::int64_t lane = 0;
+    std::int64_t warp = 0;
+    Dim3 tid{0, 0, 0};
+    Dim3 bdim{1, 1, 1};
+    Dim3 bid{0, 0, 0};
+    Dim3 gdim{1, 1, 1};
+    std::int64_t gid = 0;
+};
+
+/// Names the language knows besides the user's parameters:
+/// lane warp gid tid.x tid.y tid.z bdim.x bdim.y bdim.z bid.x bid.y bid.z gdim.x gdim.y gdim.z,
+/// and the functions min(a, b), max(a, b), abs(a).
+const std::vector<std::string>& builtinNames();
+
+namespace detail {
+struct Node;
+}
+
+/// A parsed expression, ready to evaluate for many threads. Cheap to copy (shared, immutable).
+class Expression {
+public:
+    /// Parse `text`. `parameterNames` are the user's parameters the expression may use; any other
+    /// identifier that is not built in is an UnknownName error at its column. Parameter names may
+    /// not shadow built-in names.
+    static Result<Expression> parse(std::string_view text,
+                                    const std::vector<std::string>& parameterNames = {});
+
+    /// Evaluate for one thread. `parameterValues` are in the order of the names given to parse().
+    Result<std::int64_t> evaluate(const ThreadEnvironment& env,
+                                  const std::vector<std::int64_t>& parameterValues = {}) const;
+
+    const std::string& text() const { return m_text; }
+
+    /// True when the value does not depend on the thread (no lane, tid, gid ... inside).
+    bool isUniform() const;
+
+private:
+    std::string m_text;
+    std::shared_ptr<const detail::Node> m_root;
+};
+
+/// A parameter name must look like a C identifier, not be a built-in name and not use a dot.
+bool isValidParameterName(std::string_view name);
+
+} // namespace warpscope

@@ -1,0 +1,73 @@
+// Pattern and session files: versioned JSON (format "warpscope-pattern" / "warpscope-session").
+// Readers never trust their input: size limits, depth limits, every field checked, and every
+// error names the place in the file (a JSON pointer such as /patterns/2/width). See
+// docs/file-formats.md.
+#pragma once
+
+#include "warpscope/pattern.h"
+#include "warpscope/result.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpscope {
+
+inline constexpr int kPatternFormatVersion = 1;
+inline constexpr int kSessionFormatVersion = 1;
+/// Files larger than this are refused before parsing.
+inline constexpr std::size_t kMaxFileBytes = 16u * 1024u * 1024u;
+
+/// A pattern with the words a user put on it.
+struct NamedPattern {
+    std::string title;
+    std::string caption;
+    Pattern pattern;
+
+    bool operator==(const NamedPattern&) const = default;
+};
+
+/// A measured value recorded with where it was measured, so a session opened without a GPU can
+/// still show it (filled by the GPU layers; the core only stores it).
+struct RecordedMeasurement {
+    std::string gpu;
+    std::string driver;
+    std::string date; // ISO 8601
+    std::map<std::string, double> metrics;
+
+    bool operator==(const RecordedMeasurement&) const = default;
+};
+
+struct SessionEntry {
+    NamedPattern pattern;
+    std::vector<RecordedMeasurement> measurements;
+
+    bool operator==(const SessionEntry&) const = default;
+};
+
+/// What the app saves: the patterns being explored and the view settings the core knows of.
+struct Session {
+    std::vector<SessionEntry> entries;
+    int currentEntry = 0;
+    std::string model = "modern"; // "modern" or "textbook"
+    /// Free-form view settings of the app (strings only), kept as they are.
+    std::map<std::string, std::string> viewSettings;
+
+    bool operator==(const Session&) const = default;
+};
+
+// Single patterns, as JSON text. The JSON object for a pattern is also what `warpscope-cli
+// predict` reads, so `patternFromJsonText` accepts both the file form (with "format") and the
+// bare line form.
+std::string patternToJsonText(const NamedPattern& pattern);
+Result<NamedPattern> patternFromJsonText(std::string_view text);
+
+std::string sessionToJsonText(const Session& session);
+Result<Session> sessionFromJsonText(std::string_view text);
+
+/// Read a whole file with the size limit; the error names the path.
+Result<std::string> readTextFile(const std::string& path);
+
+} // namespace warpscope

@@ -1,0 +1,147 @@
+// The two memory models: pure functions from one warp instruction to what the memory system does.
+//   - predictModern: compute capability 7.0 and later, as Nsight Compute counts it. Its rules are
+//     fitted to counters measured on real hardware (tests/data/hardware_table_*.jsonl).
+//   - predictTextbook: the Fermi/Kepler rules the course notes teach (128-byte cached
+//     transactions, 32-byte uncached segments, 1/2/4-segment store transactions, 4- and 8-byte
+//     shared-memory bank modes).
+// No view computes transactions itself: everything drawn comes from these results.
+#pragma once
+
+#include "warpscope/pattern.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace warpscope {
+
+inline constexpr int kSectorBytes = 32;
+inline constexpr int kLineBytes = 128;
+inline constexpr int kBankCount = 32;
+inline constexpr int kBankWordBytes = 4;
+
+/// A 32-byte sector of global memory touched by the warp.
+struct SectorUse {
+    std::int64_t address = 0;     // first byte of the sector
+    std::uint32_t laneMask = 0;   // lanes whose bytes fall in it
+    int bytesUsed = 0;            // distinct bytes of it that lanes asked for
+};
+
+/// A 128-byte line of global memory touched by the warp.
+struct LineUse {
+    std::int64_t address = 0;
+    std::uint32_t laneMask = 0;
+    std::uint8_t sectorMask = 0; // bit i: sector i of the line is touched
+};
+
+struct GlobalPrediction {
+    int requests = 0;
+    int sectors = 0;
+    int lines = 0;
+    std::int64_t bytesRequested = 0;       // active lanes x width, duplicates counted
+    std::int64_t uniqueBytesRequested = 0; // distinct bytes the warp asked for
+    std::int64_t bytesMoved = 0;           // sectors x 32
+    double efficiency = 0.0;               // uniqueBytesRequested / bytesMoved, 0..1
+    std::vector<SectorUse> sectorList;     // ascending address
+    std::vector<LineUse> lineList;         // ascending address
+};
+
+/// One shared-memory wavefront: a pass of the data pipe serving some lanes.
+struct Wavefront {
+    std::uint32_t laneMask = 0;
+    /// For each bank, the 4-byte word (address / 4) the wavefront reads or writes there, or -1.
+    std::array<std::int64_t, kBankCount> bankWord{};
+};
+
+struct SharedPrediction {
+    int wavefronts = 0;
+    /// As l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum counts them.
+    int bankConflicts = 0;
+    /// Wavefronts the access would need with no conflict at all (1 for widths up to 4 bytes).
+    int idealWavefronts = 0;
+    /// Lane masks of the phases, each served on its own before conflicts are counted: the whole
+    /// warp up to 4 bytes; for 8- and 16-byte stores half- and quarter-warps; for 8- and 16-byte
+    /// loads groups of 16 or 8 request units (see docs/models.md). Only phases with active lanes.
+    std::vector<std::uint32_t> phases;
+    std::vector<Wavefront> wavefrontList;
+    /// The largest number of distinct 4-byte words any bank holds within a phase.
+    int worstBankDegree = 0;
+};
+
+struct ModernPrediction {
+    AccessKind kind;
+    std::optional<GlobalPrediction> global; // set for the global space
+    std::optional<SharedPrediction> shared; // set for the shared space
+};
+
+ModernPrediction predictModern(const WarpAccess& access);
+
+// ---- Textbook (Fermi/Kepler) -------------------------------------------------------------------
+
+enum class SharedBankMode { FourByte, EightByte };
+
+struct TextbookOptions {
+    /// Shared-memory bank width: 4 bytes (Fermi, and Kepler's default) or 8 bytes (Kepler's
+    /// cudaSharedMemBankSizeEightByteMode).
+    SharedBankMode bankMode = SharedBankMode::FourByte;
+    /// What a plain load (CachePath::Default) does: true is Fermi's default (L1 on, 128-byte
+    /// transactions), false K40's (L1 off, 32-byte segments). `.ca` is always cached and `.cg`
+    /// always uncached; `.nc` goes through the 32-byte read-only path.
+    bool defaultLoadsCached = true;
+};
+
+/// A memory transaction of the textbook model (a 128-byte cached load, a 32-byte segment, a 1-,
+/// 2- or 4-segment store, or one shared-memory pass).
+struct Transaction {
+    std::int64_t address = 0; // first byte
+    int sizeBytes = 0;
+    std::uint32_t laneMask = 0;
+};
+
+enum class TextbookRule {
+    CachedLoad,    // 128-byte transactions
+    UncachedLoad,  // 32-byte segments
+    Store,         // 1-, 2- or 4-segment transactions
+    SharedMemory,  // bank passes
+};
+
+struct TextbookPrediction {
+    AccessKind kind;
+    TextbookRule rule = TextbookRule::CachedLoad;
+    std::vector<Transaction> transactions;
+    std::int64_t bytesRequested = 0;
+    std::int64_t uniqueBytesRequested = 0;
+    std::int64_t bytesMoved = 0; // sum of transaction sizes (global only)
+    double efficiency = 0.0;     // uniqueBytesRequested / bytesMoved (global only)
+    /// Shared memory: the n of an n-way conflict (1 when conflict-free or a broadcast).
+    int bankConflictDegree = 0;
+    int bankWidthBytes = 4;
+};
+
+TextbookPrediction predictTextbook(const WarpAccess& access, const TextbookOptions& options = {});
+
+const char* toString(TextbookRule rule);
+
+// ---- Metric names ------------------------------------------------------------------------------
+
+/// A named number, under Nsight Compute's name where one exists, else warpscope's own
+/// (documented in docs/metrics.md).
+struct Metric {
+    std::string name;
+    double value = 0.0;
+};
+
+/// The modern model's values as Nsight Compute metrics (all eight ld/st counters for the access's
+/// space, zero for the op it does not do) plus warpscope__ extras (lines, bytes, efficiency).
+std::vector<Metric> modernMetrics(const ModernPrediction& prediction);
+
+/// The textbook values under warpscope's textbook__ names.
+std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction);
+
+/// The Nsight Compute counters the probe measures and the modern model predicts, in a fixed order.
+const std::vector<std::string>& nsightCounterNames();
+
+} // namespace warpscope

@@ -1,0 +1,130 @@
+// The access pattern: one warp instruction, what every layer of warpscope talks about.
+// A Pattern either lists its 32 lane addresses or carries the expression they come from
+// (PatternSource); resolve() turns either form into a WarpAccess, the 32 concrete addresses the
+// models read.
+#pragma once
+
+#include "warpscope/result.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpscope {
+
+inline constexpr int kWarpSize = 32;
+
+enum class MemorySpace { Global, Shared };
+enum class AccessOp { Load, Store };
+/// Global load cache operator, as in PTX ld.global.{ca,cg,nc}; Default is a plain ld.global.
+enum class CachePath { Default, CacheAll, CacheGlobal, NonCoherent };
+
+const char* toString(MemorySpace space); // "global", "shared"
+const char* toString(AccessOp op);       // "load", "store"
+const char* toString(CachePath path);    // "default", "ca", "cg", "nc"
+std::optional<MemorySpace> memorySpaceFromString(std::string_view text);
+std::optional<AccessOp> accessOpFromString(std::string_view text);
+std::optional<CachePath> cachePathFromString(std::string_view text);
+
+/// Element widths a lane may access, in bytes.
+inline constexpr std::array<int, 5> kElementWidths = {1, 2, 4, 8, 16};
+bool isValidWidth(int widthBytes);
+
+/// The instruction itself, without addresses.
+struct AccessKind {
+    MemorySpace space = MemorySpace::Global;
+    AccessOp op = AccessOp::Load;
+    int widthBytes = 4;
+    /// Only meaningful for global loads; stores and shared accesses ignore it.
+    CachePath cache = CachePath::Default;
+
+    bool operator==(const AccessKind&) const = default;
+};
+
+/// A CUDA dim3.
+struct Dim3 {
+    std::int64_t x = 1;
+    std::int64_t y = 1;
+    std::int64_t z = 1;
+
+    std::int64_t count() const { return x * y * z; }
+    bool operator==(const Dim3&) const = default;
+};
+
+/// A named parameter of an expression; the app turns each into a slider.
+struct Parameter {
+    std::string name;
+    std::int64_t value = 0;
+    std::int64_t defaultValue = 0;
+    std::int64_t minimum = 0;
+    std::int64_t maximum = 0;
+
+    bool operator==(const Parameter&) const = default;
+};
+
+/// The expression form of a pattern: which threads form the warp, and what each one touches.
+struct PatternSource {
+    /// Byte address of a lane's element, relative to the start of the array (global) or of
+    /// shared memory.
+    std::string addressExpression;
+    /// Non-zero for lanes that execute the access.
+    std::string activeExpression = "1";
+    std::vector<Parameter> parameters;
+    Dim3 blockDim{32, 1, 1};
+    Dim3 gridDim{1, 1, 1};
+    Dim3 blockIdx{0, 0, 0};
+    /// Which warp of the block (threads linearised x fastest, 32 to a warp).
+    std::int64_t warpIndex = 0;
+
+    bool operator==(const PatternSource&) const = default;
+};
+
+using LaneAddresses = std::array<std::optional<std::int64_t>, kWarpSize>;
+
+/// One warp instruction as the user describes it.
+struct Pattern {
+    AccessKind kind;
+    /// Set when the pattern comes from an expression; the addresses are then derived.
+    std::optional<PatternSource> source;
+    /// Used when there is no source: std::nullopt marks an inactive lane.
+    LaneAddresses addresses{};
+
+    bool operator==(const Pattern&) const = default;
+};
+
+/// The thread a lane stands for, when the pattern comes from an expression.
+struct LaneThread {
+    Dim3 threadIdx{0, 0, 0};
+    std::int64_t linearThreadIndex = 0; // within the block
+    std::int64_t globalIndex = 0;       // gid
+    bool existsInBlock = true;          // false for lanes past the end of the block
+};
+
+/// The concrete instruction the models read: 32 lanes, each inactive or at one byte address.
+struct WarpAccess {
+    AccessKind kind;
+    LaneAddresses addresses{};
+    /// Present when resolved from an expression.
+    std::optional<std::array<LaneThread, kWarpSize>> threads;
+
+    int activeLaneCount() const;
+    std::uint32_t activeMask() const;
+    bool operator==(const WarpAccess&) const = default;
+};
+
+/// Check a concrete access: valid width, no negative address, every address a multiple of the
+/// width (the hardware faults otherwise). The error's `where` names the lane ("lane 7").
+Result<WarpAccess> validate(WarpAccess access);
+
+/// Evaluate a pattern into 32 concrete addresses (and validate them). Errors from the
+/// expressions keep their column; `where` says which expression or lane failed.
+Result<WarpAccess> resolve(const Pattern& pattern);
+
+/// The threads that form warp `source.warpIndex` of the block (lanes past the end of the block
+/// are marked as not existing), or an error for an impossible block shape or warp index.
+Result<std::array<LaneThread, kWarpSize>> warpThreads(const PatternSource& source);
+
+} // namespace warpscope

@@ -1,0 +1,256 @@
+// Pattern vocabulary (names of spaces, ops, cache paths), the warp's threads, and resolve():
+// evaluating a pattern's expressions into 32 concrete, validated lane addresses.
+#include "warpscope/pattern.h"
+
+#include "warpscope/expression.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace warpscope {
+
+const char* toString(MemorySpace space) {
+    return space == MemorySpace::Global ? "global" : "shared";
+}
+
+const char* toString(AccessOp op) { return op == AccessOp::Load ? "load" : "store"; }
+
+const char* toString(CachePath path) {
+    switch (path) {
+    case CachePath::Default:
+        return "default";
+    case CachePath::CacheAll:
+        return "ca";
+    case CachePath::CacheGlobal:
+        return "cg";
+    case CachePath::NonCoherent:
+        return "nc";
+    }
+    return "default";
+}
+
+std::optional<MemorySpace> memorySpaceFromString(std::string_view text) {
+    if (text == "global") {
+        return MemorySpace::Global;
+    }
+    if (text == "shared") {
+        return MemorySpace::Shared;
+    }
+    return std::nullopt;
+}
+
+std::optional<AccessOp> accessOpFromString(std::string_view text) {
+    if (text == "load" || text == "ld") {
+        return AccessOp::Load;
+    }
+    if (text == "store" || text == "st") {
+        return AccessOp::Store;
+    }
+    return std::nullopt;
+}
+
+std::optional<CachePath> cachePathFromString(std::string_view text) {
+    for (CachePath path : {CachePath::Default, CachePath::CacheAll, CachePath::CacheGlobal,
+                           CachePath::NonCoherent}) {
+        if (text == toString(path)) {
+            return path;
+        }
+    }
+    return std::nullopt;
+}
+
+bool isValidWidth(int widthBytes) {
+    return std::find(kElementWidths.begin(), kElementWidths.end(), widthBytes) !=
+           kElementWidths.end();
+}
+
+int WarpAccess::activeLaneCount() const {
+    return static_cast<int>(std::count_if(addresses.begin(), addresses.end(),
+                                          [](const auto& a) { return a.has_value(); }));
+}
+
+std::uint32_t WarpAccess::activeMask() const {
+    std::uint32_t mask = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (addresses[static_cast<std::size_t>(lane)]) {
+            mask |= 1u << lane;
+        }
+    }
+    return mask;
+}
+
+namespace {
+
+Error invalid(std::string message, std::string where) {
+    return Error{ErrorCode::InvalidValue, std::move(message), 0, std::move(where)};
+}
+
+// Largest block CUDA allows is 1024 threads; grids are bounded so that gid fits easily.
+constexpr std::int64_t kMaxBlockThreads = 1024;
+constexpr std::int64_t kMaxGridDim = std::int64_t{1} << 31;
+
+std::optional<Error> checkDim(const Dim3& dim, std::int64_t limit, const char* name) {
+    for (auto [value, axis] : {std::pair{dim.x, "x"}, std::pair{dim.y, "y"}, std::pair{dim.z, "z"}}) {
+        if (value < 1 || value > limit) {
+            return invalid(std::string(name) + "." + axis + " must be between 1 and " +
+                               std::to_string(limit) + ", not " + std::to_string(value),
+                           name);
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<WarpAccess> validate(WarpAccess access) {
+    if (!isValidWidth(access.kind.widthBytes)) {
+        return invalid("element width must be 1, 2, 4, 8 or 16 bytes, not " +
+                           std::to_string(access.kind.widthBytes),
+                       "width");
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& address = access.addresses[static_cast<std::size_t>(lane)];
+        if (!address) {
+            continue;
+        }
+        const std::string where = "lane " + std::to_string(lane);
+        if (*address < 0) {
+            return Error{ErrorCode::NegativeAddress,
+                         "address " + std::to_string(*address) + " is negative", 0, where};
+        }
+        if (*address > std::numeric_limits<std::int64_t>::max() - 16) {
+            return Error{ErrorCode::Overflow, "address " + std::to_string(*address) + " is too large",
+                         0, where};
+        }
+        if (*address % access.kind.widthBytes != 0) {
+            return Error{ErrorCode::Misaligned,
+                         "address " + std::to_string(*address) + " is not a multiple of the " +
+                             std::to_string(access.kind.widthBytes) +
+                             "-byte element width (the GPU would fault)",
+                         0, where};
+        }
+    }
+    return access;
+}
+
+Result<std::array<LaneThread, kWarpSize>> warpThreads(const PatternSource& source) {
+    if (auto error = checkDim(source.blockDim, kMaxBlockThreads, "bdim")) {
+        return *error;
+    }
+    if (source.blockDim.count() > kMaxBlockThreads) {
+        return invalid("a block holds at most 1024 threads, not " +
+                           std::to_string(source.blockDim.count()),
+                       "bdim");
+    }
+    if (auto error = checkDim(source.gridDim, kMaxGridDim, "gdim")) {
+        return *error;
+    }
+    for (auto [index, dim, axis] : {std::tuple{source.blockIdx.x, source.gridDim.x, "x"},
+                                    std::tuple{source.blockIdx.y, source.gridDim.y, "y"},
+                                    std::tuple{source.blockIdx.z, source.gridDim.z, "z"}}) {
+        if (index < 0 || index >= dim) {
+            return invalid(std::string("bid.") + axis + " must be between 0 and " +
+                               std::to_string(dim - 1) + ", not " + std::to_string(index),
+                           "bid");
+        }
+    }
+    const std::int64_t threadsPerBlock = source.blockDim.count();
+    const std::int64_t warpsPerBlock = (threadsPerBlock + kWarpSize - 1) / kWarpSize;
+    if (source.warpIndex < 0 || source.warpIndex >= warpsPerBlock) {
+        return invalid("warp index must be between 0 and " + std::to_string(warpsPerBlock - 1) +
+                           " for a block of " + std::to_string(threadsPerBlock) + " threads, not " +
+                           std::to_string(source.warpIndex),
+                       "warp");
+    }
+    const Dim3& b = source.blockDim;
+    const Dim3& g = source.gridDim;
+    const std::int64_t linearBlock =
+        source.blockIdx.x + g.x * (source.blockIdx.y + g.y * source.blockIdx.z);
+
+    std::array<LaneThread, kWarpSize> threads{};
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        LaneThread& t = threads[static_cast<std::size_t>(lane)];
+        const std::int64_t linear = source.warpIndex * kWarpSize + lane;
+        t.linearThreadIndex = linear;
+        t.existsInBlock = linear < threadsPerBlock;
+        // CUDA linearises threads x fastest, then y, then z.
+        t.threadIdx = Dim3{linear % b.x, (linear / b.x) % b.y, linear / (b.x * b.y)};
+        t.globalIndex = linearBlock * threadsPerBlock + linear;
+    }
+    return threads;
+}
+
+Result<WarpAccess> resolve(const Pattern& pattern) {
+    WarpAccess access;
+    access.kind = pattern.kind;
+    if (!pattern.source) {
+        access.addresses = pattern.addresses;
+        return validate(std::move(access));
+    }
+    const PatternSource& source = *pattern.source;
+
+    std::vector<std::string> names;
+    std::vector<std::int64_t> values;
+    for (const Parameter& p : source.parameters) {
+        if (!isValidParameterName(p.name)) {
+            return invalid("'" + p.name + "' cannot be a parameter name", "parameters");
+        }
+        if (std::find(names.begin(), names.end(), p.name) != names.end()) {
+            return invalid("parameter '" + p.name + "' is declared twice", "parameters");
+        }
+        names.push_back(p.name);
+        values.push_back(p.value);
+    }
+
+    auto address = Expression::parse(source.addressExpression, names);
+    if (!address) {
+        Error error = address.error();
+        error.where = "addressExpression";
+        return error;
+    }
+    auto active = Expression::parse(source.activeExpression, names);
+    if (!active) {
+        Error error = active.error();
+        error.where = "activeExpression";
+        return error;
+    }
+    auto threads = warpThreads(source);
+    if (!threads) {
+        return threads.error();
+    }
+
+    ThreadEnvironment env;
+    env.warp = source.warpIndex;
+    env.bdim = source.blockDim;
+    env.bid = source.blockIdx;
+    env.gdim = source.gridDim;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const LaneThread& t = threads.value()[static_cast<std::size_t>(lane)];
+        if (!t.existsInBlock) {
+            continue; // a partial last warp: these lanes do not exist
+        }
+        env.lane = lane;
+        env.tid = t.threadIdx;
+        env.gid = t.globalIndex;
+        auto isActive = active->evaluate(env, values);
+        if (!isActive) {
+            Error error = isActive.error();
+            error.where = "activeExpression, lane " + std::to_string(lane);
+            return error;
+        }
+        if (isActive.value() == 0) {
+            continue;
+        }
+        auto value = address->evaluate(env, values);
+        if (!value) {
+            Error error = value.error();
+            error.where = "addressExpression, lane " + std::to_string(lane);
+            return error;
+        }
+        access.addresses[static_cast<std::size_t>(lane)] = value.value();
+    }
+    access.threads = threads.value();
+    return validate(std::move(access));
+}
+
+} // namespace warpscope

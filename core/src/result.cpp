@@ -1,0 +1,42 @@
+// Error descriptions for people and stable error-code names for JSON.
+#include "warpscope/result.h"
+
+namespace warpscope {
+
+const char* errorCodeName(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::Syntax:
+        return "syntax";
+    case ErrorCode::UnknownName:
+        return "unknown_name";
+    case ErrorCode::DivisionByZero:
+        return "division_by_zero";
+    case ErrorCode::Overflow:
+        return "overflow";
+    case ErrorCode::NegativeAddress:
+        return "negative_address";
+    case ErrorCode::Misaligned:
+        return "misaligned";
+    case ErrorCode::InvalidValue:
+        return "invalid_value";
+    case ErrorCode::FileFormat:
+        return "file_format";
+    case ErrorCode::Io:
+        return "io";
+    }
+    return "unknown";
+}
+
+std::string Error::describe() const {
+    std::string text;
+    if (!where.empty()) {
+        text = where + ": ";
+    }
+    text += message;
+    if (column > 0) {
+        text += " (column " + std::to_string(column) + ")";
+    }
+    return text;
+}
+
+} // namespace warpscope

@@ -1,0 +1,138 @@
+// The modern model's structure and arithmetic on hand-checked patterns. Agreement with the
+// hardware itself is test_hardware_table.cpp's job; these rows check what the views draw from
+// (sector and line lists, lane masks, wavefront lists) and the derived numbers.
+#include "warpscope/model.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <string>
+#include <functional>
+
+namespace {
+
+using namespace warpscope;
+
+WarpAccess makeAccess(MemorySpace space, AccessOp op, int width,
+                      const std::function<std::optional<std::int64_t>(int)>& address) {
+    WarpAccess access;
+    access.kind = AccessKind{space, op, width, CachePath::Default};
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        access.addresses[static_cast<std::size_t>(lane)] = address(lane);
+    }
+    return access;
+}
+
+struct GlobalRow {
+    const char* name;
+    int width;
+    std::function<std::optional<std::int64_t>(int)> address;
+    int sectors;
+    int lines;
+    std::int64_t uniqueBytes;
+    double efficiency;
+};
+
+class GlobalRows : public ::testing::TestWithParam<GlobalRow> {};
+
+TEST_P(GlobalRows, CountsSectorsLinesAndBytes) {
+    const GlobalRow& row = GetParam();
+    const auto prediction =
+        predictModern(makeAccess(MemorySpace::Global, AccessOp::Load, row.width, row.address));
+    ASSERT_TRUE(prediction.global.has_value());
+    EXPECT_FALSE(prediction.shared.has_value());
+    const auto& g = *prediction.global;
+    EXPECT_EQ(g.requests, 1);
+    EXPECT_EQ(g.sectors, row.sectors);
+    EXPECT_EQ(g.lines, row.lines);
+    EXPECT_EQ(g.uniqueBytesRequested, row.uniqueBytes);
+    EXPECT_EQ(g.bytesMoved, row.sectors * 32);
+    EXPECT_DOUBLE_EQ(g.efficiency, row.efficiency);
+    EXPECT_EQ(g.sectorList.size(), static_cast<std::size_t>(row.sectors));
+    EXPECT_EQ(g.lineList.size(), static_cast<std::size_t>(row.lines));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modern, GlobalRows,
+    ::testing::Values(
+        GlobalRow{"coalesced floats", 4, [](int l) { return l * 4; }, 4, 1, 128, 1.0},
+        GlobalRow{"offset 11 floats", 4, [](int l) { return (l + 11) * 4; }, 5, 2, 128, 0.8},
+        GlobalRow{"one address", 4, [](int) { return 256; }, 1, 1, 4, 4.0 / 32.0},
+        GlobalRow{"stride 128 bytes", 4, [](int l) { return l * 128; }, 32, 32, 128, 0.125},
+        GlobalRow{"coalesced float4", 16, [](int l) { return l * 16; }, 16, 4, 512, 1.0},
+        GlobalRow{"bytes", 1, [](int l) { return l; }, 1, 1, 32, 1.0},
+        GlobalRow{"even lanes", 4,
+                  [](int l) -> std::optional<std::int64_t> {
+                      if (l % 2 != 0) {
+                          return std::nullopt;
+                      }
+                      return l * 4;
+                  },
+                  4, 1, 64, 0.5}),
+    [](const auto& info) {
+        std::string name = info.param.name;
+        for (char& c : name) {
+            c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+        }
+        return name;
+    });
+
+TEST(ModernGlobal, SectorAndLineListsNameTheirLanes) {
+    const auto prediction = predictModern(
+        makeAccess(MemorySpace::Global, AccessOp::Store, 4, [](int l) { return (l + 11) * 4; }));
+    const auto& g = *prediction.global;
+    ASSERT_EQ(g.sectorList.size(), 5u);
+    EXPECT_EQ(g.sectorList[0].address, 32);
+    EXPECT_EQ(g.sectorList[0].laneMask, 0x1Fu); // bytes 44..63: lanes 0..4
+    EXPECT_EQ(g.sectorList[0].bytesUsed, 20);
+    EXPECT_EQ(g.sectorList[4].address, 160);
+    ASSERT_EQ(g.lineList.size(), 2u);
+    EXPECT_EQ(g.lineList[0].sectorMask, 0b1110);
+    EXPECT_EQ(g.lineList[1].sectorMask, 0b0011);
+    EXPECT_EQ(g.lineList[0].laneMask | g.lineList[1].laneMask, 0xFFFFFFFFu);
+    std::uint32_t all = 0;
+    for (const auto& s : g.sectorList) {
+        EXPECT_EQ(all & s.laneMask, 0u) << "a 4-byte lane sits in one sector only";
+        all |= s.laneMask;
+    }
+    EXPECT_EQ(all, 0xFFFFFFFFu);
+}
+
+TEST(ModernGlobal, NoActiveLaneMeansNoRequest) {
+    const auto prediction = predictModern(
+        makeAccess(MemorySpace::Global, AccessOp::Load, 4, [](int) { return std::nullopt; }));
+    EXPECT_EQ(prediction.global->requests, 0);
+    EXPECT_EQ(prediction.global->sectors, 0);
+    EXPECT_EQ(prediction.global->efficiency, 0.0);
+}
+
+TEST(ModernShared, FourByteStridesGiveTheClassicConflicts) {
+    struct Row {
+        int strideWords;
+        int wavefronts;
+    };
+    for (Row row : {Row{0, 1}, Row{1, 1}, Row{2, 2}, Row{4, 4}, Row{32, 32}, Row{33, 1}}) {
+        const auto prediction =
+            predictModern(makeAccess(MemorySpace::Shared, AccessOp::Load, 4,
+                                     [&](int l) { return l * row.strideWords * 4; }));
+        ASSERT_TRUE(prediction.shared.has_value());
+        EXPECT_EQ(prediction.shared->wavefronts, row.wavefronts) << "stride " << row.strideWords;
+        EXPECT_EQ(prediction.shared->worstBankDegree, row.strideWords == 0 ? 1 : row.wavefronts);
+    }
+}
+
+TEST(ModernShared, WavefrontsServeEveryActiveLaneOnceAndNeverTwoWordsInOneBank) {
+    const auto prediction = predictModern(
+        makeAccess(MemorySpace::Shared, AccessOp::Load, 4, [](int l) { return (l % 4) * 128 + l % 3 * 4; }));
+    const auto& s = *prediction.shared;
+    std::uint32_t served = 0;
+    for (const Wavefront& wave : s.wavefrontList) {
+        EXPECT_EQ(served & wave.laneMask, 0u);
+        served |= wave.laneMask;
+    }
+    EXPECT_EQ(served, 0xFFFFFFFFu);
+    EXPECT_EQ(s.wavefronts, static_cast<int>(s.wavefrontList.size()));
+    EXPECT_EQ(s.bankConflicts, s.wavefronts - s.idealWavefronts);
+}
+
+} // namespace
