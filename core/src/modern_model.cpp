@@ -69,58 +69,62 @@ GlobalPrediction predictGlobal(const WarpAccess& access) {
 /// banks.
 constexpr int kWavefrontBytes = kBankCount * kBankWordBytes;
 
-/// Stores are served in fixed phases of lanes: the whole warp for widths up to 4 bytes, half-warps
-/// for 8 bytes, quarter-warps for 16 bytes. Measured on the H100: a 16-byte store of 32 lanes to
-/// one address costs 4 wavefronts, and two lanes of different quarter-warps never conflict.
-std::vector<std::uint32_t> storePhases(const WarpAccess& access) {
-    const int lanesPerPhase = std::min(kWarpSize, kWavefrontBytes / access.kind.widthBytes);
+/// Fixed phases of lanes: the whole warp for widths up to 4 bytes, half-warps for 8 bytes,
+/// quarter-warps for 16 bytes (each phase then asks for at most 128 bytes).
+std::vector<std::uint32_t> lanePhases(int widthBytes) {
+    const int lanesPerPhase = std::min(kWarpSize, kWavefrontBytes / widthBytes);
     std::vector<std::uint32_t> phases;
     for (int first = 0; first < kWarpSize; first += lanesPerPhase) {
         const std::uint64_t bits = (std::uint64_t{1} << lanesPerPhase) - 1;
-        const auto phase = static_cast<std::uint32_t>(bits << first);
-        if ((phase & access.activeMask()) != 0) {
-            phases.push_back(phase);
-        }
+        phases.push_back(static_cast<std::uint32_t>(bits << first));
     }
     return phases;
 }
 
-/// Loads are served in phases of request units, not of fixed lanes. Measured on the H100: the two
-/// lanes of an even/odd pair (2k, 2k+1) that load the same address, or of which only one is
-/// active, make one unit; otherwise each lane is a unit of its own. The units, in lane order, are
-/// cut into phases of 128 / width units. So a 32-lane 8-byte broadcast is 16 units and one
-/// wavefront, a 16-byte broadcast two, while the same 16 addresses repeated by both half-warps
-/// (lane l and l + 16 alike) are 32 units and two wavefronts. The hardware table's random
-/// scatters fix that conflicts are counted within each phase, not across the warp.
-std::vector<std::uint32_t> loadPhases(const WarpAccess& access) {
-    const int unitsPerPhase = std::max(1, kWavefrontBytes / access.kind.widthBytes);
-    std::vector<std::uint32_t> phases;
-    std::uint32_t phase = 0;
-    int unitsInPhase = 0;
-    auto addUnit = [&](std::uint32_t lanes) {
-        if (unitsInPhase == unitsPerPhase) {
-            phases.push_back(phase);
-            phase = 0;
-            unitsInPhase = 0;
-        }
-        phase |= lanes;
-        ++unitsInPhase;
-    };
+/// True when every even/odd lane pair (2k, 2k+1) of the mask asks for at most one address: both
+/// lanes on the same address, or only one of them active.
+bool pairsShareAddresses(const WarpAccess& access, std::uint32_t mask) {
     for (int even = 0; even < kWarpSize; even += 2) {
+        if (((mask >> even) & 3u) == 0) {
+            continue;
+        }
         const auto& a = access.addresses[static_cast<std::size_t>(even)];
         const auto& b = access.addresses[static_cast<std::size_t>(even + 1)];
-        const std::uint32_t evenBit = 1u << even;
-        const std::uint32_t oddBit = 1u << (even + 1);
         if (a && b && *a != *b) {
-            addUnit(evenBit);
-            addUnit(oddBit);
-        } else if (a || b) {
-            addUnit((a ? evenBit : 0u) | (b ? oddBit : 0u));
+            return false;
         }
     }
-    if (unitsInPhase > 0) {
-        phases.push_back(phase);
+    return true;
+}
+
+/// The phases an access is served in, only those with active lanes.
+///
+/// Stores use the fixed lane phases. Measured on the H100: a 16-byte store of 32 lanes to one
+/// address costs 4 wavefronts, and two lanes of different quarter-warps never conflict.
+///
+/// Loads of 8 and 16 bytes start from the same phases, but two neighbouring phases (half-warps 0
+/// and 1; quarter-warps 0+1 and 2+3) are fused into one when every lane pair in both asks for at
+/// most one address, since the fused phase still asks for at most 128 bytes. Measured: a 32-lane
+/// 8-byte broadcast load is one wavefront and a 16-byte one two; lanes 0 and 8 of a 16-byte load
+/// on the same bank conflict (2 wavefronts, 1 conflict) while as a store they do not; the same 16
+/// addresses read by both half-warps (lane l and l + 16 alike) stay two wavefronts. Fitted to 236
+/// patterns and checked on held-out ones (tests/data/hardware_table_h100.jsonl, rows "v-", "v2-").
+std::vector<std::uint32_t> servicePhases(const WarpAccess& access) {
+    std::vector<std::uint32_t> phases = lanePhases(access.kind.widthBytes);
+    if (access.kind.op == AccessOp::Load && phases.size() > 1) {
+        std::vector<std::uint32_t> fused;
+        for (std::size_t i = 0; i + 1 < phases.size(); i += 2) {
+            const std::uint32_t both = phases[i] | phases[i + 1];
+            if (pairsShareAddresses(access, both)) {
+                fused.push_back(both);
+            } else {
+                fused.push_back(phases[i]);
+                fused.push_back(phases[i + 1]);
+            }
+        }
+        phases = fused;
     }
+    std::erase_if(phases, [&](std::uint32_t phase) { return (phase & access.activeMask()) == 0; });
     return phases;
 }
 
@@ -193,8 +197,7 @@ int worstBankDegree(const WarpAccess& access, std::uint32_t phaseMask) {
 
 SharedPrediction predictShared(const WarpAccess& access) {
     SharedPrediction result;
-    result.phases =
-        access.kind.op == AccessOp::Load ? loadPhases(access) : storePhases(access);
+    result.phases = servicePhases(access);
     for (std::uint32_t phase : result.phases) {
         // Within a phase, a bank serves one distinct 4-byte word per wavefront; lanes asking for a
         // word already being read or written share it (broadcast). Measured: a phase costs exactly
