@@ -102,25 +102,22 @@ bool pairsShareAddresses(const WarpAccess& access, std::uint32_t mask) {
 /// Stores use the fixed lane phases. Measured on the H100: a 16-byte store of 32 lanes to one
 /// address costs 4 wavefronts, and two lanes of different quarter-warps never conflict.
 ///
-/// Loads of 8 and 16 bytes start from the same phases, but two neighbouring phases (half-warps 0
-/// and 1; quarter-warps 0+1 and 2+3) are fused into one when every lane pair in both asks for at
-/// most one address, since the fused phase still asks for at most 128 bytes. Measured: a 32-lane
-/// 8-byte broadcast load is one wavefront and a 16-byte one two; lanes 0 and 8 of a 16-byte load
-/// on the same bank conflict (2 wavefronts, 1 conflict) while as a store they do not; the same 16
-/// addresses read by both half-warps (lane l and l + 16 alike) stay two wavefronts. Fitted to 236
-/// patterns and checked on held-out ones (tests/data/hardware_table_h100.jsonl, rows "v-", "v2-").
+/// Loads of 8 and 16 bytes start from the same phases, but when every even/odd lane pair of the
+/// whole warp asks for at most one address, neighbouring phases are fused two by two (half-warps
+/// 0+1; quarter-warps 0+1 and 2+3): each fused phase still asks for at most 128 bytes. Measured: a
+/// 32-lane 8-byte broadcast load is one wavefront and a 16-byte one two; lanes 0 and 8 of a 16-byte
+/// load on the same bank conflict (2 wavefronts, 1 conflict) while as a store they do not; the
+/// same 16 addresses read by both half-warps (lane l and l + 16 alike) stay two wavefronts; and a
+/// single pair with two addresses anywhere in the warp stops all fusion, even of two quarter-warps
+/// whose own pairs all share. Rules fitted to the measured sets in turn and each checked on a set
+/// measured after it (tests/data/hardware_table_h100.jsonl; docs/models.md tells the story).
 std::vector<std::uint32_t> servicePhases(const WarpAccess& access) {
     std::vector<std::uint32_t> phases = lanePhases(access.kind.widthBytes);
-    if (access.kind.op == AccessOp::Load && phases.size() > 1) {
+    if (access.kind.op == AccessOp::Load && phases.size() > 1 &&
+        pairsShareAddresses(access, 0xFFFFFFFFu)) {
         std::vector<std::uint32_t> fused;
         for (std::size_t i = 0; i + 1 < phases.size(); i += 2) {
-            const std::uint32_t both = phases[i] | phases[i + 1];
-            if (pairsShareAddresses(access, both)) {
-                fused.push_back(both);
-            } else {
-                fused.push_back(phases[i]);
-                fused.push_back(phases[i + 1]);
-            }
+            fused.push_back(phases[i] | phases[i + 1]);
         }
         phases = fused;
     }
