@@ -69,8 +69,8 @@ INSTANTIATE_TEST_SUITE_P(
                       return l * 4;
                   },
                   4, 1, 64, 0.5}),
-    [](const auto& info) {
-        std::string name = info.param.name;
+    [](const auto& rowInfo) {
+        std::string name = rowInfo.param.name;
         for (char& c : name) {
             c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
         }
