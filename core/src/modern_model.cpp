@@ -11,7 +11,9 @@
 namespace warpscope {
 namespace {
 
-std::int64_t floorTo(std::int64_t value, std::int64_t unit) { return value - value % unit; }
+std::int64_t floorTo(std::int64_t value, std::int64_t unit) {
+    return value - value % unit;
+}
 
 GlobalPrediction predictGlobal(const WarpAccess& access) {
     GlobalPrediction result;
@@ -135,7 +137,9 @@ void wordsOf(std::int64_t address, int widthBytes, std::vector<std::int64_t>& ou
     }
 }
 
-int bankOf(std::int64_t word) { return static_cast<int>(word % kBankCount); }
+int bankOf(std::int64_t word) {
+    return static_cast<int>(word % kBankCount);
+}
 
 /// Packs the lanes of one phase into wavefronts: a wavefront holds at most one distinct word per
 /// bank; lanes asking for a word already in the wavefront are served by it (broadcast).

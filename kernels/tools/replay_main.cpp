@@ -45,10 +45,11 @@ int main(int argc, char** argv) {
     void* arena = nullptr;
     void* sink = nullptr;
     std::size_t maxShared = 227 * 1024;
-    if (!dryRun && (!check(cudaMalloc(&arena, kGlobalArenaBytes), "cudaMalloc") ||
-                    !check(cudaMemset(arena, 0x5a, kGlobalArenaBytes), "cudaMemset") ||
-                    !check(cudaMalloc(&sink, 32 * 16), "cudaMalloc") ||
-                    !check(warpscope::gpu::maxReplaySharedBytes(&maxShared), "shared memory limit"))) {
+    if (!dryRun &&
+        (!check(cudaMalloc(&arena, kGlobalArenaBytes), "cudaMalloc") ||
+         !check(cudaMemset(arena, 0x5a, kGlobalArenaBytes), "cudaMemset") ||
+         !check(cudaMalloc(&sink, 32 * 16), "cudaMalloc") ||
+         !check(warpscope::gpu::maxReplaySharedBytes(&maxShared), "shared memory limit"))) {
         return 3;
     }
 
@@ -60,9 +61,10 @@ int main(int argc, char** argv) {
             continue;
         }
         const auto json = nlohmann::json::parse(line, nullptr, false);
-        const std::string name = json.is_object() && json.contains("name") && json["name"].is_string()
-                                     ? json["name"].get<std::string>()
-                                     : std::to_string(index);
+        const std::string name =
+            json.is_object() && json.contains("name") && json["name"].is_string()
+                ? json["name"].get<std::string>()
+                : std::to_string(index);
         auto named = warpscope::patternFromJsonText(line);
         if (!named) {
             std::fprintf(stderr, "%d %s: %s\n", index, name.c_str(),
@@ -82,8 +84,8 @@ int main(int argc, char** argv) {
         using namespace warpscope::gpu;
         ReplayLaunch launch;
         const auto& kind = access->kind;
-        launch.space =
-            kind.space == warpscope::MemorySpace::Global ? ReplaySpace::Global : ReplaySpace::Shared;
+        launch.space = kind.space == warpscope::MemorySpace::Global ? ReplaySpace::Global
+                                                                    : ReplaySpace::Shared;
         launch.op = kind.op == warpscope::AccessOp::Load ? ReplayOp::Load : ReplayOp::Store;
         launch.cache = static_cast<ReplayCache>(static_cast<int>(kind.cache));
         launch.widthBytes = kind.widthBytes;

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
-#include <string>
 #include <functional>
+#include <string>
 
 namespace {
 
@@ -122,8 +122,8 @@ TEST(ModernShared, FourByteStridesGiveTheClassicConflicts) {
 }
 
 TEST(ModernShared, WavefrontsServeEveryActiveLaneOnceAndNeverTwoWordsInOneBank) {
-    const auto prediction = predictModern(
-        makeAccess(MemorySpace::Shared, AccessOp::Load, 4, [](int l) { return (l % 4) * 128 + l % 3 * 4; }));
+    const auto prediction = predictModern(makeAccess(
+        MemorySpace::Shared, AccessOp::Load, 4, [](int l) { return (l % 4) * 128 + l % 3 * 4; }));
     const auto& s = *prediction.shared;
     std::uint32_t served = 0;
     for (const Wavefront& wave : s.wavefrontList) {

@@ -25,9 +25,9 @@ inline constexpr int kBankWordBytes = 4;
 
 /// A 32-byte sector of global memory touched by the warp.
 struct SectorUse {
-    std::int64_t address = 0;     // first byte of the sector
-    std::uint32_t laneMask = 0;   // lanes whose bytes fall in it
-    int bytesUsed = 0;            // distinct bytes of it that lanes asked for
+    std::int64_t address = 0;   // first byte of the sector
+    std::uint32_t laneMask = 0; // lanes whose bytes fall in it
+    int bytesUsed = 0;          // distinct bytes of it that lanes asked for
 };
 
 /// A 128-byte line of global memory touched by the warp.
@@ -102,10 +102,10 @@ struct Transaction {
 };
 
 enum class TextbookRule {
-    CachedLoad,    // 128-byte transactions
-    UncachedLoad,  // 32-byte segments
-    Store,         // 1-, 2- or 4-segment transactions
-    SharedMemory,  // bank passes
+    CachedLoad,   // 128-byte transactions
+    UncachedLoad, // 32-byte segments
+    Store,        // 1-, 2- or 4-segment transactions
+    SharedMemory, // bank passes
 };
 
 struct TextbookPrediction {

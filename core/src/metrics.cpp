@@ -1,0 +1,95 @@
+// Predictions as named numbers: Nsight Compute's metric names for the modern model (so a user can
+// check warpscope against `ncu` directly), warpscope__ and textbook__ names for the rest.
+// Every name is documented in docs/metrics.md.
+#include "warpscope/model.h"
+
+namespace warpscope {
+
+namespace {
+
+// Indices into nsightCounterNames().
+enum Counter : std::size_t {
+    GlobalLoadRequests,
+    GlobalLoadSectors,
+    GlobalStoreRequests,
+    GlobalStoreSectors,
+    SharedLoadWavefronts,
+    SharedLoadBankConflicts,
+    SharedStoreWavefronts,
+    SharedStoreBankConflicts,
+    CounterCount,
+};
+
+} // namespace
+
+const std::vector<std::string>& nsightCounterNames() {
+    static const std::vector<std::string> names = {
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    };
+    return names;
+}
+
+std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
+    const std::vector<std::string>& names = nsightCounterNames();
+    std::vector<double> counters(CounterCount, 0.0);
+    const bool isLoad = prediction.kind.op == AccessOp::Load;
+
+    std::vector<Metric> extras;
+    if (prediction.kind.space == MemorySpace::Global) {
+        const GlobalPrediction global = prediction.global.value_or(GlobalPrediction{});
+        counters[isLoad ? GlobalLoadRequests : GlobalStoreRequests] = global.requests;
+        counters[isLoad ? GlobalLoadSectors : GlobalStoreSectors] = global.sectors;
+        extras = {
+            {"warpscope__lines", static_cast<double>(global.lines)},
+            {"warpscope__bytes_requested", static_cast<double>(global.bytesRequested)},
+            {"warpscope__unique_bytes_requested", static_cast<double>(global.uniqueBytesRequested)},
+            {"warpscope__bytes_moved", static_cast<double>(global.bytesMoved)},
+            {"warpscope__efficiency_pct", global.efficiency * 100.0},
+        };
+    } else {
+        const SharedPrediction shared = prediction.shared.value_or(SharedPrediction{});
+        counters[isLoad ? SharedLoadWavefronts : SharedStoreWavefronts] = shared.wavefronts;
+        counters[isLoad ? SharedLoadBankConflicts : SharedStoreBankConflicts] =
+            shared.bankConflicts;
+        extras = {{"warpscope__ideal_wavefronts", static_cast<double>(shared.idealWavefronts)}};
+    }
+
+    std::vector<Metric> metrics;
+    metrics.reserve(CounterCount + extras.size());
+    for (std::size_t i = 0; i < CounterCount; ++i) {
+        metrics.push_back({names[i], counters[i]});
+    }
+    metrics.insert(metrics.end(), extras.begin(), extras.end());
+    return metrics;
+}
+
+// Only the names that apply to the access's space and operation are emitted (a global load has
+// no gst_* values, a shared access no efficiency): a name that is present always means something.
+// The names follow nvprof's (gld_transactions, gst_efficiency, ...), which is what the course
+// notes measured with (seed 002, "NVPROF Profiling Results").
+std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction) {
+    const auto transactions = static_cast<double>(prediction.transactions.size());
+    const bool isLoad = prediction.kind.op == AccessOp::Load;
+    if (prediction.kind.space == MemorySpace::Shared) {
+        return {
+            {isLoad ? "textbook__shared_ld_transactions" : "textbook__shared_st_transactions",
+             transactions},
+            {"textbook__bank_conflict_degree", static_cast<double>(prediction.bankConflictDegree)},
+        };
+    }
+    return {
+        {isLoad ? "textbook__gld_transactions" : "textbook__gst_transactions", transactions},
+        {isLoad ? "textbook__gld_efficiency_pct" : "textbook__gst_efficiency_pct",
+         prediction.efficiency * 100.0},
+        {"textbook__bytes_moved", static_cast<double>(prediction.bytesMoved)},
+    };
+}
+
+} // namespace warpscope
