@@ -13,7 +13,9 @@ const char* toString(MemorySpace space) {
     return space == MemorySpace::Global ? "global" : "shared";
 }
 
-const char* toString(AccessOp op) { return op == AccessOp::Load ? "load" : "store"; }
+const char* toString(AccessOp op) {
+    return op == AccessOp::Load ? "load" : "store";
+}
 
 const char* toString(CachePath path) {
     switch (path) {
@@ -90,7 +92,8 @@ constexpr std::int64_t kMaxBlockThreads = 1024;
 constexpr std::int64_t kMaxGridDim = std::int64_t{1} << 31;
 
 std::optional<Error> checkDim(const Dim3& dim, std::int64_t limit, const char* name) {
-    for (auto [value, axis] : {std::pair{dim.x, "x"}, std::pair{dim.y, "y"}, std::pair{dim.z, "z"}}) {
+    for (auto [value, axis] :
+         {std::pair{dim.x, "x"}, std::pair{dim.y, "y"}, std::pair{dim.z, "z"}}) {
         if (value < 1 || value > limit) {
             return invalid(std::string(name) + "." + axis + " must be between 1 and " +
                                std::to_string(limit) + ", not " + std::to_string(value),
@@ -119,8 +122,8 @@ Result<WarpAccess> validate(WarpAccess access) {
                          "address " + std::to_string(*address) + " is negative", 0, where};
         }
         if (*address > std::numeric_limits<std::int64_t>::max() - 16) {
-            return Error{ErrorCode::Overflow, "address " + std::to_string(*address) + " is too large",
-                         0, where};
+            return Error{ErrorCode::Overflow,
+                         "address " + std::to_string(*address) + " is too large", 0, where};
         }
         if (*address % access.kind.widthBytes != 0) {
             return Error{ErrorCode::Misaligned,
@@ -144,6 +147,13 @@ Result<std::array<LaneThread, kWarpSize>> warpThreads(const PatternSource& sourc
     }
     if (auto error = checkDim(source.gridDim, kMaxGridDim, "gdim")) {
         return *error;
+    }
+    // Every thread's gid must fit in int64 (the block index and gid below are computed from it).
+    std::int64_t gridThreads = 0;
+    if (__builtin_mul_overflow(source.gridDim.x, source.gridDim.y, &gridThreads) ||
+        __builtin_mul_overflow(gridThreads, source.gridDim.z, &gridThreads) ||
+        __builtin_mul_overflow(gridThreads, source.blockDim.count(), &gridThreads)) {
+        return invalid("the grid has more threads than a signed 64-bit gid can count", "gdim");
     }
     for (auto [index, dim, axis] : {std::tuple{source.blockIdx.x, source.gridDim.x, "x"},
                                     std::tuple{source.blockIdx.y, source.gridDim.y, "y"},

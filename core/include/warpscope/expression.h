@@ -9,6 +9,7 @@
 #include "warpscope/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -50,6 +51,12 @@ public:
                                   const std::vector<std::int64_t>& parameterValues = {}) const;
 
     const std::string& text() const { return m_text; }
+
+    /// The expression as C source over signed 64-bit values, for generated CUDA kernels: the same
+    /// tokens in the same order, with every name given to `nameFor` in its short spelling
+    /// ("tid.x" for threadIdx.x as well; "min", "max", "abs" for the functions; "warpSize"), each
+    /// integer literal written as a decimal `LL` literal, and parentheses kept as written.
+    std::string toCSource(const std::function<std::string(std::string_view)>& nameFor) const;
 
     /// True when the value does not depend on the thread (no lane, tid, gid ... inside).
     bool isUniform() const;

@@ -1,0 +1,1051 @@
+// Pattern and session files (docs/file-formats.md). Reading is done in three guarded steps so that
+// no input can crash the program or make it allocate without bound:
+//   1. a byte scan: size limit, UTF-8 check and nesting-depth limit, each error with line/column;
+//   2. nlohmann's SAX parser into a bounded DOM builder (no exceptions; duplicate keys and
+//      over-long strings refused; syntax errors keep their line and column);
+//   3. a field-by-field reader that names the offending place as a JSON pointer
+//      ("/entries/3/pattern/width") and says what it expected.
+// Writers use a fixed key order and 2-space indentation, so files diff cleanly and round-trip.
+#include "warpscope/file_format.h"
+
+#include "warpscope/expression.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <set>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace warpscope {
+
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+
+constexpr std::size_t kMaxDepth = 64;
+constexpr std::size_t kMaxStringBytes = 64u * 1024u;
+constexpr std::size_t kMaxParameters = 256;
+constexpr std::size_t kMaxSessionEntries = 10000;
+
+constexpr const char* kPatternFormatName = "warpscope-pattern";
+constexpr const char* kSessionFormatName = "warpscope-session";
+
+Error fileError(std::string message, std::string where) {
+    return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
+}
+
+std::string lineColumn(std::size_t line, std::size_t column) {
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+/// 1-based line and byte column of the byte at `offset` (clamped to the text).
+std::pair<std::size_t, std::size_t> lineColumnOf(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    std::size_t line = 1;
+    std::size_t lineStart = 0;
+    for (std::size_t i = 0; i < offset; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    }
+    return {line, offset - lineStart + 1};
+}
+
+// ---- Step 1: the byte scan -----------------------------------------------------------------
+
+/// Length of the valid UTF-8 sequence starting at text[i], or 0 when it is not valid
+/// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+std::size_t utf8SequenceLength(std::string_view text, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char b0 = byte(i);
+    if (b0 < 0x80) {
+        return 1;
+    }
+    std::size_t length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xBF;
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        length = 2;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        length = 3;
+        if (b0 == 0xE0) {
+            low = 0xA0; // overlong
+        } else if (b0 == 0xED) {
+            high = 0x9F; // surrogates
+        }
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        length = 4;
+        if (b0 == 0xF0) {
+            low = 0x90; // overlong
+        } else if (b0 == 0xF4) {
+            high = 0x8F; // above U+10FFFF
+        }
+    } else {
+        return 0;
+    }
+    if (i + length > text.size()) {
+        return 0;
+    }
+    const unsigned char b1 = byte(i + 1);
+    if (b1 < low || b1 > high) {
+        return 0;
+    }
+    for (std::size_t k = 2; k < length; ++k) {
+        const unsigned char b = byte(i + k);
+        if (b < 0x80 || b > 0xBF) {
+            return 0;
+        }
+    }
+    return length;
+}
+
+/// Refuses what must never reach the JSON parser: too many bytes, text that is not UTF-8, and
+/// nesting deeper than kMaxDepth.
+std::optional<Error> scanText(std::string_view text) {
+    if (text.size() > kMaxFileBytes) {
+        return fileError("the text is " + std::to_string(text.size()) +
+                             " bytes; warpscope reads files of at most " +
+                             std::to_string(kMaxFileBytes / (1024u * 1024u)) + " MiB",
+                         "");
+    }
+    std::size_t depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    std::size_t line = 1;
+    std::size_t lineStart = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t length = utf8SequenceLength(text, i);
+        if (length == 0) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[i]));
+            const std::string place = lineColumn(line, i - lineStart + 1);
+            return fileError("the text is not valid UTF-8 (byte " + std::string(hex) + ")", place);
+        }
+        if (length == 1) {
+            const char c = text[i];
+            if (inString) {
+                if (escaped) {
+                    escaped = false;
+                } else if (c == '\\') {
+                    escaped = true;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '[' || c == '{') {
+                if (++depth > kMaxDepth) {
+                    const std::string place = lineColumn(line, i - lineStart + 1);
+                    return fileError("the JSON is nested more than " + std::to_string(kMaxDepth) +
+                                         " levels deep",
+                                     place);
+                }
+            } else if ((c == ']' || c == '}') && depth > 0) {
+                --depth;
+            }
+            if (c == '\n') {
+                ++line;
+                lineStart = i + 1;
+            }
+        } else {
+            escaped = false;
+        }
+        i += length;
+    }
+    return std::nullopt;
+}
+
+// ---- Step 2: the bounded DOM builder -------------------------------------------------------
+
+std::string escapePointerToken(std::string_view token) {
+    std::string out;
+    for (char c : token) {
+        if (c == '~') {
+            out += "~0";
+        } else if (c == '/') {
+            out += "~1";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+/// A SAX handler building a nlohmann::json like nlohmann's own DOM parser, but which refuses
+/// duplicate keys, over-long strings and too deep nesting, and never throws.
+class BoundedDomBuilder {
+public:
+    BoundedDomBuilder(json& root, std::string_view text) : m_root(root), m_text(text) {}
+
+    bool null() { return addValue(json(nullptr)); }
+    bool boolean(bool value) { return addValue(json(value)); }
+    bool number_integer(json::number_integer_t value) { return addValue(json(value)); }
+    bool number_unsigned(json::number_unsigned_t value) { return addValue(json(value)); }
+    bool number_float(json::number_float_t value, const json::string_t& /*text*/) {
+        return addValue(json(value));
+    }
+    bool string(json::string_t& value) {
+        if (value.size() > kMaxStringBytes) {
+            return fail("a string of " + std::to_string(value.size()) +
+                            " bytes is longer than the 64 KiB allowed",
+                        childPointer());
+        }
+        return addValue(json(std::move(value)));
+    }
+    bool binary(json::binary_t& /*value*/) {
+        return fail("binary values are not JSON", childPointer()); // unreachable for JSON input
+    }
+    bool start_object(std::size_t /*elements*/) { return open(json::value_t::object); }
+    bool start_array(std::size_t /*elements*/) { return open(json::value_t::array); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(json::string_t& value) {
+        const std::string where = containerPointer() + "/" + escapePointerToken(value);
+        if (value.size() > kMaxStringBytes) {
+            return fail("a key of " + std::to_string(value.size()) +
+                            " bytes is longer than the 64 KiB allowed",
+                        containerPointer());
+        }
+        if (m_stack.back()->contains(value)) {
+            // nlohmann would silently keep the last one; a file meaning two things is refused.
+            return fail("the key \"" + value + "\" appears twice in the same object", where);
+        }
+        m_key = std::move(value);
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string& lastToken,
+                     const nlohmann::detail::exception& exception) {
+        // `position` counts the bytes read, so the offending byte is the one before it.
+        std::size_t offset = position > 0 ? position - 1 : 0;
+        if (exception.id == 406) {
+            // out_of_range.406: a number such as 1e400 that no double holds. Point at its start.
+            offset = position >= lastToken.size() ? position - lastToken.size() : 0;
+            const auto [line, column] = lineColumnOf(m_text, offset);
+            const std::string place = lineColumn(line, column);
+            return fail("the number " + lastToken + " is too large to represent", place);
+        }
+        // nlohmann's message reads "[json.exception.parse_error.101] parse error at line L,
+        // column C: what"; keep only "what" and put our own line and column on it.
+        std::string what = exception.what();
+        if (const std::size_t colon = what.find(": "); colon != std::string::npos) {
+            what = what.substr(colon + 2);
+        } else if (const std::size_t bracket = what.find("] "); bracket != std::string::npos) {
+            what = what.substr(bracket + 2);
+        }
+        const auto [line, column] = lineColumnOf(m_text, offset);
+        const std::string place = lineColumn(line, column);
+        return fail("the text is not valid JSON: " + what, place);
+    }
+
+    const std::optional<Error>& error() const { return m_error; }
+
+private:
+    bool fail(std::string message, std::string where) {
+        if (!m_error) {
+            m_error = fileError(std::move(message), std::move(where));
+        }
+        return false;
+    }
+
+    std::string containerPointer() const {
+        std::string pointer;
+        for (const std::string& token : m_tokens) {
+            // Appended in two steps: "/" + token builds a temporary that GCC 12 at -O2 wrongly
+            // reports as an overlapping memcpy (-Wrestrict).
+            pointer += '/';
+            pointer += escapePointerToken(token);
+        }
+        return pointer;
+    }
+
+    /// Pointer of the value about to be added.
+    std::string childPointer() const {
+        if (m_stack.empty()) {
+            return "";
+        }
+        const json& parent = *m_stack.back();
+        return containerPointer() + "/" +
+               (parent.is_array() ? std::to_string(parent.size()) : escapePointerToken(m_key));
+    }
+
+    json* place(json value) {
+        if (m_stack.empty()) {
+            m_root = std::move(value);
+            return &m_root;
+        }
+        json& parent = *m_stack.back();
+        if (parent.is_array()) {
+            parent.push_back(std::move(value));
+            return &parent.back();
+        }
+        json& slot = parent[m_key];
+        slot = std::move(value);
+        return &slot;
+    }
+
+    bool addValue(json value) {
+        place(std::move(value));
+        return true;
+    }
+
+    bool open(json::value_t type) {
+        if (m_stack.size() >= kMaxDepth) {
+            // The byte scan already refuses this; kept so the builder is safe on its own.
+            return fail("the JSON is nested more than " + std::to_string(kMaxDepth) +
+                            " levels deep",
+                        containerPointer());
+        }
+        std::string token;
+        if (!m_stack.empty()) {
+            const json& parent = *m_stack.back();
+            token = parent.is_array() ? std::to_string(parent.size()) : m_key;
+        }
+        json* container = place(json(type));
+        if (!m_stack.empty()) {
+            m_tokens.push_back(std::move(token));
+        }
+        m_stack.push_back(container);
+        return true;
+    }
+
+    bool close() {
+        m_stack.pop_back();
+        if (!m_tokens.empty() && m_stack.size() == m_tokens.size()) {
+            m_tokens.pop_back();
+        }
+        return true;
+    }
+
+    json& m_root;
+    std::string_view m_text;
+    std::vector<json*> m_stack;
+    std::vector<std::string> m_tokens; // one per open container below the root
+    std::string m_key;
+    std::optional<Error> m_error;
+};
+
+Result<json> parseJson(std::string_view text) {
+    if (auto error = scanText(text)) {
+        return *error;
+    }
+    json root;
+    BoundedDomBuilder builder(root, text);
+    const bool ok = json::sax_parse(text.data(), text.data() + text.size(), &builder);
+    if (builder.error()) {
+        return *builder.error();
+    }
+    if (!ok) {
+        return fileError("the text is not valid JSON", "");
+    }
+    return root;
+}
+
+// ---- Step 3: field-by-field reading --------------------------------------------------------
+
+/// A short description of a value for "found ..." in messages.
+std::string describe(const json& value) {
+    switch (value.type()) {
+    case json::value_t::null:
+        return "null";
+    case json::value_t::boolean:
+        return value.get<bool>() ? "true" : "false";
+    case json::value_t::string: {
+        const auto& text = value.get_ref<const std::string&>();
+        if (text.size() > 40) {
+            return "a string of " + std::to_string(text.size()) + " bytes";
+        }
+        return "\"" + text + "\"";
+    }
+    case json::value_t::number_integer:
+        return std::to_string(value.get<std::int64_t>());
+    case json::value_t::number_unsigned:
+        return std::to_string(value.get<std::uint64_t>());
+    case json::value_t::number_float: {
+        const double number = value.get<double>();
+        if (!std::isfinite(number)) {
+            return "a number too large to represent";
+        }
+        char buffer[40];
+        std::snprintf(buffer, sizeof buffer, "%.17g", number);
+        return buffer;
+    }
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::array:
+        return "an array";
+    default:
+        return "a value of an unknown kind";
+    }
+}
+
+/// The value as a signed 64-bit integer, or nullopt for anything else (floats included).
+std::optional<std::int64_t> asInt64(const json& value) {
+    if (value.is_number_unsigned()) {
+        const auto number = value.get<std::uint64_t>();
+        if (number > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            return std::nullopt;
+        }
+        return static_cast<std::int64_t>(number);
+    }
+    if (value.is_number_integer()) {
+        return value.get<std::int64_t>();
+    }
+    return std::nullopt;
+}
+
+std::string child(const std::string& pointer, std::string_view key) {
+    return pointer + "/" + escapePointerToken(key);
+}
+
+std::string child(const std::string& pointer, std::size_t index) {
+    return pointer + "/" + std::to_string(index);
+}
+
+/// Reads fields and keeps the first error. Each read* returns false after an error.
+class FieldReader {
+public:
+    bool fail(std::string message, std::string where) {
+        if (!m_error) {
+            m_error = fileError(std::move(message), std::move(where));
+        }
+        return false;
+    }
+    const std::optional<Error>& error() const { return m_error; }
+
+    bool requireObject(const json& value, const std::string& where, const std::string& what) {
+        if (!value.is_object()) {
+            return fail(what + " must be a JSON object; found " + describe(value), where);
+        }
+        return true;
+    }
+
+    /// The member `key` of object `object`, or nullptr when absent (required: an error).
+    const json* member(const json& object, std::string_view key, const std::string& where,
+                       bool required) {
+        const auto it = object.find(std::string(key));
+        if (it == object.end()) {
+            if (required) {
+                fail("the field \"" + std::string(key) + "\" is missing", child(where, key));
+            }
+            return nullptr;
+        }
+        return &*it;
+    }
+
+    bool readString(const json& value, const std::string& where, std::string_view name,
+                    std::string& out) {
+        if (!value.is_string()) {
+            return fail(std::string(name) + " must be a string; found " + describe(value), where);
+        }
+        out = value.get<std::string>();
+        return true;
+    }
+
+    bool readInt64(const json& value, const std::string& where, std::string_view name,
+                   std::int64_t& out) {
+        if (const auto number = asInt64(value)) {
+            out = *number;
+            return true;
+        }
+        if (value.is_number()) {
+            return fail(std::string(name) + " must be an integer that fits in a signed 64-bit " +
+                            "integer; found " + describe(value),
+                        where);
+        }
+        return fail(std::string(name) + " must be an integer; found " + describe(value), where);
+    }
+
+    bool readInt(const json& value, const std::string& where, std::string_view name, int& out) {
+        std::int64_t wide = 0;
+        if (!readInt64(value, where, name, wide)) {
+            return false;
+        }
+        if (wide < std::numeric_limits<int>::min() || wide > std::numeric_limits<int>::max()) {
+            return fail(std::string(name) + " is out of range; found " + describe(value), where);
+        }
+        out = static_cast<int>(wide);
+        return true;
+    }
+
+    /// Optional string field: absent leaves `out` as it is.
+    bool optionalString(const json& object, std::string_view key, const std::string& where,
+                        std::string& out) {
+        const json* value = member(object, key, where, false);
+        return value == nullptr || readString(*value, child(where, key), key, out);
+    }
+
+    bool optionalInt64(const json& object, std::string_view key, const std::string& where,
+                       std::int64_t& out) {
+        const json* value = member(object, key, where, false);
+        return value == nullptr || readInt64(*value, child(where, key), key, out);
+    }
+
+    /// "format" and "version" of a file. `formatRequired` is false for a pattern, whose bare
+    /// form (the CLI's predict lines, patterns inside sessions) has neither.
+    bool readHeader(const json& object, const std::string& where, const char* formatName,
+                    int supportedVersion, bool formatRequired) {
+        const json* format = member(object, "format", where, formatRequired);
+        if (format == nullptr) {
+            return !formatRequired;
+        }
+        if (!format->is_string() || format->get_ref<const std::string&>() != formatName) {
+            return fail(std::string("format must be \"") + formatName + "\"; found " +
+                            describe(*format),
+                        child(where, "format"));
+        }
+        const json* version = member(object, "version", where, true);
+        if (version == nullptr) {
+            return false;
+        }
+        std::int64_t number = 0;
+        if (!readInt64(*version, child(where, "version"), "version", number)) {
+            return false;
+        }
+        if (number < 1) {
+            return fail("version must be 1 or more; found " + describe(*version),
+                        child(where, "version"));
+        }
+        if (number > supportedVersion) {
+            return fail("written by a newer warpscope (version " + std::to_string(number) +
+                            "); this one reads version " + std::to_string(supportedVersion),
+                        child(where, "version"));
+        }
+        return true;
+    }
+
+    bool readDim3(const json& value, const std::string& where, std::string_view name, Dim3& out) {
+        std::int64_t* axes[3] = {&out.x, &out.y, &out.z};
+        if (value.is_array()) {
+            if (value.empty() || value.size() > 3) {
+                return fail(std::string(name) + " must be an array of 1 to 3 integers [x, y, z]; " +
+                                "found " + std::to_string(value.size()) + " entries",
+                            where);
+            }
+            for (std::size_t i = 0; i < value.size(); ++i) {
+                if (!readInt64(value[i], child(where, i), name, *axes[i])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (value.is_object()) {
+            const char* names[3] = {"x", "y", "z"};
+            for (std::size_t i = 0; i < 3; ++i) {
+                if (!optionalInt64(value, names[i], where, *axes[i])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return fail(std::string(name) +
+                        " must be [x, y, z] or {\"x\": .., \"y\": .., \"z\": ..}; " + "found " +
+                        describe(value),
+                    where);
+    }
+
+    bool readParameter(const json& value, const std::string& where, Parameter& out) {
+        if (!requireObject(value, where, "a parameter")) {
+            return false;
+        }
+        const json* name = member(value, "name", where, true);
+        if (name == nullptr || !readString(*name, child(where, "name"), "name", out.name)) {
+            return false;
+        }
+        if (!isValidParameterName(out.name)) {
+            return fail("\"" + out.name +
+                            "\" cannot be a parameter name (it must look like a C identifier and "
+                            "not be a built-in name)",
+                        child(where, "name"));
+        }
+        const json* number = member(value, "value", where, true);
+        if (number == nullptr || !readInt64(*number, child(where, "value"), "value", out.value)) {
+            return false;
+        }
+        // Defaults that always make a valid slider: reset to the value the file gives, range
+        // spanning 0 and that value.
+        out.defaultValue = out.value;
+        if (!optionalInt64(value, "default", where, out.defaultValue)) {
+            return false;
+        }
+        out.minimum = std::min<std::int64_t>({0, out.value, out.defaultValue});
+        out.maximum = std::max<std::int64_t>({0, out.value, out.defaultValue});
+        if (!optionalInt64(value, "min", where, out.minimum) ||
+            !optionalInt64(value, "max", where, out.maximum)) {
+            return false;
+        }
+        if (out.minimum > out.maximum) {
+            return fail("min (" + std::to_string(out.minimum) + ") must not be above max (" +
+                            std::to_string(out.maximum) + ")",
+                        child(where, "min"));
+        }
+        if (out.value < out.minimum || out.value > out.maximum) {
+            return fail("value must be between min and max (" + std::to_string(out.minimum) +
+                            " to " + std::to_string(out.maximum) + "); found " +
+                            std::to_string(out.value),
+                        child(where, "value"));
+        }
+        if (out.defaultValue < out.minimum || out.defaultValue > out.maximum) {
+            return fail("default must be between min and max (" + std::to_string(out.minimum) +
+                            " to " + std::to_string(out.maximum) + "); found " +
+                            std::to_string(out.defaultValue),
+                        child(where, "default"));
+        }
+        return true;
+    }
+
+    bool readSource(const json& value, const std::string& where, PatternSource& out) {
+        if (!requireObject(value, where, "source")) {
+            return false;
+        }
+        const json* address = member(value, "address", where, true);
+        if (address == nullptr ||
+            !readString(*address, child(where, "address"), "address", out.addressExpression)) {
+            return false;
+        }
+        if (!optionalString(value, "active", where, out.activeExpression)) {
+            return false;
+        }
+        if (const json* parameters = member(value, "parameters", where, false)) {
+            const std::string at = child(where, "parameters");
+            if (!parameters->is_array()) {
+                return fail("parameters must be an array; found " + describe(*parameters), at);
+            }
+            if (parameters->size() > kMaxParameters) {
+                return fail("at most " + std::to_string(kMaxParameters) +
+                                " parameters are allowed; found " +
+                                std::to_string(parameters->size()),
+                            at);
+            }
+            std::set<std::string> seen;
+            for (std::size_t i = 0; i < parameters->size(); ++i) {
+                Parameter parameter;
+                if (!readParameter((*parameters)[i], child(at, i), parameter)) {
+                    return false;
+                }
+                if (!seen.insert(parameter.name).second) {
+                    return fail("the parameter \"" + parameter.name + "\" is declared twice",
+                                child(child(at, i), "name"));
+                }
+                out.parameters.push_back(std::move(parameter));
+            }
+        }
+        for (auto [key, dim] :
+             {std::pair{"blockDim", &out.blockDim}, std::pair{"gridDim", &out.gridDim},
+              std::pair{"blockIdx", &out.blockIdx}}) {
+            if (const json* field = member(value, key, where, false)) {
+                if (!readDim3(*field, child(where, key), key, *dim)) {
+                    return false;
+                }
+            }
+        }
+        return optionalInt64(value, "warp", where, out.warpIndex);
+    }
+
+    bool readPattern(const json& value, const std::string& where, NamedPattern& out) {
+        if (!requireObject(value, where, "a pattern")) {
+            return false;
+        }
+        if (!readHeader(value, where, kPatternFormatName, kPatternFormatVersion, false) ||
+            !optionalString(value, "title", where, out.title) ||
+            !optionalString(value, "caption", where, out.caption)) {
+            return false;
+        }
+        AccessKind& kind = out.pattern.kind;
+
+        const json* space = member(value, "space", where, true);
+        if (space == nullptr) {
+            return false;
+        }
+        const auto spaceValue = space->is_string()
+                                    ? memorySpaceFromString(space->get_ref<const std::string&>())
+                                    : std::nullopt;
+        if (!spaceValue) {
+            return fail("space must be \"global\" or \"shared\"; found " + describe(*space),
+                        child(where, "space"));
+        }
+        kind.space = *spaceValue;
+
+        const json* op = member(value, "op", where, true);
+        if (op == nullptr) {
+            return false;
+        }
+        const auto opValue =
+            op->is_string() ? accessOpFromString(op->get_ref<const std::string&>()) : std::nullopt;
+        if (!opValue) {
+            return fail("op must be \"load\" or \"store\"; found " + describe(*op),
+                        child(where, "op"));
+        }
+        kind.op = *opValue;
+
+        const json* width = member(value, "width", where, true);
+        if (width == nullptr) {
+            return false;
+        }
+        const std::optional<std::int64_t> widthValue = asInt64(*width);
+        if (!widthValue || *widthValue > 16 || !isValidWidth(static_cast<int>(*widthValue))) {
+            return fail("width must be one of 1, 2, 4, 8, 16; found " + describe(*width),
+                        child(where, "width"));
+        }
+        kind.widthBytes = static_cast<int>(*widthValue);
+
+        if (const json* cache = member(value, "cache", where, false)) {
+            const auto cacheValue = cache->is_string()
+                                        ? cachePathFromString(cache->get_ref<const std::string&>())
+                                        : std::nullopt;
+            if (!cacheValue) {
+                return fail("cache must be one of \"default\", \"ca\", \"cg\", \"nc\"; found " +
+                                describe(*cache),
+                            child(where, "cache"));
+            }
+            kind.cache = *cacheValue;
+        }
+
+        const json* addresses = member(value, "addresses", where, false);
+        const json* source = member(value, "source", where, false);
+        if (addresses != nullptr && source != nullptr) {
+            return fail("a pattern gives either \"addresses\" or \"source\", not both",
+                        child(where, "source"));
+        }
+        if (addresses == nullptr && source == nullptr) {
+            return fail("a pattern needs \"addresses\" (32 lane addresses) or \"source\" (an "
+                        "address expression)",
+                        where);
+        }
+        if (source != nullptr) {
+            PatternSource parsed;
+            if (!readSource(*source, child(where, "source"), parsed)) {
+                return false;
+            }
+            out.pattern.source = std::move(parsed);
+            return true;
+        }
+        const std::string at = child(where, "addresses");
+        if (!addresses->is_array()) {
+            return fail("addresses must be an array of 32 entries; found " + describe(*addresses),
+                        at);
+        }
+        if (addresses->size() != static_cast<std::size_t>(kWarpSize)) {
+            return fail("addresses must have exactly 32 entries, one per lane; found " +
+                            std::to_string(addresses->size()),
+                        at);
+        }
+        for (std::size_t lane = 0; lane < addresses->size(); ++lane) {
+            const json& entry = (*addresses)[lane];
+            if (entry.is_null()) {
+                continue; // inactive lane
+            }
+            const std::optional<std::int64_t> address = asInt64(entry);
+            if (!address || *address < 0) {
+                return fail("an address must be a non-negative integer that fits in 64 bits, or "
+                            "null for an inactive lane; found " +
+                                describe(entry),
+                            child(at, lane));
+            }
+            out.pattern.addresses[lane] = *address;
+        }
+        return true;
+    }
+
+    bool readMeasurement(const json& value, const std::string& where, RecordedMeasurement& out) {
+        if (!requireObject(value, where, "a measurement") ||
+            !optionalString(value, "gpu", where, out.gpu) ||
+            !optionalString(value, "driver", where, out.driver) ||
+            !optionalString(value, "date", where, out.date)) {
+            return false;
+        }
+        const json* metrics = member(value, "metrics", where, false);
+        if (metrics == nullptr) {
+            return true;
+        }
+        const std::string at = child(where, "metrics");
+        if (!requireObject(*metrics, at, "metrics")) {
+            return false;
+        }
+        for (const auto& [name, number] : metrics->items()) {
+            if (number.is_null()) {
+                // What a writer makes of a value that is not a number (NaN, infinity).
+                out.metrics[name] = std::numeric_limits<double>::quiet_NaN();
+                continue;
+            }
+            if (!number.is_number() ||
+                (number.is_number_float() && !std::isfinite(number.get<double>()))) {
+                return fail("a metric value must be a number; found " + describe(number),
+                            child(at, name));
+            }
+            out.metrics[name] = number.get<double>();
+        }
+        return true;
+    }
+
+    bool readSession(const json& value, Session& out) {
+        const std::string where;
+        if (!requireObject(value, where, "a session file") ||
+            !readHeader(value, where, kSessionFormatName, kSessionFormatVersion, true)) {
+            return false;
+        }
+        if (const json* model = member(value, "model", where, false)) {
+            if (!model->is_string() || (model->get_ref<const std::string&>() != "modern" &&
+                                        model->get_ref<const std::string&>() != "textbook")) {
+                return fail("model must be \"modern\" or \"textbook\"; found " + describe(*model),
+                            child(where, "model"));
+            }
+            out.model = model->get<std::string>();
+        }
+        if (const json* entries = member(value, "entries", where, false)) {
+            const std::string at = child(where, "entries");
+            if (!entries->is_array()) {
+                return fail("entries must be an array; found " + describe(*entries), at);
+            }
+            if (entries->size() > kMaxSessionEntries) {
+                return fail("a session holds at most " + std::to_string(kMaxSessionEntries) +
+                                " entries; found " + std::to_string(entries->size()),
+                            at);
+            }
+            out.entries.reserve(entries->size());
+            for (std::size_t i = 0; i < entries->size(); ++i) {
+                const json& entry = (*entries)[i];
+                const std::string entryAt = child(at, i);
+                SessionEntry parsed;
+                if (!requireObject(entry, entryAt, "a session entry")) {
+                    return false;
+                }
+                const json* pattern = member(entry, "pattern", entryAt, true);
+                if (pattern == nullptr ||
+                    !readPattern(*pattern, child(entryAt, "pattern"), parsed.pattern)) {
+                    return false;
+                }
+                if (const json* measurements = member(entry, "measurements", entryAt, false)) {
+                    const std::string mAt = child(entryAt, "measurements");
+                    if (!measurements->is_array()) {
+                        return fail(
+                            "measurements must be an array; found " + describe(*measurements), mAt);
+                    }
+                    for (std::size_t m = 0; m < measurements->size(); ++m) {
+                        RecordedMeasurement measurement;
+                        if (!readMeasurement((*measurements)[m], child(mAt, m), measurement)) {
+                            return false;
+                        }
+                        parsed.measurements.push_back(std::move(measurement));
+                    }
+                }
+                out.entries.push_back(std::move(parsed));
+            }
+        }
+        if (const json* current = member(value, "currentEntry", where, false)) {
+            if (!readInt(*current, child(where, "currentEntry"), "currentEntry",
+                         out.currentEntry)) {
+                return false;
+            }
+            const int count = static_cast<int>(out.entries.size());
+            if (out.currentEntry < 0 || (count > 0 && out.currentEntry >= count) ||
+                (count == 0 && out.currentEntry != 0)) {
+                return fail("currentEntry must be between 0 and " +
+                                std::to_string(std::max(count - 1, 0)) + "; found " +
+                                std::to_string(out.currentEntry),
+                            child(where, "currentEntry"));
+            }
+        }
+        if (const json* settings = member(value, "viewSettings", where, false)) {
+            const std::string at = child(where, "viewSettings");
+            if (!requireObject(*settings, at, "viewSettings")) {
+                return false;
+            }
+            for (const auto& [key, setting] : settings->items()) {
+                std::string text;
+                if (!readString(setting, child(at, key), "a view setting", text)) {
+                    return false;
+                }
+                out.viewSettings[key] = std::move(text);
+            }
+        }
+        return true;
+    }
+
+private:
+    std::optional<Error> m_error;
+};
+
+// ---- Writers -------------------------------------------------------------------------------
+
+ordered_json dim3ToJson(const Dim3& dim) {
+    return ordered_json::array({dim.x, dim.y, dim.z});
+}
+
+ordered_json patternToJson(const NamedPattern& named, bool withHeader) {
+    ordered_json out = ordered_json::object();
+    if (withHeader) {
+        out["format"] = kPatternFormatName;
+        out["version"] = kPatternFormatVersion;
+    }
+    out["title"] = named.title;
+    out["caption"] = named.caption;
+    const Pattern& pattern = named.pattern;
+    out["space"] = toString(pattern.kind.space);
+    out["op"] = toString(pattern.kind.op);
+    out["width"] = pattern.kind.widthBytes;
+    out["cache"] = toString(pattern.kind.cache);
+    if (pattern.source) {
+        // The addresses of an expression pattern are derived, so they are not written.
+        const PatternSource& source = *pattern.source;
+        ordered_json src = ordered_json::object();
+        src["address"] = source.addressExpression;
+        src["active"] = source.activeExpression;
+        ordered_json parameters = ordered_json::array();
+        for (const Parameter& p : source.parameters) {
+            ordered_json parameter = ordered_json::object();
+            parameter["name"] = p.name;
+            parameter["value"] = p.value;
+            parameter["default"] = p.defaultValue;
+            parameter["min"] = p.minimum;
+            parameter["max"] = p.maximum;
+            parameters.push_back(std::move(parameter));
+        }
+        src["parameters"] = std::move(parameters);
+        src["blockDim"] = dim3ToJson(source.blockDim);
+        src["gridDim"] = dim3ToJson(source.gridDim);
+        src["blockIdx"] = dim3ToJson(source.blockIdx);
+        src["warp"] = source.warpIndex;
+        out["source"] = std::move(src);
+    } else {
+        ordered_json addresses = ordered_json::array();
+        for (const auto& address : pattern.addresses) {
+            addresses.push_back(address ? ordered_json(*address) : ordered_json(nullptr));
+        }
+        out["addresses"] = std::move(addresses);
+    }
+    return out;
+}
+
+std::string dumpPretty(const ordered_json& value) {
+    // `replace` so that a string holding invalid UTF-8 (set by a caller, never by our reader)
+    // cannot make the writer throw.
+    return value.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+} // namespace
+
+std::string patternToJsonText(const NamedPattern& pattern) {
+    return dumpPretty(patternToJson(pattern, true));
+}
+
+Result<NamedPattern> patternFromJsonText(std::string_view text) {
+    auto parsed = parseJson(text);
+    if (!parsed) {
+        return parsed.error();
+    }
+    FieldReader reader;
+    NamedPattern pattern;
+    if (!reader.readPattern(parsed.value(), "", pattern)) {
+        return *reader.error();
+    }
+    return pattern;
+}
+
+std::string sessionToJsonText(const Session& session) {
+    ordered_json out = ordered_json::object();
+    out["format"] = kSessionFormatName;
+    out["version"] = kSessionFormatVersion;
+    out["model"] = session.model;
+    out["currentEntry"] = session.currentEntry;
+    ordered_json entries = ordered_json::array();
+    for (const SessionEntry& entry : session.entries) {
+        ordered_json e = ordered_json::object();
+        e["pattern"] = patternToJson(entry.pattern, false);
+        ordered_json measurements = ordered_json::array();
+        for (const RecordedMeasurement& m : entry.measurements) {
+            ordered_json measurement = ordered_json::object();
+            measurement["gpu"] = m.gpu;
+            measurement["driver"] = m.driver;
+            measurement["date"] = m.date;
+            ordered_json metrics = ordered_json::object();
+            for (const auto& [name, value] : m.metrics) {
+                // nlohmann writes NaN and infinities as null; the reader takes null as NaN.
+                metrics[name] = value;
+            }
+            measurement["metrics"] = std::move(metrics);
+            measurements.push_back(std::move(measurement));
+        }
+        e["measurements"] = std::move(measurements);
+        entries.push_back(std::move(e));
+    }
+    out["entries"] = std::move(entries);
+    ordered_json settings = ordered_json::object();
+    for (const auto& [key, value] : session.viewSettings) {
+        settings[key] = value;
+    }
+    out["viewSettings"] = std::move(settings);
+    return dumpPretty(out);
+}
+
+Result<Session> sessionFromJsonText(std::string_view text) {
+    auto parsed = parseJson(text);
+    if (!parsed) {
+        return parsed.error();
+    }
+    FieldReader reader;
+    Session session;
+    if (!reader.readSession(parsed.value(), session)) {
+        return *reader.error();
+    }
+    return session;
+}
+
+Result<std::string> readTextFile(const std::string& path) {
+    namespace fs = std::filesystem;
+    const auto ioError = [&](std::string message) {
+        return Error{ErrorCode::Io, std::move(message), 0, path};
+    };
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+        return ioError("cannot open the file: " +
+                       (ec ? ec.message() : std::string("no such file")));
+    }
+    if (fs::is_directory(status)) {
+        return ioError("is a directory, not a file");
+    }
+    if (fs::is_regular_file(status)) {
+        const auto size = fs::file_size(path, ec);
+        if (!ec && size > kMaxFileBytes) {
+            return ioError("the file is " + std::to_string(size) +
+                           " bytes; warpscope reads files of at most " +
+                           std::to_string(kMaxFileBytes / (1024u * 1024u)) + " MiB");
+        }
+    }
+    std::ifstream stream(path, std::ios::binary);
+    if (!stream) {
+        return ioError("cannot open the file for reading");
+    }
+    // Read at most one byte past the limit, so a growing file or a device cannot exhaust memory.
+    std::string text;
+    char buffer[64 * 1024];
+    while (stream) {
+        stream.read(buffer, sizeof buffer);
+        const auto got = static_cast<std::size_t>(stream.gcount());
+        text.append(buffer, got);
+        if (text.size() > kMaxFileBytes) {
+            return ioError("the file is larger than " +
+                           std::to_string(kMaxFileBytes / (1024u * 1024u)) +
+                           " MiB, the most warpscope reads");
+        }
+        if (got == 0) {
+            break;
+        }
+    }
+    if (stream.bad()) {
+        return ioError("reading the file failed");
+    }
+    return text;
+}
+
+} // namespace warpscope

@@ -1,0 +1,383 @@
+// warpscope-cli as a user and a script run it: a separate process, arguments on the command line,
+// patterns on stdin, answers on stdout and stderr, and the exit status (docs/cli.md).
+#include "warpscope/preset.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct CliRun {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string shellQuote(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text) {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+std::string readAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/// Runs the CLI with `args`, `input` on its stdin; captures stdout, stderr and the exit status.
+CliRun runCli(std::initializer_list<std::string> args, const std::string& input = "") {
+    const auto dir = std::filesystem::temp_directory_path();
+    const std::string stem = "warpscope_cli_test_" + std::to_string(::getpid());
+    const std::string inPath = (dir / (stem + ".in")).string();
+    const std::string errPath = (dir / (stem + ".err")).string();
+    {
+        std::ofstream in(inPath, std::ios::binary);
+        in << input;
+    }
+    std::string command = shellQuote(WARPSCOPE_CLI_PATH);
+    for (const std::string& arg : args) {
+        command += " " + shellQuote(arg);
+    }
+    command += " < " + shellQuote(inPath) + " 2> " + shellQuote(errPath);
+
+    CliRun run;
+    if (FILE* pipe = ::popen(command.c_str(), "r")) {
+        char buffer[4096];
+        std::size_t got = 0;
+        while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
+            run.out.append(buffer, got);
+        }
+        const int status = ::pclose(pipe);
+        run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    run.err = readAll(errPath);
+    std::filesystem::remove(inPath);
+    std::filesystem::remove(errPath);
+    return run;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> result;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        result.push_back(line);
+    }
+    return result;
+}
+
+bool containsRegex(const std::string& text, const std::string& pattern) {
+    return std::regex_search(text, std::regex(pattern, std::regex::multiline));
+}
+
+/// A predict line with explicit addresses: lane i at base + i * stride.
+std::string explicitLine(const std::string& space, const std::string& op, long stride,
+                         long base = 0) {
+    std::string line = R"({"space":")" + space + R"(","op":")" + op +
+                       R"(","width":4,"cache":"default","addresses":[)";
+    for (long lane = 0; lane < 32; ++lane) {
+        line += (lane ? "," : "") + std::to_string(base + lane * stride);
+    }
+    return line + "]}\n";
+}
+
+// ---- help, version, usage errors -----------------------------------------------------------
+
+TEST(Cli, HelpNamesEveryCommand) {
+    for (const char* flag : {"--help", "help"}) {
+        const CliRun run = runCli({flag});
+        EXPECT_EQ(run.status, 0) << flag;
+        for (const char* word : {"analyze", "predict", "presets", "--width", "--param", "Exit"}) {
+            EXPECT_NE(run.out.find(word), std::string::npos) << flag << " lacks " << word;
+        }
+    }
+}
+
+TEST(Cli, VersionPrintsTheVersion) {
+    const CliRun run = runCli({"--version"});
+    EXPECT_EQ(run.status, 0);
+    EXPECT_TRUE(containsRegex(run.out, R"(^warpscope-cli \d+\.\d+\.\d+)")) << run.out;
+}
+
+TEST(Cli, UsageMistakesExitTwo) {
+    EXPECT_EQ(runCli({}).status, 2);
+    EXPECT_EQ(runCli({"frobnicate"}).status, 2);
+    const CliRun unknownOption = runCli({"analyze", "lane*4", "--colour"});
+    EXPECT_EQ(unknownOption.status, 2);
+    EXPECT_NE(unknownOption.err.find("--colour"), std::string::npos);
+    const CliRun badWidth = runCli({"analyze", "lane*4", "--width", "3"});
+    EXPECT_EQ(badWidth.status, 2);
+    EXPECT_NE(badWidth.err.find("1, 2, 4, 8 or 16"), std::string::npos) << badWidth.err;
+    EXPECT_EQ(runCli({"analyze"}).status, 2);
+}
+
+// ---- analyze -------------------------------------------------------------------------------
+
+TEST(Cli, AnalyzePresetPrintsLanesAndTotals) {
+    const auto& presets = warpscope::builtinPresets();
+    ASSERT_FALSE(presets.empty()) << "resources/presets.json has no presets";
+    const warpscope::Preset& preset = presets.front();
+    const CliRun run = runCli({"analyze", preset.id});
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find(preset.title), std::string::npos);
+    EXPECT_TRUE(containsRegex(run.out, R"(^lane\s+.*address\s+hex\s+sector\s+line\s+bank)"))
+        << run.out;
+    for (int lane = 0; lane < 32; ++lane) {
+        EXPECT_TRUE(containsRegex(run.out, "^ *" + std::to_string(lane) + "  ")) << lane;
+    }
+    EXPECT_NE(run.out.find("Modern model"), std::string::npos);
+    EXPECT_NE(run.out.find("Textbook model"), std::string::npos);
+}
+
+TEST(Cli, AnalyzeExpressionCountsOneRequestFourSectors) {
+    // 32 consecutive 4-byte words: one request, four sectors (seed 003, coalescing on 6.0+).
+    const CliRun run = runCli({"analyze", "lane*4"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*requests\s+1\s)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*sectors\s+4\s)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*31\s+\(31,0,0\)\s+124\s+0x7c\s+3\s+0\s+31$)"))
+        << "lane 31: address 124, sector 3, line 0, bank 31\n"
+        << run.out;
+    // Textbook: one 128-byte cached transaction (seed README, "aligned and coalesced").
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*transactions\s+1$)")) << run.out;
+}
+
+TEST(Cli, AnalyzeMatchesGoldenOutput) {
+    // tests/data/cli/analyze_lane4.txt holds the whole output, compared byte for byte: it pins the
+    // table layout a reader of docs/cli.md sees. Regenerate it when the layout changes on purpose:
+    //   warpscope-cli analyze 'lane * 4' > tests/data/cli/analyze_lane4.txt
+    const CliRun run = runCli({"analyze", "lane * 4"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_EQ(run.out, readAll(std::string(WARPSCOPE_TEST_DATA_DIR) + "/cli/analyze_lane4.txt"));
+}
+
+TEST(Cli, AnalyzeModelOptionSelectsTheModel) {
+    const CliRun modern = runCli({"analyze", "lane*4", "--model", "modern"});
+    ASSERT_EQ(modern.status, 0) << modern.err;
+    EXPECT_NE(modern.out.find("Modern model"), std::string::npos);
+    EXPECT_EQ(modern.out.find("Textbook model"), std::string::npos);
+    const CliRun textbook = runCli({"analyze", "lane*4", "--model", "textbook"});
+    ASSERT_EQ(textbook.status, 0) << textbook.err;
+    EXPECT_EQ(textbook.out.find("Modern model"), std::string::npos);
+    EXPECT_NE(textbook.out.find("Textbook model"), std::string::npos);
+}
+
+TEST(Cli, AnalyzeOptionsChangeTheAccess) {
+    // Offset 11 words with L1 bypassed: five 32-byte segments, 80 % (seed 002, readSegment).
+    const CliRun run = runCli(
+        {"analyze", "(lane + o) * 4", "--param", "o=11", "--cache", "cg", "--model", "textbook"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*transactions\s+5$)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*efficiency\s+80\.0 %$)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*0\s+\(0,0,0\)\s+44\s+0x2c)")) << run.out;
+}
+
+TEST(Cli, AnalyzeSharedShowsWavefrontsAndInactiveLanes) {
+    // A stride of 32 words puts every lane on bank 0: 32 wavefronts (seed 004, offset 32).
+    const CliRun run = runCli({"analyze", "lane * 128", "--space", "shared", "--active",
+                               "lane != 5", "--model", "modern"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(containsRegex(run.out, R"(^lane\s+.*bank\s+wavefront$)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*5\s+\(5,0,0\)\s+inactive$)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*wavefronts\s+31\s)")) << run.out;
+}
+
+TEST(Cli, AnalyzePatternFile) {
+    const std::string path =
+        std::string(WARPSCOPE_TEST_DATA_DIR) + "/files/good_pattern_inactive_lanes.json";
+    const CliRun run = runCli({"analyze", path});
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find("Odd lanes inactive"), std::string::npos);
+    EXPECT_TRUE(containsRegex(run.out, R"(^\s*1\s+inactive$)")) << run.out;
+
+    const CliRun bad =
+        runCli({"analyze", std::string(WARPSCOPE_TEST_DATA_DIR) + "/files/bad_width_3.json"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("/width"), std::string::npos) << bad.err;
+}
+
+TEST(Cli, BrokenExpressionNamesTheColumn) {
+    const CliRun run = runCli({"analyze", "lane*4+"});
+    EXPECT_EQ(run.status, 2);
+    EXPECT_TRUE(run.out.empty()) << run.out;
+    EXPECT_NE(run.err.find("column 8"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("not a preset id"), std::string::npos) << run.err;
+    // The caret stands under column 8 of the echoed expression.
+    const auto errLines = lines(run.err);
+    bool caretFound = false;
+    for (std::size_t i = 1; i < errLines.size(); ++i) {
+        if (errLines[i - 1] == "  lane*4+" && errLines[i].rfind("         ^", 0) == 0) {
+            caretFound = true;
+        }
+    }
+    EXPECT_TRUE(caretFound) << run.err;
+}
+
+TEST(Cli, MisalignedAddressExitsTwoNamingTheLane) {
+    const CliRun run = runCli({"analyze", "lane * 2"});
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find("lane 1"), std::string::npos) << run.err;
+}
+
+TEST(Cli, PresetsListsIdsByTopic) {
+    const auto& presets = warpscope::builtinPresets();
+    ASSERT_FALSE(presets.empty());
+    const CliRun run = runCli({"presets"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    for (const warpscope::Preset& preset : presets) {
+        EXPECT_NE(run.out.find("  " + preset.id + " "), std::string::npos) << preset.id;
+        EXPECT_TRUE(containsRegex(
+            run.out,
+            "^" + std::regex_replace(preset.topic, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                "$"))
+            << preset.topic;
+    }
+}
+
+// ---- predict -------------------------------------------------------------------------------
+
+const char* const kLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+
+TEST(Cli, PredictAnswersEveryLineAndGoesOnAfterABadOne) {
+    const std::string good = explicitLine("global", "load", 4);
+    const CliRun run = runCli({"predict"}, good + "{\"space\": \"global\", oops\n" + good);
+    EXPECT_EQ(run.status, 1) << "a refused line makes the exit status 1 (docs/cli.md)";
+    const auto out = lines(run.out);
+    ASSERT_EQ(out.size(), 3u) << run.out;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const auto answer = nlohmann::json::parse(out[i], nullptr, false);
+        ASSERT_FALSE(answer.is_discarded()) << out[i];
+        EXPECT_EQ(answer.at("line"), i + 1);
+        if (i == 1) {
+            ASSERT_TRUE(answer.contains("error")) << out[i];
+            EXPECT_EQ(answer["error"]["code"], "file_format");
+            EXPECT_FALSE(answer["error"]["message"].get<std::string>().empty());
+        } else {
+            ASSERT_TRUE(answer.contains("metrics")) << out[i];
+            EXPECT_EQ(answer["metrics"].at(kLoadSectors), 4);
+            EXPECT_EQ(answer["metrics"].at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 1);
+            EXPECT_TRUE(answer["metrics"].contains("textbook__gld_transactions"));
+        }
+    }
+}
+
+TEST(Cli, PredictReportsAllEightCounters) {
+    const CliRun run = runCli({"predict"}, explicitLine("global", "load", 4));
+    EXPECT_EQ(run.status, 0);
+    const auto answer = nlohmann::json::parse(run.out, nullptr, false);
+    ASSERT_FALSE(answer.is_discarded()) << run.out;
+    for (const char* name : {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                             "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                             "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+                             "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}) {
+        EXPECT_TRUE(answer["metrics"].contains(name)) << name;
+    }
+}
+
+TEST(Cli, PredictSharedStoreUsesTheStoreNames) {
+    // Lane i on word i: one wavefront, no conflict (seed 004). Lane i on word 32 i: every lane on
+    // bank 0, a 32-way conflict.
+    const CliRun run = runCli({"predict"}, explicitLine("shared", "store", 4) +
+                                               explicitLine("shared", "store", 128));
+    EXPECT_EQ(run.status, 0) << run.out;
+    const auto out = lines(run.out);
+    ASSERT_EQ(out.size(), 2u) << run.out;
+    const auto free = nlohmann::json::parse(out[0], nullptr, false);
+    const auto conflict = nlohmann::json::parse(out[1], nullptr, false);
+    ASSERT_TRUE(free.contains("metrics")) << out[0];
+    ASSERT_TRUE(conflict.contains("metrics")) << out[1];
+    EXPECT_EQ(free["metrics"].at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), 1);
+    EXPECT_EQ(free["metrics"].at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), 0);
+    EXPECT_EQ(free["metrics"].at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), 0);
+    EXPECT_EQ(conflict["metrics"].at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), 32);
+    EXPECT_GT(conflict["metrics"].at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+              0);
+    EXPECT_EQ(conflict["metrics"].at("textbook__bank_conflict_degree"), 32);
+}
+
+TEST(Cli, PredictRefusesMisalignedAndNegativeAddresses) {
+    const CliRun run = runCli({"predict"}, explicitLine("global", "load", 4, 2) +
+                                               R"({"space":"global","op":"load","width":4,)"
+                                               R"("addresses":[-4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,)"
+                                               R"(0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]})"
+                                               "\n");
+    EXPECT_EQ(run.status, 1);
+    const auto out = lines(run.out);
+    ASSERT_EQ(out.size(), 2u) << run.out;
+    const auto misaligned = nlohmann::json::parse(out[0], nullptr, false);
+    EXPECT_EQ(misaligned["error"]["code"], "misaligned") << out[0];
+    EXPECT_EQ(misaligned["error"]["where"], "lane 0") << out[0];
+    const auto negative = nlohmann::json::parse(out[1], nullptr, false);
+    EXPECT_EQ(negative["error"]["where"], "/addresses/0") << out[1];
+}
+
+TEST(Cli, PredictAcceptsTheExpressionForm) {
+    const CliRun run = runCli(
+        {"predict"}, R"({"space":"global","op":"load","width":4,"source":{"address":"(lane+o)*4",)"
+                     R"("parameters":[{"name":"o","value":8}]}})"
+                     "\n"
+                     R"({"space":"global","op":"load","width":4,"source":{"address":"lane*4+"}})"
+                     "\n");
+    const auto out = lines(run.out);
+    ASSERT_EQ(out.size(), 2u) << run.out;
+    const auto good = nlohmann::json::parse(out[0], nullptr, false);
+    EXPECT_EQ(good["metrics"].at(kLoadSectors), 4) << out[0];
+    const auto bad = nlohmann::json::parse(out[1], nullptr, false);
+    EXPECT_EQ(bad["error"]["code"], "syntax") << out[1];
+    EXPECT_EQ(bad["error"]["column"], 8) << out[1];
+}
+
+TEST(Cli, PredictSkipsBlankLinesButCountsThem) {
+    const CliRun run = runCli({"predict"}, "\n   \r\n" + explicitLine("global", "load", 4) + "\n");
+    EXPECT_EQ(run.status, 0);
+    const auto out = lines(run.out);
+    ASSERT_EQ(out.size(), 1u) << run.out;
+    EXPECT_EQ(nlohmann::json::parse(out[0], nullptr, false)["line"], 3);
+}
+
+TEST(Cli, PredictAnswersAnOverlongLineWithAnError) {
+    const std::string huge(2u * 1024u * 1024u, 'x');
+    const CliRun run = runCli({"predict"}, huge + "\n" + explicitLine("global", "load", 4));
+    EXPECT_EQ(run.status, 1);
+    const auto out = lines(run.out);
+    ASSERT_EQ(out.size(), 2u) << run.out.substr(0, 400);
+    const auto tooLong = nlohmann::json::parse(out[0], nullptr, false);
+    EXPECT_TRUE(tooLong.contains("error")) << out[0];
+    EXPECT_NE(tooLong["error"]["message"].get<std::string>().find("1 MiB"), std::string::npos);
+    EXPECT_EQ(nlohmann::json::parse(out[1], nullptr, false)["metrics"].at(kLoadSectors), 4);
+}
+
+TEST(Cli, PredictTextbookOptions) {
+    // K40's default (L1 off): an aligned warp moves four 32-byte segments instead of one line.
+    const CliRun cached = runCli({"predict"}, explicitLine("global", "load", 4));
+    const CliRun uncached =
+        runCli({"predict", "--textbook-uncached-default"}, explicitLine("global", "load", 4));
+    const auto a = nlohmann::json::parse(cached.out, nullptr, false);
+    const auto b = nlohmann::json::parse(uncached.out, nullptr, false);
+    EXPECT_EQ(a["metrics"].at("textbook__gld_transactions"), 1) << cached.out;
+    EXPECT_EQ(b["metrics"].at("textbook__gld_transactions"), 4) << uncached.out;
+    EXPECT_EQ(runCli({"predict", "--textbook-bank-mode", "5"}).status, 2);
+    EXPECT_EQ(runCli({"predict", "--textbook-bank-mode", "8"}).status, 0);
+}
+
+} // namespace
