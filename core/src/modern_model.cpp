@@ -5,8 +5,7 @@
 #include "warpscope/model.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
+#include <array>
 
 namespace warpscope {
 namespace {
@@ -18,50 +17,57 @@ std::int64_t floorTo(std::int64_t value, std::int64_t unit) {
 GlobalPrediction predictGlobal(const WarpAccess& access) {
     GlobalPrediction result;
     const int width = access.kind.widthBytes;
-    std::map<std::int64_t, SectorUse> sectors;
-    std::map<std::int64_t, LineUse> lines;
-    std::set<std::int64_t> bytes;
+    // Elements are aligned to their width (validate() guarantees it) and widths are at most 16
+    // bytes, so two lanes' elements are either the same bytes or disjoint, and an element never
+    // straddles a sector or a line. Sorting the active lanes by address gives everything.
+    struct LaneAddress {
+        std::int64_t address;
+        int lane;
+    };
+    std::array<LaneAddress, kWarpSize> active{};
+    std::size_t count = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
-        const auto& address = access.addresses[static_cast<std::size_t>(lane)];
-        if (!address) {
-            continue;
-        }
-        result.bytesRequested += width;
-        // Addresses are width-aligned and widths are at most 16, so an element never straddles a
-        // sector or a line.
-        const std::int64_t sectorAddress = floorTo(*address, kSectorBytes);
-        const std::int64_t lineAddress = floorTo(*address, kLineBytes);
-        SectorUse& sector = sectors[sectorAddress];
-        sector.address = sectorAddress;
-        sector.laneMask |= 1u << lane;
-        LineUse& line = lines[lineAddress];
-        line.address = lineAddress;
-        line.laneMask |= 1u << lane;
-        line.sectorMask = static_cast<std::uint8_t>(
-            line.sectorMask | (1u << ((sectorAddress - lineAddress) / kSectorBytes)));
-        for (int b = 0; b < width; ++b) {
-            if (bytes.insert(*address + b).second) {
-                ++sector.bytesUsed;
-            }
+        if (const auto& address = access.addresses[static_cast<std::size_t>(lane)]) {
+            active[count++] = LaneAddress{*address, lane};
         }
     }
-    const bool anyActive = !sectors.empty();
+    std::sort(active.begin(), active.begin() + static_cast<std::ptrdiff_t>(count),
+              [](const LaneAddress& x, const LaneAddress& y) { return x.address < y.address; });
+    result.bytesRequested = static_cast<std::int64_t>(count) * width;
+    result.sectorList.reserve(count);
+    result.lineList.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::int64_t address = active[i].address;
+        const std::uint32_t laneBit = 1u << active[i].lane;
+        const bool newElement = i == 0 || active[i - 1].address != address;
+        const std::int64_t sectorAddress = floorTo(address, kSectorBytes);
+        const std::int64_t lineAddress = floorTo(address, kLineBytes);
+        if (result.sectorList.empty() || result.sectorList.back().address != sectorAddress) {
+            result.sectorList.push_back(SectorUse{sectorAddress, 0, 0});
+        }
+        if (result.lineList.empty() || result.lineList.back().address != lineAddress) {
+            result.lineList.push_back(LineUse{lineAddress, 0, 0});
+        }
+        SectorUse& sector = result.sectorList.back();
+        LineUse& line = result.lineList.back();
+        sector.laneMask |= laneBit;
+        line.laneMask |= laneBit;
+        line.sectorMask = static_cast<std::uint8_t>(
+            line.sectorMask | (1u << ((sectorAddress - lineAddress) / kSectorBytes)));
+        if (newElement) {
+            sector.bytesUsed += width;
+            result.uniqueBytesRequested += width;
+        }
+    }
     // Measured (H100, all widths, loads and stores, every cache path): one request per warp
-    // instruction, whatever the addresses.
-    result.requests = anyActive ? 1 : 0;
-    result.sectors = static_cast<int>(sectors.size());
-    result.lines = static_cast<int>(lines.size());
-    result.uniqueBytesRequested = static_cast<std::int64_t>(bytes.size());
+    // instruction, whatever the addresses; one sector per distinct 32-byte sector.
+    result.requests = count > 0 ? 1 : 0;
+    result.sectors = static_cast<int>(result.sectorList.size());
+    result.lines = static_cast<int>(result.lineList.size());
     result.bytesMoved = std::int64_t{result.sectors} * kSectorBytes;
     result.efficiency = result.bytesMoved > 0 ? static_cast<double>(result.uniqueBytesRequested) /
                                                     static_cast<double>(result.bytesMoved)
                                               : 0.0;
-    for (auto& [address, sector] : sectors) {
-        result.sectorList.push_back(sector);
-    }
-    for (auto& [address, line] : lines) {
-        result.lineList.push_back(line);
-    }
     return result;
 }
 
@@ -127,73 +133,68 @@ std::vector<std::uint32_t> servicePhases(const WarpAccess& access) {
     return phases;
 }
 
-/// Distinct 4-byte words a lane's access covers.
-void wordsOf(std::int64_t address, int widthBytes, std::vector<std::int64_t>& out) {
-    out.clear();
-    const std::int64_t first = address / kBankWordBytes;
-    const std::int64_t last = (address + widthBytes - 1) / kBankWordBytes;
-    for (std::int64_t word = first; word <= last; ++word) {
-        out.push_back(word);
-    }
-}
-
 int bankOf(std::int64_t word) {
     return static_cast<int>(word % kBankCount);
 }
 
-/// Packs the lanes of one phase into wavefronts: a wavefront holds at most one distinct word per
-/// bank; lanes asking for a word already in the wavefront are served by it (broadcast).
-std::vector<Wavefront> packPhase(const WarpAccess& access, std::uint32_t phaseMask) {
-    std::vector<Wavefront> waves;
-    std::vector<std::int64_t> words;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-        const auto& address = access.addresses[static_cast<std::size_t>(lane)];
-        if (!address || !((phaseMask >> lane) & 1u)) {
-            continue;
-        }
-        wordsOf(*address, access.kind.widthBytes, words);
-        // A lane's words go to the first wavefront where every one of its banks is free or
-        // already holds the same word.
-        auto fits = [&](const Wavefront& wave) {
-            return std::all_of(words.begin(), words.end(), [&](std::int64_t word) {
-                const std::int64_t held = wave.bankWord[static_cast<std::size_t>(bankOf(word))];
-                return held == -1 || held == word;
-            });
-        };
-        auto it = std::find_if(waves.begin(), waves.end(), fits);
-        if (it == waves.end()) {
-            Wavefront wave;
-            wave.bankWord.fill(-1);
-            waves.push_back(wave);
-            it = std::prev(waves.end());
-        }
-        it->laneMask |= 1u << lane;
-        for (std::int64_t word : words) {
-            it->bankWord[static_cast<std::size_t>(bankOf(word))] = word;
-        }
-    }
-    return waves;
+/// The 4-byte words of a lane's element: first and count (1 to 4; elements are width-aligned).
+struct WordRange {
+    std::int64_t first = 0;
+    int count = 0;
+};
+
+WordRange wordsOf(std::int64_t address, int widthBytes) {
+    const std::int64_t first = address / kBankWordBytes;
+    const std::int64_t last = (address + widthBytes - 1) / kBankWordBytes;
+    return WordRange{first, static_cast<int>(last - first + 1)};
 }
 
-/// The largest number of distinct words one bank holds among the lanes of a phase.
-int worstBankDegree(const WarpAccess& access, std::uint32_t phaseMask) {
-    std::array<std::set<std::int64_t>, kBankCount> perBank;
-    std::vector<std::int64_t> words;
+/// Packs the lanes of one phase into wavefronts: a wavefront holds at most one distinct word per
+/// bank; lanes asking for a word already in the wavefront are served by it (broadcast). A lane's
+/// words go to the first wavefront where each of its banks is free or holds the same word. Since
+/// elements are aligned, this needs exactly as many wavefronts as the worst bank has distinct
+/// words, which is what the hardware was measured to take.
+void packPhase(const WarpAccess& access, std::uint32_t phaseMask, std::vector<Wavefront>& out,
+               int& worstDegree) {
+    const std::size_t firstWave = out.size();
+    std::array<int, kBankCount> distinct{}; // distinct words seen per bank in this phase
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto& address = access.addresses[static_cast<std::size_t>(lane)];
         if (!address || !((phaseMask >> lane) & 1u)) {
             continue;
         }
-        wordsOf(*address, access.kind.widthBytes, words);
-        for (std::int64_t word : words) {
-            perBank[static_cast<std::size_t>(bankOf(word))].insert(word);
+        const WordRange words = wordsOf(*address, access.kind.widthBytes);
+        auto fits = [&](const Wavefront& wave) {
+            for (int i = 0; i < words.count; ++i) {
+                const std::int64_t word = words.first + i;
+                const std::int64_t held = wave.bankWord[static_cast<std::size_t>(bankOf(word))];
+                if (held != -1 && held != word) {
+                    return false;
+                }
+            }
+            return true;
+        };
+        std::size_t wave = firstWave;
+        while (wave < out.size() && !fits(out[wave])) {
+            ++wave;
+        }
+        if (wave == out.size()) {
+            Wavefront fresh;
+            fresh.bankWord.fill(-1);
+            out.push_back(fresh);
+        }
+        Wavefront& target = out[wave];
+        target.laneMask |= 1u << lane;
+        for (int i = 0; i < words.count; ++i) {
+            const std::int64_t word = words.first + i;
+            auto& held = target.bankWord[static_cast<std::size_t>(bankOf(word))];
+            if (held == -1) {
+                held = word;
+                const int degree = ++distinct[static_cast<std::size_t>(bankOf(word))];
+                worstDegree = std::max(worstDegree, degree);
+            }
         }
     }
-    std::size_t worst = 0;
-    for (const auto& bank : perBank) {
-        worst = std::max(worst, bank.size());
-    }
-    return static_cast<int>(worst);
 }
 
 SharedPrediction predictShared(const WarpAccess& access) {
@@ -204,10 +205,7 @@ SharedPrediction predictShared(const WarpAccess& access) {
         // word already being read or written share it (broadcast). Measured: a phase costs exactly
         // its worst bank's number of distinct words, for every width.
         ++result.idealWavefronts;
-        result.worstBankDegree = std::max(result.worstBankDegree, worstBankDegree(access, phase));
-        for (Wavefront& wave : packPhase(access, phase)) {
-            result.wavefrontList.push_back(wave);
-        }
+        packPhase(access, phase, result.wavefrontList, result.worstBankDegree);
     }
     result.wavefronts = static_cast<int>(result.wavefrontList.size());
     // Nsight Compute counts as conflicts the wavefronts beyond one per phase.

@@ -8,7 +8,6 @@
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <vector>
 
 namespace warpscope {
@@ -59,34 +58,41 @@ bool isWellFormed(const WarpAccess& access) {
     return true;
 }
 
-std::vector<ActiveLane> activeLanes(const WarpAccess& access) {
-    std::vector<ActiveLane> lanes;
+/// The active lanes, sorted by address (a fixed array: the models run on every edit and every
+/// point of a sweep, so they allocate as little as they can).
+struct ActiveLanes {
+    std::array<ActiveLane, kWarpSize> lanes{};
+    std::size_t count = 0;
+
+    const ActiveLane* begin() const { return lanes.data(); }
+    const ActiveLane* end() const { return lanes.data() + count; }
+};
+
+ActiveLanes activeLanes(const WarpAccess& access) {
+    ActiveLanes active;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (const auto& address = access.addresses[static_cast<std::size_t>(lane)]) {
-            lanes.push_back({lane, *address});
+            active.lanes[active.count++] = {lane, *address};
         }
     }
-    return lanes;
+    std::sort(active.lanes.begin(),
+              active.lanes.begin() + static_cast<std::ptrdiff_t>(active.count),
+              [](const ActiveLane& x, const ActiveLane& y) { return x.address < y.address; });
+    return active;
 }
 
 // Distinct bytes the active lanes ask for: the union of their [address, address + width) ranges.
 // The notes' figure 4-12 (seed 002: all lanes on one 4-byte word, 3.125 %) counts a word read by
 // many lanes once, so efficiency is measured against distinct bytes, not lanes x width.
-std::int64_t uniqueBytes(const std::vector<ActiveLane>& lanes, int width) {
-    std::vector<std::int64_t> starts;
-    starts.reserve(lanes.size());
-    for (const ActiveLane& l : lanes) {
-        starts.push_back(l.address);
-    }
-    std::sort(starts.begin(), starts.end());
+std::int64_t uniqueBytes(const ActiveLanes& lanes, int width) {
     std::int64_t total = 0;
     std::int64_t coveredEnd = std::numeric_limits<std::int64_t>::min();
-    for (std::int64_t start : starts) {
-        const std::int64_t end = start + width;
+    for (const ActiveLane& l : lanes) { // sorted by address
+        const std::int64_t end = l.address + width;
         if (end <= coveredEnd) {
             continue;
         }
-        total += end - std::max(start, coveredEnd);
+        total += end - std::max(l.address, coveredEnd);
         coveredEnd = end;
     }
     return total;
@@ -94,15 +100,15 @@ std::int64_t uniqueBytes(const std::vector<ActiveLane>& lanes, int width) {
 
 // One transaction of `granuleBytes` per distinct aligned granule touched. Addresses are multiples
 // of the width (at most 16 bytes), so an element never straddles a 32- or 128-byte boundary.
-std::vector<Transaction> granules(const std::vector<ActiveLane>& lanes, std::int64_t granuleBytes) {
-    std::map<std::int64_t, std::uint32_t> touched; // granule index -> lanes
-    for (const ActiveLane& l : lanes) {
-        touched[l.address / granuleBytes] |= laneBit(l.lane);
-    }
+std::vector<Transaction> granules(const ActiveLanes& lanes, std::int64_t granuleBytes) {
     std::vector<Transaction> transactions;
-    transactions.reserve(touched.size());
-    for (const auto& [index, mask] : touched) {
-        transactions.push_back({index * granuleBytes, static_cast<int>(granuleBytes), mask});
+    transactions.reserve(lanes.count);
+    for (const ActiveLane& l : lanes) { // sorted by address, so granules come in order
+        const std::int64_t start = l.address / granuleBytes * granuleBytes;
+        if (transactions.empty() || transactions.back().address != start) {
+            transactions.push_back({start, static_cast<int>(granuleBytes), 0});
+        }
+        transactions.back().laneMask |= laneBit(l.lane);
     }
     return transactions;
 }
@@ -124,7 +130,7 @@ std::vector<Transaction> granules(const std::vector<ActiveLane>& lanes, std::int
 // not within an aligned 64-byte region -> one four-segment transaction"). Applied to offset 11 it
 // gives a 4-segment transaction for bytes 0..127 and a 2-segment one for 128..191 (192 bytes,
 // 67 %), contradicting the 80 % the notes measured, so the figures win.
-std::vector<Transaction> storeTransactions(const std::vector<ActiveLane>& lanes) {
+std::vector<Transaction> storeTransactions(const ActiveLanes& lanes) {
     const std::vector<Transaction> segments = granules(lanes, kSectorBytes);
     std::vector<Transaction> transactions;
     std::size_t i = 0;
@@ -165,23 +171,30 @@ std::vector<Transaction> storeTransactions(const std::vector<ActiveLane>& lanes)
 // degree; e.g. 8-byte elements at stride 1 in 4-byte mode touch two words in every bank (lanes i
 // and i + 16): two passes, degree 2. Elements are aligned to their width, so a lane's words
 // always have the same rank in their banks and every lane is served in exactly one pass.
-void predictShared(const std::vector<ActiveLane>& lanes, int width, int bankWidth,
-                   TextbookPrediction& out) {
+void predictShared(const ActiveLanes& lanes, int width, int bankWidth, TextbookPrediction& out) {
     const std::int64_t wordsPerAccess = (width + bankWidth - 1) / bankWidth;
 
-    // bank -> sorted distinct bank-words
-    std::array<std::vector<std::int64_t>, kBankCount> bankWords{};
+    // Every bank-word asked for (at most 32 lanes x 4 words), sorted and made distinct.
+    std::array<std::int64_t, kWarpSize * 4> words{};
+    std::size_t wordCount = 0;
     for (const ActiveLane& l : lanes) {
         const std::int64_t first = l.address / bankWidth;
         for (std::int64_t w = first; w < first + wordsPerAccess; ++w) {
-            bankWords[static_cast<std::size_t>(w % kBankCount)].push_back(w);
+            words[wordCount++] = w;
         }
     }
+    std::sort(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(wordCount));
+    wordCount = static_cast<std::size_t>(
+        std::unique(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(wordCount)) -
+        words.begin());
+    // The rank of each distinct word among its bank's words, in address order: its pass.
+    std::array<int, kWarpSize * 4> rank{};
+    std::array<int, kBankCount> perBank{};
     int degree = 0;
-    for (auto& words : bankWords) {
-        std::sort(words.begin(), words.end());
-        words.erase(std::unique(words.begin(), words.end()), words.end());
-        degree = std::max(degree, static_cast<int>(words.size()));
+    for (std::size_t i = 0; i < wordCount; ++i) {
+        int& seen = perBank[static_cast<std::size_t>(words[i] % kBankCount)];
+        rank[i] = seen++;
+        degree = std::max(degree, seen);
     }
 
     const std::int64_t passBytes = std::int64_t{kBankCount} * bankWidth;
@@ -191,23 +204,22 @@ void predictShared(const std::vector<ActiveLane>& lanes, int width, int bankWidt
 
     out.bankConflictDegree = degree;
     out.transactions.assign(static_cast<std::size_t>(passes), Transaction{});
-    std::vector<std::int64_t> lowestWord(static_cast<std::size_t>(passes),
-                                         std::numeric_limits<std::int64_t>::max());
+    std::array<std::int64_t, kWarpSize * 4> lowestWord{};
+    lowestWord.fill(std::numeric_limits<std::int64_t>::max());
+    const auto wordsEnd = words.begin() + static_cast<std::ptrdiff_t>(wordCount);
     for (const ActiveLane& l : lanes) {
         const std::int64_t first = l.address / bankWidth;
         for (std::int64_t w = first; w < first + wordsPerAccess; ++w) {
-            const auto& words = bankWords[static_cast<std::size_t>(w % kBankCount)];
-            const auto pass = static_cast<std::size_t>(
-                std::lower_bound(words.begin(), words.end(), w) - words.begin());
+            const auto index = static_cast<std::size_t>(
+                std::lower_bound(words.begin(), wordsEnd, w) - words.begin());
+            const auto pass = static_cast<std::size_t>(rank[index]);
             out.transactions[pass].laneMask |= laneBit(l.lane);
             lowestWord[pass] = std::min(lowestWord[pass], w);
         }
     }
     // A pass's address is the lowest byte it serves; its size the bank-words it delivers.
-    for (std::size_t bank = 0; bank < bankWords.size(); ++bank) {
-        for (std::size_t rank = 0; rank < bankWords[bank].size(); ++rank) {
-            out.transactions[rank].sizeBytes += bankWidth;
-        }
+    for (std::size_t i = 0; i < wordCount; ++i) {
+        out.transactions[static_cast<std::size_t>(rank[i])].sizeBytes += bankWidth;
     }
     for (std::size_t pass = 0; pass < out.transactions.size(); ++pass) {
         if (lowestWord[pass] != std::numeric_limits<std::int64_t>::max()) {
@@ -252,8 +264,8 @@ TextbookPrediction predictTextbook(const WarpAccess& access, const TextbookOptio
         return out;
     }
     const int width = access.kind.widthBytes;
-    const std::vector<ActiveLane> lanes = activeLanes(access);
-    out.bytesRequested = static_cast<std::int64_t>(lanes.size()) * width;
+    const ActiveLanes lanes = activeLanes(access);
+    out.bytesRequested = static_cast<std::int64_t>(lanes.count) * width;
     out.uniqueBytesRequested = uniqueBytes(lanes, width);
 
     switch (out.rule) {
