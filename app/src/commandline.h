@@ -1,0 +1,33 @@
+// CommandLine: what `warpscope` accepts. A session file to open, a preset and a view to start
+// with, a theme, and the non-interactive modes used by scripts: --screenshot (render the window to
+// a PNG and exit) and --benchmark (print redraw timings and exit).
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace warpscope::app {
+
+struct CommandLine {
+    QString sessionFile;
+    QString presetId;
+    QString view;  // warp, bank, block, sweep; empty: the remembered one
+    QString theme; // light, dark; empty: the remembered one
+    QString screenshotPath;
+    QSize windowSize;
+    bool benchmark = false;
+    int benchmarkIterations = 300;
+    /// Exit as soon as the first frame is painted (start-up time measurements).
+    bool quitAfterFirstFrame = false;
+    /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).
+    bool noSettings = false;
+
+    /// Parse `arguments` (argv as strings, program name first). On an error, returns the message.
+    static std::optional<QString> parse(const QStringList& arguments, CommandLine& out);
+    static QStringList viewNames();
+};
+
+} // namespace warpscope::app

@@ -1,0 +1,79 @@
+// PatternEditor, the contents of the "Pattern" dock: preset picker, address and active-lane
+// expressions with inline errors, a slider per parameter, the access kind, the block shape and
+// warp index, and the model settings. Every change becomes an undoable document edit.
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+
+namespace warpscope::app {
+
+class ExpressionEdit;
+class ParameterPanel;
+class PatternDocument;
+class PresetPicker;
+
+class PatternEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit PatternEditor(PatternDocument* document, QWidget* parent = nullptr);
+
+    ExpressionEdit* addressEdit() const { return m_address; }
+    ExpressionEdit* activeEdit() const { return m_active; }
+    PresetPicker* presetPicker() const { return m_presets; }
+    ParameterPanel* parameterPanel() const { return m_parameters; }
+    QComboBox* widthBox() const { return m_width; }
+    QComboBox* spaceBox() const { return m_space; }
+    QSpinBox* warpIndexBox() const { return m_warpIndex; }
+    /// The error text shown under the address field, the active-lane field or the pattern ("" if
+    /// none).
+    QString addressErrorText() const;
+    QString activeErrorText() const;
+    QString patternErrorText() const;
+
+signals:
+    /// The user picked a preset (the window loads it and may report a missing id).
+    void presetRequested(const QString& id);
+
+private:
+    void syncFromDocument();
+    void showError();
+    void editAddress(const QString& text);
+    void editActive(const QString& text);
+    void editParameter(int index, std::int64_t value);
+    void editKind();
+    void editBlock();
+    void editWarpIndex(int value);
+    void editModel();
+
+    PatternDocument* m_document;
+    PresetPicker* m_presets;
+    QLabel* m_caption;
+    QLabel* m_title;
+    ExpressionEdit* m_address;
+    QLabel* m_addressError;
+    ExpressionEdit* m_active;
+    QLabel* m_activeError;
+    QLabel* m_explicitNote;
+    QLabel* m_patternError;
+    ParameterPanel* m_parameters;
+    QComboBox* m_space;
+    QComboBox* m_op;
+    QComboBox* m_width;
+    QComboBox* m_cache;
+    QSpinBox* m_blockX;
+    QSpinBox* m_blockY;
+    QSpinBox* m_blockZ;
+    QSpinBox* m_warpIndex;
+    QLabel* m_warpCount;
+    QComboBox* m_model;
+    QComboBox* m_bankMode;
+    QCheckBox* m_defaultCached;
+    bool m_syncing = false;
+};
+
+} // namespace warpscope::app

@@ -1,0 +1,46 @@
+// Light and dark themes for the whole app, and the colours the views paint with. Group colours
+// are the Okabe-Ito palette (safe for the common colour-vision deficiencies); the views pair each
+// with a shape or a hatching so no information rides on colour alone.
+#pragma once
+
+#include <QColor>
+#include <QPalette>
+#include <QString>
+
+class QApplication;
+
+namespace warpscope::app {
+
+enum class Theme { Light, Dark };
+
+QString themeName(Theme theme); // "light", "dark": the settings' words
+Theme themeFromName(const QString& name);
+
+/// Fusion style with the theme's palette.
+void applyTheme(QApplication& application, Theme theme);
+QPalette themePalette(Theme theme);
+
+/// Colours for the custom views, derived from a widget's palette so they follow the theme.
+struct ViewColors {
+    bool dark = false;
+    QColor background;
+    QColor surface; // memory and bank cells that nothing touches
+    QColor text;
+    QColor mutedText;
+    QColor frame;     // line and bank borders
+    QColor grid;      // word and sector dividers
+    QColor requested; // bytes lanes asked for (solid)
+    QColor hatch;     // fetched but unused bytes (hatched)
+    QColor highlight; // hover and selection
+    QColor warning;   // conflicts, errors
+    QColor inactive;
+
+    /// Okabe-Ito colour for group `index` (sectors' lines, transactions, wavefronts, series).
+    QColor group(int index) const;
+    /// A lighter (or, in the dark theme, darker) version of group(index) used as a fill.
+    QColor groupFill(int index) const;
+
+    static ViewColors fromPalette(const QPalette& palette);
+};
+
+} // namespace warpscope::app

@@ -1,0 +1,661 @@
+// WarpView: painting and interaction over a WarpLayout.
+#include "warpview.h"
+
+#include "lanehighlight.h"
+#include "patterndocument.h"
+#include "predictiontext.h"
+#include "theme.h"
+#include "viewpainting.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+
+namespace warpscope::app {
+
+namespace {
+
+QColor withAlpha(QColor color, qreal alpha) {
+    color.setAlphaF(static_cast<float>(alpha));
+    return color;
+}
+
+const std::optional<std::int64_t>& laneAddress(const Evaluation& evaluation, int lane) {
+    return evaluation.access.addresses[static_cast<std::size_t>(lane)];
+}
+
+} // namespace
+
+WarpView::WarpView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent)
+    : ZoomableView(parent), m_document(document), m_highlight(highlight) {
+    setObjectName(QStringLiteral("warpView"));
+    connect(m_document, &PatternDocument::evaluationChanged, this, &WarpView::relayout);
+    connect(m_document, &PatternDocument::errorChanged, this, qOverload<>(&WarpView::update));
+    connect(m_highlight, &LaneHighlight::changed, this, qOverload<>(&WarpView::update));
+    relayout();
+}
+
+void WarpView::setShowTextbook(bool show) {
+    if (show == m_showTextbook) {
+        return;
+    }
+    m_showTextbook = show;
+    relayout();
+}
+
+QSizeF WarpView::computeLayout(qreal width) {
+    if (!m_document->evaluation()) {
+        m_layout = WarpLayout{};
+        return QSizeF(width, 200);
+    }
+    m_layout = WarpLayout::compute(*m_document->evaluation(), width, QFontMetricsF(font()),
+                                   m_showTextbook);
+    return m_layout.size;
+}
+
+int WarpView::groupOfLane(const Evaluation& evaluation, int lane) const {
+    const auto& address = laneAddress(evaluation, lane);
+    if (!address) {
+        return -1;
+    }
+    const int line = m_layout.lineAt(*address);
+    return line < 0 ? -1 : m_layout.lines[static_cast<std::size_t>(line)].group;
+}
+
+void WarpView::paintEvent(QPaintEvent* /*event*/) {
+    QPainter painter(this);
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    painter.fillRect(rect(), colors.background);
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation) {
+        painter.setPen(colors.mutedText);
+        painter.drawText(rect(), Qt::AlignCenter,
+                         tr("Nothing to draw: the pattern has never been valid.\n%1")
+                             .arg(m_document->error()
+                                      ? QString::fromStdString(m_document->error()->describe())
+                                      : QString()));
+        return;
+    }
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const std::uint32_t emphasised = m_highlight->emphasisedLanes();
+    paintTitle(painter, colors, *evaluation);
+    paintLinks(painter, colors, *evaluation, emphasised);
+    paintLanes(painter, colors, *evaluation, emphasised);
+    paintMemory(painter, colors, *evaluation, emphasised);
+    paintTextbook(painter, colors, *evaluation, emphasised);
+    paintLegendAndList(painter, colors, *evaluation, emphasised);
+}
+
+void WarpView::paintTitle(QPainter& painter, const ViewColors& colors,
+                          const Evaluation& evaluation) {
+    const QRectF& r = m_layout.titleRect;
+    const qreal lineHeight = QFontMetricsF(font()).height();
+    auto line = [&](int index) {
+        return QRectF(r.left(), r.top() + index * (lineHeight + 4), r.width(), lineHeight);
+    };
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.setPen(colors.text);
+    painter.drawText(line(0), Qt::AlignLeft | Qt::AlignVCenter,
+                     QString::fromStdString(m_document->current().title) + QStringLiteral(" — ") +
+                         describeAccess(evaluation.access));
+    painter.setFont(font());
+    painter.drawText(line(1), Qt::AlignLeft | Qt::AlignVCenter, modernSummary(evaluation));
+    QString third;
+    if (m_document->error()) {
+        painter.setPen(colors.warning);
+        third = tr("⚠ Showing the last valid pattern: %1")
+                    .arg(QString::fromStdString(m_document->error()->describe()));
+    } else if (!m_layout.global) {
+        painter.setPen(colors.mutedText);
+        third = tr("Shared memory has no sectors or lines: each row is 128 bytes, one word in "
+                   "each of the 32 banks. Banks and wavefronts are in the Bank view (Ctrl+2).");
+    } else {
+        painter.setPen(colors.mutedText);
+        third = QString::fromStdString(m_document->current().caption);
+    }
+    painter.drawText(line(2), Qt::AlignLeft | Qt::AlignVCenter, third);
+}
+
+void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
+                          std::uint32_t emphasised) {
+    QFont small = font();
+    const qreal laneWidth = m_layout.laneRects[0].width();
+    if (laneWidth < 26) {
+        small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
+    }
+    painter.setFont(small);
+    const auto& threads = evaluation.access.threads;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const QRectF r = m_layout.laneRects[static_cast<std::size_t>(lane)];
+        const auto& address = laneAddress(evaluation, lane);
+        const bool exists = !threads || (*threads)[static_cast<std::size_t>(lane)].existsInBlock;
+        const bool isEmphasised = isLaneInMask(emphasised, lane);
+        if (!address) {
+            // Inactive (or not in the block): grey, crossed out, so it does not rely on colour.
+            painter.setPen(QPen(colors.grid, 1, exists ? Qt::SolidLine : Qt::DashLine));
+            painter.setBrush(colors.inactive);
+            painter.drawRect(r);
+            painter.setPen(QPen(colors.mutedText, 1));
+            painter.drawLine(r.topLeft() + QPointF(3, 3), r.bottomRight() - QPointF(3, 3));
+            painter.drawLine(r.topRight() + QPointF(-3, 3), r.bottomLeft() + QPointF(3, -3));
+            painter.setPen(colors.mutedText);
+            painter.drawText(r, Qt::AlignCenter, QString::number(lane));
+            continue;
+        }
+        const int group = groupOfLane(evaluation, lane);
+        painter.setPen(QPen(isEmphasised ? colors.highlight : colors.frame, isEmphasised ? 3 : 1));
+        painter.setBrush(group >= 0 ? colors.groupFill(group) : colors.surface);
+        painter.drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+        painter.setPen(colors.text);
+        painter.drawText(r.adjusted(0, 0, 0, -6), Qt::AlignCenter, QString::number(lane));
+        if (group >= 0) {
+            drawGroupMarker(painter, QPointF(r.center().x(), r.bottom() - 5), 6, group,
+                            colors.group(group), colors.frame);
+        }
+    }
+    painter.setFont(font());
+}
+
+void WarpView::paintLinks(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
+                          std::uint32_t emphasised) {
+    const int width = evaluation.access.kind.widthBytes;
+    for (int pass = 0; pass < 2; ++pass) {
+        // Emphasised links last, so they are on top.
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            const auto& address = laneAddress(evaluation, lane);
+            if (!address) {
+                continue;
+            }
+            const bool isEmphasised = isLaneInMask(emphasised, lane);
+            if ((pass == 1) != isEmphasised) {
+                continue;
+            }
+            auto span = m_layout.byteSpan(*address, *address + width);
+            if (!span) {
+                continue;
+            }
+            const QRectF laneRect = m_layout.laneRects[static_cast<std::size_t>(lane)];
+            const qreal top = laneRect.bottom();
+            const qreal bottom = m_layout.memoryTop;
+            const qreal cx = laneRect.center().x();
+            const qreal half = std::min(2.5, laneRect.width() / 6);
+            const int group = groupOfLane(evaluation, lane);
+            const QColor base = group >= 0 ? colors.group(group) : colors.frame;
+            qreal alpha = 0.45;
+            if (emphasised != 0) {
+                alpha = isEmphasised ? 0.95 : 0.12;
+            }
+            // A ribbon from the lane to exactly the bytes it touches, curved to stay readable
+            // when lanes fan out over many lines.
+            const qreal midY = (top + bottom) / 2;
+            QPainterPath path;
+            path.moveTo(cx - half, top);
+            path.cubicTo(QPointF(cx - half, midY), QPointF(span->first, midY),
+                         QPointF(span->first, bottom));
+            path.lineTo(span->second, bottom);
+            path.cubicTo(QPointF(span->second, midY), QPointF(cx + half, midY),
+                         QPointF(cx + half, top));
+            path.closeSubpath();
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(withAlpha(base, alpha));
+            painter.drawPath(path);
+            if (isEmphasised) {
+                painter.setPen(QPen(colors.highlight, 1.5));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawPath(path);
+            }
+        }
+    }
+}
+
+void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
+                           const Evaluation& evaluation, std::uint32_t emphasised) {
+    const qreal pxPerByte = m_layout.pxPerByte;
+    const int width = evaluation.access.kind.widthBytes;
+    const std::uint32_t selectedLanes = m_highlight->selectedLanes();
+
+    // Lines: untouched bytes first, then fetched sectors tinted and hatched (fetched but unused),
+    // then the requested bytes solid on top.
+    for (const WarpLayout::Line& line : m_layout.lines) {
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(colors.surface);
+        painter.drawRect(line.rect);
+    }
+    for (const WarpLayout::Sector& sector : m_layout.sectors) {
+        if (sector.sectorIndex < 0) {
+            continue;
+        }
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(colors.groupFill(sector.group));
+        painter.drawRect(sector.bandRect);
+        fillHatched(painter, sector.bandRect, withAlpha(colors.hatch, 0.75), 6.0, 1.0);
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& address = laneAddress(evaluation, lane);
+        if (!address) {
+            continue;
+        }
+        auto span = m_layout.byteSpan(*address, *address + width);
+        if (!span) {
+            continue;
+        }
+        const int group = groupOfLane(evaluation, lane);
+        const QRectF bytes(span->first, m_layout.memoryTop, span->second - span->first,
+                           m_layout.lines.empty() ? 0 : m_layout.lines.front().rect.height());
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(m_layout.global && group >= 0 ? colors.group(group) : colors.requested);
+        painter.drawRect(bytes);
+        if (isLaneInMask(emphasised, lane)) {
+            painter.setPen(QPen(colors.highlight, 3));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(bytes.adjusted(-1, -1, 1, 1));
+        }
+    }
+
+    // Grid: words (when there is room), sectors, lines.
+    for (const WarpLayout::Line& line : m_layout.lines) {
+        const QRectF r = line.rect;
+        if (pxPerByte * kBankWordBytes >= 4) {
+            painter.setPen(QPen(withAlpha(colors.grid, 0.9), 1));
+            for (int b = kBankWordBytes; b < kLineBytes; b += kBankWordBytes) {
+                const qreal x = r.left() + b * pxPerByte;
+                painter.drawLine(QPointF(x, r.top()), QPointF(x, r.top() + r.height() * 0.3));
+                painter.drawLine(QPointF(x, r.bottom() - r.height() * 0.3), QPointF(x, r.bottom()));
+            }
+        }
+        if (m_layout.global) {
+            painter.setPen(QPen(colors.frame, 1.5));
+            for (int b = kSectorBytes; b < kLineBytes; b += kSectorBytes) {
+                const qreal x = r.left() + b * pxPerByte;
+                painter.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
+            }
+        }
+        painter.setPen(QPen(colors.frame, 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(r);
+        painter.setPen(colors.mutedText);
+        const QString label = m_layout.global ? formatAddress(line.address)
+                                              : tr("row %1").arg(formatAddress(line.address));
+        painter.drawText(line.labelRect, Qt::AlignLeft | Qt::AlignVCenter,
+                         QStringLiteral(" ") + label);
+    }
+
+    // Gaps: untouched memory, elided with its size.
+    for (const WarpLayout::Gap& gap : m_layout.gaps) {
+        const QRectF r = gap.rect.adjusted(6, 6, -6, -6);
+        painter.setPen(QPen(colors.mutedText, 1, Qt::DotLine));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+        painter.setPen(colors.mutedText);
+        QFont small = font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        painter.setFont(small);
+        painter.fillRect(QRectF(r.left() + 2, r.center().y() - 8, r.width() - 4, 16),
+                         colors.background);
+        painter.drawText(gap.rect, Qt::AlignCenter,
+                         QStringLiteral("⋯ %1 ⋯").arg(formatBytes(gap.bytes)));
+        painter.setFont(font());
+    }
+
+    // Sector strip: which sectors the modern model fetches, each labelled and marked.
+    if (!m_layout.global) {
+        return;
+    }
+    const GlobalPrediction& global = *evaluation.modern.global;
+    for (const WarpLayout::Sector& sector : m_layout.sectors) {
+        const QRectF r = sector.stripRect.adjusted(1, 0, -1, 0);
+        const bool fetched = sector.sectorIndex >= 0;
+        const bool selected =
+            fetched && selectedLanes != 0 &&
+            global.sectorList[static_cast<std::size_t>(sector.sectorIndex)].laneMask ==
+                selectedLanes;
+        if (fetched) {
+            painter.setPen(QPen(selected ? colors.highlight : colors.frame, selected ? 3 : 1));
+            painter.setBrush(colors.groupFill(sector.group));
+            painter.drawRect(r);
+            drawGroupMarker(painter, QPointF(r.left() + 8, r.center().y()), 8, sector.group,
+                            colors.group(sector.group), colors.frame);
+            painter.setPen(colors.text);
+            const auto& use = global.sectorList[static_cast<std::size_t>(sector.sectorIndex)];
+            const QString text =
+                r.width() > 90 ? tr("S%1 · %2/32 B").arg(sector.indexInLine).arg(use.bytesUsed)
+                               : QStringLiteral("S%1").arg(sector.indexInLine);
+            painter.drawText(r.adjusted(16, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+        } else {
+            painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(r);
+            painter.setPen(colors.mutedText);
+            painter.drawText(r, Qt::AlignCenter, r.width() > 60 ? tr("not fetched") : QString());
+        }
+    }
+}
+
+void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
+                             const Evaluation& evaluation, std::uint32_t emphasised) {
+    if (!m_layout.showTextbook) {
+        return;
+    }
+    painter.setPen(colors.text);
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.drawText(m_layout.textbookTitleRect, Qt::AlignLeft | Qt::AlignVCenter,
+                     textbookSummary(evaluation));
+    painter.setFont(font());
+    const auto& transactions = evaluation.textbook.transactions;
+    for (const WarpLayout::TransactionBox& box : m_layout.transactions) {
+        const Transaction& t = transactions[static_cast<std::size_t>(box.index)];
+        const bool isEmphasised = (t.laneMask & emphasised) != 0;
+        const QColor pen = isEmphasised ? colors.highlight : colors.text;
+        // The outline on the memory itself...
+        painter.setPen(QPen(pen, isEmphasised ? 3 : 2, Qt::DashLine));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(box.rect.adjusted(2, 2, -2, -2));
+        // ... and its labelled bracket underneath.
+        const QRectF r = box.labelRect.adjusted(2, 0, -2, 0);
+        painter.setPen(QPen(pen, isEmphasised ? 2 : 1, Qt::DashLine));
+        painter.drawRect(r);
+        painter.setPen(colors.text);
+        const QString label =
+            QStringLiteral("T%1 · %2").arg(box.index + 1).arg(formatBytes(t.sizeBytes));
+        painter.drawText(r, Qt::AlignCenter,
+                         QFontMetricsF(font()).horizontalAdvance(label) < r.width() - 4
+                             ? label
+                             : QStringLiteral("T%1").arg(box.index + 1));
+    }
+}
+
+void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
+                                  const Evaluation& evaluation, std::uint32_t emphasised) {
+    const QFontMetricsF metrics(font());
+    // Legend: every fill the band uses, with its meaning.
+    qreal x = m_layout.legendRect.left();
+    const qreal cy = m_layout.legendRect.center().y();
+    auto swatch = [&](auto paintSwatch, const QString& text) {
+        const QRectF box(x, cy - 7, 22, 14);
+        paintSwatch(box);
+        x += 28;
+        painter.setPen(colors.text);
+        painter.drawText(QPointF(x, cy + metrics.ascent() / 2 - 1), text);
+        x += metrics.horizontalAdvance(text) + 22;
+    };
+    swatch(
+        [&](const QRectF& box) {
+            painter.setPen(QPen(colors.frame, 1));
+            painter.setBrush(m_layout.global ? colors.group(0) : colors.requested);
+            painter.drawRect(box);
+        },
+        tr("requested"));
+    if (m_layout.global) {
+        swatch(
+            [&](const QRectF& box) {
+                painter.setPen(QPen(colors.frame, 1));
+                painter.setBrush(colors.groupFill(0));
+                painter.drawRect(box);
+                fillHatched(painter, box, colors.hatch, 6.0);
+            },
+            tr("fetched, unused"));
+        swatch(
+            [&](const QRectF& box) {
+                painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
+                painter.setBrush(colors.surface);
+                painter.drawRect(box);
+            },
+            tr("not fetched"));
+        if (m_layout.showTextbook) {
+            swatch(
+                [&](const QRectF& box) {
+                    painter.setPen(QPen(colors.text, 2, Qt::DashLine));
+                    painter.setBrush(Qt::NoBrush);
+                    painter.drawRect(box);
+                },
+                tr("textbook transaction"));
+        }
+        swatch(
+            [&](const QRectF& box) {
+                drawGroupMarker(painter, box.center(), 10, 0, colors.group(0), colors.frame);
+            },
+            tr("one line: same colour and shape"));
+    }
+
+    // The list of lines (modern) and transactions (textbook).
+    QFont bold = font();
+    bold.setBold(true);
+    const qreal rowHeight = metrics.height() + 4;
+    painter.setFont(bold);
+    painter.setPen(colors.text);
+    painter.drawText(QRectF(m_layout.legendRect.left(), m_layout.listTop,
+                            m_layout.legendRect.width(), rowHeight),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     m_layout.global ? tr("Lines and sectors — modern model")
+                                     : tr("Rows of shared memory the lanes touch"));
+    painter.setFont(font());
+    bool transactionHeadingDone = false;
+    for (const WarpLayout::ListRow& row : m_layout.listRows) {
+        std::uint32_t mask = 0;
+        QString text;
+        int marker = -1;
+        if (row.kind == WarpLayout::ListKind::Line) {
+            const WarpLayout::Line& line = m_layout.lines[static_cast<std::size_t>(row.index)];
+            marker = line.group;
+            if (m_layout.global && line.lineIndex >= 0) {
+                const GlobalPrediction& g = *evaluation.modern.global;
+                const LineUse& use = g.lineList[static_cast<std::size_t>(line.lineIndex)];
+                mask = use.laneMask;
+                QStringList sectors;
+                int used = 0;
+                int count = 0;
+                for (const SectorUse& s : g.sectorList) {
+                    if (s.address >= use.address && s.address < use.address + kLineBytes) {
+                        sectors << QStringLiteral("S%1").arg((s.address - use.address) /
+                                                             kSectorBytes);
+                        used += s.bytesUsed;
+                        ++count;
+                    }
+                }
+                text = tr("line %1: %2 sector(s) %3 · %4 of %5 used · lanes %6")
+                           .arg(formatAddress(use.address))
+                           .arg(count)
+                           .arg(sectors.join(QLatin1Char(' ')))
+                           .arg(formatBytes(used))
+                           .arg(formatBytes(std::int64_t{count} * kSectorBytes))
+                           .arg(laneListText(use.laneMask));
+            } else {
+                for (int lane = 0; lane < kWarpSize; ++lane) {
+                    const auto& a = laneAddress(evaluation, lane);
+                    if (a && m_layout.lineAt(*a) == row.index) {
+                        mask |= 1u << lane;
+                    }
+                }
+                text =
+                    m_layout.global
+                        ? tr("line %1: textbook transaction only").arg(formatAddress(line.address))
+                        : tr("row %1 (bytes %2–%3): lanes %4")
+                              .arg(formatAddress(line.address))
+                              .arg(line.address)
+                              .arg(line.address + kLineBytes - 1)
+                              .arg(laneListText(mask));
+            }
+        } else {
+            if (!transactionHeadingDone) {
+                transactionHeadingDone = true;
+                painter.setFont(bold);
+                painter.setPen(colors.text);
+                painter.drawText(row.rect.translated(0, -rowHeight),
+                                 Qt::AlignLeft | Qt::AlignVCenter,
+                                 tr("Transactions — textbook model"));
+                painter.setFont(font());
+            }
+            const Transaction& t =
+                evaluation.textbook.transactions[static_cast<std::size_t>(row.index)];
+            mask = t.laneMask;
+            text = tr("T%1: %2 at %3 · lanes %4")
+                       .arg(row.index + 1)
+                       .arg(formatBytes(t.sizeBytes))
+                       .arg(formatAddress(t.address))
+                       .arg(laneListText(t.laneMask));
+        }
+        const bool isEmphasised = (mask & emphasised) != 0;
+        if (isEmphasised) {
+            painter.fillRect(row.rect, withAlpha(colors.highlight, 0.18));
+        }
+        qreal textLeft = row.rect.left() + 4;
+        if (marker >= 0) {
+            drawGroupMarker(painter, QPointF(row.rect.left() + 10, row.rect.center().y()), 10,
+                            marker, colors.group(marker), colors.frame);
+            textLeft += 18;
+        } else {
+            painter.setPen(QPen(colors.text, 1.5, Qt::DashLine));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(QRectF(row.rect.left() + 3, row.rect.center().y() - 5, 14, 10));
+            textLeft += 18;
+        }
+        painter.setPen(colors.text);
+        painter.drawText(
+            QRectF(textLeft, row.rect.top(), row.rect.right() - textLeft, row.rect.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, text);
+    }
+}
+
+QString WarpView::toolTipAt(const QPointF& point) const {
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation) {
+        return {};
+    }
+    if (int lane = m_layout.laneAt(point); lane >= 0) {
+        const auto& address = laneAddress(*evaluation, lane);
+        QString text = tr("lane %1").arg(lane);
+        if (evaluation->access.threads) {
+            const LaneThread& t = (*evaluation->access.threads)[static_cast<std::size_t>(lane)];
+            text += tr(" · thread (%1, %2, %3), index %4")
+                        .arg(t.threadIdx.x)
+                        .arg(t.threadIdx.y)
+                        .arg(t.threadIdx.z)
+                        .arg(t.linearThreadIndex);
+            if (!t.existsInBlock) {
+                return text + tr(" · past the end of the block");
+            }
+        }
+        if (!address) {
+            return text + tr(" · inactive");
+        }
+        text += tr(" · address %1 (%2)").arg(formatAddress(*address)).arg(*address);
+        if (const SectorUse* sector = evaluation->sectorOfLane(lane)) {
+            text += tr(" · sector %1").arg(formatAddress(sector->address));
+        }
+        if (const LineUse* line = evaluation->lineOfLane(lane)) {
+            text += tr(" · line %1").arg(formatAddress(line->address));
+        }
+        return text;
+    }
+    if (int index = m_layout.sectorAt(point); index >= 0) {
+        const WarpLayout::Sector& sector = m_layout.sectors[static_cast<std::size_t>(index)];
+        if (sector.sectorIndex < 0) {
+            return tr("sector %1: not fetched").arg(formatAddress(sector.address));
+        }
+        const SectorUse& use =
+            evaluation->modern.global->sectorList[static_cast<std::size_t>(sector.sectorIndex)];
+        return tr("sector %1: %2 of 32 bytes used · lanes %3 (click to highlight them)")
+            .arg(formatAddress(use.address))
+            .arg(use.bytesUsed)
+            .arg(laneListText(use.laneMask));
+    }
+    if (int index = m_layout.transactionAt(point); index >= 0) {
+        const Transaction& t = evaluation->textbook.transactions[static_cast<std::size_t>(index)];
+        return tr("textbook transaction T%1: %2 at %3 · lanes %4")
+            .arg(index + 1)
+            .arg(formatBytes(t.sizeBytes))
+            .arg(formatAddress(t.address))
+            .arg(laneListText(t.laneMask));
+    }
+    return {};
+}
+
+bool WarpView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return ZoomableView::event(event);
+}
+
+void WarpView::mouseMoveEvent(QMouseEvent* event) {
+    const QPointF point = event->position();
+    const int lane = m_layout.laneAt(point);
+    m_highlight->setHoveredLane(lane);
+    const bool clickable = lane >= 0 || m_layout.sectorAt(point) >= 0 ||
+                           m_layout.transactionAt(point) >= 0 ||
+                           m_layout.listRowAt(point) != nullptr;
+    setCursor(clickable ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    ZoomableView::mouseMoveEvent(event);
+}
+
+void WarpView::leaveEvent(QEvent* event) {
+    m_highlight->setHoveredLane(-1);
+    ZoomableView::leaveEvent(event);
+}
+
+void WarpView::mousePressEvent(QMouseEvent* event) {
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation || event->button() != Qt::LeftButton) {
+        ZoomableView::mousePressEvent(event);
+        return;
+    }
+    const QPointF point = event->position();
+    if (int lane = m_layout.laneAt(point); lane >= 0) {
+        m_highlight->setSelectedLanes(1u << lane, tr("lane %1").arg(lane));
+        return;
+    }
+    if (int index = m_layout.sectorAt(point); index >= 0) {
+        const WarpLayout::Sector& sector = m_layout.sectors[static_cast<std::size_t>(index)];
+        if (sector.sectorIndex >= 0) {
+            const SectorUse& use =
+                evaluation->modern.global->sectorList[static_cast<std::size_t>(sector.sectorIndex)];
+            m_highlight->setSelectedLanes(use.laneMask, tr("sector %1: lanes %2")
+                                                            .arg(formatAddress(use.address))
+                                                            .arg(laneListText(use.laneMask)));
+            return;
+        }
+    }
+    if (int index = m_layout.transactionAt(point); index >= 0) {
+        const Transaction& t = evaluation->textbook.transactions[static_cast<std::size_t>(index)];
+        m_highlight->setSelectedLanes(
+            t.laneMask,
+            tr("textbook transaction T%1: lanes %2").arg(index + 1).arg(laneListText(t.laneMask)));
+        return;
+    }
+    if (const WarpLayout::ListRow* row = m_layout.listRowAt(point)) {
+        if (row->kind == WarpLayout::ListKind::Transaction) {
+            const Transaction& t =
+                evaluation->textbook.transactions[static_cast<std::size_t>(row->index)];
+            m_highlight->setSelectedLanes(t.laneMask, tr("textbook transaction T%1: lanes %2")
+                                                          .arg(row->index + 1)
+                                                          .arg(laneListText(t.laneMask)));
+            return;
+        }
+        const WarpLayout::Line& line = m_layout.lines[static_cast<std::size_t>(row->index)];
+        if (line.lineIndex >= 0) {
+            const LineUse& use =
+                evaluation->modern.global->lineList[static_cast<std::size_t>(line.lineIndex)];
+            m_highlight->setSelectedLanes(use.laneMask, tr("line %1: lanes %2")
+                                                            .arg(formatAddress(use.address))
+                                                            .arg(laneListText(use.laneMask)));
+            return;
+        }
+    }
+    m_highlight->clear();
+}
+
+} // namespace warpscope::app
