@@ -1,0 +1,781 @@
+// warpscope-probe's commands (probe_cli.h): serve, run, selfcheck, info, --help, --version.
+#include "probe_cli.h"
+
+#include "probe_protocol.h"
+#include "warpscope/file_format.h"
+#include "warpscope/model.h"
+#include "warpscope/pattern.h"
+#include "warpscope/preset.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <unistd.h>
+
+#ifndef WARPSCOPE_VERSION
+#define WARPSCOPE_VERSION "unknown"
+#endif
+
+namespace warpscope::probe {
+
+namespace {
+
+const char* const kUsage =
+    R"(warpscope-probe )" WARPSCOPE_VERSION
+    R"( - runs warpscope's access patterns on the local NVIDIA GPU and measures them.
+
+Usage:
+  warpscope-probe [serve]                 JSON-lines server on stdin/stdout (what the app runs)
+  warpscope-probe run <preset | file.json | expression> [options]
+  warpscope-probe selfcheck               run the built-in hardware table on this GPU
+  warpscope-probe info                    what this GPU is
+  warpscope-probe --help | --version
+
+run        Measures one pattern on the GPU and prints the modern model's prediction beside the
+           hardware counters (Nsight Compute names), then the latency of one warp.
+           The argument is tried as a preset id (`warpscope-cli presets` lists them), then as a
+           pattern file, then as an address expression giving each lane's byte address.
+  --width N              element width in bytes: 1, 2, 4, 8 or 16 (default 4)
+  --op load|store        (default load)
+  --space global|shared  (default global)
+  --cache default|ca|cg|nc
+                         global-load cache operator, as PTX ld.global.ca/.cg/.nc
+  --param NAME=VALUE     set an expression parameter; repeat for several
+  --block X[,Y[,Z]]      block shape (default 32,1,1)
+  --warp N               which warp of the block (default 0)
+  --active EXPR          only lanes where EXPR is non-zero execute the access
+  --no-counters          skip the hardware counters (timing only)
+  --no-latency           skip the latency measurement
+  --grid                 also run the expression over the whole grid (effective bandwidth)
+  --repetitions N        timed repetitions for the medians (default 21)
+
+selfcheck  Runs every pattern of the hardware table compiled into the probe (measured with
+           Nsight Compute on an NVIDIA H100) and compares each counter exactly. Prints one line
+           per failing pattern and ends with the line `N passed, M failed`.
+
+serve      Reads one JSON request per line on stdin and answers one JSON line each on stdout;
+           see docs/protocol.md. Example:
+             echo '{"id":1,"op":"hello"}' | warpscope-probe
+
+Examples:
+  warpscope-probe info
+  warpscope-probe run 'lane * 4'                  coalesced 4-byte loads
+  warpscope-probe run '(lane + 11) * 4' --cache cg
+  warpscope-probe run 'lane * 128' --space shared a 32-way bank conflict
+  warpscope-probe selfcheck
+
+Without a GPU, warpscope still works in model-only mode (warpscope-cli, the app); the probe then
+answers every GPU request with a no_driver or no_device error.
+
+Exit status: 0 success; 1 a measured counter differs (run, selfcheck); 2 bad usage or a pattern
+that cannot be measured; 3 a fatal GPU error; 4 no driver, no device or a driver too old;
+5 another probe error (counters unavailable, compile error, timeout). serve: 0 at the end of
+input or after shutdown, 3 after a fatal error.
+)";
+
+void printError(const std::string& message) {
+    std::cerr << "warpscope-probe: " << message << "\n";
+}
+
+int usageError(const std::string& message) {
+    printError(message);
+    std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
+    return kExitBadInput;
+}
+
+bool isNoGpu(ProbeErrorCode code) {
+    return code == ProbeErrorCode::NoDriver || code == ProbeErrorCode::NoDevice ||
+           code == ProbeErrorCode::DriverTooOld;
+}
+
+/// `prefix: message`, unless the message already says it ("No NVIDIA driver on ...").
+void printWithPrefix(const std::string& prefix, const std::string& message) {
+    const auto lower = [](std::string text) {
+        std::transform(text.begin(), text.end(), text.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return text;
+    };
+    printError(lower(message).rfind(lower(prefix), 0) == 0 ? message : prefix + ": " + message);
+}
+
+/// Prints a probe error for a person and returns the exit status it maps to.
+int reportProbeError(const ProbeError& error) {
+    switch (error.code) {
+    case ProbeErrorCode::NoDriver:
+        printWithPrefix("no NVIDIA driver", error.message);
+        break;
+    case ProbeErrorCode::NoDevice:
+        printWithPrefix("no CUDA device", error.message);
+        break;
+    case ProbeErrorCode::DriverTooOld:
+        printWithPrefix("the NVIDIA driver is too old", error.message);
+        break;
+    default:
+        printError(std::string(probeErrorCodeName(error.code)) + ": " + error.message);
+        break;
+    }
+    if (isNoGpu(error.code)) {
+        if (error.message.find("model-only") == std::string::npos) {
+            std::cerr << "(warpscope still works in model-only mode: 'warpscope-cli analyze' and "
+                         "the app predict without a GPU)\n";
+        }
+        return kExitNoGpu;
+    }
+    if (error.fatal) {
+        return kExitFatal;
+    }
+    if (error.code == ProbeErrorCode::BadRequest || error.code == ProbeErrorCode::PatternRefused) {
+        return kExitBadInput;
+    }
+    return kExitProbeError;
+}
+
+int reportRequestError(const RequestError& error) {
+    if (error.error.code == ProbeErrorCode::BadRequest ||
+        error.error.code == ProbeErrorCode::PatternRefused) {
+        printError(error.error.message);
+        return kExitBadInput;
+    }
+    return reportProbeError(error.error);
+}
+
+std::optional<std::int64_t> parseInt64(std::string_view text) {
+    std::int64_t value = 0;
+    if (!text.empty() && text.front() == '+') {
+        text.remove_prefix(1);
+    }
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+/// "12.3" with a fixed number of decimals.
+std::string fixed(double value, int decimals) {
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(decimals) << value;
+    return out.str();
+}
+
+/// Counters are integers; anything else keeps two decimals.
+std::string number(double value) {
+    if (value == static_cast<double>(static_cast<std::int64_t>(value))) {
+        return std::to_string(static_cast<std::int64_t>(value));
+    }
+    return fixed(value, 2);
+}
+
+std::string bytesText(std::int64_t bytes) {
+    if (bytes >= (std::int64_t{1} << 30)) {
+        return fixed(static_cast<double>(bytes) / static_cast<double>(1 << 30), 1) + " GiB";
+    }
+    if (bytes >= (std::int64_t{1} << 20)) {
+        return fixed(static_cast<double>(bytes) / static_cast<double>(1 << 20), 1) + " MiB";
+    }
+    return std::to_string(bytes) + " bytes";
+}
+
+std::string describeKind(const AccessKind& kind) {
+    std::string text = std::string(toString(kind.space)) + " " + toString(kind.op) + ", " +
+                       std::to_string(kind.widthBytes) + "-byte elements";
+    if (kind.space == MemorySpace::Global && kind.op == AccessOp::Load) {
+        text += ", cache " + std::string(toString(kind.cache));
+    }
+    return text;
+}
+
+std::string deviceLine(const DeviceInfo& info) {
+    return info.name + " (compute capability " + std::to_string(info.computeCapabilityMajor) + "." +
+           std::to_string(info.computeCapabilityMinor) + ", " + std::to_string(info.smCount) +
+           " SMs, driver " + info.driverVersion + ")";
+}
+
+/// Pads a string to `width` display columns (the check marks are one column, three bytes).
+std::string pad(const std::string& text, std::size_t width, bool right = false) {
+    std::size_t columns = 0;
+    for (const char c : text) {
+        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+    }
+    const std::string fill(columns < width ? width - columns : 0, ' ');
+    return right ? fill + text : text + fill;
+}
+
+/// The expression with a caret under the error's 1-based column (UTF-8 and tabs kept aligned).
+void printCaret(const std::string& text, const RequestError& error) {
+    std::string padding;
+    for (std::size_t i = 0; i + 1 < static_cast<std::size_t>(error.column) && i < text.size();
+         ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte == '\t') {
+            padding += '\t';
+        } else if ((byte & 0xC0) != 0x80) {
+            padding += ' ';
+        }
+    }
+    printError(error.error.message);
+    std::cerr << "  " << text << "\n  " << padding << "^\n";
+}
+
+// ---- run ---------------------------------------------------------------------------------------
+
+struct RunOptions {
+    std::string subject;
+    std::optional<int> width;
+    std::optional<AccessOp> op;
+    std::optional<MemorySpace> space;
+    std::optional<CachePath> cache;
+    std::vector<std::pair<std::string, std::int64_t>> parameters;
+    std::optional<Dim3> block;
+    std::optional<std::int64_t> warp;
+    std::optional<std::string> active;
+    MeasureOptions measure;
+};
+
+/// Parses run's arguments; returns an exit status on a mistake (already printed).
+std::optional<int> parseRunOptions(const std::vector<std::string>& args, RunOptions& options) {
+    std::vector<std::string> positional;
+    bool optionsEnded = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i];
+        if (optionsEnded || arg.size() < 2 || arg.compare(0, 2, "--") != 0) {
+            positional.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            optionsEnded = true;
+            continue;
+        }
+        std::optional<std::string> inlineValue;
+        if (const std::size_t eq = arg.find('='); eq != std::string::npos) {
+            inlineValue = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+        }
+        if (arg == "--no-counters" || arg == "--no-latency" || arg == "--grid") {
+            if (inlineValue) {
+                return usageError("the option " + arg + " takes no value");
+            }
+            if (arg == "--no-counters") {
+                options.measure.counters = false;
+            } else if (arg == "--no-latency") {
+                options.measure.latency = false;
+            } else {
+                options.measure.grid = true;
+            }
+            continue;
+        }
+        std::string value;
+        if (inlineValue) {
+            value = *inlineValue;
+        } else if (i + 1 < args.size()) {
+            value = args[++i];
+        } else {
+            return usageError("the option " + arg + " needs a value");
+        }
+        const auto bad = [&](const std::string& expected) {
+            return usageError("the option " + arg + " takes " + expected + ", not '" + value + "'");
+        };
+        if (arg == "--width") {
+            const auto width = parseInt64(value);
+            if (!width || *width > 16 || !isValidWidth(static_cast<int>(*width))) {
+                return bad("1, 2, 4, 8 or 16");
+            }
+            options.width = static_cast<int>(*width);
+        } else if (arg == "--op") {
+            options.op = accessOpFromString(value);
+            if (!options.op) {
+                return bad("load or store");
+            }
+        } else if (arg == "--space") {
+            options.space = memorySpaceFromString(value);
+            if (!options.space) {
+                return bad("global or shared");
+            }
+        } else if (arg == "--cache") {
+            options.cache = cachePathFromString(value);
+            if (!options.cache) {
+                return bad("default, ca, cg or nc");
+            }
+        } else if (arg == "--param") {
+            const std::size_t eq = value.find('=');
+            const auto parsed =
+                eq == std::string::npos ? std::nullopt : parseInt64(value.substr(eq + 1));
+            if (!parsed || eq == 0) {
+                return bad("NAME=VALUE with an integer value");
+            }
+            options.parameters.emplace_back(value.substr(0, eq), *parsed);
+        } else if (arg == "--block") {
+            std::vector<std::int64_t> dims;
+            std::string_view rest = value;
+            bool ok = true;
+            while (ok) {
+                const std::size_t comma = rest.find(',');
+                const auto parsed = parseInt64(rest.substr(0, comma));
+                ok = parsed.has_value() && dims.size() < 3;
+                if (ok) {
+                    dims.push_back(*parsed);
+                }
+                if (comma == std::string_view::npos) {
+                    break;
+                }
+                rest.remove_prefix(comma + 1);
+            }
+            if (!ok || dims.empty()) {
+                return bad("X, X,Y or X,Y,Z");
+            }
+            dims.resize(3, 1);
+            options.block = Dim3{dims[0], dims[1], dims[2]};
+        } else if (arg == "--warp") {
+            options.warp = parseInt64(value);
+            if (!options.warp) {
+                return bad("an integer");
+            }
+        } else if (arg == "--active") {
+            options.active = value;
+        } else if (arg == "--repetitions") {
+            const auto count = parseInt64(value);
+            if (!count || *count < 1 || *count > 1000) {
+                return bad("an integer from 1 to 1000");
+            }
+            options.measure.repetitions = static_cast<int>(*count);
+        } else {
+            return usageError("unknown option '" + arg + "' for run");
+        }
+    }
+    if (positional.size() != 1) {
+        return usageError(positional.empty()
+                              ? "run needs a pattern: a preset id, a pattern file or an expression"
+                              : "run takes one pattern; found " +
+                                    std::to_string(positional.size()) +
+                                    " arguments (quote an expression that has spaces)");
+    }
+    options.subject = positional.front();
+    return std::nullopt;
+}
+
+/// The pattern `subject` names (a preset id, else a pattern file, else an address expression),
+/// with the command line's overrides applied; an exit status on a mistake (already printed).
+std::variant<NamedPattern, int> findPattern(const RunOptions& options) {
+    NamedPattern named;
+    std::error_code ec;
+    if (const Preset* preset = findPreset(options.subject)) {
+        named = NamedPattern{preset->title, preset->caption, preset->pattern};
+    } else if (std::filesystem::is_regular_file(options.subject, ec)) {
+        auto text = readTextFile(options.subject);
+        if (!text) {
+            printError(text.error().describe());
+            return kExitBadInput;
+        }
+        auto parsed = patternFromJsonText(text.value());
+        if (!parsed) {
+            printError(options.subject + ": " + parsed.error().describe());
+            return kExitBadInput;
+        }
+        named = std::move(parsed).value();
+    } else {
+        PatternSource source;
+        source.addressExpression = options.subject;
+        named.title = options.subject;
+        named.pattern.source = source;
+    }
+    Pattern& pattern = named.pattern;
+    if (options.width) {
+        pattern.kind.widthBytes = *options.width;
+    }
+    if (options.op) {
+        pattern.kind.op = *options.op;
+    }
+    if (options.space) {
+        pattern.kind.space = *options.space;
+    }
+    if (options.cache) {
+        pattern.kind.cache = *options.cache;
+    }
+    const bool wantsSource =
+        !options.parameters.empty() || options.block || options.warp || options.active;
+    if (wantsSource && !pattern.source) {
+        printError("'" + options.subject +
+                   "' lists its 32 addresses, so --param, --block, --warp and --active do not "
+                   "apply to it (they change an address expression)");
+        return kExitBadInput;
+    }
+    if (pattern.source) {
+        PatternSource& source = *pattern.source;
+        for (const auto& [name, value] : options.parameters) {
+            auto it = std::find_if(source.parameters.begin(), source.parameters.end(),
+                                   [&](const Parameter& p) { return p.name == name; });
+            if (it == source.parameters.end()) {
+                source.parameters.push_back(Parameter{name, value, value,
+                                                      std::min<std::int64_t>(0, value),
+                                                      std::max<std::int64_t>(0, value)});
+            } else {
+                it->value = value;
+                it->minimum = std::min(it->minimum, value);
+                it->maximum = std::max(it->maximum, value);
+            }
+        }
+        if (options.block) {
+            source.blockDim = *options.block;
+        }
+        if (options.warp) {
+            source.warpIndex = *options.warp;
+        }
+        if (options.active) {
+            source.activeExpression = *options.active;
+        }
+    }
+    return named;
+}
+
+/// Predicted beside measured, one row per counter of the access's space (and any other counter
+/// the GPU reported). Returns the number of counters that differ.
+int printCounterTable(const Measurement& measurement, const WarpAccess& access) {
+    const std::map<std::string, double> predicted = predictedMetrics(access);
+    const std::string spaceTag =
+        access.kind.space == MemorySpace::Global ? "mem_global" : "mem_shared";
+    std::vector<std::string> names;
+    for (const std::string& name : nsightCounterNames()) {
+        if (name.find(spaceTag) != std::string::npos) {
+            names.push_back(name);
+        }
+    }
+    for (const auto& [name, value] : measurement.counters) {
+        (void)value;
+        if (std::find(names.begin(), names.end(), name) == names.end() &&
+            std::find(nsightCounterNames().begin(), nsightCounterNames().end(), name) ==
+                nsightCounterNames().end()) {
+            names.push_back(name);
+        }
+    }
+    std::size_t nameWidth = std::string_view("counter").size();
+    for (const std::string& name : names) {
+        nameWidth = std::max(nameWidth, name.size());
+    }
+    std::cout << pad("counter", nameWidth) << "  " << pad("predicted", 10, true) << "  "
+              << pad("measured", 10, true) << "  match\n";
+    int mismatches = 0;
+    for (const std::string& name : names) {
+        const auto p = predicted.find(name);
+        const auto m = measurement.counters.find(name);
+        const std::string predictedText = p == predicted.end() ? "-" : number(p->second);
+        const std::string measuredText = !measurement.countersMeasured     ? "-"
+                                         : m == measurement.counters.end() ? "?"
+                                                                           : number(m->second);
+        std::string match;
+        if (measurement.countersMeasured && p != predicted.end()) {
+            const bool same = m != measurement.counters.end() && m->second == p->second;
+            match = same ? "\u2713" : "\u2717";
+            mismatches += same ? 0 : 1;
+        }
+        std::cout << pad(name, nameWidth) << "  " << pad(predictedText, 10, true) << "  "
+                  << pad(measuredText, 10, true) << "  " << match << "\n";
+    }
+    if (!measurement.countersMeasured) {
+        std::cout << "Counters not measured: "
+                  << (measurement.countersUnavailableReason.empty()
+                          ? std::string("no reason given")
+                          : measurement.countersUnavailableReason)
+                  << "\n";
+    }
+    return mismatches;
+}
+
+std::string latencyText(const Stats& cycles, double smClockKHz) {
+    std::string text = number(cycles.median) + " cycles";
+    if (const auto ns = cyclesToNs(cycles.median, smClockKHz)) {
+        text += " (" + fixed(*ns, 1) + " ns)";
+    }
+    return text + ", spread " + number(cycles.min) + " to " + number(cycles.max);
+}
+
+void printTimings(const Measurement& measurement) {
+    if (measurement.latencyColdCycles || measurement.latencyWarmCycles) {
+        const int samples = measurement.latencyColdCycles ? measurement.latencyColdCycles->samples
+                                                          : measurement.latencyWarmCycles->samples;
+        std::cout << "\nLatency of one warp (clock64, median of " << samples << " runs";
+        if (measurement.smClockKHz > 0.0) {
+            std::cout << ", SM clock " << fixed(measurement.smClockKHz / 1000.0, 0) << " MHz";
+        }
+        std::cout << "):\n";
+        if (measurement.latencyColdCycles) {
+            std::cout << "  cold  "
+                      << latencyText(*measurement.latencyColdCycles, measurement.smClockKHz)
+                      << "\n";
+        }
+        if (measurement.latencyWarmCycles) {
+            std::cout << "  warm  "
+                      << latencyText(*measurement.latencyWarmCycles, measurement.smClockKHz)
+                      << "\n";
+        }
+    }
+    if (measurement.gridKernelMs) {
+        const Stats& ms = *measurement.gridKernelMs;
+        std::cout << "\nGrid run of the expression (median of " << ms.samples << " runs):\n"
+                  << "  kernel time          " << fixed(ms.median, 4) << " ms, spread "
+                  << fixed(ms.min, 4) << " to " << fixed(ms.max, 4) << " ms\n"
+                  << "  effective bandwidth  " << fixed(measurement.gridEffectiveBandwidthGBs, 1)
+                  << " GB/s (" << number(measurement.gridBytesRequested) << " bytes requested)\n"
+                  << "  bytes moved          " << fixed(measurement.gridMovedBandwidthGBs, 1)
+                  << " GB/s (" << number(measurement.gridBytesMoved)
+                  << " bytes in 32-byte sectors, from the model)\n";
+    }
+}
+
+int runCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
+    RunOptions options;
+    if (auto status = parseRunOptions(args, options)) {
+        return *status;
+    }
+    auto found = findPattern(options);
+    if (const int* status = std::get_if<int>(&found)) {
+        return *status;
+    }
+    auto resolved = resolveNamedPattern(std::get<NamedPattern>(found));
+    if (auto* error = std::get_if<RequestError>(&resolved)) {
+        const auto& source = std::get<NamedPattern>(found).pattern.source;
+        if (source && error->column > 0) {
+            const bool active = error->where.find("activeExpression") != std::string::npos;
+            printCaret(active ? source->activeExpression : source->addressExpression, *error);
+            return kExitBadInput;
+        }
+        return reportRequestError(*error);
+    }
+    const auto& pattern = std::get<ResolvedPattern>(resolved);
+    if (options.measure.grid && !pattern.named.pattern.source) {
+        return usageError("--grid needs a pattern written as an address expression");
+    }
+
+    auto backend = makeBackend();
+    auto device = backend->deviceInfo();
+    if (auto* error = std::get_if<ProbeError>(&device)) {
+        return reportProbeError(*error);
+    }
+    auto measured = backend->measure(pattern.named, pattern.access, options.measure);
+    if (auto* error = std::get_if<ProbeError>(&measured)) {
+        return reportProbeError(*error);
+    }
+    const auto& measurement = std::get<Measurement>(measured);
+
+    std::cout << "Device:   " << deviceLine(std::get<DeviceInfo>(device)) << "\n"
+              << "Pattern:  "
+              << (pattern.named.title.empty() ? options.subject : pattern.named.title)
+              << "\n          " << describeKind(pattern.access.kind) << ", "
+              << pattern.access.activeLaneCount() << " active lanes\n\n";
+    int mismatches = 0;
+    if (options.measure.counters) {
+        mismatches = printCounterTable(measurement, pattern.access);
+    }
+    printTimings(measurement);
+    if (mismatches > 0) {
+        std::cout << "\n"
+                  << mismatches << (mismatches == 1 ? " counter differs" : " counters differ")
+                  << " from the modern model's prediction.\n";
+        return kExitMismatch;
+    }
+    return kExitOk;
+}
+
+// ---- selfcheck, info ---------------------------------------------------------------------------
+
+int selfcheckCommand(const BackendFactory& makeBackend) {
+    auto backend = makeBackend();
+    auto result = runSelfcheck(*backend, embeddedHardwareTable(), nullptr, nullptr);
+    if (auto* error = std::get_if<ProbeError>(&result)) {
+        return reportProbeError(*error);
+    }
+    const auto& report = std::get<SelfcheckReport>(result);
+    std::cout << "Self-check on " << deviceLine(report.device) << "\n"
+              << "against the table measured on " << report.tableGpu << " (driver "
+              << report.tableDriver << ", Nsight Compute " << report.tableNcu << ")\n";
+    if (report.device.name != report.tableGpu) {
+        std::cout << "note: this GPU is not the one the table was measured on; counters of "
+                     "another architecture may differ\n";
+    }
+    for (const SelfcheckFailure& failure : report.failures) {
+        std::cout << "FAIL " << failure.row << " " << failure.name << ":";
+        const char* separator = " ";
+        for (const CounterMismatch& mismatch : failure.mismatches) {
+            std::cout << separator << mismatch.counter << " expected " << number(mismatch.expected)
+                      << ", measured "
+                      << (mismatch.measured ? number(*mismatch.measured) : "nothing");
+            separator = "; ";
+        }
+        std::cout << "\n";
+    }
+    std::cout << report.passed << " passed, " << report.failed << " failed\n";
+    return report.failed == 0 ? kExitOk : kExitMismatch;
+}
+
+int infoCommand(const BackendFactory& makeBackend) {
+    auto backend = makeBackend();
+    const BuildInfo build = backend->buildInfo();
+    auto device = backend->deviceInfo();
+    if (auto* error = std::get_if<ProbeError>(&device)) {
+        return reportProbeError(*error);
+    }
+    const DeviceInfo& info = std::get<DeviceInfo>(device);
+    const auto row = [](const char* label, const std::string& value) {
+        std::cout << pad(label, 26) << value << "\n";
+    };
+    row("GPU", info.name);
+    row("Compute capability", std::to_string(info.computeCapabilityMajor) + "." +
+                                  std::to_string(info.computeCapabilityMinor));
+    row("SMs", std::to_string(info.smCount));
+    row("L2 cache", bytesText(info.l2Bytes));
+    row("Global memory", bytesText(info.globalMemoryBytes));
+    row("Memory bus", std::to_string(info.memoryBusWidthBits) + " bits at " +
+                          fixed(info.memoryClockKHz / 1000.0, 0) + " MHz");
+    row("Theoretical bandwidth",
+        fixed(info.theoreticalBandwidthGBs, 1) + " GB/s (2 x memory clock x bus width)");
+    row("Measured copy bandwidth", info.measuredCopyBandwidthGBs > 0.0
+                                       ? fixed(info.measuredCopyBandwidthGBs, 1) +
+                                             " GB/s (device-to-device copy, read + write)"
+                                       : std::string("not measured"));
+    row("Driver / runtime", info.driverVersion + " / " + info.runtimeVersion);
+    row("Hardware counters", info.countersAvailable
+                                 ? std::string("available")
+                                 : "not available: " + info.countersUnavailableReason);
+    row("Probe build", build.backend + " backend, CUPTI " + (build.cupti ? "yes" : "no") +
+                           ", NVRTC " + (build.nvrtc ? "yes" : "no"));
+    return kExitOk;
+}
+
+// ---- serve -------------------------------------------------------------------------------------
+
+/// An output stream buffer over a file descriptor: the protocol's private copy of stdout.
+class FdOutBuf : public std::streambuf {
+public:
+    explicit FdOutBuf(int fd) : m_fd(fd) { setp(m_buffer, m_buffer + sizeof m_buffer); }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!drain()) {
+            return traits_type::eof();
+        }
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    bool drain() {
+        const char* next = pbase();
+        while (next < pptr()) {
+            const ssize_t written = ::write(m_fd, next, static_cast<std::size_t>(pptr() - next));
+            if (written < 0) {
+                if (errno == EINTR) {
+                    continue;
+                }
+                setp(m_buffer, m_buffer + sizeof m_buffer); // the caller is gone: drop it
+                return false;
+            }
+            next += written;
+        }
+        setp(m_buffer, m_buffer + sizeof m_buffer);
+        return true;
+    }
+
+    int m_fd;
+    char m_buffer[1 << 16];
+};
+
+int serveCommand(const BackendFactory& makeBackend) {
+    // A caller that goes away must not kill the probe mid-answer; writes then just fail.
+    std::signal(SIGPIPE, SIG_IGN);
+    // stdout carries protocol lines only. Keep a private copy of it for them and point file
+    // descriptor 1 at stderr, so whatever a library prints (the driver, CUPTI) cannot corrupt
+    // the stream.
+    std::cout.flush();
+    std::fflush(stdout);
+    const int protocolFd = ::dup(STDOUT_FILENO);
+    std::unique_ptr<FdOutBuf> buffer;
+    std::unique_ptr<std::ostream> protocolStream;
+    std::ostream* protocol = &std::cout;
+    if (protocolFd >= 0 && ::dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) {
+        buffer = std::make_unique<FdOutBuf>(protocolFd);
+        protocolStream = std::make_unique<std::ostream>(buffer.get());
+        protocol = protocolStream.get();
+    }
+    auto backend = makeBackend();
+    ServeOptions options;
+    options.probeVersion = WARPSCOPE_VERSION;
+    const int status = serve(std::cin, *protocol, *backend, options);
+    protocol->flush();
+    if (status == kServeExitFatal) {
+        // The reader thread may still be blocked on stdin: leave without unwinding (no
+        // destructors run while it reads). Everything written has been flushed.
+        std::fflush(nullptr);
+        std::_Exit(status);
+    }
+    return status;
+}
+
+int versionCommand(const BackendFactory& makeBackend) {
+    auto backend = makeBackend();
+    const BuildInfo build = backend->buildInfo();
+    std::cout << "warpscope-probe " << WARPSCOPE_VERSION << "\n"
+              << "protocol " << kProtocolVersion << ", " << build.backend << " backend"
+              << (build.cudaRuntimeVersion.empty() ? std::string()
+                                                   : ", CUDA runtime " + build.cudaRuntimeVersion)
+              << ", CUPTI " << (build.cupti ? "yes" : "no") << ", NVRTC "
+              << (build.nvrtc ? "yes" : "no") << "\n";
+    return kExitOk;
+}
+
+} // namespace
+
+int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
+    std::ios::sync_with_stdio(false);
+    std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + std::max(argc, 1));
+    const std::string command = args.empty() ? "serve" : args.front();
+    const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << kUsage;
+        return kExitOk;
+    }
+    if (command == "--version") {
+        return versionCommand(makeBackend);
+    }
+    if (command == "run") {
+        return runCommand(rest, makeBackend);
+    }
+    const auto noArguments = [&](int (*body)(const BackendFactory&)) {
+        if (!rest.empty()) {
+            return usageError(command + " takes no arguments; found '" + rest.front() + "'");
+        }
+        return body(makeBackend);
+    };
+    if (command == "serve") {
+        return noArguments(serveCommand);
+    }
+    if (command == "selfcheck") {
+        return noArguments(selfcheckCommand);
+    }
+    if (command == "info") {
+        return noArguments(infoCommand);
+    }
+    return usageError("unknown command '" + command + "'");
+}
+
+} // namespace warpscope::probe

@@ -1,0 +1,513 @@
+// The CUDA backend of warpscope-probe: finds the driver and the device, keeps the arenas, runs
+// replay kernels under the counter session, times latency and reports device facts. Every address
+// is checked against the arenas before any launch; nothing here ever launches a pattern that
+// would fault.
+#include "cupti_counters.h"
+#include "grid_kernels.h"
+#include "probe_backend.h"
+#include "replay_kernels.h"
+#include "timing_kernels.h"
+
+#include "warpscope/model.h"
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace warpscope::probe {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The global arena: 1 GiB (far larger than any L2, so grid bandwidth is DRAM bandwidth), or a
+/// quarter of the GPU's memory on a small GPU.
+constexpr std::size_t kMaxGlobalArenaBytes = std::size_t{1} << 30;
+constexpr double kWaitTimeoutSeconds = 10.0;
+
+std::string versionText(int version) {
+    return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+Stats statsOf(std::vector<double> samples) {
+    Stats stats;
+    if (samples.empty()) {
+        return stats;
+    }
+    std::sort(samples.begin(), samples.end());
+    stats.samples = static_cast<int>(samples.size());
+    stats.min = samples.front();
+    stats.max = samples.back();
+    const std::size_t mid = samples.size() / 2;
+    stats.median = samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+    return stats;
+}
+
+class CudaBackend final : public Backend {
+public:
+    ~CudaBackend() override {
+        if (m_ready) {
+            m_counters.reset();
+            cudaFree(m_arena);
+            cudaFree(m_sink);
+            cudaFree(m_cycles);
+            cudaFree(m_flush);
+            cudaStreamDestroy(m_stream);
+        }
+    }
+
+    ProbeResult<DeviceInfo> deviceInfo() override {
+        if (auto error = ensureDevice()) {
+            return *error;
+        }
+        if (m_info.measuredCopyBandwidthGBs == 0.0) {
+            if (auto error = measureCopyBandwidth()) {
+                return *error;
+            }
+        }
+        ensureCounters();
+        m_info.countersAvailable = m_counters != nullptr;
+        m_info.countersUnavailableReason = m_counters ? "" : m_countersError.message;
+        return m_info;
+    }
+
+    ProbeResult<Measurement> measure(const NamedPattern& pattern, const WarpAccess& access,
+                                     const MeasureOptions& options) override {
+        if (auto error = ensureDevice()) {
+            return *error;
+        }
+        auto launch = toLaunch(access);
+        if (auto* error = std::get_if<ProbeError>(&launch)) {
+            return *error;
+        }
+        const gpu::ReplayLaunch& replay = std::get<gpu::ReplayLaunch>(launch);
+        Measurement result;
+        if (options.counters) {
+            auto counters = countersFor({replay});
+            if (auto* error = std::get_if<ProbeError>(&counters)) {
+                if (error->fatal) {
+                    return *error;
+                }
+                result.countersUnavailableReason = error->message;
+            } else {
+                result.counters = std::get<0>(counters).front();
+                result.countersMeasured = true;
+            }
+        } else {
+            result.countersUnavailableReason = "counters were not asked for";
+        }
+        if (options.latency) {
+            if (auto error = measureLatency(replay, options.repetitions, result)) {
+                return *error;
+            }
+        }
+        if (options.grid) {
+            if (auto error = measureGrid(pattern, access, options.repetitions, result)) {
+                return *error;
+            }
+        }
+        return result;
+    }
+
+    ProbeResult<std::vector<Measurement>> sweep(const std::vector<SweepItem>& items,
+                                                const MeasureOptions& options,
+                                                const ProgressCallback& progress,
+                                                const CancelCallback& cancelled) override {
+        if (auto error = ensureDevice()) {
+            return *error;
+        }
+        std::vector<gpu::ReplayLaunch> launches;
+        for (const SweepItem& item : items) {
+            auto launch = toLaunch(item.access);
+            if (auto* error = std::get_if<ProbeError>(&launch)) {
+                ProbeError refused = *error;
+                refused.message = "pattern " + std::to_string(launches.size()) + " (" +
+                                  item.pattern.title + "): " + refused.message;
+                return refused;
+            }
+            launches.push_back(std::get<gpu::ReplayLaunch>(launch));
+        }
+        std::vector<Measurement> results(items.size());
+        const int total = static_cast<int>(items.size());
+        // Counters in batches: one profiling session per batch of ranges, progress in between.
+        constexpr std::size_t kBatch = 32;
+        for (std::size_t first = 0; first < launches.size(); first += kBatch) {
+            if (cancelled && cancelled()) {
+                return ProbeError{ProbeErrorCode::Cancelled, "the sweep was cancelled", false};
+            }
+            const std::size_t last = std::min(launches.size(), first + kBatch);
+            if (options.counters) {
+                std::vector<gpu::ReplayLaunch> batch(launches.begin() + first,
+                                                     launches.begin() + last);
+                auto counters = countersFor(batch);
+                if (auto* error = std::get_if<ProbeError>(&counters)) {
+                    if (error->fatal) {
+                        return *error;
+                    }
+                    for (std::size_t i = first; i < last; ++i) {
+                        results[i].countersUnavailableReason = error->message;
+                    }
+                } else {
+                    for (std::size_t i = first; i < last; ++i) {
+                        results[i].counters = std::get<0>(counters)[i - first];
+                        results[i].countersMeasured = true;
+                    }
+                }
+            }
+            for (std::size_t i = first; i < last; ++i) {
+                if (options.latency) {
+                    if (auto error = measureLatency(launches[i], options.repetitions, results[i])) {
+                        return *error;
+                    }
+                }
+                if (options.grid) {
+                    if (auto error = measureGrid(items[i].pattern, items[i].access,
+                                                 options.repetitions, results[i])) {
+                        return *error;
+                    }
+                }
+            }
+            if (progress) {
+                progress(static_cast<int>(last), total);
+            }
+        }
+        return results;
+    }
+
+    // Needs no driver: `hello` and --version ask it on machines without a GPU.
+    BuildInfo buildInfo() const override {
+        BuildInfo info;
+        info.backend = "cuda";
+        info.cudaRuntimeVersion = versionText(CUDART_VERSION);
+        info.cupti = true; // compiled in; loaded at run time (device_info says if it loads)
+        info.nvrtc = true; // likewise
+        return info;
+    }
+
+    ProbeResult<std::string> kernelSource(const NamedPattern& pattern) override {
+        auto source = generateGridKernel(pattern.pattern);
+        if (auto* error = std::get_if<ProbeError>(&source)) {
+            return *error;
+        }
+        return std::get<GridKernel>(source).source;
+    }
+
+private:
+    /// Finds the driver and device once; afterwards returns the same answer.
+    std::optional<ProbeError> ensureDevice() {
+        if (m_ready) {
+            return std::nullopt;
+        }
+        if (m_deviceError) {
+            return m_deviceError;
+        }
+        m_deviceError = openDevice();
+        if (!m_deviceError) {
+            m_ready = true;
+        }
+        return m_deviceError;
+    }
+
+    std::optional<ProbeError> openDevice() {
+        // cudart loads libcuda itself; looking first tells "no driver" from "no device".
+        void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!driver) {
+            return ProbeError{ProbeErrorCode::NoDriver,
+                              "no NVIDIA driver on this machine (libcuda.so.1 cannot be loaded). "
+                              "Install the NVIDIA driver to measure; warpscope works in model-only "
+                              "mode without it.",
+                              false};
+        }
+        int count = 0;
+        const cudaError_t status = cudaGetDeviceCount(&count);
+        if (status == cudaErrorInsufficientDriver) {
+            int driverVersion = 0;
+            cudaDriverGetVersion(&driverVersion);
+            return ProbeError{ProbeErrorCode::DriverTooOld,
+                              "the NVIDIA driver supports CUDA " + versionText(driverVersion) +
+                                  " but this probe was built with CUDA " +
+                                  versionText(CUDART_VERSION) +
+                                  ": update the driver, or build the probe with an older toolkit.",
+                              false};
+        }
+        if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0)) {
+            return ProbeError{ProbeErrorCode::NoDevice,
+                              "the NVIDIA driver found no CUDA device (check nvidia-smi and "
+                              "CUDA_VISIBLE_DEVICES); warpscope works in model-only mode.",
+                              false};
+        }
+        if (status != cudaSuccess) {
+            return ProbeError{
+                ProbeErrorCode::NoDevice,
+                std::string("CUDA could not be initialised: ") + cudaGetErrorString(status), false};
+        }
+        cudaDeviceProp prop{};
+        int device = 0;
+        if (cudaSetDevice(device) != cudaSuccess ||
+            cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+            return ProbeError{ProbeErrorCode::NoDevice, "cannot open CUDA device 0", false};
+        }
+        m_info.name = prop.name;
+        m_info.computeCapabilityMajor = prop.major;
+        m_info.computeCapabilityMinor = prop.minor;
+        m_info.smCount = prop.multiProcessorCount;
+        m_info.globalMemoryBytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+        int value = 0;
+        cudaDeviceGetAttribute(&value, cudaDevAttrL2CacheSize, device);
+        m_info.l2Bytes = value;
+        cudaDeviceGetAttribute(&m_info.memoryClockKHz, cudaDevAttrMemoryClockRate, device);
+        cudaDeviceGetAttribute(&m_info.memoryBusWidthBits, cudaDevAttrGlobalMemoryBusWidth, device);
+        cudaDeviceGetAttribute(&m_smClockKHz, cudaDevAttrClockRate, device);
+        // Double data rate: two transfers per memory clock.
+        m_info.theoreticalBandwidthGBs =
+            2.0 * m_info.memoryClockKHz * 1e3 * (m_info.memoryBusWidthBits / 8.0) / 1e9;
+        int driverVersion = 0;
+        cudaDriverGetVersion(&driverVersion);
+        m_info.driverVersion = versionText(driverVersion);
+        m_info.runtimeVersion = versionText(CUDART_VERSION);
+
+        int optin = 0;
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+        m_maxSharedBytes = static_cast<std::size_t>(optin);
+        m_arenaBytes =
+            std::min(kMaxGlobalArenaBytes, static_cast<std::size_t>(prop.totalGlobalMem) / 4);
+        m_flushBytes =
+            std::max<std::size_t>(2 * static_cast<std::size_t>(m_info.l2Bytes), 8u << 20);
+        if (cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking) != cudaSuccess ||
+            cudaMalloc(&m_arena, m_arenaBytes) != cudaSuccess ||
+            cudaMemset(m_arena, 0x5a, m_arenaBytes) != cudaSuccess ||
+            cudaMalloc(&m_sink, 32 * 16) != cudaSuccess ||
+            cudaMalloc(&m_cycles, 4 * sizeof(long long)) != cudaSuccess ||
+            cudaMalloc(&m_flush, m_flushBytes) != cudaSuccess ||
+            cudaDeviceSynchronize() != cudaSuccess) {
+            return ProbeError{ProbeErrorCode::Internal,
+                              "cannot allocate the probe's device memory on " + m_info.name, false};
+        }
+        return std::nullopt;
+    }
+
+    void ensureCounters() {
+        if (m_countersTried) {
+            return;
+        }
+        m_countersTried = true;
+        auto session = CounterSession::open(nsightCounterNames());
+        if (auto* error = std::get_if<ProbeError>(&session)) {
+            m_countersError = *error;
+        } else {
+            m_counters = std::move(std::get<0>(session));
+        }
+    }
+
+    ProbeResult<std::vector<std::map<std::string, double>>>
+    countersFor(const std::vector<gpu::ReplayLaunch>& launches) {
+        ensureCounters();
+        if (!m_counters) {
+            return m_countersError;
+        }
+        return m_counters->measure(static_cast<int>(launches.size()), [&](int i) {
+            return gpu::launchReplay(launches[static_cast<std::size_t>(i)], nullptr) == cudaSuccess;
+        });
+    }
+
+    /// The launch for a checked access, or PatternRefused naming the first lane that does not fit.
+    ProbeResult<gpu::ReplayLaunch> toLaunch(const WarpAccess& access) const {
+        gpu::ReplayLaunch launch;
+        const AccessKind& kind = access.kind;
+        launch.space =
+            kind.space == MemorySpace::Global ? gpu::ReplaySpace::Global : gpu::ReplaySpace::Shared;
+        launch.op = kind.op == AccessOp::Load ? gpu::ReplayOp::Load : gpu::ReplayOp::Store;
+        switch (kind.cache) {
+        case CachePath::Default:
+            launch.cache = gpu::ReplayCache::Default;
+            break;
+        case CachePath::CacheAll:
+            launch.cache = gpu::ReplayCache::CacheAll;
+            break;
+        case CachePath::CacheGlobal:
+            launch.cache = gpu::ReplayCache::CacheGlobal;
+            break;
+        case CachePath::NonCoherent:
+            launch.cache = gpu::ReplayCache::NonCoherent;
+            break;
+        }
+        launch.widthBytes = kind.widthBytes;
+        launch.globalArena = m_arena;
+        launch.sink = m_sink;
+        const std::size_t limit =
+            kind.space == MemorySpace::Global ? m_arenaBytes : m_maxSharedBytes;
+        std::int64_t highest = 0;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            const auto& address = access.addresses[static_cast<std::size_t>(lane)];
+            if (!address) {
+                continue;
+            }
+            if (*address < 0 || *address % kind.widthBytes != 0 ||
+                static_cast<std::uint64_t>(*address) + static_cast<std::uint64_t>(kind.widthBytes) >
+                    limit) {
+                return ProbeError{
+                    ProbeErrorCode::PatternRefused,
+                    "lane " + std::to_string(lane) + " would access byte " +
+                        std::to_string(*address) + ", outside the probe's " +
+                        std::to_string(limit) + "-byte " +
+                        (kind.space == MemorySpace::Global ? "global arena" : "shared memory") +
+                        " or not aligned to the " + std::to_string(kind.widthBytes) +
+                        "-byte element; the pattern was not launched",
+                    false};
+            }
+            launch.activeMask |= 1u << lane;
+            launch.offsets[lane] = *address;
+            highest = std::max<std::int64_t>(highest, *address + kind.widthBytes);
+        }
+        launch.sharedBytes = static_cast<std::size_t>((highest + 15) / 16 * 16);
+        return launch;
+    }
+
+    /// Waits for the stream with a deadline; a GPU that does not finish is a fatal Timeout.
+    std::optional<ProbeError> wait(const char* what) {
+        const auto deadline = Clock::now() + std::chrono::duration<double>(kWaitTimeoutSeconds);
+        while (true) {
+            const cudaError_t status = cudaStreamQuery(m_stream);
+            if (status == cudaSuccess) {
+                return std::nullopt;
+            }
+            if (status != cudaErrorNotReady) {
+                return ProbeError{ProbeErrorCode::KernelFault,
+                                  std::string(what) + " failed: " + cudaGetErrorString(status) +
+                                      ". The GPU context is lost; the probe exits.",
+                                  true};
+            }
+            if (Clock::now() > deadline) {
+                return ProbeError{ProbeErrorCode::Timeout,
+                                  std::string(what) + " did not finish within " +
+                                      std::to_string(static_cast<int>(kWaitTimeoutSeconds)) +
+                                      " s; the probe exits.",
+                                  true};
+            }
+            std::this_thread::yield();
+        }
+    }
+
+    std::optional<ProbeError> check(cudaError_t status, const char* what) {
+        if (status == cudaSuccess) {
+            return std::nullopt;
+        }
+        return ProbeError{ProbeErrorCode::KernelFault,
+                          std::string(what) + ": " + cudaGetErrorString(status), true};
+    }
+
+    std::optional<ProbeError> measureLatency(const gpu::ReplayLaunch& launch, int repetitions,
+                                             Measurement& result) {
+        if (launch.op != gpu::ReplayOp::Load) {
+            return std::nullopt; // a store's completion is not visible to the warp
+        }
+        std::vector<double> cold;
+        std::vector<double> warm;
+        long long cycles[2] = {0, 0};
+        for (int i = 0; i < std::max(1, repetitions); ++i) {
+            if (launch.space == gpu::ReplaySpace::Global) {
+                if (auto e = check(gpu::launchFlush(m_flush, m_flushBytes, m_stream), "L2 flush")) {
+                    return e;
+                }
+            }
+            if (auto e = check(gpu::launchLatency(launch, m_cycles, m_stream), "latency kernel")) {
+                return e;
+            }
+            if (auto e = check(cudaMemcpyAsync(cycles, m_cycles, sizeof cycles,
+                                               cudaMemcpyDeviceToHost, m_stream),
+                               "reading latency")) {
+                return e;
+            }
+            if (auto e = wait("the latency kernel")) {
+                return e;
+            }
+            cold.push_back(static_cast<double>(cycles[0]));
+            warm.push_back(static_cast<double>(cycles[1]));
+        }
+        result.latencyColdCycles = statsOf(cold);
+        result.latencyWarmCycles = statsOf(warm);
+        result.smClockKHz = m_smClockKHz;
+        return std::nullopt;
+    }
+
+    std::optional<ProbeError> measureCopyBandwidth() {
+        // A device-to-device copy far larger than L2: bytes read plus bytes written per second.
+        const std::size_t bytes = std::size_t{512} << 20;
+        void* from = nullptr;
+        void* to = nullptr;
+        if (cudaMalloc(&from, bytes) != cudaSuccess || cudaMalloc(&to, bytes) != cudaSuccess) {
+            cudaFree(from);
+            return std::nullopt; // not fatal: the ceiling stays unknown
+        }
+        cudaEvent_t start = nullptr;
+        cudaEvent_t stop = nullptr;
+        cudaEventCreate(&start);
+        cudaEventCreate(&stop);
+        std::vector<double> rates;
+        cudaMemsetAsync(from, 1, bytes, m_stream);
+        for (int i = 0; i < 11; ++i) {
+            cudaEventRecord(start, m_stream);
+            cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, m_stream);
+            cudaEventRecord(stop, m_stream);
+            if (auto error = wait("the copy-bandwidth measurement")) {
+                return error;
+            }
+            float ms = 0.0f;
+            cudaEventElapsedTime(&ms, start, stop);
+            if (i > 0 && ms > 0.0f) { // the first copy warms up
+                rates.push_back(2.0 * static_cast<double>(bytes) / (ms * 1e-3) / 1e9);
+            }
+        }
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        cudaFree(from);
+        cudaFree(to);
+        m_info.measuredCopyBandwidthGBs = statsOf(rates).median;
+        return std::nullopt;
+    }
+
+    std::optional<ProbeError> measureGrid(const NamedPattern& pattern, const WarpAccess& access,
+                                          int repetitions, Measurement& result) {
+        auto grid = runGridKernel(pattern.pattern, access, m_arena, m_arenaBytes, m_sink, m_stream,
+                                  repetitions);
+        if (auto* error = std::get_if<ProbeError>(&grid)) {
+            return *error;
+        }
+        const GridTiming& timing = std::get<GridTiming>(grid);
+        result.gridKernelMs = statsOf(timing.kernelMs);
+        result.gridBytesRequested = timing.bytesRequested;
+        result.gridBytesMoved = timing.bytesMoved;
+        const double seconds = result.gridKernelMs->median * 1e-3;
+        if (seconds > 0.0) {
+            result.gridEffectiveBandwidthGBs = timing.bytesRequested / seconds / 1e9;
+            result.gridMovedBandwidthGBs = timing.bytesMoved / seconds / 1e9;
+        }
+        return std::nullopt;
+    }
+
+    bool m_ready = false;
+    std::optional<ProbeError> m_deviceError;
+    DeviceInfo m_info;
+    int m_smClockKHz = 0;
+    cudaStream_t m_stream = nullptr;
+    void* m_arena = nullptr;
+    std::size_t m_arenaBytes = 0;
+    void* m_sink = nullptr;
+    long long* m_cycles = nullptr;
+    void* m_flush = nullptr;
+    std::size_t m_flushBytes = 0;
+    std::size_t m_maxSharedBytes = 48 * 1024;
+    bool m_countersTried = false;
+    ProbeError m_countersError;
+    std::unique_ptr<CounterSession> m_counters;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> makeCudaBackend() {
+    return std::make_unique<CudaBackend>();
+}
+
+} // namespace warpscope::probe

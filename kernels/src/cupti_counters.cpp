@@ -1,0 +1,454 @@
+// CUPTI range profiler, loaded at run time. The sequence (profiler initialise, host object and
+// config image for the metric list, range profiler enabled on the context, counter data image,
+// auto range with kernel replay, decode, evaluate) follows the CUPTI range profiling API of CUDA
+// 12.6 and later; the probe keeps one enabled profiler for its whole life, so only the first
+// measurement pays the set-up.
+#include "cupti_counters.h"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace warpscope::probe {
+
+namespace {
+
+#define WS_CUPTI_FUNCTIONS(X)                                                                      \
+    X(cuptiGetResultString)                                                                        \
+    X(cuptiProfilerInitialize)                                                                     \
+    X(cuptiProfilerDeInitialize)                                                                   \
+    X(cuptiDeviceGetChipName)                                                                      \
+    X(cuptiProfilerGetCounterAvailability)                                                         \
+    X(cuptiProfilerHostInitialize)                                                                 \
+    X(cuptiProfilerHostDeinitialize)                                                               \
+    X(cuptiProfilerHostConfigAddMetrics)                                                           \
+    X(cuptiProfilerHostGetConfigImageSize)                                                         \
+    X(cuptiProfilerHostGetConfigImage)                                                             \
+    X(cuptiProfilerHostGetNumOfPasses)                                                             \
+    X(cuptiProfilerHostEvaluateToGpuValues)                                                        \
+    X(cuptiRangeProfilerEnable)                                                                    \
+    X(cuptiRangeProfilerDisable)                                                                   \
+    X(cuptiRangeProfilerGetCounterDataSize)                                                        \
+    X(cuptiRangeProfilerCounterDataImageInitialize)                                                \
+    X(cuptiRangeProfilerSetConfig)                                                                 \
+    X(cuptiRangeProfilerStart)                                                                     \
+    X(cuptiRangeProfilerStop)                                                                      \
+    X(cuptiRangeProfilerPushRange)                                                                 \
+    X(cuptiRangeProfilerPopRange)                                                                  \
+    X(cuptiRangeProfilerDecodeData)                                                                \
+    X(cuptiRangeProfilerGetCounterDataInfo)
+
+struct CuptiApi {
+    void* library = nullptr;
+#define WS_DECLARE(name) decltype(&::name) name = nullptr;
+    WS_CUPTI_FUNCTIONS(WS_DECLARE)
+#undef WS_DECLARE
+};
+
+/// Where libcupti may be: the loader's path first (LD_LIBRARY_PATH, ldconfig), then the CUDA
+/// toolkit's usual places. WARPSCOPE_CUPTI_LIBRARY overrides them all.
+const CuptiApi* loadCupti(std::string& why) {
+    static CuptiApi api;
+    static std::string loadError;
+    static bool tried = false;
+    if (tried) {
+        why = loadError;
+        return api.library ? &api : nullptr;
+    }
+    tried = true;
+    std::vector<std::string> candidates;
+    if (const char* path = std::getenv("WARPSCOPE_CUPTI_LIBRARY")) {
+        candidates.emplace_back(path);
+    }
+    for (const char* name :
+         {"libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so.13",
+          "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
+          "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so.13"}) {
+        candidates.emplace_back(name);
+    }
+    std::string lastError;
+    for (const std::string& candidate : candidates) {
+        api.library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (api.library) {
+            break;
+        }
+        const char* error = dlerror();
+        lastError = error ? error : candidate;
+    }
+    if (!api.library) {
+        loadError =
+            "CUPTI (libcupti.so.13) could not be loaded: " + lastError +
+            ". Install the CUDA toolkit's CUPTI or set WARPSCOPE_CUPTI_LIBRARY to its path.";
+        why = loadError;
+        return nullptr;
+    }
+#define WS_RESOLVE(name)                                                                           \
+    api.name = reinterpret_cast<decltype(api.name)>(dlsym(api.library, #name));                    \
+    if (!api.name) {                                                                               \
+        loadError = "the CUPTI library lacks " #name " (CUDA 12.6 or later is needed)";            \
+        dlclose(api.library);                                                                      \
+        api.library = nullptr;                                                                     \
+        why = loadError;                                                                           \
+        return nullptr;                                                                            \
+    }
+    WS_CUPTI_FUNCTIONS(WS_RESOLVE)
+#undef WS_RESOLVE
+    return &api;
+}
+
+/// A CUPTI parameter block: zeroed, with its size set, as every CUPTI call expects.
+template <class Params> Params makeParams(std::size_t structSize) {
+    Params params{};
+    params.structSize = structSize;
+    return params;
+}
+
+ProbeError cuptiError(const CuptiApi& api, CUptiResult result, const char* call) {
+    const char* text = nullptr;
+    if (api.cuptiGetResultString) {
+        api.cuptiGetResultString(result, &text);
+    }
+    const std::string detail =
+        std::string(call) + " failed: " + (text ? text : std::to_string(static_cast<int>(result)));
+    switch (result) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+        return {ProbeErrorCode::CountersNotPermitted,
+                "the NVIDIA driver lets only administrators read GPU performance counters (" +
+                    detail +
+                    "). An administrator can allow all users with the driver option "
+                    "NVreg_RestrictProfilingToAdminUsers=0 (a line 'options nvidia "
+                    "NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d/, then reboot), or "
+                    "run the probe as root. Timing is measured without counters.",
+                false};
+    case CUPTI_ERROR_HARDWARE_BUSY:
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+        return {ProbeErrorCode::CountersBusy,
+                "another profiler (Nsight Compute, Nsight Systems, DCGM, ...) holds the GPU's "
+                "counters (" +
+                    detail + "). Close it and measure again.",
+                false};
+    default:
+        return {ProbeErrorCode::CountersUnavailable, "hardware counters are unavailable: " + detail,
+                false};
+    }
+}
+
+} // namespace
+
+struct CounterSession::Impl {
+    const CuptiApi* api = nullptr;
+    std::vector<std::string> metricNames;
+    std::vector<const char*> metricPointers;
+    CUpti_Profiler_Host_Object* host = nullptr;
+    CUpti_RangeProfiler_Object* profiler = nullptr;
+    std::vector<std::uint8_t> configImage;
+    std::vector<std::uint8_t> counterData;
+    bool profilerInitialised = false;
+};
+
+CounterSession::~CounterSession() {
+    if (!m_impl || !m_impl->api) {
+        return;
+    }
+    const CuptiApi& api = *m_impl->api;
+    if (m_impl->profiler) {
+        auto disable = makeParams<CUpti_RangeProfiler_Disable_Params>(
+            CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+        disable.pRangeProfilerObject = m_impl->profiler;
+        api.cuptiRangeProfilerDisable(&disable);
+    }
+    if (m_impl->host) {
+        auto deinit = makeParams<CUpti_Profiler_Host_Deinitialize_Params>(
+            CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+        deinit.pHostObject = m_impl->host;
+        api.cuptiProfilerHostDeinitialize(&deinit);
+    }
+    if (m_impl->profilerInitialised) {
+        auto deinit = makeParams<CUpti_Profiler_DeInitialize_Params>(
+            CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+        api.cuptiProfilerDeInitialize(&deinit);
+    }
+}
+
+ProbeResult<std::unique_ptr<CounterSession>>
+CounterSession::open(const std::vector<std::string>& metrics) {
+    std::string why;
+    const CuptiApi* api = loadCupti(why);
+    if (!api) {
+        return ProbeError{ProbeErrorCode::CountersUnavailable, why, false};
+    }
+    std::unique_ptr<CounterSession> session(new CounterSession);
+    session->m_impl = std::make_unique<Impl>();
+    Impl& impl = *session->m_impl;
+    impl.api = api;
+    impl.metricNames = metrics;
+    for (const std::string& name : impl.metricNames) {
+        impl.metricPointers.push_back(name.c_str());
+    }
+
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
+        return ProbeError{ProbeErrorCode::Internal, "no CUDA context for the counters", false};
+    }
+    CUcontext context = nullptr;
+    // The runtime made the device's primary context current; CUPTI needs it as a CUcontext. The
+    // driver entry point is looked up through the runtime, so the probe never links libcuda.
+    using CtxGetCurrent = CUresult (*)(CUcontext*);
+    void* entry = nullptr;
+    cudaDriverEntryPointQueryResult query{};
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault,
+                                         &query) != cudaSuccess ||
+        !entry || reinterpret_cast<CtxGetCurrent>(entry)(&context) != CUDA_SUCCESS || !context) {
+        return ProbeError{ProbeErrorCode::Internal, "cannot get the CUDA context for the counters",
+                          false};
+    }
+
+    auto init =
+        makeParams<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    if (CUptiResult r = api->cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiProfilerInitialize");
+    }
+    impl.profilerInitialised = true;
+
+    auto chip =
+        makeParams<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    chip.deviceIndex = static_cast<std::size_t>(device);
+    if (CUptiResult r = api->cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiDeviceGetChipName");
+    }
+
+    auto availability = makeParams<CUpti_Profiler_GetCounterAvailability_Params>(
+        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    availability.ctx = context;
+    std::vector<std::uint8_t> availabilityImage;
+    if (api->cuptiProfilerGetCounterAvailability(&availability) == CUPTI_SUCCESS) {
+        availabilityImage.resize(availability.counterAvailabilityImageSize);
+        availability.pCounterAvailabilityImage = availabilityImage.data();
+        if (CUptiResult r = api->cuptiProfilerGetCounterAvailability(&availability);
+            r != CUPTI_SUCCESS) {
+            return cuptiError(*api, r, "cuptiProfilerGetCounterAvailability");
+        }
+    }
+
+    auto hostInit = makeParams<CUpti_Profiler_Host_Initialize_Params>(
+        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+    hostInit.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hostInit.pChipName = chip.pChipName;
+    hostInit.pCounterAvailabilityImage =
+        availabilityImage.empty() ? nullptr : availabilityImage.data();
+    if (CUptiResult r = api->cuptiProfilerHostInitialize(&hostInit); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiProfilerHostInitialize");
+    }
+    impl.host = hostInit.pHostObject;
+
+    auto add = makeParams<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    add.pHostObject = impl.host;
+    add.ppMetricNames = impl.metricPointers.data();
+    add.numMetrics = impl.metricPointers.size();
+    if (CUptiResult r = api->cuptiProfilerHostConfigAddMetrics(&add); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiProfilerHostConfigAddMetrics");
+    }
+    auto size = makeParams<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    size.pHostObject = impl.host;
+    if (CUptiResult r = api->cuptiProfilerHostGetConfigImageSize(&size); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiProfilerHostGetConfigImageSize");
+    }
+    impl.configImage.resize(size.configImageSize);
+    auto image = makeParams<CUpti_Profiler_Host_GetConfigImage_Params>(
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    image.pHostObject = impl.host;
+    image.configImageSize = impl.configImage.size();
+    image.pConfigImage = impl.configImage.data();
+    if (CUptiResult r = api->cuptiProfilerHostGetConfigImage(&image); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiProfilerHostGetConfigImage");
+    }
+    auto passes = makeParams<CUpti_Profiler_Host_GetNumOfPasses_Params>(
+        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+    passes.configImageSize = impl.configImage.size();
+    passes.pConfigImage = impl.configImage.data();
+    if (CUptiResult r = api->cuptiProfilerHostGetNumOfPasses(&passes); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiProfilerHostGetNumOfPasses");
+    }
+    session->m_passes = static_cast<int>(passes.numOfPasses);
+
+    auto enable = makeParams<CUpti_RangeProfiler_Enable_Params>(
+        CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    enable.ctx = context;
+    if (CUptiResult r = api->cuptiRangeProfilerEnable(&enable); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiRangeProfilerEnable");
+    }
+    impl.profiler = enable.pRangeProfilerObject;
+    return session;
+}
+
+ProbeResult<std::vector<std::map<std::string, double>>>
+CounterSession::measure(int count, const std::function<bool(int)>& launch) {
+    Impl& impl = *m_impl;
+    const CuptiApi& api = *impl.api;
+    if (count <= 0) {
+        return std::vector<std::map<std::string, double>>{};
+    }
+    if (count > kMaxRangesPerBatch) {
+        return ProbeError{ProbeErrorCode::Internal,
+                          "at most " + std::to_string(kMaxRangesPerBatch) +
+                              " kernels can be measured in one batch",
+                          false};
+    }
+    // One counter data image, sized once for the largest batch, and the same maxRangesPerPass in
+    // every configuration: measured on an H100, a session first configured for one range kept
+    // recording at most two ranges (one per pass) when later configured for 32.
+    if (impl.counterData.empty()) {
+        auto size = makeParams<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+        size.pRangeProfilerObject = impl.profiler;
+        size.pMetricNames = impl.metricPointers.data();
+        size.numMetrics = impl.metricPointers.size();
+        size.maxNumOfRanges = kMaxRangesPerBatch;
+        size.maxNumRangeTreeNodes = kMaxRangesPerBatch;
+        if (CUptiResult r = api.cuptiRangeProfilerGetCounterDataSize(&size); r != CUPTI_SUCCESS) {
+            return cuptiError(api, r, "cuptiRangeProfilerGetCounterDataSize");
+        }
+        impl.counterData.assign(size.counterDataSize, 0);
+    }
+    auto init = makeParams<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    init.pRangeProfilerObject = impl.profiler;
+    init.counterDataSize = impl.counterData.size();
+    init.pCounterData = impl.counterData.data();
+    if (CUptiResult r = api.cuptiRangeProfilerCounterDataImageInitialize(&init);
+        r != CUPTI_SUCCESS) {
+        return cuptiError(api, r, "cuptiRangeProfilerCounterDataImageInitialize");
+    }
+    // User ranges with user replay: one range around each launch, and the whole batch launched
+    // once per pass the metrics need. Kernel replay (an auto range per kernel, CUPTI saving and
+    // restoring device memory around every replay) cost about 38 ms per pattern on an H100; user
+    // replay pays the per-pass cost once per batch. Counters of a range are those of its one
+    // kernel, since nothing else runs on the device while the probe measures.
+    std::vector<std::string> names(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        names[static_cast<std::size_t>(i)] = "pattern " + std::to_string(i);
+    }
+    std::size_t pass = 0;
+    bool allPassesSubmitted = false;
+    for (int attempt = 0; attempt <= m_passes + 1 && !allPassesSubmitted; ++attempt) {
+        auto config = makeParams<CUpti_RangeProfiler_SetConfig_Params>(
+            CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+        config.pRangeProfilerObject = impl.profiler;
+        config.configSize = impl.configImage.size();
+        config.pConfig = impl.configImage.data();
+        config.counterDataImageSize = impl.counterData.size();
+        config.pCounterDataImage = impl.counterData.data();
+        config.range = CUPTI_UserRange;
+        config.replayMode = CUPTI_UserReplay;
+        config.maxRangesPerPass = kMaxRangesPerBatch;
+        config.numNestingLevels = 1;
+        config.minNestingLevel = 1;
+        config.passIndex = pass;
+        config.targetNestingLevel = 1;
+        if (CUptiResult r = api.cuptiRangeProfilerSetConfig(&config); r != CUPTI_SUCCESS) {
+            return cuptiError(api, r, "cuptiRangeProfilerSetConfig");
+        }
+        auto start = makeParams<CUpti_RangeProfiler_Start_Params>(
+            CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+        start.pRangeProfilerObject = impl.profiler;
+        if (CUptiResult r = api.cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS) {
+            return cuptiError(api, r, "cuptiRangeProfilerStart");
+        }
+        bool launched = true;
+        CUptiResult rangeResult = CUPTI_SUCCESS;
+        for (int i = 0; i < count && launched && rangeResult == CUPTI_SUCCESS; ++i) {
+            auto push = makeParams<CUpti_RangeProfiler_PushRange_Params>(
+                CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
+            push.pRangeProfilerObject = impl.profiler;
+            push.pRangeName = names[static_cast<std::size_t>(i)].c_str();
+            rangeResult = api.cuptiRangeProfilerPushRange(&push);
+            if (rangeResult != CUPTI_SUCCESS) {
+                break;
+            }
+            launched = launch(i);
+            auto pop = makeParams<CUpti_RangeProfiler_PopRange_Params>(
+                CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
+            pop.pRangeProfilerObject = impl.profiler;
+            rangeResult = api.cuptiRangeProfilerPopRange(&pop);
+        }
+        const cudaError_t sync = cudaDeviceSynchronize();
+        auto stop = makeParams<CUpti_RangeProfiler_Stop_Params>(
+            CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        stop.pRangeProfilerObject = impl.profiler;
+        const CUptiResult stopped = api.cuptiRangeProfilerStop(&stop);
+        if (sync != cudaSuccess) {
+            return ProbeError{ProbeErrorCode::KernelFault,
+                              std::string("a measured kernel failed: ") + cudaGetErrorString(sync),
+                              true};
+        }
+        if (!launched) {
+            return ProbeError{ProbeErrorCode::Internal,
+                              "a kernel of the batch could not be launched", false};
+        }
+        if (rangeResult != CUPTI_SUCCESS) {
+            return cuptiError(api, rangeResult, "cuptiRangeProfilerPushRange/PopRange");
+        }
+        if (stopped != CUPTI_SUCCESS) {
+            return cuptiError(api, stopped, "cuptiRangeProfilerStop");
+        }
+        auto decode = makeParams<CUpti_RangeProfiler_DecodeData_Params>(
+            CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+        decode.pRangeProfilerObject = impl.profiler;
+        if (CUptiResult r = api.cuptiRangeProfilerDecodeData(&decode); r != CUPTI_SUCCESS) {
+            return cuptiError(api, r, "cuptiRangeProfilerDecodeData");
+        }
+        allPassesSubmitted = stop.isAllPassSubmitted != 0;
+        pass = stop.passIndex;
+    }
+    if (!allPassesSubmitted) {
+        return ProbeError{ProbeErrorCode::CountersUnavailable,
+                          "the profiler did not finish its passes", false};
+    }
+    auto info = makeParams<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    info.pCounterDataImage = impl.counterData.data();
+    info.counterDataImageSize = impl.counterData.size();
+    if (CUptiResult r = api.cuptiRangeProfilerGetCounterDataInfo(&info); r != CUPTI_SUCCESS) {
+        return cuptiError(api, r, "cuptiRangeProfilerGetCounterDataInfo");
+    }
+    if (info.numTotalRanges != static_cast<std::size_t>(count)) {
+        return ProbeError{ProbeErrorCode::CountersUnavailable,
+                          "the profiler recorded " + std::to_string(info.numTotalRanges) +
+                              " ranges for " + std::to_string(count) + " kernels",
+                          false};
+    }
+    std::vector<std::map<std::string, double>> results(static_cast<std::size_t>(count));
+    std::vector<double> values(impl.metricPointers.size());
+    for (int range = 0; range < count; ++range) {
+        auto evaluate = makeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+        evaluate.pHostObject = impl.host;
+        evaluate.pCounterDataImage = impl.counterData.data();
+        evaluate.counterDataImageSize = impl.counterData.size();
+        evaluate.rangeIndex = static_cast<std::size_t>(range);
+        evaluate.ppMetricNames = impl.metricPointers.data();
+        evaluate.numMetrics = impl.metricPointers.size();
+        evaluate.pMetricValues = values.data();
+        if (CUptiResult r = api.cuptiProfilerHostEvaluateToGpuValues(&evaluate);
+            r != CUPTI_SUCCESS) {
+            return cuptiError(api, r, "cuptiProfilerHostEvaluateToGpuValues");
+        }
+        for (std::size_t m = 0; m < impl.metricNames.size(); ++m) {
+            results[static_cast<std::size_t>(range)][impl.metricNames[m]] = values[m];
+        }
+    }
+    return results;
+}
+
+} // namespace warpscope::probe

@@ -1,0 +1,125 @@
+// The scripted test backend (fake_backend.h).
+#include "fake_backend.h"
+
+#include "warpscope/model.h"
+
+#include <algorithm>
+
+namespace warpscope::probe {
+
+DeviceInfo FakeBackend::defaultDevice() {
+    DeviceInfo info;
+    info.name = "warpscope fake GPU";
+    info.computeCapabilityMajor = 9;
+    info.computeCapabilityMinor = 0;
+    info.smCount = 4;
+    info.l2Bytes = 1 << 20;
+    info.globalMemoryBytes = std::int64_t{1} << 30;
+    info.memoryClockKHz = 1'000'000;
+    info.memoryBusWidthBits = 256;
+    info.theoreticalBandwidthGBs = 64.0; // 2 x 1 GHz x 256 bits / 8
+    info.measuredCopyBandwidthGBs = 50.0;
+    info.driverVersion = "0.0";
+    info.runtimeVersion = "0.0";
+    info.countersAvailable = true;
+    return info;
+}
+
+Measurement FakeBackend::modelMeasurement(const WarpAccess& access, const MeasureOptions& options) {
+    Measurement measurement;
+    if (options.counters) {
+        const auto metrics = modernMetrics(predictModern(access));
+        const auto& names = nsightCounterNames();
+        for (const Metric& metric : metrics) {
+            if (std::find(names.begin(), names.end(), metric.name) != names.end()) {
+                measurement.counters[metric.name] = metric.value;
+            }
+        }
+        measurement.countersMeasured = true;
+    } else {
+        measurement.countersUnavailableReason = "counters were not asked for";
+    }
+    if (options.latency) {
+        const auto samples = options.repetitions;
+        measurement.latencyColdCycles = Stats{600.0, 590.0, 640.0, samples};
+        measurement.latencyWarmCycles = Stats{40.0, 38.0, 44.0, samples};
+        measurement.smClockKHz = 2'000'000.0; // 2 GHz: 600 cycles are 300 ns
+    }
+    return measurement;
+}
+
+ProbeResult<DeviceInfo> FakeBackend::deviceInfo() {
+    if (failure) {
+        return *failure;
+    }
+    return device;
+}
+
+ProbeResult<Measurement> FakeBackend::answerFor(const SweepItem& item,
+                                                const MeasureOptions& options) {
+    if (answer) {
+        return answer(item, options);
+    }
+    return modelMeasurement(item.access, options);
+}
+
+ProbeResult<Measurement> FakeBackend::measure(const NamedPattern& pattern, const WarpAccess& access,
+                                              const MeasureOptions& options) {
+    ++measureCalls;
+    lastOptions = options;
+    if (failure) {
+        return *failure;
+    }
+    return answerFor(SweepItem{pattern, access}, options);
+}
+
+ProbeResult<std::vector<Measurement>> FakeBackend::sweep(const std::vector<SweepItem>& items,
+                                                         const MeasureOptions& options,
+                                                         const ProgressCallback& progress,
+                                                         const CancelCallback& cancelled) {
+    ++sweepCalls;
+    lastOptions = options;
+    if (failure) {
+        return *failure;
+    }
+    std::vector<Measurement> measurements;
+    const int total = static_cast<int>(items.size());
+    for (int i = 0; i < total; ++i) {
+        if (cancelled && cancelled()) {
+            return ProbeError{ProbeErrorCode::Cancelled,
+                              "sweep cancelled after " + std::to_string(i) + " of " +
+                                  std::to_string(total) + " patterns",
+                              false};
+        }
+        if (beforeItem) {
+            beforeItem(i);
+        }
+        auto measured = answerFor(items[static_cast<std::size_t>(i)], options);
+        if (auto* error = std::get_if<ProbeError>(&measured)) {
+            return *error;
+        }
+        measurements.push_back(std::get<Measurement>(std::move(measured)));
+        ++sweepItemsDone;
+        if (progress) {
+            progress(i + 1, total);
+        }
+    }
+    return measurements;
+}
+
+ProbeResult<std::string> FakeBackend::kernelSource(const NamedPattern& pattern) {
+    if (failure) {
+        return *failure;
+    }
+    const std::string expression =
+        pattern.pattern.source ? pattern.pattern.source->addressExpression : std::string();
+    return kernelSourceText + "// address: " + expression + "\n";
+}
+
+BuildInfo FakeBackend::buildInfo() const {
+    BuildInfo info;
+    info.backend = "fake";
+    return info;
+}
+
+} // namespace warpscope::probe

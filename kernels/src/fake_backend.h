@@ -1,0 +1,57 @@
+// A scripted Backend for tests of the protocol and of warpscope-probe's command line: no GPU, no
+// CUDA. By default it behaves like a GPU whose counters are exactly the modern model's prediction
+// (so the self-check passes, since the model matches the hardware table); every answer can be
+// replaced by a script, and every GPU call can be made to fail with one error. It never pretends
+// to be real: buildInfo() says "fake" and the device is named "warpscope fake GPU".
+#pragma once
+
+#include "probe_backend.h"
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpscope::probe {
+
+class FakeBackend : public Backend {
+public:
+    /// Answered by deviceInfo().
+    DeviceInfo device = defaultDevice();
+    /// When set, every GPU call (deviceInfo, measure, sweep, kernelSource) answers this error.
+    std::optional<ProbeError> failure;
+    /// When set, measure() and each pattern of sweep() answer this instead of the default
+    /// (counters = the modern model's prediction, fixed latency). A ProbeError from it ends a
+    /// sweep with that error.
+    std::function<ProbeResult<Measurement>(const SweepItem&, const MeasureOptions&)> answer;
+    /// Called in sweep() before each pattern (to sleep, or to wait for a test's signal).
+    std::function<void(int index)> beforeItem;
+    /// Answered by kernelSource() (for patterns with an expression).
+    std::string kernelSourceText = "// warpscope fake kernel\n";
+
+    // What the tests can check afterwards.
+    std::atomic<int> measureCalls{0};
+    std::atomic<int> sweepCalls{0};
+    std::atomic<int> sweepItemsDone{0};
+    MeasureOptions lastOptions;
+
+    static DeviceInfo defaultDevice();
+    /// The default answer for one pattern: the model's counters, as a perfect GPU would count.
+    static Measurement modelMeasurement(const WarpAccess& access, const MeasureOptions& options);
+
+    ProbeResult<DeviceInfo> deviceInfo() override;
+    ProbeResult<Measurement> measure(const NamedPattern& pattern, const WarpAccess& access,
+                                     const MeasureOptions& options) override;
+    ProbeResult<std::vector<Measurement>> sweep(const std::vector<SweepItem>& items,
+                                                const MeasureOptions& options,
+                                                const ProgressCallback& progress,
+                                                const CancelCallback& cancelled) override;
+    ProbeResult<std::string> kernelSource(const NamedPattern& pattern) override;
+    BuildInfo buildInfo() const override;
+
+private:
+    ProbeResult<Measurement> answerFor(const SweepItem& item, const MeasureOptions& options);
+};
+
+} // namespace warpscope::probe

@@ -1,0 +1,150 @@
+// The probe's GPU backend: what warpscope-probe can ask of the local GPU. The protocol layer
+// (probe_protocol.*) turns JSON requests into calls of this interface and its results into JSON;
+// the CUDA implementation lives in cuda_backend.*. Nothing here needs a GPU to compile or to be
+// faked in tests.
+#pragma once
+
+#include "warpscope/file_format.h"
+#include "warpscope/pattern.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace warpscope::probe {
+
+/// Stable error codes of the probe protocol (docs/protocol.md). Never renumber or rename.
+enum class ProbeErrorCode {
+    BadRequest,           // the request is not valid JSON or not a known operation
+    PatternRefused,       // the pattern would fault (address outside the arena, misaligned)
+    NoDriver,             // no NVIDIA driver (libcuda) could be loaded
+    NoDevice,             // a driver, but no CUDA device
+    DriverTooOld,         // the driver is older than the CUDA runtime the probe was built with
+    CountersNotPermitted, // CUPTI refuses: profiling is restricted to administrators
+    CountersBusy,         // another profiler holds the counters
+    CountersUnavailable,  // CUPTI missing or failing for another reason
+    CompileError,         // NVRTC could not compile a generated kernel
+    KernelFault, // a launch faulted; the context is lost and the probe exits after answering
+    Timeout,     // the GPU did not finish within the time allowed
+    Cancelled,   // a sweep was cancelled
+    Internal,    // anything else
+};
+
+const char* probeErrorCodeName(ProbeErrorCode code);
+
+struct ProbeError {
+    ProbeErrorCode code = ProbeErrorCode::Internal;
+    std::string message;
+    /// True when the CUDA context is unusable (sticky error): the probe must answer and exit.
+    bool fatal = false;
+};
+
+template <class T> using ProbeResult = std::variant<T, ProbeError>;
+
+/// Facts about the GPU.
+struct DeviceInfo {
+    std::string name;
+    int computeCapabilityMajor = 0;
+    int computeCapabilityMinor = 0;
+    int smCount = 0;
+    std::int64_t l2Bytes = 0;
+    std::int64_t globalMemoryBytes = 0;
+    int memoryClockKHz = 0;
+    int memoryBusWidthBits = 0;
+    /// 2 x memory clock x bus width / 8 (double data rate), in GB/s (1e9 bytes per second).
+    double theoreticalBandwidthGBs = 0.0;
+    /// Device-to-device cudaMemcpy of a large buffer, bytes read plus bytes written, GB/s.
+    double measuredCopyBandwidthGBs = 0.0;
+    std::string driverVersion;  // e.g. "13.0" (cudaDriverGetVersion)
+    std::string runtimeVersion; // the CUDA runtime the probe was built with
+    bool countersAvailable = false;
+    /// Why counters are not available, when they are not (a message for the user).
+    std::string countersUnavailableReason;
+};
+
+/// Median and spread of repeated timings.
+struct Stats {
+    double median = 0.0;
+    double min = 0.0;
+    double max = 0.0;
+    int samples = 0;
+};
+
+/// What to measure besides the counters.
+struct MeasureOptions {
+    bool counters = true;
+    bool latency = true;  // single-warp cold and warm latency (clock64)
+    bool grid = false;    // the pattern's expression over a whole grid (needs an expression)
+    int repetitions = 21; // timed repetitions for medians
+};
+
+struct Measurement {
+    /// Nsight Compute metric name -> value, for the single-warp replay of the pattern.
+    std::map<std::string, double> counters;
+    bool countersMeasured = false;
+    std::string countersUnavailableReason;
+    std::optional<Stats> latencyColdCycles;
+    std::optional<Stats> latencyWarmCycles;
+    double smClockKHz = 0.0; // to turn cycles into nanoseconds
+    // Grid run of the pattern's expression (when asked for and possible).
+    std::optional<Stats> gridKernelMs;
+    double gridBytesRequested = 0.0; // the notes' effective-bandwidth numerator
+    double gridBytesMoved = 0.0;     // sectors x 32 over the whole grid, from the model
+    double gridEffectiveBandwidthGBs = 0.0;
+    double gridMovedBandwidthGBs = 0.0;
+};
+
+/// One pattern of a sweep, already resolved and checked by the caller.
+struct SweepItem {
+    NamedPattern pattern;
+    WarpAccess access;
+};
+
+/// Progress of a sweep: done of total.
+using ProgressCallback = std::function<void(int done, int total)>;
+/// Polled between patterns; returning true cancels the sweep.
+using CancelCallback = std::function<bool()>;
+
+/// What a backend was built with (answered without a GPU).
+struct BuildInfo {
+    std::string backend = "unknown"; // "cuda", or "fake" in tests
+    std::string cudaRuntimeVersion;  // the toolkit compiled against, e.g. "12.8"; empty if none
+    bool cupti = false;              // hardware counters compiled in (CUPTI headers found)
+    bool nvrtc = false;              // grid kernels compiled in (NVRTC found)
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    virtual ProbeResult<DeviceInfo> deviceInfo() = 0;
+
+    /// Refuses (PatternRefused) any pattern whose addresses do not fit the probe's arenas; the
+    /// message names the lane and the address.
+    virtual ProbeResult<Measurement> measure(const NamedPattern& pattern, const WarpAccess& access,
+                                             const MeasureOptions& options) = 0;
+
+    /// Counters for many patterns in one batch of profiler ranges.
+    virtual ProbeResult<std::vector<Measurement>> sweep(const std::vector<SweepItem>& items,
+                                                        const MeasureOptions& options,
+                                                        const ProgressCallback& progress,
+                                                        const CancelCallback& cancelled) = 0;
+
+    /// The CUDA source of the grid kernel generated for a pattern's expression.
+    virtual ProbeResult<std::string> kernelSource(const NamedPattern& pattern) = 0;
+
+    /// How this backend was built, for the protocol's `hello` and `--version`. Must not touch
+    /// the GPU or the driver: it answers on machines with neither.
+    virtual BuildInfo buildInfo() const { return {}; }
+};
+
+/// The backend for this machine: the CUDA one when the probe was built with CUDA, which answers
+/// NoDriver / NoDevice on machines without a GPU.
+std::unique_ptr<Backend> makeCudaBackend();
+
+} // namespace warpscope::probe

@@ -1,0 +1,172 @@
+// Single-warp latency kernels. The loaded value is stored to shared scratch before the closing
+// clock64: the store cannot issue before the load has returned, and a warp issues in order, so
+// the clock is read after every active lane has its data.
+#include "timing_kernels.h"
+
+namespace warpscope::gpu {
+namespace {
+
+struct LatencyParams {
+    long long offsets[kReplayLanes];
+    unsigned activeMask;
+    int space; // ReplaySpace
+    unsigned char* globalArena;
+    long long* cycles;
+};
+
+__device__ __forceinline__ long long laneOffset(const LatencyParams& p, int lane) {
+    long long offset = 0;
+#pragma unroll
+    for (int i = 0; i < kReplayLanes; ++i) {
+        offset = (lane == i) ? p.offsets[i] : offset;
+    }
+    return offset;
+}
+
+__device__ __forceinline__ long long clockNow() {
+    long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+    return t;
+}
+
+template <int Width> __device__ __forceinline__ unsigned loadGlobal(const unsigned char* p) {
+    unsigned v;
+    if constexpr (Width == 1) {
+        asm volatile("ld.global.u8 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    } else if constexpr (Width == 2) {
+        asm volatile("ld.global.u16 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    } else if constexpr (Width == 4) {
+        asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    } else if constexpr (Width == 8) {
+        unsigned w;
+        asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(v), "=r"(w) : "l"(p) : "memory");
+        v ^= w;
+    } else {
+        unsigned a, b, c;
+        asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(v), "=r"(a), "=r"(b), "=r"(c)
+                     : "l"(p)
+                     : "memory");
+        v ^= a ^ b ^ c;
+    }
+    return v;
+}
+
+template <int Width> __device__ __forceinline__ unsigned loadShared(unsigned address) {
+    unsigned v;
+    if constexpr (Width == 1) {
+        asm volatile("ld.shared.u8 %0, [%1];" : "=r"(v) : "r"(address) : "memory");
+    } else if constexpr (Width == 2) {
+        asm volatile("ld.shared.u16 %0, [%1];" : "=r"(v) : "r"(address) : "memory");
+    } else if constexpr (Width == 4) {
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(address) : "memory");
+    } else if constexpr (Width == 8) {
+        unsigned w;
+        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];"
+                     : "=r"(v), "=r"(w)
+                     : "r"(address)
+                     : "memory");
+        v ^= w;
+    } else {
+        unsigned a, b, c;
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(v), "=r"(a), "=r"(b), "=r"(c)
+                     : "r"(address)
+                     : "memory");
+        v ^= a ^ b ^ c;
+    }
+    return v;
+}
+
+extern __shared__ __align__(16) unsigned char latencySharedArena[];
+
+template <int Width> __global__ void latencyKernel(LatencyParams p) {
+    __shared__ unsigned scratch[kReplayLanes];
+    const int lane = static_cast<int>(threadIdx.x);
+    const long long offset = laneOffset(p, lane);
+    const bool active = (p.activeMask >> lane) & 1u;
+    const unsigned sharedBase = static_cast<unsigned>(__cvta_generic_to_shared(latencySharedArena));
+    long long elapsed[2];
+#pragma unroll
+    for (int round = 0; round < 2; ++round) {
+        __syncwarp();
+        const long long start = clockNow();
+        unsigned v = 0;
+        if (active) {
+            v = p.space == static_cast<int>(ReplaySpace::Global)
+                    ? loadGlobal<Width>(p.globalArena + offset)
+                    : loadShared<Width>(sharedBase + static_cast<unsigned>(offset));
+        }
+        scratch[lane] = v; // waits for the load
+        __syncwarp();
+        elapsed[round] = clockNow() - start;
+    }
+    if (lane == 0) {
+        p.cycles[0] = elapsed[0];
+        p.cycles[1] = elapsed[1];
+    }
+    if (scratch[lane] == 0x12345678u && p.activeMask == 0u) {
+        p.cycles[2] = 0; // never true: keeps the scratch stores alive
+    }
+}
+
+__global__ void flushKernel(uint4* buffer, std::size_t count) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+        buffer[i] = make_uint4(static_cast<unsigned>(i), 0, 0, 0);
+    }
+}
+
+using LatencyFn = void (*)(LatencyParams);
+
+LatencyFn latencyFor(int width) {
+    switch (width) {
+    case 1:
+        return latencyKernel<1>;
+    case 2:
+        return latencyKernel<2>;
+    case 4:
+        return latencyKernel<4>;
+    case 8:
+        return latencyKernel<8>;
+    case 16:
+        return latencyKernel<16>;
+    default:
+        return nullptr;
+    }
+}
+
+} // namespace
+
+cudaError_t launchLatency(const ReplayLaunch& launch, long long* cycles, cudaStream_t stream) {
+    LatencyFn kernel = latencyFor(launch.widthBytes);
+    if (kernel == nullptr || launch.op != ReplayOp::Load) {
+        return cudaErrorInvalidValue;
+    }
+    LatencyParams params{};
+    for (int i = 0; i < kReplayLanes; ++i) {
+        params.offsets[i] = launch.offsets[i];
+    }
+    params.activeMask = launch.activeMask;
+    params.space = static_cast<int>(launch.space);
+    params.globalArena = static_cast<unsigned char*>(launch.globalArena);
+    params.cycles = cycles;
+    const std::size_t shared = launch.space == ReplaySpace::Shared ? launch.sharedBytes : 0;
+    if (shared > 48 * 1024) {
+        cudaError_t status = cudaFuncSetAttribute(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
+        if (status != cudaSuccess) {
+            return status;
+        }
+    }
+    kernel<<<1, kReplayLanes, shared, stream>>>(params);
+    return cudaGetLastError();
+}
+
+cudaError_t launchFlush(void* buffer, std::size_t bytes, cudaStream_t stream) {
+    const std::size_t count = bytes / sizeof(uint4);
+    flushKernel<<<1024, 256, 0, stream>>>(static_cast<uint4*>(buffer), count);
+    return cudaGetLastError();
+}
+
+} // namespace warpscope::gpu
