@@ -8,6 +8,7 @@
 #include "warpscope/file_format.h"
 #include "warpscope/model.h"
 #include "warpscope/pattern.h"
+#include "warpscope/pattern_arguments.h"
 #include "warpscope/preset.h"
 
 #include <nlohmann/json.hpp>
@@ -108,18 +109,6 @@ int usageError(const std::string& message) {
     return kExitBadInput;
 }
 
-std::optional<std::int64_t> parseInt64(std::string_view text) {
-    std::int64_t value = 0;
-    if (!text.empty() && text.front() == '+') {
-        text.remove_prefix(1);
-    }
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
-        return std::nullopt;
-    }
-    return value;
-}
-
 std::string hex(std::int64_t value) {
     std::ostringstream out;
     out << "0x" << std::hex << value;
@@ -185,15 +174,8 @@ void printCaret(const std::string& text, int column, const std::string& message)
 /// The options of analyze and predict, as given.
 struct Options {
     std::vector<std::string> positional;
-    std::optional<int> width;
-    std::optional<AccessOp> op;
-    std::optional<MemorySpace> space;
-    std::optional<CachePath> cache;
+    PatternArguments pattern;
     std::string model = "both";
-    std::vector<std::pair<std::string, std::int64_t>> parameters;
-    std::optional<Dim3> block;
-    std::optional<std::int64_t> warp;
-    std::optional<std::string> active;
     TextbookOptions textbook;
 };
 
@@ -259,44 +241,17 @@ bool parseOptions(const std::vector<std::string>& args, bool allowPatternOptions
             return fail("unknown option '" + arg + "' for predict");
         }
 
-        if (arg == "--width") {
+        if (isPatternOption(arg)) {
             auto text = value();
             if (!text) {
                 return false;
             }
-            const auto number = parseInt64(*text);
-            if (!number || *number > 16 || !isValidWidth(static_cast<int>(*number))) {
-                return bad(*text, "1, 2, 4, 8 or 16");
+            if (auto error = parsePatternOption(arg, *text, options.pattern)) {
+                return fail(error->message);
             }
-            options.width = static_cast<int>(*number);
-        } else if (arg == "--op") {
-            auto text = value();
-            if (!text) {
-                return false;
-            }
-            options.op = accessOpFromString(*text);
-            if (!options.op) {
-                return bad(*text, "load or store");
-            }
-        } else if (arg == "--space") {
-            auto text = value();
-            if (!text) {
-                return false;
-            }
-            options.space = memorySpaceFromString(*text);
-            if (!options.space) {
-                return bad(*text, "global or shared");
-            }
-        } else if (arg == "--cache") {
-            auto text = value();
-            if (!text) {
-                return false;
-            }
-            options.cache = cachePathFromString(*text);
-            if (!options.cache) {
-                return bad(*text, "default, ca, cg or nc");
-            }
-        } else if (arg == "--model") {
+            continue;
+        }
+        if (arg == "--model") {
             auto text = value();
             if (!text) {
                 return false;
@@ -305,58 +260,6 @@ bool parseOptions(const std::vector<std::string>& args, bool allowPatternOptions
                 return bad(*text, "modern, textbook or both");
             }
             options.model = *text;
-        } else if (arg == "--param") {
-            auto text = value();
-            if (!text) {
-                return false;
-            }
-            const std::size_t eq = text->find('=');
-            const auto number =
-                eq == std::string::npos ? std::nullopt : parseInt64(text->substr(eq + 1));
-            if (!number || eq == 0) {
-                return bad(*text, "NAME=VALUE with an integer value");
-            }
-            options.parameters.emplace_back(text->substr(0, eq), *number);
-        } else if (arg == "--block") {
-            auto text = value();
-            if (!text) {
-                return false;
-            }
-            std::vector<std::int64_t> dims;
-            std::string_view rest = *text;
-            bool ok = true;
-            while (ok) {
-                const std::size_t comma = rest.find(',');
-                const auto number = parseInt64(rest.substr(0, comma));
-                ok = number.has_value() && dims.size() < 3;
-                if (ok) {
-                    dims.push_back(*number);
-                }
-                if (comma == std::string_view::npos) {
-                    break;
-                }
-                rest.remove_prefix(comma + 1);
-            }
-            if (!ok || dims.empty()) {
-                return bad(*text, "X, X,Y or X,Y,Z");
-            }
-            dims.resize(3, 1);
-            options.block = Dim3{dims[0], dims[1], dims[2]};
-        } else if (arg == "--warp") {
-            auto text = value();
-            if (!text) {
-                return false;
-            }
-            options.warp = parseInt64(*text);
-            if (!options.warp) {
-                return bad(*text, "an integer");
-            }
-        } else if (arg == "--active") {
-            auto text = value();
-            if (!text) {
-                return false;
-            }
-            options.active = *text;
         } else {
             return fail("unknown option '" + arg + "'");
         }
@@ -366,101 +269,28 @@ bool parseOptions(const std::vector<std::string>& args, bool allowPatternOptions
 
 // ---- analyze ---------------------------------------------------------------------------------
 
-enum class Origin { Preset, File, Expression };
-
 /// Where the pattern came from and what it is.
 struct Subject {
-    Origin origin = Origin::Expression;
     std::string argument;
+    PatternOrigin origin = PatternOrigin::Expression;
     NamedPattern named;
     std::string presetSource; // "seed 002, figure 4-11"
 };
 
-/// The pattern `argument` names: a preset id, else a pattern file, else an address expression.
-std::optional<Subject> findSubject(const std::string& argument) {
-    Subject subject;
-    subject.argument = argument;
-    if (const Preset* preset = findPreset(argument)) {
-        subject.origin = Origin::Preset;
-        subject.named = NamedPattern{preset->title, preset->caption, preset->pattern};
-        subject.presetSource = preset->source;
-        return subject;
+/// The pattern `argument` names (preset, file or expression) with the options applied; prints
+/// and returns std::nullopt on a mistake.
+std::optional<Subject> findSubject(const std::string& argument, const Options& options) {
+    auto found = patternSubject(argument);
+    if (!found) {
+        printError(found.error().describe());
+        return std::nullopt;
     }
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(argument, ec)) {
-        subject.origin = Origin::File;
-        auto text = readTextFile(argument);
-        if (!text) {
-            printError(text.error().describe());
-            return std::nullopt;
-        }
-        auto named = patternFromJsonText(text.value());
-        if (!named) {
-            printError(argument + ": " + named.error().describe());
-            return std::nullopt;
-        }
-        subject.named = std::move(named).value();
-        return subject;
+    Subject subject{argument, found->origin, found->named, found->presetSource};
+    if (auto error = applyPatternArguments(options.pattern, argument, subject.named)) {
+        printError(error->message);
+        return std::nullopt;
     }
-    subject.origin = Origin::Expression;
-    PatternSource source;
-    source.addressExpression = argument;
-    subject.named.pattern.source = source;
     return subject;
-}
-
-/// Applies the command line's overrides; prints and returns false when one cannot apply.
-bool applyOptions(const Options& options, Subject& subject) {
-    Pattern& pattern = subject.named.pattern;
-    if (options.width) {
-        pattern.kind.widthBytes = *options.width;
-    }
-    if (options.op) {
-        pattern.kind.op = *options.op;
-    }
-    if (options.space) {
-        pattern.kind.space = *options.space;
-    }
-    if (options.cache) {
-        pattern.kind.cache = *options.cache;
-    }
-    const bool wantsSource =
-        !options.parameters.empty() || options.block || options.warp || options.active;
-    if (!wantsSource) {
-        return true;
-    }
-    if (!pattern.source) {
-        printError("'" + subject.argument +
-                   "' lists its 32 addresses, so --param, --block, --warp and --active do not "
-                   "apply to it (they change an address expression)");
-        return false;
-    }
-    PatternSource& source = *pattern.source;
-    for (const auto& assignment : options.parameters) {
-        const std::string& name = assignment.first;
-        const std::int64_t value = assignment.second;
-        auto it = std::find_if(source.parameters.begin(), source.parameters.end(),
-                               [&](const Parameter& p) { return p.name == name; });
-        if (it == source.parameters.end()) {
-            source.parameters.push_back(Parameter{name, value, value,
-                                                  std::min<std::int64_t>(0, value),
-                                                  std::max<std::int64_t>(0, value)});
-        } else {
-            it->value = value;
-            it->minimum = std::min(it->minimum, value);
-            it->maximum = std::max(it->maximum, value);
-        }
-    }
-    if (options.block) {
-        source.blockDim = *options.block;
-    }
-    if (options.warp) {
-        source.warpIndex = *options.warp;
-    }
-    if (options.active) {
-        source.activeExpression = *options.active;
-    }
-    return true;
 }
 
 /// Reports why resolve() failed, with a caret under the expression when there is a column.
@@ -470,7 +300,7 @@ void reportResolveError(const Subject& subject, const Error& error) {
     const bool inActive = error.where.rfind("activeExpression", 0) == 0;
     const bool parseProblem =
         error.code == ErrorCode::Syntax || error.code == ErrorCode::UnknownName;
-    if (subject.origin == Origin::Expression && inAddress && parseProblem) {
+    if (subject.origin == PatternOrigin::Expression && inAddress && parseProblem) {
         printError("'" + subject.argument +
                    "' is not a preset id, not a file, and not a valid address expression:");
         printCaret(source->addressExpression, error.column, error.message);
@@ -698,11 +528,8 @@ int runAnalyze(const std::vector<std::string>& args) {
                                 "expression, e.g. warpscope-cli analyze 'lane * 4'"
                               : "analyze takes one pattern; quote an expression that has spaces");
     }
-    auto subject = findSubject(options.positional.front());
+    auto subject = findSubject(options.positional.front(), options);
     if (!subject) {
-        return kExitBadInput;
-    }
-    if (!applyOptions(options, *subject)) {
         return kExitBadInput;
     }
     auto access = resolve(subject->named.pattern);
@@ -714,14 +541,14 @@ int runAnalyze(const std::vector<std::string>& args) {
     const NamedPattern& named = subject->named;
     const Pattern& pattern = named.pattern;
     switch (subject->origin) {
-    case Origin::Preset:
+    case PatternOrigin::Preset:
         std::cout << "Preset   " << subject->argument << ": " << named.title << "\n";
         break;
-    case Origin::File:
+    case PatternOrigin::File:
         std::cout << "File     " << subject->argument
                   << (named.title.empty() ? "" : ": " + named.title) << "\n";
         break;
-    case Origin::Expression:
+    case PatternOrigin::Expression:
         std::cout << "Pattern  expression\n";
         break;
     }

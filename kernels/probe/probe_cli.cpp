@@ -5,6 +5,7 @@
 #include "warpscope/file_format.h"
 #include "warpscope/model.h"
 #include "warpscope/pattern.h"
+#include "warpscope/pattern_arguments.h"
 #include "warpscope/preset.h"
 
 #include <algorithm>
@@ -157,18 +158,6 @@ int reportRequestError(const RequestError& error) {
     return reportProbeError(error.error);
 }
 
-std::optional<std::int64_t> parseInt64(std::string_view text) {
-    std::int64_t value = 0;
-    if (!text.empty() && text.front() == '+') {
-        text.remove_prefix(1);
-    }
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-        return std::nullopt;
-    }
-    return value;
-}
-
 /// "12.3" with a fixed number of decimals.
 std::string fixed(double value, int decimals) {
     std::ostringstream out;
@@ -239,14 +228,7 @@ void printCaret(const std::string& text, const RequestError& error) {
 
 struct RunOptions {
     std::string subject;
-    std::optional<int> width;
-    std::optional<AccessOp> op;
-    std::optional<MemorySpace> space;
-    std::optional<CachePath> cache;
-    std::vector<std::pair<std::string, std::int64_t>> parameters;
-    std::optional<Dim3> block;
-    std::optional<std::int64_t> warp;
-    std::optional<std::string> active;
+    PatternArguments pattern;
     MeasureOptions measure;
 };
 
@@ -293,63 +275,10 @@ std::optional<int> parseRunOptions(const std::vector<std::string>& args, RunOpti
         const auto bad = [&](const std::string& expected) {
             return usageError("the option " + arg + " takes " + expected + ", not '" + value + "'");
         };
-        if (arg == "--width") {
-            const auto width = parseInt64(value);
-            if (!width || *width > 16 || !isValidWidth(static_cast<int>(*width))) {
-                return bad("1, 2, 4, 8 or 16");
+        if (isPatternOption(arg)) {
+            if (auto error = parsePatternOption(arg, value, options.pattern)) {
+                return usageError(error->message);
             }
-            options.width = static_cast<int>(*width);
-        } else if (arg == "--op") {
-            options.op = accessOpFromString(value);
-            if (!options.op) {
-                return bad("load or store");
-            }
-        } else if (arg == "--space") {
-            options.space = memorySpaceFromString(value);
-            if (!options.space) {
-                return bad("global or shared");
-            }
-        } else if (arg == "--cache") {
-            options.cache = cachePathFromString(value);
-            if (!options.cache) {
-                return bad("default, ca, cg or nc");
-            }
-        } else if (arg == "--param") {
-            const std::size_t eq = value.find('=');
-            const auto parsed =
-                eq == std::string::npos ? std::nullopt : parseInt64(value.substr(eq + 1));
-            if (!parsed || eq == 0) {
-                return bad("NAME=VALUE with an integer value");
-            }
-            options.parameters.emplace_back(value.substr(0, eq), *parsed);
-        } else if (arg == "--block") {
-            std::vector<std::int64_t> dims;
-            std::string_view rest = value;
-            bool ok = true;
-            while (ok) {
-                const std::size_t comma = rest.find(',');
-                const auto parsed = parseInt64(rest.substr(0, comma));
-                ok = parsed.has_value() && dims.size() < 3;
-                if (ok) {
-                    dims.push_back(*parsed);
-                }
-                if (comma == std::string_view::npos) {
-                    break;
-                }
-                rest.remove_prefix(comma + 1);
-            }
-            if (!ok || dims.empty()) {
-                return bad("X, X,Y or X,Y,Z");
-            }
-            dims.resize(3, 1);
-            options.block = Dim3{dims[0], dims[1], dims[2]};
-        } else if (arg == "--warp") {
-            options.warp = parseInt64(value);
-            if (!options.warp) {
-                return bad("an integer");
-            }
-        } else if (arg == "--active") {
-            options.active = value;
         } else if (arg == "--repetitions") {
             const auto count = parseInt64(value);
             if (!count || *count < 1 || *count > 1000) {
@@ -374,73 +303,15 @@ std::optional<int> parseRunOptions(const std::vector<std::string>& args, RunOpti
 /// The pattern `subject` names (a preset id, else a pattern file, else an address expression),
 /// with the command line's overrides applied; an exit status on a mistake (already printed).
 std::variant<NamedPattern, int> findPattern(const RunOptions& options) {
-    NamedPattern named;
-    std::error_code ec;
-    if (const Preset* preset = findPreset(options.subject)) {
-        named = NamedPattern{preset->title, preset->caption, preset->pattern};
-    } else if (std::filesystem::is_regular_file(options.subject, ec)) {
-        auto text = readTextFile(options.subject);
-        if (!text) {
-            printError(text.error().describe());
-            return kExitBadInput;
-        }
-        auto parsed = patternFromJsonText(text.value());
-        if (!parsed) {
-            printError(options.subject + ": " + parsed.error().describe());
-            return kExitBadInput;
-        }
-        named = std::move(parsed).value();
-    } else {
-        PatternSource source;
-        source.addressExpression = options.subject;
-        named.title = options.subject;
-        named.pattern.source = source;
-    }
-    Pattern& pattern = named.pattern;
-    if (options.width) {
-        pattern.kind.widthBytes = *options.width;
-    }
-    if (options.op) {
-        pattern.kind.op = *options.op;
-    }
-    if (options.space) {
-        pattern.kind.space = *options.space;
-    }
-    if (options.cache) {
-        pattern.kind.cache = *options.cache;
-    }
-    const bool wantsSource =
-        !options.parameters.empty() || options.block || options.warp || options.active;
-    if (wantsSource && !pattern.source) {
-        printError("'" + options.subject +
-                   "' lists its 32 addresses, so --param, --block, --warp and --active do not "
-                   "apply to it (they change an address expression)");
+    auto found = patternSubject(options.subject);
+    if (!found) {
+        printError(found.error().describe());
         return kExitBadInput;
     }
-    if (pattern.source) {
-        PatternSource& source = *pattern.source;
-        for (const auto& [name, value] : options.parameters) {
-            auto it = std::find_if(source.parameters.begin(), source.parameters.end(),
-                                   [&](const Parameter& p) { return p.name == name; });
-            if (it == source.parameters.end()) {
-                source.parameters.push_back(Parameter{name, value, value,
-                                                      std::min<std::int64_t>(0, value),
-                                                      std::max<std::int64_t>(0, value)});
-            } else {
-                it->value = value;
-                it->minimum = std::min(it->minimum, value);
-                it->maximum = std::max(it->maximum, value);
-            }
-        }
-        if (options.block) {
-            source.blockDim = *options.block;
-        }
-        if (options.warp) {
-            source.warpIndex = *options.warp;
-        }
-        if (options.active) {
-            source.activeExpression = *options.active;
-        }
+    NamedPattern named = found->named;
+    if (auto error = applyPatternArguments(options.pattern, options.subject, named)) {
+        printError(error->message);
+        return kExitBadInput;
     }
     return named;
 }
