@@ -33,16 +33,27 @@ int LaneTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant LaneTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case ThreadColumn:
+            return tr("threadIdx (x, y, z) and the thread's index in the block");
+        case AddressColumn:
+            return tr("Editable: type an address (decimal or 0x hex; empty = inactive)");
+        default:
+            return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return QAbstractTableModel::headerData(section, orientation, role);
     }
+    // Short headers, so the dock shows every column (the banks too) without scrolling.
     switch (section) {
     case LaneColumn:
         return tr("Lane");
     case ThreadColumn:
-        return tr("Thread (x, y, z) · index");
+        return tr("Thread · index");
     case AddressColumn:
-        return tr("Address (editable)");
+        return tr("Address ✎");
     case SectorColumn:
         return tr("Sector");
     case LineColumn:

@@ -38,6 +38,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -169,7 +170,7 @@ void MainWindow::createCentralArea() {
     m_blockView = new BlockView(m_document, m_highlight);
     m_tabs->addTab(wrapInScrollArea(m_blockView, m_tabs), tr("B&lock"));
     m_sweepPlot = new SweepPlot(m_document, m_tabs);
-    m_tabs->addTab(m_sweepPlot, tr("S&weep"));
+    m_tabs->addTab(m_sweepPlot, tr("Swee&p"));
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
@@ -205,8 +206,12 @@ void MainWindow::createDocks() {
     m_laneModel = new LaneTableModel(m_document, m_highlight, m_laneTable);
     m_laneTable->setModel(m_laneModel);
     m_laneTable->verticalHeader()->hide();
-    m_laneTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Columns are fitted when the evaluation changes (fitLaneColumns()), not by
+    // QHeaderView::ResizeToContents: that mode re-measures every cell through the delegate on
+    // every dataChanged, hover included, and was half of an edit's cost.
+    m_laneTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_laneTable->horizontalHeader()->setStretchLastSection(true);
+    connect(m_document, &PatternDocument::evaluationChanged, this, &MainWindow::fitLaneColumns);
     m_laneTable->setAlternatingRowColors(true);
     m_laneTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_laneTable->setEditTriggers(QAbstractItemView::DoubleClicked |
@@ -224,6 +229,7 @@ void MainWindow::createDocks() {
     lanesDock->setWidget(m_laneTable);
     addDockWidget(Qt::RightDockWidgetArea, lanesDock);
     splitDockWidget(metricsDock, lanesDock, Qt::Vertical);
+    fitLaneColumns();
     resizeDocks({editorDock, metricsDock}, {350, 480}, Qt::Horizontal);
 }
 
@@ -352,10 +358,47 @@ QString MainWindow::gpuStatusText() const {
 void MainWindow::updateTitle() {
     const QString name =
         m_currentFile.isEmpty() ? tr("Untitled session") : QFileInfo(m_currentFile).fileName();
-    setWindowTitle(QStringLiteral("%1[*] — %2")
-                       .arg(name, QString::fromStdString(m_document->current().title)));
-    setWindowFilePath(m_currentFile);
-    setWindowModified(m_document->isModified());
+    const QString title =
+        QStringLiteral("%1[*] — %2").arg(name, QString::fromStdString(m_document->current().title));
+    // Only what changed: each of these goes to the window system (every edit calls this).
+    if (title != windowTitle()) {
+        setWindowTitle(title);
+    }
+    if (m_currentFile != windowFilePath()) {
+        setWindowFilePath(m_currentFile);
+    }
+    if (m_document->isModified() != isWindowModified()) {
+        setWindowModified(m_document->isModified());
+    }
+}
+
+void MainWindow::fitLaneColumns() {
+    // As ResizeToContents would, but measuring only each column's longest text (digits and the
+    // separators are what vary), in the bold font an emphasised lane uses, so hovering never
+    // clips a cell and never resizes a column.
+    QFont bold = m_laneTable->font();
+    bold.setBold(true);
+    const QFontMetrics metrics(bold);
+    const int margin =
+        2 * (m_laneTable->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_laneTable) +
+             1) +
+        4;
+    QHeaderView* header = m_laneTable->horizontalHeader();
+    const int lastColumn = m_laneModel->columnCount() - 1; // stretched to the remaining room
+    for (int column = 0; column < lastColumn; ++column) {
+        QString longest;
+        for (int row = 0; row < m_laneModel->rowCount(); ++row) {
+            const QString text = m_laneModel->index(row, column).data().toString();
+            if (text.size() > longest.size()) {
+                longest = text;
+            }
+        }
+        const int width =
+            std::max(header->sectionSizeHint(column), metrics.horizontalAdvance(longest) + margin);
+        if (header->sectionSize(column) != width) {
+            header->resizeSection(column, width);
+        }
+    }
 }
 
 void MainWindow::showView(View view) {

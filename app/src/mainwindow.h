@@ -104,6 +104,7 @@ private:
     void createDocks();
     void createMenus();
     void updateTitle();
+    void fitLaneColumns();
     void readSettings();
     void writeSettings();
     void offerRecovery();

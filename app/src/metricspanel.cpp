@@ -39,8 +39,10 @@ MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
     m_list->setHorizontalHeaderLabels({tr("Metric"), tr("Predicted"), tr("Measured")});
     m_list->verticalHeader()->hide();
     m_list->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_list->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    m_list->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    // Fitted once per refresh (refreshList()), not ResizeToContents, which re-measures the
+    // column on every item change.
+    m_list->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Interactive);
+    m_list->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Interactive);
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_list->setAlternatingRowColors(true);
     m_list->setWordWrap(false);
@@ -59,14 +61,33 @@ MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
 
 void MetricsPanel::refreshList() {
     const auto& evaluation = m_document->evaluation();
-    m_list->setRowCount(0);
     if (!evaluation) {
+        m_list->setRowCount(0);
         return;
     }
     std::vector<Metric> metrics = modernMetrics(evaluation->modern);
     for (Metric& metric : textbookMetrics(evaluation->textbook)) {
         metrics.push_back(std::move(metric));
     }
+    // The same metrics as before (an edit of the same kind of access): change only the values
+    // that changed instead of rebuilding every item.
+    bool sameNames = m_list->rowCount() == static_cast<int>(metrics.size());
+    for (std::size_t i = 0; sameNames && i < metrics.size(); ++i) {
+        const QTableWidgetItem* name = m_list->item(static_cast<int>(i), 0);
+        sameNames = name != nullptr && name->text() == QString::fromStdString(metrics[i].name);
+    }
+    if (sameNames) {
+        for (std::size_t i = 0; i < metrics.size(); ++i) {
+            QTableWidgetItem* value = m_list->item(static_cast<int>(i), 1);
+            const QString text = QString::number(metrics[i].value, 'g', 6);
+            if (value != nullptr && value->text() != text) {
+                value->setText(text);
+            }
+        }
+        m_list->resizeColumnToContents(1);
+        return;
+    }
+    m_list->setRowCount(0);
     m_list->setRowCount(static_cast<int>(metrics.size()));
     const QColor muted = palette().color(QPalette::Disabled, QPalette::Text);
     for (std::size_t i = 0; i < metrics.size(); ++i) {
@@ -84,6 +105,8 @@ void MetricsPanel::refreshList() {
         m_list->setItem(row, 1, value);
         m_list->setItem(row, 2, measured);
     }
+    m_list->resizeColumnToContents(1);
+    m_list->resizeColumnToContents(2);
 }
 
 } // namespace warpscope::app

@@ -33,6 +33,8 @@ enum class EditMerge : int {
     ActiveExpression = 2,
     BlockShape = 3,
     WarpIndex = 4,
+    GridShape = 5,
+    BlockIndex = 6,
     FirstParameter = 1000, // + index of the parameter
 };
 

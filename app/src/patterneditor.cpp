@@ -4,6 +4,7 @@
 
 #include "expressionedit.h"
 #include "parameterpanel.h"
+#include "parametertablemodel.h"
 #include "patterndocument.h"
 #include "presetpicker.h"
 #include "theme.h"
@@ -11,11 +12,18 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
+#include <QTableView>
 #include <QVBoxLayout>
+
+#include <limits>
+#include <tuple>
 
 namespace warpscope::app {
 
@@ -49,6 +57,24 @@ QSpinBox* makeDimBox(QWidget* parent, const QString& name) {
     box->setRange(1, 1024);
     box->setAccelerated(true);
     return box;
+}
+
+/// A label whose mnemonic moves the focus to `buddy`. (QFormLayout::addRow(QString, QLayout*)
+/// cannot give its label a buddy, so a mnemonic there shows as a literal '&', as "Wa&rp:" did.)
+QLabel* buddyLabel(QWidget* parent, const QString& text, QWidget* buddy) {
+    auto* label = new QLabel(text, parent);
+    label->setBuddy(buddy);
+    return label;
+}
+
+/// Spin boxes for dimensions share their column instead of asking for room for ten digits.
+void letShrink(QSpinBox* box) {
+    box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("0000")) + 24);
+    box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+}
+
+int clampToInt(std::int64_t value, int low) {
+    return static_cast<int>(std::clamp<std::int64_t>(value, low, std::numeric_limits<int>::max()));
 }
 
 } // namespace
@@ -114,8 +140,64 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     auto* parameterLayout = new QVBoxLayout(parameterBox);
     m_parameters = new ParameterPanel(parameterBox);
     parameterLayout->addWidget(m_parameters);
+    // The declarations: one row per parameter, edited in place; each change is one undo step.
+    m_parameterModel = new ParameterTableModel(m_document, this);
+    m_parameterTable = new QTableView(parameterBox);
+    m_parameterTable->setObjectName(QStringLiteral("parameterTable"));
+    m_parameterTable->setModel(m_parameterModel);
+    m_parameterTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_parameterTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_parameterTable->setEditTriggers(QAbstractItemView::DoubleClicked |
+                                      QAbstractItemView::EditKeyPressed |
+                                      QAbstractItemView::AnyKeyPressed);
+    m_parameterTable->verticalHeader()->hide();
+    m_parameterTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_parameterTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_parameterTable->setToolTip(tr("Declare the parameters the expressions use: double-click "
+                                    "a cell to edit it. Each parameter gets a slider above."));
+    auto* declareLabel =
+        new QLabel(tr("&Declared parameters (name, default, range):"), parameterBox);
+    declareLabel->setBuddy(m_parameterTable);
+    auto* buttons = new QHBoxLayout;
+    m_addParameter = new QPushButton(tr("Add"), parameterBox);
+    m_addParameter->setObjectName(QStringLiteral("addParameter"));
+    m_addParameter->setToolTip(tr("Declare a new parameter (then rename it in the table)"));
+    m_removeParameter = new QPushButton(tr("Remove"), parameterBox);
+    m_removeParameter->setObjectName(QStringLiteral("removeParameter"));
+    m_removeParameter->setToolTip(tr("Remove the selected parameter's declaration"));
+    buttons->addWidget(m_addParameter);
+    buttons->addWidget(m_removeParameter);
+    buttons->addStretch(1);
+    m_parameterError = makeErrorLabel(parameterBox, QStringLiteral("parameterError"));
+    parameterLayout->addWidget(declareLabel);
+    parameterLayout->addWidget(m_parameterTable);
+    parameterLayout->addLayout(buttons);
+    parameterLayout->addWidget(m_parameterError);
     layout->addWidget(parameterBox);
     connect(m_parameters, &ParameterPanel::valueEdited, this, &PatternEditor::editParameter);
+    connect(m_parameterModel, &ParameterTableModel::refusalChanged, this,
+            [this](const QString& message) { setErrorLabel(m_parameterError, message); });
+    connect(m_addParameter, &QPushButton::clicked, this, [this] {
+        const int row = m_parameterModel->addParameter();
+        if (row >= 0) {
+            // Ready to type the name in place.
+            const QModelIndex name = m_parameterModel->index(row, ParameterTableModel::NameColumn);
+            m_parameterTable->setCurrentIndex(name);
+            m_parameterTable->edit(name);
+        }
+    });
+    connect(m_removeParameter, &QPushButton::clicked, this,
+            &PatternEditor::removeSelectedParameter);
+    // The table is exactly as tall as its rows (at least one), so the dock wastes no space.
+    auto fitTable = [this] {
+        const int rows = std::max(1, m_parameterModel->rowCount());
+        m_parameterTable->setFixedHeight(
+            m_parameterTable->horizontalHeader()->sizeHint().height() +
+            rows * m_parameterTable->verticalHeader()->defaultSectionSize() +
+            2 * m_parameterTable->frameWidth());
+    };
+    connect(m_parameterModel, &QAbstractItemModel::modelReset, this, fitTable);
+    fitTable();
 
     // ---- Access kind ----------------------------------------------------------------------------
     auto* accessBox = new QGroupBox(tr("Access"), this);
@@ -139,8 +221,8 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     m_cache->addItem(tr(".nc — read-only path"), static_cast<int>(CachePath::NonCoherent));
     accessForm->addRow(tr("&Space:"), m_space);
     accessForm->addRow(tr("&Operation:"), m_op);
-    accessForm->addRow(tr("Element &width:"), m_width);
-    accessForm->addRow(tr("Cac&he path:"), m_cache);
+    accessForm->addRow(tr("Eleme&nt width:"), m_width);
+    accessForm->addRow(tr("Cache pa&th:"), m_cache);
     layout->addWidget(accessBox);
     for (QComboBox* box : {m_space, m_op, m_width, m_cache}) {
         connect(box, &QComboBox::activated, this, &PatternEditor::editKind);
@@ -148,28 +230,68 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
 
     // ---- Block and warp -------------------------------------------------------------------------
     auto* blockBox = new QGroupBox(tr("Block and warp"), this);
-    auto* blockForm = new QFormLayout(blockBox);
-    auto* dims = new QHBoxLayout;
+    // A grid: one row each for the block shape, the grid shape and the block index, one column
+    // per axis, so the three fit the dock side by side.
+    auto* blockGrid = new QGridLayout(blockBox);
     m_blockX = makeDimBox(blockBox, QStringLiteral("blockX"));
     m_blockY = makeDimBox(blockBox, QStringLiteral("blockY"));
     m_blockZ = makeDimBox(blockBox, QStringLiteral("blockZ"));
     m_blockZ->setRange(1, 64);
-    dims->addWidget(m_blockX);
-    dims->addWidget(new QLabel(QStringLiteral("×"), blockBox));
-    dims->addWidget(m_blockY);
-    dims->addWidget(new QLabel(QStringLiteral("×"), blockBox));
-    dims->addWidget(m_blockZ);
-    auto* warpRow = new QHBoxLayout;
+    // The grid and the block index only move gid (and bid.*): gid = linear block index ×
+    // threads per block + the thread's index in the block. The core checks the limits.
+    m_gridX = makeDimBox(blockBox, QStringLiteral("gridX"));
+    m_gridY = makeDimBox(blockBox, QStringLiteral("gridY"));
+    m_gridZ = makeDimBox(blockBox, QStringLiteral("gridZ"));
+    for (QSpinBox* box : {m_gridX, m_gridY, m_gridZ}) {
+        box->setRange(1, std::numeric_limits<int>::max());
+    }
+    m_bidX = new QSpinBox(blockBox);
+    m_bidY = new QSpinBox(blockBox);
+    m_bidZ = new QSpinBox(blockBox);
+    m_bidX->setObjectName(QStringLiteral("blockIdxX"));
+    m_bidY->setObjectName(QStringLiteral("blockIdxY"));
+    m_bidZ->setObjectName(QStringLiteral("blockIdxZ"));
+    for (QSpinBox* box : {m_bidX, m_bidY, m_bidZ}) {
+        box->setAccelerated(true);
+    }
+    QSpinBox* const rows[3][3] = {
+        {m_blockX, m_blockY, m_blockZ}, {m_gridX, m_gridY, m_gridZ}, {m_bidX, m_bidY, m_bidZ}};
+    const QString rowLabels[3] = {tr("Bloc&k (bdim):"), tr("&Grid (gdim):"),
+                                  tr("Block &index (bid):")};
+    for (int axis = 0; axis < 3; ++axis) {
+        auto* header = new QLabel(QString(QLatin1Char("xyz"[axis])), blockBox);
+        header->setAlignment(Qt::AlignCenter);
+        header->setEnabled(false);
+        blockGrid->addWidget(header, 0, axis + 1);
+        blockGrid->setColumnStretch(axis + 1, 1);
+    }
+    for (int row = 0; row < 3; ++row) {
+        blockGrid->addWidget(buddyLabel(blockBox, rowLabels[row], rows[row][0]), row + 1, 0);
+        for (int axis = 0; axis < 3; ++axis) {
+            QSpinBox* box = rows[row][axis];
+            letShrink(box);
+            blockGrid->addWidget(box, row + 1, axis + 1);
+        }
+    }
     m_warpIndex = new QSpinBox(blockBox);
     m_warpIndex->setObjectName(QStringLiteral("warpIndex"));
+    letShrink(m_warpIndex);
     m_warpCount = new QLabel(blockBox);
-    warpRow->addWidget(m_warpIndex);
-    warpRow->addWidget(m_warpCount, 1);
-    blockForm->addRow(tr("Block (bdim):"), dims);
-    blockForm->addRow(tr("Wa&rp:"), warpRow);
+    m_warpCount->setWordWrap(true);
+    blockGrid->addWidget(buddyLabel(blockBox, tr("Wa&rp:"), m_warpIndex), 4, 0);
+    blockGrid->addWidget(m_warpIndex, 4, 1);
+    blockGrid->addWidget(m_warpCount, 4, 2, 1, 2);
+    m_gridX->setToolTip(tr("gridDim: how many blocks the launch has (moves gid with bid)"));
+    m_bidX->setToolTip(tr("blockIdx: which block this warp belongs to"));
     layout->addWidget(blockBox);
     for (QSpinBox* box : {m_blockX, m_blockY, m_blockZ}) {
         connect(box, &QSpinBox::valueChanged, this, &PatternEditor::editBlock);
+    }
+    for (QSpinBox* box : {m_gridX, m_gridY, m_gridZ}) {
+        connect(box, &QSpinBox::valueChanged, this, &PatternEditor::editGrid);
+    }
+    for (QSpinBox* box : {m_bidX, m_bidY, m_bidZ}) {
+        connect(box, &QSpinBox::valueChanged, this, &PatternEditor::editBlockIndex);
     }
     connect(m_warpIndex, &QSpinBox::valueChanged, this, &PatternEditor::editWarpIndex);
 
@@ -212,6 +334,35 @@ QString PatternEditor::activeErrorText() const {
 QString PatternEditor::patternErrorText() const {
     return labelText(m_patternError);
 }
+QString PatternEditor::parameterErrorText() const {
+    return labelText(m_parameterError);
+}
+
+QSpinBox* PatternEditor::gridBox(int axis) const {
+    switch (axis) {
+    case 0:
+        return m_gridX;
+    case 1:
+        return m_gridY;
+    case 2:
+        return m_gridZ;
+    default:
+        return nullptr;
+    }
+}
+
+QSpinBox* PatternEditor::blockIndexBox(int axis) const {
+    switch (axis) {
+    case 0:
+        return m_bidX;
+    case 1:
+        return m_bidY;
+    case 2:
+        return m_bidZ;
+    default:
+        return nullptr;
+    }
+}
 
 void PatternEditor::syncFromDocument() {
     m_syncing = true;
@@ -229,7 +380,13 @@ void PatternEditor::syncFromDocument() {
     m_blockX->setEnabled(hasSource);
     m_blockY->setEnabled(hasSource);
     m_blockZ->setEnabled(hasSource);
+    for (QSpinBox* box : {m_gridX, m_gridY, m_gridZ, m_bidX, m_bidY, m_bidZ}) {
+        box->setEnabled(hasSource);
+    }
     m_warpIndex->setEnabled(hasSource);
+    m_parameterTable->setEnabled(hasSource);
+    m_addParameter->setEnabled(hasSource);
+    m_removeParameter->setEnabled(hasSource && !pattern.source->parameters.empty());
     if (hasSource) {
         const PatternSource& source = *pattern.source;
         QStringList names;
@@ -245,16 +402,44 @@ void PatternEditor::syncFromDocument() {
         const QSignalBlocker by(m_blockY);
         const QSignalBlocker bz(m_blockZ);
         const QSignalBlocker bw(m_warpIndex);
+        const QSignalBlocker gx(m_gridX);
+        const QSignalBlocker gy(m_gridY);
+        const QSignalBlocker gz(m_gridZ);
+        const QSignalBlocker ix(m_bidX);
+        const QSignalBlocker iy(m_bidY);
+        const QSignalBlocker iz(m_bidZ);
         m_blockX->setValue(static_cast<int>(std::clamp<std::int64_t>(source.blockDim.x, 1, 1024)));
         m_blockY->setValue(static_cast<int>(std::clamp<std::int64_t>(source.blockDim.y, 1, 1024)));
         m_blockZ->setValue(static_cast<int>(std::clamp<std::int64_t>(source.blockDim.z, 1, 64)));
+        m_gridX->setValue(clampToInt(source.gridDim.x, 1));
+        m_gridY->setValue(clampToInt(source.gridDim.y, 1));
+        m_gridZ->setValue(clampToInt(source.gridDim.z, 1));
+        // A block index box spans its grid axis, so it cannot leave the grid.
+        for (auto [box, index, dim] : {std::tuple{m_bidX, source.blockIdx.x, source.gridDim.x},
+                                       std::tuple{m_bidY, source.blockIdx.y, source.gridDim.y},
+                                       std::tuple{m_bidZ, source.blockIdx.z, source.gridDim.z}}) {
+            box->setRange(0, clampToInt(dim - 1, 0));
+            box->setValue(clampToInt(index, 0));
+        }
         const std::int64_t threads = source.blockDim.count();
         const std::int64_t warps = std::max<std::int64_t>(1, (threads + kWarpSize - 1) / kWarpSize);
         m_warpIndex->setRange(0, static_cast<int>(std::min<std::int64_t>(warps - 1, 1 << 20)));
         m_warpIndex->setValue(
             static_cast<int>(std::clamp<std::int64_t>(source.warpIndex, 0, warps - 1)));
-        m_warpCount->setText(
-            tr("of %n warp(s), %1 threads", "", static_cast<int>(warps)).arg(threads));
+        QString text = tr("of %n warp(s), %1 threads", "", static_cast<int>(warps)).arg(threads);
+        // The gids this warp covers, from the core (so the grid and block index show their
+        // effect); nothing when the shape is invalid (the error says why).
+        if (auto lanes = warpThreads(source)) {
+            const LaneThread& first = lanes.value().front();
+            std::int64_t last = first.globalIndex;
+            for (const LaneThread& t : lanes.value()) {
+                if (t.existsInBlock) {
+                    last = t.globalIndex;
+                }
+            }
+            text += tr("; gid %1 … %2").arg(first.globalIndex).arg(last);
+        }
+        m_warpCount->setText(text);
     } else {
         m_address->setTextSilently(QString());
         m_active->setTextSilently(QString());
@@ -393,6 +578,42 @@ void PatternEditor::editBlock() {
         std::clamp<std::int64_t>(source.warpIndex, 0, std::max<std::int64_t>(0, warps - 1));
     m_document->editPattern(pattern, tr("Change the block shape"),
                             static_cast<int>(EditMerge::BlockShape));
+}
+
+void PatternEditor::editGrid() {
+    if (m_syncing || !m_document->pattern().source) {
+        return;
+    }
+    Pattern pattern = m_document->pattern();
+    PatternSource& source = *pattern.source;
+    source.gridDim = Dim3{m_gridX->value(), m_gridY->value(), m_gridZ->value()};
+    // Keep the block index inside the new grid instead of producing an error.
+    source.blockIdx.x = std::clamp<std::int64_t>(source.blockIdx.x, 0, source.gridDim.x - 1);
+    source.blockIdx.y = std::clamp<std::int64_t>(source.blockIdx.y, 0, source.gridDim.y - 1);
+    source.blockIdx.z = std::clamp<std::int64_t>(source.blockIdx.z, 0, source.gridDim.z - 1);
+    m_document->editPattern(pattern, tr("Change the grid shape"),
+                            static_cast<int>(EditMerge::GridShape));
+}
+
+void PatternEditor::editBlockIndex() {
+    if (m_syncing || !m_document->pattern().source) {
+        return;
+    }
+    Pattern pattern = m_document->pattern();
+    pattern.source->blockIdx = Dim3{m_bidX->value(), m_bidY->value(), m_bidZ->value()};
+    m_document->editPattern(pattern,
+                            tr("Choose block (%1, %2, %3)")
+                                .arg(m_bidX->value())
+                                .arg(m_bidY->value())
+                                .arg(m_bidZ->value()),
+                            static_cast<int>(EditMerge::BlockIndex));
+}
+
+void PatternEditor::removeSelectedParameter() {
+    const QModelIndex current = m_parameterTable->currentIndex();
+    // Without a selection, the last declaration goes (the one "Add" just made).
+    const int row = current.isValid() ? current.row() : m_parameterModel->rowCount() - 1;
+    m_parameterModel->removeParameter(row);
 }
 
 void PatternEditor::editWarpIndex(int value) {

@@ -1,6 +1,7 @@
 // PatternEditor, the contents of the "Pattern" dock: preset picker, address and active-lane
-// expressions with inline errors, a slider per parameter, the access kind, the block shape and
-// warp index, and the model settings. Every change becomes an undoable document edit.
+// expressions with inline errors, a slider per parameter and the table that declares them, the
+// access kind, the block shape, grid shape, block index and warp index, and the model settings.
+// Every change becomes an undoable document edit.
 #pragma once
 
 #include <QWidget>
@@ -8,12 +9,15 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
+class QTableView;
 
 namespace warpscope::app {
 
 class ExpressionEdit;
 class ParameterPanel;
+class ParameterTableModel;
 class PatternDocument;
 class PresetPicker;
 
@@ -29,6 +33,16 @@ public:
     QComboBox* widthBox() const { return m_width; }
     QComboBox* spaceBox() const { return m_space; }
     QSpinBox* warpIndexBox() const { return m_warpIndex; }
+    /// Grid shape (gdim) and block index (bid) boxes, axis 0, 1, 2 = x, y, z.
+    QSpinBox* gridBox(int axis) const;
+    QSpinBox* blockIndexBox(int axis) const;
+    /// The declarations table (name, default, min, max) and its buttons.
+    QTableView* parameterTable() const { return m_parameterTable; }
+    ParameterTableModel* parameterTableModel() const { return m_parameterModel; }
+    QPushButton* addParameterButton() const { return m_addParameter; }
+    QPushButton* removeParameterButton() const { return m_removeParameter; }
+    /// Why the last declaration change was refused ("" if it was not).
+    QString parameterErrorText() const;
     /// The error text shown under the address field, the active-lane field or the pattern ("" if
     /// none).
     QString addressErrorText() const;
@@ -47,6 +61,9 @@ private:
     void editParameter(int index, std::int64_t value);
     void editKind();
     void editBlock();
+    void editGrid();
+    void editBlockIndex();
+    void removeSelectedParameter();
     void editWarpIndex(int value);
     void editModel();
 
@@ -61,6 +78,11 @@ private:
     QLabel* m_explicitNote;
     QLabel* m_patternError;
     ParameterPanel* m_parameters;
+    ParameterTableModel* m_parameterModel;
+    QTableView* m_parameterTable;
+    QPushButton* m_addParameter;
+    QPushButton* m_removeParameter;
+    QLabel* m_parameterError;
     QComboBox* m_space;
     QComboBox* m_op;
     QComboBox* m_width;
@@ -68,6 +90,12 @@ private:
     QSpinBox* m_blockX;
     QSpinBox* m_blockY;
     QSpinBox* m_blockZ;
+    QSpinBox* m_gridX;
+    QSpinBox* m_gridY;
+    QSpinBox* m_gridZ;
+    QSpinBox* m_bidX;
+    QSpinBox* m_bidY;
+    QSpinBox* m_bidZ;
     QSpinBox* m_warpIndex;
     QLabel* m_warpCount;
     QComboBox* m_model;

@@ -54,7 +54,7 @@ SweepPlot::SweepPlot(PatternDocument* document, QWidget* parent)
     m_parameter->setObjectName(QStringLiteral("sweepParameter"));
     m_from->setRange(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
     m_to->setRange(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
-    auto* parameterLabel = new QLabel(tr("S&weep parameter:"), this);
+    auto* parameterLabel = new QLabel(tr("Sweep parameter (&x axis):"), this);
     parameterLabel->setBuddy(m_parameter);
     controls->addWidget(parameterLabel);
     controls->addWidget(m_parameter);

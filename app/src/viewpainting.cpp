@@ -1,6 +1,7 @@
 // Painting and formatting helpers for the views.
 #include "viewpainting.h"
 
+#include <QLineF>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPolygonF>
@@ -12,6 +13,13 @@
 #include <cmath>
 
 namespace warpscope::app {
+
+QColor blendedOver(const QColor& top, qreal alpha, const QColor& below) {
+    const float a = static_cast<float>(std::clamp(alpha, 0.0, 1.0));
+    return QColor::fromRgbF(top.redF() * a + below.redF() * (1 - a),
+                            top.greenF() * a + below.greenF() * (1 - a),
+                            top.blueF() * a + below.blueF() * (1 - a));
+}
 
 void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color, qreal spacing,
                  qreal width) {
@@ -37,6 +45,114 @@ void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color, qre
     painter.setPen(QPen(color, width, Qt::SolidLine, Qt::FlatCap));
     painter.drawLines(lines.constData(), static_cast<int>(lines.size()));
     painter.restore();
+}
+
+void drawRectOutline(QPainter& painter, const QRectF& rect, const QColor& color, qreal width) {
+    if (rect.isEmpty() || width <= 0) {
+        return;
+    }
+    const qreal h = width / 2;
+    const QRectF outer = rect.adjusted(-h, -h, h, h);
+    const QRectF edges[4] = {
+        QRectF(outer.left(), outer.top(), outer.width(), width),                      // top
+        QRectF(outer.left(), outer.bottom() - width, outer.width(), width),           // bottom
+        QRectF(outer.left(), outer.top() + width, width, outer.height() - 2 * width), // left
+        QRectF(outer.right() - width, outer.top() + width, width,
+               outer.height() - 2 * width), // right
+    };
+    const QPen pen = painter.pen();
+    const QBrush brush = painter.brush();
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(color);
+    painter.drawRects(edges, 4);
+    painter.setPen(pen);
+    painter.setBrush(brush);
+}
+
+void drawDashedRectOutline(QPainter& painter, const QRectF& rect, const QColor& color,
+                           qreal width) {
+    if (rect.isEmpty() || width <= 0) {
+        return;
+    }
+    // Qt::DashLine is 4 widths on, 2 off; square caps add half a width at each end of a dash.
+    const qreal dash = 4 * width;
+    const qreal period = 6 * width;
+    const qreal h = width / 2;
+    const QPointF corners[5] = {rect.topLeft(), rect.topRight(), rect.bottomRight(),
+                                rect.bottomLeft(), rect.topLeft()};
+    QVarLengthArray<QRectF, 128> pieces;
+    qreal travelled = 0; // along the outline, where this edge starts
+    for (int edge = 0; edge < 4; ++edge) {
+        const QPointF a = corners[edge];
+        const QPointF b = corners[edge + 1];
+        const qreal length = QLineF(a, b).length();
+        const QPointF unit = length > 0 ? (b - a) / length : QPointF();
+        // The dashes that overlap this edge: [k * period, k * period + dash) in outline length.
+        for (qreal start = std::floor(travelled / period) * period; start < travelled + length;
+             start += period) {
+            const qreal from = std::max(start, travelled) - travelled;
+            const qreal to = std::min(start + dash, travelled + length) - travelled;
+            if (to <= from) {
+                continue;
+            }
+            const QPointF p0 = a + unit * (from - h);
+            const QPointF p1 = a + unit * (to + h);
+            // Axis-aligned edges: the piece is the segment thickened by half a width each side.
+            pieces.append(QRectF(QPointF(std::min(p0.x(), p1.x()) - (unit.x() == 0 ? h : 0),
+                                         std::min(p0.y(), p1.y()) - (unit.y() == 0 ? h : 0)),
+                                 QPointF(std::max(p0.x(), p1.x()) + (unit.x() == 0 ? h : 0),
+                                         std::max(p0.y(), p1.y()) + (unit.y() == 0 ? h : 0))));
+        }
+        travelled += length;
+    }
+    const QPen pen = painter.pen();
+    const QBrush brush = painter.brush();
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(color);
+    painter.drawRects(pieces.constData(), static_cast<int>(pieces.size()));
+    painter.setPen(pen);
+    painter.setBrush(brush);
+}
+
+const QStaticText& StaticTextCache::text(const QString& string, const QFont& font) {
+    auto entry = std::find_if(m_fonts.begin(), m_fonts.end(),
+                              [&](const FontTexts& f) { return f.font == font; });
+    if (entry == m_fonts.end()) {
+        if (m_fonts.size() >= 8) {
+            m_fonts.clear(); // the view's fonts changed (zoom, theme, settings)
+        }
+        m_fonts.push_back(FontTexts{font, {}});
+        entry = m_fonts.end() - 1;
+    }
+    QHash<QString, QStaticText>& texts = entry->texts;
+    auto it = texts.find(string);
+    if (it == texts.end()) {
+        if (texts.size() >= 256) {
+            texts.clear();
+        }
+        QStaticText text(string);
+        text.setTextFormat(Qt::PlainText);
+        text.setPerformanceHint(QStaticText::AggressiveCaching);
+        text.prepare(QTransform(), font);
+        it = texts.insert(string, text);
+    }
+    return *it;
+}
+
+void StaticTextCache::draw(QPainter& painter, const QRectF& rect, Qt::Alignment alignment,
+                           const QString& string) {
+    if (string.isEmpty()) {
+        return;
+    }
+    const QStaticText& staticText = text(string, painter.font());
+    const QSizeF size = staticText.size();
+    qreal x = rect.left();
+    if (alignment.testFlag(Qt::AlignHCenter)) {
+        x = rect.center().x() - size.width() / 2;
+    } else if (alignment.testFlag(Qt::AlignRight)) {
+        x = rect.right() - size.width();
+    }
+    painter.drawStaticText(QPointF(x, rect.center().y() - size.height() / 2), staticText);
 }
 
 void drawGroupMarker(QPainter& painter, const QPointF& centre, qreal size, int index,

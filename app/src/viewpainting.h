@@ -4,19 +4,58 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
+#include <QHash>
 #include <QPointF>
 #include <QRectF>
+#include <QStaticText>
 #include <QString>
 
 #include <cstdint>
+#include <vector>
 
 class QPainter;
 
 namespace warpscope::app {
 
+/// `top` at opacity `alpha` over the opaque `below`, as one opaque colour: what a translucent
+/// fill would show there, without the raster engine's slow translucent path.
+QColor blendedOver(const QColor& top, qreal alpha, const QColor& below);
+
 /// Diagonal hatching inside `rect`, lines `spacing` logical pixels apart.
 void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color, qreal spacing = 5.0,
                  qreal width = 1.0);
+
+/// The outline a pen `width` wide centred on `rect`'s edges draws (square corners), filled as four
+/// rectangles. Qt's raster engine strokes pens wider than one pixel through a general path
+/// stroker, many times slower than filling rectangles, and the warp view draws dozens of outlines
+/// on every frame (docs/benchmarks.md, "Desktop app").
+void drawRectOutline(QPainter& painter, const QRectF& rect, const QColor& color, qreal width);
+/// The same outline in Qt::DashLine's pattern with square caps (dashes of 5 widths, gaps of 1
+/// width, starting at the top-left corner and running clockwise), filled as rectangles.
+void drawDashedRectOutline(QPainter& painter, const QRectF& rect, const QColor& color, qreal width);
+
+/// Single-line texts laid out once and drawn as QStaticText: shaping a string with HarfBuzz on
+/// every paint was a tenth of the warp view's frame. Kept per font; a font's texts are dropped
+/// wholesale when they grow many (texts that change with every edit, such as summaries, would
+/// otherwise pile up).
+class StaticTextCache {
+public:
+    const QStaticText& text(const QString& string, const QFont& font);
+    /// Draw `string` in `rect` with Qt::AlignLeft, Qt::AlignHCenter or Qt::AlignRight, centred
+    /// vertically; like QPainter::drawText without clipping to the rectangle. Uses the painter's
+    /// current font and pen.
+    void draw(QPainter& painter, const QRectF& rect, Qt::Alignment alignment,
+              const QString& string);
+    void clear() { m_fonts.clear(); }
+
+private:
+    struct FontTexts {
+        QFont font;
+        QHash<QString, QStaticText> texts;
+    };
+    std::vector<FontTexts> m_fonts;
+};
 
 /// A filled marker whose shape depends on `index` (circle, square, triangle, diamond, ...), so
 /// groups differ in shape as well as in colour.

@@ -32,6 +32,7 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
     layout.global = access.kind.space == MemorySpace::Global && evaluation.modern.global;
     layout.showTextbook = showTextbook && layout.global;
     const qreal lineHeight = font.height();
+    layout.textHeight = lineHeight;
 
     // ---- Which 128-byte lines to draw -------------------------------------------------------
     std::set<std::int64_t> rowAddresses;
@@ -86,9 +87,13 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
         std::clamp((contentWidth - 2 * kMargin) / kWarpSize, kMinLaneWidth, kMaxLaneWidth);
     const qreal lanesLeft = (contentWidth - laneWidth * kWarpSize) / 2;
     const qreal laneHeight = std::max(28.0, lineHeight + 12);
+    // One rounded box, moved into place for every lane (cheaper than 32 addRoundedRect calls).
+    QPainterPath laneBox;
+    laneBox.addRoundedRect(QRectF(0.5, 0.5, laneWidth - 3, laneHeight - 1), 3, 3);
     for (int lane = 0; lane < kWarpSize; ++lane) {
-        layout.laneRects[static_cast<std::size_t>(lane)] =
-            QRectF(lanesLeft + lane * laneWidth + 1, y, laneWidth - 2, laneHeight);
+        const QRectF box(lanesLeft + lane * laneWidth + 1, y, laneWidth - 2, laneHeight);
+        layout.laneRects[static_cast<std::size_t>(lane)] = box;
+        layout.laneBoxes[static_cast<std::size_t>(lane)] = laneBox.translated(box.topLeft());
     }
     y += laneHeight;
     layout.linksTop = y;
@@ -214,6 +219,33 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
             y += listRowHeight;
         }
     }
+    // ---- Ribbons from the lanes to their bytes --------------------------------------------------
+    const qreal ribbonTop = layout.linksTop;
+    const qreal ribbonBottom = layout.memoryTop;
+    const qreal midY = (ribbonTop + ribbonBottom) / 2;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& address = access.addresses[static_cast<std::size_t>(lane)];
+        if (!address) {
+            continue;
+        }
+        const auto span = layout.byteSpan(*address, *address + access.kind.widthBytes);
+        if (!span) {
+            continue;
+        }
+        const QRectF laneRect = layout.laneRects[static_cast<std::size_t>(lane)];
+        const qreal cx = laneRect.center().x();
+        const qreal half = std::min(2.5, laneRect.width() / 6);
+        // Curved so the ribbons stay readable when lanes fan out over many lines.
+        QPainterPath& path = layout.ribbons[static_cast<std::size_t>(lane)];
+        path.moveTo(cx - half, ribbonTop);
+        path.cubicTo(QPointF(cx - half, midY), QPointF(span->first, midY),
+                     QPointF(span->first, ribbonBottom));
+        path.lineTo(span->second, ribbonBottom);
+        path.cubicTo(QPointF(span->second, midY), QPointF(cx + half, midY),
+                     QPointF(cx + half, ribbonTop));
+        path.closeSubpath();
+    }
+
     layout.size = QSizeF(contentWidth, y + kMargin);
     return layout;
 }

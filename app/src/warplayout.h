@@ -8,6 +8,7 @@
 #include "evaluation.h"
 
 #include <QFontMetricsF>
+#include <QPainterPath>
 #include <QRectF>
 
 #include <array>
@@ -57,6 +58,7 @@ struct WarpLayout {
     bool global = true;
     bool showTextbook = true;
     qreal pxPerByte = 1.0;
+    qreal textHeight = 0; // the view font's line height
     QSizeF size;
     QRectF titleRect;
     QRectF textbookTitleRect;
@@ -71,6 +73,11 @@ struct WarpLayout {
     std::vector<TransactionBox> transactions;
     qreal listTop = 0;
     std::vector<ListRow> listRows;
+    /// Each lane's ribbon from its box to exactly the bytes it touches (empty when the lane is
+    /// inactive or its bytes are not drawn). Built once per layout, not on every paint.
+    std::array<QPainterPath, kWarpSize> ribbons{};
+    /// Each lane's rounded box, inset half a pixel so its one-pixel frame is sharp.
+    std::array<QPainterPath, kWarpSize> laneBoxes{};
 
     /// Lay out `evaluation` for a view `width` logical pixels wide. The result may be wider when
     /// the lines need more room than that (the view then scrolls).

@@ -17,11 +17,6 @@ namespace warpscope::app {
 
 namespace {
 
-QColor withAlpha(QColor color, qreal alpha) {
-    color.setAlphaF(static_cast<float>(alpha));
-    return color;
-}
-
 const std::optional<std::int64_t>& laneAddress(const Evaluation& evaluation, int lane) {
     return evaluation.access.addresses[static_cast<std::size_t>(lane)];
 }
@@ -91,7 +86,7 @@ void WarpView::paintEvent(QPaintEvent* /*event*/) {
 void WarpView::paintTitle(QPainter& painter, const ViewColors& colors,
                           const Evaluation& evaluation) {
     const QRectF& r = m_layout.titleRect;
-    const qreal lineHeight = QFontMetricsF(font()).height();
+    const qreal lineHeight = m_layout.textHeight;
     auto line = [&](int index) {
         return QRectF(r.left(), r.top() + index * (lineHeight + 4), r.width(), lineHeight);
     };
@@ -99,11 +94,11 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors,
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(colors.text);
-    painter.drawText(line(0), Qt::AlignLeft | Qt::AlignVCenter,
-                     QString::fromStdString(m_document->current().title) + QStringLiteral(" — ") +
-                         describeAccess(evaluation.access));
+    m_texts.draw(painter, line(0), Qt::AlignLeft,
+                 QString::fromStdString(m_document->current().title) + QStringLiteral(" — ") +
+                     describeAccess(evaluation.access));
     painter.setFont(font());
-    painter.drawText(line(1), Qt::AlignLeft | Qt::AlignVCenter, modernSummary(evaluation));
+    m_texts.draw(painter, line(1), Qt::AlignLeft, modernSummary(evaluation));
     QString third;
     if (m_document->error()) {
         painter.setPen(colors.warning);
@@ -117,7 +112,7 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors,
         painter.setPen(colors.mutedText);
         third = QString::fromStdString(m_document->current().caption);
     }
-    painter.drawText(line(2), Qt::AlignLeft | Qt::AlignVCenter, third);
+    m_texts.draw(painter, line(2), Qt::AlignLeft, third);
 }
 
 void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
@@ -143,15 +138,15 @@ void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Eva
             painter.drawLine(r.topLeft() + QPointF(3, 3), r.bottomRight() - QPointF(3, 3));
             painter.drawLine(r.topRight() + QPointF(-3, 3), r.bottomLeft() + QPointF(3, -3));
             painter.setPen(colors.mutedText);
-            painter.drawText(r, Qt::AlignCenter, QString::number(lane));
+            m_texts.draw(painter, r, Qt::AlignHCenter, QString::number(lane));
             continue;
         }
         const int group = groupOfLane(evaluation, lane);
         painter.setPen(QPen(isEmphasised ? colors.highlight : colors.frame, isEmphasised ? 3 : 1));
         painter.setBrush(group >= 0 ? colors.groupFill(group) : colors.surface);
-        painter.drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+        painter.drawPath(m_layout.laneBoxes[static_cast<std::size_t>(lane)]);
         painter.setPen(colors.text);
-        painter.drawText(r.adjusted(0, 0, 0, -6), Qt::AlignCenter, QString::number(lane));
+        m_texts.draw(painter, r.adjusted(0, 0, 0, -6), Qt::AlignHCenter, QString::number(lane));
         if (group >= 0) {
             drawGroupMarker(painter, QPointF(r.center().x(), r.bottom() - 5), 6, group,
                             colors.group(group), colors.frame);
@@ -162,46 +157,26 @@ void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Eva
 
 void WarpView::paintLinks(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
                           std::uint32_t emphasised) {
-    const int width = evaluation.access.kind.widthBytes;
     for (int pass = 0; pass < 2; ++pass) {
         // Emphasised links last, so they are on top.
         for (int lane = 0; lane < kWarpSize; ++lane) {
-            const auto& address = laneAddress(evaluation, lane);
-            if (!address) {
-                continue;
-            }
+            const QPainterPath& path = m_layout.ribbons[static_cast<std::size_t>(lane)];
             const bool isEmphasised = isLaneInMask(emphasised, lane);
-            if ((pass == 1) != isEmphasised) {
+            if (path.isEmpty() || (pass == 1) != isEmphasised) {
                 continue;
             }
-            auto span = m_layout.byteSpan(*address, *address + width);
-            if (!span) {
-                continue;
-            }
-            const QRectF laneRect = m_layout.laneRects[static_cast<std::size_t>(lane)];
-            const qreal top = laneRect.bottom();
-            const qreal bottom = m_layout.memoryTop;
-            const qreal cx = laneRect.center().x();
-            const qreal half = std::min(2.5, laneRect.width() / 6);
             const int group = groupOfLane(evaluation, lane);
             const QColor base = group >= 0 ? colors.group(group) : colors.frame;
             qreal alpha = 0.45;
             if (emphasised != 0) {
                 alpha = isEmphasised ? 0.95 : 0.12;
             }
-            // A ribbon from the lane to exactly the bytes it touches, curved to stay readable
-            // when lanes fan out over many lines.
-            const qreal midY = (top + bottom) / 2;
-            QPainterPath path;
-            path.moveTo(cx - half, top);
-            path.cubicTo(QPointF(cx - half, midY), QPointF(span->first, midY),
-                         QPointF(span->first, bottom));
-            path.lineTo(span->second, bottom);
-            path.cubicTo(QPointF(span->second, midY), QPointF(cx + half, midY),
-                         QPointF(cx + half, top));
-            path.closeSubpath();
+            // The ribbons lie on the plain background, so the translucent tint is blended here
+            // and filled opaque: Qt's raster engine hands every translucent fill of more than a
+            // few dozen spans to its thread pool and waits for it, which made these 32 fills
+            // most of the view's paint time (docs/benchmarks.md, "Desktop app").
             painter.setPen(Qt::NoPen);
-            painter.setBrush(withAlpha(base, alpha));
+            painter.setBrush(blendedOver(base, alpha, colors.background));
             painter.drawPath(path);
             if (isEmphasised) {
                 painter.setPen(QPen(colors.highlight, 1.5));
@@ -219,21 +194,24 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
     const std::uint32_t selectedLanes = m_highlight->selectedLanes();
 
     // Lines: untouched bytes first, then fetched sectors tinted and hatched (fetched but unused),
-    // then the requested bytes solid on top.
+    // then the requested bytes solid on top. Everything here is opaque: the hatching's and the
+    // word ticks' tints are blended in advance (see blendedOver()).
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(colors.surface);
     for (const WarpLayout::Line& line : m_layout.lines) {
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(colors.surface);
         painter.drawRect(line.rect);
     }
     for (const WarpLayout::Sector& sector : m_layout.sectors) {
         if (sector.sectorIndex < 0) {
             continue;
         }
+        const QColor fill = colors.groupFill(sector.group);
         painter.setPen(Qt::NoPen);
-        painter.setBrush(colors.groupFill(sector.group));
+        painter.setBrush(fill);
         painter.drawRect(sector.bandRect);
-        fillHatched(painter, sector.bandRect, withAlpha(colors.hatch, 0.75), 6.0, 1.0);
+        fillHatched(painter, sector.bandRect, blendedOver(colors.hatch, 0.75, fill), 6.0, 1.0);
     }
+    const qreal bandHeight = m_layout.lines.empty() ? 0 : m_layout.lines.front().rect.height();
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto& address = laneAddress(evaluation, lane);
         if (!address) {
@@ -244,44 +222,53 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
             continue;
         }
         const int group = groupOfLane(evaluation, lane);
-        const QRectF bytes(span->first, m_layout.memoryTop, span->second - span->first,
-                           m_layout.lines.empty() ? 0 : m_layout.lines.front().rect.height());
+        const QRectF bytes(span->first, m_layout.memoryTop, span->second - span->first, bandHeight);
         painter.setPen(Qt::NoPen);
         painter.setBrush(m_layout.global && group >= 0 ? colors.group(group) : colors.requested);
         painter.drawRect(bytes);
-        if (isLaneInMask(emphasised, lane)) {
-            painter.setPen(QPen(colors.highlight, 3));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawRect(bytes.adjusted(-1, -1, 1, 1));
-        }
     }
 
     // Grid: words (when there is room), sectors, lines.
+    const QColor tick = blendedOver(colors.grid, 0.9, colors.surface);
+    QVarLengthArray<QLineF, 64> ticks;
     for (const WarpLayout::Line& line : m_layout.lines) {
         const QRectF r = line.rect;
         if (pxPerByte * kBankWordBytes >= 4) {
-            painter.setPen(QPen(withAlpha(colors.grid, 0.9), 1));
+            ticks.clear();
             for (int b = kBankWordBytes; b < kLineBytes; b += kBankWordBytes) {
                 const qreal x = r.left() + b * pxPerByte;
-                painter.drawLine(QPointF(x, r.top()), QPointF(x, r.top() + r.height() * 0.3));
-                painter.drawLine(QPointF(x, r.bottom() - r.height() * 0.3), QPointF(x, r.bottom()));
+                ticks.append(QLineF(x, r.top(), x, r.top() + r.height() * 0.3));
+                ticks.append(QLineF(x, r.bottom() - r.height() * 0.3, x, r.bottom()));
             }
+            painter.setPen(QPen(tick, 1));
+            painter.drawLines(ticks.constData(), static_cast<int>(ticks.size()));
         }
         if (m_layout.global) {
-            painter.setPen(QPen(colors.frame, 1.5));
+            // Sector boundaries, 1.5 px, filled as thin rectangles (see drawRectOutline()).
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(colors.frame);
             for (int b = kSectorBytes; b < kLineBytes; b += kSectorBytes) {
                 const qreal x = r.left() + b * pxPerByte;
-                painter.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
+                painter.drawRect(QRectF(x - 0.75, r.top(), 1.5, r.height()));
             }
         }
-        painter.setPen(QPen(colors.frame, 2));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(r);
+        drawRectOutline(painter, r, colors.frame, 2);
         painter.setPen(colors.mutedText);
         const QString label = m_layout.global ? formatAddress(line.address)
                                               : tr("row %1").arg(formatAddress(line.address));
-        painter.drawText(line.labelRect, Qt::AlignLeft | Qt::AlignVCenter,
-                         QStringLiteral(" ") + label);
+        m_texts.draw(painter, line.labelRect, Qt::AlignLeft, QStringLiteral(" ") + label);
+    }
+    // The lanes being followed, outlined on their bytes (over the grid).
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& address = laneAddress(evaluation, lane);
+        if (!address || !isLaneInMask(emphasised, lane)) {
+            continue;
+        }
+        if (auto span = m_layout.byteSpan(*address, *address + width)) {
+            const QRectF bytes(span->first, m_layout.memoryTop, span->second - span->first,
+                               bandHeight);
+            drawRectOutline(painter, bytes.adjusted(-1, -1, 1, 1), colors.highlight, 3);
+        }
     }
 
     // Gaps: untouched memory, elided with its size.
@@ -296,8 +283,8 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
         painter.setFont(small);
         painter.fillRect(QRectF(r.left() + 2, r.center().y() - 8, r.width() - 4, 16),
                          colors.background);
-        painter.drawText(gap.rect, Qt::AlignCenter,
-                         QStringLiteral("⋯ %1 ⋯").arg(formatBytes(gap.bytes)));
+        m_texts.draw(painter, gap.rect, Qt::AlignHCenter,
+                     QStringLiteral("⋯ %1 ⋯").arg(formatBytes(gap.bytes)));
         painter.setFont(font());
     }
 
@@ -324,13 +311,15 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
             const QString text =
                 r.width() > 90 ? tr("S%1 · %2/32 B").arg(sector.indexInLine).arg(use.bytesUsed)
                                : QStringLiteral("S%1").arg(sector.indexInLine);
-            painter.drawText(r.adjusted(16, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+            m_texts.draw(painter, r.adjusted(16, 0, 0, 0), Qt::AlignLeft, text);
         } else {
             painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
             painter.setBrush(Qt::NoBrush);
             painter.drawRect(r);
             painter.setPen(colors.mutedText);
-            painter.drawText(r, Qt::AlignCenter, r.width() > 60 ? tr("not fetched") : QString());
+            if (r.width() > 60) {
+                m_texts.draw(painter, r, Qt::AlignHCenter, tr("not fetched"));
+            }
         }
     }
 }
@@ -344,8 +333,7 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
-    painter.drawText(m_layout.textbookTitleRect, Qt::AlignLeft | Qt::AlignVCenter,
-                     textbookSummary(evaluation));
+    m_texts.draw(painter, m_layout.textbookTitleRect, Qt::AlignLeft, textbookSummary(evaluation));
     painter.setFont(font());
     const auto& transactions = evaluation.textbook.transactions;
     for (const WarpLayout::TransactionBox& box : m_layout.transactions) {
@@ -353,26 +341,27 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
         const bool isEmphasised = (t.laneMask & emphasised) != 0;
         const QColor pen = isEmphasised ? colors.highlight : colors.text;
         // The outline on the memory itself...
-        painter.setPen(QPen(pen, isEmphasised ? 3 : 2, Qt::DashLine));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(box.rect.adjusted(2, 2, -2, -2));
+        drawDashedRectOutline(painter, box.rect.adjusted(2, 2, -2, -2), pen, isEmphasised ? 3 : 2);
         // ... and its labelled bracket underneath.
         const QRectF r = box.labelRect.adjusted(2, 0, -2, 0);
-        painter.setPen(QPen(pen, isEmphasised ? 2 : 1, Qt::DashLine));
-        painter.drawRect(r);
+        if (isEmphasised) {
+            drawDashedRectOutline(painter, r, pen, 2);
+        } else {
+            painter.setPen(QPen(pen, 1, Qt::DashLine));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(r);
+        }
         painter.setPen(colors.text);
         const QString label =
             QStringLiteral("T%1 · %2").arg(box.index + 1).arg(formatBytes(t.sizeBytes));
-        painter.drawText(r, Qt::AlignCenter,
-                         QFontMetricsF(font()).horizontalAdvance(label) < r.width() - 4
-                             ? label
-                             : QStringLiteral("T%1").arg(box.index + 1));
+        const bool fits = m_texts.text(label, painter.font()).size().width() < r.width() - 4;
+        m_texts.draw(painter, r, Qt::AlignHCenter,
+                     fits ? label : QStringLiteral("T%1").arg(box.index + 1));
     }
 }
 
 void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
                                   const Evaluation& evaluation, std::uint32_t emphasised) {
-    const QFontMetricsF metrics(font());
     // Legend: every fill the band uses, with its meaning.
     qreal x = m_layout.legendRect.left();
     const qreal cy = m_layout.legendRect.center().y();
@@ -381,8 +370,9 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
         paintSwatch(box);
         x += 28;
         painter.setPen(colors.text);
-        painter.drawText(QPointF(x, cy + metrics.ascent() / 2 - 1), text);
-        x += metrics.horizontalAdvance(text) + 22;
+        const qreal textWidth = m_texts.text(text, painter.font()).size().width();
+        m_texts.draw(painter, QRectF(x, box.top(), textWidth, box.height()), Qt::AlignLeft, text);
+        x += textWidth + 22;
     };
     swatch(
         [&](const QRectF& box) {
@@ -408,13 +398,8 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
             },
             tr("not fetched"));
         if (m_layout.showTextbook) {
-            swatch(
-                [&](const QRectF& box) {
-                    painter.setPen(QPen(colors.text, 2, Qt::DashLine));
-                    painter.setBrush(Qt::NoBrush);
-                    painter.drawRect(box);
-                },
-                tr("textbook transaction"));
+            swatch([&](const QRectF& box) { drawDashedRectOutline(painter, box, colors.text, 2); },
+                   tr("textbook transaction"));
         }
         swatch(
             [&](const QRectF& box) {
@@ -426,14 +411,15 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
     // The list of lines (modern) and transactions (textbook).
     QFont bold = font();
     bold.setBold(true);
-    const qreal rowHeight = metrics.height() + 4;
+    const qreal rowHeight = m_layout.textHeight + 4;
     painter.setFont(bold);
     painter.setPen(colors.text);
-    painter.drawText(QRectF(m_layout.legendRect.left(), m_layout.listTop,
-                            m_layout.legendRect.width(), rowHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter,
-                     m_layout.global ? tr("Lines and sectors — modern model")
-                                     : tr("Rows of shared memory the lanes touch"));
+    m_texts.draw(painter,
+                 QRectF(m_layout.legendRect.left(), m_layout.listTop, m_layout.legendRect.width(),
+                        rowHeight),
+                 Qt::AlignLeft,
+                 m_layout.global ? tr("Lines and sectors — modern model")
+                                 : tr("Rows of shared memory the lanes touch"));
     painter.setFont(font());
     bool transactionHeadingDone = false;
     for (const WarpLayout::ListRow& row : m_layout.listRows) {
@@ -486,9 +472,8 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
                 transactionHeadingDone = true;
                 painter.setFont(bold);
                 painter.setPen(colors.text);
-                painter.drawText(row.rect.translated(0, -rowHeight),
-                                 Qt::AlignLeft | Qt::AlignVCenter,
-                                 tr("Transactions — textbook model"));
+                m_texts.draw(painter, row.rect.translated(0, -rowHeight), Qt::AlignLeft,
+                             tr("Transactions — textbook model"));
                 painter.setFont(font());
             }
             const Transaction& t =
@@ -502,7 +487,7 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
         }
         const bool isEmphasised = (mask & emphasised) != 0;
         if (isEmphasised) {
-            painter.fillRect(row.rect, withAlpha(colors.highlight, 0.18));
+            painter.fillRect(row.rect, blendedOver(colors.highlight, 0.18, colors.background));
         }
         qreal textLeft = row.rect.left() + 4;
         if (marker >= 0) {
@@ -510,15 +495,16 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
                             marker, colors.group(marker), colors.frame);
             textLeft += 18;
         } else {
-            painter.setPen(QPen(colors.text, 1.5, Qt::DashLine));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawRect(QRectF(row.rect.left() + 3, row.rect.center().y() - 5, 14, 10));
+            drawDashedRectOutline(painter,
+                                  QRectF(row.rect.left() + 3, row.rect.center().y() - 5, 14, 10),
+                                  colors.text, 1.5);
             textLeft += 18;
         }
         painter.setPen(colors.text);
-        painter.drawText(
+        m_texts.draw(
+            painter,
             QRectF(textLeft, row.rect.top(), row.rect.right() - textLeft, row.rect.height()),
-            Qt::AlignLeft | Qt::AlignVCenter, text);
+            Qt::AlignLeft, text);
     }
 }
 

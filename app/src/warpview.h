@@ -4,6 +4,7 @@
 // or list row to light up its lanes.
 #pragma once
 
+#include "viewpainting.h"
 #include "warplayout.h"
 #include "zoomableview.h"
 
@@ -50,6 +51,7 @@ private:
     PatternDocument* m_document;
     LaneHighlight* m_highlight;
     WarpLayout m_layout;
+    StaticTextCache m_texts;
     bool m_showTextbook = true;
 };
 

@@ -55,8 +55,11 @@ void ZoomableView::relayout() {
     const qreal width = std::max(200.0, visible.width() * m_zoom);
     const QSizeF needed = computeLayout(width);
     if (m_watchedViewport != nullptr) {
+        // As wide as the viewport (content is centred in it), but only as tall as the content:
+        // the viewport's own background (the same Base colour) fills the rest, so an edit
+        // repaints and flushes only the pixels that can change.
         const QSize target(std::max(visible.width(), qCeil(needed.width())),
-                           std::max(visible.height(), qCeil(needed.height())));
+                           qCeil(needed.height()));
         if (target != size()) {
             resize(target);
         }
@@ -66,8 +69,17 @@ void ZoomableView::relayout() {
 }
 
 bool ZoomableView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_watchedViewport && event->type() == QEvent::Resize) {
-        relayout();
+    if (watched == m_watchedViewport) {
+        if (event->type() == QEvent::Resize) {
+            relayout();
+        } else if (event->type() == QEvent::Wheel) {
+            // Ctrl+wheel below the content (the bare viewport) zooms as well.
+            auto* wheel = static_cast<QWheelEvent*>(event);
+            if (wheel->modifiers().testFlag(Qt::ControlModifier)) {
+                wheelEvent(wheel);
+                return true;
+            }
+        }
     }
     return QWidget::eventFilter(watched, event);
 }
