@@ -4,6 +4,8 @@
 // split, widen, merge nor drop it.
 #include "replay_kernels.h"
 
+#include "lane_offset.cuh"
+
 namespace warpscope::gpu {
 namespace {
 
@@ -14,15 +16,6 @@ struct ReplayParams {
     unsigned char* globalArena;
     uint4* sink;
 };
-
-__device__ __forceinline__ long long laneOffset(const ReplayParams& p, int lane) {
-    long long offset = 0;
-#pragma unroll
-    for (int i = 0; i < kReplayLanes; ++i) {
-        offset = (lane == i) ? p.offsets[i] : offset;
-    }
-    return offset;
-}
 
 template <int Width, int Cache> __device__ __forceinline__ uint4 globalLoad(const void* ptr) {
     uint4 v = make_uint4(0, 0, 0, 0);
@@ -114,7 +107,7 @@ __device__ __forceinline__ void keepAlive(const ReplayParams& p, int lane, uint4
 
 template <int Width, int Cache> __global__ void replayGlobalLoad(ReplayParams p) {
     const int lane = static_cast<int>(threadIdx.x);
-    const long long offset = laneOffset(p, lane);
+    const long long offset = laneOffset(p.offsets, lane);
     uint4 v = make_uint4(0, 0, 0, 0);
     if ((p.activeMask >> lane) & 1u) {
         v = globalLoad<Width, Cache>(p.globalArena + offset);
@@ -124,7 +117,7 @@ template <int Width, int Cache> __global__ void replayGlobalLoad(ReplayParams p)
 
 template <int Width> __global__ void replayGlobalStore(ReplayParams p) {
     const int lane = static_cast<int>(threadIdx.x);
-    const long long offset = laneOffset(p, lane);
+    const long long offset = laneOffset(p.offsets, lane);
     if ((p.activeMask >> lane) & 1u) {
         globalStore<Width>(p.globalArena + offset, 0x01010101u * static_cast<unsigned>(lane + 1));
     }
@@ -134,7 +127,7 @@ extern __shared__ __align__(16) unsigned char replaySharedArena[];
 
 template <int Width> __global__ void replaySharedLoad(ReplayParams p) {
     const int lane = static_cast<int>(threadIdx.x);
-    const long long offset = laneOffset(p, lane);
+    const long long offset = laneOffset(p.offsets, lane);
     const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(replaySharedArena));
     uint4 v = make_uint4(0, 0, 0, 0);
     if ((p.activeMask >> lane) & 1u) {
@@ -145,7 +138,7 @@ template <int Width> __global__ void replaySharedLoad(ReplayParams p) {
 
 template <int Width> __global__ void replaySharedStore(ReplayParams p) {
     const int lane = static_cast<int>(threadIdx.x);
-    const long long offset = laneOffset(p, lane);
+    const long long offset = laneOffset(p.offsets, lane);
     const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(replaySharedArena));
     if ((p.activeMask >> lane) & 1u) {
         sharedStore<Width>(base + static_cast<unsigned>(offset),

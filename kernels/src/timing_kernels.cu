@@ -3,6 +3,8 @@
 // the clock is read after every active lane has its data.
 #include "timing_kernels.h"
 
+#include "lane_offset.cuh"
+
 namespace warpscope::gpu {
 namespace {
 
@@ -13,15 +15,6 @@ struct LatencyParams {
     unsigned char* globalArena;
     long long* cycles;
 };
-
-__device__ __forceinline__ long long laneOffset(const LatencyParams& p, int lane) {
-    long long offset = 0;
-#pragma unroll
-    for (int i = 0; i < kReplayLanes; ++i) {
-        offset = (lane == i) ? p.offsets[i] : offset;
-    }
-    return offset;
-}
 
 __device__ __forceinline__ long long clockNow() {
     long long t;
@@ -83,7 +76,7 @@ extern __shared__ __align__(16) unsigned char latencySharedArena[];
 template <int Width> __global__ void latencyKernel(LatencyParams p) {
     __shared__ unsigned scratch[kReplayLanes];
     const int lane = static_cast<int>(threadIdx.x);
-    const long long offset = laneOffset(p, lane);
+    const long long offset = laneOffset(p.offsets, lane);
     const bool active = (p.activeMask >> lane) & 1u;
     const unsigned sharedBase = static_cast<unsigned>(__cvta_generic_to_shared(latencySharedArena));
     long long elapsed[2];
