@@ -567,8 +567,11 @@ public:
                             "not be a built-in name)",
                         child(where, "name"));
         }
-        const json* number = member(value, "value", where, true);
-        if (number == nullptr || !readInt64(*number, child(where, "value"), "value", out.value)) {
+        // "value" may be left out when "default" is given (presets do): the value starts there.
+        const bool hasValue = value.contains("value");
+        const json* number = member(value, hasValue ? "value" : "default", where, true);
+        if (number == nullptr || !readInt64(*number, child(where, hasValue ? "value" : "default"),
+                                            hasValue ? "value" : "default", out.value)) {
             return false;
         }
         // Defaults that always make a valid slider: reset to the value the file gives, range
@@ -588,7 +591,7 @@ public:
                             std::to_string(out.maximum) + ")",
                         child(where, "min"));
         }
-        if (out.value < out.minimum || out.value > out.maximum) {
+        if (hasValue && (out.value < out.minimum || out.value > out.maximum)) {
             return fail("value must be between min and max (" + std::to_string(out.minimum) +
                             " to " + std::to_string(out.maximum) + "); found " +
                             std::to_string(out.value),
@@ -946,6 +949,15 @@ Result<NamedPattern> patternFromJsonText(std::string_view text) {
     FieldReader reader;
     NamedPattern pattern;
     if (!reader.readPattern(parsed.value(), "", pattern)) {
+        return *reader.error();
+    }
+    return pattern;
+}
+
+Result<NamedPattern> patternFromJson(const nlohmann::json& object, const std::string& where) {
+    FieldReader reader;
+    NamedPattern pattern;
+    if (!reader.readPattern(object, where, pattern)) {
         return *reader.error();
     }
     return pattern;

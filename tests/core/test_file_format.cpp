@@ -89,6 +89,25 @@ Session sampleSession() {
 
 // ---- Round trips ---------------------------------------------------------------------------
 
+TEST(FileFormat, AParameterWithoutAValueStartsAtItsDefault) {
+    // Presets declare parameters this way; the file format reads them the same.
+    auto parsed = patternFromJsonText(
+        R"({"space":"global","op":"load","width":4,"source":{"address":"s * lane",)"
+        R"("parameters":[{"name":"s","default":4,"min":1,"max":8}]}})");
+    ASSERT_TRUE(parsed.ok()) << parsed.error().describe();
+    const Parameter& s = parsed->pattern.source->parameters.at(0);
+    EXPECT_EQ(s.value, 4);
+    EXPECT_EQ(s.defaultValue, 4);
+    EXPECT_EQ(s.minimum, 1);
+    EXPECT_EQ(s.maximum, 8);
+    // Neither value nor default: the field that is missing is named.
+    auto missing =
+        patternFromJsonText(R"({"space":"global","op":"load","width":4,"source":{"address":"lane",)"
+                            R"("parameters":[{"name":"s"}]}})");
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().where, "/source/parameters/0/default");
+}
+
 TEST(FileFormat, ExplicitPatternRoundTrips) {
     const NamedPattern original = explicitPattern();
     const std::string text = patternToJsonText(original);

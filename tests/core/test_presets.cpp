@@ -579,7 +579,7 @@ TEST(PresetParser, NamesTheBadField) {
                               "source": {"address": "0", "parameters": [
                               {"name": "a", "default": 9, "min": 0, "max": 4}]}})") +
              "]",
-         "/0/pattern/source/parameters/0"},
+         "/0/pattern/source/parameters/0/default"},
         {"bad blockDim",
          "[" + entry("x", R"("pattern": {"space": "global", "op": "load", "width": 4,
                               "source": {"address": "0", "blockDim": [1, 2, 3, 4]}})") +

@@ -7,6 +7,8 @@
 #include "warpscope/pattern.h"
 #include "warpscope/result.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -63,6 +65,10 @@ struct Session {
 // bare line form.
 std::string patternToJsonText(const NamedPattern& pattern);
 Result<NamedPattern> patternFromJsonText(std::string_view text);
+
+/// One pattern object (file or bare form) from JSON already parsed, such as a preset's "pattern";
+/// errors name their place below `where` (a JSON pointer).
+Result<NamedPattern> patternFromJson(const nlohmann::json& object, const std::string& where = "");
 
 std::string sessionToJsonText(const Session& session);
 Result<Session> sessionFromJsonText(std::string_view text);
