@@ -9,6 +9,7 @@
 #include "warpscope/file_format.h"
 
 #include "warpscope/expression.h"
+#include "warpscope/preset.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +39,8 @@ constexpr std::size_t kMaxSessionEntries = 10000;
 
 constexpr const char* kPatternFormatName = "warpscope-pattern";
 constexpr const char* kSessionFormatName = "warpscope-session";
+constexpr const char* kDeckFormatName = "warpscope-deck";
+constexpr std::size_t kMaxDeckSlides = 1000;
 
 Error fileError(std::string message, std::string where) {
     return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
@@ -874,6 +877,94 @@ public:
         return true;
     }
 
+    bool readDeck(const json& value, Deck& out) {
+        const std::string where;
+        if (!requireObject(value, where, "a deck file") ||
+            !readHeader(value, where, kDeckFormatName, kDeckFormatVersion, true) ||
+            !optionalString(value, "title", where, out.title)) {
+            return false;
+        }
+        const json* slides = member(value, "slides", where, true);
+        if (slides == nullptr) {
+            return false;
+        }
+        const std::string at = child(where, "slides");
+        if (!slides->is_array() || slides->empty()) {
+            return fail("slides must be a non-empty array; found " + describe(*slides), at);
+        }
+        if (slides->size() > kMaxDeckSlides) {
+            return fail("a deck holds at most " + std::to_string(kMaxDeckSlides) +
+                            " slides; found " + std::to_string(slides->size()),
+                        at);
+        }
+        for (std::size_t i = 0; i < slides->size(); ++i) {
+            const json& slide = (*slides)[i];
+            const std::string slideAt = child(at, i);
+            DeckSlide parsed;
+            if (!requireObject(slide, slideAt, "a slide")) {
+                return false;
+            }
+            const json* preset = member(slide, "preset", slideAt, false);
+            const json* pattern = member(slide, "pattern", slideAt, false);
+            if ((preset == nullptr) == (pattern == nullptr)) {
+                return fail("a slide has either \"preset\" (a built-in preset's id) or "
+                            "\"pattern\" (a pattern object), not both or neither",
+                            slideAt);
+            }
+            if (preset != nullptr) {
+                if (!readString(*preset, child(slideAt, "preset"), "preset", parsed.presetId)) {
+                    return false;
+                }
+                const Preset* found = findPreset(parsed.presetId);
+                if (found == nullptr) {
+                    return fail("no built-in preset is called \"" + parsed.presetId +
+                                    "\" (warpscope-cli presets lists them)",
+                                child(slideAt, "preset"));
+                }
+                parsed.pattern = NamedPattern{found->title, found->caption, found->pattern};
+            } else if (!readPattern(*pattern, child(slideAt, "pattern"), parsed.pattern)) {
+                return false;
+            }
+            parsed.title = parsed.pattern.title;
+            parsed.caption = parsed.pattern.caption;
+            if (!optionalString(slide, "title", slideAt, parsed.title) ||
+                !optionalString(slide, "caption", slideAt, parsed.caption)) {
+                return false;
+            }
+            if (const json* views = member(slide, "views", slideAt, false)) {
+                const std::string viewsAt = child(slideAt, "views");
+                if (!views->is_array() || views->empty() || views->size() > 5) {
+                    return fail("views must be an array of 1 to 5 view names; found " +
+                                    describe(*views),
+                                viewsAt);
+                }
+                for (std::size_t v = 0; v < views->size(); ++v) {
+                    std::string name;
+                    if (!readString((*views)[v], child(viewsAt, v), "a view", name)) {
+                        return false;
+                    }
+                    const auto& known = deckViewNames();
+                    if (std::find(known.begin(), known.end(), name) == known.end()) {
+                        return fail("unknown view \"" + name +
+                                        "\"; a slide shows warp, bank, block, sweep or metrics",
+                                    child(viewsAt, v));
+                    }
+                    if (std::find(parsed.views.begin(), parsed.views.end(), name) !=
+                        parsed.views.end()) {
+                        return fail("the view \"" + name + "\" is listed twice",
+                                    child(viewsAt, v));
+                    }
+                    parsed.views.push_back(std::move(name));
+                }
+            } else {
+                parsed.views = {parsed.pattern.pattern.kind.space == MemorySpace::Shared ? "bank"
+                                                                                         : "warp"};
+            }
+            out.slides.push_back(std::move(parsed));
+        }
+        return true;
+    }
+
 private:
     std::optional<Error> m_error;
 };
@@ -1010,6 +1101,46 @@ Result<Session> sessionFromJsonText(std::string_view text) {
         return *reader.error();
     }
     return session;
+}
+
+const std::vector<std::string>& deckViewNames() {
+    static const std::vector<std::string> names = {"warp", "bank", "block", "sweep", "metrics"};
+    return names;
+}
+
+std::string deckToJsonText(const Deck& deck) {
+    ordered_json out = ordered_json::object();
+    out["format"] = kDeckFormatName;
+    out["version"] = kDeckFormatVersion;
+    out["title"] = deck.title;
+    ordered_json slides = ordered_json::array();
+    for (const DeckSlide& slide : deck.slides) {
+        ordered_json s = ordered_json::object();
+        if (!slide.presetId.empty()) {
+            s["preset"] = slide.presetId;
+        } else {
+            s["pattern"] = patternToJson(slide.pattern, false);
+        }
+        s["title"] = slide.title;
+        s["caption"] = slide.caption;
+        s["views"] = slide.views;
+        slides.push_back(std::move(s));
+    }
+    out["slides"] = std::move(slides);
+    return dumpPretty(out);
+}
+
+Result<Deck> deckFromJsonText(std::string_view text) {
+    auto parsed = parseJson(text);
+    if (!parsed) {
+        return parsed.error();
+    }
+    FieldReader reader;
+    Deck deck;
+    if (!reader.readDeck(parsed.value(), deck)) {
+        return *reader.error();
+    }
+    return deck;
 }
 
 Result<std::string> readTextFile(const std::string& path) {

@@ -570,5 +570,64 @@ TEST(FileFormat, ReadTextFileIsBinarySafeAndLimited) {
     EXPECT_NE(tooBig.error().message.find("16 MiB"), std::string::npos);
 }
 
+// ---- Decks -----------------------------------------------------------------------------------
+
+TEST(FileFormat, DeckSlidesFromPresetsAndWrittenPatterns) {
+    const std::string text = R"({"format": "warpscope-deck", "version": 1, "title": "Memory",
+        "slides": [
+          {"preset": "readsegment-offset-11", "views": ["warp", "metrics"]},
+          {"pattern": )" + bareWith("\"title\": \"mine\"") +
+                             R"(, "caption": "my words"},
+          {"preset": "shared-tile-column", "title": "Columns conflict"}]})";
+    const auto deck = deckFromJsonText(text);
+    ASSERT_TRUE(deck.ok()) << deck.error().describe();
+    ASSERT_EQ(deck.value().slides.size(), 3u);
+    const DeckSlide& first = deck.value().slides[0];
+    EXPECT_EQ(first.presetId, "readsegment-offset-11");
+    EXPECT_EQ(first.title, first.pattern.title);
+    EXPECT_FALSE(first.title.empty());
+    EXPECT_EQ(first.views, (std::vector<std::string>{"warp", "metrics"}));
+    const DeckSlide& second = deck.value().slides[1];
+    EXPECT_TRUE(second.presetId.empty());
+    EXPECT_EQ(second.title, "mine");
+    EXPECT_EQ(second.caption, "my words");
+    EXPECT_EQ(second.views, std::vector<std::string>{"warp"}); // global: the warp view
+    const DeckSlide& third = deck.value().slides[2];
+    EXPECT_EQ(third.title, "Columns conflict");
+    EXPECT_EQ(third.views, std::vector<std::string>{"bank"}); // shared: the bank view
+
+    const auto again = deckFromJsonText(deckToJsonText(deck.value()));
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    EXPECT_EQ(again.value(), deck.value());
+}
+
+TEST(FileFormat, BadDecksNameThePlace) {
+    const auto errorOf = [](const std::string& text) {
+        const auto deck = deckFromJsonText(text);
+        return deck.ok() ? std::string("accepted") : deck.error().describe();
+    };
+    const std::string head = R"({"format": "warpscope-deck", "version": 1, "slides": )";
+    EXPECT_NE(errorOf(head + "[]}").find("/slides"), std::string::npos);
+    EXPECT_NE(errorOf(head + R"([{"preset": "no-such"}]})").find("/slides/0/preset"),
+              std::string::npos);
+    EXPECT_NE(errorOf(head + R"([{"preset": "stride-2", "views": ["warp", "pie"]}]})")
+                  .find("/slides/0/views/1"),
+              std::string::npos);
+    EXPECT_NE(errorOf(head + R"([{"preset": "stride-2", "views": ["warp", "warp"]}]})")
+                  .find("listed twice"),
+              std::string::npos);
+    EXPECT_NE(errorOf(head + R"([{"title": "nothing"}]})").find("either"), std::string::npos);
+    EXPECT_NE(errorOf(head + R"([{"preset": "stride-2", "pattern": {}}]})").find("either"),
+              std::string::npos);
+    EXPECT_NE(errorOf(head + R"([{"pattern": {"space": "global"}}]})").find("/slides/0/pattern"),
+              std::string::npos);
+    EXPECT_NE(errorOf(R"({"format": "warpscope-session", "version": 1, "slides": []})")
+                  .find("/format"),
+              std::string::npos);
+    EXPECT_NE(errorOf(R"({"format": "warpscope-deck", "version": 2, "slides": []})")
+                  .find("newer"),
+              std::string::npos);
+}
+
 } // namespace
 } // namespace warpscope

@@ -19,6 +19,7 @@ namespace warpscope {
 
 inline constexpr int kPatternFormatVersion = 1;
 inline constexpr int kSessionFormatVersion = 1;
+inline constexpr int kDeckFormatVersion = 1;
 /// Files larger than this are refused before parsing.
 inline constexpr std::size_t kMaxFileBytes = 16u * 1024u * 1024u;
 
@@ -72,6 +73,41 @@ Result<NamedPattern> patternFromJson(const nlohmann::json& object, const std::st
 
 std::string sessionToJsonText(const Session& session);
 Result<Session> sessionFromJsonText(std::string_view text);
+
+/// One slide of a lecture deck: a pattern (a built-in preset or written out) with the words and
+/// the views to show for it.
+struct DeckSlide {
+    /// The built-in preset the slide shows; empty when the pattern is written in the deck.
+    std::string presetId;
+    /// The pattern shown: the preset's (titled and captioned as the preset) or the deck's own.
+    NamedPattern pattern;
+    /// The slide's heading and caption; the reader fills them from the pattern when absent.
+    std::string title;
+    std::string caption;
+    /// Which views to show, in order: "warp", "bank", "block", "sweep", "metrics" (at least one).
+    std::vector<std::string> views;
+
+    bool operator==(const DeckSlide&) const = default;
+};
+
+/// A lecture deck (format "warpscope-deck"): an ordered list of slides, stepped through in
+/// lecture mode and exported as one figure per slide. See docs/file-formats.md.
+struct Deck {
+    std::string title;
+    std::vector<DeckSlide> slides;
+
+    bool operator==(const Deck&) const = default;
+};
+
+/// The view names a deck slide may list, in their usual order.
+const std::vector<std::string>& deckViewNames();
+
+/// Writes slides from a preset as {"preset": id} with their title, caption and views, others with
+/// the pattern written out.
+std::string deckToJsonText(const Deck& deck);
+/// Reads a deck; an unknown preset id, an unknown view or an empty slide list is an error that
+/// names its place ("/slides/3/preset").
+Result<Deck> deckFromJsonText(std::string_view text);
 
 /// Read a whole file with the size limit; the error names the path.
 Result<std::string> readTextFile(const std::string& path);
