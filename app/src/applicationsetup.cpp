@@ -3,6 +3,7 @@
 
 #include "benchmarkrunner.h"
 #include "commandline.h"
+#include "gpubenchmark.h"
 #include "mainwindow.h"
 #include "messagebar.h"
 #include "patterndocument.h"
@@ -63,11 +64,15 @@ int runWarpscope(int argc, char** argv) {
     if (options.benchmark) {
         return runBenchmark(options, sinceStart);
     }
+    if (options.benchmarkGpu) {
+        return runGpuBenchmark(options);
+    }
 
     MainWindowOptions windowOptions;
     windowOptions.useSettings = !options.noSettings;
     windowOptions.autosave = !options.noSettings;
     windowOptions.confirmDiscard = !options.noSettings;
+    windowOptions.probeCommand = options.probeCommand;
     MainWindow window(windowOptions);
     window.setTheme(theme);
 
@@ -99,6 +104,12 @@ int runWarpscope(int argc, char** argv) {
         window.resize(1600, 1000);
     }
 
+    if (options.measure) {
+        if (!measureAndWait(window) && !options.screenshotPath.isEmpty()) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 1;
+        }
+    }
     if (!options.screenshotPath.isEmpty()) {
         return takeScreenshot(window, options.screenshotPath);
     }

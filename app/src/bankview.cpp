@@ -185,6 +185,14 @@ QSizeF BankView::computeLayout(qreal width) {
     return QSizeF(std::max(width, left + kBankCount * cellWidth + kMargin), y);
 }
 
+void BankView::setMeasurementMark(const MeasurementMark& mark) {
+    if (mark.text == m_mark.text && mark.mismatch == m_mark.mismatch) {
+        return;
+    }
+    m_mark = mark;
+    update();
+}
+
 void BankView::paintEvent(QPaintEvent* /*event*/) {
     QPainter painter(this);
     const ViewColors colors = ViewColors::fromPalette(palette());
@@ -209,6 +217,9 @@ void BankView::paintEvent(QPaintEvent* /*event*/) {
     painter.setFont(font());
     const QRectF second(m_titleRect.left(), m_titleRect.top() + lineHeight + 4, m_titleRect.width(),
                         lineHeight);
+    paintMeasurementBadge(painter, colors, font(), second, QRectF(rect()), m_mark.text,
+                          m_mark.mismatch);
+    painter.setFont(font());
     if (m_document->error()) {
         painter.setPen(colors.warning);
         painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter,

@@ -5,6 +5,8 @@
 // (lanes served together) are shown. The wavefront count is the number of fills in the grid.
 #pragma once
 
+#include "probemeasurement.h"
+
 #include "evaluation.h"
 #include "zoomableview.h"
 
@@ -23,6 +25,11 @@ class BankView : public ZoomableView {
     Q_OBJECT
 public:
     BankView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent = nullptr);
+
+    /// What the GPU measured for the pattern, as a badge in the title; a mismatch with the model
+    /// is also framed. An empty mark draws nothing.
+    void setMeasurementMark(const MeasurementMark& mark);
+    const MeasurementMark& measurementMark() const { return m_mark; }
 
     /// One bank cell's share: the lanes one wavefront serves from this word.
     struct CellPart {
@@ -73,6 +80,7 @@ private:
     std::vector<WavefrontRow> m_wavefrontRows;
     QRectF m_legendRect;
     qreal m_labelWidth = 0;
+    MeasurementMark m_mark;
 };
 
 } // namespace warpscope::app

@@ -53,8 +53,25 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     const QCommandLineOption noSettings(
         QStringLiteral("no-settings"),
         QCoreApplication::translate("warpscope", "Neither read nor write settings; no autosave."));
-    parser.addOptions(
-        {preset, view, theme, screenshot, size, benchmark, iterations, firstFrame, noSettings});
+    const QCommandLineOption probe(
+        QStringLiteral("probe"),
+        QCoreApplication::translate("warpscope",
+                                    "Run this probe command for GPU measurements (default: the "
+                                    "warpscope-probe next to warpscope, or the one in Probe "
+                                    "Settings), e.g. \"ssh gpu-host warpscope-probe\"."),
+        QStringLiteral("COMMAND"));
+    const QCommandLineOption measure(
+        QStringLiteral("measure"),
+        QCoreApplication::translate("warpscope",
+                                    "Measure the pattern on the GPU first (with --screenshot: "
+                                    "the picture shows the measured overlay)."));
+    const QCommandLineOption benchmarkGpu(
+        QStringLiteral("benchmark-gpu"),
+        QCoreApplication::translate("warpscope",
+                                    "Print the time from an edit to the measured overlay on "
+                                    "screen (needs a GPU) and exit."));
+    parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
+                       noSettings, probe, measure, benchmarkGpu});
     if (!parser.parse(arguments)) {
         return parser.errorText();
     }
@@ -108,8 +125,13 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         }
     }
     out.quitAfterFirstFrame = parser.isSet(firstFrame);
-    out.noSettings = parser.isSet(noSettings) || out.benchmark || !out.screenshotPath.isEmpty() ||
-                     out.quitAfterFirstFrame;
+    if (parser.isSet(probe)) {
+        out.probeCommand = parser.value(probe);
+    }
+    out.measure = parser.isSet(measure);
+    out.benchmarkGpu = parser.isSet(benchmarkGpu);
+    out.noSettings = parser.isSet(noSettings) || out.benchmark || out.benchmarkGpu ||
+                     !out.screenshotPath.isEmpty() || out.quitAfterFirstFrame;
     return std::nullopt;
 }
 

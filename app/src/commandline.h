@@ -22,6 +22,13 @@ struct CommandLine {
     int benchmarkIterations = 300;
     /// Exit as soon as the first frame is painted (start-up time measurements).
     bool quitAfterFirstFrame = false;
+    /// --probe: the probe command for this run (as in Probe Settings); unset: the settings'.
+    std::optional<QString> probeCommand;
+    /// --measure: run the pattern on the GPU before the screenshot (or before showing the window)
+    /// and wait for the answer.
+    bool measure = false;
+    /// --benchmark-gpu: time an edit to the measured overlay on screen, with the real probe.
+    bool benchmarkGpu = false;
     /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).
     bool noSettings = false;
 

@@ -5,6 +5,8 @@
 #include "bankview.h"
 #include "blockview.h"
 #include "expressionedit.h"
+#include "gpurunner.h"
+#include "kernelsourcedialog.h"
 #include "lanehighlight.h"
 #include "lanetablemodel.h"
 #include "messagebar.h"
@@ -12,6 +14,9 @@
 #include "patterndocument.h"
 #include "patterneditor.h"
 #include "presetpicker.h"
+#include "probeclient.h"
+#include "probemeasurement.h"
+#include "probesettingsdialog.h"
 #include "recentfiles.h"
 #include "sessionfile.h"
 #include "sweepplot.h"
@@ -35,6 +40,7 @@
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -74,15 +80,17 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
       m_highlight(new LaneHighlight(this)), m_recent(new RecentFiles(m_options.useSettings, this)) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/warpscope/icons/warpscope.svg")));
+    m_measurements = new MeasurementStore(this);
+    m_probe = new ProbeClient(this);
+    m_gpu = new GpuRunner(m_document, m_probe, m_measurements, this);
     createCentralArea();
     createDocks();
     createMenus(); // every action lives in a menu; m_shortcutActions lists those with keys
 
     m_gpuStatus = new QLabel(gpuStatusText(), this);
     m_gpuStatus->setObjectName(QStringLiteral("gpuStatus"));
-    m_gpuStatus->setToolTip(tr("Predictions come from the models. Measured values need the GPU "
-                               "probe, which this version does not run yet."));
     statusBar()->addPermanentWidget(m_gpuStatus);
+    createGpu();
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
             statusBar()->showMessage(m_highlight->selectionText());
@@ -343,6 +351,31 @@ void MainWindow::createMenus() {
         panels->addAction(dock->toggleViewAction());
     }
 
+    QMenu* gpu = menuBar()->addMenu(tr("GP&U"));
+    add(gpu, tr("&Run on the GPU"), QKeySequence(tr("F5")), [this] { runOnGpu(); });
+    m_autoRunAction = gpu->addAction(tr("&Auto-Run After Each Edit"));
+    m_autoRunAction->setCheckable(true);
+    m_autoRunAction->setShortcut(QKeySequence(tr("Ctrl+F5")));
+    m_shortcutActions << m_autoRunAction;
+    connect(m_autoRunAction, &QAction::toggled, this, [this](bool on) {
+        m_gpu->setAutoRun(on);
+        if (m_options.useSettings) {
+            QSettings().setValue(QStringLiteral("probe/autoRun"), on);
+        }
+    });
+    add(gpu, tr("Run the &Sweep on the GPU"), QKeySequence(tr("Shift+F5")),
+        [this] { runSweepOnGpu(); });
+    add(gpu, tr("&Cancel the GPU Sweep"), QKeySequence(tr("Ctrl+Shift+F5")),
+        [this] { m_gpu->cancelSweep(); });
+    gpu->addSeparator();
+    add(gpu, tr("Show &Kernel…"), QKeySequence(tr("Ctrl+K")), [this] { showKernelSource(); });
+    gpu->addSeparator();
+    add(gpu, tr("R&estart the Probe"), QKeySequence(), [this] {
+        m_probe->restart();
+        m_messageBar->dismiss();
+    });
+    add(gpu, tr("Probe &Settings…"), QKeySequence(), [this] { editProbeSettings(); });
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     add(help, tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, [this] { showShortcuts(); });
     add(help, tr("&About warpscope"), QKeySequence(), [this] { showAbout(); });
@@ -352,7 +385,145 @@ void MainWindow::createMenus() {
 // ------------------------------------------------------------------------------------------
 
 QString MainWindow::gpuStatusText() const {
-    return tr("Model only — no GPU measurement (the probe is not connected)");
+    if (m_probe == nullptr) {
+        return {};
+    }
+    return m_probe->stateText();
+}
+
+void MainWindow::createGpu() {
+    ProbeSettings settings = m_options.useSettings ? ProbeSettings::load() : ProbeSettings{};
+    if (m_options.probeCommand) {
+        settings.command = *m_options.probeCommand;
+    }
+    const auto [program, arguments] = ProbeClient::parseCommand(settings.command);
+    m_probe->setCommand(program, arguments);
+    m_probe->setTimeoutMs(m_options.probeTimeoutMs > 0 ? m_options.probeTimeoutMs
+                                                       : settings.timeoutSeconds * 1000);
+    m_gpu->setOptions(settings.options);
+    m_metrics->setMeasurementStore(m_measurements);
+
+    connect(m_gpu, &GpuRunner::message, this,
+            [this](GpuRunner::MessageLevel level, const QString& text) {
+                const MessageBar::Level bar =
+                    level == GpuRunner::MessageLevel::Error     ? MessageBar::Level::Error
+                    : level == GpuRunner::MessageLevel::Warning ? MessageBar::Level::Warning
+                                                                : MessageBar::Level::Info;
+                // One message at a time: the bar replaces what it showed, never stacks dialogs.
+                m_messageBar->showMessage(bar, text);
+            });
+    connect(m_gpu, &GpuRunner::measuringChanged, this, [this](bool measuring) {
+        if (measuring) {
+            statusBar()->showMessage(tr("Measuring on the GPU…"));
+        } else {
+            statusBar()->clearMessage();
+        }
+    });
+    connect(m_gpu, &GpuRunner::measurementArrived, this, [this] {
+        m_document->markModified(); // a new result: saved with the session, autosaved
+    });
+    connect(m_probe, &ProbeClient::stateChanged, this, &MainWindow::updateGpuStatus);
+    connect(m_measurements, &MeasurementStore::changed, this, &MainWindow::updateMeasurementMarks);
+    connect(m_document, &PatternDocument::evaluationChanged, this,
+            &MainWindow::updateMeasurementMarks);
+
+    connect(m_sweepPlot, &SweepPlot::gpuSweepRequested, this,
+            [this](const std::vector<NamedPattern>& patterns) {
+                m_sweepPlot->setGpuRunning(true);
+                m_gpu->runSweep(patterns);
+            });
+    connect(m_sweepPlot, &SweepPlot::gpuSweepCancelRequested, m_gpu, &GpuRunner::cancelSweep);
+    connect(m_gpu, &GpuRunner::sweepProgress, m_sweepPlot, &SweepPlot::setGpuProgress);
+    connect(m_gpu, &GpuRunner::sweepFinished, m_sweepPlot, &SweepPlot::setGpuMeasurements);
+    connect(m_gpu, &GpuRunner::sweepStopped, m_sweepPlot, &SweepPlot::setGpuStopped);
+
+    m_kernelDialog = new KernelSourceDialog(this);
+    connect(m_gpu, &GpuRunner::kernelSourceArrived, m_kernelDialog,
+            &KernelSourceDialog::showSource);
+    connect(m_gpu, &GpuRunner::kernelSourceFailed, m_kernelDialog,
+            &KernelSourceDialog::showProblem);
+    updateGpuStatus();
+    updateMeasurementMarks();
+}
+
+void MainWindow::updateGpuStatus() {
+    m_gpuStatus->setText(gpuStatusText());
+    QString tip;
+    switch (m_probe->state()) {
+    case ProbeClient::State::Ready:
+        tip = tr("warpscope-probe: %1, %2 SMs, driver %3, measured copy bandwidth %4 GB/s")
+                  .arg(m_probe->gpu().describe())
+                  .arg(m_probe->gpu().smCount)
+                  .arg(m_probe->gpu().driverVersion)
+                  .arg(m_probe->gpu().measuredCopyBandwidthGBs, 0, 'f', 0);
+        break;
+    case ProbeClient::State::NoGpu:
+    case ProbeClient::State::Failed:
+        tip = m_probe->stateFailure() ? m_probe->stateFailure()->message : QString();
+        break;
+    default:
+        tip = tr("Predictions come from the models; GPU ▸ Run (F5) measures the pattern with %1")
+                  .arg(m_probe->program().isEmpty() ? tr("warpscope-probe (not found)")
+                                                    : m_probe->program());
+        break;
+    }
+    m_gpuStatus->setToolTip(tip);
+    m_metrics->setGpuText(m_probe->state() == ProbeClient::State::Ready ||
+                                  m_probe->state() == ProbeClient::State::NoGpu
+                              ? gpuStatusText()
+                              : QString());
+}
+
+void MainWindow::updateMeasurementMarks() {
+    const auto& evaluation = m_document->evaluation();
+    MeasurementMark mark;
+    if (evaluation) {
+        mark = measurementMark(evaluation->modern, m_measurements->find(evaluation->pattern));
+    }
+    m_warpView->setMeasurementMark(mark);
+    m_bankView->setMeasurementMark(mark);
+}
+
+void MainWindow::runOnGpu() {
+    m_gpu->run();
+}
+
+void MainWindow::runSweepOnGpu() {
+    showView(View::Sweep);
+    m_sweepPlot->gpuRunButton()->click();
+}
+
+void MainWindow::showKernelSource() {
+    m_kernelDialog->showWaiting(QString::fromStdString(m_document->current().title));
+    m_kernelDialog->show();
+    m_kernelDialog->raise();
+    m_gpu->requestKernelSource();
+}
+
+void MainWindow::editProbeSettings() {
+    ProbeSettings current = ProbeSettings::load();
+    current.options = m_gpu->options();
+    if (m_options.probeCommand) {
+        current.command = *m_options.probeCommand;
+    }
+    ProbeSettingsDialog dialog(current, this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    const ProbeSettings chosen = dialog.settings();
+    if (m_options.useSettings) {
+        chosen.save();
+    }
+    m_gpu->setOptions(chosen.options);
+    m_probe->setTimeoutMs(chosen.timeoutSeconds * 1000);
+    const auto [program, arguments] = ProbeClient::parseCommand(chosen.command);
+    if (program != m_probe->program() || arguments != m_probe->arguments()) {
+        m_probe->setCommand(program, arguments);
+        if (m_probe->state() != ProbeClient::State::Stopped) {
+            m_probe->restart();
+        }
+    }
+    updateGpuStatus();
 }
 
 void MainWindow::updateTitle() {
@@ -456,7 +627,9 @@ void MainWindow::applyViewSettings(const std::map<std::string, std::string>& set
 }
 
 Session MainWindow::currentSession() const {
-    return m_document->toSession(viewSettings());
+    Session session = m_document->toSession(viewSettings());
+    m_measurements->fillSession(session);
+    return session;
 }
 
 void MainWindow::setTheme(Theme theme) {
@@ -478,6 +651,7 @@ void MainWindow::readSettings() {
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
+    m_autoRunAction->setChecked(settings.value(QStringLiteral("probe/autoRun"), false).toBool());
     (m_theme == Theme::Dark ? m_darkTheme : m_lightTheme)->setChecked(true);
 }
 
@@ -549,6 +723,7 @@ bool MainWindow::openSession(const QString& path) {
                 .arg(QFileInfo(path).fileName(), QString::fromStdString(error->describe())));
         return false;
     }
+    m_measurements->takeFromSession(session.value());
     applyViewSettings(session.value().viewSettings);
     m_document->markSaved(); // applying the view settings is not a change
     m_currentFile = QFileInfo(path).absoluteFilePath();
@@ -658,6 +833,7 @@ void MainWindow::offerRecovery() {
                                                 .arg(QString::fromStdString(error->describe())));
                   return;
               }
+              m_measurements->takeFromSession(session.value());
               applyViewSettings(session.value().viewSettings);
               m_currentFile.clear();
               m_autosaver->discard();

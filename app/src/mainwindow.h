@@ -25,6 +25,10 @@ class QTableView;
 namespace warpscope::app {
 
 class Autosaver;
+class GpuRunner;
+class KernelSourceDialog;
+class MeasurementStore;
+class ProbeClient;
 class BankView;
 class BlockView;
 class LaneHighlight;
@@ -47,6 +51,11 @@ struct MainWindowOptions {
     /// Ask before closing or replacing a session with unsaved changes (a modal question: off in
     /// tests and scripts).
     bool confirmDiscard = true;
+    /// The probe command (program and arguments, as typed in Probe Settings). Unset: the
+    /// settings' (with useSettings) or the warpscope-probe next to the app.
+    std::optional<QString> probeCommand;
+    /// Restart a probe that stays silent this long with work to do; 0: the settings' (60 s).
+    int probeTimeoutMs = 0;
 };
 
 class MainWindow : public QMainWindow {
@@ -71,6 +80,18 @@ public:
     Autosaver* autosaver() const { return m_autosaver; }
     RecentFiles* recentFiles() const { return m_recent; }
     QTabWidget* viewTabs() const { return m_tabs; }
+    ProbeClient* probeClient() const { return m_probe; }
+    GpuRunner* gpuRunner() const { return m_gpu; }
+    MeasurementStore* measurements() const { return m_measurements; }
+    KernelSourceDialog* kernelSourceDialog() const { return m_kernelDialog; }
+    QAction* autoRunAction() const { return m_autoRunAction; }
+
+    /// Measure the current pattern on the GPU (GPU ▸ Run, F5).
+    void runOnGpu();
+    /// Run the sweep tab's sweep on the GPU (Shift+F5).
+    void runSweepOnGpu();
+    /// Show the generated CUDA source of the current pattern (Ctrl+K).
+    void showKernelSource();
 
     void showView(View view);
     View currentView() const;
@@ -118,6 +139,10 @@ private:
     void showAbout();
     std::map<std::string, std::string> viewSettings() const;
     void applyViewSettings(const std::map<std::string, std::string>& settings);
+    void createGpu();
+    void updateMeasurementMarks();
+    void updateGpuStatus();
+    void editProbeSettings();
 
     MainWindowOptions m_options;
     PatternDocument* m_document;
@@ -142,6 +167,11 @@ private:
     QList<QAction*> m_shortcutActions;
     QString m_currentFile;
     Theme m_theme = Theme::Light;
+    ProbeClient* m_probe = nullptr;
+    MeasurementStore* m_measurements = nullptr;
+    GpuRunner* m_gpu = nullptr;
+    KernelSourceDialog* m_kernelDialog = nullptr;
+    QAction* m_autoRunAction = nullptr;
 };
 
 } // namespace warpscope::app

@@ -1,6 +1,7 @@
 // MetricsPanel, the contents of the "Metrics" dock: the side-by-side summary of both models and
 // the full list of predicted metrics under Nsight Compute's names (so a user can check warpscope
-// against ncu directly), each with its measured value or the lack of one.
+// against ncu directly), each with its measured value or the lack of one. Above them, the GPU the
+// probe found and where the shown measurement comes from (live, or recorded in the session).
 #pragma once
 
 #include <QWidget>
@@ -11,6 +12,7 @@ class QTableWidget;
 
 namespace warpscope::app {
 
+class MeasurementStore;
 class MetricsTableModel;
 class PatternDocument;
 
@@ -20,14 +22,23 @@ public:
     explicit MetricsPanel(PatternDocument* document, QWidget* parent = nullptr);
 
     MetricsTableModel* summaryModel() const { return m_model; }
+    /// Show the current pattern's GPU measurement beside the predictions.
+    void setMeasurementStore(MeasurementStore* store);
+    /// Where the shown measurement comes from, or why there is none; and the GPU in use.
+    QLabel* measurementLabel() const { return m_measurement; }
+    void setGpuText(const QString& text);
     QTableWidget* metricList() const { return m_list; }
 
 private:
     void refreshList();
+    void refreshMeasurement();
 
     PatternDocument* m_document;
     MetricsTableModel* m_model;
+    MeasurementStore* m_store = nullptr;
     QLabel* m_stale;
+    QLabel* m_measurement;
+    QString m_gpuText;
     QTableView* m_summary;
     QTableWidget* m_list;
 };

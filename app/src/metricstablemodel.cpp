@@ -3,16 +3,43 @@
 
 #include "patterndocument.h"
 #include "predictiontext.h"
+#include "probemeasurement.h"
 #include "viewpainting.h"
 
+#include "theme.h"
+
 #include <QApplication>
+#include <QLocale>
+
 #include <QFont>
 #include <QPalette>
+#include <algorithm>
 
 namespace warpscope::app {
 
 namespace {
 const QString kDash = QStringLiteral("—");
+
+QString numberText(double value) {
+    return QString::number(value, 'g', 12);
+}
+
+/// "1,234.5 GB/s": numbers a person reads at a glance.
+QString grouped(double value, int decimals) {
+    return QLocale().toString(value, 'f', decimals);
+}
+} // namespace
+
+void MetricsTableModel::setMeasurementStore(MeasurementStore* store) {
+    m_store = store;
+    connect(store, &MeasurementStore::changed, this, &MetricsTableModel::rebuild);
+    rebuild();
+}
+
+int MetricsTableModel::mismatchCount() const {
+    return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& row) {
+        return row.agreement == Agreement::Differs;
+    }));
 }
 
 MetricsTableModel::MetricsTableModel(PatternDocument* document, QObject* parent)
@@ -73,8 +100,112 @@ void MetricsTableModel::rebuild() {
             m_rows.push_back({tr("Bytes requested"), number(t.bytesRequested),
                               number(t.bytesRequested), tr("Active lanes × element width")});
         }
+        addMeasuredRows();
     }
     endResetModel();
+}
+
+void MetricsTableModel::addMeasuredRows() {
+    const auto& evaluation = m_document->evaluation();
+    const ProbeMeasurement* m = m_store != nullptr ? m_store->find(evaluation->pattern) : nullptr;
+    if (m == nullptr) {
+        return;
+    }
+    const QString where = m->recorded ? tr("recorded on %1").arg(m->provenance())
+                                      : tr("measured on %1").arg(m->provenance());
+    auto rowNamed = [this](const QString& quantity) -> Row* {
+        for (Row& row : m_rows) {
+            if (row.quantity == quantity) {
+                return &row;
+            }
+        }
+        return nullptr;
+    };
+    auto compare = [&](Row* row, std::optional<double> measured, double predicted,
+                       const QString& shown) {
+        if (row == nullptr) {
+            return;
+        }
+        if (!measured) {
+            row->measured = m->countersMeasured ? tr("not counted") : tr("no counters");
+            row->agreement = Agreement::Info;
+            row->measuredExplanation =
+                m->countersMeasured
+                    ? tr("The probe's answer has no such counter")
+                    : tr("Counters were not measured: %1").arg(m->countersUnavailableReason);
+            return;
+        }
+        const bool same = *measured == predicted;
+        row->measured = same ? shown + QStringLiteral("  ✓")
+                             : shown + QStringLiteral("  ≠ ") + numberText(predicted);
+        row->agreement = same ? Agreement::Matches : Agreement::Differs;
+        row->measuredExplanation = same
+                                       ? tr("The GPU agrees with the modern model (%1)").arg(where)
+                                       : tr("The GPU counted %1; the modern model predicts %2 (%3)")
+                                             .arg(shown, numberText(predicted), where);
+    };
+    const ModernPrediction& modern = evaluation->modern;
+    const std::vector<CounterComparison> counters = compareWithModel(modern, *m);
+    if (const auto& g = modern.global) {
+        compare(rowNamed(tr("Requests")), counters[0].measured, counters[0].predicted,
+                counters[0].measured ? numberText(*counters[0].measured) : QString());
+        compare(rowNamed(tr("Sectors (32 B)")), counters[1].measured, counters[1].predicted,
+                counters[1].measured ? numberText(*counters[1].measured) : QString());
+        const std::optional<double> moved =
+            counters[1].measured ? std::optional<double>(*counters[1].measured * 32) : std::nullopt;
+        compare(rowNamed(tr("Bytes moved")), moved, static_cast<double>(g->bytesMoved),
+                moved ? numberText(*moved) : QString());
+        if (moved && *moved > 0) {
+            const double efficiency = static_cast<double>(g->uniqueBytesRequested) / *moved;
+            Row* row = rowNamed(tr("Efficiency"));
+            compare(row, efficiency * 100, g->efficiency * 100, percentText(efficiency));
+            if (row != nullptr && row->agreement == Agreement::Differs) {
+                row->measured =
+                    percentText(efficiency) + QStringLiteral("  ≠ ") + percentText(g->efficiency);
+            }
+        }
+    } else if (modern.shared) {
+        compare(rowNamed(tr("Wavefronts")), counters[0].measured, counters[0].predicted,
+                counters[0].measured ? numberText(*counters[0].measured) : QString());
+        compare(rowNamed(tr("Bank conflicts")), counters[1].measured, counters[1].predicted,
+                counters[1].measured ? numberText(*counters[1].measured) : QString());
+    }
+    auto infoRow = [&](const QString& quantity, const QString& value, const QString& explanation) {
+        Row row{quantity, kDash, kDash, explanation};
+        row.measured = value;
+        row.agreement = Agreement::Info;
+        row.measuredExplanation = explanation + QStringLiteral(" (") + where + QStringLiteral(")");
+        m_rows.push_back(std::move(row));
+    };
+    auto latencyText = [](const std::optional<double>& cycles, const std::optional<double>& ns) {
+        QString text = tr("%1 cycles").arg(grouped(*cycles, 0));
+        if (ns) {
+            text += tr(" = %1 ns").arg(grouped(*ns, 1));
+        }
+        return text;
+    };
+    if (m->coldCycles) {
+        infoRow(tr("Latency, cold"), latencyText(m->coldCycles, m->coldNs),
+                tr("One warp's access to data not in any cache (median of the repetitions)"));
+    }
+    if (m->warmCycles) {
+        infoRow(tr("Latency, warm"), latencyText(m->warmCycles, m->warmNs),
+                tr("The same access repeated, its data now cached (median)"));
+    }
+    if (m->gridEffectiveBandwidthGBs) {
+        QString text = tr("%1 GB/s").arg(grouped(*m->gridEffectiveBandwidthGBs, 1));
+        if (const auto share = m->bandwidthSharePercent()) {
+            text += tr(" = %1 % of peak").arg(grouped(*share, 1));
+        }
+        infoRow(tr("Effective bandwidth"), text,
+                tr("Bytes the grid's threads requested per second of kernel time; the peak is the "
+                   "GPU's measured device-to-device copy (%1 GB/s)")
+                    .arg(grouped(m->peakBandwidthGBs, 0)));
+    }
+    if (m->gridKernelMs) {
+        infoRow(tr("Grid kernel time"), tr("%1 ms").arg(grouped(*m->gridKernelMs, 3)),
+                tr("The pattern's expression over its whole grid, by CUDA events (median)"));
+    }
 }
 
 int MetricsTableModel::rowCount(const QModelIndex& parent) const {
@@ -130,17 +261,31 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     const Row& row = m_rows[static_cast<std::size_t>(index.row())];
-    if (role == Qt::ToolTipRole) {
+    if (role == Qt::ToolTipRole && index.column() != MeasuredColumn) {
         return row.explanation;
     }
     if (index.column() == MeasuredColumn) {
-        if (role == Qt::ForegroundRole) {
-            return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
+        if (role == Qt::ToolTipRole && !row.measuredExplanation.isEmpty()) {
+            return row.measuredExplanation;
         }
-        if (role == Qt::FontRole) {
-            QFont font;
-            font.setItalic(true);
-            return font;
+        if (row.agreement == Agreement::None) {
+            if (role == Qt::ForegroundRole) {
+                return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
+            }
+            if (role == Qt::FontRole) {
+                QFont font;
+                font.setItalic(true);
+                return font;
+            }
+        } else if (row.agreement == Agreement::Differs) {
+            if (role == Qt::ForegroundRole) {
+                return ViewColors::fromPalette(QApplication::palette()).warning;
+            }
+            if (role == Qt::FontRole) {
+                QFont font;
+                font.setBold(true);
+                return font;
+            }
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() != QuantityColumn) {
@@ -157,10 +302,18 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
     case TextbookColumn:
         return row.textbook;
     case MeasuredColumn:
-        return noMeasurementText();
+        if (row.agreement != Agreement::None) {
+            return row.measured;
+        }
+        return hasMeasurement() ? kDash : noMeasurementText();
     default:
         return {};
     }
+}
+
+bool MetricsTableModel::hasMeasurement() const {
+    return std::any_of(m_rows.begin(), m_rows.end(),
+                       [](const Row& row) { return row.agreement != Agreement::None; });
 }
 
 QString MetricsTableModel::text(const QString& quantity, Column column) const {

@@ -1,6 +1,8 @@
 // MetricsTableModel: the numbers of both models side by side (requests, sectors, lines, bytes,
 // efficiency for global memory; wavefronts and bank conflicts for shared memory), with a Measured
-// column that says so plainly while no GPU measurement exists.
+// column: the GPU's counters beside them, a difference from the modern model flagged, and the
+// measured latency and bandwidth as rows of their own; it says so plainly while no GPU
+// measurement of this pattern exists.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -11,6 +13,7 @@
 
 namespace warpscope::app {
 
+class MeasurementStore;
 class PatternDocument;
 
 class MetricsTableModel : public QAbstractTableModel {
@@ -19,6 +22,13 @@ public:
     enum Column { QuantityColumn, ModernColumn, TextbookColumn, MeasuredColumn, ColumnCount };
 
     explicit MetricsTableModel(PatternDocument* document, QObject* parent = nullptr);
+
+    /// Show the measurements of `store` (the current pattern's) in the Measured column.
+    void setMeasurementStore(MeasurementStore* store);
+    /// The current pattern has a measurement (live or recorded).
+    bool hasMeasurement() const;
+    /// Rows whose measured value differs from the modern model's.
+    int mismatchCount() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -32,15 +42,21 @@ public:
     static QString noMeasurementText();
 
 private:
+    enum class Agreement { None, Matches, Differs, Info };
     struct Row {
         QString quantity;
         QString modern;
         QString textbook;
         QString explanation;
+        QString measured = {};
+        Agreement agreement = Agreement::None;
+        QString measuredExplanation = {};
     };
+    void addMeasuredRows();
     void rebuild();
 
     PatternDocument* m_document;
+    MeasurementStore* m_store = nullptr;
     std::vector<Row> m_rows;
 };
 

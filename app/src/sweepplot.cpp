@@ -9,10 +9,14 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
@@ -63,6 +67,30 @@ SweepPlot::SweepPlot(PatternDocument* document, QWidget* parent)
     controls->addWidget(new QLabel(tr("to"), this));
     controls->addWidget(m_to);
     controls->addStretch(1);
+    m_runGpu = new QPushButton(tr("Run Sweep on &GPU"), this);
+    m_runGpu->setObjectName(QStringLiteral("sweepRunGpu"));
+    m_runGpu->setToolTip(tr("Measure every point of this sweep with warpscope-probe (Shift+F5)"));
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("sweepGpuProgress"));
+    m_progress->setMaximumWidth(220);
+    m_progress->setFormat(tr("%v / %m on the GPU"));
+    m_progress->hide();
+    m_cancelGpu = new QPushButton(tr("Cancel"), this);
+    m_cancelGpu->setObjectName(QStringLiteral("sweepCancelGpu"));
+    m_cancelGpu->hide();
+    controls->addWidget(m_runGpu);
+    controls->addWidget(m_progress);
+    controls->addWidget(m_cancelGpu);
+    connect(m_runGpu, &QPushButton::clicked, this, [this] {
+        const std::vector<NamedPattern> patterns = sweepPatterns();
+        if (patterns.empty()) {
+            m_status->setText(tr("Nothing to run on the GPU: this sweep has no valid point."));
+            return;
+        }
+        m_requestKey = sweepKey();
+        emit gpuSweepRequested(patterns);
+    });
+    connect(m_cancelGpu, &QPushButton::clicked, this, &SweepPlot::gpuSweepCancelRequested);
     layout->addLayout(controls);
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
@@ -185,6 +213,13 @@ void SweepPlot::syncParameters() {
 
 void SweepPlot::refresh() {
     m_stale = false;
+    if (!m_gpuKey.empty() && m_gpuKey != sweepKey()) {
+        // Another sweep now: the GPU's points belonged to the old one.
+        m_gpuKey.clear();
+        m_gpuX.clear();
+        m_gpuCount.clear();
+        m_gpuLatencyNs.clear();
+    }
     const auto& evaluation = m_document->evaluation();
     if (!evaluation || !evaluation->pattern.source || m_parameter->currentIndex() < 0) {
         m_data = SweepData{};
@@ -205,6 +240,113 @@ void SweepPlot::refresh() {
         m_status->setText(status);
     }
     replot();
+}
+
+std::string SweepPlot::sweepKey() const {
+    const auto& evaluation = m_document->evaluation();
+    const int index = m_parameter->currentIndex();
+    if (!evaluation || !evaluation->pattern.source || index < 0 ||
+        index >= static_cast<int>(evaluation->pattern.source->parameters.size())) {
+        return {};
+    }
+    Pattern pattern = evaluation->pattern;
+    pattern.source->parameters[static_cast<std::size_t>(index)].value = 0;
+    return patternToJsonText(NamedPattern{{}, {}, pattern}) + "#" + std::to_string(index) + ":" +
+           std::to_string(m_from->value()) + ".." + std::to_string(m_to->value());
+}
+
+std::vector<NamedPattern> SweepPlot::sweepPatterns() const {
+    std::vector<NamedPattern> patterns;
+    const auto& evaluation = m_document->evaluation();
+    const int index = m_parameter->currentIndex();
+    if (!evaluation || !evaluation->pattern.source || index < 0 ||
+        index >= static_cast<int>(evaluation->pattern.source->parameters.size())) {
+        return patterns;
+    }
+    for (double value : m_data.values) {
+        Pattern pattern = evaluation->pattern;
+        Parameter& p = pattern.source->parameters[static_cast<std::size_t>(index)];
+        p.value = static_cast<std::int64_t>(value);
+        patterns.push_back(NamedPattern{
+            QStringLiteral("%1 = %2").arg(m_data.parameter).arg(value).toStdString(), {}, pattern});
+    }
+    return patterns;
+}
+
+void SweepPlot::setGpuRunning(bool running) {
+    m_runGpu->setEnabled(!running);
+    m_progress->setVisible(running);
+    m_cancelGpu->setVisible(running);
+    if (running) {
+        m_progress->setRange(0, 0); // busy until the first progress line
+    }
+}
+
+void SweepPlot::setGpuProgress(int done, int total) {
+    m_progress->setRange(0, std::max(total, 1));
+    m_progress->setValue(done);
+}
+
+void SweepPlot::setGpuMeasurements(const std::vector<ProbeMeasurement>& measurements) {
+    setGpuRunning(false);
+    m_gpuX.clear();
+    m_gpuCount.clear();
+    m_gpuLatencyNs.clear();
+    if (m_requestKey != sweepKey()) {
+        m_status->setText(tr("The GPU sweep finished, but the sweep changed while it ran; run it "
+                             "again to see it."));
+        return;
+    }
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation) {
+        return;
+    }
+    const AccessKind& kind = evaluation->pattern.kind;
+    const bool load = kind.op == AccessOp::Load;
+    const std::string counter =
+        kind.space == MemorySpace::Global
+            ? std::string("l1tex__t_sectors_pipe_lsu_mem_global_op_") + (load ? "ld.sum" : "st.sum")
+            : std::string("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_") +
+                  (load ? "ld.sum" : "st.sum");
+    const std::size_t n = std::min<std::size_t>(measurements.size(), m_data.values.size());
+    int differ = 0;
+    const QVector<double>& predicted =
+        kind.space == MemorySpace::Global ? m_data.modernSectors : m_data.modernWavefronts;
+    for (std::size_t i = 0; i < n; ++i) {
+        const ProbeMeasurement& m = measurements[i];
+        if (const auto value = m.counter(counter)) {
+            m_gpuX.push_back(m_data.values[static_cast<qsizetype>(i)]);
+            m_gpuCount.push_back(*value);
+            differ += *value != predicted[static_cast<qsizetype>(i)] ? 1 : 0;
+        }
+        if (m.warmNs) {
+            m_gpuLatencyNs.push_back(*m.warmNs);
+        } else {
+            m_gpuLatencyNs.push_back(std::numeric_limits<double>::quiet_NaN());
+        }
+    }
+    m_gpuKey = m_requestKey;
+    const QString gpu = measurements.empty() ? QString() : measurements.front().gpuName;
+    if (m_gpuX.isEmpty()) {
+        m_status->setText(
+            tr("%1 measured %n point(s) without counters (%2).", "", static_cast<int>(n))
+                .arg(gpu, n > 0 ? measurements.front().countersUnavailableReason : QString()));
+    } else if (differ > 0) {
+        m_status->setText(tr("⚠ %1 measured %n point(s); %2 differ from the modern model.", "",
+                             static_cast<int>(n))
+                              .arg(gpu)
+                              .arg(differ));
+    } else {
+        m_status->setText(tr("✓ %1 measured %n point(s); every one agrees with the modern model.",
+                             "", static_cast<int>(n))
+                              .arg(gpu));
+    }
+    replot();
+}
+
+void SweepPlot::setGpuStopped(const QString& why) {
+    setGpuRunning(false);
+    m_status->setText(why);
 }
 
 void SweepPlot::showEvent(QShowEvent* event) {
@@ -303,6 +445,40 @@ void SweepPlot::replot() {
             for (double v : *s.values) {
                 maxCount = std::max(maxCount, v);
             }
+        }
+    }
+    QCPAxis* timeAxis = m_countRect->axis(QCPAxis::atRight);
+    timeAxis->setVisible(!m_gpuX.isEmpty());
+    if (!m_gpuX.isEmpty()) {
+        const QString quantity = m_data.global ? tr("sectors") : tr("wavefronts");
+        QCPGraph* measured = m_plot->addGraph(m_countRect->axis(QCPAxis::atBottom),
+                                              m_countRect->axis(QCPAxis::atLeft));
+        measured->setName(tr("GPU: %1 (measured)").arg(quantity));
+        measured->setLineStyle(QCPGraph::lsNone);
+        measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, colors.text, 9));
+        measured->setData(m_gpuX, m_gpuCount, true);
+        for (double v : m_gpuCount) {
+            maxCount = std::max(maxCount, v);
+        }
+        QVector<double> latencyX;
+        QVector<double> latency;
+        for (qsizetype i = 0; i < m_gpuLatencyNs.size() && i < m_gpuX.size(); ++i) {
+            if (!std::isnan(m_gpuLatencyNs[i])) {
+                latencyX.push_back(m_gpuX[i]);
+                latency.push_back(m_gpuLatencyNs[i]);
+            }
+        }
+        if (!latency.isEmpty()) {
+            QCPGraph* time = m_plot->addGraph(m_countRect->axis(QCPAxis::atBottom), timeAxis);
+            time->setName(tr("GPU: warm latency, ns (right axis)"));
+            time->setPen(QPen(colors.group(6), 1.5, Qt::SolidLine));
+            time->setLineStyle(QCPGraph::lsLine);
+            time->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colors.group(6), 5));
+            time->setData(latencyX, latency, true);
+            const double top = *std::max_element(latency.begin(), latency.end());
+            timeAxis->setRange(0, top * 1.25 + 1);
+            timeAxis->setLabel(tr("warm latency (ns)"));
+            timeAxis->setTickLabels(true);
         }
     }
     if (!m_data.values.isEmpty()) {

@@ -1,15 +1,22 @@
 // SweepPlot, the "Sweep" tab: pick a parameter and a range, and see both models' sectors or
 // transactions (left axis) and efficiency (right axis) against it — for shared memory, wavefronts,
-// bank conflicts and the textbook conflict degree. Drawn with QCustomPlot when the build found it;
-// without it the tab says so and shows the numbers as a table instead.
+// bank conflicts and the textbook conflict degree. "Run on GPU" measures every point with the probe
+// and draws the GPU's counters over the model's curve, and its warm latency on a second axis. Drawn
+// with QCustomPlot when the build found it; without it the tab says so and shows the numbers as a
+// table instead.
 #pragma once
 
+#include "probemeasurement.h"
 #include "sweepdata.h"
+
+#include <warpscope/file_format.h>
 
 #include <QWidget>
 
 class QComboBox;
 class QLabel;
+class QProgressBar;
+class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QCustomPlot;
@@ -37,6 +44,25 @@ public:
     /// Recompute the sweep and redraw.
     void refresh();
 
+    // ---- The same sweep on the GPU ------------------------------------------------------------
+    /// One pattern per point of the current sweep, as the GPU should run them.
+    std::vector<NamedPattern> sweepPatterns() const;
+    /// Show the GPU sweep under way (progress bar and Cancel) or not.
+    void setGpuRunning(bool running);
+    void setGpuProgress(int done, int total);
+    /// The GPU's answers, one per point of sweepPatterns() when it was asked: plotted over the
+    /// model (counters on the left axis, warm latency on a second axis) until the sweep changes.
+    void setGpuMeasurements(const std::vector<ProbeMeasurement>& measurements);
+    void setGpuStopped(const QString& why);
+    bool hasGpuMeasurements() const { return !m_gpuX.isEmpty(); }
+    QPushButton* gpuRunButton() const { return m_runGpu; }
+    QPushButton* gpuCancelButton() const { return m_cancelGpu; }
+    QProgressBar* gpuProgress() const { return m_progress; }
+
+signals:
+    void gpuSweepRequested(const std::vector<NamedPattern>& patterns);
+    void gpuSweepCancelRequested();
+
 protected:
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
@@ -44,6 +70,9 @@ protected:
 private:
     void syncParameters();
     void replot();
+    /// Identifies the sweep (pattern without the swept value, parameter, range) the GPU answers
+    /// belong to.
+    std::string sweepKey() const;
 
     PatternDocument* m_document;
     QComboBox* m_parameter;
@@ -54,6 +83,14 @@ private:
     QCPAxisRect* m_countRect = nullptr;
     QCPAxisRect* m_efficiencyRect = nullptr;
     QTableWidget* m_table = nullptr;
+    QPushButton* m_runGpu = nullptr;
+    QPushButton* m_cancelGpu = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QVector<double> m_gpuX;
+    QVector<double> m_gpuCount;
+    QVector<double> m_gpuLatencyNs;
+    std::string m_gpuKey;
+    std::string m_requestKey;
     SweepData m_data;
     QStringList m_parameterNames;
     bool m_syncing = false;

@@ -1,6 +1,9 @@
 // Painting and formatting helpers for the views.
 #include "viewpainting.h"
 
+#include "theme.h"
+
+#include <QFontMetricsF>
 #include <QLineF>
 #include <QPainter>
 #include <QPainterPath>
@@ -237,6 +240,36 @@ QString laneListText(std::uint32_t mask) {
         lane = end + 1;
     }
     return parts.join(QStringLiteral(", "));
+}
+
+void paintMeasurementBadge(QPainter& painter, const ViewColors& colors, const QFont& font,
+                           const QRectF& line, const QRectF& view, const QString& text,
+                           bool mismatch) {
+    if (text.isEmpty()) {
+        return;
+    }
+    painter.save();
+    QFont badgeFont = font;
+    badgeFont.setBold(mismatch);
+    painter.setFont(badgeFont);
+    const QFontMetricsF metrics(badgeFont);
+    const qreal padding = 6;
+    const QString shown = metrics.elidedText(text, Qt::ElideRight,
+                                             std::max<qreal>(40, line.width() / 2 - 2 * padding));
+    const qreal width = metrics.horizontalAdvance(shown) + 2 * padding;
+    const QRectF badge(line.right() - width, line.top() - 1, width, line.height() + 2);
+    if (mismatch) {
+        painter.fillRect(badge, colors.warning);
+        painter.setPen(colors.background);
+        // A frame around the whole view: a mismatch is seen from across a room.
+        drawRectOutline(painter, view.adjusted(1.5, 1.5, -1.5, -1.5), colors.warning, 3);
+    } else {
+        painter.fillRect(badge, colors.background);
+        drawRectOutline(painter, badge, colors.frame, 1);
+        painter.setPen(colors.text);
+    }
+    painter.drawText(badge, Qt::AlignCenter, shown);
+    painter.restore();
 }
 
 } // namespace warpscope::app

@@ -18,6 +18,8 @@ class QPainter;
 
 namespace warpscope::app {
 
+struct ViewColors;
+
 /// `top` at opacity `alpha` over the opaque `below`, as one opaque colour: what a translucent
 /// fill would show there, without the raster engine's slow translucent path.
 QColor blendedOver(const QColor& top, qreal alpha, const QColor& below);
@@ -70,5 +72,12 @@ QString formatAddress(std::int64_t address);
 QString laneListText(std::uint32_t mask);
 /// Number of set bits.
 int laneCount(std::uint32_t mask);
+
+/// The GPU's verdict on the pattern as a badge at the right end of `line` (at most half its
+/// width, elided): a plain outline when the measurement agrees with the model, a filled
+/// warning badge and a frame around `view` when it differs. Nothing when `text` is empty.
+void paintMeasurementBadge(QPainter& painter, const ViewColors& colors, const QFont& font,
+                           const QRectF& line, const QRectF& view, const QString& text,
+                           bool mismatch);
 
 } // namespace warpscope::app

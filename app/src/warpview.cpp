@@ -59,6 +59,14 @@ int WarpView::groupOfLane(const Evaluation& evaluation, int lane) const {
     return line < 0 ? -1 : m_layout.lines[static_cast<std::size_t>(line)].group;
 }
 
+void WarpView::setMeasurementMark(const MeasurementMark& mark) {
+    if (mark.text == m_mark.text && mark.mismatch == m_mark.mismatch) {
+        return;
+    }
+    m_mark = mark;
+    update();
+}
+
 void WarpView::paintEvent(QPaintEvent* /*event*/) {
     QPainter painter(this);
     const ViewColors colors = ViewColors::fromPalette(palette());
@@ -99,6 +107,9 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors,
                      describeAccess(evaluation.access));
     painter.setFont(font());
     m_texts.draw(painter, line(1), Qt::AlignLeft, modernSummary(evaluation));
+    paintMeasurementBadge(painter, colors, font(), line(1), QRectF(rect()), m_mark.text,
+                          m_mark.mismatch);
+    painter.setFont(font());
     QString third;
     if (m_document->error()) {
         painter.setPen(colors.warning);

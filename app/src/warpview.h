@@ -4,6 +4,8 @@
 // or list row to light up its lanes.
 #pragma once
 
+#include "probemeasurement.h"
+
 #include "viewpainting.h"
 #include "warplayout.h"
 #include "zoomableview.h"
@@ -18,6 +20,11 @@ class WarpView : public ZoomableView {
     Q_OBJECT
 public:
     WarpView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent = nullptr);
+
+    /// What the GPU measured for the pattern, as a badge in the title; a mismatch with the model
+    /// is also framed. An empty mark draws nothing.
+    void setMeasurementMark(const MeasurementMark& mark);
+    const MeasurementMark& measurementMark() const { return m_mark; }
 
     bool showsTextbook() const { return m_showTextbook; }
     void setShowTextbook(bool show);
@@ -53,6 +60,7 @@ private:
     WarpLayout m_layout;
     StaticTextCache m_texts;
     bool m_showTextbook = true;
+    MeasurementMark m_mark;
 };
 
 } // namespace warpscope::app

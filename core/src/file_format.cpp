@@ -765,6 +765,7 @@ public:
     bool readMeasurement(const json& value, const std::string& where, RecordedMeasurement& out) {
         if (!requireObject(value, where, "a measurement") ||
             !optionalString(value, "gpu", where, out.gpu) ||
+            !optionalString(value, "computeCapability", where, out.computeCapability) ||
             !optionalString(value, "driver", where, out.driver) ||
             !optionalString(value, "date", where, out.date)) {
             return false;
@@ -951,8 +952,7 @@ public:
                     }
                     if (std::find(parsed.views.begin(), parsed.views.end(), name) !=
                         parsed.views.end()) {
-                        return fail("the view \"" + name + "\" is listed twice",
-                                    child(viewsAt, v));
+                        return fail("the view \"" + name + "\" is listed twice", child(viewsAt, v));
                     }
                     parsed.views.push_back(std::move(name));
                 }
@@ -1068,6 +1068,9 @@ std::string sessionToJsonText(const Session& session) {
         for (const RecordedMeasurement& m : entry.measurements) {
             ordered_json measurement = ordered_json::object();
             measurement["gpu"] = m.gpu;
+            if (!m.computeCapability.empty()) {
+                measurement["computeCapability"] = m.computeCapability;
+            }
             measurement["driver"] = m.driver;
             measurement["date"] = m.date;
             ordered_json metrics = ordered_json::object();

@@ -81,7 +81,7 @@ Session sampleSession() {
                            {"tiny", 4.9406564584124654e-324},
                            {"huge", 1.7976931348623157e308},
                            {"negative", -123456789.125}};
-    first.measurements = {measurement, RecordedMeasurement{"other GPU", "", "", {}}};
+    first.measurements = {measurement, RecordedMeasurement{"other GPU", "", "", "", {}}};
     session.entries = {first, SessionEntry{expressionPattern(), {}}};
     session.viewSettings = {{"zoom", "1.5"}, {"grid.showBanks", "true"}, {"empty", ""}};
     return session;
@@ -165,7 +165,7 @@ TEST(FileFormat, NaNMetricIsWrittenAsNullAndReadBack) {
     Session session;
     NamedPattern named = explicitPattern();
     session.entries.push_back(
-        SessionEntry{named, {RecordedMeasurement{"", "", "", {{"missing", std::nan("")}}}}});
+        SessionEntry{named, {RecordedMeasurement{"", "", "", "", {{"missing", std::nan("")}}}}});
     const std::string text = sessionToJsonText(session);
     EXPECT_NE(text.find("\"missing\": null"), std::string::npos) << text;
     auto read = sessionFromJsonText(text);
@@ -621,11 +621,10 @@ TEST(FileFormat, BadDecksNameThePlace) {
               std::string::npos);
     EXPECT_NE(errorOf(head + R"([{"pattern": {"space": "global"}}]})").find("/slides/0/pattern"),
               std::string::npos);
-    EXPECT_NE(errorOf(R"({"format": "warpscope-session", "version": 1, "slides": []})")
-                  .find("/format"),
-              std::string::npos);
-    EXPECT_NE(errorOf(R"({"format": "warpscope-deck", "version": 2, "slides": []})")
-                  .find("newer"),
+    EXPECT_NE(
+        errorOf(R"({"format": "warpscope-session", "version": 1, "slides": []})").find("/format"),
+        std::string::npos);
+    EXPECT_NE(errorOf(R"({"format": "warpscope-deck", "version": 2, "slides": []})").find("newer"),
               std::string::npos);
 }
 

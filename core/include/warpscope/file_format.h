@@ -36,6 +36,7 @@ struct NamedPattern {
 /// still show it (filled by the GPU layers; the core only stores it).
 struct RecordedMeasurement {
     std::string gpu;
+    std::string computeCapability; // "9.0"; may be empty
     std::string driver;
     std::string date; // ISO 8601
     std::map<std::string, double> metrics;

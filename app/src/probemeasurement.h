@@ -1,0 +1,132 @@
+// What warpscope-probe measured for one pattern, as the app keeps it: the GPU's counters under
+// their Nsight Compute names, the single-warp latency, the grid's bandwidth, and the GPU it came
+// from. A measurement is either live (answered by the probe in this run) or recorded (read from a
+// session, so a lecture prepared on a GPU machine still shows its numbers on a laptop). The
+// MeasurementStore keeps every pattern's latest measurement, keyed by the pattern itself, so an
+// undo brings its measurement back and a session saves each entry's with it.
+#pragma once
+
+#include <warpscope/file_format.h>
+#include <warpscope/model.h>
+#include <warpscope/pattern.h>
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpscope::app {
+
+/// The probe's device_info answer, as the panel and the status bar show it.
+struct GpuInfo {
+    QString name;
+    QString computeCapability; // "9.0"
+    QString driverVersion;     // the CUDA version the driver supports, "13.0"
+    int smCount = 0;
+    double theoreticalBandwidthGBs = 0;
+    /// A device-to-device copy: the practical peak the grid bandwidth is compared with.
+    double measuredCopyBandwidthGBs = 0;
+    bool countersAvailable = false;
+    QString countersUnavailableReason;
+
+    static GpuInfo fromJson(const QJsonObject& result);
+    /// "NVIDIA H100 80GB HBM3 (compute capability 9.0)".
+    QString describe() const;
+};
+
+struct ProbeMeasurement {
+    std::map<std::string, double> counters;
+    bool countersMeasured = false;
+    QString countersUnavailableReason;
+
+    // Single-warp latency (medians), when measured.
+    std::optional<double> coldCycles;
+    std::optional<double> warmCycles;
+    std::optional<double> coldNs;
+    std::optional<double> warmNs;
+    std::optional<double> smClockKHz;
+
+    // The expression over the whole grid, when measured.
+    std::optional<double> gridKernelMs;
+    std::optional<double> gridBytesRequested;
+    std::optional<double> gridEffectiveBandwidthGBs;
+    std::optional<double> gridMovedBandwidthGBs;
+
+    // Where and when.
+    QString gpuName;
+    QString computeCapability;
+    QString driverVersion;
+    double peakBandwidthGBs = 0; // the GPU's measured copy bandwidth at the time
+    QDateTime date;
+    /// Read from a session rather than measured in this run.
+    bool recorded = false;
+
+    /// A measure answer's `result` (docs/protocol.md, "The measurement object") on `gpu`.
+    static ProbeMeasurement fromProbeResult(const QJsonObject& result, const GpuInfo& gpu,
+                                            const QDateTime& date);
+    RecordedMeasurement toRecorded() const;
+    static ProbeMeasurement fromRecorded(const RecordedMeasurement& recorded);
+
+    /// A counter's value, if it was measured.
+    std::optional<double> counter(const std::string& name) const;
+    /// The effective grid bandwidth as a share of the measured peak, in percent.
+    std::optional<double> bandwidthSharePercent() const;
+    /// "NVIDIA H100 80GB HBM3 · cc 9.0 · driver 13.0 · 2026-11-21 14:03".
+    QString provenance() const;
+};
+
+/// One counter compared with the modern model.
+struct CounterComparison {
+    QString quantity; // "sectors", "wavefronts", ...
+    std::string counter;
+    double predicted = 0;
+    std::optional<double> measured;
+    bool matches() const { return measured && *measured == predicted; }
+};
+
+/// The counters of `measurement` that the modern model predicts for `prediction`'s access (the
+/// requests and sectors of global memory, the wavefronts and bank conflicts of shared memory).
+std::vector<CounterComparison> compareWithModel(const ModernPrediction& prediction,
+                                                const ProbeMeasurement& measurement);
+
+/// What the warp and bank views print about a measurement: empty when there is none.
+struct MeasurementMark {
+    QString text;
+    bool mismatch = false;
+    bool recorded = false;
+    bool isEmpty() const { return text.isEmpty(); }
+};
+
+MeasurementMark measurementMark(const ModernPrediction& prediction,
+                                const ProbeMeasurement* measurement);
+
+/// Every pattern's latest measurement.
+class MeasurementStore : public QObject {
+    Q_OBJECT
+public:
+    explicit MeasurementStore(QObject* parent = nullptr);
+
+    void put(const Pattern& pattern, const ProbeMeasurement& measurement);
+    const ProbeMeasurement* find(const Pattern& pattern) const;
+    void clear();
+    int size() const { return static_cast<int>(m_measurements.size()); }
+
+    /// Each entry's measurement, as the session saves it.
+    void fillSession(Session& session) const;
+    /// Take the measurements a session recorded (marked recorded).
+    void takeFromSession(const Session& session);
+
+signals:
+    void changed();
+
+private:
+    static std::string keyOf(const Pattern& pattern);
+    std::map<std::string, ProbeMeasurement> m_measurements;
+};
+
+} // namespace warpscope::app

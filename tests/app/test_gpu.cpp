@@ -1,0 +1,514 @@
+// The GPU in the window: Run, auto-run, sweeps and faults against real probe processes. The real
+// warpscope-probe runs where the build has CUDA (without a GPU it answers no_driver or no_device,
+// and on a GPU machine it measures); the probe's own command line over its scripted fake backend
+// plays a GPU whose counters equal the model, one with no device, and a slow one to kill mid-sweep.
+// Overlay rendering is checked with answers recorded from a real H100 (tests/data).
+#include "windowfixture.h"
+
+#include "bankview.h"
+#include "gpurunner.h"
+#include "kernelsourcedialog.h"
+#include "messagebar.h"
+#include "metricspanel.h"
+#include "metricstablemodel.h"
+#include "probeclient.h"
+#include "probemeasurement.h"
+#include "sessionfile.h"
+#include "sweepplot.h"
+#include "theme.h"
+#include "warpview.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include <csignal>
+#include <sys/types.h>
+
+namespace warpscope::app::test {
+namespace {
+
+constexpr int kWaitMs = 20000;
+
+QString fakeProbe() {
+#ifdef WARPSCOPE_FAKE_PROBE_PATH
+    return QStringLiteral(WARPSCOPE_FAKE_PROBE_PATH);
+#else
+    return {};
+#endif
+}
+
+QString realProbe() {
+#ifdef WARPSCOPE_PROBE_PATH
+    return QStringLiteral(WARPSCOPE_PROBE_PATH);
+#else
+    return {};
+#endif
+}
+
+/// Sets WARPSCOPE_FAKE_PROBE for the probes started while it lives.
+class FakeScript {
+public:
+    explicit FakeScript(const char* script) { qputenv("WARPSCOPE_FAKE_PROBE", script); }
+    ~FakeScript() { qunsetenv("WARPSCOPE_FAKE_PROBE"); }
+};
+
+std::unique_ptr<MainWindow> windowWithProbe(const QString& command, int timeoutMs = 0) {
+    MainWindowOptions options = quietOptions();
+    options.probeCommand = command;
+    options.probeTimeoutMs = timeoutMs;
+    auto window = std::make_unique<MainWindow>(options);
+    window->resize(1600, 1000);
+    window->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+    return window;
+}
+
+QString measured(MainWindow& window, const char* quantity) {
+    return window.metricsPanel()->summaryModel()->text(QString::fromUtf8(quantity),
+                                                       MetricsTableModel::MeasuredColumn);
+}
+
+#define REQUIRE_FAKE_PROBE()                                                                       \
+    if (fakeProbe().isEmpty()) {                                                                   \
+        GTEST_SKIP() << "this build has no warpscope-probe-fake (the probe needs CUDA at build "   \
+                        "time)";                                                                   \
+    }
+
+TEST(GpuProbe, RealProbeAnswersAndTheModelStaysUsable) {
+    if (realProbe().isEmpty()) {
+        GTEST_SKIP() << "this build has no warpscope-probe (no CUDA toolkit at build time)";
+    }
+    auto window = windowWithProbe(realProbe());
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
+    window->runOnGpu();
+    ProbeClient* probe = window->probeClient();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return probe->state() == ProbeClient::State::NoGpu ||
+                   probe->state() == ProbeClient::State::Failed ||
+                   (probe->state() == ProbeClient::State::Ready &&
+                    !window->gpuRunner()->isMeasuring());
+        },
+        60000));
+    if (probe->state() == ProbeClient::State::Ready) {
+        // A GPU machine: the measurement is on the panel and agrees with the model.
+        std::printf("[ GPU      ] %s\n", qPrintable(probe->gpu().describe()));
+        ASSERT_TRUE(window->measurements()->find(window->document()->pattern()) != nullptr);
+        EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
+        EXPECT_TRUE(window->warpView()->measurementMark().text.contains(probe->gpu().name));
+        EXPECT_FALSE(window->warpView()->measurementMark().mismatch);
+        EXPECT_TRUE(window->metricsPanel()->measurementLabel()->text().contains(
+            probe->gpu().computeCapability));
+        return;
+    }
+    // No GPU here: one message naming the cause, the probe's own code in it.
+    ASSERT_EQ(probe->state(), ProbeClient::State::NoGpu)
+        << qPrintable(probe->stateFailure() ? probe->stateFailure()->message : QString());
+    const QString message = window->messageBar()->text();
+    EXPECT_TRUE(message.contains(QStringLiteral("no_driver")) ||
+                message.contains(QStringLiteral("no_device")))
+        << qPrintable(message);
+    EXPECT_TRUE(message.contains(QStringLiteral("model views work")));
+    EXPECT_TRUE(window->findChild<QLabel*>(QStringLiteral("gpuStatus"))
+                    ->text()
+                    .contains(QStringLiteral("No GPU")));
+    EXPECT_EQ(measured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
+    // The model view stays fully usable: another preset, an undo.
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("shared-tile-column")));
+    EXPECT_EQ(window->document()->evaluation()->modern.shared->wavefronts, 32);
+    window->document()->undoStack()->undo();
+    EXPECT_EQ(window->document()->evaluation()->modern.global->sectors, 5);
+    // Running again says the same once more, and nothing else happens.
+    window->runOnGpu();
+    QApplication::processEvents();
+    EXPECT_EQ(window->messageBar()->text(), message);
+    EXPECT_FALSE(window->gpuRunner()->isMeasuring());
+}
+
+TEST(GpuProbe, NoDeviceIsOneMessageAndAutoRunDoesNotRepeatIt) {
+    REQUIRE_FAKE_PROBE();
+    FakeScript script("no_device");
+    auto window = windowWithProbe(fakeProbe());
+    int messages = 0;
+    QObject::connect(window->messageBar(), &MessageBar::messageShown, [&] { ++messages; });
+    window->autoRunAction()->setChecked(true);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->probeClient()->state() == ProbeClient::State::NoGpu; }, kWaitMs));
+    QApplication::processEvents();
+    EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("no_device")))
+        << qPrintable(window->messageBar()->text());
+    // Edits with auto-run on: no new message per edit.
+    const int before = messages;
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-4")));
+    QTest::qWait(200);
+    EXPECT_EQ(messages, before);
+}
+
+TEST(GpuProbe, RunShowsMeasuredBesidePredicted) {
+    REQUIRE_FAKE_PROBE();
+    auto window = windowWithProbe(fakeProbe());
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
+    EXPECT_EQ(measured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
+    window->runOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
+        kWaitMs));
+    QApplication::processEvents();
+    EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
+    EXPECT_EQ(measured(*window, "Requests"), QStringLiteral("1  ✓"));
+    EXPECT_EQ(measured(*window, "Efficiency"), QStringLiteral("80.0 %  ✓"));
+    // Latency in cycles and nanoseconds, the GPU named on the panel.
+    EXPECT_TRUE(measured(*window, "Latency, cold").contains(QStringLiteral("cycles")));
+    EXPECT_TRUE(measured(*window, "Latency, cold").contains(QStringLiteral("ns")));
+    EXPECT_TRUE(window->metricsPanel()->measurementLabel()->text().contains(
+        QStringLiteral("warpscope fake GPU")));
+    const MeasurementMark mark = window->warpView()->measurementMark();
+    EXPECT_FALSE(mark.mismatch);
+    EXPECT_TRUE(mark.text.contains(QStringLiteral("sectors 5"))) << qPrintable(mark.text);
+    EXPECT_EQ(window->metricsPanel()->summaryModel()->mismatchCount(), 0);
+    EXPECT_TRUE(window->document()->isModified()); // a result worth saving
+
+    // Another pattern has no measurement; undo brings the first one's back.
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
+    EXPECT_EQ(measured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
+    EXPECT_TRUE(window->warpView()->measurementMark().isEmpty());
+    window->document()->undoStack()->undo();
+    EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
+}
+
+TEST(GpuProbe, ARecordedMeasurementOpensWithoutAGpu) {
+    REQUIRE_FAKE_PROBE();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lecture.warpscope"));
+    {
+        auto window = windowWithProbe(fakeProbe());
+        ASSERT_TRUE(window->loadPresetById(QStringLiteral("shared-tile-column-padded")));
+        window->runOnGpu();
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
+            kWaitMs));
+        ASSERT_TRUE(window->saveSession(path));
+    }
+    const auto saved = readSessionFile(path);
+    ASSERT_TRUE(saved.ok());
+    ASSERT_EQ(saved.value().entries.at(0).measurements.size(), 1u);
+    EXPECT_EQ(saved.value().entries[0].measurements[0].gpu, "warpscope fake GPU");
+    EXPECT_FALSE(saved.value().entries[0].measurements[0].date.empty());
+
+    // A laptop without the probe at all.
+    auto laptop = windowWithProbe(QStringLiteral("/nonexistent/warpscope-probe"));
+    ASSERT_TRUE(laptop->openSession(path));
+    EXPECT_EQ(measured(*laptop, "Wavefronts"), QStringLiteral("1  ✓"));
+    EXPECT_TRUE(
+        laptop->metricsPanel()->measurementLabel()->text().contains(QStringLiteral("Recorded")));
+    EXPECT_TRUE(laptop->bankView()->measurementMark().recorded);
+    EXPECT_TRUE(laptop->bankView()->measurementMark().text.contains(QStringLiteral("Recorded")));
+    EXPECT_EQ(laptop->probeClient()->state(), ProbeClient::State::Stopped); // nothing was run
+    // Saved again, the recording survives.
+    const QString again = dir.filePath(QStringLiteral("again.warpscope"));
+    ASSERT_TRUE(laptop->saveSession(again));
+    const auto resaved = readSessionFile(again);
+    ASSERT_TRUE(resaved.ok());
+    EXPECT_EQ(resaved.value().entries.at(0).measurements, saved.value().entries[0].measurements);
+}
+
+TEST(GpuProbe, WhileEditingOnlyTheNewestPatternIsMeasured) {
+    REQUIRE_FAKE_PROBE();
+    auto window = windowWithProbe(fakeProbe());
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
+    const Pattern first = window->document()->pattern();
+    window->runOnGpu(); // sent
+    const char* later[] = {"stride-4", "stride-32", "aos-read-x", "soa-read-x"};
+    for (const char* id : later) {
+        ASSERT_TRUE(window->loadPresetById(QString::fromLatin1(id)));
+        window->runOnGpu(); // each replaces the one waiting
+    }
+    const Pattern last = window->document()->pattern();
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return window->measurements()->find(last) != nullptr; }, kWaitMs));
+    EXPECT_EQ(window->measurements()->find(first), nullptr); // its answer came late: dropped
+    EXPECT_EQ(window->measurements()->size(), 1);
+    EXPECT_EQ(window->gpuRunner()->supersededCount(), 1);
+    EXPECT_FALSE(window->gpuRunner()->isMeasuring());
+}
+
+TEST(GpuProbe, KillingTheProbeMidSweepRestartsItAndKeepsTheSession) {
+    REQUIRE_FAKE_PROBE();
+    FakeScript script("slow"); // 20 ms per pattern
+    auto window = windowWithProbe(fakeProbe());
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
+    window->runOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
+        kWaitMs));
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
+    SweepPlot* sweep = window->sweepPlot();
+    window->showView(MainWindow::View::Sweep);
+    sweep->toBox()->setValue(sweep->fromBox()->value() + 63);
+    QApplication::processEvents();
+    const Session before = window->currentSession();
+    const int undoSteps = window->document()->undoStack()->count();
+    window->runSweepOnGpu();
+    ASSERT_TRUE(window->gpuRunner()->isSweeping());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return sweep->gpuProgress()->value() > 2; }, kWaitMs));
+    EXPECT_TRUE(sweep->gpuCancelButton()->isVisible());
+    const qint64 pid = window->probeClient()->processId();
+    ASSERT_GT(pid, 0);
+    ::kill(static_cast<pid_t>(pid), SIGKILL);
+
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->gpuRunner()->isSweeping(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->probeClient()->state() == ProbeClient::State::Ready; }, kWaitMs));
+    EXPECT_EQ(window->probeClient()->restartCount(), 1);
+    EXPECT_NE(window->probeClient()->processId(), pid);
+    const QString message = window->messageBar()->text();
+    EXPECT_TRUE(message.contains(QStringLiteral("started again"))) << qPrintable(message);
+    EXPECT_FALSE(sweep->gpuCancelButton()->isVisible());
+    EXPECT_TRUE(sweep->gpuRunButton()->isEnabled());
+    // The session, its undo history and the earlier result are as they were.
+    EXPECT_EQ(window->currentSession(), before);
+    EXPECT_EQ(window->document()->undoStack()->count(), undoSteps);
+    window->document()->undoStack()->undo();
+    EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
+    window->document()->undoStack()->redo();
+
+    // The restarted probe runs the sweep to the end.
+    window->runSweepOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return sweep->hasGpuMeasurements(); }, 30000));
+    EXPECT_TRUE(window->gpuRunner()->supersededCount() >= 0);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    EXPECT_GE(sweep->graphCount(), 5); // the model's four and the GPU's points
+#endif
+}
+
+TEST(GpuProbe, TheRealProbeKilledMidSweepOnAGpuIsRestarted) {
+    if (realProbe().isEmpty()) {
+        GTEST_SKIP() << "this build has no warpscope-probe (no CUDA toolkit at build time)";
+    }
+    auto window = windowWithProbe(realProbe());
+    window->probeClient()->start();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->probeClient()->state() != ProbeClient::State::Starting; }, 60000));
+    if (window->probeClient()->state() != ProbeClient::State::Ready) {
+        GTEST_SKIP() << "no GPU here: "
+                     << qPrintable(window->probeClient()->stateFailure()
+                                       ? window->probeClient()->stateFailure()->message
+                                       : window->probeClient()->stateText());
+    }
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
+    window->runOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
+        60000));
+    SweepPlot* sweep = window->sweepPlot();
+    window->showView(MainWindow::View::Sweep);
+    sweep->fromBox()->setValue(1);
+    sweep->toBox()->setValue(2048); // 2048 patterns: seconds of GPU work
+    QApplication::processEvents();
+    const Session before = window->currentSession();
+    window->runSweepOnGpu();
+    ASSERT_TRUE(window->gpuRunner()->isSweeping());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return sweep->gpuProgress()->value() > 0 || !window->gpuRunner()->isSweeping(); },
+        60000));
+    ASSERT_TRUE(window->gpuRunner()->isSweeping())
+        << "the sweep ended before it could be killed: "
+        << qPrintable(sweep->findChild<QLabel*>()->text()) << " / "
+        << qPrintable(window->messageBar()->text());
+    const qint64 pid = window->probeClient()->processId();
+    ::kill(static_cast<pid_t>(pid), SIGKILL);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->gpuRunner()->isSweeping(); }, 30000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->probeClient()->state() == ProbeClient::State::Ready; }, 60000));
+    EXPECT_NE(window->probeClient()->processId(), pid);
+    EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("started again")))
+        << qPrintable(window->messageBar()->text());
+    EXPECT_EQ(window->currentSession(), before);
+    // The new probe measures.
+    sweep->toBox()->setValue(64);
+    QApplication::processEvents();
+    window->runSweepOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return sweep->hasGpuMeasurements(); }, 60000));
+    std::printf("[ GPU      ] %s\n", qPrintable(sweep->findChild<QLabel*>()->text()));
+}
+
+TEST(GpuProbe, CancellingASweepStopsIt) {
+    REQUIRE_FAKE_PROBE();
+    FakeScript script("slow");
+    auto window = windowWithProbe(fakeProbe());
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
+    SweepPlot* sweep = window->sweepPlot();
+    window->showView(MainWindow::View::Sweep);
+    sweep->toBox()->setValue(sweep->fromBox()->value() + 63);
+    window->runSweepOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return sweep->gpuProgress()->value() > 1; }, kWaitMs));
+    QTest::mouseClick(sweep->gpuCancelButton(), Qt::LeftButton);
+    EXPECT_FALSE(window->gpuRunner()->isSweeping());
+    EXPECT_FALSE(sweep->hasGpuMeasurements());
+    // The probe is still the same process and answers the next request.
+    const qint64 pid = window->probeClient()->processId();
+    window->runOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
+        kWaitMs));
+    EXPECT_EQ(window->probeClient()->processId(), pid);
+}
+
+TEST(GpuProbe, ASilentProbeIsStoppedAfterItsTimeout) {
+    // `sleep` reads nothing and answers nothing: a hung probe.
+    auto window = windowWithProbe(QStringLiteral("sleep 600"), 300);
+    window->runOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->probeClient()->state() == ProbeClient::State::Failed; }, kWaitMs));
+    const QString message = window->messageBar()->text();
+    EXPECT_TRUE(message.contains(QStringLiteral("did not answer"))) << qPrintable(message);
+    EXPECT_TRUE(message.contains(QStringLiteral("Restart Probe"))) << qPrintable(message);
+    EXPECT_FALSE(window->gpuRunner()->isMeasuring());
+}
+
+TEST(GpuProbe, AMissingProbeSaysHowToFixIt) {
+    auto window = windowWithProbe(QStringLiteral("/nonexistent/warpscope-probe"));
+    window->runOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->probeClient()->state() == ProbeClient::State::Failed; }, kWaitMs));
+    QApplication::processEvents();
+    const QString message = window->messageBar()->text();
+    EXPECT_TRUE(message.contains(QStringLiteral("could not be started"))) << qPrintable(message);
+    EXPECT_TRUE(message.contains(QStringLiteral("Probe Settings"))) << qPrintable(message);
+    EXPECT_FALSE(window->gpuRunner()->isMeasuring());
+    EXPECT_EQ(window->document()->evaluation()->modern.global.has_value(), true);
+}
+
+TEST(GpuProbe, ShowKernelDisplaysTheGeneratedSource) {
+    REQUIRE_FAKE_PROBE();
+    auto window = windowWithProbe(fakeProbe());
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
+    window->showKernelSource();
+    KernelSourceDialog* dialog = window->kernelSourceDialog();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog->source().isEmpty(); }, kWaitMs));
+    EXPECT_TRUE(dialog->source().contains(QStringLiteral("warpscope fake kernel")));
+    EXPECT_TRUE(dialog->editor()->isReadOnly());
+    dialog->close();
+}
+
+// ---- Overlay rendering from answers recorded on a real H100 -----------------------------------
+
+struct RecordedAnswers {
+    GpuInfo gpu;
+    QString driver;
+    std::vector<std::pair<QString, QJsonObject>> results; // preset id, measure result
+};
+
+RecordedAnswers readRecordedAnswers() {
+    RecordedAnswers answers;
+    QFile file(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/probe_answers_h100.jsonl"));
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << qPrintable(file.fileName());
+    while (!file.atEnd()) {
+        const QJsonObject line = QJsonDocument::fromJson(file.readLine()).object();
+        if (line.contains(QStringLiteral("device"))) {
+            answers.gpu = GpuInfo::fromJson(line.value(QStringLiteral("device")).toObject());
+            answers.driver = line.value(QStringLiteral("driver")).toString();
+        } else if (line.contains(QStringLiteral("preset"))) {
+            answers.results.emplace_back(line.value(QStringLiteral("preset")).toString(),
+                                         line.value(QStringLiteral("result")).toObject());
+        }
+    }
+    return answers;
+}
+
+/// Pixels of `color` in the widget's rendering.
+int pixelsOf(QWidget* widget, const QColor& color) {
+    const QImage image = widget->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x) {
+            count += (row[x] & 0xFFFFFF) == (color.rgb() & 0xFFFFFF) ? 1 : 0;
+        }
+    }
+    return count;
+}
+
+TEST(GpuOverlay, RecordedH100AnswersAgreeOnThePanelAndInTheViews) {
+    const RecordedAnswers answers = readRecordedAnswers();
+    ASSERT_TRUE(answers.gpu.name.contains(QStringLiteral("H100"))) << qPrintable(answers.gpu.name);
+    ASSERT_GE(answers.results.size(), 4u);
+    auto window = windowWithProbe(QStringLiteral("/nonexistent/warpscope-probe"));
+    for (const auto& [preset, result] : answers.results) {
+        SCOPED_TRACE(preset.toStdString());
+        ASSERT_TRUE(window->loadPresetById(preset));
+        const ProbeMeasurement m =
+            ProbeMeasurement::fromProbeResult(result, answers.gpu, QDateTime::currentDateTime());
+        ASSERT_TRUE(m.countersMeasured);
+        window->measurements()->put(window->document()->pattern(), m);
+        QApplication::processEvents();
+        EXPECT_EQ(window->metricsPanel()->summaryModel()->mismatchCount(), 0);
+        const auto& evaluation = *window->document()->evaluation();
+        const bool shared = evaluation.modern.shared.has_value();
+        const MeasurementMark mark =
+            shared ? window->bankView()->measurementMark() : window->warpView()->measurementMark();
+        EXPECT_FALSE(mark.mismatch) << qPrintable(mark.text);
+        EXPECT_TRUE(mark.text.contains(QStringLiteral("H100"))) << qPrintable(mark.text);
+        if (shared) {
+            EXPECT_EQ(measured(*window, "Wavefronts"),
+                      QStringLiteral("%1  ✓").arg(evaluation.modern.shared->wavefronts));
+        } else {
+            EXPECT_EQ(measured(*window, "Sectors (32 B)"),
+                      QStringLiteral("%1  ✓").arg(evaluation.modern.global->sectors));
+        }
+        if (m.warmCycles) { // the probe times loads
+            EXPECT_TRUE(measured(*window, "Latency, warm").contains(QStringLiteral("cycles")));
+            EXPECT_TRUE(measured(*window, "Latency, warm").contains(QStringLiteral("ns")));
+        }
+        if (const auto share = m.bandwidthSharePercent()) {
+            EXPECT_TRUE(
+                measured(*window, "Effective bandwidth").contains(QStringLiteral("% of peak")));
+        }
+    }
+}
+
+TEST(GpuOverlay, AMismatchIsMarkedInTheViewsAndThePanel) {
+    const RecordedAnswers answers = readRecordedAnswers();
+    auto window = windowWithProbe(QStringLiteral("/nonexistent/warpscope-probe"));
+    for (const auto& [preset, result] : answers.results) {
+        if (preset != QLatin1String("readsegment-offset-11")) {
+            continue;
+        }
+        ASSERT_TRUE(window->loadPresetById(preset));
+        window->showView(MainWindow::View::Warp);
+        QApplication::processEvents();
+        const QColor warning = ViewColors::fromPalette(window->warpView()->palette()).warning;
+        const int warningBefore = pixelsOf(window->warpView(), warning);
+
+        // The H100's answer with one sector more than it counted: as a GPU the model misjudges.
+        ProbeMeasurement m =
+            ProbeMeasurement::fromProbeResult(result, answers.gpu, QDateTime::currentDateTime());
+        m.counters["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] += 1;
+        window->measurements()->put(window->document()->pattern(), m);
+        QApplication::processEvents();
+        EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("6  ≠ 5"));
+        EXPECT_GE(window->metricsPanel()->summaryModel()->mismatchCount(), 1);
+        EXPECT_TRUE(
+            window->metricsPanel()->measurementLabel()->text().contains(QStringLiteral("differ")));
+        const MeasurementMark mark = window->warpView()->measurementMark();
+        EXPECT_TRUE(mark.mismatch);
+        EXPECT_TRUE(mark.text.contains(QStringLiteral("sectors 6 measured, 5 predicted")))
+            << qPrintable(mark.text);
+        // The badge and the frame are drawn in the warning colour.
+        EXPECT_GT(pixelsOf(window->warpView(), warning), warningBefore + 500);
+        return;
+    }
+    FAIL() << "the recorded answers have no readsegment-offset-11";
+}
+
+} // namespace
+} // namespace warpscope::app::test
