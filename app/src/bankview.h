@@ -39,6 +39,11 @@ public:
     const std::array<int, kBankCount>& bankDegrees() const { return m_bankDegree; }
     int cellCount() const { return static_cast<int>(m_cells.size()); }
 
+    /// Lecture mode's step-through: fill only the cells and list rows of the first `count`
+    /// wavefronts of wavefrontList; -1 (the default) draws them all.
+    void setRevealCount(int count);
+    int revealCount() const { return m_revealCount; }
+
 protected:
     QSizeF computeLayout(qreal width) override;
     void paintEvent(QPaintEvent* event) override;
@@ -73,6 +78,7 @@ private:
     std::vector<WavefrontRow> m_wavefrontRows;
     QRectF m_legendRect;
     qreal m_labelWidth = 0;
+    int m_revealCount = -1;
 };
 
 } // namespace warpscope::app

@@ -1,6 +1,8 @@
 // CommandLine: QCommandLineParser with warpscope's options and checks.
 #include "commandline.h"
 
+#include "lecturescript.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
@@ -53,8 +55,19 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     const QCommandLineOption noSettings(
         QStringLiteral("no-settings"),
         QCoreApplication::translate("warpscope", "Neither read nor write settings; no autosave."));
-    parser.addOptions(
-        {preset, view, theme, screenshot, size, benchmark, iterations, firstFrame, noSettings});
+    const QCommandLineOption lecture(
+        QStringLiteral("lecture"),
+        QCoreApplication::translate("warpscope",
+                                    "Start in lecture mode on the course deck, or on the deck "
+                                    "file given instead of a session (F11 or Esc leaves it)."));
+    const QCommandLineOption lectureScript(
+        QStringLiteral("lecture-script"),
+        QCoreApplication::translate(
+            "warpscope", "In lecture mode, press the keys in STEPS (comma-separated, e.g. "
+                         "Right,Space,capture:slide.png) and exit; implies --lecture."),
+        QStringLiteral("STEPS"));
+    parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
+                       noSettings, lecture, lectureScript});
     if (!parser.parse(arguments)) {
         return parser.errorText();
     }
@@ -108,8 +121,19 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         }
     }
     out.quitAfterFirstFrame = parser.isSet(firstFrame);
+    out.lectureScript = parser.value(lectureScript);
+    out.lecture = parser.isSet(lecture) || parser.isSet(lectureScript);
+    if (parser.isSet(lectureScript)) {
+        if (const QString problem = checkLectureScript(out.lectureScript); !problem.isEmpty()) {
+            return problem;
+        }
+    }
+    if (out.lecture) {
+        out.lectureDeck = out.sessionFile;
+        out.sessionFile.clear();
+    }
     out.noSettings = parser.isSet(noSettings) || out.benchmark || !out.screenshotPath.isEmpty() ||
-                     out.quitAfterFirstFrame;
+                     out.quitAfterFirstFrame || !out.lectureScript.isEmpty();
     return std::nullopt;
 }
 

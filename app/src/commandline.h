@@ -24,6 +24,11 @@ struct CommandLine {
     bool quitAfterFirstFrame = false;
     /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).
     bool noSettings = false;
+    /// Start in lecture mode; the positional argument is then a deck file (empty: the last deck
+    /// or the course deck). A script of keys and captures runs it unattended (lecturescript.h).
+    bool lecture = false;
+    QString lectureDeck;
+    QString lectureScript;
 
     /// Parse `arguments` (argv as strings, program name first). On an error, returns the message.
     static std::optional<QString> parse(const QStringList& arguments, CommandLine& out);
