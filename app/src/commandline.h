@@ -1,6 +1,7 @@
 // CommandLine: what `warpscope` accepts. A session file to open, a preset and a view to start
 // with, a theme, and the non-interactive modes used by scripts: --screenshot (render the window to
-// a PNG and exit) and --benchmark (print redraw timings and exit).
+// a PNG and exit), --benchmark (print redraw timings and exit) and --lecture (start in lecture
+// mode, optionally driven by a --lecture-script of keys and captures).
 #pragma once
 
 #include <QSize>
