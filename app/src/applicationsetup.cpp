@@ -4,6 +4,8 @@
 #include "benchmarkrunner.h"
 #include "commandline.h"
 #include "gpubenchmark.h"
+#include "lecturescript.h"
+#include "lecturewindow.h"
 #include "mainwindow.h"
 #include "messagebar.h"
 #include "patterndocument.h"
@@ -112,6 +114,18 @@ int runWarpscope(int argc, char** argv) {
     }
     if (!options.screenshotPath.isEmpty()) {
         return takeScreenshot(window, options.screenshotPath);
+    }
+    if (options.lecture) {
+        window.show(); // where leaving lecture mode returns to
+        LectureWindow* lecture = window.startLecture(options.lectureDeck, options.windowSize);
+        if (lecture == nullptr && !options.lectureScript.isEmpty()) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 1;
+        }
+        if (lecture != nullptr && !options.lectureScript.isEmpty()) {
+            return runLectureScript(lecture, options.lectureScript);
+        }
+        return QApplication::exec();
     }
     if (options.quitAfterFirstFrame) {
         watchFirstFrame(window, sinceStart);

@@ -64,6 +64,14 @@ BankView::BankView(PatternDocument* document, LaneHighlight* highlight, QWidget*
     relayout();
 }
 
+void BankView::setRevealCount(int count) {
+    count = std::max(-1, count);
+    if (count != m_revealCount) {
+        m_revealCount = count;
+        update();
+    }
+}
+
 QSizeF BankView::computeLayout(qreal width) {
     m_cells.clear();
     m_rows.clear();
@@ -366,6 +374,9 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
     }
     for (const Cell& cell : m_cells) {
         for (const CellPart& part : cell.parts) {
+            if (m_revealCount >= 0 && part.wavefront >= m_revealCount) {
+                continue;
+            }
             const QRectF r = part.rect.adjusted(1, 1, -1, -1);
             const bool isEmphasised = (part.lanes & emphasised) != 0;
             painter.setPen(
@@ -415,6 +426,9 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
         painter.setFont(font());
     }
     for (const WavefrontRow& row : m_wavefrontRows) {
+        if (m_revealCount >= 0 && row.wavefront >= m_revealCount) {
+            continue;
+        }
         const Wavefront& wavefront = shared.wavefrontList[static_cast<std::size_t>(row.wavefront)];
         const bool isEmphasised = (wavefront.laneMask & emphasised) != 0;
         if (isEmphasised) {

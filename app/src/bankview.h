@@ -46,6 +46,11 @@ public:
     const std::array<int, kBankCount>& bankDegrees() const { return m_bankDegree; }
     int cellCount() const { return static_cast<int>(m_cells.size()); }
 
+    /// Lecture mode's step-through: fill only the cells and list rows of the first `count`
+    /// wavefronts of wavefrontList; -1 (the default) draws them all.
+    void setRevealCount(int count);
+    int revealCount() const { return m_revealCount; }
+
 protected:
     QSizeF computeLayout(qreal width) override;
     void paintEvent(QPaintEvent* event) override;
@@ -81,6 +86,7 @@ private:
     QRectF m_legendRect;
     qreal m_labelWidth = 0;
     MeasurementMark m_mark;
+    int m_revealCount = -1;
 };
 
 } // namespace warpscope::app

@@ -1,6 +1,8 @@
 // CommandLine: QCommandLineParser with warpscope's options and checks.
 #include "commandline.h"
 
+#include "lecturescript.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
@@ -70,8 +72,19 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         QCoreApplication::translate("warpscope",
                                     "Print the time from an edit to the measured overlay on "
                                     "screen (needs a GPU) and exit."));
+    const QCommandLineOption lecture(
+        QStringLiteral("lecture"),
+        QCoreApplication::translate("warpscope",
+                                    "Start in lecture mode on the course deck, or on the deck "
+                                    "file given instead of a session (F11 or Esc leaves it)."));
+    const QCommandLineOption lectureScript(
+        QStringLiteral("lecture-script"),
+        QCoreApplication::translate(
+            "warpscope", "In lecture mode, press the keys in STEPS (comma-separated, e.g. "
+                         "Right,Space,capture:slide.png) and exit; implies --lecture."),
+        QStringLiteral("STEPS"));
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
-                       noSettings, probe, measure, benchmarkGpu});
+                       noSettings, probe, measure, benchmarkGpu, lecture, lectureScript});
     if (!parser.parse(arguments)) {
         return parser.errorText();
     }
@@ -130,8 +143,20 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     }
     out.measure = parser.isSet(measure);
     out.benchmarkGpu = parser.isSet(benchmarkGpu);
+    out.lectureScript = parser.value(lectureScript);
+    out.lecture = parser.isSet(lecture) || parser.isSet(lectureScript);
+    if (parser.isSet(lectureScript)) {
+        if (const QString problem = checkLectureScript(out.lectureScript); !problem.isEmpty()) {
+            return problem;
+        }
+    }
+    if (out.lecture) {
+        out.lectureDeck = out.sessionFile;
+        out.sessionFile.clear();
+    }
     out.noSettings = parser.isSet(noSettings) || out.benchmark || out.benchmarkGpu ||
-                     !out.screenshotPath.isEmpty() || out.quitAfterFirstFrame;
+                     !out.screenshotPath.isEmpty() || out.quitAfterFirstFrame ||
+                     !out.lectureScript.isEmpty();
     return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 // CommandLine: what `warpscope` accepts. A session file to open, a preset and a view to start
 // with, a theme, and the non-interactive modes used by scripts: --screenshot (render the window to
-// a PNG and exit) and --benchmark (print redraw timings and exit).
+// a PNG and exit), --benchmark (print redraw timings and exit) and --lecture (start in lecture
+// mode, optionally driven by a --lecture-script of keys and captures).
 #pragma once
 
 #include <QSize>
@@ -31,6 +32,11 @@ struct CommandLine {
     bool benchmarkGpu = false;
     /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).
     bool noSettings = false;
+    /// Start in lecture mode; the positional argument is then a deck file (empty: the last deck
+    /// or the course deck). A script of keys and captures runs it unattended (lecturescript.h).
+    bool lecture = false;
+    QString lectureDeck;
+    QString lectureScript;
 
     /// Parse `arguments` (argv as strings, program name first). On an error, returns the message.
     static std::optional<QString> parse(const QStringList& arguments, CommandLine& out);

@@ -9,6 +9,7 @@
 #include "kernelsourcedialog.h"
 #include "lanehighlight.h"
 #include "lanetablemodel.h"
+#include "lecturewindow.h"
 #include "messagebar.h"
 #include "metricspanel.h"
 #include "patterndocument.h"
@@ -258,6 +259,7 @@ void MainWindow::createMenus() {
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, [this] { m_recent->populate(m_recentMenu); });
     m_recent->populate(m_recentMenu);
+    add(file, tr("Open &Deck for Lecture Mode…"), QKeySequence(), [this] { openDeckWithDialog(); });
     file->addSeparator();
     add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
     add(file, tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")), [this] { saveAsWithDialog(); });
@@ -345,6 +347,7 @@ void MainWindow::createMenus() {
     connect(m_darkTheme, &QAction::triggered, this, [this] { setTheme(Theme::Dark); });
     add(view, tr("Toggle &Dark Theme"), QKeySequence(tr("Ctrl+Shift+D")),
         [this] { setTheme(m_theme == Theme::Dark ? Theme::Light : Theme::Dark); });
+    add(view, tr("&Lecture Mode"), QKeySequence(tr("F11")), [this] { startLecture(); });
     view->addSeparator();
     QMenu* panels = view->addMenu(tr("&Panels"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) {
@@ -652,6 +655,7 @@ void MainWindow::readSettings() {
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
     m_autoRunAction->setChecked(settings.value(QStringLiteral("probe/autoRun"), false).toBool());
+    m_deckPath = settings.value(QStringLiteral("lecture/deck")).toString();
     (m_theme == Theme::Dark ? m_darkTheme : m_lightTheme)->setChecked(true);
 }
 
@@ -855,6 +859,64 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
+// ---- Lecture mode
+// ----------------------------------------------------------------------------------
+
+LectureWindow* MainWindow::startLecture(const QString& deckPath, QSize size) {
+    QString path = deckPath.isEmpty() ? m_deckPath : deckPath;
+    if (path.isEmpty()) {
+        path = builtinDeckPath();
+    } else if (!path.startsWith(QLatin1String(":/"))) {
+        path = QFileInfo(path).absoluteFilePath();
+    }
+    auto deck = loadDeckFile(path);
+    if (!deck) {
+        m_messageBar->showMessage(
+            MessageBar::Level::Error,
+            tr("Cannot open the deck %1: %2")
+                .arg(QFileInfo(path).fileName(), QString::fromStdString(deck.error().describe())));
+        return nullptr;
+    }
+    if (m_lecture) {
+        m_lecture->close();
+    }
+    int slide = 0;
+    if (m_options.useSettings && QSettings().value(QStringLiteral("lecture/deck")) == path) {
+        slide = QSettings().value(QStringLiteral("lecture/slide")).toInt();
+    }
+    auto* lecture = new LectureWindow(std::move(deck).value(), this);
+    lecture->setAttribute(Qt::WA_DeleteOnClose);
+    lecture->setSlide(slide);
+    connect(lecture, &LectureWindow::finished, this, [this, path](int last) {
+        if (m_options.useSettings) {
+            QSettings settings;
+            settings.setValue(QStringLiteral("lecture/deck"), path);
+            settings.setValue(QStringLiteral("lecture/slide"), last);
+        }
+        raise();
+        activateWindow();
+    });
+    m_lecture = lecture;
+    m_deckPath = path;
+    lecture->present(size);
+    return lecture;
+}
+
+LectureWindow* MainWindow::lectureWindow() const {
+    return qobject_cast<LectureWindow*>(m_lecture.data());
+}
+
+void MainWindow::openDeckWithDialog() {
+    const QString start = m_deckPath.startsWith(QLatin1String(":/"))
+                              ? QString()
+                              : QFileInfo(m_deckPath).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Deck"), start, tr("warpscope decks (*.json);;All files (*)"));
+    if (!path.isEmpty()) {
+        startLecture(path);
+    }
+}
+
 // ---- Help
 // ------------------------------------------------------------------------------------------
 
@@ -863,7 +925,19 @@ void MainWindow::showShortcuts() {
     auto* dialog = new QDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Keyboard Shortcuts"));
-    auto* table = new QTableWidget(static_cast<int>(m_shortcutActions.size()), 2, dialog);
+    // Lecture mode's keys are not actions of this window: listed after them.
+    const std::vector<std::pair<QString, QString>> lectureKeys = {
+        {tr("Lecture mode: next slide"), tr("Right, Down, PgDown, N, click")},
+        {tr("Lecture mode: previous slide"), tr("Left, Up, PgUp, P")},
+        {tr("Lecture mode: first, last slide"), tr("Home, End")},
+        {tr("Lecture mode: show the next transaction or wavefront"), tr("Space")},
+        {tr("Lecture mode: step back"), tr("Backspace, Shift+Space, right click")},
+        {tr("Lecture mode: show all"), tr("Return")},
+        {tr("Lecture mode: leave"), tr("Esc, F11")},
+    };
+    auto* table = new QTableWidget(
+        static_cast<int>(m_shortcutActions.size() + static_cast<qsizetype>(lectureKeys.size())), 2,
+        dialog);
     table->setHorizontalHeaderLabels({tr("Action"), tr("Keys")});
     table->verticalHeader()->hide();
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -877,6 +951,11 @@ void MainWindow::showShortcuts() {
         }
         table->setItem(row, 0, new QTableWidgetItem(text));
         table->setItem(row, 1, new QTableWidgetItem(keys.join(QStringLiteral(", "))));
+        ++row;
+    }
+    for (const auto& [text, keys] : lectureKeys) {
+        table->setItem(row, 0, new QTableWidgetItem(text));
+        table->setItem(row, 1, new QTableWidgetItem(keys));
         ++row;
     }
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -9,6 +9,7 @@
 #include <warpscope/file_format.h>
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QString>
 
 #include <map>
@@ -33,6 +34,7 @@ class BankView;
 class BlockView;
 class LaneHighlight;
 class LaneTableModel;
+class LectureWindow;
 class MessageBar;
 class MetricsPanel;
 class PatternDocument;
@@ -117,6 +119,14 @@ public:
     /// Forget the undo history and treat the current state as saved (after start-up loading).
     void markStartupState();
 
+    /// Lecture mode on the deck file `deckPath` (empty: the deck used last, else the course deck
+    /// compiled in), from the slide it was left at; full screen, or a window of `size` when that is
+    /// valid. A deck that cannot be read is reported in the message bar and nothing opens.
+    LectureWindow* startLecture(const QString& deckPath = {}, QSize size = {});
+    LectureWindow* lectureWindow() const;
+    /// The deck lecture mode opens (a file path, or the course deck's resource path).
+    QString deckPath() const { return m_deckPath; }
+
 protected:
     void closeEvent(QCloseEvent* event) override;
 
@@ -135,6 +145,7 @@ private:
     bool save();
     bool saveAsWithDialog();
     void stepPreset(int delta);
+    void openDeckWithDialog();
     void showShortcuts();
     void showAbout();
     std::map<std::string, std::string> viewSettings() const;
@@ -172,6 +183,8 @@ private:
     GpuRunner* m_gpu = nullptr;
     KernelSourceDialog* m_kernelDialog = nullptr;
     QAction* m_autoRunAction = nullptr;
+    QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
+    QString m_deckPath;
 };
 
 } // namespace warpscope::app

@@ -22,17 +22,74 @@ constexpr std::array<QRgb, 7> kOkabeIto = {
     0xF0E442, // yellow
 };
 
+// Lecture mode: fully saturated versions of the same hues, bright enough on black for a projector
+// (Okabe-Ito's blue and green are too dark there).
+constexpr std::array<QRgb, 7> kHighContrastGroups = {
+    0xFFA000, // orange
+    0x40C8FF, // sky blue
+    0x00E08C, // green
+    0xFF78D2, // pink
+    0x7896FF, // blue
+    0xFF5A28, // vermillion
+    0xFFF03C, // yellow
+};
+
+// How ViewColors recognises the high-contrast palette: nothing else has pure black as its base.
+bool isHighContrastPalette(const QPalette& palette) {
+    return palette.color(QPalette::Base) == QColor(Qt::black) &&
+           palette.color(QPalette::Text) == QColor(Qt::white);
+}
+
 } // namespace
 
 QString themeName(Theme theme) {
-    return theme == Theme::Dark ? QStringLiteral("dark") : QStringLiteral("light");
+    switch (theme) {
+    case Theme::Dark:
+        return QStringLiteral("dark");
+    case Theme::HighContrast:
+        return QStringLiteral("high-contrast");
+    case Theme::Light:
+        break;
+    }
+    return QStringLiteral("light");
 }
 
 Theme themeFromName(const QString& name) {
+    if (name == QLatin1String("high-contrast")) {
+        return Theme::HighContrast;
+    }
     return name == QLatin1String("dark") ? Theme::Dark : Theme::Light;
 }
 
 QPalette themePalette(Theme theme) {
+    if (theme == Theme::HighContrast) {
+        QPalette palette;
+        const QColor black(Qt::black);
+        const QColor white(Qt::white);
+        const QColor yellow(0xFF, 0xE6, 0x00);
+        for (auto role : {QPalette::Window, QPalette::Base, QPalette::Button, QPalette::Dark,
+                          QPalette::Shadow}) {
+            palette.setColor(role, black);
+        }
+        palette.setColor(QPalette::AlternateBase, QColor(0x1A, 0x1A, 0x1A));
+        palette.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
+        palette.setColor(QPalette::Midlight, QColor(0x80, 0x80, 0x80));
+        palette.setColor(QPalette::Light, QColor(0xA0, 0xA0, 0xA0));
+        for (auto role :
+             {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::ToolTipText}) {
+            palette.setColor(role, white);
+        }
+        palette.setColor(QPalette::HighlightedText, black);
+        palette.setColor(QPalette::Highlight, yellow);
+        palette.setColor(QPalette::BrightText, yellow);
+        palette.setColor(QPalette::Link, yellow);
+        palette.setColor(QPalette::ToolTipBase, black);
+        palette.setColor(QPalette::PlaceholderText, QColor(0xC0, 0xC0, 0xC0));
+        for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
+            palette.setColor(QPalette::Disabled, role, QColor(0xC0, 0xC0, 0xC0));
+        }
+        return palette;
+    }
     if (theme == Theme::Light) {
         QPalette palette(QColor(0xF4, 0xF4, 0xF2));
         palette.setColor(QPalette::Base, Qt::white);
@@ -85,14 +142,15 @@ void applyTheme(QApplication& application, Theme theme) {
 QColor ViewColors::group(int index) const {
     const auto count = static_cast<int>(kOkabeIto.size());
     const int i = ((index % count) + count) % count;
-    return QColor::fromRgb(kOkabeIto[static_cast<std::size_t>(i)]);
+    return QColor::fromRgb(
+        (highContrast ? kHighContrastGroups : kOkabeIto)[static_cast<std::size_t>(i)]);
 }
 
 QColor ViewColors::groupFill(int index) const {
     const QColor strong = group(index);
     // Blend toward the surface so lane links and text stay readable on top.
     const QColor base = surface;
-    const double t = dark ? 0.45 : 0.35;
+    const double t = highContrast ? 0.55 : (dark ? 0.45 : 0.35);
     return QColor::fromRgbF(static_cast<float>(base.redF() * (1 - t) + strong.redF() * t),
                             static_cast<float>(base.greenF() * (1 - t) + strong.greenF() * t),
                             static_cast<float>(base.blueF() * (1 - t) + strong.blueF() * t));
@@ -103,7 +161,18 @@ ViewColors ViewColors::fromPalette(const QPalette& palette) {
     colors.dark = palette.color(QPalette::Window).lightnessF() < 0.5;
     colors.background = palette.color(QPalette::Base);
     colors.text = palette.color(QPalette::Text);
-    if (colors.dark) {
+    colors.highContrast = isHighContrastPalette(palette);
+    if (colors.highContrast) {
+        colors.surface = QColor(0x22, 0x22, 0x22);
+        colors.mutedText = QColor(0xE0, 0xE0, 0xE0);
+        colors.frame = Qt::white;
+        colors.grid = QColor(0x90, 0x90, 0x90);
+        colors.requested = Qt::white;
+        colors.hatch = QColor(0xD0, 0xD0, 0xD0);
+        colors.highlight = QColor(0xFF, 0xE6, 0x00);
+        colors.warning = QColor(0xFF, 0x5A, 0x28);
+        colors.inactive = QColor(0x50, 0x50, 0x50);
+    } else if (colors.dark) {
         colors.surface = QColor(0x2A, 0x2C, 0x30);
         colors.mutedText = QColor(0xA0, 0xA0, 0x9C);
         colors.frame = QColor(0xC8, 0xC8, 0xC4);

@@ -1,6 +1,8 @@
 // Light and dark themes for the whole app, and the colours the views paint with. Group colours
 // are the Okabe-Ito palette (safe for the common colour-vision deficiencies); the views pair each
-// with a shape or a hatching so no information rides on colour alone.
+// with a shape or a hatching so no information rides on colour alone. The high-contrast theme is
+// lecture mode's (a projector in a lit room): black ground, white and yellow text, saturated
+// groups.
 #pragma once
 
 #include <QColor>
@@ -11,9 +13,9 @@ class QApplication;
 
 namespace warpscope::app {
 
-enum class Theme { Light, Dark };
+enum class Theme { Light, Dark, HighContrast };
 
-QString themeName(Theme theme); // "light", "dark": the settings' words
+QString themeName(Theme theme); // "light", "dark", "high-contrast": the settings' words
 Theme themeFromName(const QString& name);
 
 /// Fusion style with the theme's palette.
@@ -23,6 +25,7 @@ QPalette themePalette(Theme theme);
 /// Colours for the custom views, derived from a widget's palette so they follow the theme.
 struct ViewColors {
     bool dark = false;
+    bool highContrast = false;
     QColor background;
     QColor surface; // memory and bank cells that nothing touches
     QColor text;

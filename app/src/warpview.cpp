@@ -40,6 +40,25 @@ void WarpView::setShowTextbook(bool show) {
     relayout();
 }
 
+void WarpView::setRevealCount(int count) {
+    count = std::max(-1, count);
+    if (count == m_revealCount) {
+        return;
+    }
+    m_revealCount = count;
+    update();
+}
+
+bool WarpView::isRevealed(WarpLayout::ListKind kind, int index) const {
+    if (m_revealCount < 0) {
+        return true;
+    }
+    const int row = kind == WarpLayout::ListKind::Line
+                        ? index
+                        : static_cast<int>(m_layout.lines.size()) + index;
+    return row < m_revealCount;
+}
+
 QSizeF WarpView::computeLayout(qreal width) {
     if (!m_document->evaluation()) {
         m_layout = WarpLayout{};
@@ -56,7 +75,9 @@ int WarpView::groupOfLane(const Evaluation& evaluation, int lane) const {
         return -1;
     }
     const int line = m_layout.lineAt(*address);
-    return line < 0 ? -1 : m_layout.lines[static_cast<std::size_t>(line)].group;
+    return line < 0 || !isRevealed(WarpLayout::ListKind::Line, line)
+               ? -1
+               : m_layout.lines[static_cast<std::size_t>(line)].group;
 }
 
 void WarpView::setMeasurementMark(const MeasurementMark& mark) {
@@ -213,7 +234,7 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
         painter.drawRect(line.rect);
     }
     for (const WarpLayout::Sector& sector : m_layout.sectors) {
-        if (sector.sectorIndex < 0) {
+        if (sector.sectorIndex < 0 || !isRevealed(WarpLayout::ListKind::Line, sector.group)) {
             continue;
         }
         const QColor fill = colors.groupFill(sector.group);
@@ -306,7 +327,8 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
     const GlobalPrediction& global = *evaluation.modern.global;
     for (const WarpLayout::Sector& sector : m_layout.sectors) {
         const QRectF r = sector.stripRect.adjusted(1, 0, -1, 0);
-        const bool fetched = sector.sectorIndex >= 0;
+        const bool revealed = isRevealed(WarpLayout::ListKind::Line, sector.group);
+        const bool fetched = sector.sectorIndex >= 0 && revealed;
         const bool selected =
             fetched && selectedLanes != 0 &&
             global.sectorList[static_cast<std::size_t>(sector.sectorIndex)].laneMask ==
@@ -328,7 +350,7 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
             painter.setBrush(Qt::NoBrush);
             painter.drawRect(r);
             painter.setPen(colors.mutedText);
-            if (r.width() > 60) {
+            if (r.width() > 60 && revealed) {
                 m_texts.draw(painter, r, Qt::AlignHCenter, tr("not fetched"));
             }
         }
@@ -348,6 +370,9 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
     painter.setFont(font());
     const auto& transactions = evaluation.textbook.transactions;
     for (const WarpLayout::TransactionBox& box : m_layout.transactions) {
+        if (!isRevealed(WarpLayout::ListKind::Transaction, box.index)) {
+            continue;
+        }
         const Transaction& t = transactions[static_cast<std::size_t>(box.index)];
         const bool isEmphasised = (t.laneMask & emphasised) != 0;
         const QColor pen = isEmphasised ? colors.highlight : colors.text;
@@ -434,6 +459,9 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
     painter.setFont(font());
     bool transactionHeadingDone = false;
     for (const WarpLayout::ListRow& row : m_layout.listRows) {
+        if (!isRevealed(row.kind, row.index)) {
+            continue;
+        }
         std::uint32_t mask = 0;
         QString text;
         int marker = -1;

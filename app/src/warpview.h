@@ -31,6 +31,12 @@ public:
 
     const WarpLayout& currentLayout() const { return m_layout; }
 
+    /// Lecture mode's step-through: draw only the first `count` rows of the list (the lines, then
+    /// the textbook transactions, as in currentLayout().listRows) as served; the lanes and the
+    /// bytes they ask for stay visible. -1 (the default) draws everything.
+    void setRevealCount(int count);
+    int revealCount() const { return m_revealCount; }
+
 protected:
     QSizeF computeLayout(qreal width) override;
     void paintEvent(QPaintEvent* event) override;
@@ -53,6 +59,7 @@ private:
                             const Evaluation& evaluation, std::uint32_t emphasised);
     /// The line group a lane's bytes fall in (for its colour and marker), or -1.
     int groupOfLane(const Evaluation& evaluation, int lane) const;
+    bool isRevealed(WarpLayout::ListKind kind, int index) const;
     QString toolTipAt(const QPointF& point) const;
 
     PatternDocument* m_document;
@@ -61,6 +68,7 @@ private:
     StaticTextCache m_texts;
     bool m_showTextbook = true;
     MeasurementMark m_mark;
+    int m_revealCount = -1;
 };
 
 } // namespace warpscope::app

@@ -110,7 +110,8 @@ rm -rf "$root"
 mkdir -p "$root"
 dpkg-deb -x "$deb" "$root"
 
-expected=(usr/bin/warpscope-cli usr/share/doc/warpscope/README.md)
+expected=(usr/bin/warpscope-cli usr/share/doc/warpscope/README.md
+          usr/share/warpscope/decks/course.json)
 if [[ $have_probe == 1 ]]; then expected+=(usr/bin/warpscope-probe); fi
 if [[ $have_app == 1 ]]; then
     expected+=(

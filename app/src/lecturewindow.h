@@ -1,0 +1,129 @@
+// LectureWindow: lecture mode. A full-screen, high-contrast window that shows one slide of a deck
+// at a time (a big title, the slide's views side by side, its caption, "3 / 30"), in a type scale
+// that follows the window's height so it stays readable from the back of a room. Keys a
+// presentation clicker sends step through the slides; Space steps through the slide's
+// transactions (warp view) or wavefronts (bank view), highlighting the lanes each one serves.
+// The slides live on the window's own PatternDocument: the user's session is never touched.
+#pragma once
+
+#include <warpscope/file_format.h>
+#include <warpscope/result.h>
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+class QHBoxLayout;
+class QLabel;
+
+namespace warpscope::app {
+
+class BankView;
+class LaneHighlight;
+class PatternDocument;
+class WarpView;
+
+/// The deck compiled into the app (resources/decks/course.json).
+QString builtinDeckPath();
+/// Read and check a deck file (a ":/" resource path works too). The error names the place in the
+/// file ("/slides/3/preset") or why it cannot be read.
+Result<Deck> loadDeckFile(const QString& path);
+
+class LectureWindow : public QWidget {
+    Q_OBJECT
+public:
+    explicit LectureWindow(Deck deck, QWidget* parent = nullptr);
+    ~LectureWindow() override;
+
+    /// Full screen on the screen it is on; with a valid `size`, a plain window of that size
+    /// instead (tests, scripted captures).
+    void present(QSize size = {});
+
+    const Deck& deck() const { return m_deck; }
+    int slideCount() const { return static_cast<int>(m_deck.slides.size()); }
+    int slideIndex() const { return m_slide; }
+    /// Go to slide `index` (clamped), with none of its steps revealed.
+    void setSlide(int index);
+    void nextSlide();
+    void previousSlide();
+
+    /// The step-through: the items of the slide's first warp or bank view (the warp view's lines
+    /// and textbook transactions in its list order, or the bank view's wavefronts).
+    int stepCount() const { return static_cast<int>(m_steps.size()); }
+    int revealedSteps() const { return m_revealed; }
+    /// Reveal the next item; when all are shown, go to the next slide.
+    void revealNext();
+    /// Hide the last revealed item; with none revealed, go back to the previous slide.
+    void revealPrevious();
+    void revealAll();
+
+    QString titleText() const;
+    QString captionText() const;
+    /// "3 / 30"
+    QString counterText() const;
+    /// What the last revealed item is ("Transaction 2 of 5 (textbook model): 32 B at 0x20 · lanes
+    /// 8–15"), or what Space will do.
+    QString stepText() const;
+    /// The views of this slide, in order ("warp", "metrics").
+    QStringList shownViews() const;
+
+    PatternDocument* document() const { return m_document; }
+    LaneHighlight* laneHighlight() const { return m_highlight; }
+    /// The slide's warp or bank view, or nullptr when the slide does not show it.
+    WarpView* warpView() const;
+    BankView* bankView() const;
+
+signals:
+    void slideChanged(int index);
+    void revealChanged(int revealed);
+    /// Escape or F11 (or closing the window): lecture mode is over; `slideIndex` is where it ended.
+    void finished(int slideIndex);
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    struct Step {
+        std::uint32_t lanes = 0;
+        QString text;
+    };
+    QWidget* viewWidget(const QString& name);
+    void showSlideViews();
+    void computeSteps();
+    void applyReveal();
+    void applyFonts();
+    void updateTexts();
+    void finish();
+
+    Deck m_deck;
+    int m_slide = -1;
+    PatternDocument* m_document;
+    LaneHighlight* m_highlight;
+    QLabel* m_title;
+    QLabel* m_counter;
+    QWidget* m_viewArea;
+    QHBoxLayout* m_viewLayout;
+    QLabel* m_caption;
+    QLabel* m_step;
+    QLabel* m_keys;
+    /// The view widgets made so far, by view name (made when a slide first needs them), and the
+    /// widget placed in the layout for each (the view itself or its scroll area).
+    std::map<QString, QWidget*> m_views;
+    std::map<QString, QWidget*> m_frames;
+    QString m_stepView; // "warp", "bank" or empty: whose items m_steps are
+    std::vector<Step> m_steps;
+    int m_revealed = 0;
+    bool m_revealedAll = false; // by Return: the whole figure, no step singled out
+    bool m_finished = false;
+};
+
+} // namespace warpscope::app
