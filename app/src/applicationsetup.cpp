@@ -3,6 +3,7 @@
 
 #include "benchmarkrunner.h"
 #include "commandline.h"
+#include "exportcommand.h"
 #include "mainwindow.h"
 #include "messagebar.h"
 #include "patterndocument.h"
@@ -43,6 +44,9 @@ void configureApplication(QApplication& application) {
 int runWarpscope(int argc, char** argv) {
     QElapsedTimer sinceStart;
     sinceStart.start();
+    if (argumentsAskForExport(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // exports need no display
+    }
     QApplication application(argc, argv);
     configureApplication(application);
 
@@ -50,6 +54,9 @@ int runWarpscope(int argc, char** argv) {
     if (auto error = CommandLine::parse(QCoreApplication::arguments(), options)) {
         std::fprintf(stderr, "warpscope: %s\n", qPrintable(*error));
         return 2;
+    }
+    if (options.exporting) {
+        return runFigureExport(options);
     }
 
     Theme theme = Theme::Light;
