@@ -44,9 +44,10 @@ void configureApplication(QApplication& application) {
 int runWarpscope(int argc, char** argv) {
     QElapsedTimer sinceStart;
     sinceStart.start();
-    if (argumentsAskForExport(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-        qputenv("QT_QPA_PLATFORM", "offscreen"); // exports need no display
+    if (argumentsNeedNoDisplay(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // exports and --help need no display
     }
+    protectSessionArgument(argc, argv);
     QApplication application(argc, argv);
     configureApplication(application);
 

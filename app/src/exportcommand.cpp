@@ -275,7 +275,9 @@ QList<QCommandLineOption> figureExportOptions() {
                            tr("Write a figure to FILE (.svg, .pdf, .png or .tex for TikZ) without "
                               "a window and exit. Needs --preset or --session."),
                            QStringLiteral("FILE")),
-        QCommandLineOption(QStringLiteral("session"),
+        // "session-file": runWarpscope() renames --session to it before QGuiApplication, which
+        // would take "--session ID" as X11 session management and remove it.
+        QCommandLineOption(QStringList{QStringLiteral("session"), QStringLiteral("session-file")},
                            tr("The session whose current pattern --export draws."),
                            QStringLiteral("FILE")),
         QCommandLineOption(QStringLiteral("views"),
@@ -343,9 +345,19 @@ std::optional<QString> readFigureExportArguments(const QCommandLineParser& parse
     return std::nullopt;
 }
 
-bool argumentsAskForExport(int argc, char** argv) {
+void protectSessionArgument(int argc, char** argv) {
+    static char renamed[] = "--session-file";
     for (int i = 1; i < argc; ++i) {
-        for (const char* flag : {"--export", "--export-deck", "-export", "-export-deck"}) {
+        if (std::strcmp(argv[i], "--session") == 0) {
+            argv[i] = renamed;
+        }
+    }
+}
+
+bool argumentsNeedNoDisplay(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        for (const char* flag : {"--export", "--export-deck", "-export", "-export-deck", "--help",
+                                 "-h", "--help-all", "--version", "-v"}) {
             const std::size_t n = std::strlen(flag);
             if (std::strncmp(argv[i], flag, n) == 0 && (argv[i][n] == '\0' || argv[i][n] == '=')) {
                 return true;

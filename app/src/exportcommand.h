@@ -28,9 +28,13 @@ QList<QCommandLineOption> figureExportOptions();
 std::optional<QString> readFigureExportArguments(const QCommandLineParser& parser,
                                                  CommandLine& out);
 
-/// True when argv asks for an export (checked before QApplication exists, to pick the offscreen
-/// platform when QT_QPA_PLATFORM is unset).
-bool argumentsAskForExport(int argc, char** argv);
+/// True when argv asks for an export, --help or --version (checked before QApplication exists,
+/// to pick the offscreen platform when QT_QPA_PLATFORM is unset).
+bool argumentsNeedNoDisplay(int argc, char** argv);
+
+/// Rename "--session" in argv to "--session-file" (the same option) before QGuiApplication
+/// exists: Qt would otherwise take "--session ID" for X11 session management and drop it.
+void protectSessionArgument(int argc, char** argv);
 
 /// Check the export's arguments and write the figure(s). Messages go to stderr (errors) and
 /// stdout (the files written). Returns the exit status.

@@ -49,7 +49,7 @@ QString texText(const QString& text) {
             out += QStringLiteral("\\^{}");
             break;
         case '~':
-            out += QStringLiteral("\\~{}");
+            out += QStringLiteral("$\\sim$");
             break;
         case '<':
             out += QStringLiteral("$<$");
@@ -159,6 +159,12 @@ QString wrapDocument(const QString& body, const TikzOptions& options) {
     return QStringLiteral("\\documentclass{article}\n"
                           "\\usepackage{tikz}\n"
                           "\\pagestyle{empty}\n"
+                          "%% Wider text than article's default, without extra packages: the "
+                          "diagram is 14 to 18 cm wide.\n"
+                          "\\setlength{\\textwidth}{18.5cm}\n"
+                          "\\setlength{\\oddsidemargin}{-1.2cm}\n"
+                          "\\setlength{\\textheight}{24cm}\n"
+                          "\\setlength{\\topmargin}{-1.5cm}\n"
                           "\\begin{document}\n"
                           "\\noindent\n") +
            body + QStringLiteral("\\end{document}\n");
@@ -251,10 +257,10 @@ QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
             }
             body += QStringLiteral("  \\draw[ws line] (%1,%2) rectangle (%3,%4);\n")
                         .arg(number(x0), number(y0), number(x0 + lineWidth), number(y0 + 1.2));
-            body += QStringLiteral("  \\node[ws small label, anchor=south west] at (%1,%2) "
+            body += QStringLiteral("  \\node[ws small label, anchor=north west] at (%1,%2) "
                                    "{line %3};\n")
-                        .arg(number(x0), number(y0 + 1.2), texText(formatAddress(line.address)));
-            bottom = std::min(bottom, y0 - 0.6);
+                        .arg(number(x0), number(y0), texText(formatAddress(line.address)));
+            bottom = std::min(bottom, y0 - 1.2);
         }
         // Requested bytes and the lane links.
         for (int lane = 0; lane < kWarpSize; ++lane) {
