@@ -2,10 +2,16 @@
 // every preset in SVG, PDF and PNG, the files read back; one golden PNG; the bad-argument
 // messages and exit codes; TikZ that compiles where a TeX engine is installed.
 #include "figureexport.h"
+#include "figureexportdialog.h"
+#include "messagebar.h"
 #include "tikzexport.h"
+#include "windowfixture.h"
 
 #include <warpscope/preset.h>
 
+#include <QAction>
+#include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -13,8 +19,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
+#include <QMimeData>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -496,9 +505,10 @@ TEST(ExportTikz, TwoPresetsCompileWithAStockTeX) {
     {
         QFile file(course);
         ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-        file.write("\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n"
-                   "\\tikzset{ws lane/.append style={fill=yellow}}\n"
-                   "\\noindent\\resizebox{\\linewidth}{!}{\\input{picture.tex}}\n\\end{document}\n");
+        file.write(
+            "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n"
+            "\\tikzset{ws lane/.append style={fill=yellow}}\n"
+            "\\noindent\\resizebox{\\linewidth}{!}{\\input{picture.tex}}\n\\end{document}\n");
     }
     documents << course;
 
@@ -554,6 +564,78 @@ TEST(FigureExport, RendererRefusesAnEmptySession) {
     QString error;
     EXPECT_TRUE(renderer.render(FigureSpec{}, FigureFormat::Svg, &error).isEmpty());
     EXPECT_FALSE(error.isEmpty());
+}
+
+} // namespace
+} // namespace warpscope::app::test
+
+// ---- In the app ----------------------------------------------------------------------------
+
+namespace warpscope::app::test {
+namespace {
+
+QAction* menuAction(MainWindow& window, const QString& text) {
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text() == text) {
+            return action;
+        }
+    }
+    return nullptr;
+}
+
+class ExportInApp : public WindowTest {};
+
+TEST_F(ExportInApp, CopyFigurePutsPngAndSvgOnTheClipboard) {
+    loadPreset("shared-tile-column-padded");
+    window->showView(MainWindow::View::Bank);
+    QAction* copy = menuAction(*window, QStringLiteral("Copy &Figure"));
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(copy->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+C")));
+    QGuiApplication::clipboard()->clear();
+    copy->trigger();
+    const QMimeData* data = QGuiApplication::clipboard()->mimeData();
+    ASSERT_NE(data, nullptr);
+    ASSERT_TRUE(data->hasImage());
+    EXPECT_EQ(qvariant_cast<QImage>(data->imageData()).size(), QSize(1920, 1080));
+    const QByteArray svg = data->data(QStringLiteral("image/svg+xml"));
+    EXPECT_TRUE(svg.contains("<svg"));
+    EXPECT_TRUE(svg.contains("bank")) << "the bank view, the one shown";
+    EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("Copied")));
+    EXPECT_TRUE(recordedQtWarnings().isEmpty()) << recordedQtWarnings().join(u'\n').toStdString();
+}
+
+TEST_F(ExportInApp, DialogOffersEveryChoiceAndPreviews) {
+    loadPreset("readsegment-offset-11");
+    QAction* exportAction = menuAction(*window, QStringLiteral("&Export Figure…"));
+    ASSERT_NE(exportAction, nullptr);
+    EXPECT_EQ(exportAction->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+E")));
+
+    FigureExportDialog dialog(window->currentSession(), QStringLiteral("warp"), false);
+    dialog.resize(720, 820);
+    dialog.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+    EXPECT_EQ(dialog.viewBox()->count(), 6);
+    EXPECT_EQ(dialog.formatBox()->count(), 4);
+    EXPECT_EQ(dialog.sizeBox()->count(), 4);
+    EXPECT_EQ(dialog.themeBox()->count(), 3);
+    EXPECT_FALSE(dialog.preview()->pixmap().isNull()) << "a preview is drawn";
+    EXPECT_EQ(dialog.spec().views, QStringList{QStringLiteral("warp")});
+
+    dialog.viewBox()->setCurrentIndex(dialog.viewBox()->findData(QStringLiteral("figure")));
+    dialog.formatBox()->setCurrentIndex(dialog.formatBox()->findData(QStringLiteral("png")));
+    dialog.sizeBox()->setCurrentIndex(dialog.sizeBox()->findData(QStringLiteral("slide-4x3")));
+    dialog.dpiBox()->setValue(200);
+    const FigureSpec spec = dialog.spec();
+    EXPECT_EQ(spec.views, (QStringList{QStringLiteral("warp"), QStringLiteral("metrics")}));
+    EXPECT_EQ(spec.title, QStringLiteral("readSegment, offset 11"));
+    EXPECT_EQ(spec.size.name, QStringLiteral("slide-4x3"));
+    EXPECT_EQ(spec.dpi, 200);
+    EXPECT_EQ(dialog.format(), FigureFormat::Png);
+    EXPECT_TRUE(dialog.dpiBox()->isEnabled());
+    QApplication::processEvents();
+    // For looking at: build/<preset>/tests/app/export-dialog.png.
+    dialog.grab().save(QStringLiteral("export-dialog.png"));
+    EXPECT_TRUE(recordedQtWarnings().isEmpty()) << recordedQtWarnings().join(u'\n').toStdString();
 }
 
 } // namespace
