@@ -17,6 +17,7 @@
 #include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
+#include <QFontInfo>
 #include <QFontMetricsF>
 #include <QGuiApplication>
 #include <QPageLayout>
@@ -69,8 +70,16 @@ qreal minimumLayoutWidth(const QString& view) {
     return 480;
 }
 
-QFont pixelFont(qreal pixels, bool bold = false) {
+/// The application font under the name of the font it resolves to ("DejaVu Sans" rather than
+/// the fontconfig alias "Sans Serif"), so an SVG names a font other programs can find.
+QFont figureFont() {
     QFont font = QGuiApplication::font();
+    font.setFamilies({QFontInfo(font).family(), QStringLiteral("sans-serif")});
+    return font;
+}
+
+QFont pixelFont(qreal pixels, bool bold = false) {
+    QFont font = figureFont();
     font.setPixelSize(std::max(1, qRound(pixels)));
     font.setBold(bold);
     return font;
@@ -373,6 +382,7 @@ qreal FigureRenderer::Private::paintZoomable(QPainter* painter, const QString& v
         widget.setShowTextbook(spec.showTextbook);
     }
     widget.setPalette(palette);
+    widget.setFont(figureFont());
     widget.setAttribute(Qt::WA_DontShowOnScreen);
     // The layout width that shows the view largest in the cell: the full cell width, or a
     // narrower (taller) layout scaled up when the cell has height to spare; never narrower than

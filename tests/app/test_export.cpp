@@ -1,6 +1,8 @@
 // Figure export: the real `warpscope` binary run headless (no QT_QPA_PLATFORM, no DISPLAY) for
 // every preset in SVG, PDF and PNG, the files read back; one golden PNG; the bad-argument
 // messages and exit codes; TikZ that compiles where a TeX engine is installed.
+#include "commandline.h"
+#include "exportcommand.h"
 #include "figureexport.h"
 #include "figureexportdialog.h"
 #include "messagebar.h"
@@ -558,6 +560,42 @@ TEST(FigureExport, SizesFormatsAndThemesByName) {
               QStringLiteral("01-row-of-doubles-4-and-8-byte-banks"));
 }
 
+TEST(FigureExport, CommandLineKeepsExportValuesForTheExporter) {
+    CommandLine options;
+    const auto error = CommandLine::parse(
+        {QStringLiteral("warpscope"), QStringLiteral("--export"), QStringLiteral("a.pdf"),
+         QStringLiteral("--preset"), QStringLiteral("stride-2"), QStringLiteral("--view"),
+         QStringLiteral("figure"), QStringLiteral("--size"), QStringLiteral("column"),
+         QStringLiteral("--theme"), QStringLiteral("print"), QStringLiteral("--dpi"),
+         QStringLiteral("300"), QStringLiteral("--session-file"), QStringLiteral("s.warpscope")},
+        options);
+    ASSERT_FALSE(error.has_value()) << error->toStdString();
+    EXPECT_TRUE(options.exporting);
+    EXPECT_TRUE(options.noSettings);
+    EXPECT_EQ(options.view, QStringLiteral("figure")); // not refused as a window view
+    EXPECT_EQ(options.theme, QStringLiteral("print"));
+    EXPECT_EQ(options.exportArguments.size, QStringLiteral("column"));
+    EXPECT_EQ(options.exportArguments.dpi, QStringLiteral("300"));
+    EXPECT_EQ(options.sessionFile, QStringLiteral("s.warpscope"));
+
+    CommandLine window;
+    EXPECT_TRUE(CommandLine::parse({QStringLiteral("warpscope"), QStringLiteral("--view"),
+                                    QStringLiteral("figure")},
+                                   window)
+                    .has_value())
+        << "without --export, figure is no window view";
+    char program[] = "warpscope";
+    char session[] = "--session";
+    char file[] = "x.warpscope";
+    char* argv[] = {program, session, file, nullptr};
+    protectSessionArgument(3, argv);
+    EXPECT_STREQ(argv[1], "--session-file");
+    EXPECT_FALSE(argumentsNeedNoDisplay(3, argv));
+    char exportFlag[] = "--export=a.svg";
+    char* exportArgv[] = {program, exportFlag, nullptr};
+    EXPECT_TRUE(argumentsNeedNoDisplay(2, exportArgv));
+}
+
 TEST(FigureExport, RendererRefusesAnEmptySession) {
     const FigureRenderer renderer{Session{}};
     ASSERT_TRUE(renderer.error().has_value());
@@ -634,7 +672,8 @@ TEST_F(ExportInApp, DialogOffersEveryChoiceAndPreviews) {
     EXPECT_TRUE(dialog.dpiBox()->isEnabled());
     QApplication::processEvents();
     // For looking at: build/<preset>/tests/app/export-dialog.png.
-    dialog.grab().save(QStringLiteral("export-dialog.png"));
+    dialog.grab().save(QCoreApplication::applicationDirPath() +
+                       QStringLiteral("/export-dialog.png"));
     EXPECT_TRUE(recordedQtWarnings().isEmpty()) << recordedQtWarnings().join(u'\n').toStdString();
 }
 
