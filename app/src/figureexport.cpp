@@ -65,7 +65,7 @@ qreal minimumLayoutWidth(const QString& view) {
         return 860;
     }
     if (view == QLatin1String("block")) {
-        return 600;
+        return 820; // its hint line runs about 800 pixels
     }
     return 480;
 }
