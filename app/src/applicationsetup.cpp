@@ -3,6 +3,7 @@
 
 #include "benchmarkrunner.h"
 #include "commandline.h"
+#include "exportcommand.h"
 #include "gpubenchmark.h"
 #include "lecturescript.h"
 #include "lecturewindow.h"
@@ -46,6 +47,10 @@ void configureApplication(QApplication& application) {
 int runWarpscope(int argc, char** argv) {
     QElapsedTimer sinceStart;
     sinceStart.start();
+    if (argumentsNeedNoDisplay(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // exports and --help need no display
+    }
+    protectSessionArgument(argc, argv);
     QApplication application(argc, argv);
     configureApplication(application);
 
@@ -53,6 +58,9 @@ int runWarpscope(int argc, char** argv) {
     if (auto error = CommandLine::parse(QCoreApplication::arguments(), options)) {
         std::fprintf(stderr, "warpscope: %s\n", qPrintable(*error));
         return 2;
+    }
+    if (options.exporting) {
+        return runFigureExport(options);
     }
 
     Theme theme = Theme::Light;

@@ -1,6 +1,7 @@
 // CommandLine: QCommandLineParser with warpscope's options and checks.
 #include "commandline.h"
 
+#include "exportcommand.h"
 #include "lecturescript.h"
 
 #include <QCommandLineParser>
@@ -29,18 +30,23 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         QStringLiteral("ID"));
     const QCommandLineOption view(
         QStringLiteral("view"),
-        QCoreApplication::translate("warpscope", "Start on a view: warp, bank, block or sweep."),
+        QCoreApplication::translate(
+            "warpscope",
+            "Start on a view: warp, bank, block or sweep (exports: also metrics, figure)."),
         QStringLiteral("VIEW"));
-    const QCommandLineOption theme(QStringLiteral("theme"),
-                                   QCoreApplication::translate("warpscope", "light or dark."),
-                                   QStringLiteral("THEME"));
+    const QCommandLineOption theme(
+        QStringLiteral("theme"),
+        QCoreApplication::translate("warpscope",
+                                    "light or dark (exports: also print, the default)."),
+        QStringLiteral("THEME"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QCoreApplication::translate("warpscope", "Render the window to FILE (PNG) and exit."),
         QStringLiteral("FILE"));
     const QCommandLineOption size(
         QStringLiteral("size"),
-        QCoreApplication::translate("warpscope", "Window size, WIDTHxHEIGHT."),
+        QCoreApplication::translate("warpscope", "Window size, WIDTHxHEIGHT; for exports "
+                                                 "slide-16x9 (default), slide-4x3, column or WxH."),
         QStringLiteral("WxH"));
     const QCommandLineOption benchmark(
         QStringLiteral("benchmark"),
@@ -85,6 +91,8 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         QStringLiteral("STEPS"));
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
                        noSettings, probe, measure, benchmarkGpu, lecture, lectureScript});
+    const QList<QCommandLineOption> exportOptions = figureExportOptions();
+    parser.addOptions(exportOptions);
     if (!parser.parse(arguments)) {
         return parser.errorText();
     }
@@ -100,6 +108,19 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     }
     out.sessionFile = positional.value(0);
     out.presetId = parser.value(preset);
+    if (auto error = readFigureExportArguments(parser, out)) {
+        return error;
+    }
+    if (parser.isSet(probe)) {
+        out.probeCommand = parser.value(probe);
+    }
+    out.measure = parser.isSet(measure);
+    if (out.exporting) {
+        out.view = parser.value(view);
+        out.theme = parser.value(theme);
+        out.noSettings = true;
+        return std::nullopt; // checked by parseExportRequest()
+    }
     out.view = parser.value(view);
     if (!out.view.isEmpty() && !viewNames().contains(out.view)) {
         return QCoreApplication::translate("warpscope",
@@ -138,10 +159,6 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         }
     }
     out.quitAfterFirstFrame = parser.isSet(firstFrame);
-    if (parser.isSet(probe)) {
-        out.probeCommand = parser.value(probe);
-    }
-    out.measure = parser.isSet(measure);
     out.benchmarkGpu = parser.isSet(benchmarkGpu);
     out.lectureScript = parser.value(lectureScript);
     out.lecture = parser.isSet(lecture) || parser.isSet(lectureScript);

@@ -1,7 +1,8 @@
 // CommandLine: what `warpscope` accepts. A session file to open, a preset and a view to start
 // with, a theme, and the non-interactive modes used by scripts: --screenshot (render the window to
-// a PNG and exit), --benchmark (print redraw timings and exit) and --lecture (start in lecture
-// mode, optionally driven by a --lecture-script of keys and captures).
+// a PNG and exit), --benchmark (print redraw timings and exit), --export / --export-deck (write
+// figures without a display and exit), --lecture (start in lecture mode, optionally driven by a
+// --lecture-script of keys and captures), and --measure / --benchmark-gpu (the GPU probe).
 #pragma once
 
 #include <QSize>
@@ -37,6 +38,22 @@ struct CommandLine {
     bool lecture = false;
     QString lectureDeck;
     QString lectureScript;
+
+    /// Headless figure export (--export, --export-deck): the raw values, checked by
+    /// parseExportRequest() (exportcommand.h). --view, --size and --theme mean the figure's then.
+    bool exporting = false;
+    struct ExportArguments {
+        QString output;    // --export FILE
+        QString deck;      // --export-deck DECK
+        QString outputDir; // --output-dir DIR
+        QString format;    // --format
+        QString views;     // --views a,b
+        QString size;      // --size
+        QString dpi;       // --dpi
+        QString title;     // --title
+        QString caption;   // --caption
+        bool tikzPicture = false;
+    } exportArguments;
 
     /// Parse `arguments` (argv as strings, program name first). On an error, returns the message.
     static std::optional<QString> parse(const QStringList& arguments, CommandLine& out);

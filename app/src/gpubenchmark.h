@@ -3,6 +3,12 @@
 // overlay on screen, with the real probe, as a Markdown table).
 #pragma once
 
+#include <warpscope/file_format.h>
+
+#include <QString>
+
+#include <optional>
+
 namespace warpscope::app {
 
 struct CommandLine;
@@ -13,5 +19,10 @@ class MainWindow;
 bool measureAndWait(MainWindow& window);
 
 int runGpuBenchmark(const CommandLine& options);
+
+/// For `--export --measure`: measure the current entry of `session` with the probe (`command`, or
+/// the default one) and record the answer in the entry, so the exported figure shows it. Returns
+/// why not, when no measurement came.
+std::optional<QString> measureSessionEntry(Session& session, const std::optional<QString>& command);
 
 } // namespace warpscope::app

@@ -5,6 +5,7 @@
 #include "bankview.h"
 #include "blockview.h"
 #include "expressionedit.h"
+#include "figureexportdialog.h"
 #include "gpurunner.h"
 #include "kernelsourcedialog.h"
 #include "lanehighlight.h"
@@ -264,6 +265,9 @@ void MainWindow::createMenus() {
     add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
     add(file, tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")), [this] { saveAsWithDialog(); });
     file->addSeparator();
+    add(file, tr("&Export Figure…"), QKeySequence(tr("Ctrl+Shift+E")),
+        [this] { exportFigureWithDialog(*this, m_options.useSettings); });
+    file->addSeparator();
     add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
@@ -279,6 +283,8 @@ void MainWindow::createMenus() {
         m_editor->addressEdit()->setFocus();
         m_editor->addressEdit()->selectAll();
     });
+    add(edit, tr("Copy &Figure"), QKeySequence(tr("Ctrl+Shift+C")),
+        [this] { copyFigureToClipboard(*this); });
     add(edit, tr("&Next Preset"), QKeySequence(tr("Ctrl+]")), [this] { stepPreset(1); });
     add(edit, tr("&Previous Preset"), QKeySequence(tr("Ctrl+[")), [this] { stepPreset(-1); });
 

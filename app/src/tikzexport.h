@@ -1,0 +1,32 @@
+// TikZ export of the warp and bank diagrams, written from the Evaluation (lanes, lines, sectors,
+// requested bytes, wavefronts and banks), not from paint calls, so a LaTeX course can restyle
+// them: every colour, line width and font is a named style set at the top of the picture
+// ("ws lane", "ws sector", "ws conflict", ...). The output is a complete document for pdflatex
+// or lualatex with nothing but the tikz package (texlive-latex-base and texlive-pictures on
+// Debian), or only the \tikzset and the tikzpicture, to \input into a course's own document.
+#pragma once
+
+#include <QString>
+
+namespace warpscope::app {
+
+struct Evaluation;
+
+struct TikzOptions {
+    QString title;
+    QString caption;
+    /// A whole document (\documentclass{article} ... \end{document}); false: only the styles and
+    /// the picture.
+    bool standalone = true;
+};
+
+/// The warp diagram for a global-memory access: the 32 lanes, the lines and sectors they touch
+/// with the bytes asked for, and which lanes land in which sector.
+QString warpTikz(const Evaluation& evaluation, const TikzOptions& options);
+/// The bank diagram for a shared-memory access: 32 bank columns, the words each wavefront reads
+/// there, and the banks with conflicts.
+QString bankTikz(const Evaluation& evaluation, const TikzOptions& options);
+/// warpTikz for global memory, bankTikz for shared memory.
+QString diagramTikz(const Evaluation& evaluation, const TikzOptions& options);
+
+} // namespace warpscope::app
