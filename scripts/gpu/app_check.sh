@@ -24,13 +24,18 @@ echo "== app GPU tests with the real probe"
 echo "exit $?"
 grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[ GPU|Failure' "$out/app-gpu-tests.txt" | head -n 30
 
-echo "== measured overlays"
+echo "== measured overlays: exported figures and the window"
 for spec in readsegment-offset-11:warp shared-tile-column-padded:bank; do
     preset=${spec%%:*}
     view=${spec##*:}
+    "$app" --export "$out/figure-$preset.png" --preset "$preset" --view figure --measure \
+        --probe "$probe" 2>&1 | tail -n 2
+    echo "$preset figure exit ${PIPESTATUS[0]}"
+    "$app" --export "$out/figure-$preset.svg" --preset "$preset" --view figure --measure \
+        --probe "$probe" 2>&1 | tail -n 1
     "$app" --no-settings --probe "$probe" --preset "$preset" --view "$view" --measure \
-        --size 1920x1080 --screenshot "$out/overlay-$preset.png" 2>&1 | tail -n 3
-    echo "$preset exit $?"
+        --size 1920x1080 --screenshot "$out/window-$preset.png" 2>&1 | tail -n 1
+    echo "$preset window exit ${PIPESTATUS[0]}"
 done
 
 echo "== edit to measured overlay"
