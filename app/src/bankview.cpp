@@ -7,6 +7,7 @@
 #include "theme.h"
 #include "viewpainting.h"
 
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -225,21 +226,22 @@ void BankView::paintEvent(QPaintEvent* /*event*/) {
     painter.setFont(font());
     const QRectF second(m_titleRect.left(), m_titleRect.top() + lineHeight + 4, m_titleRect.width(),
                         lineHeight);
-    paintMeasurementBadge(painter, colors, font(), second, QRectF(rect()), m_mark.text,
-                          m_mark.mismatch);
     painter.setFont(font());
+    QString secondText;
     if (m_document->error()) {
         painter.setPen(colors.warning);
-        painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter,
-                         tr("⚠ Showing the last valid pattern: %1")
-                             .arg(QString::fromStdString(m_document->error()->describe())));
+        secondText = tr("⚠ Showing the last valid pattern: %1")
+                         .arg(QString::fromStdString(m_document->error()->describe()));
     } else {
         painter.setPen(colors.mutedText);
-        painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter,
-                         m_shared
-                             ? textbookSummary(*evaluation)
-                             : tr("Banks belong to shared memory. This pattern accesses "
-                                  "global memory: set Space to \"Shared memory\" to see banks."));
+        secondText = m_shared ? textbookSummary(*evaluation)
+                              : tr("Banks belong to shared memory. This pattern accesses "
+                                   "global memory: set Space to \"Shared memory\" to see banks.");
+    }
+    painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter, secondText);
+    if (!m_mark.isEmpty()) {
+        paintMeasurementBadge(painter, colors, font(), second, QRectF(rect()), m_mark.text,
+                              m_mark.mismatch, QFontMetricsF(font()).horizontalAdvance(secondText));
     }
     if (m_shared) {
         paintContent(painter, colors, *evaluation);

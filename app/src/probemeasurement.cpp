@@ -238,10 +238,10 @@ MeasurementMark measurementMark(const ModernPrediction& prediction,
     }
     mark.recorded = measurement->recorded;
     const QString where = measurement->recorded
-                              ? QObject::tr("Recorded on %1").arg(measurement->gpuName)
+                              ? QObject::tr("%1 (recorded)").arg(measurement->gpuName)
                               : measurement->gpuName;
     if (!measurement->countersMeasured) {
-        mark.text = QObject::tr("%1: timing only, no counters").arg(where);
+        mark.text = QObject::tr("GPU timing only, no counters — %1").arg(where);
         return mark;
     }
     QStringList mismatches;
@@ -260,10 +260,12 @@ MeasurementMark measurementMark(const ModernPrediction& prediction,
     }
     if (!mismatches.isEmpty()) {
         mark.mismatch = true;
-        mark.text =
-            QObject::tr("⚠ %1 differs: %2").arg(where, mismatches.join(QStringLiteral(" · ")));
+        // The verdict first: a narrow view elides the GPU's name, not the numbers.
+        mark.text = QObject::tr("⚠ GPU differs: %1 — %2")
+                        .arg(mismatches.join(QStringLiteral(" · ")), where);
     } else {
-        mark.text = QObject::tr("✓ %1 agrees: %2").arg(where, matches.join(QStringLiteral(" · ")));
+        mark.text =
+            QObject::tr("✓ GPU agrees: %1 — %2").arg(matches.join(QStringLiteral(" · ")), where);
     }
     return mark;
 }

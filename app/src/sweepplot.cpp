@@ -267,6 +267,10 @@ std::vector<NamedPattern> SweepPlot::sweepPatterns() const {
         Pattern pattern = evaluation->pattern;
         Parameter& p = pattern.source->parameters[static_cast<std::size_t>(index)];
         p.value = static_cast<std::int64_t>(value);
+        // The sweep may leave the declared range (a slider's bounds, not the pattern's); the
+        // probe, like a pattern file, wants the value inside it.
+        p.minimum = std::min(p.minimum, p.value);
+        p.maximum = std::max(p.maximum, p.value);
         patterns.push_back(NamedPattern{
             QStringLiteral("%1 = %2").arg(m_data.parameter).arg(value).toStdString(), {}, pattern});
     }

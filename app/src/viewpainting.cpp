@@ -244,7 +244,7 @@ QString laneListText(std::uint32_t mask) {
 
 void paintMeasurementBadge(QPainter& painter, const ViewColors& colors, const QFont& font,
                            const QRectF& line, const QRectF& view, const QString& text,
-                           bool mismatch) {
+                           bool mismatch, qreal leftTextWidth) {
     if (text.isEmpty()) {
         return;
     }
@@ -254,8 +254,8 @@ void paintMeasurementBadge(QPainter& painter, const ViewColors& colors, const QF
     painter.setFont(badgeFont);
     const QFontMetricsF metrics(badgeFont);
     const qreal padding = 6;
-    const QString shown = metrics.elidedText(text, Qt::ElideRight,
-                                             std::max<qreal>(40, line.width() / 2 - 2 * padding));
+    const qreal room = std::max<qreal>(160, line.width() - leftTextWidth - 16) - 2 * padding;
+    const QString shown = metrics.elidedText(text, Qt::ElideRight, room);
     const qreal width = metrics.horizontalAdvance(shown) + 2 * padding;
     const QRectF badge(line.right() - width, line.top() - 1, width, line.height() + 2);
     if (mismatch) {

@@ -73,11 +73,12 @@ QString laneListText(std::uint32_t mask);
 /// Number of set bits.
 int laneCount(std::uint32_t mask);
 
-/// The GPU's verdict on the pattern as a badge at the right end of `line` (at most half its
-/// width, elided): a plain outline when the measurement agrees with the model, a filled
-/// warning badge and a frame around `view` when it differs. Nothing when `text` is empty.
+/// The GPU's verdict on the pattern as a badge at the right end of `line` (elided to fit): a plain
+/// outline when the measurement agrees with the model, a filled warning badge and a frame around
+/// `view` when it differs. Nothing when `text` is empty. `leftTextWidth` is the width of the text
+/// already drawn at the left of `line`: the badge takes the room after it (at least 160 px).
 void paintMeasurementBadge(QPainter& painter, const ViewColors& colors, const QFont& font,
                            const QRectF& line, const QRectF& view, const QString& text,
-                           bool mismatch);
+                           bool mismatch, qreal leftTextWidth = 0);
 
 } // namespace warpscope::app

@@ -7,6 +7,7 @@
 #include "theme.h"
 #include "viewpainting.h"
 
+#include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -127,9 +128,12 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors,
                  QString::fromStdString(m_document->current().title) + QStringLiteral(" — ") +
                      describeAccess(evaluation.access));
     painter.setFont(font());
-    m_texts.draw(painter, line(1), Qt::AlignLeft, modernSummary(evaluation));
-    paintMeasurementBadge(painter, colors, font(), line(1), QRectF(rect()), m_mark.text,
-                          m_mark.mismatch);
+    const QString summary = modernSummary(evaluation);
+    m_texts.draw(painter, line(1), Qt::AlignLeft, summary);
+    if (!m_mark.isEmpty()) {
+        paintMeasurementBadge(painter, colors, font(), line(1), QRectF(rect()), m_mark.text,
+                              m_mark.mismatch, QFontMetricsF(font()).horizontalAdvance(summary));
+    }
     painter.setFont(font());
     QString third;
     if (m_document->error()) {

@@ -211,7 +211,7 @@ TEST(GpuProbe, ARecordedMeasurementOpensWithoutAGpu) {
     EXPECT_TRUE(
         laptop->metricsPanel()->measurementLabel()->text().contains(QStringLiteral("Recorded")));
     EXPECT_TRUE(laptop->bankView()->measurementMark().recorded);
-    EXPECT_TRUE(laptop->bankView()->measurementMark().text.contains(QStringLiteral("Recorded")));
+    EXPECT_TRUE(laptop->bankView()->measurementMark().text.contains(QStringLiteral("(recorded)")));
     EXPECT_EQ(laptop->probeClient()->state(), ProbeClient::State::Stopped); // nothing was run
     // Saved again, the recording survives.
     const QString again = dir.filePath(QStringLiteral("again.warpscope"));
