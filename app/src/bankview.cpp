@@ -241,7 +241,8 @@ void BankView::paintEvent(QPaintEvent* /*event*/) {
     painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter, secondText);
     if (!m_mark.isEmpty()) {
         paintMeasurementBadge(painter, colors, font(), second, QRectF(rect()), m_mark.text,
-                              m_mark.mismatch, QFontMetricsF(font()).horizontalAdvance(secondText));
+                              m_mark.mismatch, QFontMetricsF(font()).horizontalAdvance(secondText),
+                              m_mark.shortText);
     }
     if (m_shared) {
         paintContent(painter, colors, *evaluation);

@@ -242,20 +242,26 @@ MeasurementMark measurementMark(const ModernPrediction& prediction,
                               : measurement->gpuName;
     if (!measurement->countersMeasured) {
         mark.text = QObject::tr("GPU timing only, no counters — %1").arg(where);
+        mark.shortText = QObject::tr("GPU timing only");
         return mark;
     }
     QStringList mismatches;
+    QStringList shortMismatches;
     QStringList matches;
     for (const CounterComparison& c : compareWithModel(prediction, *measurement)) {
         const QString predicted = QLocale::c().toString(c.predicted, 'g', 12);
         if (!c.measured) {
             mismatches << QObject::tr("%1 not counted").arg(c.quantity);
+            shortMismatches << QObject::tr("%1 not counted").arg(c.quantity);
         } else if (c.matches()) {
             matches << QObject::tr("%1 %2").arg(c.quantity, predicted);
         } else {
             mismatches << QObject::tr("%1 %2 measured, %3 predicted")
                               .arg(c.quantity, QLocale::c().toString(*c.measured, 'g', 12),
                                    predicted);
+            shortMismatches << QObject::tr("%1 %2 ≠ %3")
+                                   .arg(c.quantity, QLocale::c().toString(*c.measured, 'g', 12),
+                                        predicted);
         }
     }
     if (!mismatches.isEmpty()) {
@@ -263,9 +269,11 @@ MeasurementMark measurementMark(const ModernPrediction& prediction,
         // The verdict first: a narrow view elides the GPU's name, not the numbers.
         mark.text = QObject::tr("⚠ GPU differs: %1 — %2")
                         .arg(mismatches.join(QStringLiteral(" · ")), where);
+        mark.shortText = QObject::tr("⚠ GPU: %1").arg(shortMismatches.join(QStringLiteral(" · ")));
     } else {
         mark.text =
             QObject::tr("✓ GPU agrees: %1 — %2").arg(matches.join(QStringLiteral(" · ")), where);
+        mark.shortText = QObject::tr("✓ GPU agrees");
     }
     return mark;
 }

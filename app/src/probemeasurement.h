@@ -97,6 +97,8 @@ std::vector<CounterComparison> compareWithModel(const ModernPrediction& predicti
 /// What the warp and bank views print about a measurement: empty when there is none.
 struct MeasurementMark {
     QString text;
+    /// The verdict alone, for a view with little room: "✓ GPU agrees", "⚠ GPU: sectors 6 ≠ 5".
+    QString shortText;
     bool mismatch = false;
     bool recorded = false;
     bool isEmpty() const { return text.isEmpty(); }

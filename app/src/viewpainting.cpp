@@ -244,7 +244,7 @@ QString laneListText(std::uint32_t mask) {
 
 void paintMeasurementBadge(QPainter& painter, const ViewColors& colors, const QFont& font,
                            const QRectF& line, const QRectF& view, const QString& text,
-                           bool mismatch, qreal leftTextWidth) {
+                           bool mismatch, qreal leftTextWidth, const QString& shortText) {
     if (text.isEmpty()) {
         return;
     }
@@ -255,7 +255,9 @@ void paintMeasurementBadge(QPainter& painter, const ViewColors& colors, const QF
     const QFontMetricsF metrics(badgeFont);
     const qreal padding = 6;
     const qreal room = std::max<qreal>(160, line.width() - leftTextWidth - 16) - 2 * padding;
-    const QString shown = metrics.elidedText(text, Qt::ElideRight, room);
+    const QString& fitting =
+        shortText.isEmpty() || metrics.horizontalAdvance(text) <= room ? text : shortText;
+    const QString shown = metrics.elidedText(fitting, Qt::ElideRight, room);
     const qreal width = metrics.horizontalAdvance(shown) + 2 * padding;
     const QRectF badge(line.right() - width, line.top() - 1, width, line.height() + 2);
     if (mismatch) {

@@ -79,6 +79,7 @@ int laneCount(std::uint32_t mask);
 /// already drawn at the left of `line`: the badge takes the room after it (at least 160 px).
 void paintMeasurementBadge(QPainter& painter, const ViewColors& colors, const QFont& font,
                            const QRectF& line, const QRectF& view, const QString& text,
-                           bool mismatch, qreal leftTextWidth = 0);
+                           bool mismatch, qreal leftTextWidth = 0,
+                           const QString& shortText = QString());
 
 } // namespace warpscope::app

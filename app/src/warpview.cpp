@@ -132,7 +132,8 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors,
     m_texts.draw(painter, line(1), Qt::AlignLeft, summary);
     if (!m_mark.isEmpty()) {
         paintMeasurementBadge(painter, colors, font(), line(1), QRectF(rect()), m_mark.text,
-                              m_mark.mismatch, QFontMetricsF(font()).horizontalAdvance(summary));
+                              m_mark.mismatch, QFontMetricsF(font()).horizontalAdvance(summary),
+                              m_mark.shortText);
     }
     painter.setFont(font());
     QString third;
