@@ -33,15 +33,6 @@ struct Timing {
     QString target;
 };
 
-double percentile(std::vector<double> values, double p) {
-    if (values.empty()) {
-        return 0;
-    }
-    std::sort(values.begin(), values.end());
-    const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
-    return values[std::min(index, values.size() - 1)];
-}
-
 QString cpuModel() {
     QFile file(QStringLiteral("/proc/cpuinfo"));
     if (file.open(QIODevice::ReadOnly)) {
@@ -90,6 +81,15 @@ void editOnce(PatternDocument& document, int step) {
 }
 
 } // namespace
+
+double percentile(std::vector<double> values, double p) {
+    if (values.empty()) {
+        return 0;
+    }
+    std::sort(values.begin(), values.end());
+    const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
+    return values[std::min(index, values.size() - 1)];
+}
 
 int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
     MainWindowOptions windowOptions;
@@ -209,9 +209,9 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
                     percentile(t.ms, 0.95), *std::max_element(t.ms.begin(), t.ms.end()),
                     qPrintable(t.target));
     }
-    std::printf(
-        "| start (main) → window painted, plus 300 ms of settling%s | %.1f | — | — | ≤ 1000 ms |\n",
-        painted ? "" : " (NOT painted within 5 s)", firstFrameMs);
+    std::printf("| start (main) → window painted, plus 300 ms of settling%s | %.1f | — | — | ≤ "
+                "1000 ms |\n",
+                painted ? "" : " (NOT painted within 5 s)", firstFrameMs);
     return painted ? 0 : 1;
 }
 

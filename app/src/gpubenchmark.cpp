@@ -1,6 +1,7 @@
 // measureAndWait and runGpuBenchmark: a real MainWindow, its GpuRunner and the probe it starts.
 #include "gpubenchmark.h"
 
+#include "benchmarkrunner.h"
 #include "commandline.h"
 #include "gpurunner.h"
 #include "mainwindow.h"
@@ -36,15 +37,6 @@ template <class Predicate> bool waitFor(Predicate done, int timeoutMs) {
         QApplication::processEvents(QEventLoop::WaitForMoreEvents, 10);
     }
     return true;
-}
-
-double percentile(std::vector<double> values, double p) {
-    if (values.empty()) {
-        return 0;
-    }
-    std::sort(values.begin(), values.end());
-    const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
-    return values[std::min(index, values.size() - 1)];
 }
 
 } // namespace

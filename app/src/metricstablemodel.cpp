@@ -152,7 +152,8 @@ void MetricsTableModel::addMeasuredRows() {
         compare(rowNamed(tr("Sectors (32 B)")), counters[1].measured, counters[1].predicted,
                 counters[1].measured ? numberText(*counters[1].measured) : QString());
         const std::optional<double> moved =
-            counters[1].measured ? std::optional<double>(*counters[1].measured * 32) : std::nullopt;
+            counters[1].measured ? std::optional<double>(*counters[1].measured * kSectorBytes)
+                                 : std::nullopt;
         compare(rowNamed(tr("Bytes moved")), moved, static_cast<double>(g->bytesMoved),
                 moved ? numberText(*moved) : QString());
         if (moved && *moved > 0) {

@@ -331,10 +331,8 @@ void ProbeClient::sendWaiting() {
 }
 
 void ProbeClient::send(Job& job) {
-    if (!hasUserJobsSent() && !m_watchdog->isActive()) {
-        m_sinceLastLine.restart();
-    }
     if (!m_watchdog->isActive()) {
+        // An idle probe's silence starts counting now.
         m_sinceLastLine.restart();
         m_watchdog->start();
     }
@@ -343,7 +341,7 @@ void ProbeClient::send(Job& job) {
     m_process->write(job.line);
 }
 
-bool ProbeClient::hasUserJobsSent() const {
+bool ProbeClient::hasJobsSent() const {
     for (const Job& job : m_jobs) {
         if (job.sent) {
             return true;
@@ -353,7 +351,7 @@ bool ProbeClient::hasUserJobsSent() const {
 }
 
 void ProbeClient::onWatchdog() {
-    if (!hasUserJobsSent()) {
+    if (!hasJobsSent()) {
         m_watchdog->stop();
         return;
     }
@@ -457,10 +455,9 @@ void ProbeClient::handleAnswer(Job job, const QJsonObject& answer) {
             m_expectExit = true; // the probe exits with status 3 after this answer
         }
         if (job.op == Op::Hello) {
-            m_stateFailure = failure;
-            setState(State::Failed);
             failAll(failure, true);
             stop();
+            m_stateFailure = failure;
             setState(State::Failed);
             return;
         }
@@ -502,7 +499,6 @@ void ProbeClient::handleAnswer(Job job, const QJsonObject& answer) {
                                           "install the probe of the same warpscope release")
                                            .arg(protocol),
                                        false};
-            m_stateFailure = failure;
             stop();
             m_stateFailure = failure;
             setState(State::Failed);

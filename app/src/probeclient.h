@@ -149,7 +149,7 @@ private:
     void failJob(const Job& job, const ProbeFailure& failure);
     void probeStopped(const QString& why);
     void setState(State state);
-    bool hasUserJobsSent() const;
+    bool hasJobsSent() const;
     QString stderrTail() const;
 
     QString m_program;

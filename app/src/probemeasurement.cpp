@@ -213,19 +213,16 @@ std::vector<CounterComparison> compareWithModel(const ModernPrediction& predicti
         }
         return 0.0;
     };
-    const bool load = prediction.kind.op == AccessOp::Load;
     const auto add = [&](const QString& quantity, const std::string& counter) {
         out.push_back({quantity, counter, predicted(counter), measurement.counter(counter)});
     };
+    const AccessCounters counters = nsightCountersFor(prediction.kind);
     if (prediction.kind.space == MemorySpace::Global) {
-        const std::string suffix = load ? "ld.sum" : "st.sum";
-        add(QObject::tr("requests"), "l1tex__t_requests_pipe_lsu_mem_global_op_" + suffix);
-        add(QObject::tr("sectors"), "l1tex__t_sectors_pipe_lsu_mem_global_op_" + suffix);
+        add(QObject::tr("requests"), counters.first);
+        add(QObject::tr("sectors"), counters.second);
     } else {
-        const std::string suffix = load ? "ld.sum" : "st.sum";
-        add(QObject::tr("wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + suffix);
-        add(QObject::tr("bank conflicts"),
-            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + suffix);
+        add(QObject::tr("wavefronts"), counters.first);
+        add(QObject::tr("bank conflicts"), counters.second);
     }
     return out;
 }

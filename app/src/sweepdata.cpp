@@ -5,6 +5,19 @@
 
 namespace warpscope::app {
 
+Pattern sweepPoint(const Pattern& pattern, int parameterIndex, std::int64_t value) {
+    Pattern point = pattern;
+    // Copied whole and assigned back: a reference kept into the optional trips a false
+    // -Wmaybe-uninitialized in GCC 12 at -O3.
+    PatternSource source = *pattern.source;
+    Parameter& p = source.parameters[static_cast<std::size_t>(parameterIndex)];
+    p.value = value;
+    p.minimum = std::min(p.minimum, value);
+    p.maximum = std::max(p.maximum, value);
+    point.source = std::move(source);
+    return point;
+}
+
 SweepData computeSweep(const Pattern& pattern, const TextbookOptions& options, int parameterIndex,
                        std::int64_t from, std::int64_t to) {
     SweepData data;
@@ -23,15 +36,10 @@ SweepData computeSweep(const Pattern& pattern, const TextbookOptions& options, i
     const auto span = static_cast<std::uint64_t>(to) - static_cast<std::uint64_t>(from);
     const std::uint64_t step = std::max<std::uint64_t>(
         1, span / (kMaxSweepPoints - 1) + (span % (kMaxSweepPoints - 1) != 0 ? 1 : 0));
-    // The source is copied into the swept pattern for each value (cheap next to resolve()); a
-    // reference kept into the optional trips a false -Wmaybe-uninitialized in GCC 12 at -O3.
-    PatternSource source = *pattern.source;
-    Pattern swept = pattern;
     for (std::uint64_t offset = 0; offset <= span; offset += step) {
         const auto value = static_cast<std::int64_t>(static_cast<std::uint64_t>(from) + offset);
-        source.parameters[static_cast<std::size_t>(parameterIndex)].value = value;
-        swept.source = source;
-        auto result = evaluatePattern(swept, options);
+        // A copy per value: cheap next to resolve().
+        auto result = evaluatePattern(sweepPoint(pattern, parameterIndex, value), options);
         if (!result) {
             if (data.invalidCount++ == 0) {
                 data.firstInvalid = QStringLiteral("%1 = %2: %3")

@@ -31,6 +31,11 @@ struct SweepData {
 /// At most this many points; wider ranges are sampled with a larger step.
 inline constexpr int kMaxSweepPoints = 2048;
 
+/// `pattern` with parameter `parameterIndex` set to `value`: one point of a sweep. The declared
+/// range is widened to hold the value (a sweep may leave a slider's bounds, and a pattern whose
+/// value lies outside its range is not a valid pattern file, which the probe reads).
+Pattern sweepPoint(const Pattern& pattern, int parameterIndex, std::int64_t value);
+
 /// Sweep parameter `parameterIndex` of `pattern` (which must carry a source) from `from` to `to`
 /// inclusive.
 SweepData computeSweep(const Pattern& pattern, const TextbookOptions& options, int parameterIndex,

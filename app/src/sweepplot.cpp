@@ -264,15 +264,10 @@ std::vector<NamedPattern> SweepPlot::sweepPatterns() const {
         return patterns;
     }
     for (double value : m_data.values) {
-        Pattern pattern = evaluation->pattern;
-        Parameter& p = pattern.source->parameters[static_cast<std::size_t>(index)];
-        p.value = static_cast<std::int64_t>(value);
-        // The sweep may leave the declared range (a slider's bounds, not the pattern's); the
-        // probe, like a pattern file, wants the value inside it.
-        p.minimum = std::min(p.minimum, p.value);
-        p.maximum = std::max(p.maximum, p.value);
-        patterns.push_back(NamedPattern{
-            QStringLiteral("%1 = %2").arg(m_data.parameter).arg(value).toStdString(), {}, pattern});
+        patterns.push_back(
+            NamedPattern{QStringLiteral("%1 = %2").arg(m_data.parameter).arg(value).toStdString(),
+                         {},
+                         sweepPoint(evaluation->pattern, index, static_cast<std::int64_t>(value))});
     }
     return patterns;
 }
@@ -306,12 +301,10 @@ void SweepPlot::setGpuMeasurements(const std::vector<ProbeMeasurement>& measurem
         return;
     }
     const AccessKind& kind = evaluation->pattern.kind;
-    const bool load = kind.op == AccessOp::Load;
-    const std::string counter =
-        kind.space == MemorySpace::Global
-            ? std::string("l1tex__t_sectors_pipe_lsu_mem_global_op_") + (load ? "ld.sum" : "st.sum")
-            : std::string("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_") +
-                  (load ? "ld.sum" : "st.sum");
+    // Sectors over the model's sectors, wavefronts over its wavefronts.
+    const AccessCounters counters = nsightCountersFor(kind);
+    const std::string& counter =
+        kind.space == MemorySpace::Global ? counters.second : counters.first;
     const std::size_t n = std::min<std::size_t>(measurements.size(), m_data.values.size());
     int differ = 0;
     const QVector<double>& predicted =

@@ -36,6 +36,17 @@ const std::vector<std::string>& nsightCounterNames() {
     return names;
 }
 
+AccessCounters nsightCountersFor(const AccessKind& kind) {
+    const std::vector<std::string>& names = nsightCounterNames();
+    const bool load = kind.op == AccessOp::Load;
+    if (kind.space == MemorySpace::Global) {
+        return {names[load ? GlobalLoadRequests : GlobalStoreRequests],
+                names[load ? GlobalLoadSectors : GlobalStoreSectors]};
+    }
+    return {names[load ? SharedLoadWavefronts : SharedStoreWavefronts],
+            names[load ? SharedLoadBankConflicts : SharedStoreBankConflicts]};
+}
+
 std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
     const std::vector<std::string>& names = nsightCounterNames();
     std::vector<double> counters(CounterCount, 0.0);

@@ -812,6 +812,28 @@ TEST(Metrics, NsightCounterNamesAreFixed) {
     EXPECT_EQ(&nsightCounterNames(), &nsightCounterNames());
 }
 
+TEST(Metrics, EachAccessHasItsTwoCounters) {
+    const auto counters = [](MemorySpace space, AccessOp op) {
+        AccessKind kind;
+        kind.space = space;
+        kind.op = op;
+        const AccessCounters c = nsightCountersFor(kind);
+        return c.first + " " + c.second;
+    };
+    EXPECT_EQ(counters(MemorySpace::Global, AccessOp::Load),
+              "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum "
+              "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    EXPECT_EQ(counters(MemorySpace::Global, AccessOp::Store),
+              "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum "
+              "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    EXPECT_EQ(counters(MemorySpace::Shared, AccessOp::Load),
+              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum "
+              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+    EXPECT_EQ(counters(MemorySpace::Shared, AccessOp::Store),
+              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum "
+              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+}
+
 ModernPrediction globalModern(AccessOp op) {
     ModernPrediction p;
     p.kind = AccessKind{MemorySpace::Global, op, 4, CachePath::Default};

@@ -144,4 +144,12 @@ std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction);
 /// The Nsight Compute counters the probe measures and the modern model predicts, in a fixed order.
 const std::vector<std::string>& nsightCounterNames();
 
+/// The two of nsightCounterNames() that count an access of `kind`: its requests and sectors
+/// (global memory) or its wavefronts and bank conflicts (shared memory), for its load or store.
+struct AccessCounters {
+    const std::string& first;  // requests / wavefronts
+    const std::string& second; // sectors / bank conflicts
+};
+AccessCounters nsightCountersFor(const AccessKind& kind);
+
 } // namespace warpscope
