@@ -1,0 +1,202 @@
+// The kernel: what the course notes measure. Parameters, global buffers, a launch and an ordered
+// list of accesses, each of them what a pattern is (space, op, width, cache path, an address
+// expression and an active expression). A pattern is the one-access kernel (kernelFromPattern).
+//
+// This header is the contract between the core (grid model, files, CLI), the probe
+// (measure_kernel generates, checks and runs exactly this) and the app. The JSON form is the one
+// `warpscope-cli predict-kernel` reads; docs/file-formats.md ("Kernel files") documents it.
+#pragma once
+
+#include "warpscope/expression.h"
+#include "warpscope/model.h"
+#include "warpscope/pattern.h"
+#include "warpscope/result.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpscope {
+
+inline constexpr int kKernelFormatVersion = 1;
+
+/// CUDA's launch limits (compute capability 3.0 and later): a block holds at most 1024 threads
+/// with bdim.z at most 64; a grid is at most 2^31 - 1 blocks in x and 65535 in y and z.
+inline constexpr std::int64_t kMaxThreadsPerBlock = 1024;
+inline constexpr std::array<std::int64_t, 3> kMaxBlockDim = {1024, 1024, 64};
+inline constexpr std::array<std::int64_t, 3> kMaxGridDim = {2147483647, 65535, 65535};
+
+/// A global-memory buffer the accesses address. Its size is an integer expression of the
+/// kernel's parameters ("n * 4"); it may use no thread built-ins.
+struct KernelBuffer {
+    std::string name;
+    std::string bytesExpression;
+
+    bool operator==(const KernelBuffer&) const = default;
+};
+
+/// One memory instruction of the kernel, in program order.
+struct KernelAccess {
+    AccessKind kind;
+    /// Global accesses: the name of the buffer they address. Shared accesses: empty (they
+    /// address the block's one shared array, sized by the grid model from the addresses).
+    std::string buffer;
+    /// Byte offset from the buffer's start (global) or from the shared array's start (shared).
+    std::string addressExpression;
+    /// Non-zero for threads that execute the access.
+    std::string activeExpression = "1";
+    /// A short name for tables and views ("load A"); may be empty.
+    std::string label;
+
+    bool operator==(const KernelAccess&) const = default;
+};
+
+/// Grid and block, each component an integer expression of the parameters ("nx / 16").
+struct KernelLaunch {
+    std::array<std::string, 3> grid{"1", "1", "1"};
+    std::array<std::string, 3> block{"32", "1", "1"};
+
+    bool operator==(const KernelLaunch&) const = default;
+};
+
+struct Kernel {
+    std::string name;
+    std::vector<Parameter> parameters;
+    std::vector<KernelBuffer> buffers;
+    KernelLaunch launch;
+    std::vector<KernelAccess> accesses;
+
+    bool operator==(const Kernel&) const = default;
+};
+
+/// The one-access kernel of an expression pattern: its parameters, its block and grid, one
+/// buffer "data" large enough for every address the grid touches, and the pattern's access.
+/// Patterns that list 32 addresses have no kernel (an error says so).
+Result<Kernel> kernelFromPattern(const Pattern& pattern);
+
+// ---- Resolution --------------------------------------------------------------------------------
+
+struct ResolvedBuffer {
+    std::string name;
+    std::int64_t bytes = 0;
+};
+
+struct ResolvedAccess {
+    KernelAccess access;
+    int bufferIndex = -1; // into ResolvedKernel::buffers; -1 for shared accesses
+    Expression address;
+    Expression active;
+};
+
+/// A kernel with its parameters' values applied: sizes and launch evaluated and checked against
+/// CUDA's limits, every expression parsed, every global access tied to its buffer. Errors name
+/// their place ("/accesses/1/addressExpression", column set) and never describe a launch CUDA
+/// would refuse as valid.
+struct ResolvedKernel {
+    Kernel kernel;
+    std::vector<std::int64_t> parameterValues; // in the order of kernel.parameters
+    std::vector<ResolvedBuffer> buffers;
+    Dim3 grid;
+    Dim3 block;
+    std::vector<ResolvedAccess> accesses;
+
+    std::int64_t threadCount() const { return grid.count() * block.count(); }
+    std::int64_t warpsPerBlock() const { return (block.count() + kWarpSize - 1) / kWarpSize; }
+    std::int64_t warpCount() const { return grid.count() * warpsPerBlock(); }
+};
+
+Result<ResolvedKernel> resolveKernel(const Kernel& kernel);
+
+/// The 32 lanes of warp `warpInBlock` of block `blockLinear` (x fastest) for access `access`, as
+/// the per-warp models and views read it. Lanes past the end of the block are inactive.
+Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::int64_t blockLinear,
+                               std::int64_t warpInBlock);
+
+// ---- The grid model ----------------------------------------------------------------------------
+
+/// How many warps need 1, 2, ... 32 sectors per request (global) or wavefronts (shared):
+/// counts[k] is the number of warp-requests with k; index 0 counts warps with no active lane.
+/// Widths of 8 and 16 bytes can need more than 32 sectors; those land in the last bucket.
+inline constexpr int kHistogramBuckets = 33;
+
+struct WarpRef {
+    std::int64_t blockLinear = 0;
+    std::int64_t warpInBlock = 0;
+    int value = 0; // sectors per request, or wavefronts
+
+    bool operator==(const WarpRef&) const = default;
+};
+
+struct GridAccessPrediction {
+    // Global accesses (sums over every warp of the grid, the per-warp modern model's counts).
+    std::int64_t requests = 0;
+    std::int64_t sectors = 0;
+    // Shared accesses.
+    std::int64_t wavefronts = 0;
+    std::int64_t bankConflicts = 0;
+    /// Active lanes x width, over the grid (the notes' effective-bandwidth numerator).
+    std::int64_t bytesRequested = 0;
+    std::int64_t activeThreads = 0;
+    std::array<std::int64_t, kHistogramBuckets> histogram{};
+    /// The warps with the most sectors per request (or wavefronts), worst first.
+    std::vector<WarpRef> worstWarps;
+};
+
+struct GridBufferFootprint {
+    std::string name;
+    std::int64_t bytes = 0;
+    /// Distinct 32-byte sectors the grid reads / writes: a cold kernel cannot move fewer bytes
+    /// from or to DRAM than 32 times these.
+    std::int64_t sectorsRead = 0;
+    std::int64_t sectorsWritten = 0;
+    /// Estimated L2 sectors requested by L1 (lts__t_sectors_srcunit_tex_op_read/_write.sum);
+    /// docs/models.md states the rule.
+    std::int64_t l2SectorsRead = 0;
+    std::int64_t l2SectorsWritten = 0;
+};
+
+struct GridPrediction {
+    std::vector<GridAccessPrediction> accesses; // in the kernel's order
+    std::vector<GridBufferFootprint> buffers;   // in the kernel's order
+    /// Bytes of shared memory one block uses: the largest shared address + width (0 for none).
+    std::int64_t sharedBytesPerBlock = 0;
+    std::int64_t warps = 0;
+    /// Totals under Nsight Compute names (the eight l1tex counters,
+    /// lts__t_sectors_srcunit_tex_op_read.sum / _op_write.sum, dram__bytes_read.sum as the cold
+    /// footprint) and warpscope__ extras, documented in docs/metrics.md.
+    std::vector<Metric> metrics;
+};
+
+struct GridOptions {
+    /// Called with done/total warps, throttled; may be empty.
+    std::function<void(std::int64_t done, std::int64_t total)> progress;
+    /// Polled; when it becomes true the model stops with a Cancelled error. May be null.
+    const std::atomic<bool>* cancelled = nullptr;
+    /// How many worst warps to keep per access.
+    int worstWarpCount = 8;
+};
+
+/// Evaluates every thread of every warp of the launch. Any thread whose address falls outside
+/// its buffer (global), is negative, or is not a multiple of the width is an error that names
+/// the first offender: access, block, thread and address (the probe relies on this before any
+/// launch).
+Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptions& options = {});
+
+// ---- JSON --------------------------------------------------------------------------------------
+
+/// The kernel as JSON: the line form `warpscope-cli predict-kernel` reads (grid, block,
+/// parameters, buffers, accesses) and, in files, with "format": "warpscope-kernel".
+nlohmann::json kernelToJson(const Kernel& kernel);
+std::string kernelToJsonText(const Kernel& kernel);
+/// Reads either form; errors name a JSON pointer below `where` ("/accesses/1/width").
+Result<Kernel> kernelFromJson(const nlohmann::json& object, const std::string& where = "");
+Result<Kernel> kernelFromJsonText(std::string_view text);
+
+} // namespace warpscope
