@@ -1,6 +1,6 @@
 // Tests of the command line the scripts use (screenshots, benchmark).
-#include "commandline.h"
 #include "qtmessagerecorder.h"
+#include "shell/commandline.h"
 
 #include <QtGlobal>
 

@@ -5,18 +5,18 @@
 // Overlay rendering is checked with answers recorded from a real H100 (tests/data).
 #include "windowfixture.h"
 
-#include "bankview.h"
-#include "gpurunner.h"
-#include "kernelsourcedialog.h"
-#include "messagebar.h"
-#include "metricspanel.h"
-#include "metricstablemodel.h"
-#include "probeclient.h"
-#include "probemeasurement.h"
-#include "sessionfile.h"
-#include "sweepplot.h"
-#include "theme.h"
-#include "warpview.h"
+#include "document/sessionfile.h"
+#include "gpu/gpurunner.h"
+#include "gpu/kernelsourcedialog.h"
+#include "gpu/probeclient.h"
+#include "gpu/probemeasurement.h"
+#include "panels/messagebar.h"
+#include "panels/metricspanel.h"
+#include "panels/metricstablemodel.h"
+#include "views/bankview.h"
+#include "views/sweepplot.h"
+#include "views/theme.h"
+#include "views/warpview.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -3,16 +3,16 @@
 // (seed 002, readSegment offset 11: 5 sectors, 80 %) and from the session format's contract.
 #include "windowfixture.h"
 
-#include "autosaver.h"
-#include "expressionedit.h"
-#include "lanetablemodel.h"
-#include "messagebar.h"
-#include "metricspanel.h"
-#include "metricstablemodel.h"
-#include "parameterpanel.h"
-#include "patterneditor.h"
-#include "sessionfile.h"
-#include "warpview.h"
+#include "document/autosaver.h"
+#include "document/sessionfile.h"
+#include "panels/expressionedit.h"
+#include "panels/lanetablemodel.h"
+#include "panels/messagebar.h"
+#include "panels/metricspanel.h"
+#include "panels/metricstablemodel.h"
+#include "panels/parameterpanel.h"
+#include "panels/patterneditor.h"
+#include "views/warpview.h"
 
 #include <QFile>
 #include <QSlider>

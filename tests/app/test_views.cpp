@@ -4,13 +4,13 @@
 // experiment: 4 sectors at offset 0, 5 at offset 11).
 #include "windowfixture.h"
 
-#include "bankview.h"
-#include "blockview.h"
-#include "lanehighlight.h"
-#include "lanetablemodel.h"
-#include "patterneditor.h"
-#include "sweepplot.h"
-#include "warpview.h"
+#include "panels/lanetablemodel.h"
+#include "panels/patterneditor.h"
+#include "views/bankview.h"
+#include "views/blockview.h"
+#include "views/lanehighlight.h"
+#include "views/sweepplot.h"
+#include "views/warpview.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
