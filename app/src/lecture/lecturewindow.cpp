@@ -9,6 +9,7 @@
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/viewpainting.h"
+#include "views/viewscrollarea.h"
 #include "views/warpview.h"
 
 #include <QCloseEvent>
@@ -45,15 +46,6 @@ constexpr qreal kViewReferenceWidth = 1500.0;
 
 const QColor kStepColour(0xFF, 0xE6, 0x00); // the high-contrast theme's highlight
 const QColor kMutedColour(0xD0, 0xD0, 0xD0);
-
-QScrollArea* wrapInScrollArea(QWidget* view, QWidget* parent) {
-    auto* area = new QScrollArea(parent);
-    area->setWidget(view);
-    area->setWidgetResizable(false);
-    area->setFrameShape(QFrame::NoFrame);
-    area->setBackgroundRole(QPalette::Base);
-    return area;
-}
 
 /// Size the metrics table's columns to their texts (bold included: the model puts the first
 /// model's column in bold) and the table to its columns, so no number is cut off and the drawing
