@@ -1,12 +1,12 @@
 // Figure export: the real `warpscope` binary run headless (no QT_QPA_PLATFORM, no DISPLAY) for
 // every preset in SVG, PDF and PNG, the files read back; one golden PNG; the bad-argument
 // messages and exit codes; TikZ that compiles where a TeX engine is installed.
-#include "export/exportcommand.h"
 #include "export/figureexport.h"
 #include "export/figureexportdialog.h"
 #include "export/tikzexport.h"
 #include "panels/messagebar.h"
 #include "shell/commandline.h"
+#include "shell/exportcommand.h"
 #include "windowfixture.h"
 
 #include <warpscope/preset.h>

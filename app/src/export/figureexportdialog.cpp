@@ -1,13 +1,8 @@
-// FigureExportDialog, exportFigureWithDialog() and copyFigureToClipboard().
+// FigureExportDialog: the choices, the preview and the file written.
 #include "export/figureexportdialog.h"
-
-#include "panels/messagebar.h"
-#include "shell/mainwindow.h"
-#include "views/warpview.h"
 
 #include <QApplication>
 #include <QCheckBox>
-#include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -17,7 +12,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMimeData>
 #include <QPixmap>
 #include <QSettings>
 #include <QSpinBox>
@@ -317,48 +311,6 @@ QString FigureExportDialog::exportToFile(QString* error) {
                              QFileInfo(target).absolutePath());
     }
     return target;
-}
-
-void exportFigureWithDialog(MainWindow& window, bool useSettings) {
-    FigureExportDialog dialog(window.currentSession(), MainWindow::viewName(window.currentView()),
-                              useSettings, &window);
-    if (dialog.exec() != QDialog::Accepted) {
-        return;
-    }
-    QString error;
-    const QString written = dialog.exportToFile(&error);
-    if (!error.isEmpty()) {
-        window.messageBar()->showMessage(MessageBar::Level::Error, error);
-    } else if (!written.isEmpty()) {
-        window.messageBar()->showMessage(
-            MessageBar::Level::Info,
-            QCoreApplication::translate("warpscope", "Figure exported to %1.")
-                .arg(QDir::toNativeSeparators(written)));
-    }
-}
-
-void copyFigureToClipboard(MainWindow& window) {
-    const FigureRenderer renderer(window.currentSession());
-    FigureSpec spec;
-    spec.views = {MainWindow::viewName(window.currentView())};
-    spec.showTextbook = window.warpView()->showsTextbook();
-    QString error;
-    const QByteArray svg = renderer.render(spec, FigureFormat::Svg, &error);
-    if (svg.isEmpty()) {
-        window.messageBar()->showMessage(
-            MessageBar::Level::Error,
-            QCoreApplication::translate("warpscope", "Cannot copy the figure: %1").arg(error));
-        return;
-    }
-    auto* data = new QMimeData;
-    data->setImageData(renderer.renderImage(spec));
-    data->setData(QStringLiteral("image/svg+xml"), svg);
-    QGuiApplication::clipboard()->setMimeData(data);
-    window.messageBar()->showMessage(
-        MessageBar::Level::Info,
-        QCoreApplication::translate("warpscope",
-                                    "Copied the %1 view as a figure (PNG and SVG) for slides.")
-            .arg(spec.views.front()));
 }
 
 } // namespace warpscope::app

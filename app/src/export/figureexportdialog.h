@@ -1,7 +1,7 @@
-// File ▸ Export Figure… and Edit ▸ Copy Figure: a dialog that picks the view (or a composed
-// figure of several views with a title and caption), the format, the page size, the DPI and the
-// theme, with a preview; the file is written atomically and problems go to the window's message
-// bar. The choices (and the last folder) are remembered when the window uses settings.
+// File ▸ Export Figure…: a dialog that picks the view (or a composed figure of several views with
+// a title and caption), the format, the page size, the DPI and the theme, with a preview; the file
+// is written atomically and problems are returned to the caller (the main window shows them in its
+// message bar). The choices (and the last folder) are remembered when the window uses settings.
 #pragma once
 
 #include "export/figureexport.h"
@@ -15,8 +15,6 @@ class QLineEdit;
 class QSpinBox;
 
 namespace warpscope::app {
-
-class MainWindow;
 
 class FigureExportDialog : public QDialog {
     Q_OBJECT
@@ -64,12 +62,5 @@ private:
     QLabel* m_pixelSize;
     QLabel* m_preview;
 };
-
-/// Show the dialog for `window`'s current pattern and write the file; the outcome is reported in
-/// the window's message bar.
-void exportFigureWithDialog(MainWindow& window, bool useSettings);
-/// Put the current view as a figure on the clipboard: PNG (16:9 slide at 144 DPI, print theme)
-/// and SVG ("image/svg+xml"), for pasting into slides. Reported in the message bar.
-void copyFigureToClipboard(MainWindow& window);
 
 } // namespace warpscope::app

@@ -1,7 +1,8 @@
-// measureAndWait and runGpuBenchmark: a real MainWindow, its GpuRunner and the probe it starts.
+// runGpuBenchmark: a real MainWindow, its GpuRunner and the probe it starts.
 #include "harness/gpubenchmark.h"
 
 #include "document/patterndocument.h"
+#include "gpu/eventwait.h"
 #include "gpu/gpurunner.h"
 #include "gpu/probeclient.h"
 #include "harness/benchmarkrunner.h"
@@ -15,7 +16,6 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QTimer>
 
 #include <algorithm>
@@ -23,81 +23,6 @@
 #include <vector>
 
 namespace warpscope::app {
-
-namespace {
-
-/// Spin the event loop until `done` or `timeoutMs`.
-template <class Predicate> bool waitFor(Predicate done, int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    while (!done()) {
-        if (timer.elapsed() > timeoutMs) {
-            return false;
-        }
-        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 10);
-    }
-    return true;
-}
-
-} // namespace
-
-bool measureAndWait(MainWindow& window) {
-    GpuRunner* gpu = window.gpuRunner();
-    bool arrived = false;
-    bool failed = false;
-    const auto a = QObject::connect(gpu, &GpuRunner::measurementArrived, [&] { arrived = true; });
-    const auto b = QObject::connect(
-        gpu, &GpuRunner::message, [&](GpuRunner::MessageLevel level, const QString&) {
-            failed = failed || level != GpuRunner::MessageLevel::Warning;
-        });
-    window.runOnGpu();
-    const bool answered = waitFor(
-        [&] {
-            return arrived || failed ||
-                   (!gpu->isMeasuring() &&
-                    (window.probeClient()->state() == ProbeClient::State::NoGpu ||
-                     window.probeClient()->state() == ProbeClient::State::Failed));
-        },
-        120000);
-    QObject::disconnect(a);
-    QObject::disconnect(b);
-    if (!answered) {
-        window.messageBar()->showMessage(MessageBar::Level::Error,
-                                         QObject::tr("No GPU answer within two minutes."));
-    }
-    QApplication::processEvents();
-    return arrived;
-}
-
-std::optional<QString> measureSessionEntry(Session& session,
-                                           const std::optional<QString>& command) {
-    if (session.entries.empty()) {
-        return QObject::tr("the session has no pattern to measure");
-    }
-    SessionEntry& entry = session.entries[static_cast<std::size_t>(
-        std::clamp<int>(session.currentEntry, 0, static_cast<int>(session.entries.size()) - 1))];
-    ProbeClient client;
-    const auto [program, arguments] = ProbeClient::parseCommand(command.value_or(QString()));
-    client.setCommand(program, arguments);
-    std::optional<ProbeMeasurement> result;
-    std::optional<QString> failure;
-    const int job = client.measure(entry.pattern, ProbeMeasureOptions{});
-    QObject::connect(&client, &ProbeClient::measured,
-                     [&](int id, const ProbeMeasurement& m) { result = id == job ? m : result; });
-    QObject::connect(&client, &ProbeClient::jobFailed, [&](int id, const ProbeFailure& f) {
-        if (id == job) {
-            failure = f.message + QStringLiteral(" (") + f.code + QStringLiteral(")");
-        }
-    });
-    if (!waitFor([&] { return result.has_value() || failure.has_value(); }, 120000)) {
-        return QObject::tr("no answer from the probe within two minutes");
-    }
-    if (failure) {
-        return failure;
-    }
-    entry.measurements = {result->toRecorded()};
-    return std::nullopt;
-}
 
 int runGpuBenchmark(const CommandLine& options) {
     MainWindowOptions windowOptions;
@@ -151,7 +76,7 @@ int runGpuBenchmark(const CommandLine& options) {
         timer.start();
         window.document()->editPattern(pattern, QStringLiteral("benchmark edit"),
                                        static_cast<int>(EditMerge::FirstParameter));
-        if (!waitFor([&] { return arrived; }, 30000)) {
+        if (!waitForEvents([&] { return arrived; }, 30000)) {
             ++lost;
             continue;
         }

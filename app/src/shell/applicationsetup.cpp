@@ -2,14 +2,11 @@
 #include "shell/applicationsetup.h"
 
 #include "document/patterndocument.h"
-#include "export/exportcommand.h"
-#include "harness/benchmarkrunner.h"
-#include "harness/gpubenchmark.h"
-#include "harness/screenshotrunner.h"
 #include "lecture/lecturescript.h"
 #include "lecture/lecturewindow.h"
 #include "panels/messagebar.h"
 #include "shell/commandline.h"
+#include "shell/exportcommand.h"
 #include "shell/mainwindow.h"
 #include "views/theme.h"
 
@@ -44,7 +41,23 @@ void configureApplication(QApplication& application) {
     application.setWindowIcon(QIcon(QStringLiteral(":/warpscope/icons/warpscope.svg")));
 }
 
-int runWarpscope(int argc, char** argv) {
+std::optional<QString> missingHarnessMode(const CommandLine& options, const HarnessModes& modes) {
+    if (options.benchmark && !modes.benchmark) {
+        return QStringLiteral("--benchmark");
+    }
+    if (options.benchmarkGpu && !modes.benchmarkGpu) {
+        return QStringLiteral("--benchmark-gpu");
+    }
+    if (!options.screenshotPath.isEmpty() && !modes.screenshot) {
+        return QStringLiteral("--screenshot");
+    }
+    if (options.quitAfterFirstFrame && !modes.watchFirstFrame) {
+        return QStringLiteral("--quit-after-first-frame");
+    }
+    return std::nullopt;
+}
+
+int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     QElapsedTimer sinceStart;
     sinceStart.start();
     if (argumentsNeedNoDisplay(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
@@ -62,6 +75,13 @@ int runWarpscope(int argc, char** argv) {
     if (options.exporting) {
         return runFigureExport(options);
     }
+    if (auto mode = missingHarnessMode(options, harness)) {
+        std::fprintf(stderr,
+                     "warpscope: %s is not part of this program (it comes with the "
+                     "benchmark and screenshot harness, warpscope-app-harness)\n",
+                     qPrintable(*mode));
+        return 2;
+    }
 
     Theme theme = Theme::Light;
     if (!options.theme.isEmpty()) {
@@ -72,10 +92,10 @@ int runWarpscope(int argc, char** argv) {
     applyTheme(application, theme);
 
     if (options.benchmark) {
-        return runBenchmark(options, sinceStart);
+        return harness.benchmark(options, sinceStart);
     }
     if (options.benchmarkGpu) {
-        return runGpuBenchmark(options);
+        return harness.benchmarkGpu(options);
     }
 
     MainWindowOptions windowOptions;
@@ -121,7 +141,7 @@ int runWarpscope(int argc, char** argv) {
         }
     }
     if (!options.screenshotPath.isEmpty()) {
-        return takeScreenshot(window, options.screenshotPath);
+        return harness.screenshot(window, options.screenshotPath);
     }
     if (options.lecture) {
         window.show(); // where leaving lecture mode returns to
@@ -136,7 +156,7 @@ int runWarpscope(int argc, char** argv) {
         return QApplication::exec();
     }
     if (options.quitAfterFirstFrame) {
-        watchFirstFrame(window, sinceStart);
+        harness.watchFirstFrame(window, sinceStart);
     }
     window.show();
     return QApplication::exec();

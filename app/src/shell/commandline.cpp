@@ -1,8 +1,8 @@
 // CommandLine: QCommandLineParser with warpscope's options and checks.
 #include "shell/commandline.h"
 
-#include "export/exportcommand.h"
 #include "lecture/lecturescript.h"
+#include "shell/exportcommand.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

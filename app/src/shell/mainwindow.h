@@ -2,6 +2,10 @@
 // around a tab widget holding the warp, bank and block views and the sweep plot; a message bar
 // above them reports problems without blocking. It owns the document, opens and saves sessions,
 // keeps recent files, autosaves, remembers its state and carries the keyboard shortcuts.
+// Its member functions live by responsibility: mainwindow.cpp (building the window, views,
+// settings), mainwindow_menus.cpp (menus, actions, help), mainwindow_gpu.cpp (GPU run control),
+// mainwindow_files.cpp (presets, sessions, recovery), mainwindow_lecture.cpp (lecture mode) and
+// mainwindow_figures.cpp (figure export and copy).
 #pragma once
 
 #include "views/theme.h"
@@ -148,6 +152,8 @@ private:
     void openDeckWithDialog();
     void showShortcuts();
     void showAbout();
+    void exportFigureWithDialog();
+    void copyFigureToClipboard();
     std::map<std::string, std::string> viewSettings() const;
     void applyViewSettings(const std::map<std::string, std::string>& settings);
     void createGpu();
@@ -186,5 +192,9 @@ private:
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
 };
+
+/// --measure: run the window's current pattern on the GPU and wait (up to two minutes) for its
+/// measurement; false, with the reason in the message bar, when none came.
+bool measureAndWait(MainWindow& window);
 
 } // namespace warpscope::app

@@ -1,10 +1,9 @@
 // The --export and --export-deck modes: argument checks with messages that say what to write
 // instead, then FigureRenderer and writeFigure for each file.
-#include "export/exportcommand.h"
-
-#include "harness/gpubenchmark.h"
+#include "shell/exportcommand.h"
 
 #include "document/sessionfile.h"
+#include "gpu/sessionmeasurement.h"
 
 #include <warpscope/preset.h>
 
