@@ -1,6 +1,7 @@
 // Figure export: the real `warpscope` binary run headless (no QT_QPA_PLATFORM, no DISPLAY) for
 // every preset in SVG, PDF and PNG, the files read back; one golden PNG; the bad-argument
 // messages and exit codes; TikZ that compiles where a TeX engine is installed.
+#include "coreexpectations.h"
 #include "export/exportcommand.h"
 #include "export/figureexport.h"
 #include "export/figureexportdialog.h"
@@ -672,6 +673,108 @@ TEST(FigureExport, CommandLineKeepsExportValuesForTheExporter) {
     char exportFlag[] = "--export=a.svg";
     char* exportArgv[] = {program, exportFlag, nullptr};
     EXPECT_TRUE(argumentsNeedNoDisplay(2, exportArgv));
+}
+
+/// The texts of an SVG's <text> elements.
+struct SvgDrawing {
+    QStringList texts;
+};
+
+SvgDrawing readSvgDrawing(const QByteArray& bytes) {
+    SvgDrawing svg;
+    QXmlStreamReader xml(bytes);
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement()) {
+            continue;
+        }
+        if (xml.name() == QLatin1String("text")) {
+            svg.texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+        }
+    }
+    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    return svg;
+}
+
+// The SVG figure of every preset, read back: its <text> elements say what core predicts (the
+// modern model's numbers, every fetched sector with its bytes, every line and textbook
+// transaction with its lanes, every bank with its conflict degree, every wavefront with its
+// lanes), so a figure that draws a wrong lane, sector, bank or number fails.
+TEST(FigureExport, EverySvgFigureSaysWhatCorePredicts) {
+    FigureSpec spec;
+    spec.size = *figureSizeFromName(QStringLiteral("slide-16x9"));
+    for (const Preset& preset : builtinPresets()) {
+        SCOPED_TRACE(preset.id);
+        const NamedPattern named{preset.title, preset.caption, preset.pattern};
+        const FigureRenderer renderer(sessionForPattern(named));
+        ASSERT_FALSE(renderer.error().has_value());
+        const CorePrediction core = predictFromCore(preset.pattern, TextbookOptions{});
+        const bool shared = core.modern.shared.has_value();
+        spec.views = QStringList{shared ? QStringLiteral("bank") : QStringLiteral("warp")};
+        QString error;
+        const SvgDrawing svg = readSvgDrawing(renderer.render(spec, FigureFormat::Svg, &error));
+        ASSERT_TRUE(error.isEmpty()) << error.toStdString();
+        const auto has = [&](const QString& text) {
+            return svg.texts.contains(text) ? ::testing::AssertionSuccess()
+                                            : ::testing::AssertionFailure()
+                                                  << "no <text> \"" << text.toStdString() << "\"";
+        };
+        const auto hasContaining = [&](const QString& text) {
+            for (const QString& t : svg.texts) {
+                if (t.contains(text)) {
+                    return ::testing::AssertionSuccess();
+                }
+            }
+            return ::testing::AssertionFailure()
+                   << "no <text> containing \"" << text.toStdString() << "\"";
+        };
+        EXPECT_TRUE(hasContaining(expectedModernSummary(core.modern)));
+        EXPECT_TRUE(hasContaining(expectedAccess(core.access)));
+        if (!shared) {
+            const GlobalPrediction& g = *core.modern.global;
+            for (const SectorUse& sector : g.sectorList) {
+                const int index = static_cast<int>((sector.address % kLineBytes) / kSectorBytes);
+                EXPECT_TRUE(has(QStringLiteral("S%1 · %2/32 B").arg(index).arg(sector.bytesUsed)) ||
+                            has(QStringLiteral("S%1").arg(index)));
+            }
+            for (const LineUse& line : g.lineList) {
+                EXPECT_TRUE(hasContaining(QStringLiteral("line %1: %2 sector(s)")
+                                              .arg(formatAddress(line.address))
+                                              .arg(std::popcount(line.sectorMask))));
+                EXPECT_TRUE(hasContaining(
+                    QStringLiteral("used · lanes %1").arg(laneListText(line.laneMask))));
+            }
+            for (std::size_t i = 0; i < core.textbook.transactions.size(); ++i) {
+                const Transaction& t = core.textbook.transactions[i];
+                EXPECT_TRUE(has(QStringLiteral("T%1: %2 at %3 · lanes %4")
+                                    .arg(i + 1)
+                                    .arg(formatBytes(t.sizeBytes))
+                                    .arg(formatAddress(t.address))
+                                    .arg(laneListText(t.laneMask))));
+            }
+            // The lanes' numbers: each drawn once in its box.
+            for (int lane = 0; lane < kWarpSize; ++lane) {
+                EXPECT_TRUE(has(QString::number(lane)));
+            }
+        } else {
+            const SharedPrediction& sh = *core.modern.shared;
+            for (std::size_t w = 0; w < sh.wavefrontList.size(); ++w) {
+                const Wavefront& wavefront = sh.wavefrontList[w];
+                const auto banks =
+                    std::count_if(wavefront.bankWord.begin(), wavefront.bankWord.end(),
+                                  [](std::int64_t word) { return word >= 0; });
+                EXPECT_TRUE(has(QStringLiteral("W%1: lanes %2 · %3 bank(s)")
+                                    .arg(w + 1)
+                                    .arg(laneListText(wavefront.laneMask))
+                                    .arg(banks)));
+            }
+            if (sh.worstBankDegree > 1) {
+                EXPECT_TRUE(has(QStringLiteral("%1×").arg(sh.worstBankDegree)));
+            }
+            EXPECT_EQ(svg.texts.count(QStringLiteral("%1×").arg(sh.worstBankDegree + 1)), 0)
+                << "no bank drawn with a worse conflict than core's worst";
+        }
+    }
 }
 
 TEST(FigureExport, RendererRefusesAnEmptySession) {

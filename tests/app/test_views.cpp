@@ -2,6 +2,7 @@
 // sector, the bank view's conflict marks (seed 003: a 32x32 tile read by columns conflicts, padded
 // to 33 columns it does not), the block view choosing a warp, and the sweep (seed 002's offset
 // experiment: 4 sectors at offset 0, 5 at offset 11).
+#include "coreexpectations.h"
 #include "windowfixture.h"
 
 #include "panels/lanetablemodel.h"
@@ -30,57 +31,6 @@ namespace warpscope::app::test {
 namespace {
 
 // ---- The pictures against the model, element by element ----------------------------------------
-
-/// What core predicts for a pattern, computed here from resolve(), predictModern() and
-/// predictTextbook() directly, not through the app's Evaluation.
-struct CorePrediction {
-    WarpAccess access;
-    ModernPrediction modern;
-    TextbookPrediction textbook;
-};
-
-CorePrediction predictFromCore(const Pattern& pattern, const TextbookOptions& options) {
-    const Result<WarpAccess> access = resolve(pattern);
-    EXPECT_TRUE(access.ok()) << (access.ok() ? std::string() : access.error().describe());
-    CorePrediction core;
-    if (access.ok()) {
-        core.access = access.value();
-        core.modern = predictModern(core.access);
-        core.textbook = predictTextbook(core.access, options);
-    }
-    return core;
-}
-
-QString percent(double fraction) {
-    return QStringLiteral("%1 %").arg(fraction * 100.0, 0, 'f', 1);
-}
-
-/// The modern model's line in the title, written out here from core's numbers.
-QString expectedModernSummary(const ModernPrediction& modern) {
-    if (modern.global) {
-        const GlobalPrediction& g = *modern.global;
-        return QStringLiteral(
-                   "Modern model (cc 7.0+): %1 request(s) · %2 sector(s) in %3 line(s) · "
-                   "%4 moved for %5 requested · %6 efficiency")
-            .arg(g.requests)
-            .arg(g.sectors)
-            .arg(g.lines)
-            .arg(formatBytes(g.bytesMoved))
-            .arg(formatBytes(g.uniqueBytesRequested))
-            .arg(percent(g.efficiency));
-    }
-    const SharedPrediction& s = *modern.shared;
-    return QStringLiteral("Modern model (cc 7.0+): %1 wavefront(s), ideal %2 · %3 bank conflict(s)")
-        .arg(s.wavefronts)
-        .arg(s.idealWavefronts)
-        .arg(s.bankConflicts);
-}
-
-QString expectedAccess(const WarpAccess& access) {
-    return QStringLiteral("%1 B per lane, %2 of 32 lanes active")
-        .arg(access.kind.widthBytes)
-        .arg(std::popcount(access.activeMask()));
-}
 
 /// The lanes of `access` whose bytes include byte `byte`.
 std::uint32_t lanesOnByteRange(const WarpAccess& access, std::int64_t begin, std::int64_t end) {
