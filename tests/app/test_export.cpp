@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -153,6 +154,73 @@ int pdfPageCount(const QByteArray& pdf) {
     return pages;
 }
 
+/// The golden comparison, region by region: the image is cut into kTile x kTile squares and each
+/// square's mean difference (of the largest channel difference per pixel, 0..255) is taken. The
+/// worst square decides. A whole-image mean hides a wrong lane or digit (a few dozen pixels of a
+/// 230 400-pixel image); within one 8x8 square the same change is large.
+constexpr int kTile = 8;
+/// The worst square may differ by this much on average. The binary's render and the golden one are
+/// identical where the golden was made (worst square 0); the smallest wrong below, one digit of the
+/// caption at 64 DPI, scores 13, a wrong lane 88 to 129 (measured on the development container,
+/// Debian bookworm, DejaVu fonts).
+constexpr double kTileTolerance = 8.0;
+
+struct RegionDifference {
+    double worstTile = 0; // mean of the worst kTile x kTile square, 0..255
+    QPoint worstAt;       // its top-left corner
+    int tilesOver = 0;    // squares over kTileTolerance
+};
+
+RegionDifference compareByRegion(const QImage& a, const QImage& b) {
+    const QImage x = a.convertToFormat(QImage::Format_RGB32);
+    const QImage y = b.convertToFormat(QImage::Format_RGB32);
+    RegionDifference d;
+    // Squares overlap by half, so a digit that straddles a square's edge is whole in another.
+    for (int top = 0; top < x.height(); top += kTile / 2) {
+        for (int left = 0; left < x.width(); left += kTile / 2) {
+            qint64 sum = 0;
+            int pixels = 0;
+            for (int row = top; row < std::min(top + kTile, x.height()); ++row) {
+                const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
+                const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
+                for (int col = left; col < std::min(left + kTile, x.width()); ++col) {
+                    sum += std::max({std::abs(qRed(p[col]) - qRed(q[col])),
+                                     std::abs(qGreen(p[col]) - qGreen(q[col])),
+                                     std::abs(qBlue(p[col]) - qBlue(q[col]))});
+                    ++pixels;
+                }
+            }
+            const double mean = static_cast<double>(sum) / pixels;
+            d.tilesOver += mean > kTileTolerance ? 1 : 0;
+            if (mean > d.worstTile) {
+                d.worstTile = mean;
+                d.worstAt = QPoint(left, top);
+            }
+        }
+    }
+    return d;
+}
+
+std::ostream& operator<<(std::ostream& out, const RegionDifference& d) {
+    return out << "worst 8x8 square " << d.worstTile << " at (" << d.worstAt.x() << ", "
+               << d.worstAt.y() << "), " << d.tilesOver << " square(s) over " << kTileTolerance;
+}
+
+/// The share (0..1) of the picture the commonest colour covers, and how many colours it has.
+std::pair<double, int> colourSpread(const QImage& image) {
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    QHash<QRgb, int> counts;
+    int largest = 0;
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto* row = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        for (int x = 0; x < rgb.width(); ++x) {
+            largest = std::max(largest, ++counts[row[x]]);
+        }
+    }
+    return {static_cast<double>(largest) / (rgb.width() * rgb.height()),
+            static_cast<int>(counts.size())};
+}
+
 // ---- Every preset, every vector and raster format ------------------------------------------
 
 TEST(ExportHeadless, EveryPresetInSvgPdfAndPngReadsBack) {
@@ -163,6 +231,10 @@ TEST(ExportHeadless, EveryPresetInSvgPdfAndPngReadsBack) {
     const QString config = dir.filePath(QStringLiteral("config"));
     const auto& presets = builtinPresets();
     ASSERT_GT(presets.size(), 10u);
+    QString deckError;
+    const std::optional<Deck> loadedDeck = loadDeck(deck, &deckError);
+    ASSERT_TRUE(loadedDeck.has_value()) << deckError.toStdString();
+    ASSERT_EQ(loadedDeck->slides.size(), presets.size());
 
     struct Case {
         QString format;
@@ -220,6 +292,30 @@ TEST(ExportHeadless, EveryPresetInSvgPdfAndPngReadsBack) {
                 EXPECT_EQ(image.size(), QSize(420, 315)) << "3.5 x 2.625 in at 120 DPI";
                 EXPECT_EQ(image.dotsPerMeterX(), qRound(120 / 0.0254));
                 EXPECT_EQ(image.dotsPerMeterY(), qRound(120 / 0.0254));
+                // Not blank: a drawn figure has many colours, none covering nearly all of it.
+                const auto [commonest, colours] = colourSpread(image);
+                EXPECT_GE(colours, 32);
+                EXPECT_LE(commonest, 0.95);
+                // The slide's views drawn for its pattern: the same, square by square, as the
+                // figure rendered here, and not the other memory space's view.
+                const DeckSlide& slide = loadedDeck->slides[i];
+                FigureSpec spec;
+                spec.size = *figureSizeFromName(QStringLiteral("column"));
+                spec.dpi = 120;
+                spec.title = QString::fromStdString(slide.title);
+                spec.caption = QString::fromStdString(slide.caption);
+                spec.views.clear();
+                for (const std::string& view : slide.views) {
+                    spec.views << QString::fromStdString(view);
+                }
+                const FigureRenderer renderer(sessionForPattern(slide.pattern));
+                const RegionDifference same = compareByRegion(image, renderer.renderImage(spec));
+                EXPECT_LE(same.worstTile, kTileTolerance) << same;
+                FigureSpec other = spec;
+                other.views = QStringList{shared ? QStringLiteral("warp") : QStringLiteral("bank")};
+                const RegionDifference wrongView =
+                    compareByRegion(image, renderer.renderImage(other));
+                EXPECT_GT(wrongView.worstTile, kTileTolerance) << wrongView;
             }
         }
     }
@@ -276,58 +372,6 @@ TEST(ExportHeadless, ComposedFigureAndExplicitSizes) {
 }
 
 // ---- Golden figure -------------------------------------------------------------------------
-
-/// The golden comparison, region by region: the image is cut into kTile x kTile squares and each
-/// square's mean difference (of the largest channel difference per pixel, 0..255) is taken. The
-/// worst square decides. A whole-image mean hides a wrong lane or digit (a few dozen pixels of a
-/// 230 400-pixel image); within one 8x8 square the same change is large.
-constexpr int kTile = 8;
-/// The worst square may differ by this much on average. The binary's render and the golden one are
-/// identical on the CI image (worst square 0); the smallest wrong below, one digit of the caption
-/// at 64 DPI, scores 13, a wrong lane 88 to 129 (measured on the development container, Debian
-/// bookworm, DejaVu fonts).
-constexpr double kTileTolerance = 8.0;
-
-struct RegionDifference {
-    double worstTile = 0; // mean of the worst kTile x kTile square, 0..255
-    QPoint worstAt;       // its top-left corner
-    int tilesOver = 0;    // squares over kTileTolerance
-};
-
-RegionDifference compareByRegion(const QImage& a, const QImage& b) {
-    const QImage x = a.convertToFormat(QImage::Format_RGB32);
-    const QImage y = b.convertToFormat(QImage::Format_RGB32);
-    RegionDifference d;
-    // Squares overlap by half, so a digit that straddles a square's edge is whole in another.
-    for (int top = 0; top < x.height(); top += kTile / 2) {
-        for (int left = 0; left < x.width(); left += kTile / 2) {
-            qint64 sum = 0;
-            int pixels = 0;
-            for (int row = top; row < std::min(top + kTile, x.height()); ++row) {
-                const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
-                const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
-                for (int col = left; col < std::min(left + kTile, x.width()); ++col) {
-                    sum += std::max({std::abs(qRed(p[col]) - qRed(q[col])),
-                                     std::abs(qGreen(p[col]) - qGreen(q[col])),
-                                     std::abs(qBlue(p[col]) - qBlue(q[col]))});
-                    ++pixels;
-                }
-            }
-            const double mean = static_cast<double>(sum) / pixels;
-            d.tilesOver += mean > kTileTolerance ? 1 : 0;
-            if (mean > d.worstTile) {
-                d.worstTile = mean;
-                d.worstAt = QPoint(left, top);
-            }
-        }
-    }
-    return d;
-}
-
-std::ostream& operator<<(std::ostream& out, const RegionDifference& d) {
-    return out << "worst 8x8 square " << d.worstTile << " at (" << d.worstAt.x() << ", "
-               << d.worstAt.y() << "), " << d.tilesOver << " square(s) over " << kTileTolerance;
-}
 
 const QString& goldenFigurePath() {
     static const QString path =
