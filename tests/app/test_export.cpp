@@ -159,10 +159,10 @@ int pdfPageCount(const QByteArray& pdf) {
 /// worst square decides. A whole-image mean hides a wrong lane or digit (a few dozen pixels of a
 /// 230 400-pixel image); within one 8x8 square the same change is large.
 constexpr int kTile = 8;
-/// The worst square may differ by this much on average. The binary's render and the golden one are
-/// identical where the golden was made (worst square 0); the smallest wrong below, one digit of the
-/// caption at 64 DPI, scores 13, a wrong lane 88 to 129 (measured on the development container,
-/// Debian bookworm, DejaVu fonts).
+/// The worst square may differ by this much on average. The binary's render and the golden one
+/// are identical where the golden was made (worst square 0); the smallest wrong below, one digit
+/// of the caption at 64 DPI, scores 13, a wrong lane 88 to 129 (measured on the development
+/// container, Debian bookworm, DejaVu fonts).
 constexpr double kTileTolerance = 8.0;
 
 struct RegionDifference {
