@@ -60,6 +60,16 @@ public:
     ~FakeScript() { qunsetenv("WARPSCOPE_FAKE_PROBE"); }
 };
 
+/// Sets WARPSCOPE_FAKE_PROBE_ANSWERS to the recorded H100 answers while it lives.
+class RecordedAnswersFile {
+public:
+    RecordedAnswersFile() {
+        qputenv("WARPSCOPE_FAKE_PROBE_ANSWERS",
+                WARPSCOPE_TEST_DATA_DIR "/probe_answers_h100.jsonl");
+    }
+    ~RecordedAnswersFile() { qunsetenv("WARPSCOPE_FAKE_PROBE_ANSWERS"); }
+};
+
 std::unique_ptr<MainWindow> windowWithProbe(const QString& command, int timeoutMs = 0) {
     MainWindowOptions options = quietOptions();
     options.probeCommand = command;
@@ -153,8 +163,11 @@ TEST(GpuProbe, NoDeviceIsOneMessageAndAutoRunDoesNotRepeatIt) {
     EXPECT_EQ(messages, before);
 }
 
+// The fake probe answers with the counters an H100 measured (not the model's own numbers).
 TEST(GpuProbe, RunShowsMeasuredBesidePredicted) {
     REQUIRE_FAKE_PROBE();
+    FakeScript script("recorded");
+    RecordedAnswersFile answers;
     auto window = windowWithProbe(fakeProbe());
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
     EXPECT_EQ(measured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
@@ -480,16 +493,6 @@ TEST(GpuOverlay, RecordedH100AnswersAgreeOnThePanelAndInTheViews) {
         }
     }
 }
-
-/// Sets WARPSCOPE_FAKE_PROBE_ANSWERS to the recorded H100 answers while it lives.
-class RecordedAnswersFile {
-public:
-    RecordedAnswersFile() {
-        qputenv("WARPSCOPE_FAKE_PROBE_ANSWERS",
-                WARPSCOPE_TEST_DATA_DIR "/probe_answers_h100.jsonl");
-    }
-    ~RecordedAnswersFile() { qunsetenv("WARPSCOPE_FAKE_PROBE_ANSWERS"); }
-};
 
 /// Load `preset`, run it on the window's probe and wait for the measurement.
 void measurePreset(MainWindow& window, const char* preset) {
