@@ -36,6 +36,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 namespace warpscope::app::test {
 namespace {
@@ -725,9 +726,40 @@ TEST(FigureExport, CommandLineKeepsExportValuesForTheExporter) {
     EXPECT_TRUE(argumentsNeedNoDisplay(2, exportArgv));
 }
 
-/// The texts of an SVG's <text> elements.
+/// The texts of an SVG's <text> elements, and where each is drawn.
 struct SvgDrawing {
+    struct Text {
+        QString text;
+        double x = 0;
+        QString y;
+        bool bold = false;
+    };
     QStringList texts;
+    std::vector<Text> placed;
+
+    /// The texts drawn on (about) the same baseline and in the same weight as the first text
+    /// equal to `first`, left to right: a row of lane numbers, bank numbers, conflict degrees.
+    std::vector<Text> rowStartingWith(const QString& first, bool bold, double slack = 0) const {
+        const auto start = std::find_if(placed.begin(), placed.end(), [&](const Text& t) {
+            return t.text == first && t.bold == bold;
+        });
+        if (start == placed.end()) {
+            return {};
+        }
+        std::vector<Text> row;
+        std::copy_if(placed.begin(), placed.end(), std::back_inserter(row), [&](const Text& t) {
+            return std::abs(t.y.toDouble() - start->y.toDouble()) <= slack && t.bold == bold;
+        });
+        std::sort(row.begin(), row.end(), [](const Text& a, const Text& b) { return a.x < b.x; });
+        return row;
+    }
+    static std::string join(const std::vector<Text>& row) {
+        QStringList result;
+        for (const Text& t : row) {
+            result << t.text;
+        }
+        return result.join(u' ').toStdString();
+    }
 };
 
 SvgDrawing readSvgDrawing(const QByteArray& bytes) {
@@ -739,7 +771,14 @@ SvgDrawing readSvgDrawing(const QByteArray& bytes) {
             continue;
         }
         if (xml.name() == QLatin1String("text")) {
-            svg.texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+            SvgDrawing::Text text;
+            text.x = xml.attributes().value(QLatin1String("x")).toDouble();
+            text.y = xml.attributes().value(QLatin1String("y")).toString();
+            text.bold =
+                xml.attributes().value(QLatin1String("font-weight")) == QLatin1String("700");
+            text.text = xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+            svg.texts << text.text;
+            svg.placed.push_back(text);
         }
     }
     EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
@@ -802,9 +841,26 @@ TEST(FigureExport, EverySvgFigureSaysWhatCorePredicts) {
                                     .arg(formatAddress(t.address))
                                     .arg(laneListText(t.laneMask))));
             }
-            // The lanes' numbers: each drawn once in its box.
+            // The lanes' boxes: numbered 0 to 31 left to right on one row.
+            QStringList lanes;
             for (int lane = 0; lane < kWarpSize; ++lane) {
-                EXPECT_TRUE(has(QString::number(lane)));
+                lanes << QString::number(lane);
+            }
+            // An inactive lane's number sits lower in its (crossed-out) box: the lanes drawn
+            // lower are exactly those core has no address for.
+            const auto laneRow = svg.rowStartingWith(QStringLiteral("0"), false, 4.0);
+            EXPECT_EQ(SvgDrawing::join(laneRow), lanes.join(u' ').toStdString());
+            if (laneRow.size() == static_cast<std::size_t>(kWarpSize)) {
+                double top = laneRow.front().y.toDouble();
+                for (const auto& t : laneRow) {
+                    top = std::min(top, t.y.toDouble());
+                }
+                for (int lane = 0; lane < kWarpSize; ++lane) {
+                    const bool lower =
+                        laneRow[static_cast<std::size_t>(lane)].y.toDouble() > top + 1.0;
+                    EXPECT_EQ(lower, !core.access.addresses[static_cast<std::size_t>(lane)])
+                        << "lane " << lane;
+                }
             }
         } else {
             const SharedPrediction& sh = *core.modern.shared;
@@ -817,6 +873,54 @@ TEST(FigureExport, EverySvgFigureSaysWhatCorePredicts) {
                                     .arg(w + 1)
                                     .arg(laneListText(wavefront.laneMask))
                                     .arg(banks)));
+            }
+            // The bank columns: numbered 0 to 31 left to right, and under each the number of
+            // words it serves in one phase, from core's wavefronts.
+            QStringList banks;
+            for (int bank = 0; bank < kBankCount; ++bank) {
+                banks << QString::number(bank);
+            }
+            EXPECT_EQ(SvgDrawing::join(svg.rowStartingWith(QStringLiteral("0"), true)),
+                      banks.join(u' ').toStdString());
+            std::array<std::set<std::int64_t>, kBankCount> words;
+            for (const Wavefront& wavefront : sh.wavefrontList) {
+                for (int bank = 0; bank < kBankCount; ++bank) {
+                    if (wavefront.bankWord[static_cast<std::size_t>(bank)] >= 0) {
+                        words[static_cast<std::size_t>(bank)].insert(
+                            wavefront.bankWord[static_cast<std::size_t>(bank)]);
+                    }
+                }
+            }
+            if (sh.phases.size() <= 1) { // one phase: a bank's degree is its distinct words
+                QStringList degrees;
+                for (const auto& bankWords : words) {
+                    const auto n = static_cast<int>(bankWords.size());
+                    degrees << (n > 1 ? QStringLiteral("%1×").arg(n)
+                                      : (n == 1 ? QStringLiteral("1") : QStringLiteral("·")));
+                }
+                // The degree row: the texts on the baseline just under the bank numbers.
+                const auto header = std::find_if(svg.placed.begin(), svg.placed.end(),
+                                                 [](const SvgDrawing::Text& t) {
+                                                     return t.text == QLatin1String("0") && t.bold;
+                                                 });
+                ASSERT_NE(header, svg.placed.end());
+                QString degreeY;
+                for (const SvgDrawing::Text& t : svg.placed) {
+                    if (t.y.toDouble() > header->y.toDouble() &&
+                        (degreeY.isEmpty() || t.y.toDouble() < degreeY.toDouble())) {
+                        degreeY = t.y;
+                    }
+                }
+                std::vector<SvgDrawing::Text> row;
+                std::copy_if(svg.placed.begin(), svg.placed.end(), std::back_inserter(row),
+                             [&](const SvgDrawing::Text& t) { return t.y == degreeY; });
+                std::sort(row.begin(), row.end(),
+                          [](const auto& a, const auto& b) { return a.x < b.x; });
+                QStringList degreeRow;
+                for (const SvgDrawing::Text& t : row) {
+                    degreeRow << t.text;
+                }
+                EXPECT_EQ(degreeRow.join(u' ').toStdString(), degrees.join(u' ').toStdString());
             }
             if (sh.worstBankDegree > 1) {
                 EXPECT_TRUE(has(QStringLiteral("%1×").arg(sh.worstBankDegree)));
