@@ -262,8 +262,12 @@ void expectBankViewMatchesCore(const BankView& view, const CorePrediction& core)
     std::map<std::tuple<int, int, std::int64_t>, std::uint32_t> drawn;
     for (const BankView::Cell& cell : view.cells()) {
         EXPECT_EQ(cell.word % kBankCount, cell.bank) << "word " << cell.word;
+        const QRectF column = view.headerRect(cell.bank);
         for (const BankView::CellPart& part : cell.parts) {
             drawn[{part.wavefront, cell.bank, cell.word}] = part.lanes;
+            // Drawn in its bank's column, under that bank's number.
+            EXPECT_GE(part.rect.left(), column.left() - 0.5) << "bank " << cell.bank;
+            EXPECT_LE(part.rect.right(), column.right() + 0.5) << "bank " << cell.bank;
         }
     }
     std::map<std::tuple<int, int, std::int64_t>, std::uint32_t> expected;

@@ -66,6 +66,8 @@ public:
     const std::array<int, kBankCount>& bankDegrees() const { return m_bankDegree; }
     int cellCount() const { return static_cast<int>(m_cells.size()); }
     const std::vector<Cell>& cells() const { return m_cells; }
+    /// Where bank `bank`'s column header (its number and conflict degree) is drawn.
+    QRectF headerRect(int bank) const { return m_headerRects.at(static_cast<std::size_t>(bank)); }
     /// What the view draws now.
     BankContent content() const;
 
