@@ -202,6 +202,86 @@ void BankView::setMeasurementMark(const MeasurementMark& mark) {
     update();
 }
 
+BankContent BankView::content() const {
+    BankContent content;
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation) {
+        return content;
+    }
+    content.shared = m_shared;
+    content.title =
+        describeAccess(evaluation->access) + QStringLiteral(" — ") + modernSummary(*evaluation);
+    if (m_document->error()) {
+        content.noteIsWarning = true;
+        content.note = tr("⚠ Showing the last valid pattern: %1")
+                           .arg(QString::fromStdString(m_document->error()->describe()));
+    } else {
+        content.note = m_shared ? textbookSummary(*evaluation)
+                                : tr("Banks belong to shared memory. This pattern accesses "
+                                     "global memory: set Space to \"Shared memory\" to see banks.");
+    }
+    if (!m_shared) {
+        return content;
+    }
+    const SharedPrediction& shared = *evaluation->modern.shared;
+    const auto phaseCount = static_cast<int>(std::max<std::size_t>(1, shared.phases.size()));
+    content.phaseHeading =
+        phaseCount == 1 ? tr("Phases: one — all 32 lanes are served together")
+                        : tr("Phases: %1 — a %2-byte access is served %3 lanes at a time; bank "
+                             "conflicts only count within a phase")
+                              .arg(phaseCount)
+                              .arg(evaluation->access.kind.widthBytes)
+                              .arg(kWarpSize / phaseCount);
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto index = static_cast<std::size_t>(lane);
+        int phase = 0;
+        for (std::size_t p = 0; p < shared.phases.size(); ++p) {
+            if (isLaneInMask(shared.phases[p], lane)) {
+                phase = static_cast<int>(p);
+            }
+        }
+        content.lanePhase[index] = phase;
+        content.laneActive[index] = evaluation->access.addresses[index].has_value();
+        content.laneLabels[index] = QString::number(lane);
+    }
+    for (int bank = 0; bank < kBankCount; ++bank) {
+        const auto index = static_cast<std::size_t>(bank);
+        const int degree = m_bankDegree[index];
+        content.bankLabels[index] = QString::number(bank);
+        content.degreeLabels[index] = degree > 1    ? QStringLiteral("%1×").arg(degree)
+                                      : degree == 1 ? QStringLiteral("1")
+                                                    : QStringLiteral("·");
+    }
+    for (const RowBand& band : m_rows) {
+        content.rowLabels.push_back(
+            tr("row %1 · %2")
+                .arg(band.row)
+                .arg(formatAddress(band.row * kBankCount * kBankWordBytes)));
+        content.gapLabels.push_back(
+            band.gapRowsBefore > 0
+                ? tr("⋯ %n untouched row(s), %1 ⋯", "",
+                     static_cast<int>(std::min<std::int64_t>(band.gapRowsBefore, 1 << 30)))
+                      .arg(formatBytes(rowsToBytes(band.gapRowsBefore)))
+                : QString());
+    }
+    content.wavefrontHeading = tr("%n wavefront(s) — one fill and shape each in the grid; with no "
+                                  "conflict it would take %1",
+                                  "", shared.wavefronts)
+                                   .arg(shared.idealWavefronts);
+    for (const WavefrontRow& row : m_wavefrontRows) {
+        const Wavefront& wavefront = shared.wavefrontList[static_cast<std::size_t>(row.wavefront)];
+        int banks = 0;
+        for (std::int64_t word : wavefront.bankWord) {
+            banks += word >= 0 ? 1 : 0;
+        }
+        content.wavefrontTexts.push_back(tr("W%1: lanes %2 · %3 bank(s)")
+                                             .arg(row.wavefront + 1)
+                                             .arg(laneListText(wavefront.laneMask))
+                                             .arg(banks));
+    }
+    return content;
+}
+
 void BankView::paintEvent(QPaintEvent* /*event*/) {
     QPainter painter(this);
     const ViewColors colors = ViewColors::fromPalette(palette());
@@ -217,40 +297,29 @@ void BankView::paintEvent(QPaintEvent* /*event*/) {
                          tr("Nothing to draw: the pattern has never been valid."));
         return;
     }
+    const BankContent content = this->content();
     painter.setFont(bold);
     painter.setPen(colors.text);
     painter.drawText(QRectF(m_titleRect.left(), m_titleRect.top(), m_titleRect.width(), lineHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter,
-                     describeAccess(evaluation->access) + QStringLiteral(" — ") +
-                         modernSummary(*evaluation));
+                     Qt::AlignLeft | Qt::AlignVCenter, content.title);
     painter.setFont(font());
     const QRectF second(m_titleRect.left(), m_titleRect.top() + lineHeight + 4, m_titleRect.width(),
                         lineHeight);
     painter.setFont(font());
-    QString secondText;
-    if (m_document->error()) {
-        painter.setPen(colors.warning);
-        secondText = tr("⚠ Showing the last valid pattern: %1")
-                         .arg(QString::fromStdString(m_document->error()->describe()));
-    } else {
-        painter.setPen(colors.mutedText);
-        secondText = m_shared ? textbookSummary(*evaluation)
-                              : tr("Banks belong to shared memory. This pattern accesses "
-                                   "global memory: set Space to \"Shared memory\" to see banks.");
-    }
-    painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter, secondText);
+    painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
+    painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter, content.note);
     if (!m_mark.isEmpty()) {
-        paintMeasurementBadge(painter, colors, font(), second, QRectF(rect()), m_mark.text,
-                              m_mark.mismatch, QFontMetricsF(font()).horizontalAdvance(secondText),
-                              m_mark.shortText);
+        paintMeasurementBadge(
+            painter, colors, font(), second, QRectF(rect()), m_mark.text, m_mark.mismatch,
+            QFontMetricsF(font()).horizontalAdvance(content.note), m_mark.shortText);
     }
     if (m_shared) {
-        paintContent(painter, colors, *evaluation);
+        paintContent(painter, colors, *evaluation, content);
     }
 }
 
 void BankView::paintContent(QPainter& painter, const ViewColors& colors,
-                            const Evaluation& evaluation) {
+                            const Evaluation& evaluation, const BankContent& content) {
     const SharedPrediction& shared = *evaluation.modern.shared;
     const QFontMetricsF metrics(font());
     const qreal lineHeight = metrics.height();
@@ -261,27 +330,14 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
     const std::uint32_t emphasised = m_highlight->emphasisedLanes();
 
     // ---- Phases ----
-    const auto phaseCount = static_cast<int>(std::max<std::size_t>(1, shared.phases.size()));
     painter.setPen(colors.text);
     painter.drawText(QRectF(m_phaseRect.left(), m_phaseRect.top(), m_phaseRect.width(), lineHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter,
-                     phaseCount == 1
-                         ? tr("Phases: one — all 32 lanes are served together")
-                         : tr("Phases: %1 — a %2-byte access is served %3 lanes at a time; bank "
-                              "conflicts only count within a phase")
-                               .arg(phaseCount)
-                               .arg(evaluation.access.kind.widthBytes)
-                               .arg(kWarpSize / phaseCount));
+                     Qt::AlignLeft | Qt::AlignVCenter, content.phaseHeading);
     painter.setFont(small);
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const QRectF r = m_phaseLaneRects[static_cast<std::size_t>(lane)];
-        int phase = 0;
-        for (std::size_t p = 0; p < shared.phases.size(); ++p) {
-            if (isLaneInMask(shared.phases[p], lane)) {
-                phase = static_cast<int>(p);
-            }
-        }
-        const bool active = evaluation.access.addresses[static_cast<std::size_t>(lane)].has_value();
+        const int phase = content.lanePhase[static_cast<std::size_t>(lane)];
+        const bool active = content.laneActive[static_cast<std::size_t>(lane)];
         // Phases alternate solid and hatched so they differ without colour.
         painter.setPen(QPen(isLaneInMask(emphasised, lane) ? colors.highlight : colors.frame,
                             isLaneInMask(emphasised, lane) ? 2.5 : 1));
@@ -292,7 +348,7 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
             fillHatched(painter, r, withAlpha(colors.hatch, 0.35), 5);
         }
         painter.setPen(active ? colors.text : colors.mutedText);
-        painter.drawText(r, Qt::AlignCenter, QString::number(lane));
+        painter.drawText(r, Qt::AlignCenter, content.laneLabels[static_cast<std::size_t>(lane)]);
     }
     painter.setFont(font());
     painter.setPen(colors.mutedText);
@@ -314,7 +370,8 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
                                 lineHeight + 2);
         painter.setPen(colors.text);
         painter.setFont(bold);
-        painter.drawText(number, Qt::AlignCenter, QString::number(bank));
+        painter.drawText(number, Qt::AlignCenter,
+                         content.bankLabels[static_cast<std::size_t>(bank)]);
         painter.setFont(font());
         const int degree = m_bankDegree[static_cast<std::size_t>(bank)];
         if (degree > 1) {
@@ -330,27 +387,26 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
             painter.fillRect(
                 degreeRect.adjusted(degreeRect.width() * 0.15, 2, -degreeRect.width() * 0.15, -2),
                 colors.background);
-            painter.drawText(degreeRect, Qt::AlignCenter, QStringLiteral("%1×").arg(degree));
+            painter.drawText(degreeRect, Qt::AlignCenter,
+                             content.degreeLabels[static_cast<std::size_t>(bank)]);
             painter.setFont(font());
         } else {
             painter.setPen(colors.mutedText);
             painter.drawText(degreeRect, Qt::AlignCenter,
-                             degree == 1 ? QStringLiteral("1") : QStringLiteral("·"));
+                             content.degreeLabels[static_cast<std::size_t>(bank)]);
         }
     }
 
     // ---- Rows of words ----
-    for (const RowBand& band : m_rows) {
+    for (std::size_t rowIndex = 0; rowIndex < m_rows.size(); ++rowIndex) {
+        const RowBand& band = m_rows[rowIndex];
         if (band.gapRowsBefore > 0) {
             painter.setPen(QPen(colors.mutedText, 1, Qt::DotLine));
             const qreal cy = band.gapRect.center().y();
             painter.drawLine(QPointF(band.gapRect.left() + m_labelWidth, cy),
                              QPointF(band.rect.right(), cy));
             painter.setPen(colors.mutedText);
-            const QString text =
-                tr("⋯ %n untouched row(s), %1 ⋯", "",
-                   static_cast<int>(std::min<std::int64_t>(band.gapRowsBefore, 1 << 30)))
-                    .arg(formatBytes(rowsToBytes(band.gapRowsBefore)));
+            const QString& text = content.gapLabels[rowIndex];
             const qreal textWidth = metrics.horizontalAdvance(text) + 16;
             const QRectF textRect(band.rect.left() + m_labelWidth + 20, band.gapRect.top(),
                                   textWidth, band.gapRect.height());
@@ -370,10 +426,7 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
         painter.setPen(colors.mutedText);
         painter.drawText(
             QRectF(band.rect.left(), band.rect.top(), m_labelWidth - 6, band.rect.height()),
-            Qt::AlignRight | Qt::AlignVCenter,
-            tr("row %1 · %2")
-                .arg(band.row)
-                .arg(formatAddress(band.row * kBankCount * kBankWordBytes)));
+            Qt::AlignRight | Qt::AlignVCenter, content.rowLabels[rowIndex]);
     }
     for (const Cell& cell : m_cells) {
         for (const CellPart& part : cell.parts) {
@@ -421,14 +474,11 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
         const QRectF heading(m_wavefrontRows.front().rect.left(),
                              m_wavefrontRows.front().rect.top() - lineHeight - 6,
                              m_wavefrontRows.front().rect.width(), lineHeight + 4);
-        painter.drawText(heading, Qt::AlignLeft | Qt::AlignVCenter,
-                         tr("%n wavefront(s) — one fill and shape each in the grid; with no "
-                            "conflict it would take %1",
-                            "", shared.wavefronts)
-                             .arg(shared.idealWavefronts));
+        painter.drawText(heading, Qt::AlignLeft | Qt::AlignVCenter, content.wavefrontHeading);
         painter.setFont(font());
     }
-    for (const WavefrontRow& row : m_wavefrontRows) {
+    for (std::size_t rowIndex = 0; rowIndex < m_wavefrontRows.size(); ++rowIndex) {
+        const WavefrontRow& row = m_wavefrontRows[rowIndex];
         if (m_revealCount >= 0 && row.wavefront >= m_revealCount) {
             continue;
         }
@@ -443,18 +493,10 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
         painter.drawRect(swatch);
         drawGroupMarker(painter, swatch.center(), 8, row.wavefront, colors.group(row.wavefront),
                         colors.frame);
-        int banks = 0;
-        for (std::int64_t word : wavefront.bankWord) {
-            banks += word >= 0 ? 1 : 0;
-        }
         painter.setPen(colors.text);
         painter.drawText(
             QRectF(swatch.right() + 8, row.rect.top(), row.rect.width() - 40, row.rect.height()),
-            Qt::AlignLeft | Qt::AlignVCenter,
-            tr("W%1: lanes %2 · %3 bank(s)")
-                .arg(row.wavefront + 1)
-                .arg(laneListText(wavefront.laneMask))
-                .arg(banks));
+            Qt::AlignLeft | Qt::AlignVCenter, content.wavefrontTexts[rowIndex]);
     }
 
     // ---- Legend ----

@@ -21,6 +21,26 @@ class LaneHighlight;
 class PatternDocument;
 struct ViewColors;
 
+/// What the bank view shows, as plain data: the texts it draws (the painting code draws these)
+/// beside the cells (BankView::cells()), so a test can compare the picture with core's
+/// prediction: which lanes, which banks, which numbers.
+struct BankContent {
+    bool shared = false; // false: only the title and the hint that banks need shared memory
+    QString title;       // access and the modern model's numbers
+    QString note;        // textbook numbers, the global-memory hint or the error
+    bool noteIsWarning = false;
+    QString phaseHeading;
+    std::array<QString, kWarpSize> laneLabels{};
+    std::array<bool, kWarpSize> laneActive{};
+    std::array<int, kWarpSize> lanePhase{};
+    std::array<QString, kBankCount> bankLabels{};   // the number over each column
+    std::array<QString, kBankCount> degreeLabels{}; // "·", "1" or "n×" under it
+    std::vector<QString> rowLabels;                 // one per drawn row: "row 0 · 0x0"
+    std::vector<QString> gapLabels;                 // one per drawn row: elided rows before it
+    QString wavefrontHeading;
+    std::vector<QString> wavefrontTexts; // "W1: lanes 0–31 · 32 bank(s)"
+};
+
 class BankView : public ZoomableView {
     Q_OBJECT
 public:
@@ -45,6 +65,11 @@ public:
     /// Distinct words bank b must serve within one phase, at most, over the phases.
     const std::array<int, kBankCount>& bankDegrees() const { return m_bankDegree; }
     int cellCount() const { return static_cast<int>(m_cells.size()); }
+    const std::vector<Cell>& cells() const { return m_cells; }
+    /// Where bank `bank`'s column header (its number and conflict degree) is drawn.
+    QRectF headerRect(int bank) const { return m_headerRects.at(static_cast<std::size_t>(bank)); }
+    /// What the view draws now.
+    BankContent content() const;
 
     /// Lecture mode's step-through: fill only the cells and list rows of the first `count`
     /// wavefronts of wavefrontList; -1 (the default) draws them all.
@@ -69,7 +94,8 @@ private:
         int wavefront = 0;
         QRectF rect;
     };
-    void paintContent(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation);
+    void paintContent(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
+                      const BankContent& content);
     std::uint32_t lanesAt(const QPointF& point, QString* description) const;
 
     PatternDocument* m_document;

@@ -382,7 +382,7 @@ void BlockView::paintEvent(QPaintEvent* event) {
         painter.setPen(colors.text);
         painter.drawText(QRectF(row.left() + labelWidth + barMax + 10, row.top(),
                                 row.width() - labelWidth - barMax - 10, row.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, costText(cost));
+                         Qt::AlignLeft | Qt::AlignVCenter, costLabel(w));
     }
     painter.setFont(font());
 }

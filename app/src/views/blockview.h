@@ -33,6 +33,8 @@ public:
         QString error;
     };
     const std::vector<WarpCost>& warpCosts() const { return m_costs; }
+    /// The text the view draws beside warp `warp`'s bar: "5 sector(s), 80.0 % efficiency".
+    QString costLabel(std::size_t warp) const { return costText(m_costs.at(warp)); }
     /// The thread (linear index in the block) drawn at `point`, or -1.
     int threadAt(const QPointF& point) const;
     /// Where thread `linear` is drawn (empty if it is not).

@@ -89,6 +89,132 @@ void WarpView::setMeasurementMark(const MeasurementMark& mark) {
     update();
 }
 
+WarpContent WarpView::content() const {
+    WarpContent content;
+    const auto& optionalEvaluation = m_document->evaluation();
+    if (!optionalEvaluation) {
+        return content;
+    }
+    const Evaluation& evaluation = *optionalEvaluation;
+    content.title = QString::fromStdString(m_document->current().title) + QStringLiteral(" — ") +
+                    describeAccess(evaluation.access);
+    content.summary = modernSummary(evaluation);
+    if (m_document->error()) {
+        content.noteIsWarning = true;
+        content.note = tr("⚠ Showing the last valid pattern: %1")
+                           .arg(QString::fromStdString(m_document->error()->describe()));
+    } else if (!m_layout.global) {
+        content.note = tr("Shared memory has no sectors or lines: each row is 128 bytes, one word "
+                          "in each of the 32 banks. Banks and wavefronts are in the Bank view "
+                          "(Ctrl+2).");
+    } else {
+        content.note = QString::fromStdString(m_document->current().caption);
+    }
+    if (m_layout.showTextbook) {
+        content.textbookSummary = textbookSummary(evaluation);
+    }
+
+    const auto& threads = evaluation.access.threads;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        WarpContent::Lane& drawn = content.lanes[static_cast<std::size_t>(lane)];
+        drawn.address = laneAddress(evaluation, lane);
+        drawn.active = drawn.address.has_value();
+        drawn.inBlock = !threads || (*threads)[static_cast<std::size_t>(lane)].existsInBlock;
+        drawn.line = drawn.address ? m_layout.lineAt(*drawn.address) : -1;
+        drawn.label = QString::number(lane);
+    }
+    for (const WarpLayout::Line& line : m_layout.lines) {
+        content.lineLabels.push_back(m_layout.global
+                                         ? formatAddress(line.address)
+                                         : tr("row %1").arg(formatAddress(line.address)));
+    }
+    for (const WarpLayout::Sector& sector : m_layout.sectors) {
+        WarpContent::Sector drawn;
+        drawn.address = sector.address;
+        drawn.fetched = sector.sectorIndex >= 0;
+        if (drawn.fetched) {
+            const SectorUse& use =
+                evaluation.modern.global->sectorList[static_cast<std::size_t>(sector.sectorIndex)];
+            drawn.lanes = use.laneMask;
+            drawn.bytesUsed = use.bytesUsed;
+            drawn.label = tr("S%1 · %2/32 B").arg(sector.indexInLine).arg(use.bytesUsed);
+            drawn.shortLabel = QStringLiteral("S%1").arg(sector.indexInLine);
+        } else {
+            drawn.label = tr("not fetched");
+        }
+        content.sectors.push_back(drawn);
+    }
+    for (const WarpLayout::TransactionBox& box : m_layout.transactions) {
+        const Transaction& t =
+            evaluation.textbook.transactions[static_cast<std::size_t>(box.index)];
+        content.transactions.push_back(WarpContent::Transaction{
+            t.address, t.sizeBytes, t.laneMask,
+            QStringLiteral("T%1 · %2").arg(box.index + 1).arg(formatBytes(t.sizeBytes)),
+            QStringLiteral("T%1").arg(box.index + 1)});
+    }
+
+    content.listHeading = m_layout.global ? tr("Lines and sectors — modern model")
+                                          : tr("Rows of shared memory the lanes touch");
+    content.transactionHeading = tr("Transactions — textbook model");
+    for (const WarpLayout::ListRow& row : m_layout.listRows) {
+        WarpContent::ListRow drawn;
+        if (row.kind == WarpLayout::ListKind::Line) {
+            const WarpLayout::Line& line = m_layout.lines[static_cast<std::size_t>(row.index)];
+            drawn.marker = line.group;
+            if (m_layout.global && line.lineIndex >= 0) {
+                const GlobalPrediction& g = *evaluation.modern.global;
+                const LineUse& use = g.lineList[static_cast<std::size_t>(line.lineIndex)];
+                drawn.lanes = use.laneMask;
+                QStringList sectors;
+                int used = 0;
+                int count = 0;
+                for (const SectorUse& sector : g.sectorList) {
+                    if (sector.address >= use.address &&
+                        sector.address < use.address + kLineBytes) {
+                        sectors << QStringLiteral("S%1").arg((sector.address - use.address) /
+                                                             kSectorBytes);
+                        used += sector.bytesUsed;
+                        ++count;
+                    }
+                }
+                drawn.text = tr("line %1: %2 sector(s) %3 · %4 of %5 used · lanes %6")
+                                 .arg(formatAddress(use.address))
+                                 .arg(count)
+                                 .arg(sectors.join(QLatin1Char(' ')))
+                                 .arg(formatBytes(used))
+                                 .arg(formatBytes(std::int64_t{count} * kSectorBytes))
+                                 .arg(laneListText(use.laneMask));
+            } else {
+                for (int lane = 0; lane < kWarpSize; ++lane) {
+                    const auto& a = laneAddress(evaluation, lane);
+                    if (a && m_layout.lineAt(*a) == row.index) {
+                        drawn.lanes |= 1u << lane;
+                    }
+                }
+                drawn.text =
+                    m_layout.global
+                        ? tr("line %1: textbook transaction only").arg(formatAddress(line.address))
+                        : tr("row %1 (bytes %2–%3): lanes %4")
+                              .arg(formatAddress(line.address))
+                              .arg(line.address)
+                              .arg(line.address + kLineBytes - 1)
+                              .arg(laneListText(drawn.lanes));
+            }
+        } else {
+            const Transaction& t =
+                evaluation.textbook.transactions[static_cast<std::size_t>(row.index)];
+            drawn.lanes = t.laneMask;
+            drawn.text = tr("T%1: %2 at %3 · lanes %4")
+                             .arg(row.index + 1)
+                             .arg(formatBytes(t.sizeBytes))
+                             .arg(formatAddress(t.address))
+                             .arg(laneListText(t.laneMask));
+        }
+        content.listRows.push_back(drawn);
+    }
+    return content;
+}
+
 void WarpView::paintEvent(QPaintEvent* /*event*/) {
     QPainter painter(this);
     const ViewColors colors = ViewColors::fromPalette(palette());
@@ -105,16 +231,16 @@ void WarpView::paintEvent(QPaintEvent* /*event*/) {
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
     const std::uint32_t emphasised = m_highlight->emphasisedLanes();
-    paintTitle(painter, colors, *evaluation);
+    const WarpContent drawn = content();
+    paintTitle(painter, colors, drawn);
     paintLinks(painter, colors, *evaluation, emphasised);
-    paintLanes(painter, colors, *evaluation, emphasised);
-    paintMemory(painter, colors, *evaluation, emphasised);
-    paintTextbook(painter, colors, *evaluation, emphasised);
-    paintLegendAndList(painter, colors, *evaluation, emphasised);
+    paintLanes(painter, colors, *evaluation, drawn, emphasised);
+    paintMemory(painter, colors, *evaluation, drawn, emphasised);
+    paintTextbook(painter, colors, drawn, emphasised);
+    paintLegendAndList(painter, colors, drawn, emphasised);
 }
 
-void WarpView::paintTitle(QPainter& painter, const ViewColors& colors,
-                          const Evaluation& evaluation) {
+void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const WarpContent& content) {
     const QRectF& r = m_layout.titleRect;
     const qreal lineHeight = m_layout.textHeight;
     auto line = [&](int index) {
@@ -124,49 +250,33 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors,
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(colors.text);
-    m_texts.draw(painter, line(0), Qt::AlignLeft,
-                 QString::fromStdString(m_document->current().title) + QStringLiteral(" — ") +
-                     describeAccess(evaluation.access));
+    m_texts.draw(painter, line(0), Qt::AlignLeft, content.title);
     painter.setFont(font());
-    const QString summary = modernSummary(evaluation);
-    m_texts.draw(painter, line(1), Qt::AlignLeft, summary);
+    m_texts.draw(painter, line(1), Qt::AlignLeft, content.summary);
     if (!m_mark.isEmpty()) {
-        paintMeasurementBadge(painter, colors, font(), line(1), QRectF(rect()), m_mark.text,
-                              m_mark.mismatch, QFontMetricsF(font()).horizontalAdvance(summary),
-                              m_mark.shortText);
+        paintMeasurementBadge(
+            painter, colors, font(), line(1), QRectF(rect()), m_mark.text, m_mark.mismatch,
+            QFontMetricsF(font()).horizontalAdvance(content.summary), m_mark.shortText);
     }
     painter.setFont(font());
-    QString third;
-    if (m_document->error()) {
-        painter.setPen(colors.warning);
-        third = tr("⚠ Showing the last valid pattern: %1")
-                    .arg(QString::fromStdString(m_document->error()->describe()));
-    } else if (!m_layout.global) {
-        painter.setPen(colors.mutedText);
-        third = tr("Shared memory has no sectors or lines: each row is 128 bytes, one word in "
-                   "each of the 32 banks. Banks and wavefronts are in the Bank view (Ctrl+2).");
-    } else {
-        painter.setPen(colors.mutedText);
-        third = QString::fromStdString(m_document->current().caption);
-    }
-    m_texts.draw(painter, line(2), Qt::AlignLeft, third);
+    painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
+    m_texts.draw(painter, line(2), Qt::AlignLeft, content.note);
 }
 
 void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
-                          std::uint32_t emphasised) {
+                          const WarpContent& content, std::uint32_t emphasised) {
     QFont small = font();
     const qreal laneWidth = m_layout.laneRects[0].width();
     if (laneWidth < 26) {
         small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
     }
     painter.setFont(small);
-    const auto& threads = evaluation.access.threads;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const QRectF r = m_layout.laneRects[static_cast<std::size_t>(lane)];
-        const auto& address = laneAddress(evaluation, lane);
-        const bool exists = !threads || (*threads)[static_cast<std::size_t>(lane)].existsInBlock;
+        const WarpContent::Lane& drawn = content.lanes[static_cast<std::size_t>(lane)];
+        const bool exists = drawn.inBlock;
         const bool isEmphasised = isLaneInMask(emphasised, lane);
-        if (!address) {
+        if (!drawn.active) {
             // Inactive (or not in the block): grey, crossed out, so it does not rely on colour.
             painter.setPen(QPen(colors.grid, 1, exists ? Qt::SolidLine : Qt::DashLine));
             painter.setBrush(colors.inactive);
@@ -175,7 +285,7 @@ void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Eva
             painter.drawLine(r.topLeft() + QPointF(3, 3), r.bottomRight() - QPointF(3, 3));
             painter.drawLine(r.topRight() + QPointF(-3, 3), r.bottomLeft() + QPointF(3, -3));
             painter.setPen(colors.mutedText);
-            m_texts.draw(painter, r, Qt::AlignHCenter, QString::number(lane));
+            m_texts.draw(painter, r, Qt::AlignHCenter, drawn.label);
             continue;
         }
         const int group = groupOfLane(evaluation, lane);
@@ -183,7 +293,7 @@ void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Eva
         painter.setBrush(group >= 0 ? colors.groupFill(group) : colors.surface);
         painter.drawPath(m_layout.laneBoxes[static_cast<std::size_t>(lane)]);
         painter.setPen(colors.text);
-        m_texts.draw(painter, r.adjusted(0, 0, 0, -6), Qt::AlignHCenter, QString::number(lane));
+        m_texts.draw(painter, r.adjusted(0, 0, 0, -6), Qt::AlignHCenter, drawn.label);
         if (group >= 0) {
             drawGroupMarker(painter, QPointF(r.center().x(), r.bottom() - 5), 6, group,
                             colors.group(group), colors.frame);
@@ -225,7 +335,8 @@ void WarpView::paintLinks(QPainter& painter, const ViewColors& colors, const Eva
 }
 
 void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
-                           const Evaluation& evaluation, std::uint32_t emphasised) {
+                           const Evaluation& evaluation, const WarpContent& content,
+                           std::uint32_t emphasised) {
     const qreal pxPerByte = m_layout.pxPerByte;
     const int width = evaluation.access.kind.widthBytes;
     const std::uint32_t selectedLanes = m_highlight->selectedLanes();
@@ -268,7 +379,8 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
     // Grid: words (when there is room), sectors, lines.
     const QColor tick = blendedOver(colors.grid, 0.9, colors.surface);
     QVarLengthArray<QLineF, 64> ticks;
-    for (const WarpLayout::Line& line : m_layout.lines) {
+    for (std::size_t lineIndex = 0; lineIndex < m_layout.lines.size(); ++lineIndex) {
+        const WarpLayout::Line& line = m_layout.lines[lineIndex];
         const QRectF r = line.rect;
         if (pxPerByte * kBankWordBytes >= 4) {
             ticks.clear();
@@ -291,9 +403,8 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
         }
         drawRectOutline(painter, r, colors.frame, 2);
         painter.setPen(colors.mutedText);
-        const QString label = m_layout.global ? formatAddress(line.address)
-                                              : tr("row %1").arg(formatAddress(line.address));
-        m_texts.draw(painter, line.labelRect, Qt::AlignLeft, QStringLiteral(" ") + label);
+        m_texts.draw(painter, line.labelRect, Qt::AlignLeft,
+                     QStringLiteral(" ") + content.lineLabels[lineIndex]);
     }
     // The lanes being followed, outlined on their bytes (over the grid).
     for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -329,15 +440,13 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
     if (!m_layout.global) {
         return;
     }
-    const GlobalPrediction& global = *evaluation.modern.global;
-    for (const WarpLayout::Sector& sector : m_layout.sectors) {
+    for (std::size_t index = 0; index < m_layout.sectors.size(); ++index) {
+        const WarpLayout::Sector& sector = m_layout.sectors[index];
+        const WarpContent::Sector& drawn = content.sectors[index];
         const QRectF r = sector.stripRect.adjusted(1, 0, -1, 0);
         const bool revealed = isRevealed(WarpLayout::ListKind::Line, sector.group);
-        const bool fetched = sector.sectorIndex >= 0 && revealed;
-        const bool selected =
-            fetched && selectedLanes != 0 &&
-            global.sectorList[static_cast<std::size_t>(sector.sectorIndex)].laneMask ==
-                selectedLanes;
+        const bool fetched = drawn.fetched && revealed;
+        const bool selected = fetched && selectedLanes != 0 && drawn.lanes == selectedLanes;
         if (fetched) {
             painter.setPen(QPen(selected ? colors.highlight : colors.frame, selected ? 3 : 1));
             painter.setBrush(colors.groupFill(sector.group));
@@ -345,25 +454,22 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
             drawGroupMarker(painter, QPointF(r.left() + 8, r.center().y()), 8, sector.group,
                             colors.group(sector.group), colors.frame);
             painter.setPen(colors.text);
-            const auto& use = global.sectorList[static_cast<std::size_t>(sector.sectorIndex)];
-            const QString text =
-                r.width() > 90 ? tr("S%1 · %2/32 B").arg(sector.indexInLine).arg(use.bytesUsed)
-                               : QStringLiteral("S%1").arg(sector.indexInLine);
-            m_texts.draw(painter, r.adjusted(16, 0, 0, 0), Qt::AlignLeft, text);
+            m_texts.draw(painter, r.adjusted(16, 0, 0, 0), Qt::AlignLeft,
+                         r.width() > 90 ? drawn.label : drawn.shortLabel);
         } else {
             painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
             painter.setBrush(Qt::NoBrush);
             painter.drawRect(r);
             painter.setPen(colors.mutedText);
             if (r.width() > 60 && revealed) {
-                m_texts.draw(painter, r, Qt::AlignHCenter, tr("not fetched"));
+                m_texts.draw(painter, r, Qt::AlignHCenter, drawn.label);
             }
         }
     }
 }
 
 void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
-                             const Evaluation& evaluation, std::uint32_t emphasised) {
+                             const WarpContent& content, std::uint32_t emphasised) {
     if (!m_layout.showTextbook) {
         return;
     }
@@ -371,15 +477,15 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
-    m_texts.draw(painter, m_layout.textbookTitleRect, Qt::AlignLeft, textbookSummary(evaluation));
+    m_texts.draw(painter, m_layout.textbookTitleRect, Qt::AlignLeft, content.textbookSummary);
     painter.setFont(font());
-    const auto& transactions = evaluation.textbook.transactions;
-    for (const WarpLayout::TransactionBox& box : m_layout.transactions) {
+    for (std::size_t index = 0; index < m_layout.transactions.size(); ++index) {
+        const WarpLayout::TransactionBox& box = m_layout.transactions[index];
         if (!isRevealed(WarpLayout::ListKind::Transaction, box.index)) {
             continue;
         }
-        const Transaction& t = transactions[static_cast<std::size_t>(box.index)];
-        const bool isEmphasised = (t.laneMask & emphasised) != 0;
+        const WarpContent::Transaction& drawn = content.transactions[index];
+        const bool isEmphasised = (drawn.lanes & emphasised) != 0;
         const QColor pen = isEmphasised ? colors.highlight : colors.text;
         // The outline on the memory itself...
         drawDashedRectOutline(painter, box.rect.adjusted(2, 2, -2, -2), pen, isEmphasised ? 3 : 2);
@@ -393,16 +499,13 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
             painter.drawRect(r);
         }
         painter.setPen(colors.text);
-        const QString label =
-            QStringLiteral("T%1 · %2").arg(box.index + 1).arg(formatBytes(t.sizeBytes));
-        const bool fits = m_texts.text(label, painter.font()).size().width() < r.width() - 4;
-        m_texts.draw(painter, r, Qt::AlignHCenter,
-                     fits ? label : QStringLiteral("T%1").arg(box.index + 1));
+        const bool fits = m_texts.text(drawn.label, painter.font()).size().width() < r.width() - 4;
+        m_texts.draw(painter, r, Qt::AlignHCenter, fits ? drawn.label : drawn.shortLabel);
     }
 }
 
 void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
-                                  const Evaluation& evaluation, std::uint32_t emphasised) {
+                                  const WarpContent& content, std::uint32_t emphasised) {
     // Legend: every fill the band uses, with its meaning.
     qreal x = m_layout.legendRect.left();
     const qreal cy = m_layout.legendRect.center().y();
@@ -458,76 +561,24 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
     m_texts.draw(painter,
                  QRectF(m_layout.legendRect.left(), m_layout.listTop, m_layout.legendRect.width(),
                         rowHeight),
-                 Qt::AlignLeft,
-                 m_layout.global ? tr("Lines and sectors — modern model")
-                                 : tr("Rows of shared memory the lanes touch"));
+                 Qt::AlignLeft, content.listHeading);
     painter.setFont(font());
     bool transactionHeadingDone = false;
-    for (const WarpLayout::ListRow& row : m_layout.listRows) {
+    for (std::size_t index = 0; index < m_layout.listRows.size(); ++index) {
+        const WarpLayout::ListRow& row = m_layout.listRows[index];
         if (!isRevealed(row.kind, row.index)) {
             continue;
         }
-        std::uint32_t mask = 0;
-        QString text;
-        int marker = -1;
-        if (row.kind == WarpLayout::ListKind::Line) {
-            const WarpLayout::Line& line = m_layout.lines[static_cast<std::size_t>(row.index)];
-            marker = line.group;
-            if (m_layout.global && line.lineIndex >= 0) {
-                const GlobalPrediction& g = *evaluation.modern.global;
-                const LineUse& use = g.lineList[static_cast<std::size_t>(line.lineIndex)];
-                mask = use.laneMask;
-                QStringList sectors;
-                int used = 0;
-                int count = 0;
-                for (const SectorUse& s : g.sectorList) {
-                    if (s.address >= use.address && s.address < use.address + kLineBytes) {
-                        sectors << QStringLiteral("S%1").arg((s.address - use.address) /
-                                                             kSectorBytes);
-                        used += s.bytesUsed;
-                        ++count;
-                    }
-                }
-                text = tr("line %1: %2 sector(s) %3 · %4 of %5 used · lanes %6")
-                           .arg(formatAddress(use.address))
-                           .arg(count)
-                           .arg(sectors.join(QLatin1Char(' ')))
-                           .arg(formatBytes(used))
-                           .arg(formatBytes(std::int64_t{count} * kSectorBytes))
-                           .arg(laneListText(use.laneMask));
-            } else {
-                for (int lane = 0; lane < kWarpSize; ++lane) {
-                    const auto& a = laneAddress(evaluation, lane);
-                    if (a && m_layout.lineAt(*a) == row.index) {
-                        mask |= 1u << lane;
-                    }
-                }
-                text =
-                    m_layout.global
-                        ? tr("line %1: textbook transaction only").arg(formatAddress(line.address))
-                        : tr("row %1 (bytes %2–%3): lanes %4")
-                              .arg(formatAddress(line.address))
-                              .arg(line.address)
-                              .arg(line.address + kLineBytes - 1)
-                              .arg(laneListText(mask));
-            }
-        } else {
-            if (!transactionHeadingDone) {
-                transactionHeadingDone = true;
-                painter.setFont(bold);
-                painter.setPen(colors.text);
-                m_texts.draw(painter, row.rect.translated(0, -rowHeight), Qt::AlignLeft,
-                             tr("Transactions — textbook model"));
-                painter.setFont(font());
-            }
-            const Transaction& t =
-                evaluation.textbook.transactions[static_cast<std::size_t>(row.index)];
-            mask = t.laneMask;
-            text = tr("T%1: %2 at %3 · lanes %4")
-                       .arg(row.index + 1)
-                       .arg(formatBytes(t.sizeBytes))
-                       .arg(formatAddress(t.address))
-                       .arg(laneListText(t.laneMask));
+        const WarpContent::ListRow& drawn = content.listRows[index];
+        const std::uint32_t mask = drawn.lanes;
+        const int marker = drawn.marker;
+        if (row.kind == WarpLayout::ListKind::Transaction && !transactionHeadingDone) {
+            transactionHeadingDone = true;
+            painter.setFont(bold);
+            painter.setPen(colors.text);
+            m_texts.draw(painter, row.rect.translated(0, -rowHeight), Qt::AlignLeft,
+                         content.transactionHeading);
+            painter.setFont(font());
         }
         const bool isEmphasised = (mask & emphasised) != 0;
         if (isEmphasised) {
@@ -548,7 +599,7 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
         m_texts.draw(
             painter,
             QRectF(textLeft, row.rect.top(), row.rect.right() - textLeft, row.rect.height()),
-            Qt::AlignLeft, text);
+            Qt::AlignLeft, drawn.text);
     }
 }
 
