@@ -649,3 +649,74 @@ TEST(KernelPresets, LayoutsAoSUsesHalfOfEverySector) {
 
 } // namespace
 } // namespace warpscope
+
+namespace warpscope {
+namespace {
+
+// ---- Warp-wide evaluation ------------------------------------------------------------------
+
+TEST(WarpEvaluation, EqualsPerLaneEvaluationIncludingErrorsOnPathsTaken) {
+    const char* texts[] = {
+        "lane * 4",
+        "gid * 3 + tid.y - bid.x",
+        "lane != 0 && 64 / lane > 2",
+        "lane == 0 || 64 / lane > 2",
+        "64 / lane",
+        "lane < 16 ? lane * 8 : 100 / (lane - 20)",
+        "lane < 16 ? 100 / (lane - 3) : lane",
+        "(lane & 1) ? (lane > 4 && 7 % (lane - 9) == 1) : -lane",
+        "lane ? lane : 1 / 0",
+        "0 && 1 / 0",
+        "warp ? 1 / 0 : 5",
+        "tid.x * 9223372036854775807",
+        "max(lane, 7) << lane",
+        "min(gid, 40) % (tid.x - 3)",
+        "abs(lane - 16) * n >> 2",
+        "lane > n ? (lane > 20 ? 1 / (lane - 25) : 2) : (lane < 3 || 5 / (lane - 4))",
+        "!(lane % 3) + ~lane - (-gid)",
+        "n / (bid.y - 1) + lane",
+    };
+    const std::vector<std::string> names = {"n"};
+    const std::vector<std::int64_t> values = {10};
+    std::array<std::int64_t, kWarpSize> lane{}, gid{}, tx{}, ty{}, tz{};
+    for (int i = 0; i < kWarpSize; ++i) {
+        lane[static_cast<std::size_t>(i)] = i;
+        gid[static_cast<std::size_t>(i)] = 96 + i;
+        tx[static_cast<std::size_t>(i)] = i % 8;
+        ty[static_cast<std::size_t>(i)] = i / 8;
+    }
+    WarpEnvironment env;
+    env.uniform.warp = 0;
+    env.uniform.bid = Dim3{3, 1, 0};
+    env.uniform.bdim = Dim3{8, 4, 1};
+    env.lane = lane.data();
+    env.gid = gid.data();
+    env.tidX = tx.data();
+    env.tidY = ty.data();
+    env.tidZ = tz.data();
+    for (const char* text : texts) {
+        SCOPED_TRACE(text);
+        auto expression = Expression::parse(text, names);
+        ASSERT_TRUE(expression.ok()) << expression.error().describe();
+        std::array<std::int64_t, kWarpSize> out{};
+        const std::uint32_t failed =
+            expression->evaluateWarp(env, values.data(), values.size(), out.data());
+        for (int i = 0; i < kWarpSize; ++i) {
+            ThreadEnvironment t = env.uniform;
+            t.lane = i;
+            t.gid = gid[static_cast<std::size_t>(i)];
+            t.tid = Dim3{tx[static_cast<std::size_t>(i)], ty[static_cast<std::size_t>(i)], 0};
+            auto one = expression->evaluate(t, values);
+            EXPECT_EQ(!one.ok(), ((failed >> i) & 1u) != 0) << "lane " << i;
+            if (one.ok() && ((failed >> i) & 1u) == 0) {
+                EXPECT_EQ(one.value(), out[static_cast<std::size_t>(i)]) << "lane " << i;
+            }
+        }
+    }
+    auto needsParameter = Expression::parse("lane + n", names);
+    std::array<std::int64_t, kWarpSize> out{};
+    EXPECT_EQ(needsParameter->evaluateWarp(env, nullptr, 0, out.data()), 0xFFFFFFFFu);
+}
+
+} // namespace
+} // namespace warpscope
