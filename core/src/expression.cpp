@@ -1534,20 +1534,30 @@ inline void laneBinary(LaneSlot& a, const std::int64_t* b, std::int64_t bScalar,
         return;
     }
     broadcast(a);
-    std::uint32_t bad = 0;
+    // Failures are rare: note them per lane as bytes (no shifts in the loop), pack only if any.
+    std::uint8_t failed[kLanes];
+    std::uint8_t any = 0;
     if (b == nullptr) {
         for (int i = 0; i < kLanes; ++i) {
             std::int64_t r = 0;
-            const bool ok = f(a.v[i], bScalar, r);
+            const auto laneFailed = static_cast<std::uint8_t>(!f(a.v[i], bScalar, r));
             a.v[i] = r;
-            bad |= static_cast<std::uint32_t>(!ok) << i;
+            failed[i] = laneFailed;
+            any |= laneFailed;
         }
     } else {
         for (int i = 0; i < kLanes; ++i) {
             std::int64_t r = 0;
-            const bool ok = f(a.v[i], b[i], r);
+            const auto laneFailed = static_cast<std::uint8_t>(!f(a.v[i], b[i], r));
             a.v[i] = r;
-            bad |= static_cast<std::uint32_t>(!ok) << i;
+            failed[i] = laneFailed;
+            any |= laneFailed;
+        }
+    }
+    std::uint32_t bad = 0;
+    if (any != 0) {
+        for (int i = 0; i < kLanes; ++i) {
+            bad |= static_cast<std::uint32_t>(failed[i]) << i;
         }
     }
     a.poison |= bad | bPoison;
@@ -1575,13 +1585,18 @@ void applyLaneBinary(Op op, LaneSlot& a, const std::int64_t* b, std::int64_t bSc
                      std::uint32_t bPoison) {
     switch (op) {
     case Op::Add:
+        // Overflow when both operands have the sign the result lacks (two's complement).
         laneBinary(a, b, bScalar, bPoison, [](std::int64_t x, std::int64_t y, std::int64_t& r) {
-            return !__builtin_add_overflow(x, y, &r);
+            r = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) +
+                                          static_cast<std::uint64_t>(y));
+            return ((x ^ r) & (y ^ r)) >= 0;
         });
         return;
     case Op::Sub:
         laneBinary(a, b, bScalar, bPoison, [](std::int64_t x, std::int64_t y, std::int64_t& r) {
-            return !__builtin_sub_overflow(x, y, &r);
+            r = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) -
+                                          static_cast<std::uint64_t>(y));
+            return ((x ^ y) & (x ^ r)) >= 0;
         });
         return;
     case Op::Mul:

@@ -159,25 +159,25 @@ inline void sortSmall(std::int64_t* values, int count) {
     }
 }
 
-/// Distinct sectors of the active lanes, ascending, into `sectors`; returns how many.
-inline int distinctSectors(std::uint32_t mask, const std::int64_t* addresses,
-                           std::int64_t* sectors) {
-    int count = 0;
-    bool sorted = true;
-    for (std::uint32_t m = mask; m != 0; m &= m - 1) {
-        const int lane = __builtin_ctz(m);
-        const std::int64_t sector = addresses[lane] >> 5;
-        sorted = sorted && (count == 0 || sectors[count - 1] <= sector);
-        sectors[count++] = sector;
+/// Distinct sectors of a warp's 32 dense addresses (inactive lanes repeat an active lane's
+/// address), ascending, into `sectors`; returns how many.
+inline int distinctSectors(const std::int64_t* addresses, std::int64_t* sectors) {
+    std::int64_t all[kWarpSize];
+    bool unsorted = false;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        all[lane] = addresses[lane] >> 5;
     }
-    if (!sorted) {
-        sortSmall(sectors, count);
+    for (int lane = 1; lane < kWarpSize; ++lane) {
+        unsorted |= all[lane] < all[lane - 1];
     }
-    int unique = 0;
-    for (int i = 0; i < count; ++i) {
-        if (unique == 0 || sectors[unique - 1] != sectors[i]) {
-            sectors[unique++] = sectors[i];
-        }
+    if (unsorted) {
+        sortSmall(all, kWarpSize);
+    }
+    sectors[0] = all[0];
+    int unique = 1;
+    for (int lane = 1; lane < kWarpSize; ++lane) {
+        sectors[unique] = all[lane];
+        unique += all[lane] != all[lane - 1];
     }
     return unique;
 }
@@ -355,9 +355,9 @@ public:
                     const std::int64_t* addresses = nullptr;
                     if (!suspect && mask != 0) {
                         evaluateSlot(addressSlot, env, params, paramCount);
-                        addresses = m_values[addressSlot].data();
                         suspect = (m_poison[addressSlot] & mask) != 0 ||
-                                  !addressesValid(a, mask, addresses);
+                                  !densify(a, mask, m_values[addressSlot].data());
+                        addresses = m_dense.data();
                     }
                     if (suspect) {
                         if (auto error = diagnose(a, block, warp)) {
@@ -372,6 +372,10 @@ public:
                                 resolved->addresses[static_cast<std::size_t>(lane)].value_or(0);
                         }
                         addresses = m_fallback.data();
+                        if (mask != 0) {
+                            densify(a, mask, m_fallback.data());
+                            addresses = m_dense.data();
+                        }
                     }
                     visit(block, warp, a, mask, addresses);
                 }
@@ -405,20 +409,30 @@ private:
             m_expressions[slot].evaluateWarp(env, params, paramCount, m_values[slot].data());
     }
 
-    bool addressesValid(std::size_t access, std::uint32_t mask,
-                        const std::int64_t* addresses) const {
+    /// Copies the active lanes' addresses into m_dense, each inactive lane taking the address of
+    /// the active lane before it (or the first active one): duplicates change no count, and the
+    /// per-warp counting then runs over all 32 lanes without branches. False when an active
+    /// address is negative, misaligned, too large, or (with bounds) outside its buffer.
+    bool densify(std::size_t access, std::uint32_t mask, const std::int64_t* addresses) {
         const ResolvedAccess& a = m_kernel.accesses[access];
         const std::int64_t width = a.access.kind.widthBytes;
         std::int64_t limit = std::numeric_limits<std::int64_t>::max() - 16;
         if (m_checkBounds && a.bufferIndex >= 0) {
             limit = m_kernel.buffers[static_cast<std::size_t>(a.bufferIndex)].bytes - width;
         }
-        bool ok = true;
-        for (std::uint32_t m = mask; m != 0; m &= m - 1) {
-            const std::int64_t address = addresses[__builtin_ctz(m)];
-            ok = ok && address >= 0 && address <= limit && (address & (width - 1)) == 0;
+        std::int64_t last = addresses[__builtin_ctz(mask)];
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            last = ((mask >> lane) & 1u) ? addresses[lane] : last;
+            m_dense[static_cast<std::size_t>(lane)] = last;
         }
-        return ok;
+        std::uint64_t bad = 0;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            const std::int64_t address = m_dense[static_cast<std::size_t>(lane)];
+            bad |= static_cast<std::uint64_t>(address < 0) |
+                   static_cast<std::uint64_t>(address > limit) |
+                   static_cast<std::uint64_t>(address & (width - 1));
+        }
+        return bad == 0;
     }
 
     /// The exact error of a warp-access the fast checks flagged, or nullopt if there is none.
@@ -463,6 +477,7 @@ private:
     std::array<std::int64_t, kWarpSize> m_lane{};
     std::array<std::int64_t, kWarpSize> m_gid{};
     std::array<std::int64_t, kWarpSize> m_fallback{};
+    std::array<std::int64_t, kWarpSize> m_dense{};
 };
 
 } // namespace
@@ -497,7 +512,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                                    kind.space == MemorySpace::Global, isL1Cached(kind)});
     }
 
-    std::array<std::int64_t, kWarpSize> sectors{};
+    std::array<std::int64_t, kWarpSize + 1> sectors{};
     GridWalker walker(kernel, options, true);
     auto visit = [&](std::int64_t block, std::int64_t warp, std::size_t a, std::uint32_t mask,
                      const std::int64_t* addresses) {
@@ -509,7 +524,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
         int value = 0;
         if (mask != 0) {
             if (plan.global) {
-                const int count = distinctSectors(mask, addresses, sectors.data());
+                const int count = distinctSectors(addresses, sectors.data());
                 acc.requests += 1;
                 acc.sectors += count;
                 value = count;
