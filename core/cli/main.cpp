@@ -829,7 +829,9 @@ bool parseKernelOptions(const std::vector<std::string>& args, const std::string&
 /// Sets the --param values on the kernel; an unknown name is an error naming the kernel's
 /// parameters.
 std::optional<Error> applyParameters(Kernel& kernel, const KernelOptions& options) {
-    for (const auto& [name, value] : options.parameters) {
+    for (const auto& setting : options.parameters) {
+        const std::string& name = setting.first;
+        const std::int64_t value = setting.second;
         auto it = std::find_if(kernel.parameters.begin(), kernel.parameters.end(),
                                [&](const Parameter& p) { return p.name == name; });
         if (it == kernel.parameters.end()) {

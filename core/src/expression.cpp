@@ -68,6 +68,7 @@ struct Node {
     std::vector<std::string> parameterNames;
     std::size_t requiredParameters = 0; // 1 + the highest parameter number the code reads
     std::size_t maxStack = 0;
+    std::size_t jumpCount = 0; // AndJump, OrJump and JumpIfZero instructions (warp evaluation)
     bool uniform = true;
 };
 
@@ -1190,6 +1191,10 @@ private:
             reach(pc + 1, d);
         }
         node.maxStack = static_cast<std::size_t>(maxDepth);
+        node.jumpCount = static_cast<std::size_t>(
+            std::count_if(node.code.begin(), node.code.end(), [](const Instr& in) {
+                return in.op == Op::AndJump || in.op == Op::OrJump || in.op == Op::JumpIfZero;
+            }));
     }
 
     std::string_view m_text;
@@ -1488,12 +1493,24 @@ namespace {
 constexpr int kLanes = kWarpSize;
 constexpr std::uint32_t kAllLanes = 0xFFFFFFFFu;
 
-/// One value of the evaluation stack for the 32 lanes: a lane-uniform value keeps only v[0].
+/// One value of the evaluation stack for the 32 lanes: a lane-uniform value keeps only v[0]; a
+/// thread built-in not yet operated on refers to the environment's array instead of a copy.
 struct LaneSlot {
     std::int64_t v[kLanes];
+    const std::int64_t* ref;
     std::uint32_t poison; // lanes whose value is not valid (an error on a path they take)
     bool uniform;
+
+    const std::int64_t* data() const { return ref != nullptr ? ref : v; }
 };
+
+/// Gives the slot its own copy of a referenced array, before lanes of it are written.
+inline void materialize(LaneSlot& slot) {
+    if (slot.ref != nullptr) {
+        std::memcpy(slot.v, slot.ref, sizeof slot.v);
+        slot.ref = nullptr;
+    }
+}
 
 /// A pending && / || / ?: of the eager evaluation: its left side or condition, waiting for the
 /// instruction at `target` to combine it with the other side.
@@ -1512,11 +1529,12 @@ inline void broadcast(LaneSlot& slot) {
         }
         slot.poison = slot.poison ? kAllLanes : 0;
         slot.uniform = false;
+        slot.ref = nullptr;
     }
 }
 
 inline std::int64_t laneValue(const LaneSlot& slot, int lane) {
-    return slot.uniform ? slot.v[0] : slot.v[lane];
+    return slot.uniform ? slot.v[0] : slot.data()[lane];
 }
 
 /// a = a op b over the lanes, with b given as an array (or nullptr and a scalar when uniform).
@@ -1533,22 +1551,38 @@ inline void laneBinary(LaneSlot& a, const std::int64_t* b, std::int64_t bScalar,
         a.poison |= bPoison ? kAllLanes : 0;
         return;
     }
-    broadcast(a);
     // Failures are rare: note them per lane as bytes (no shifts in the loop), pack only if any.
     std::uint8_t failed[kLanes];
     std::uint8_t any = 0;
-    if (b == nullptr) {
+    if (a.uniform) {
+        // A uniform left side against lanes: no need to spread it out first.
+        const std::int64_t x = a.v[0];
+        a.poison = a.poison ? kAllLanes : 0;
+        a.uniform = false;
+        a.ref = nullptr;
         for (int i = 0; i < kLanes; ++i) {
             std::int64_t r = 0;
-            const auto laneFailed = static_cast<std::uint8_t>(!f(a.v[i], bScalar, r));
+            const auto laneFailed = static_cast<std::uint8_t>(!f(x, b[i], r));
+            a.v[i] = r;
+            failed[i] = laneFailed;
+            any |= laneFailed;
+        }
+    } else if (b == nullptr) {
+        const std::int64_t* x = a.data();
+        a.ref = nullptr;
+        for (int i = 0; i < kLanes; ++i) {
+            std::int64_t r = 0;
+            const auto laneFailed = static_cast<std::uint8_t>(!f(x[i], bScalar, r));
             a.v[i] = r;
             failed[i] = laneFailed;
             any |= laneFailed;
         }
     } else {
+        const std::int64_t* x = a.data();
+        a.ref = nullptr;
         for (int i = 0; i < kLanes; ++i) {
             std::int64_t r = 0;
-            const auto laneFailed = static_cast<std::uint8_t>(!f(a.v[i], b[i], r));
+            const auto laneFailed = static_cast<std::uint8_t>(!f(x[i], b[i], r));
             a.v[i] = r;
             failed[i] = laneFailed;
             any |= laneFailed;
@@ -1585,18 +1619,13 @@ void applyLaneBinary(Op op, LaneSlot& a, const std::int64_t* b, std::int64_t bSc
                      std::uint32_t bPoison) {
     switch (op) {
     case Op::Add:
-        // Overflow when both operands have the sign the result lacks (two's complement).
         laneBinary(a, b, bScalar, bPoison, [](std::int64_t x, std::int64_t y, std::int64_t& r) {
-            r = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) +
-                                          static_cast<std::uint64_t>(y));
-            return ((x ^ r) & (y ^ r)) >= 0;
+            return !__builtin_add_overflow(x, y, &r);
         });
         return;
     case Op::Sub:
         laneBinary(a, b, bScalar, bPoison, [](std::int64_t x, std::int64_t y, std::int64_t& r) {
-            r = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) -
-                                          static_cast<std::uint64_t>(y));
-            return ((x ^ y) & (x ^ r)) >= 0;
+            return !__builtin_sub_overflow(x, y, &r);
         });
         return;
     case Op::Mul:
@@ -1641,6 +1670,7 @@ void applyLaneBinary(Op op, LaneSlot& a, const std::int64_t* b, std::int64_t bSc
 }
 
 void applyLaneUnary(Op op, LaneSlot& a) {
+    materialize(a);
     const int lanes = a.uniform ? 1 : kLanes;
     std::uint32_t bad = 0;
     for (int i = 0; i < lanes; ++i) {
@@ -1684,6 +1714,7 @@ void join(LaneJoin& pending, LaneSlot& top) {
             const bool decides = isAnd ? first.v[0] == 0 : first.v[0] != 0;
             if (decides) {
                 top.uniform = true;
+                top.ref = nullptr;
                 top.v[0] = isAnd ? 0 : 1;
                 top.poison = first.poison;
             } else {
@@ -1692,9 +1723,11 @@ void join(LaneJoin& pending, LaneSlot& top) {
             return;
         }
         broadcast(top);
+        materialize(top);
+        const std::int64_t* left = first.data();
         std::uint32_t decided = 0;
         for (int i = 0; i < kLanes; ++i) {
-            const bool d = isAnd ? first.v[i] == 0 : first.v[i] != 0;
+            const bool d = isAnd ? left[i] == 0 : left[i] != 0;
             decided |= static_cast<std::uint32_t>(d) << i;
             if (d) {
                 top.v[i] = isAnd ? 0 : 1;
@@ -1713,9 +1746,11 @@ void join(LaneJoin& pending, LaneSlot& top) {
         return;
     }
     broadcast(top);
+    materialize(top);
+    const std::int64_t* condition = first.data();
     std::uint32_t taken = 0;
     for (int i = 0; i < kLanes; ++i) {
-        if (first.v[i] != 0) {
+        if (condition[i] != 0) {
             taken |= 1u << i;
             top.v[i] = laneValue(whenTrue, i);
         }
@@ -1743,22 +1778,13 @@ std::uint32_t Expression::evaluateWarp(const WarpEnvironment& env,
     LaneSlot* stack = inlineStack.data();
     LaneJoin* joins = inlineJoins.data();
     const std::size_t depth = node.maxStack + 1;
-    if (depth > kInlineSlots || node.code.size() > inlineJoins.size()) {
-        if (depth > kInlineSlots) {
-            heapStack.resize(depth);
-            stack = heapStack.data();
-        }
-        // At most one join per jump instruction.
-        if (node.code.size() > inlineJoins.size()) {
-            std::size_t jumps = 0;
-            for (const Instr& in : node.code) {
-                jumps += in.op == Op::AndJump || in.op == Op::OrJump || in.op == Op::JumpIfZero;
-            }
-            if (jumps > inlineJoins.size()) {
-                heapJoins.resize(jumps);
-                joins = heapJoins.data();
-            }
-        }
+    if (depth > kInlineSlots) {
+        heapStack.resize(depth);
+        stack = heapStack.data();
+    }
+    if (node.jumpCount > inlineJoins.size()) {
+        heapJoins.resize(node.jumpCount);
+        joins = heapJoins.data();
     }
     std::size_t sp = 0;
     std::size_t jp = 0;
@@ -1777,6 +1803,7 @@ std::uint32_t Expression::evaluateWarp(const WarpEnvironment& env,
         case Op::Param: {
             LaneSlot& slot = stack[sp++];
             slot.uniform = true;
+            slot.ref = nullptr;
             slot.poison = 0;
             slot.v[0] =
                 in.op == Op::Const ? in.arg : parameterValues[static_cast<std::size_t>(in.arg)];
@@ -1787,9 +1814,10 @@ std::uint32_t Expression::evaluateWarp(const WarpEnvironment& env,
             slot.poison = 0;
             if (const std::int64_t* values = laneVariable(env, in.arg)) {
                 slot.uniform = false;
-                std::memcpy(slot.v, values, sizeof slot.v);
+                slot.ref = values;
             } else {
                 slot.uniform = true;
+                slot.ref = nullptr;
                 slot.v[0] = readVariable(env.uniform, in.arg);
             }
             break;
@@ -1829,7 +1857,7 @@ std::uint32_t Expression::evaluateWarp(const WarpEnvironment& env,
                     bScalar = bSlot->v[0];
                     bPoison = bSlot->poison ? kAllLanes : 0;
                 } else {
-                    b = bSlot->v;
+                    b = bSlot->data();
                     bPoison = bSlot->poison;
                 }
                 break;
@@ -1858,7 +1886,7 @@ std::uint32_t Expression::evaluateWarp(const WarpEnvironment& env,
         }
         return result.poison ? kAllLanes : 0;
     }
-    std::memcpy(out, result.v, sizeof result.v);
+    std::memcpy(out, result.data(), sizeof result.v);
     return result.poison;
 }
 

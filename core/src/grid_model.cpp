@@ -26,13 +26,13 @@ public:
 
     /// Marks the sector; true when it was not marked before.
     bool insert(std::int64_t sector) {
-        auto& page = m_pages[static_cast<std::size_t>(sector / kPageSectors)];
+        const auto index = static_cast<std::uint64_t>(sector);
+        auto& page = m_pages[index >> kPageBits];
         if (!page) {
             page = std::make_unique<std::uint64_t[]>(kPageWords);
         }
-        const std::int64_t bit = sector % kPageSectors;
-        std::uint64_t& word = page[static_cast<std::size_t>(bit / 64)];
-        const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
+        std::uint64_t& word = page[(index & kPageMask) >> 6];
+        const std::uint64_t mask = std::uint64_t{1} << (index & 63);
         if (word & mask) {
             return false;
         }
@@ -42,16 +42,18 @@ public:
     }
 
     void erase(std::int64_t sector) {
-        auto& page = m_pages[static_cast<std::size_t>(sector / kPageSectors)];
-        const std::int64_t bit = sector % kPageSectors;
-        page[static_cast<std::size_t>(bit / 64)] &= ~(std::uint64_t{1} << (bit % 64));
+        const auto index = static_cast<std::uint64_t>(sector);
+        m_pages[index >> kPageBits][(index & kPageMask) >> 6] &=
+            ~(std::uint64_t{1} << (index & 63));
         --m_count;
     }
 
     std::int64_t count() const { return m_count; }
 
 private:
-    static constexpr std::int64_t kPageSectors = std::int64_t{1} << 19; // 64 KiB of bits
+    static constexpr int kPageBits = 19; // 2^19 sectors: 64 KiB of bits per page
+    static constexpr std::int64_t kPageSectors = std::int64_t{1} << kPageBits;
+    static constexpr std::uint64_t kPageMask = kPageSectors - 1;
     static constexpr std::size_t kPageWords = kPageSectors / 64;
     std::vector<std::unique_ptr<std::uint64_t[]>> m_pages;
     std::int64_t m_count = 0;
@@ -159,6 +161,43 @@ inline void sortSmall(std::int64_t* values, int count) {
     }
 }
 
+/// Sorts a warp's 32 values made of a few ascending runs (a warp of 2 to 8 rows of a block) by
+/// merging the runs pairwise; many runs fall back to insertion sort.
+inline void sortWarp(std::int64_t* values) {
+    std::array<int, kWarpSize + 1> starts{};
+    int runs = 0;
+    starts[static_cast<std::size_t>(runs++)] = 0;
+    for (int i = 1; i < kWarpSize; ++i) {
+        if (values[i] < values[i - 1]) {
+            starts[static_cast<std::size_t>(runs++)] = i;
+        }
+    }
+    if (runs > 8) {
+        sortSmall(values, kWarpSize);
+        return;
+    }
+    starts[static_cast<std::size_t>(runs)] = kWarpSize;
+    std::int64_t buffer[kWarpSize];
+    std::int64_t* from = values;
+    std::int64_t* to = buffer;
+    while (runs > 1) {
+        int merged = 0;
+        for (int r = 0; r < runs; r += 2) {
+            const int begin = starts[static_cast<std::size_t>(r)];
+            const int middle = starts[static_cast<std::size_t>(std::min(r + 1, runs))];
+            const int end = starts[static_cast<std::size_t>(std::min(r + 2, runs))];
+            std::merge(from + begin, from + middle, from + middle, from + end, to + begin);
+            starts[static_cast<std::size_t>(merged++)] = begin;
+        }
+        starts[static_cast<std::size_t>(merged)] = kWarpSize;
+        runs = merged;
+        std::swap(from, to);
+    }
+    if (from != values) {
+        std::copy(from, from + kWarpSize, values);
+    }
+}
+
 /// Distinct sectors of a warp's 32 dense addresses (inactive lanes repeat an active lane's
 /// address), ascending, into `sectors`; returns how many.
 inline int distinctSectors(const std::int64_t* addresses, std::int64_t* sectors) {
@@ -171,7 +210,7 @@ inline int distinctSectors(const std::int64_t* addresses, std::int64_t* sectors)
         unsorted |= all[lane] < all[lane - 1];
     }
     if (unsorted) {
-        sortSmall(all, kWarpSize);
+        sortWarp(all);
     }
     sectors[0] = all[0];
     int unique = 1;
@@ -276,6 +315,9 @@ public:
         }
         m_values.resize(m_expressions.size());
         m_poison.resize(m_expressions.size());
+        m_evaluated.resize(m_expressions.size());
+        m_maskReady.resize(m_expressions.size());
+        m_mask.resize(m_expressions.size());
         // The thread indices of every thread of a block, and the lane numbers.
         const Dim3& b = kernel.block;
         const std::int64_t threads = kernel.warpsPerBlock() * kWarpSize;
@@ -292,7 +334,8 @@ public:
         }
     }
 
-    /// visit(block, warp, access, mask, addresses) for every warp-access in order; blockDone(block)
+    /// visit(block, warp, access, mask, addresses, sectors, sectorCount) for every warp-access in
+    /// order (the distinct sectors of the active lanes, ascending); blockDone(block)
     /// after each block. Returns the first error.
     template <class Visit, class BlockDone>
     std::optional<Error> walk(Visit&& visit, BlockDone&& blockDone) {
@@ -337,26 +380,31 @@ public:
                 const std::uint32_t exists = inBlock >= kWarpSize
                                                  ? 0xFFFFFFFFu
                                                  : static_cast<std::uint32_t>((1u << inBlock) - 1);
-                std::fill(m_evaluated.begin(), m_evaluated.end(), false);
-                m_evaluated.resize(m_expressions.size(), false);
+                std::fill(m_evaluated.begin(), m_evaluated.end(), 0);
+                std::fill(m_maskReady.begin(), m_maskReady.end(), 0);
+                m_denseKey.valid = false;
                 for (std::size_t a = 0; a < accessCount; ++a) {
                     const std::size_t activeSlot = m_activeSlot[a];
                     const std::size_t addressSlot = m_addressSlot[a];
                     evaluateSlot(activeSlot, env, params, paramCount);
-                    const auto& activeValues = m_values[activeSlot];
-                    std::uint32_t mask = 0;
-                    for (int lane = 0; lane < kWarpSize; ++lane) {
-                        mask |= static_cast<std::uint32_t>(
-                                    activeValues[static_cast<std::size_t>(lane)] != 0)
-                                << lane;
+                    if (!m_maskReady[activeSlot]) {
+                        const auto& activeValues = m_values[activeSlot];
+                        std::uint32_t bits = 0;
+                        for (int lane = 0; lane < kWarpSize; ++lane) {
+                            bits |= static_cast<std::uint32_t>(
+                                        activeValues[static_cast<std::size_t>(lane)] != 0)
+                                    << lane;
+                        }
+                        m_mask[activeSlot] = bits;
+                        m_maskReady[activeSlot] = 1;
                     }
-                    mask &= exists;
+                    std::uint32_t mask = m_mask[activeSlot] & exists;
                     bool suspect = (m_poison[activeSlot] & exists) != 0;
                     const std::int64_t* addresses = nullptr;
                     if (!suspect && mask != 0) {
                         evaluateSlot(addressSlot, env, params, paramCount);
                         suspect = (m_poison[addressSlot] & mask) != 0 ||
-                                  !densify(a, mask, m_values[addressSlot].data());
+                                  !densifyOnce(a, addressSlot, mask);
                         addresses = m_dense.data();
                     }
                     if (suspect) {
@@ -372,12 +420,14 @@ public:
                                 resolved->addresses[static_cast<std::size_t>(lane)].value_or(0);
                         }
                         addresses = m_fallback.data();
+                        m_denseKey.valid = false;
                         if (mask != 0) {
                             densify(a, mask, m_fallback.data());
                             addresses = m_dense.data();
                         }
                     }
-                    visit(block, warp, a, mask, addresses);
+                    visit(block, warp, a, mask, addresses, m_sectors.data(),
+                          mask != 0 ? m_sectorCount : 0);
                 }
             }
             blockDone(block);
@@ -404,15 +454,36 @@ private:
         if (m_evaluated[slot]) {
             return;
         }
-        m_evaluated[slot] = true;
+        m_evaluated[slot] = 1;
         m_poison[slot] =
             m_expressions[slot].evaluateWarp(env, params, paramCount, m_values[slot].data());
     }
 
+    /// densify() of an access's addresses, unless the access before it in this warp already
+    /// did it for the same addresses, lanes, width and bounds (loads of A[k] and B[k]).
+    bool densifyOnce(std::size_t access, std::size_t addressSlot, std::uint32_t mask) {
+        const ResolvedAccess& a = m_kernel.accesses[access];
+        DenseKey key{addressSlot, mask, a.access.kind.widthBytes,
+                     a.bufferIndex >= 0 && m_checkBounds
+                         ? m_kernel.buffers[static_cast<std::size_t>(a.bufferIndex)].bytes
+                         : -1,
+                     true};
+        if (m_denseKey.valid && key == m_denseKey) {
+            return true;
+        }
+        m_denseKey.valid = false;
+        if (!densify(access, mask, m_values[addressSlot].data())) {
+            return false;
+        }
+        m_denseKey = key;
+        return true;
+    }
+
     /// Copies the active lanes' addresses into m_dense, each inactive lane taking the address of
     /// the active lane before it (or the first active one): duplicates change no count, and the
-    /// per-warp counting then runs over all 32 lanes without branches. False when an active
-    /// address is negative, misaligned, too large, or (with bounds) outside its buffer.
+    /// per-warp counting then runs over all 32 lanes without branches. In the same pass, the
+    /// warp's distinct sectors go to m_sectors (ascending). False when an active address is
+    /// negative, misaligned, too large, or (with bounds) outside its buffer.
     bool densify(std::size_t access, std::uint32_t mask, const std::int64_t* addresses) {
         const ResolvedAccess& a = m_kernel.accesses[access];
         const std::int64_t width = a.access.kind.widthBytes;
@@ -421,18 +492,30 @@ private:
             limit = m_kernel.buffers[static_cast<std::size_t>(a.bufferIndex)].bytes - width;
         }
         std::int64_t last = addresses[__builtin_ctz(mask)];
+        std::int64_t lowest = last;
+        std::int64_t highest = last;
+        std::uint64_t lowBits = 0;
+        std::int64_t previous = std::numeric_limits<std::int64_t>::min();
+        bool unsorted = false;
+        int unique = 0;
         for (int lane = 0; lane < kWarpSize; ++lane) {
             last = ((mask >> lane) & 1u) ? addresses[lane] : last;
             m_dense[static_cast<std::size_t>(lane)] = last;
+            lowest = std::min(lowest, last);
+            highest = std::max(highest, last);
+            lowBits |= static_cast<std::uint64_t>(last);
+            const std::int64_t sector = last >> 5;
+            unsorted |= sector < previous;
+            m_sectors[static_cast<std::size_t>(unique)] = sector;
+            unique += sector != previous;
+            previous = sector;
         }
-        std::uint64_t bad = 0;
-        for (int lane = 0; lane < kWarpSize; ++lane) {
-            const std::int64_t address = m_dense[static_cast<std::size_t>(lane)];
-            bad |= static_cast<std::uint64_t>(address < 0) |
-                   static_cast<std::uint64_t>(address > limit) |
-                   static_cast<std::uint64_t>(address & (width - 1));
+        if (lowest < 0 || highest > limit ||
+            (lowBits & static_cast<std::uint64_t>(width - 1)) != 0) {
+            return false;
         }
-        return bad == 0;
+        m_sectorCount = unsorted ? distinctSectors(m_dense.data(), m_sectors.data()) : unique;
+        return true;
     }
 
     /// The exact error of a warp-access the fast checks flagged, or nullopt if there is none.
@@ -470,7 +553,18 @@ private:
     std::vector<std::size_t> m_activeSlot;
     std::vector<std::array<std::int64_t, kWarpSize>> m_values;
     std::vector<std::uint32_t> m_poison;
-    std::vector<bool> m_evaluated;
+    std::vector<char> m_evaluated;
+    std::vector<char> m_maskReady;
+    std::vector<std::uint32_t> m_mask;
+    struct DenseKey {
+        std::size_t addressSlot = 0;
+        std::uint32_t mask = 0;
+        int width = 0;
+        std::int64_t bytes = 0;
+        bool valid = false;
+        bool operator==(const DenseKey&) const = default;
+    };
+    DenseKey m_denseKey;
     std::vector<std::int64_t> m_tidX;
     std::vector<std::int64_t> m_tidY;
     std::vector<std::int64_t> m_tidZ;
@@ -478,6 +572,8 @@ private:
     std::array<std::int64_t, kWarpSize> m_gid{};
     std::array<std::int64_t, kWarpSize> m_fallback{};
     std::array<std::int64_t, kWarpSize> m_dense{};
+    std::array<std::int64_t, kWarpSize + 1> m_sectors{};
+    int m_sectorCount = 0;
 };
 
 } // namespace
@@ -512,10 +608,9 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                                    kind.space == MemorySpace::Global, isL1Cached(kind)});
     }
 
-    std::array<std::int64_t, kWarpSize + 1> sectors{};
     GridWalker walker(kernel, options, true);
     auto visit = [&](std::int64_t block, std::int64_t warp, std::size_t a, std::uint32_t mask,
-                     const std::int64_t* addresses) {
+                     const std::int64_t* addresses, const std::int64_t* sectors, int count) {
         const AccessPlan& plan = plans[a];
         GridAccessPrediction& acc = out.accesses[a];
         const int active = __builtin_popcount(mask);
@@ -524,7 +619,6 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
         int value = 0;
         if (mask != 0) {
             if (plan.global) {
-                const int count = distinctSectors(addresses, sectors.data());
                 acc.requests += 1;
                 acc.sectors += count;
                 value = count;
@@ -532,12 +626,12 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                 if (plan.kind.op == AccessOp::Load) {
                     SectorSet& set = readSets[plan.buffer];
                     for (int i = 0; i < count; ++i) {
-                        set.insert(sectors[static_cast<std::size_t>(i)]);
+                        set.insert(sectors[i]);
                     }
                     if (plan.cached) {
                         BlockSectorSet& seen = blockSets[plan.buffer];
                         for (int i = 0; i < count; ++i) {
-                            seen.insert(sectors[static_cast<std::size_t>(i)]);
+                            seen.insert(sectors[i]);
                         }
                     } else {
                         footprint.l2SectorsRead += count;
@@ -545,7 +639,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                 } else {
                     SectorSet& set = writeSets[plan.buffer];
                     for (int i = 0; i < count; ++i) {
-                        set.insert(sectors[static_cast<std::size_t>(i)]);
+                        set.insert(sectors[i]);
                     }
                     footprint.l2SectorsWritten += count;
                 }
@@ -649,7 +743,7 @@ Result<std::int64_t> gridAddressExtent(const ResolvedKernel& kernel, int access,
     std::int64_t extent = 0;
     GridWalker walker(kernel, options, false);
     auto visit = [&](std::int64_t, std::int64_t, std::size_t a, std::uint32_t mask,
-                     const std::int64_t* addresses) {
+                     const std::int64_t* addresses, const std::int64_t*, int) {
         if (a != static_cast<std::size_t>(access)) {
             return;
         }
