@@ -219,8 +219,8 @@ void printTiming(const json& m) {
     }
     if (!m["shareOfTheoreticalBandwidthPct"].is_null()) {
         std::cout << ", " << fixed(m["shareOfTheoreticalBandwidthPct"].get<double>(), 1)
-                  << " % of the theoretical (" << fixed(m["theoreticalBandwidthGBs"].get<double>(), 0)
-                  << " GB/s)";
+                  << " % of the theoretical ("
+                  << fixed(m["theoreticalBandwidthGBs"].get<double>(), 0) << " GB/s)";
     }
     std::cout << "\n";
 }
@@ -352,8 +352,8 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
                 std::to_string((*gridOverride)[static_cast<std::size_t>(axis)].get<std::int64_t>());
         }
         if (blockOverride) {
-            kernel->launch.block[static_cast<std::size_t>(axis)] =
-                std::to_string((*blockOverride)[static_cast<std::size_t>(axis)].get<std::int64_t>());
+            kernel->launch.block[static_cast<std::size_t>(axis)] = std::to_string(
+                (*blockOverride)[static_cast<std::size_t>(axis)].get<std::int64_t>());
         }
     }
     const json kernelJson = kernelToJson(*kernel);
@@ -408,17 +408,17 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
         }
         info = std::get<DeviceInfo>(device);
     }
-    auto measured = backend->measureKernels(
-        list, options,
-        [&](int done, int total) {
-            if (!asJson && total > 1) {
-                std::cerr << "\r" << done << " / " << total << " kernels" << std::flush;
-                if (done == total) {
-                    std::cerr << "\n";
-                }
-            }
-        },
-        {});
+    auto measured = backend->measureKernels(list, options,
+                                            [&](int done, int total) {
+                                                if (!asJson && total > 1) {
+                                                    std::cerr << "\r" << done << " / " << total
+                                                              << " kernels" << std::flush;
+                                                    if (done == total) {
+                                                        std::cerr << "\n";
+                                                    }
+                                                }
+                                            },
+                                            {});
     if (auto* error = std::get_if<ProbeError>(&measured)) {
         return reportError(RequestError(*error));
     }
@@ -480,7 +480,8 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
         }
     }
     if (mismatches > 0) {
-        std::cout << "\n" << mismatches << " global request/sector counter"
+        std::cout << "\n"
+                  << mismatches << " global request/sector counter"
                   << (mismatches == 1 ? " differs" : "s differ") << " from the grid model.\n";
         return kExitMismatch;
     }

@@ -628,8 +628,8 @@ private:
         DeviceBuffers buffers;
         for (const ResolvedBuffer& buffer : kernel.buffers) {
             void* pointer = nullptr;
-            const cudaError_t status =
-                cudaMalloc(&pointer, static_cast<std::size_t>(std::max<std::int64_t>(buffer.bytes, 16)));
+            const cudaError_t status = cudaMalloc(
+                &pointer, static_cast<std::size_t>(std::max<std::int64_t>(buffer.bytes, 16)));
             if (status != cudaSuccess) {
                 cudaGetLastError(); // not sticky
                 return ProbeError{ProbeErrorCode::OutOfMemory,
@@ -641,9 +641,9 @@ private:
             }
             buffers.pointers.push_back(pointer);
             // Zeroed: the generated kernel's sink store can then never be taken.
-            if (auto e = check(cudaMemsetAsync(pointer, 0, static_cast<std::size_t>(buffer.bytes),
-                                               m_stream),
-                               "clearing a buffer")) {
+            if (auto e = check(
+                    cudaMemsetAsync(pointer, 0, static_cast<std::size_t>(buffer.bytes), m_stream),
+                    "clearing a buffer")) {
                 return *e;
             }
         }
@@ -661,7 +661,8 @@ private:
         }
         args.push_back(&sink);
         args.push_back(&sentinel);
-        const dim3 gridDim(static_cast<unsigned>(kernel.grid.x), static_cast<unsigned>(kernel.grid.y),
+        const dim3 gridDim(static_cast<unsigned>(kernel.grid.x),
+                           static_cast<unsigned>(kernel.grid.y),
                            static_cast<unsigned>(kernel.grid.z));
         const dim3 blockDim(static_cast<unsigned>(kernel.block.x),
                             static_cast<unsigned>(kernel.block.y),

@@ -168,7 +168,8 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
             }
         }
         // A perfect fake: the effective bandwidth is the fake copy bandwidth.
-        const double ms = std::max(1e-3, m.bytesRequested / (device.measuredCopyBandwidthGBs * 1e9) * 1e3);
+        const double ms =
+            std::max(1e-3, m.bytesRequested / (device.measuredCopyBandwidthGBs * 1e9) * 1e3);
         m.samplesMs.assign(static_cast<std::size_t>(std::max(1, options.repetitions)), ms);
         m.kernelMs = Stats{ms, ms, ms, std::max(1, options.repetitions)};
         m.effectiveBandwidthGBs = m.bytesRequested / (ms * 1e-3) / 1e9;

@@ -157,7 +157,8 @@ struct CompiledKernel {
 std::mutex cacheMutex;
 std::map<std::string, CompiledKernel> kernelCache;
 
-ProbeResult<CompiledKernel> compile(const GridKernel& kernel, std::vector<char>* cubinOut = nullptr) {
+ProbeResult<CompiledKernel> compile(const GridKernel& kernel,
+                                    std::vector<char>* cubinOut = nullptr) {
     if (cubinOut == nullptr) {
         std::lock_guard lock(cacheMutex);
         auto found = kernelCache.find(kernel.cacheKey);

@@ -86,7 +86,8 @@ std::string accessStatement(const AccessKind& kind, int index) {
         const std::string cache = global ? cacheSuffix(kind.cache) : "";
         text += "        unsigned ws_v[4] = {0u, 0u, 0u, 0u};\n";
         text += "        asm volatile(\"ld." + space + cache + "." + widthSuffix(kind.widthBytes) +
-                " " + registerList(0, regs) + ", [%" + std::to_string(regs) + "];\"\n            : ";
+                " " + registerList(0, regs) + ", [%" + std::to_string(regs) +
+                "];\"\n            : ";
         for (int r = 0; r < regs; ++r) {
             text += (r ? ", " : "") + std::string("\"=r\"(ws_v[") + std::to_string(r) + "])";
         }
@@ -96,8 +97,8 @@ std::string accessStatement(const AccessKind& kind, int index) {
     } else {
         // Narrow stores take the low bits of acc; wide ones store acc in every word (a store of
         // a vector register, one instruction).
-        text += "        asm volatile(\"st." + space + "." + widthSuffix(kind.widthBytes) + " [%0], " +
-                registerList(1, regs) + ";\"\n            :: " + addressConstraint;
+        text += "        asm volatile(\"st." + space + "." + widthSuffix(kind.widthBytes) +
+                " [%0], " + registerList(1, regs) + ";\"\n            :: " + addressConstraint;
         for (int r = 0; r < regs; ++r) {
             text += ", \"r\"(ws_acc + " + std::to_string(r) + "u)";
         }
@@ -148,7 +149,8 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
     for (const Parameter& parameter : kernel.parameters) {
         arguments += std::string(arguments.empty() ? "" : ", ") + "i64 " + cName(parameter.name);
     }
-    arguments += std::string(arguments.empty() ? "" : ", ") + "unsigned* ws_sink, unsigned ws_sentinel";
+    arguments +=
+        std::string(arguments.empty() ? "" : ", ") + "unsigned* ws_sink, unsigned ws_sentinel";
     s += arguments + ")\n{\n";
     s += "    extern __shared__ __align__(16) unsigned char ws_shared[];\n"
          "    const i64 ws_tid_x = threadIdx.x, ws_tid_y = threadIdx.y, ws_tid_z = threadIdx.z;\n"
@@ -187,14 +189,17 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
             sharedStoreBefore = false;
             sharedLoadBefore = false;
         }
-        s += "    // access " + std::to_string(i) + (access.access.label.empty() ? "" : ": " + access.access.label) + "\n";
+        s += "    // access " + std::to_string(i) +
+             (access.access.label.empty() ? "" : ": " + access.access.label) + "\n";
         s += "    if (" + access.active.toCSource(rename) + ") {\n";
         s += "        const i64 ws_a = " + access.address.toCSource(rename) + ";\n";
         if (shared) {
-            s += "        const unsigned ws_s = (unsigned)__cvta_generic_to_shared(ws_shared + ws_a);\n";
+            s += "        const unsigned ws_s = (unsigned)__cvta_generic_to_shared(ws_shared + "
+                 "ws_a);\n";
         } else {
             s += "        unsigned char* ws_p = " +
-                 cName("buf_" + resolved.buffers[static_cast<std::size_t>(access.bufferIndex)].name) +
+                 cName("buf_" +
+                       resolved.buffers[static_cast<std::size_t>(access.bufferIndex)].name) +
                  " + ws_a;\n";
         }
         s += accessStatement(kind, static_cast<int>(i));

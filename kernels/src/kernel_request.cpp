@@ -60,13 +60,12 @@ json numberJson(double value) {
 }
 
 json statsJson(const Stats& stats) {
-    return json{{"median", stats.median},
-                {"min", stats.min},
-                {"max", stats.max},
-                {"samples", stats.samples},
-                {"spreadPct", stats.median > 0.0
-                                  ? 100.0 * (stats.max - stats.min) / stats.median
-                                  : 0.0}};
+    return json{
+        {"median", stats.median},
+        {"min", stats.min},
+        {"max", stats.max},
+        {"samples", stats.samples},
+        {"spreadPct", stats.median > 0.0 ? 100.0 * (stats.max - stats.min) / stats.median : 0.0}};
 }
 
 json dimJson(const Dim3& d) {
@@ -83,8 +82,8 @@ std::optional<RequestError> readDims(const json& value, const std::string& where
     std::array<std::string, 3> dims{"1", "1", "1"};
     for (std::size_t i = 0; i < value.size(); ++i) {
         if (!value[i].is_number_integer() || value[i].get<std::int64_t>() < 1) {
-            return badRequest("must be an array of 1 to 3 positive integers", where + "/" +
-                                                                                  std::to_string(i));
+            return badRequest("must be an array of 1 to 3 positive integers",
+                              where + "/" + std::to_string(i));
         }
         dims[i] = std::to_string(value[i].get<std::int64_t>());
     }
@@ -108,7 +107,8 @@ RequestResult<KernelItem> prepareOne(const Kernel& kernel, const std::string& po
         }
         // Every failure of the grid model is an address some thread would fault on (outside its
         // buffer, negative, misaligned) or cannot compute: never launched.
-        RequestError refused = coreError(prediction.error(), pointer, ProbeErrorCode::PatternRefused);
+        RequestError refused =
+            coreError(prediction.error(), pointer, ProbeErrorCode::PatternRefused);
         refused.error.message += "; the kernel was not launched";
         return refused;
     }
@@ -213,8 +213,8 @@ RequestResult<std::vector<KernelItem>> prepareKernelItems(const json& kernelJson
         for (const auto& [key, value] : point.items()) {
             const std::string where = pointer + "/" + key;
             if (key == "grid" || key == "block") {
-                if (auto error = readDims(value, where,
-                                          key == "grid" ? variant.launch.grid : variant.launch.block)) {
+                if (auto error = readDims(
+                        value, where, key == "grid" ? variant.launch.grid : variant.launch.block)) {
                     return *error;
                 }
                 continue;
@@ -231,9 +231,8 @@ RequestResult<std::vector<KernelItem>> prepareKernelItems(const json& kernelJson
                                   where);
             }
             if (!value.is_number_integer()) {
-                return badRequest("a parameter's value must be an integer; found " +
-                                      typeName(value),
-                                  where);
+                return badRequest(
+                    "a parameter's value must be an integer; found " + typeName(value), where);
             }
             parameter->value = value.get<std::int64_t>();
         }

@@ -135,10 +135,10 @@ struct KernelMeasurement {
     std::map<std::string, double> counters;
     bool countersMeasured = false;
     std::string countersUnavailableReason;
-    Stats kernelMs;                 // CUDA events around each launch
-    std::vector<double> samplesMs;  // every timed launch, in order
-    bool cold = true;               // whether the L2 was flushed before each timed launch
-    double bytesRequested = 0.0;    // global bytes of active lanes, read + written
+    Stats kernelMs;                     // CUDA events around each launch
+    std::vector<double> samplesMs;      // every timed launch, in order
+    bool cold = true;                   // whether the L2 was flushed before each timed launch
+    double bytesRequested = 0.0;        // global bytes of active lanes, read + written
     double effectiveBandwidthGBs = 0.0; // bytesRequested / median time
     double copyBandwidthGBs = 0.0;      // the device's measured copy bandwidth (0: unknown)
     double theoreticalBandwidthGBs = 0.0;

@@ -64,9 +64,8 @@ constexpr std::size_t kMaxQueuedBytes = 16u * 1024u * 1024u;
 constexpr int kMaxSweepPatterns = 65536;
 constexpr int kMaxRepetitions = 1000;
 
-const char* const kOps[] = {"hello",     "device_info", "measure",       "sweep",
-                            "cancel",    "kernel_source", "selfcheck", "shutdown",
-                            "measure_kernel"};
+const char* const kOps[] = {"hello",         "device_info", "measure",  "sweep",         "cancel",
+                            "kernel_source", "selfcheck",   "shutdown", "measure_kernel"};
 
 ProbeError makeError(ProbeErrorCode code, std::string message) {
     return ProbeError{code, std::move(message), false};
@@ -571,9 +570,9 @@ public:
                 if (!pending.endOfInput && !pending.error) {
                     m_shared->running = true;
                     m_shared->runningId = pending.id;
-                    m_shared->runningCancellable =
-                        pending.op == "sweep" || pending.op == "selfcheck" ||
-                        pending.op == "measure_kernel";
+                    m_shared->runningCancellable = pending.op == "sweep" ||
+                                                   pending.op == "selfcheck" ||
+                                                   pending.op == "measure_kernel";
                     m_shared->cancelRequested = false;
                 }
             }
@@ -791,8 +790,7 @@ private:
             const auto& results = std::get<std::vector<KernelMeasurement>>(measured);
             if (results.size() != list.size()) {
                 return fail(id, makeError(ProbeErrorCode::Internal,
-                                          "the backend answered " +
-                                              std::to_string(results.size()) +
+                                          "the backend answered " + std::to_string(results.size()) +
                                               " measurements for " + std::to_string(list.size()) +
                                               " kernels"));
             }
@@ -828,11 +826,11 @@ private:
             for (const std::string& instruction : generated.expectedMemoryInstructions) {
                 expected.push_back(instruction);
             }
-            return {okResponse(id, json{{"source", generated.source},
-                                        {"entryPoint", generated.entryPoint},
-                                        {"sharedBytesPerBlock",
-                                         item.prediction.sharedBytesPerBlock},
-                                        {"memoryInstructions", std::move(expected)}})};
+            return {
+                okResponse(id, json{{"source", generated.source},
+                                    {"entryPoint", generated.entryPoint},
+                                    {"sharedBytesPerBlock", item.prediction.sharedBytesPerBlock},
+                                    {"memoryInstructions", std::move(expected)}})};
         }
         auto pattern = patternField(request);
         if (auto* error = std::get_if<RequestError>(&pattern)) {

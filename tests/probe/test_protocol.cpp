@@ -960,7 +960,6 @@ TEST(ProbeSelfcheck, ATableThatCannotBeReadIsAnInternalError) {
     EXPECT_EQ(fake.sweepCalls, 0);
 }
 
-
 // ---- measure_kernel
 // ------------------------------------------------------------------------------
 
@@ -969,20 +968,35 @@ std::string readOffsetKernel(std::int64_t n = 4096, std::int64_t offset = 0,
                              std::int64_t bufferBytes = -1) {
     const std::int64_t bytes = bufferBytes >= 0 ? bufferBytes : n * 4;
     const std::string active = "gid + offset < n";
-    json kernel = {
-        {"grid", {n / 256, 1, 1}},
-        {"block", {256, 1, 1}},
-        {"parameters", {{"n", n}, {"offset", offset}}},
-        {"buffers",
-         {{{"name", "A"}, {"bytes", bytes}}, {{"name", "B"}, {"bytes", bytes}},
-          {{"name", "C"}, {"bytes", bytes}}}},
-        {"accesses",
-         {{{"op", "load"}, {"space", "global"}, {"width", 4}, {"buffer", "A"}, {"cache", "default"},
-           {"address", "(gid + offset) * 4"}, {"active", active}},
-          {{"op", "load"}, {"space", "global"}, {"width", 4}, {"buffer", "B"}, {"cache", "default"},
-           {"address", "(gid + offset) * 4"}, {"active", active}},
-          {{"op", "store"}, {"space", "global"}, {"width", 4}, {"buffer", "C"}, {"cache", "default"},
-           {"address", "gid * 4"}, {"active", active}}}}};
+    json kernel = {{"grid", {n / 256, 1, 1}},
+                   {"block", {256, 1, 1}},
+                   {"parameters", {{"n", n}, {"offset", offset}}},
+                   {"buffers",
+                    {{{"name", "A"}, {"bytes", bytes}},
+                     {{"name", "B"}, {"bytes", bytes}},
+                     {{"name", "C"}, {"bytes", bytes}}}},
+                   {"accesses",
+                    {{{"op", "load"},
+                      {"space", "global"},
+                      {"width", 4},
+                      {"buffer", "A"},
+                      {"cache", "default"},
+                      {"address", "(gid + offset) * 4"},
+                      {"active", active}},
+                     {{"op", "load"},
+                      {"space", "global"},
+                      {"width", 4},
+                      {"buffer", "B"},
+                      {"cache", "default"},
+                      {"address", "(gid + offset) * 4"},
+                      {"active", active}},
+                     {{"op", "store"},
+                      {"space", "global"},
+                      {"width", 4},
+                      {"buffer", "C"},
+                      {"cache", "default"},
+                      {"address", "gid * 4"},
+                      {"active", active}}}}};
     return kernel.dump();
 }
 
@@ -994,16 +1008,29 @@ std::string tiledTransposeKernel(std::int64_t n = 256, bool padded = true) {
         {"grid", {n / 32, n / 32, 1}},
         {"block", {32, 32, 1}},
         {"parameters", {{"n", n}}},
-        {"buffers", {{{"name", "in"}, {"bytes", n * n * 4}}, {{"name", "out"}, {"bytes", n * n * 4}}}},
+        {"buffers",
+         {{{"name", "in"}, {"bytes", n * n * 4}}, {{"name", "out"}, {"bytes", n * n * 4}}}},
         {"accesses",
-         {{{"op", "load"}, {"space", "global"}, {"width", 4}, {"buffer", "in"}, {"cache", "default"},
+         {{{"op", "load"},
+           {"space", "global"},
+           {"width", 4},
+           {"buffer", "in"},
+           {"cache", "default"},
            {"address", "((bid.y * 32 + tid.y) * n + bid.x * 32 + tid.x) * 4"}},
-          {{"op", "store"}, {"space", "shared"}, {"width", 4},
+          {{"op", "store"},
+           {"space", "shared"},
+           {"width", 4},
            {"address", "(tid.y * " + pitch + " + tid.x) * 4"}},
-          {{"op", "load"}, {"space", "shared"}, {"width", 4},
+          {{"op", "load"},
+           {"space", "shared"},
+           {"width", 4},
            {"address", "(tid.x * " + pitch + " + tid.y) * 4"}},
-          {{"op", "store"}, {"space", "global"}, {"width", 4}, {"buffer", "out"},
-           {"cache", "default"}, {"address", "((bid.x * 32 + tid.y) * n + bid.y * 32 + tid.x) * 4"}}}}};
+          {{"op", "store"},
+           {"space", "global"},
+           {"width", 4},
+           {"buffer", "out"},
+           {"cache", "default"},
+           {"address", "((bid.x * 32 + tid.y) * n + bid.y * 32 + tid.x) * 4"}}}}};
     return kernel.dump();
 }
 
@@ -1064,13 +1091,14 @@ TEST(ProbeMeasureKernel, WarmAndRepetitionsAreOptionsAndTheAnswerSaysWarm) {
 TEST(ProbeMeasureKernel, BadOptionsAndMissingKernelAreBadRequestsThatNameTheField) {
     FakeBackend fake;
     const Served served = serveText(
-        fake, request(1, "measure_kernel", "\"kernel\":" + readOffsetKernel() +
-                                               R"(,"options":{"warm":1})") +
-                  request(2, "measure_kernel", R"("options":{})") +
-                  request(3, "measure_kernel",
-                          "\"kernel\":" + readOffsetKernel() + R"(,"options":{"repetitions":0})") +
-                  request(4, "measure_kernel", "\"kernel\":" + readOffsetKernel() + R"(,"sweeps":[])") +
-                  request(5, "measure_kernel", R"("kernel":{"grid":[1,1,1]})"));
+        fake,
+        request(1, "measure_kernel",
+                "\"kernel\":" + readOffsetKernel() + R"(,"options":{"warm":1})") +
+            request(2, "measure_kernel", R"("options":{})") +
+            request(3, "measure_kernel",
+                    "\"kernel\":" + readOffsetKernel() + R"(,"options":{"repetitions":0})") +
+            request(4, "measure_kernel", "\"kernel\":" + readOffsetKernel() + R"(,"sweeps":[])") +
+            request(5, "measure_kernel", R"("kernel":{"grid":[1,1,1]})"));
     ASSERT_EQ(served.lines.size(), 5u) << served.text;
     EXPECT_EQ(served.lines[0]["error"]["code"], "bad_request");
     EXPECT_EQ(served.lines[0]["error"]["where"], "/options/warm");
@@ -1090,7 +1118,8 @@ TEST(ProbeMeasureKernel, AKernelReadingPastItsBufferIsRefusedNamingTheOffenderAn
     // guards nothing).
     json kernel = json::parse(readOffsetKernel(4096, 1));
     kernel["accesses"][0]["active"] = "1";
-    const Served served = serveText(fake, request(1, "measure_kernel", "\"kernel\":" + kernel.dump()));
+    const Served served =
+        serveText(fake, request(1, "measure_kernel", "\"kernel\":" + kernel.dump()));
     ASSERT_EQ(served.lines.size(), 1u);
     const json& error = served.lines.front()["error"];
     EXPECT_EQ(error["code"], "pattern_refused") << error;
@@ -1110,14 +1139,15 @@ TEST(ProbeMeasureKernel, AMisalignedKernelIsRefused) {
     json kernel = json::parse(readOffsetKernel());
     kernel["accesses"][2]["address"] = "gid * 4 + 2";
     kernel["accesses"][2]["active"] = "gid + 1 < n";
-    const Served served = serveText(fake, request(1, "measure_kernel", "\"kernel\":" + kernel.dump()));
+    const Served served =
+        serveText(fake, request(1, "measure_kernel", "\"kernel\":" + kernel.dump()));
     ASSERT_EQ(served.lines.size(), 1u);
     EXPECT_EQ(served.lines.front()["error"]["code"], "pattern_refused") << served.text;
     EXPECT_EQ(fake.measureKernelCalls.load(), 0);
 }
 
 TEST(ProbeMeasureKernel, BuffersLargerThanTheGpuAreRefusedNamingThemAndTheirSizes) {
-    FakeBackend fake; // 1 GiB of device memory
+    FakeBackend fake;                                // 1 GiB of device memory
     const std::int64_t huge = std::int64_t{3} << 29; // 1.5 GiB each
     const Served served = serveText(
         fake, request(1, "measure_kernel", "\"kernel\":" + readOffsetKernel(4096, 0, huge)));
@@ -1158,9 +1188,9 @@ TEST(ProbeMeasureKernel, ASweepAnswersOnePointEachInOrderAfterProgress) {
 
 TEST(ProbeMeasureKernel, ASweepPointNamingAnUnknownParameterIsRefusedWhole) {
     FakeBackend fake;
-    const Served served = serveText(
-        fake, request(1, "measure_kernel",
-                      "\"kernel\":" + readOffsetKernel() + R"(,"sweep":[{"offset":0},{"ofset":1}])"));
+    const Served served = serveText(fake, request(1, "measure_kernel",
+                                                  "\"kernel\":" + readOffsetKernel() +
+                                                      R"(,"sweep":[{"offset":0},{"ofset":1}])"));
     ASSERT_EQ(served.lines.size(), 1u);
     EXPECT_EQ(served.lines.front()["error"]["code"], "bad_request");
     EXPECT_EQ(served.lines.front()["error"]["where"], "/sweep/1/ofset");
@@ -1202,8 +1232,8 @@ TEST(ProbeMeasureKernel, CancelStopsARunningKernelSweep) {
     }
     sweep += "]";
     LiveServer server(fake);
-    server.input.push(request(7, "measure_kernel",
-                              "\"kernel\":" + readOffsetKernel() + ",\"sweep\":" + sweep));
+    server.input.push(
+        request(7, "measure_kernel", "\"kernel\":" + readOffsetKernel() + ",\"sweep\":" + sweep));
     ASSERT_EQ(started.get_future().wait_for(30s), std::future_status::ready);
     server.input.push(R"({"id":8,"op":"cancel","target":7})"
                       "\n");
@@ -1230,8 +1260,7 @@ TEST(ProbeMeasureKernel, KernelSourceOfAKernelListsOneMemoryInstructionPerAccess
     ASSERT_EQ(served.lines.size(), 1u);
     const json& result = served.lines.front()["result"];
     ASSERT_TRUE(result.contains("source")) << served.text;
-    EXPECT_EQ(result["memoryInstructions"],
-              json::array({"LDG 4", "STS 4", "LDS 4", "STG 4"}));
+    EXPECT_EQ(result["memoryInstructions"], json::array({"LDG 4", "STS 4", "LDS 4", "STG 4"}));
     EXPECT_EQ(result["sharedBytesPerBlock"], (31 * 33 + 31 + 1) * 4);
     const std::string source = result["source"].get<std::string>();
     const auto ldg = source.find("ld.global.u32");
