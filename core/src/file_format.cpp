@@ -8,6 +8,7 @@
 // Writers use a fixed key order and 2-space indentation, so files diff cleanly and round-trip.
 #include "warpscope/file_format.h"
 
+#include "json_guard.h"
 #include "warpscope/expression.h"
 #include "warpscope/preset.h"
 
@@ -1027,6 +1028,14 @@ std::string dumpPretty(const ordered_json& value) {
 }
 
 } // namespace
+
+namespace detail {
+
+Result<nlohmann::json> parseGuardedJson(std::string_view text) {
+    return parseJson(text);
+}
+
+} // namespace detail
 
 std::string patternToJsonText(const NamedPattern& pattern) {
     return dumpPretty(patternToJson(pattern, true));

@@ -32,6 +32,9 @@ inline constexpr int kKernelFormatVersion = 1;
 inline constexpr std::int64_t kMaxThreadsPerBlock = 1024;
 inline constexpr std::array<std::int64_t, 3> kMaxBlockDim = {1024, 1024, 64};
 inline constexpr std::array<std::int64_t, 3> kMaxGridDim = {2147483647, 65535, 65535};
+/// What warpscope models: buffers of at most 2^40 bytes, launches of at most 2^48 threads.
+inline constexpr std::int64_t kMaxBufferBytes = std::int64_t{1} << 40;
+inline constexpr std::int64_t kMaxGridThreads = std::int64_t{1} << 48;
 
 /// A global-memory buffer the accesses address. Its size is an integer expression of the
 /// kernel's parameters ("n * 4"); it may use no thread built-ins.
@@ -188,6 +191,19 @@ struct GridOptions {
 /// the first offender: access, block, thread and address (the probe relies on this before any
 /// launch).
 Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptions& options = {});
+
+/// The grid's totals as named metrics, as predictGrid fills GridPrediction::metrics.
+std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPrediction& prediction);
+
+/// The largest address + width that access `access` touches over the whole grid (0 when no
+/// thread is active), with negative and misaligned addresses as errors but no bounds check:
+/// what sizes the buffer of a pattern's kernel.
+Result<std::int64_t> gridAddressExtent(const ResolvedKernel& kernel, int access,
+                                       const GridOptions& options = {});
+
+/// The expression pattern of one access of a kernel, as the single-warp views show it: the
+/// kernel's parameters, launch and the access's expressions, block 0, warp 0.
+Result<Pattern> patternFromKernel(const Kernel& kernel, int access = 0);
 
 // ---- JSON --------------------------------------------------------------------------------------
 
