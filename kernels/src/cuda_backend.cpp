@@ -604,6 +604,7 @@ private:
 
         const GeneratedKernel generated = generateKernelSource(kernel);
         result.entryPoint = generated.entryPoint;
+        result.memoryInstructions = generated.expectedMemoryInstructions;
         std::vector<char> cubin;
         const char* savePath = std::getenv("WARPSCOPE_SAVE_CUBIN");
         auto compiled = compileGeneratedKernel(generated.source, generated.entryPoint,

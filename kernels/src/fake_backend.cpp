@@ -1,6 +1,7 @@
 // The scripted test backend (fake_backend.h).
 #include "fake_backend.h"
 
+#include "kernel_codegen.h"
 #include "kernel_request.h"
 
 #include "warpscope/model.h"
@@ -160,6 +161,7 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
         m.deviceBytes = bytes;
         m.sharedBytesPerBlock = item.prediction.sharedBytesPerBlock;
         m.entryPoint = "warpscope_kernel";
+        m.memoryInstructions = generateKernelSource(item.kernel).expectedMemoryInstructions;
         m.copyBandwidthGBs = device.measuredCopyBandwidthGBs;
         m.theoreticalBandwidthGBs = device.theoreticalBandwidthGBs;
         for (std::size_t a = 0; a < item.prediction.accesses.size(); ++a) {
@@ -169,7 +171,7 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
         }
         // A perfect fake: the effective bandwidth is the fake copy bandwidth.
         const double ms =
-            std::max(1e-3, m.bytesRequested / (device.measuredCopyBandwidthGBs * 1e9) * 1e3);
+            std::max(1e-9, m.bytesRequested / (device.measuredCopyBandwidthGBs * 1e9) * 1e3);
         m.samplesMs.assign(static_cast<std::size_t>(std::max(1, options.repetitions)), ms);
         m.kernelMs = Stats{ms, ms, ms, std::max(1, options.repetitions)};
         m.effectiveBandwidthGBs = m.bytesRequested / (ms * 1e-3) / 1e9;

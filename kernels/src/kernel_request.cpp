@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace warpscope::probe {
@@ -200,6 +201,7 @@ RequestResult<std::vector<KernelItem>> prepareKernelItems(const json& kernelJson
                               " points; found " + std::to_string(sweep->size()),
                           "/sweep");
     }
+    std::map<std::string, std::size_t> evaluated; // kernel text -> index into items
     for (std::size_t i = 0; i < sweep->size(); ++i) {
         const std::string pointer = "/sweep/" + std::to_string(i);
         const json& point = (*sweep)[i];
@@ -236,10 +238,19 @@ RequestResult<std::vector<KernelItem>> prepareKernelItems(const json& kernelJson
             }
             parameter->value = value.get<std::int64_t>();
         }
+        // A point repeated (a sweep measured several times over) is evaluated once.
+        const std::string key = kernelToJsonText(variant);
+        if (auto seen = evaluated.find(key); seen != evaluated.end()) {
+            KernelItem copy = items[seen->second];
+            copy.where = pointer;
+            items.push_back(std::move(copy));
+            continue;
+        }
         auto item = prepareOne(variant, pointer, cancelled);
         if (auto* error = std::get_if<RequestError>(&item)) {
             return *error;
         }
+        evaluated.emplace(key, items.size());
         items.push_back(std::get<KernelItem>(std::move(item)));
     }
     return items;
@@ -291,6 +302,10 @@ json toJson(const KernelMeasurement& measurement, const KernelItem& item) {
     for (const auto& [name, value] : measurement.counters) {
         counters[name] = numberJson(value);
     }
+    json instructions = json::array();
+    for (const std::string& instruction : measurement.memoryInstructions) {
+        instructions.push_back(instruction);
+    }
     json samples = json::array();
     for (double ms : measurement.samplesMs) {
         samples.push_back(ms);
@@ -307,6 +322,7 @@ json toJson(const KernelMeasurement& measurement, const KernelItem& item) {
         {"warps", kernel.warpCount()},
         {"sharedBytesPerBlock", item.prediction.sharedBytesPerBlock},
         {"deviceBytes", measurement.deviceBytes},
+        {"memoryInstructions", std::move(instructions)},
         {"predicted", std::move(predicted)},
         {"accesses", std::move(accesses)},
         {"buffers", std::move(buffers)},

@@ -145,6 +145,8 @@ struct KernelMeasurement {
     std::int64_t sharedBytesPerBlock = 0;
     std::int64_t deviceBytes = 0; // the buffers allocated for it
     std::string entryPoint;
+    /// The SASS memory instructions the generated kernel holds, in order (GeneratedKernel).
+    std::vector<std::string> memoryInstructions;
 };
 
 /// What a backend was built with (answered without a GPU).

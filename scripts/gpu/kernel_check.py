@@ -5,6 +5,7 @@ the course notes' bandwidth tables reproduced.
 Usage:
   kernel_check.py check  PROBE KERNELS_JSON OUTDIR [ID ...]
   kernel_check.py tables PROBE KERNELS_JSON OUTDIR [RUNS]
+  kernel_check.py render KERNELS_JSON OUTDIR   (the tables again from OUTDIR/kernel_tables.jsonl)
 
 check   For every kernel preset (or the ids given), in one run:
         - the probe's answer for one cold launch (`run-kernel ID --json`): the grid model's
@@ -129,14 +130,21 @@ def check(probe, kernels_json, out_dir, ids):
     for preset in presets:
         kid = preset["id"]
         has_shared = any(a.get("space") == "shared" for a in preset["kernel"]["accesses"])
-        code, out, err, seconds = run([probe, "run-kernel", kid, "--json", "--repetitions", "5"])
+        cubin = os.path.join(workdir, kid + ".cubin")
+        code, out, err, seconds = run([probe, "run-kernel", kid, "--json", "--repetitions", "5"],
+                                      env=dict(os.environ, WARPSCOPE_SAVE_CUBIN=cubin))
         if not out.strip():
             log(text, "FAIL %s: run-kernel exit %d: %s" % (kid, code, err.strip()[-400:]))
             failures.append(kid)
             continue
         answer = json.loads(out.splitlines()[0])
         ncu, ncu_status = ncu_metrics(probe, kid)
-        sass_ok, promised, found, sass_message = check_kernel_sass.check_one(probe, kid, workdir)
+        promised = answer["memoryInstructions"]
+        found_full = check_kernel_sass.sass_memory_instructions(cubin)
+        found = [op for _, _, op, _ in found_full]
+        expected = [(e.split()[0], int(e.split()[1])) for e in promised]
+        sass_ok = [(f, w) for f, w, _, _ in found_full] == expected
+        sass_message = "" if sass_ok else "SASS has " + ", ".join(found)
         memcheck = sanitizer(probe, kid, "memcheck")
         racecheck = sanitizer(probe, kid, "racecheck") if has_shared else None
         predicted = answer["predicted"]
@@ -232,6 +240,12 @@ TABLES = [
                                       "transpose-naivecol-cg", "transpose-unroll4row-cg",
                                       "transpose-unroll4col-cg"], [(8, 32)]),
 ]
+# The notes give two numbers for the same kernel and block in two tables; the preset lists both
+# (in table order), and notes_value() finds the first.
+NOTES_OVERRIDE = {
+    ("4-11", "transpose-naivecol-cg", (16, 16)): 80.27,
+    ("4-13", "transpose-naivecol-cg", (8, 32)): 101.99,
+}
 OFFSET_PRESETS = ["readsegment", "readsegment-cg", "writesegment", "readoffset", "readoffset-cg",
                   "writeoffset", "writeoffset-cg", "sumarrays", "aos-testinnerstruct",
                   "soa-testinnerarray", "transpose-tiled", "transpose-tiled-padded"]
@@ -267,46 +281,74 @@ def tables(probe, kernels_json, out_dir, runs):
         if offset:
             jobs[kid] = [{offset[0]["parameter"]: v} for v in offset[0]["values"]]
         else:
-            jobs[kid] = [{}]
-    results = {}  # (kid, json point) -> list of GB/s, one per run
+            # No sweep of its own: its first parameter at its own value, so it can be repeated.
+            first = presets[kid]["kernel"]["parameters"][0]
+            jobs[kid] = [{first["name"]: first["value"]}]
+    results = {}  # (kid, json point) -> list of answers, one per run
     copy = []
     device = None
-    for r in range(runs):
-        for kid, points in jobs.items():
-            if kid not in presets:
-                log(text, "missing preset " + kid)
-                continue
-            args = [probe, "run-kernel", kid, "--json", "--no-counters"]
-            names = sorted({k for p in points for k in p})
-            for name in names:
-                args += ["--sweep", name + "=" + ",".join(str(p[name]) for p in points)]
-            code, out, err, seconds = run(args)
-            if code != 0 and not out.strip():
-                log(text, "run %d %s failed (%d): %s" % (r, kid, code, err.strip()[-300:]))
-                continue
-            for line, point in zip(out.splitlines(), points):
-                answer = json.loads(line)
-                device = answer["device"]
-                copy.append(answer["copyBandwidthGBs"])
-                key = (kid, json.dumps(point, sort_keys=True))
-                results.setdefault(key, []).append(answer)
-                raw.write(json.dumps({"run": r, "id": kid, "point": point,
-                                      "effectiveBandwidthGBs": answer["effectiveBandwidthGBs"],
-                                      "kernelMs": answer["timing"]["kernelMs"],
-                                      "cold": answer["timing"]["cold"],
-                                      "bytesRequested": answer["bytesRequested"],
-                                      "shareOfCopyBandwidthPct": answer["shareOfCopyBandwidthPct"],
-                                      "copyBandwidthGBs": answer["copyBandwidthGBs"]}) + "\n")
-    raw.flush()
+    for kid, points in jobs.items():
+        if kid not in presets:
+            log(text, "missing preset " + kid)
+            continue
+        # One probe process per preset: its sweep measures every point, then every point again,
+        # `runs` times over (each time the median of 21 cold launches).
+        repeated = points * runs
+        args = [probe, "run-kernel", kid, "--json", "--no-counters"]
+        names = sorted({k for p in points for k in p})
+        for name in names:
+            args += ["--sweep", name + "=" + ",".join(str(p[name]) for p in repeated)]
+        code, out, err, seconds = run(args, timeout=400)
+        if code != 0 and not out.strip():
+            log(text, "%s failed (%d): %s" % (kid, code, err.strip()[-300:]))
+            continue
+        for index, (line, point) in enumerate(zip(out.splitlines(), repeated)):
+            answer = json.loads(line)
+            device = answer["device"]
+            copy.append(answer["copyBandwidthGBs"])
+            key = (kid, json.dumps(point, sort_keys=True))
+            results.setdefault(key, []).append(answer)
+            raw.write(json.dumps({"run": index // len(points), "id": kid, "point": point,
+                                  "effectiveBandwidthGBs": answer["effectiveBandwidthGBs"],
+                                  "kernelMs": answer["timing"]["kernelMs"],
+                                  "cold": answer["timing"]["cold"],
+                                  "bytesRequested": answer["bytesRequested"],
+                                  "shareOfCopyBandwidthPct": answer["shareOfCopyBandwidthPct"],
+                                  "copyBandwidthGBs": answer["copyBandwidthGBs"]}) + "\n")
+    raw.write(json.dumps({"device": device, "runs": runs}) + "\n")
+    raw.close()
+    return render(kernels_json, out_dir)
+
+
+def render(kernels_json, out_dir):
+    """Formats kernel_tables.jsonl (written by `tables`) as the tables of docs/benchmarks.md."""
+    presets = {p["id"]: p for p in json.load(open(kernels_json))}
+    text = open(os.path.join(out_dir, "kernel_tables.txt"), "w")
+    results = {}
+    copy = []
+    device, runs = None, 0
+    for line in open(os.path.join(out_dir, "kernel_tables.jsonl")):
+        record = json.loads(line)
+        if "device" in record:
+            device, runs = record["device"], record["runs"]
+            continue
+        copy.append(record["copyBandwidthGBs"])
+        key = (record["id"], json.dumps(record["point"], sort_keys=True))
+        results.setdefault(key, []).append(record)
+    jobs = {}
+    for kid, point in results:
+        jobs.setdefault(kid, []).append(json.loads(point))
     log(text, "GPU: %s, driver %s, CUDA runtime %s; theoretical %.0f GB/s; device-to-device copy "
-              "(read + write) %.0f GB/s (median of %d probe processes, spread %.1f %%)" % (
+              "(read + write) %.0f GB/s (median of %d measurements, spread %.1f %%)" % (
                   device["name"], device["driverVersion"], device["runtimeVersion"],
                   device["theoreticalBandwidthGBs"], statistics.median(copy), len(copy),
                   100 * (max(copy) - min(copy)) / statistics.median(copy)))
-    log(text, "date: " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    log(text, "The notes' transpose numbers: their GPU is %s." % presets.get(
+        "transpose-copyrow", {}).get("notesGpu", "not named"))
     log(text, "Every number: effective bandwidth = bytes read + written by active threads / median "
-              "of 21 cold launches (L2 flushed before each); %d runs, each a separate probe "
-              "process; spread = (max - min) / median of the runs." % runs)
+              "of 21 cold launches (L2 flushed before each); %d runs (one probe process per "
+              "preset measures all its points, then all again, %d times); spread = (max - min) / "
+              "median of the runs' bandwidths." % (runs, runs))
 
     def row(kid, point):
         answers = results.get((kid, json.dumps(point, sort_keys=True)), [])
@@ -315,7 +357,7 @@ def tables(probe, kernels_json, out_dir, runs):
         bw = [a["effectiveBandwidthGBs"] for a in answers]
         med = statistics.median(bw)
         return med, 100 * (max(bw) - min(bw)) / med, statistics.median(
-            a["timing"]["kernelMs"]["median"] for a in answers), statistics.median(
+            a["kernelMs"]["median"] for a in answers), statistics.median(
             a["shareOfCopyBandwidthPct"] for a in answers)
 
     for title, ids, blocks in TABLES:
@@ -328,12 +370,13 @@ def tables(probe, kernels_json, out_dir, runs):
                 point = {"bx": bx, "by": by}
                 got = row(kid, point)
                 notes, gpu = notes_value(presets.get(kid, {}), point)
+                notes = NOTES_OVERRIDE.get((title.split()[0], kid, (bx, by)), notes)
                 if got is None:
                     log(text, "| %s | (%d, %d) | - | - | - | - | %s |" % (kid, bx, by, fmt(notes)))
                     continue
                 log(text, "| %s | (%d, %d) | %.4f | %.1f | %.1f %% | %.1f %% | %s |" % (
                     kid, bx, by, got[2], got[0], got[1], got[3],
-                    "%.2f (%s)" % (notes, gpu) if notes is not None else "-"))
+                    "%.2f" % notes if notes is not None else "-"))
     log(text, "")
     log(text, "Offsets, layouts and the tiled transpose")
     log(text, "| kernel | point | time (ms) | GB/s (H100) | spread of runs | % of copy | notes |")
@@ -355,6 +398,8 @@ def tables(probe, kernels_json, out_dir, runs):
 
 
 def main(argv):
+    if len(argv) == 4 and argv[1] == "render":
+        return render(argv[2], argv[3])
     if len(argv) < 5 or argv[1] not in ("check", "tables"):
         print(__doc__)
         return 2

@@ -258,7 +258,8 @@ TEST(ProbeProtocol, HelloNamesTheProtocolVersionAndTheBuild) {
         ops.insert(op.get<std::string>());
     }
     EXPECT_EQ(ops, (std::set<std::string>{"hello", "device_info", "measure", "sweep", "cancel",
-                                          "kernel_source", "selfcheck", "shutdown"}));
+                                          "kernel_source", "selfcheck", "shutdown",
+                                          "measure_kernel"}));
 }
 
 TEST(ProbeProtocol, StringIdsAreEchoedAsGiven) {
@@ -1038,8 +1039,10 @@ TEST(ProbeMeasureKernel, AnswersThePredictionTheCountersAndTheBandwidth) {
     FakeBackend fake;
     const Served served =
         serveText(fake, request(1, "measure_kernel", "\"kernel\":" + readOffsetKernel()));
-    ASSERT_EQ(served.lines.size(), 1u) << served.text;
-    const json& answer = served.lines.front();
+    // One progress line (one kernel done), then the answer.
+    ASSERT_EQ(served.lines.size(), 2u) << served.text;
+    EXPECT_EQ(served.lines.front()["progress"]["done"], 1);
+    const json& answer = served.lines.back();
     ASSERT_EQ(answer["ok"], true) << served.text;
     const json& result = answer["result"];
     // 4096 threads, 128 warps, each warp one request of 4 sectors per access.
@@ -1077,8 +1080,8 @@ TEST(ProbeMeasureKernel, WarmAndRepetitionsAreOptionsAndTheAnswerSaysWarm) {
         fake, request(1, "measure_kernel",
                       "\"kernel\":" + readOffsetKernel() +
                           R"(,"options":{"warm":true,"counters":false,"repetitions":5})"));
-    ASSERT_EQ(served.lines.size(), 1u);
-    const json& result = served.lines.front()["result"];
+    ASSERT_EQ(served.lines.size(), 2u);
+    const json& result = served.lines.back()["result"];
     EXPECT_EQ(result["timing"]["cold"], false);
     EXPECT_NE(result["timing"]["label"].get<std::string>().find("warm"), std::string::npos);
     EXPECT_EQ(result["timing"]["kernelMs"]["samples"], 5);
@@ -1293,7 +1296,10 @@ TEST(ProbeKernelCodegen, EveryAccessIsOneAsmStatementWithItsCachePathAndWidth) {
     EXPECT_EQ(asmCount, 3u);
     EXPECT_LT(s.find("ld.global.cg.u32"), s.find("ld.global.nc.u32"));
     EXPECT_LT(s.find("ld.global.nc.u32"), s.find("st.global.u32"));
-    EXPECT_NE(s.find("if ((ws_gid + ws_offset) < ws_n)"), std::string::npos) << s;
+    // The active expression guards each access, with the kernel's parameters as arguments.
+    EXPECT_NE(s.find("(ws_gid) + (ws_offset)"), std::string::npos) << s;
+    EXPECT_NE(s.find("< (ws_n)"), std::string::npos) << s;
+    EXPECT_NE(s.find("i64 ws_n, i64 ws_offset"), std::string::npos) << s;
     EXPECT_FALSE(generated.hasSink);
     EXPECT_EQ(generated.bufferArguments, 3);
     EXPECT_EQ(generated.parameterArguments, 2);
