@@ -667,6 +667,27 @@ public:
             !optionalString(value, "caption", where, out.caption)) {
             return false;
         }
+        if (const json* kernel = member(value, "kernel", where, false)) {
+            auto parsed = kernelFromJson(*kernel, child(where, "kernel"));
+            if (!parsed) {
+                if (!m_error) {
+                    m_error = parsed.error();
+                }
+                return false;
+            }
+            out.kernel = std::move(parsed).value();
+            if (!value.contains("space") && !value.contains("addresses") &&
+                !value.contains("source")) {
+                // A kernel alone: the pattern is its first access, block 0, warp 0.
+                auto derived = patternFromKernel(*out.kernel, 0);
+                if (!derived) {
+                    return fail("the kernel does not resolve: " + derived.error().describe(),
+                                child(where, "kernel"));
+                }
+                out.pattern = std::move(derived).value();
+                return true;
+            }
+        }
         AccessKind& kind = out.pattern.kind;
 
         const json* space = member(value, "space", where, true);
@@ -976,11 +997,17 @@ ordered_json dim3ToJson(const Dim3& dim) {
     return ordered_json::array({dim.x, dim.y, dim.z});
 }
 
+/// The oldest format version that holds the pattern: 2 with a kernel, else 1 (so that files
+/// without kernels still open in warpscope versions that read only version 1).
+int patternVersion(const NamedPattern& named) {
+    return named.kernel ? 2 : 1;
+}
+
 ordered_json patternToJson(const NamedPattern& named, bool withHeader) {
     ordered_json out = ordered_json::object();
     if (withHeader) {
         out["format"] = kPatternFormatName;
-        out["version"] = kPatternFormatVersion;
+        out["version"] = patternVersion(named);
     }
     out["title"] = named.title;
     out["caption"] = named.caption;
@@ -1017,6 +1044,9 @@ ordered_json patternToJson(const NamedPattern& named, bool withHeader) {
             addresses.push_back(address ? ordered_json(*address) : ordered_json(nullptr));
         }
         out["addresses"] = std::move(addresses);
+    }
+    if (named.kernel) {
+        out["kernel"] = ordered_json::parse(kernelToJsonText(*named.kernel));
     }
     return out;
 }
@@ -1066,7 +1096,11 @@ Result<NamedPattern> patternFromJson(const nlohmann::json& object, const std::st
 std::string sessionToJsonText(const Session& session) {
     ordered_json out = ordered_json::object();
     out["format"] = kSessionFormatName;
-    out["version"] = kSessionFormatVersion;
+    int version = 1;
+    for (const SessionEntry& entry : session.entries) {
+        version = std::max(version, patternVersion(entry.pattern));
+    }
+    out["version"] = version;
     out["model"] = session.model;
     out["currentEntry"] = session.currentEntry;
     ordered_json entries = ordered_json::array();

@@ -464,6 +464,9 @@ private:
             }
             kind.cache = *parsed;
         }
+        if (kind.space == MemorySpace::Shared) {
+            kind.cache = CachePath::Default; // shared accesses have no cache operator
+        }
         const json* buffer = find(value, "buffer");
         if (kind.space == MemorySpace::Global) {
             if (buffer == nullptr) {

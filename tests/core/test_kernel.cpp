@@ -649,3 +649,159 @@ TEST(KernelPresets, LayoutsAoSUsesHalfOfEverySector) {
 
 } // namespace
 } // namespace warpscope
+
+namespace warpscope {
+namespace {
+
+// ---- Warp-wide evaluation ------------------------------------------------------------------
+
+TEST(WarpEvaluation, EqualsPerLaneEvaluationIncludingErrorsOnPathsTaken) {
+    const char* texts[] = {
+        "lane * 4",
+        "gid * 3 + tid.y - bid.x",
+        "lane != 0 && 64 / lane > 2",
+        "lane == 0 || 64 / lane > 2",
+        "64 / lane",
+        "lane < 16 ? lane * 8 : 100 / (lane - 20)",
+        "lane < 16 ? 100 / (lane - 3) : lane",
+        "(lane & 1) ? (lane > 4 && 7 % (lane - 9) == 1) : -lane",
+        "lane ? lane : 1 / 0",
+        "0 && 1 / 0",
+        "warp ? 1 / 0 : 5",
+        "tid.x * 9223372036854775807",
+        "max(lane, 7) << lane",
+        "min(gid, 40) % (tid.x - 3)",
+        "abs(lane - 16) * n >> 2",
+        "lane > n ? (lane > 20 ? 1 / (lane - 25) : 2) : (lane < 3 || 5 / (lane - 4))",
+        "!(lane % 3) + ~lane - (-gid)",
+        "n / (bid.y - 1) + lane",
+    };
+    const std::vector<std::string> names = {"n"};
+    const std::vector<std::int64_t> values = {10};
+    std::array<std::int64_t, kWarpSize> lane{}, gid{}, tx{}, ty{}, tz{};
+    for (int i = 0; i < kWarpSize; ++i) {
+        lane[static_cast<std::size_t>(i)] = i;
+        gid[static_cast<std::size_t>(i)] = 96 + i;
+        tx[static_cast<std::size_t>(i)] = i % 8;
+        ty[static_cast<std::size_t>(i)] = i / 8;
+    }
+    WarpEnvironment env;
+    env.uniform.warp = 0;
+    env.uniform.bid = Dim3{3, 1, 0};
+    env.uniform.bdim = Dim3{8, 4, 1};
+    env.lane = lane.data();
+    env.gid = gid.data();
+    env.tidX = tx.data();
+    env.tidY = ty.data();
+    env.tidZ = tz.data();
+    for (const char* text : texts) {
+        SCOPED_TRACE(text);
+        auto expression = Expression::parse(text, names);
+        ASSERT_TRUE(expression.ok()) << expression.error().describe();
+        std::array<std::int64_t, kWarpSize> out{};
+        const std::uint32_t failed =
+            expression->evaluateWarp(env, values.data(), values.size(), out.data());
+        for (int i = 0; i < kWarpSize; ++i) {
+            ThreadEnvironment t = env.uniform;
+            t.lane = i;
+            t.gid = gid[static_cast<std::size_t>(i)];
+            t.tid = Dim3{tx[static_cast<std::size_t>(i)], ty[static_cast<std::size_t>(i)], 0};
+            auto one = expression->evaluate(t, values);
+            EXPECT_EQ(!one.ok(), ((failed >> i) & 1u) != 0) << "lane " << i;
+            if (one.ok() && ((failed >> i) & 1u) == 0) {
+                EXPECT_EQ(one.value(), out[static_cast<std::size_t>(i)]) << "lane " << i;
+            }
+        }
+    }
+    auto needsParameter = Expression::parse("lane + n", names);
+    std::array<std::int64_t, kWarpSize> out{};
+    EXPECT_EQ(needsParameter->evaluateWarp(env, nullptr, 0, out.data()), 0xFFFFFFFFu);
+}
+
+} // namespace
+} // namespace warpscope
+
+namespace warpscope {
+namespace {
+
+// ---- Kernels in pattern and session files (format version 2) ------------------------------
+
+TEST(KernelFiles, PatternFileWithAKernelRoundTripsAsVersion2) {
+    const KernelPreset* preset = findKernelPreset("transpose-naivecol");
+    ASSERT_NE(preset, nullptr);
+    auto pattern = patternFromKernel(preset->kernel, 1);
+    ASSERT_TRUE(pattern.ok()) << pattern.error().describe();
+    const NamedPattern named{"NaiveCol", "the store", pattern.value(), preset->kernel};
+    const std::string text = patternToJsonText(named);
+    EXPECT_NE(text.find("\"version\": 2"), std::string::npos);
+    EXPECT_NE(text.find("\"kernel\""), std::string::npos);
+    auto back = patternFromJsonText(text);
+    ASSERT_TRUE(back.ok()) << back.error().describe();
+    EXPECT_EQ(back.value(), named);
+    EXPECT_EQ(back->pattern.kind.op, AccessOp::Store);
+}
+
+TEST(KernelFiles, FilesWithoutKernelsStayVersion1) {
+    NamedPattern named;
+    named.pattern.kind = AccessKind{};
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        named.pattern.addresses[static_cast<std::size_t>(lane)] = lane * 4;
+    }
+    EXPECT_NE(patternToJsonText(named).find("\"version\": 1"), std::string::npos);
+    Session session;
+    session.entries = {SessionEntry{named, {}}};
+    EXPECT_NE(sessionToJsonText(session).find("\"version\": 1"), std::string::npos);
+    // ... and version-1 files read as before.
+    const std::string v1 = R"({"format": "warpscope-pattern", "version": 1, "space": "global",
+        "op": "load", "width": 4, "source": {"address": "lane * 4"}})";
+    auto read = patternFromJsonText(v1);
+    ASSERT_TRUE(read.ok()) << read.error().describe();
+    EXPECT_FALSE(read->kernel.has_value());
+}
+
+TEST(KernelFiles, AKernelAloneGivesItsFirstAccessAsThePattern) {
+    const std::string text = std::string(R"({"format": "warpscope-pattern", "version": 2,
+        "title": "transpose", "kernel": )") +
+                             kIssueExample + "}";
+    auto read = patternFromJsonText(text);
+    ASSERT_TRUE(read.ok()) << read.error().describe();
+    ASSERT_TRUE(read->kernel.has_value());
+    ASSERT_TRUE(read->pattern.source.has_value());
+    EXPECT_EQ(read->pattern.source->blockDim, (Dim3{16, 16, 1}));
+    EXPECT_EQ(read->pattern.source->gridDim, (Dim3{128, 128, 1}));
+    EXPECT_EQ(read->pattern.kind.op, AccessOp::Load);
+
+    auto bad = patternFromJsonText(
+        R"({"kernel": {"accesses": [{"op": "load", "buffer": "x", "width": 4, "address": "0"}]}})");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().where, "/kernel");
+    auto badField =
+        patternFromJsonText(R"({"kernel": {"accesses": [{"op": "load", "width": 5}]}})");
+    ASSERT_FALSE(badField.ok());
+    EXPECT_EQ(badField.error().where, "/kernel/accesses/0/width");
+}
+
+TEST(KernelFiles, SessionEntriesHoldKernels) {
+    Session session;
+    NamedPattern plain;
+    plain.pattern.kind = AccessKind{};
+    plain.pattern.addresses[0] = 0;
+    const KernelPreset* preset = findKernelPreset("readoffset");
+    ASSERT_NE(preset, nullptr);
+    auto pattern = patternFromKernel(preset->kernel);
+    ASSERT_TRUE(pattern.ok());
+    session.entries = {
+        SessionEntry{plain, {}},
+        SessionEntry{NamedPattern{"readOffset", "", pattern.value(), preset->kernel}, {}}};
+    const std::string text = sessionToJsonText(session);
+    EXPECT_NE(text.find("\"version\": 2"), std::string::npos);
+    auto back = sessionFromJsonText(text);
+    ASSERT_TRUE(back.ok()) << back.error().describe();
+    EXPECT_EQ(back.value(), session);
+    EXPECT_FALSE(back->entries[0].pattern.kernel.has_value());
+    ASSERT_TRUE(back->entries[1].pattern.kernel.has_value());
+    EXPECT_EQ(back->entries[1].pattern.kernel->accesses.size(), 3u);
+}
+
+} // namespace
+} // namespace warpscope
