@@ -27,7 +27,7 @@ namespace warpscope::probe {
 
 const char* const kRunKernelUsage =
     R"(run-kernel Measures a whole kernel on the GPU: the kernel the argument names (a kernel
-           preset id, `warpscope-cli kernel-presets` lists them; a kernel file; or kernel JSON
+           preset id, `warpscope-cli kernels` lists them; a kernel file; or kernel JSON
            as `warpscope-cli predict-kernel` reads it), generated with NVRTC, one memory
            instruction per access, over buffers of their real sizes. Prints the grid model's
            prediction beside the measured counters (one launch, L2 flushed first), the median
@@ -148,7 +148,7 @@ std::optional<Kernel> findKernel(const std::string& subject, std::string& why) {
         std::error_code ignored;
         if (!std::filesystem::is_regular_file(subject, ignored)) {
             why = "'" + subject +
-                  "' is neither a kernel preset id (warpscope-cli kernel-presets lists them), a "
+                  "' is neither a kernel preset id (warpscope-cli kernels lists them), a "
                   "kernel file nor kernel JSON";
             return std::nullopt;
         }

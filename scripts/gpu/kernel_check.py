@@ -386,7 +386,7 @@ def render(kernels_json, out_dir):
             got = row(kid, point)
             refs = [r for r in presets.get(kid, {}).get("references", [])
                     if all(point.get(k) == v for k, v in r.get("parameters", {}).items())]
-            notes = "; ".join("%s %s %s" % (r["quantity"], fmt(r["value"]), r.get("unit", ""))
+            notes = "; ".join("%s %g %s" % (r["quantity"], r["value"], r.get("unit", ""))
                               for r in refs) or "-"
             label = ", ".join("%s=%d" % kv for kv in point.items()) or "-"
             if got is None:
