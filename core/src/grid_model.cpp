@@ -1,6 +1,7 @@
 // The grid model: every thread of every warp of a kernel's launch, counted as the per-warp modern
 // model counts one warp, summed; footprints per buffer; the first out-of-bounds, negative or
 // misaligned thread. docs/models.md ("The grid model") states the rules.
+#include "kernel_internal.h"
 #include "warpscope/kernel.h"
 
 #include <algorithm>
@@ -61,32 +62,6 @@ private:
 
 bool isL1Cached(const AccessKind& kind) {
     return kind.op == AccessOp::Load && kind.cache != CachePath::CacheGlobal;
-}
-
-Dim3 blockIndex(const ResolvedKernel& kernel, std::int64_t blockLinear) {
-    const Dim3& g = kernel.grid;
-    return Dim3{blockLinear % g.x, (blockLinear / g.x) % g.y, blockLinear / (g.x * g.y)};
-}
-
-Dim3 threadIndex(const ResolvedKernel& kernel, std::int64_t linear) {
-    const Dim3& b = kernel.block;
-    return Dim3{linear % b.x, (linear / b.x) % b.y, linear / (b.x * b.y)};
-}
-
-std::string dimText(const Dim3& d) {
-    return "(" + decimal(d.x) + ", " + decimal(d.y) + ", " + decimal(d.z) + ")";
-}
-
-/// "access 1 ("store out"), block (3, 0, 0), thread (5, 2, 0)": the place of one thread's access.
-std::string threadPlace(const ResolvedKernel& kernel, int access, std::int64_t blockLinear,
-                        std::int64_t threadLinear) {
-    const KernelAccess& a = kernel.kernel.accesses[static_cast<std::size_t>(access)];
-    std::string text = "/accesses/" + std::to_string(access);
-    if (!a.label.empty()) {
-        text += " (" + a.label + ")";
-    }
-    return text + ", block " + dimText(blockIndex(kernel, blockLinear)) + ", thread " +
-           dimText(threadIndex(kernel, threadLinear));
 }
 
 /// Keeps the `limit` warps with the largest values, worst first; among equals the earliest.
@@ -538,8 +513,8 @@ private:
                                  " bytes is past the end of '" + buffer.name + "' (" +
                                  decimal(buffer.bytes) + " bytes)",
                              0,
-                             threadPlace(m_kernel, static_cast<int>(access), block,
-                                         warp * kWarpSize + lane)};
+                             detail::threadPlace(m_kernel, static_cast<int>(access), block,
+                                                 warp * kWarpSize + lane, "address")};
             }
         }
         return std::nullopt;

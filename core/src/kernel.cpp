@@ -3,6 +3,8 @@
 // a pattern. The grid model is in grid_model.cpp, the JSON form in kernel_file.cpp.
 #include "warpscope/kernel.h"
 
+#include "kernel_internal.h"
+
 #include <algorithm>
 #include <limits>
 #include <set>
@@ -73,6 +75,30 @@ std::string decimal(std::int64_t value) {
 }
 
 } // namespace
+
+namespace detail {
+
+std::string threadPlace(const ResolvedKernel& kernel, int access, std::int64_t blockLinear,
+                        std::int64_t threadLinear, const char* field) {
+    const Dim3& g = kernel.grid;
+    const Dim3& b = kernel.block;
+    const Dim3 block{blockLinear % g.x, (blockLinear / g.x) % g.y, blockLinear / (g.x * g.y)};
+    const Dim3 thread{threadLinear % b.x, (threadLinear / b.x) % b.y, threadLinear / (b.x * b.y)};
+    const auto dim = [](const Dim3& d) {
+        return "(" + decimal(d.x) + ", " + decimal(d.y) + ", " + decimal(d.z) + ")";
+    };
+    std::string text = "/accesses/" + std::to_string(access);
+    if (field != nullptr && *field != '\0') {
+        text += std::string("/") + field;
+    }
+    const std::string& label = kernel.kernel.accesses.at(static_cast<std::size_t>(access)).label;
+    if (!label.empty()) {
+        text += " (" + label + ")";
+    }
+    return text + ", block " + dim(block) + ", thread " + dim(thread);
+}
+
+} // namespace detail
 
 Result<ResolvedKernel> resolveKernel(const Kernel& kernel) {
     ResolvedKernel out;
@@ -267,9 +293,9 @@ Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::in
     if (!threads) {
         return threads.error();
     }
-    const std::string at = "/accesses/" + std::to_string(access);
     WarpAccess out;
     out.kind = resolved.access.kind;
+    const int width = out.kind.widthBytes;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const LaneThread& t = threads.value()[static_cast<std::size_t>(lane)];
         if (!t.existsInBlock) {
@@ -280,28 +306,40 @@ Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::in
         env.gid = t.globalIndex;
         auto isActive = resolved.active.evaluate(env, kernel.parameterValues);
         if (!isActive) {
-            return placed(isActive.error(), at + "/active, block " + decimal(blockLinear) +
-                                                ", thread " + decimal(t.linearThreadIndex));
+            return placed(isActive.error(), detail::threadPlace(kernel, access, blockLinear,
+                                                                t.linearThreadIndex, "active"));
         }
         if (isActive.value() == 0) {
             continue;
         }
         auto address = resolved.address.evaluate(env, kernel.parameterValues);
         if (!address) {
-            return placed(address.error(), at + "/address, block " + decimal(blockLinear) +
-                                               ", thread " + decimal(t.linearThreadIndex));
+            return placed(address.error(), detail::threadPlace(kernel, access, blockLinear,
+                                                               t.linearThreadIndex, "address"));
         }
-        out.addresses[static_cast<std::size_t>(lane)] = address.value();
+        const std::int64_t value = address.value();
+        const auto offender = [&](ErrorCode code, std::string message) {
+            return Error{
+                code, std::move(message), 0,
+                detail::threadPlace(kernel, access, blockLinear, t.linearThreadIndex, "address")};
+        };
+        if (value < 0) {
+            return offender(ErrorCode::NegativeAddress,
+                            "address " + decimal(value) + " is negative");
+        }
+        if (value > std::numeric_limits<std::int64_t>::max() - 16) {
+            return offender(ErrorCode::Overflow, "address " + decimal(value) + " is too large");
+        }
+        if (value % width != 0) {
+            return offender(ErrorCode::Misaligned, "address " + decimal(value) +
+                                                       " is not a multiple of the " +
+                                                       std::to_string(width) +
+                                                       "-byte element width (the GPU would fault)");
+        }
+        out.addresses[static_cast<std::size_t>(lane)] = value;
     }
     out.threads = threads.value();
-    auto valid = validate(std::move(out));
-    if (!valid) {
-        Error error = valid.error();
-        error.where = at + "/address, block " + decimal(blockLinear) + ", warp " +
-                      decimal(warpInBlock) + ", " + error.where;
-        return error;
-    }
-    return valid;
+    return out;
 }
 
 Result<Kernel> kernelFromPattern(const Pattern& pattern) {

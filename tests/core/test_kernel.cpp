@@ -329,6 +329,17 @@ TEST(GridModel, NamesTheFirstOutOfBoundsThread) {
     prediction = predictGrid(resolvedOrFail(kernel));
     ASSERT_FALSE(prediction.ok());
     EXPECT_EQ(prediction.error().code, ErrorCode::NegativeAddress);
+    EXPECT_EQ(prediction.error().where, "/accesses/0/address, block (0, 0, 0), thread (0, 0, 0)");
+    EXPECT_EQ(prediction.error().message, "address -8 is negative");
+
+    // A later block's misaligned thread, with the access's label.
+    kernel = simpleKernel("gid == 100 ? 402 : gid * 4");
+    kernel.accesses[0].label = "load data";
+    prediction = predictGrid(resolvedOrFail(kernel));
+    ASSERT_FALSE(prediction.ok());
+    EXPECT_EQ(prediction.error().code, ErrorCode::Misaligned);
+    EXPECT_EQ(prediction.error().where,
+              "/accesses/0/address (load data), block (3, 0, 0), thread (4, 0, 0)");
 
     kernel = simpleKernel("gid * 4 + 2");
     prediction = predictGrid(resolvedOrFail(kernel));
