@@ -8,11 +8,12 @@ build=$1
 dest=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$dest"
-mkdir -p "$dest/bin" "$dest/scripts/gpu" "$dest/tests/probe" "$dest/resources"
+mkdir -p "$dest/bin" "$dest/scripts/gpu/kernels" "$dest/tests/probe" "$dest/resources"
 cp "$build/kernels/probe/warpscope-probe" "$dest/bin/"
 cp "$build/tests/probe/warpscope-probe-protocol-tests" "$dest/bin/"
 strip "$dest/bin/"*
 cp "$src/scripts/gpu/kernel_check.py" "$src/scripts/gpu/kernel_device_run.sh" "$dest/scripts/gpu/"
+cp "$src/scripts/gpu/kernels/"*.json "$dest/scripts/gpu/kernels/"
 cp "$src/tests/probe/check_kernel_sass.py" "$dest/tests/probe/"
 cp "$src/resources/kernels.json" "$dest/resources/"
 du -sh "$dest"

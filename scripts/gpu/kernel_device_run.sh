@@ -2,10 +2,11 @@
 # Runs issue 11's whole-kernel checks on a GPU machine from a folder prepared by
 # scripts/gpu/kernel_device_pack.sh (binaries in bin/, the scripts and resources/kernels.json at
 # their paths in the tree). Usage, from that folder:
-#   scripts/gpu/kernel_device_run.sh smoke|check|tables|all [OUTDIR]
+#   scripts/gpu/kernel_device_run.sh smoke|experiment|check|tables|all [OUTDIR]
 # smoke:  device facts, one kernel end to end, the generated SASS of every preset, and the
 #         probe's protocol tests;
 # check:  kernel_check.py check (model vs probe vs ncu, SASS, compute-sanitizer);
+# experiment: whether kernels that only store columns read DRAM (partial sectors), ECC mode;
 # tables: kernel_check.py tables (the notes' tables, 5 runs each).
 set -u
 mode=${1:-all}
@@ -42,6 +43,33 @@ if [ "$mode" = smoke ] || [ "$mode" = all ]; then
         python3 tests/probe/check_kernel_sass.py "$probe" --kernels resources/kernels.json
         echo "exit $?"
     } 2>&1 | tee "$out/smoke.txt"
+fi
+if [ "$mode" = experiment ] || [ "$mode" = all ]; then
+    # Do kernels that only store columns read DRAM? (the footprint says they read nothing)
+    {
+        nvidia-smi -q -d ECC | grep -iE "ecc mode|current|pending" | head -4
+        for k in scripts/gpu/kernels/stores_*.json; do
+            for args in "" "--warm"; do
+                "$probe" run-kernel "$k" --json --repetitions 5 $args | python3 -c '
+import json, sys
+for line in sys.stdin:
+    a = json.loads(line)
+    c, p = a["counters"], a["predicted"]
+    print("%-20s %-5s dram read %10d (footprint %d)  dram write %10d  L2 write sectors %d  %.4f ms" % (
+        a["kernel"], "warm" if not a["timing"]["cold"] else "cold", c.get("dram__bytes_read.sum", -1),
+        p.get("dram__bytes_read.sum", 0), c.get("dram__bytes_write.sum", -1),
+        c.get("lts__t_sectors_srcunit_tex_op_write.sum", -1), a["timing"]["kernelMs"]["median"]))'
+            done
+        done
+        for id in transpose-naiverow transpose-unroll4row transpose-copyrow; do
+            "$probe" run-kernel $id --json --repetitions 3 | python3 -c '
+import json, sys
+a = json.loads(sys.stdin.readline())
+print("%-20s dram read %d, footprint %d (%+.1f %%)" % (a["kernel"], a["counters"]["dram__bytes_read.sum"],
+      a["predicted"]["dram__bytes_read.sum"],
+      100.0 * (a["counters"]["dram__bytes_read.sum"] / a["predicted"]["dram__bytes_read.sum"] - 1)))'
+        done
+    } 2>&1 | tee "$out/experiment.txt"
 fi
 if [ "$mode" = check ] || [ "$mode" = all ]; then
     python3 scripts/gpu/kernel_check.py check "$probe" resources/kernels.json "$out" 2>&1 |
