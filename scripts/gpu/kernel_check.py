@@ -3,7 +3,7 @@
 the course notes' bandwidth tables reproduced.
 
 Usage:
-  kernel_check.py check  PROBE KERNELS_JSON OUTDIR [ID ...]
+  kernel_check.py check  PROBE KERNELS_JSON OUTDIR [ID ... | --extra]
   kernel_check.py tables PROBE KERNELS_JSON OUTDIR [RUNS]
   kernel_check.py render KERNELS_JSON OUTDIR   (the tables again from OUTDIR/kernel_tables.jsonl)
 
@@ -17,6 +17,8 @@ check   For every kernel preset (or the ids given), in one run:
         Prints a table; global requests and sectors must agree exactly in all three sources,
         shared wavefronts within 10 %, dram__bytes_read.sum within 5 % of the predicted
         footprint. Writes OUTDIR/kernel_check.txt and OUTDIR/kernel_check.jsonl (raw).
+        --extra: the launches of EXTRA below instead (non-square grids, other blocks and
+        offsets), written to OUTDIR/kernel_check_extra.txt and .jsonl.
 tables  The notes' Tables 4-4, 4-6, 4-10, 4-11, 4-13 and the readSegment/writeSegment and
         readOffset/writeOffset offsets: RUNS (default 5) separate probe processes per preset,
         each the median of 21 cold launches; prints the median bandwidth of the runs, their
@@ -70,11 +72,11 @@ def run(args, timeout=240, env=None):
         return 124, "", "timed out after %d s" % timeout, time.perf_counter() - started
 
 
-def ncu_metrics(probe, kernel_id):
+def ncu_metrics(probe, kernel_id, extra=()):
     code, out, err, seconds = run(["ncu", "--metrics", ",".join(METRICS), "--csv",
                                    "--print-units", "base", "--cache-control", "all",
                                    "-k", "regex:warpscope_kernel", "-c", "1",
-                                   probe, "run-kernel", kernel_id, "--no-counters",
+                                   probe, "run-kernel", kernel_id, *extra, "--no-counters",
                                    "--repetitions", "1"], timeout=300)
     values = {}
     start = out.find('"ID"')
@@ -87,9 +89,9 @@ def ncu_metrics(probe, kernel_id):
     return values, (code, err.strip()[-300:], seconds)
 
 
-def sanitizer(probe, kernel_id, tool):
+def sanitizer(probe, kernel_id, tool, extra=()):
     code, out, err, seconds = run(["compute-sanitizer", "--tool", tool, "--error-exitcode", "9",
-                                   probe, "run-kernel", kernel_id, "--no-counters",
+                                   probe, "run-kernel", kernel_id, *extra, "--no-counters",
                                    "--repetitions", "1"], timeout=300)
     summary = [line for line in (out + err).splitlines()
                if "ERROR SUMMARY" in line or "RACECHECK SUMMARY" in line or "Error" in line][:3]
@@ -108,13 +110,31 @@ def fmt(value):
     return "%.1f" % value
 
 
+# Launches other than the presets' own: non-square grids, where the diagonal block mapping sends
+# whole blocks outside the matrix (their threads are inactive), and the thin blocks of Table 4-11.
+EXTRA = [
+    ("transpose-diagonalrow", ["--param", "bx=32", "--param", "by=8"]),
+    ("transpose-diagonalcol-cg", ["--param", "bx=32", "--param", "by=8"]),
+    ("transpose-diagonalrow", ["--param", "nx=2048", "--param", "ny=1024"]),
+    ("transpose-naivecol-cg", ["--param", "bx=8", "--param", "by=32"]),
+    ("transpose-unroll4col-cg", ["--param", "bx=8", "--param", "by=32"]),
+    ("readoffset", ["--param", "offset=11"]),
+    ("writeoffset-cg", ["--param", "offset=11"]),
+]
+
+
 def check(probe, kernels_json, out_dir, ids):
     presets = json.load(open(kernels_json))
-    if ids:
-        presets = [p for p in presets if p["id"] in ids]
+    name = "kernel_check"
+    jobs = [(p["id"], []) for p in presets]
+    if ids == ["--extra"]:
+        jobs, name = EXTRA, "kernel_check_extra"
+    elif ids:
+        jobs = [(p["id"], []) for p in presets if p["id"] in ids]
+    by_id = {p["id"]: p for p in presets}
     os.makedirs(out_dir, exist_ok=True)
-    text = open(os.path.join(out_dir, "kernel_check.txt"), "w")
-    raw = open(os.path.join(out_dir, "kernel_check.jsonl"), "w")
+    text = open(os.path.join(out_dir, name + ".txt"), "w")
+    raw = open(os.path.join(out_dir, name + ".jsonl"), "w")
     code, info, err, _ = run([probe, "info"])
     log(text, info.strip() or err.strip())
     _, smi, _, _ = run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total",
@@ -127,26 +147,28 @@ def check(probe, kernels_json, out_dir, ids):
     rows = []
     workdir = os.path.join(out_dir, "cubins")
     os.makedirs(workdir, exist_ok=True)
-    for preset in presets:
-        kid = preset["id"]
+    for kid, extra in jobs:
+        preset = by_id[kid]
+        label = " ".join([kid] + [a for a in extra if a != "--param"])
         has_shared = any(a.get("space") == "shared" for a in preset["kernel"]["accesses"])
         cubin = os.path.join(workdir, kid + ".cubin")
-        code, out, err, seconds = run([probe, "run-kernel", kid, "--json", "--repetitions", "5"],
+        code, out, err, seconds = run([probe, "run-kernel", kid, *extra, "--json",
+                                       "--repetitions", "5"],
                                       env=dict(os.environ, WARPSCOPE_SAVE_CUBIN=cubin))
         if not out.strip():
-            log(text, "FAIL %s: run-kernel exit %d: %s" % (kid, code, err.strip()[-400:]))
-            failures.append(kid)
+            log(text, "FAIL %s: run-kernel exit %d: %s" % (label, code, err.strip()[-400:]))
+            failures.append(label)
             continue
         answer = json.loads(out.splitlines()[0])
-        ncu, ncu_status = ncu_metrics(probe, kid)
+        ncu, ncu_status = ncu_metrics(probe, kid, extra)
         promised = answer["memoryInstructions"]
         found_full = check_kernel_sass.sass_memory_instructions(cubin)
         found = [op for _, _, op, _ in found_full]
         expected = [(e.split()[0], int(e.split()[1])) for e in promised]
         sass_ok = [(f, w) for f, w, _, _ in found_full] == expected
         sass_message = "" if sass_ok else "SASS has " + ", ".join(found)
-        memcheck = sanitizer(probe, kid, "memcheck")
-        racecheck = sanitizer(probe, kid, "racecheck") if has_shared else None
+        memcheck = sanitizer(probe, kid, "memcheck", extra)
+        racecheck = sanitizer(probe, kid, "racecheck", extra) if has_shared else None
         predicted = answer["predicted"]
         counters = answer["counters"]
         problems = []
@@ -157,15 +179,15 @@ def check(probe, kernels_json, out_dir, ids):
         for m in SHARED_WAVEFRONTS:
             p, c, n = predicted.get(m, 0), counters.get(m), ncu.get(m)
             if p or c or n:
-                for label, v in (("probe", c), ("ncu", n)):
+                for source, v in (("probe", c), ("ncu", n)):
                     if v is None or (p == 0 and v != 0) or (p and abs(pct(v, p)) > 10):
-                        problems.append("%s predicted %s %s %s" % (m, fmt(p), label, fmt(v)))
+                        problems.append("%s predicted %s %s %s" % (m, fmt(p), source, fmt(v)))
         footprint = predicted.get("dram__bytes_read.sum")
-        for label, v in (("probe", counters.get("dram__bytes_read.sum")),
-                         ("ncu", ncu.get("dram__bytes_read.sum"))):
+        for source, v in (("probe", counters.get("dram__bytes_read.sum")),
+                          ("ncu", ncu.get("dram__bytes_read.sum"))):
             if footprint and (v is None or abs(pct(v, footprint)) > 5):
                 problems.append("dram__bytes_read.sum predicted %s %s %s (%+.1f %%)"
-                                % (fmt(footprint), label, fmt(v),
+                                % (fmt(footprint), source, fmt(v),
                                    pct(v, footprint) if v else float("nan")))
         if not sass_ok:
             problems.append("SASS: " + sass_message)
@@ -173,15 +195,15 @@ def check(probe, kernels_json, out_dir, ids):
             problems.append("memcheck exit %d %s" % (memcheck[0], memcheck[1]))
         if racecheck and racecheck[0] != 0:
             problems.append("racecheck exit %d %s" % (racecheck[0], racecheck[1]))
-        record = {"id": kid, "answer": answer, "ncu": ncu, "ncuStatus": ncu_status,
+        record = {"id": label, "answer": answer, "ncu": ncu, "ncuStatus": ncu_status,
                   "sass": {"ok": sass_ok, "promised": promised, "found": found},
                   "memcheck": memcheck, "racecheck": racecheck, "problems": problems}
         raw.write(json.dumps(record) + "\n")
         raw.flush()
         rows.append(record)
         if problems:
-            failures.append(kid)
-        log(text, "%s %s: %s" % ("FAIL" if problems else "ok  ", kid,
+            failures.append(label)
+        log(text, "%s %s: %s" % ("FAIL" if problems else "ok  ", label,
                                  "; ".join(problems) if problems else
                                  "%.3f ms, %.0f GB/s" % (answer["timing"]["kernelMs"]["median"],
                                                         answer["effectiveBandwidthGBs"])))
@@ -222,7 +244,7 @@ def check(probe, kernels_json, out_dir, ids):
             r["id"], triple(EXACT[0]), triple(EXACT[1]), triple(EXACT[2]), triple(EXACT[3]),
             shared, dram, lts, "✓" if r["sass"]["ok"] else "✗", san))
     log(text, "")
-    log(text, "%d presets, %d with problems%s" % (len(presets), len(failures),
+    log(text, "%d kernels, %d with problems%s" % (len(jobs), len(failures),
                                                   (": " + ", ".join(failures)) if failures else ""))
     return 1 if failures else 0
 

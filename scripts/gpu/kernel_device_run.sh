@@ -2,10 +2,11 @@
 # Runs issue 11's whole-kernel checks on a GPU machine from a folder prepared by
 # scripts/gpu/kernel_device_pack.sh (binaries in bin/, the scripts and resources/kernels.json at
 # their paths in the tree). Usage, from that folder:
-#   scripts/gpu/kernel_device_run.sh smoke|experiment|check|tables|all [OUTDIR]
+#   scripts/gpu/kernel_device_run.sh smoke|experiment|check|extra|tables|all [OUTDIR]
 # smoke:  device facts, one kernel end to end, the generated SASS of every preset, and the
 #         probe's protocol tests;
 # check:  kernel_check.py check (model vs probe vs ncu, SASS, compute-sanitizer);
+# extra:  the same on non-square grids and other launches (kernel_check.py check --extra);
 # experiment: whether kernels that only store columns read DRAM (partial sectors), ECC mode;
 # tables: kernel_check.py tables (the notes' tables, 5 runs each).
 set -u
@@ -74,6 +75,12 @@ fi
 if [ "$mode" = check ] || [ "$mode" = all ]; then
     python3 scripts/gpu/kernel_check.py check "$probe" resources/kernels.json "$out" 2>&1 |
         tail -n 60
+    rm -rf "$out/cubins"
+fi
+if [ "$mode" = extra ] || [ "$mode" = all ]; then
+    # The same three-way check on launches other than the presets' own (non-square grids).
+    python3 scripts/gpu/kernel_check.py check "$probe" resources/kernels.json "$out" --extra 2>&1 |
+        tail -n 20
     rm -rf "$out/cubins"
 fi
 if [ "$mode" = tables ] || [ "$mode" = all ]; then
