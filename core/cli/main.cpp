@@ -1051,7 +1051,7 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
         const KernelAccess& access = kernel.accesses[a];
         const GridAccessPrediction& p = grid.accesses[a];
         std::cout << "Access " << a << (access.label.empty() ? "" : " (" + access.label + ")")
-                  << ": " << describeKind(access.kind)
+                  << ": " << describeAccessKind(access.kind)
                   << (access.buffer.empty() ? "" : ", buffer " + access.buffer) << "\n";
         std::cout << "  address  " << access.addressExpression << "\n";
         if (access.activeExpression != "1") {
