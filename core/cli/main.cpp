@@ -4,6 +4,7 @@
 //   predict  JSON lines in, JSON lines out, for scripts and for checking against `ncu`;
 //   presets  the built-in presets by topic.
 // docs/cli.md describes every command, option, line format and exit status.
+#include "warpscope/command_line_text.h"
 #include "warpscope/expression.h"
 #include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
@@ -116,12 +117,11 @@ Exit status: 0 success; 1 predict or predict-kernel answered at least one line w
 // ---- Small helpers ---------------------------------------------------------------------------
 
 void printError(const std::string& message) {
-    std::cerr << "warpscope-cli: " << message << "\n";
+    writeCommandError(std::cerr, "warpscope-cli", message);
 }
 
 int usageError(const std::string& message) {
-    printError(message);
-    std::cerr << "Run 'warpscope-cli --help' for the commands and options.\n";
+    writeUsageError(std::cerr, "warpscope-cli", message);
     return kExitBadInput;
 }
 
@@ -161,28 +161,10 @@ std::string percent(double fraction) {
     return out.str();
 }
 
-std::string describeKind(const AccessKind& kind) {
-    std::string text = std::string(toString(kind.space)) + " " + toString(kind.op) + ", " +
-                       std::to_string(kind.widthBytes) + "-byte elements";
-    if (kind.space == MemorySpace::Global && kind.op == AccessOp::Load) {
-        text += ", cache " + std::string(toString(kind.cache));
-    }
-    return text;
-}
-
 /// Prints `text` and a caret under its 1-based byte `column`, aligned for tabs and UTF-8.
 void printCaret(const std::string& text, int column, const std::string& message) {
-    std::string pad;
-    for (std::size_t i = 0;
-         i + 1 < static_cast<std::size_t>(std::max(column, 1)) && i < text.size(); ++i) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        if (byte == '\t') {
-            pad += '\t';
-        } else if ((byte & 0xC0) != 0x80) {
-            pad += ' ';
-        }
-    }
-    std::cerr << "  " << text << "\n  " << pad << "^ column " << column << ": " << message << "\n";
+    std::cerr << "  " << text << "\n  " << caretPadding(text, column) << "^ column " << column
+              << ": " << message << "\n";
 }
 
 // ---- Command lines ---------------------------------------------------------------------------
@@ -587,8 +569,8 @@ int runAnalyze(const std::vector<std::string>& args) {
         std::cout << "Block    " << source.blockDim.x << "x" << source.blockDim.y << "x"
                   << source.blockDim.z << ", warp " << source.warpIndex << "\n";
     }
-    std::cout << "Access   " << describeKind(pattern.kind) << ", " << access->activeLaneCount()
-              << " of 32 lanes active\n\n";
+    std::cout << "Access   " << describeAccessKind(pattern.kind) << ", "
+              << access->activeLaneCount() << " of 32 lanes active\n\n";
 
     const ModernPrediction modern = predictModern(access.value());
     printLaneTable(access.value(), modern);
@@ -1069,7 +1051,7 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
         const KernelAccess& access = kernel.accesses[a];
         const GridAccessPrediction& p = grid.accesses[a];
         std::cout << "Access " << a << (access.label.empty() ? "" : " (" + access.label + ")")
-                  << ": " << describeKind(access.kind)
+                  << ": " << describeAccessKind(access.kind)
                   << (access.buffer.empty() ? "" : ", buffer " + access.buffer) << "\n";
         std::cout << "  address  " << access.addressExpression << "\n";
         if (access.activeExpression != "1") {

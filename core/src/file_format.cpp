@@ -10,6 +10,7 @@
 
 #include "json_guard.h"
 #include "warpscope/expression.h"
+#include "warpscope/json_depth.h"
 #include "warpscope/preset.h"
 
 #include <nlohmann/json.hpp>
@@ -122,9 +123,7 @@ std::optional<Error> scanText(std::string_view text) {
                              std::to_string(kMaxFileBytes / (1024u * 1024u)) + " MiB",
                          "");
     }
-    std::size_t depth = 0;
-    bool inString = false;
-    bool escaped = false;
+    JsonDepthScanner depth(kMaxDepth);
     std::size_t line = 1;
     std::size_t lineStart = 0;
     for (std::size_t i = 0; i < text.size();) {
@@ -135,34 +134,16 @@ std::optional<Error> scanText(std::string_view text) {
             const std::string place = lineColumn(line, i - lineStart + 1);
             return fileError("the text is not valid UTF-8 (byte " + std::string(hex) + ")", place);
         }
-        if (length == 1) {
-            const char c = text[i];
-            if (inString) {
-                if (escaped) {
-                    escaped = false;
-                } else if (c == '\\') {
-                    escaped = true;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '[' || c == '{') {
-                if (++depth > kMaxDepth) {
-                    const std::string place = lineColumn(line, i - lineStart + 1);
-                    return fileError("the JSON is nested more than " + std::to_string(kMaxDepth) +
-                                         " levels deep",
-                                     place);
-                }
-            } else if ((c == ']' || c == '}') && depth > 0) {
-                --depth;
-            }
-            if (c == '\n') {
-                ++line;
-                lineStart = i + 1;
-            }
-        } else {
-            escaped = false;
+        const char c = text[i];
+        if (!depth.step(c)) {
+            const std::string place = lineColumn(line, i - lineStart + 1);
+            return fileError("the JSON is nested more than " + std::to_string(kMaxDepth) +
+                                 " levels deep",
+                             place);
+        }
+        if (c == '\n') {
+            ++line;
+            lineStart = i + 1;
         }
         i += length;
     }

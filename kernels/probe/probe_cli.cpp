@@ -3,6 +3,7 @@
 
 #include "probe_protocol.h"
 #include "run_kernel.h"
+#include "warpscope/command_line_text.h"
 #include "warpscope/file_format.h"
 #include "warpscope/model.h"
 #include "warpscope/pattern.h"
@@ -96,12 +97,11 @@ input or after shutdown, 3 after a fatal error.
 )";
 
 void printError(const std::string& message) {
-    std::cerr << "warpscope-probe: " << message << "\n";
+    writeCommandError(std::cerr, "warpscope-probe", message);
 }
 
 int usageError(const std::string& message) {
-    printError(message);
-    std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
+    writeUsageError(std::cerr, "warpscope-probe", message);
     return kExitBadInput;
 }
 
@@ -186,15 +186,6 @@ std::string bytesText(std::int64_t bytes) {
     return std::to_string(bytes) + " bytes";
 }
 
-std::string describeKind(const AccessKind& kind) {
-    std::string text = std::string(toString(kind.space)) + " " + toString(kind.op) + ", " +
-                       std::to_string(kind.widthBytes) + "-byte elements";
-    if (kind.space == MemorySpace::Global && kind.op == AccessOp::Load) {
-        text += ", cache " + std::string(toString(kind.cache));
-    }
-    return text;
-}
-
 std::string deviceLine(const DeviceInfo& info) {
     return info.name + " (compute capability " + std::to_string(info.computeCapabilityMajor) + "." +
            std::to_string(info.computeCapabilityMinor) + ", " + std::to_string(info.smCount) +
@@ -213,18 +204,8 @@ std::string pad(const std::string& text, std::size_t width, bool right = false) 
 
 /// The expression with a caret under the error's 1-based column (UTF-8 and tabs kept aligned).
 void printCaret(const std::string& text, const RequestError& error) {
-    std::string padding;
-    for (std::size_t i = 0; i + 1 < static_cast<std::size_t>(error.column) && i < text.size();
-         ++i) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        if (byte == '\t') {
-            padding += '\t';
-        } else if ((byte & 0xC0) != 0x80) {
-            padding += ' ';
-        }
-    }
     printError(error.error.message);
-    std::cerr << "  " << text << "\n  " << padding << "^\n";
+    std::cerr << "  " << text << "\n  " << caretPadding(text, error.column) << "^\n";
 }
 
 // ---- run ---------------------------------------------------------------------------------------
@@ -451,7 +432,7 @@ int runCommand(const std::vector<std::string>& args, const BackendFactory& makeB
     std::cout << "Device:   " << deviceLine(std::get<DeviceInfo>(device)) << "\n"
               << "Pattern:  "
               << (pattern.named.title.empty() ? options.subject : pattern.named.title)
-              << "\n          " << describeKind(pattern.access.kind) << ", "
+              << "\n          " << describeAccessKind(pattern.access.kind) << ", "
               << pattern.access.activeLaneCount() << " active lanes\n\n";
     int mismatches = 0;
     if (options.measure.counters) {

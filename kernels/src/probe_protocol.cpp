@@ -5,6 +5,7 @@
 #include "kernel_codegen.h"
 #include "kernel_request.h"
 
+#include "warpscope/json_depth.h"
 #include "warpscope/model.h"
 
 #include <algorithm>
@@ -136,33 +137,6 @@ public:
     }
 };
 
-/// Nesting depth of a JSON text outside its strings, stopping early past `limit`.
-bool nestedDeeperThan(std::string_view text, std::size_t limit) {
-    std::size_t depth = 0;
-    bool inString = false;
-    bool escaped = false;
-    for (const char c : text) {
-        if (inString) {
-            if (escaped) {
-                escaped = false;
-            } else if (c == '\\') {
-                escaped = true;
-            } else if (c == '"') {
-                inString = false;
-            }
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > limit) {
-                return true;
-            }
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
-        }
-    }
-    return false;
-}
-
 json statsJson(const Stats& stats) {
     return json{{"median", stats.median},
                 {"min", stats.min},
@@ -256,7 +230,7 @@ Pending parseRequestLine(const LineRead& line) {
                                    std::to_string(kMaxRequestLineBytes / (1024u * 1024u)) + " MiB");
         return pending;
     }
-    if (nestedDeeperThan(line.text, kMaxRequestDepth)) {
+    if (jsonNestedDeeperThan(line.text, kMaxRequestDepth)) {
         pending.error = badRequest("the request is nested more than " +
                                    std::to_string(kMaxRequestDepth) + " levels deep");
         return pending;
