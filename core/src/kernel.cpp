@@ -374,6 +374,13 @@ Result<Kernel> kernelFromPattern(const Pattern& pattern) {
     if (!resolved) {
         return resolved.error();
     }
+    constexpr std::int64_t kMaxSizingWarps = std::int64_t{1} << 24;
+    if (resolved->warpCount() > kMaxSizingWarps) {
+        return invalidAt("the pattern's grid has " + decimal(resolved->warpCount()) +
+                             " warps; warpscope sizes a pattern's buffer by evaluating at most "
+                             "2^24, so write it as a kernel with its buffer's size",
+                         "gdim");
+    }
     auto extent = gridAddressExtent(resolved.value(), 0);
     if (!extent) {
         return extent.error();

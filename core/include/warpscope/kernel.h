@@ -100,8 +100,9 @@ struct ResolvedAccess {
 
 /// A kernel with its parameters' values applied: sizes and launch evaluated and checked against
 /// CUDA's limits, every expression parsed, every global access tied to its buffer. Errors name
-/// their place ("/accesses/1/addressExpression", column set) and never describe a launch CUDA
-/// would refuse as valid.
+/// their place as a JSON pointer into the kernel's JSON form ("/accesses/1/address", "/grid/1",
+/// "/buffers/0/bytes"; column set for expressions) and never describe a launch CUDA would refuse
+/// as valid.
 struct ResolvedKernel {
     Kernel kernel;
     std::vector<std::int64_t> parameterValues; // in the order of kernel.parameters
@@ -118,7 +119,10 @@ struct ResolvedKernel {
 Result<ResolvedKernel> resolveKernel(const Kernel& kernel);
 
 /// The 32 lanes of warp `warpInBlock` of block `blockLinear` (x fastest) for access `access`, as
-/// the per-warp models and views read it. Lanes past the end of the block are inactive.
+/// the per-warp models and views read it. Lanes past the end of the block are inactive. A
+/// negative or misaligned address, or an expression error, is an Error whose `where` names the
+/// thread: "/accesses/1/address (store out), block (3, 0, 0), thread (29, 0, 0)". Bounds are
+/// checked by predictGrid, not here.
 Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::int64_t blockLinear,
                                std::int64_t warpInBlock);
 
@@ -187,9 +191,10 @@ struct GridOptions {
 };
 
 /// Evaluates every thread of every warp of the launch. Any thread whose address falls outside
-/// its buffer (global), is negative, or is not a multiple of the width is an error that names
-/// the first offender: access, block, thread and address (the probe relies on this before any
-/// launch).
+/// its buffer (global; ErrorCode::OutOfBounds), is negative, or is not a multiple of the width is
+/// an error that names the first offender in launch order (block, warp, access, lane): access,
+/// block, thread and address, as resolveWarp does (the probe relies on this before any launch).
+/// Cancelling gives ErrorCode::Cancelled. docs/models.md ("The grid model") states the rules.
 Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptions& options = {});
 
 /// The grid's totals as named metrics, as predictGrid fills GridPrediction::metrics.
