@@ -1,7 +1,8 @@
 // libFuzzer target for the pattern language (core/src/expression.cpp) and resolve(): any bytes
 // must parse to an Expression or an Error, and evaluate to a value or an Error, never a crash,
-// a hang or undefined behaviour. It also checks what the API promises: error columns lie inside
-// the text, a uniform expression gives every thread the same value, copies agree.
+// a hang or undefined behaviour; toCSource writes any parsed expression as balanced C. It also
+// checks what the API promises: error columns lie inside the text, a uniform expression gives
+// every thread the same value, copies agree.
 // Seeds: fuzz/corpus/expression/.
 #include "warpscope/expression.h"
 #include "warpscope/pattern.h"
@@ -67,6 +68,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     const warpscope::Expression expression = parsed.value(); // a copy shares the program
     check(expression.text() == text);
+
+    // The C source the probe's grid kernels are generated from (kernels/src/grid_kernels.cpp):
+    // every name through the callback, parentheses balanced, never a crash however deep.
+    std::size_t names = 0;
+    const std::string cSource = expression.toCSource([&](std::string_view name) {
+        ++names;
+        check(!name.empty());
+        return "v_" + std::string(name);
+    });
+    check(!cSource.empty());
+    std::ptrdiff_t depth = 0;
+    for (char c : cSource) {
+        depth += c == '(' ? 1 : (c == ')' ? -1 : 0);
+        check(depth >= 0);
+    }
+    check(depth == 0);
+    check(names <= size);
     for (const auto& values : kValues) {
         bool first = true;
         std::int64_t uniformValue = 0;

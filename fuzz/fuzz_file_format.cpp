@@ -1,7 +1,7 @@
 // libFuzzer target for the pattern and session file readers (core/src/file_format.cpp): any bytes
 // must give a value or an Error, never a crash, a hang or undefined behaviour; and whatever is
 // accepted must write out and read back to the same text (the writers round-trip).
-// Seeds: fuzz/corpus/files/.
+// Seeds: fuzz/corpus/file-format/.
 #include "warpscope/file_format.h"
 
 #include <cstddef>

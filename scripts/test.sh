@@ -1,18 +1,92 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds warpscope (dev preset: debug, warnings as errors) and runs the
-# whole test suite through ctest. GPU tests skip with a reason where there is no GPU.
-#   ./scripts/test.sh           the dev preset
-#   ./scripts/test.sh asan      the AddressSanitizer + UBSan preset
+# Installs what is missing, builds warpscope and runs its checks (docs/testing.md):
+#   ./scripts/test.sh           the dev preset (debug, warnings as errors): the whole test suite
+#   ./scripts/test.sh asan      the same suite under AddressSanitizer and UBSan (no CUDA; the
+#                               probe's protocol, fake backend and their tests included)
+#   ./scripts/test.sh fuzz      the fuzz preset (Debian's clang): every libFuzzer target in fuzz/
+#                               runs from its seed corpus fuzz/corpus/NAME/ for
+#                               WARPSCOPE_FUZZ_SECONDS seconds (default 60); any crash, leak,
+#                               timeout or sanitizer report fails it
+# GPU tests skip with a reason where there is no GPU. Exit status: non-zero on any failure.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 preset=${1:-dev}
-warpscope_setup "$preset"
-status=0
-ctest --preset "$preset" --parallel "$(nproc)" || status=$?
-# ctest keeps a skipped test's reason in its log: print it, so a GPU test that did not run says why.
-log="build/$preset/Testing/Temporary/LastTest.log"
-if [ -f "$log" ] && grep -q ': Skipped$' "$log"; then
-    echo "Skipped tests and why:"
-    grep -h -A1 ': Skipped$' "$log" | grep -v -e ': Skipped$' -e '^--$' | sort | uniq -c
-fi
-exit "$status"
+
+print_skipped() {
+    # ctest keeps a skipped test's reason in its log: print it, so a GPU test that did not run
+    # says why.
+    local log="build/$1/Testing/Temporary/LastTest.log"
+    if [ -f "$log" ] && grep -q ': Skipped$' "$log"; then
+        echo "Skipped tests and why:"
+        grep -h -A1 ': Skipped$' "$log" | grep -v -e ': Skipped$' -e '^--$' | sort | uniq -c
+    fi
+}
+
+# Runs one fuzz target from its seed corpus; prints one line of results. New inputs go to a
+# scratch folder in the build tree, never into fuzz/corpus/.
+run_fuzzer() {
+    local binary=$1 seconds=$2
+    local target name seeds work log
+    target=$(basename "$binary")
+    name=${target#fuzz-}
+    seeds=fuzz/corpus/$name
+    if [ ! -d "$seeds" ] || [ -z "$(ls -A "$seeds")" ]; then
+        echo "$target: no seed corpus: add a few inputs to $seeds/" >&2
+        return 1
+    fi
+    work=build/fuzz/fuzz-runs/$name
+    rm -rf "$work"
+    mkdir -p "$work/new" "$work/findings"
+    log=$work/log.txt
+    local status=0
+    # -timeout: one input running longer is a hang; -rss_limit_mb: an input needing more is a bug.
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        "$binary" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
+        -print_final_stats=1 -artifact_prefix="$work/findings/" "$work/new" "$seeds" \
+        >"$log" 2>&1 || status=$?
+    # A sanitizer report that did not stop the run still fails it.
+    if grep -q -E 'runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)' "$log"; then
+        if [ "$status" -eq 0 ]; then
+            status=1
+        fi
+    fi
+    local runs corpus
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    corpus=$(($(ls "$work/new" | wc -l) + $(ls "$seeds" | wc -l)))
+    printf '%-22s %5ss %12s runs %6s inputs in corpus  %s\n' "$target" "$seconds" "${runs:-?}" \
+        "$corpus" "$([ "$status" -eq 0 ] && echo ok || echo FAILED)"
+    if [ "$status" -ne 0 ]; then
+        echo "---- $target failed (exit $status); the end of $log:" >&2
+        grep -v -E '^#[0-9]+' "$log" | tail -40 >&2
+        echo "---- inputs that fail it, to fix and then add to $seeds/ as regression inputs:" >&2
+        ls -l "$work/findings" >&2
+    fi
+    return "$status"
+}
+
+case "$preset" in
+fuzz)
+    warpscope_setup fuzz
+    seconds=${WARPSCOPE_FUZZ_SECONDS:-60}
+    status=0
+    found=0
+    for binary in build/fuzz/fuzz/fuzz-*; do
+        [ -x "$binary" ] && [ -f "$binary" ] || continue
+        found=1
+        run_fuzzer "$binary" "$seconds" || status=1
+    done
+    if [ "$found" -eq 0 ]; then
+        echo "no fuzz targets were built in build/fuzz/fuzz/" >&2
+        exit 1
+    fi
+    exit "$status"
+    ;;
+*)
+    warpscope_setup "$preset"
+    status=0
+    ctest --preset "$preset" --parallel "$(nproc)" || status=$?
+    print_skipped "$preset"
+    exit "$status"
+    ;;
+esac

@@ -1244,8 +1244,13 @@ private:
         return "((" + condition + ") ? (" + whenTrue + ") : (" + whenFalse + "))";
     }
 
+    /// A chain of operators of one precedence level is read in a loop (the recursion is one
+    /// call per precedence level, never one per operator) and written in linear time: the
+    /// opening parentheses of all its operators first, then the operands with their closings.
     std::string binary(int minPrecedence) {
-        std::string left = unary();
+        std::string first = unary();
+        std::vector<std::pair<bool, std::string>> rest; // (int result, ") op (right)))")
+        std::size_t restLength = 0;
         while (const BinaryInfo* info = findBinary(peek())) {
             if (info->precedence < minPrecedence) {
                 break;
@@ -1254,23 +1259,47 @@ private:
             std::string right = binary(info->precedence + 1); // all binary operators are left-assoc
             const bool intResult = info->precedence <= 2 || info->precedence == 6 ||
                                    info->precedence == 7; // && || == != < <= > >=
-            left = intResult ? "((long long)((" + left + ") " + symbol + " (" + right + ")))"
-                             : "((" + left + ") " + symbol + " (" + right + "))";
+            std::string tail = ") " + symbol + " (" + right + (intResult ? ")))" : "))");
+            restLength += tail.size() + 16;
+            rest.emplace_back(intResult, std::move(tail));
         }
-        return left;
+        if (rest.empty()) {
+            return first;
+        }
+        std::string out;
+        out.reserve(first.size() + restLength);
+        for (auto it = rest.rbegin(); it != rest.rend(); ++it) {
+            out += it->first ? "((long long)((" : "((";
+        }
+        out += first;
+        for (const auto& op : rest) {
+            out += op.second;
+        }
+        return out;
     }
 
+    /// Prefix operators are read in a loop, like the parser reads them, so that 30,000 of them
+    /// neither recurse nor copy the text once per operator.
     std::string unary() {
+        std::string opening;
+        std::size_t prefixCount = 0;
+        while (isPunct("-") || isPunct("+") || isPunct("~") || isPunct("!")) {
+            const std::string symbol = take().text;
+            opening += symbol == "!" ? "((long long)!(" : "(" + symbol + "(";
+            ++prefixCount;
+        }
+        std::string operand = primary();
+        if (prefixCount == 0) {
+            return operand;
+        }
+        operand.insert(0, opening);
+        operand.append(2 * prefixCount, ')');
+        return operand;
+    }
+
+    std::string primary() {
         if (peek().kind == Tok::Punct) {
             const std::string symbol = peek().text;
-            if (symbol == "-" || symbol == "+" || symbol == "~") {
-                take();
-                return "(" + symbol + "(" + unary() + "))";
-            }
-            if (symbol == "!") {
-                take();
-                return "((long long)!(" + unary() + "))";
-            }
             if (symbol == "(") {
                 take();
                 std::string inner = conditional();

@@ -6,9 +6,24 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace warpscope {
 namespace {
+
+/// What validate() checks, without copying the access or writing a message: a width of 1, 2, 4,
+/// 8 or 16 bytes and every address non-negative, aligned to it and far from the int64 limit.
+bool isWellFormed(const WarpAccess& access) {
+    const int width = access.kind.widthBytes;
+    if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) {
+        return false;
+    }
+    return std::all_of(access.addresses.begin(), access.addresses.end(), [&](const auto& address) {
+        return !address ||
+               (*address >= 0 && *address <= std::numeric_limits<std::int64_t>::max() - 16 &&
+                *address % width == 0);
+    });
+}
 
 std::int64_t floorTo(std::int64_t value, std::int64_t unit) {
     return value - value % unit;
@@ -218,6 +233,17 @@ SharedPrediction predictShared(const WarpAccess& access) {
 ModernPrediction predictModern(const WarpAccess& access) {
     ModernPrediction prediction;
     prediction.kind = access.kind;
+    // Like predictTextbook, the model is meant for validated accesses (pattern.h: validate());
+    // anything else (a width of 0 would divide by zero, 256 would never finish a phase; a
+    // negative or misaligned address would straddle sectors) gives an empty prediction.
+    if (!isWellFormed(access)) {
+        if (access.kind.space == MemorySpace::Global) {
+            prediction.global = GlobalPrediction{};
+        } else {
+            prediction.shared = SharedPrediction{};
+        }
+        return prediction;
+    }
     if (access.kind.space == MemorySpace::Global) {
         prediction.global = predictGlobal(access);
     } else {

@@ -3,8 +3,10 @@
 #include "warpscope/pattern.h"
 
 #include "warpscope/expression.h"
+#include "warpscope/kernel.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 namespace warpscope {
@@ -87,16 +89,17 @@ Error invalid(std::string message, std::string where) {
     return Error{ErrorCode::InvalidValue, std::move(message), 0, std::move(where)};
 }
 
-// Largest block CUDA allows is 1024 threads; grids are bounded so that gid fits easily.
-constexpr std::int64_t kMaxBlockThreads = 1024;
-constexpr std::int64_t kMaxGridDim = std::int64_t{1} << 31;
-
-std::optional<Error> checkDim(const Dim3& dim, std::int64_t limit, const char* name) {
-    for (auto [value, axis] :
-         {std::pair{dim.x, "x"}, std::pair{dim.y, "y"}, std::pair{dim.z, "z"}}) {
-        if (value < 1 || value > limit) {
+// CUDA's launch limits (warpscope/kernel.h): what a GPU would refuse to launch, core refuses too,
+// with a message, rather than handing the probe a launch that fails.
+std::optional<Error> checkDim(const Dim3& dim, const std::array<std::int64_t, 3>& limits,
+                              const char* name) {
+    const std::array<std::pair<std::int64_t, const char*>, 3> axes = {
+        std::pair{dim.x, "x"}, std::pair{dim.y, "y"}, std::pair{dim.z, "z"}};
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        const auto [value, axis] = axes[i];
+        if (value < 1 || value > limits[i]) {
             return invalid(std::string(name) + "." + axis + " must be between 1 and " +
-                               std::to_string(limit) + ", not " + std::to_string(value),
+                               std::to_string(limits[i]) + ", not " + std::to_string(value),
                            name);
         }
     }
@@ -137,12 +140,12 @@ Result<WarpAccess> validate(WarpAccess access) {
 }
 
 Result<std::array<LaneThread, kWarpSize>> warpThreads(const PatternSource& source) {
-    if (auto error = checkDim(source.blockDim, kMaxBlockThreads, "bdim")) {
+    if (auto error = checkDim(source.blockDim, kMaxBlockDim, "bdim")) {
         return *error;
     }
-    if (source.blockDim.count() > kMaxBlockThreads) {
-        return invalid("a block holds at most 1024 threads, not " +
-                           std::to_string(source.blockDim.count()),
+    if (source.blockDim.count() > kMaxThreadsPerBlock) {
+        return invalid("a block holds at most " + std::to_string(kMaxThreadsPerBlock) +
+                           " threads, not " + std::to_string(source.blockDim.count()),
                        "bdim");
     }
     if (auto error = checkDim(source.gridDim, kMaxGridDim, "gdim")) {

@@ -173,8 +173,11 @@ std::optional<Error> applyPatternArguments(const PatternArguments& arguments,
     }
     PatternSource& source = *pattern.source;
     for (const auto& [name, value] : arguments.parameters) {
+        // Compared through a plain reference: clang 14 (Debian 12) cannot capture a structured
+        // binding in a lambda.
+        const std::string& wanted = name;
         auto it = std::find_if(source.parameters.begin(), source.parameters.end(),
-                               [&](const Parameter& p) { return p.name == name; });
+                               [&](const Parameter& p) { return p.name == wanted; });
         if (it == source.parameters.end()) {
             source.parameters.push_back(Parameter{name, value, value,
                                                   std::min<std::int64_t>(0, value),

@@ -5,11 +5,13 @@
 #include "grid_kernels.h"
 
 #include "warpscope/expression.h"
+#include "warpscope/kernel.h"
 #include "warpscope/model.h"
 
 #include <dlfcn.h>
 #include <nvrtc.h>
 
+#include <array>
 #include <map>
 #include <mutex>
 
@@ -303,6 +305,26 @@ ProbeResult<GridKernel> generateGridKernel(const Pattern& pattern) {
     return kernel;
 }
 
+ProbeError gridLaunchError(cudaError_t status, const Dim3& grid, const Dim3& block) {
+    auto dims = [](const Dim3& d) {
+        return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+    };
+    switch (status) {
+    case cudaErrorInvalidConfiguration:
+    case cudaErrorInvalidValue:
+    case cudaErrorLaunchOutOfResources:
+        return ProbeError{ProbeErrorCode::PatternRefused,
+                          "the GPU refused to launch a grid of " + dims(grid) + " blocks of " +
+                              dims(block) + " threads (" + cudaGetErrorString(status) +
+                              "); nothing ran",
+                          false};
+    default:
+        return ProbeError{ProbeErrorCode::KernelFault,
+                          std::string("the grid kernel failed: ") + cudaGetErrorString(status),
+                          true};
+    }
+}
+
 ProbeResult<GridTiming> runGridKernel(const Pattern& pattern, const WarpAccess& access, void* arena,
                                       std::size_t arenaBytes, void* sink, cudaStream_t stream,
                                       int repetitions) {
@@ -315,7 +337,31 @@ ProbeResult<GridTiming> runGridKernel(const Pattern& pattern, const WarpAccess& 
     const PatternSource& source = *pattern.source;
     const std::int64_t blockThreads = source.blockDim.count();
     const std::int64_t blocks = source.gridDim.count();
-    if (blockThreads > 1024 || blocks <= 0 || blocks > kMaxGridThreads / blockThreads) {
+    // CUDA's per-axis limits first (bdim.z <= 64, gdim.y and gdim.z <= 65535): a launch beyond
+    // them fails, and must be refused here rather than reported as a fault.
+    const std::array<std::int64_t, 3> blockAxes = {source.blockDim.x, source.blockDim.y,
+                                                   source.blockDim.z};
+    const std::array<std::int64_t, 3> gridAxes = {source.gridDim.x, source.gridDim.y,
+                                                  source.gridDim.z};
+    for (std::size_t i = 0; i < 3; ++i) {
+        const char* axis = i == 0 ? "x" : (i == 1 ? "y" : "z");
+        if (blockAxes[i] < 1 || blockAxes[i] > kMaxBlockDim[i]) {
+            return ProbeError{ProbeErrorCode::PatternRefused,
+                              std::string("bdim.") + axis + " must be between 1 and " +
+                                  std::to_string(kMaxBlockDim[i]) + ", not " +
+                                  std::to_string(blockAxes[i]) + "; nothing was launched",
+                              false};
+        }
+        if (gridAxes[i] < 1 || gridAxes[i] > kMaxGridDim[i]) {
+            return ProbeError{ProbeErrorCode::PatternRefused,
+                              std::string("gdim.") + axis + " must be between 1 and " +
+                                  std::to_string(kMaxGridDim[i]) + ", not " +
+                                  std::to_string(gridAxes[i]) + "; nothing was launched",
+                              false};
+        }
+    }
+    if (blockThreads > kMaxThreadsPerBlock || blocks <= 0 ||
+        blocks > kMaxGridThreads / blockThreads) {
         return ProbeError{ProbeErrorCode::PatternRefused,
                           "the grid has " + std::to_string(blocks) + " blocks of " +
                               std::to_string(blockThreads) + " threads; at most " +
@@ -416,10 +462,16 @@ ProbeResult<GridTiming> runGridKernel(const Pattern& pattern, const WarpAccess& 
         cudaEventRecord(start, stream);
         cudaError_t status = cudaLaunchKernel(reinterpret_cast<const void*>(loaded.kernel), gridDim,
                                               blockDim, args.data(), 0, stream);
-        cudaEventRecord(stop, stream);
-        if (status == cudaSuccess) {
-            status = cudaEventSynchronize(stop);
+        if (status != cudaSuccess) {
+            // Refused at launch: nothing ran. A configuration error is not sticky; clear it so
+            // the next request starts clean.
+            cudaGetLastError();
+            cudaEventDestroy(start);
+            cudaEventDestroy(stop);
+            return gridLaunchError(status, g, b);
         }
+        cudaEventRecord(stop, stream);
+        status = cudaEventSynchronize(stop);
         if (status != cudaSuccess) {
             cudaEventDestroy(start);
             cudaEventDestroy(stop);

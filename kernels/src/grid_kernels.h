@@ -28,6 +28,12 @@ struct GridTiming {
     std::int64_t threads = 0;
 };
 
+/// What a failed launch of a grid kernel means. A launch the GPU refuses for its configuration
+/// (grid or block too large, too many registers or too much shared memory for the block) ran
+/// nothing and leaves the context usable: PatternRefused, never fatal. Anything else (a fault
+/// while running, a sticky error) is a fatal KernelFault.
+ProbeError gridLaunchError(cudaError_t status, const Dim3& grid, const Dim3& block);
+
 /// Checks every thread's address on the host (PatternRefused naming the thread and address when
 /// one falls outside the arena or is misaligned), compiles or reuses the kernel, and times
 /// `repetitions` launches with CUDA events after one warm-up.

@@ -278,8 +278,9 @@ Pending parseRequestLine(const LineRead& line) {
 /// misspelt option is never silently ignored.
 std::optional<RequestError> checkFields(const json& request, const std::string& op,
                                         std::initializer_list<const char*> allowed) {
-    for (const auto& [key, value] : request.items()) {
-        (void)value;
+    for (const auto& item : request.items()) {
+        const std::string& key =
+            item.key(); // not a structured binding: clang 14 cannot capture one
         if (key == "id" || key == "op") {
             continue;
         }

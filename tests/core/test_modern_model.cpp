@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <functional>
+#include <limits>
 #include <string>
 
 namespace {
@@ -133,6 +134,44 @@ TEST(ModernShared, WavefrontsServeEveryActiveLaneOnceAndNeverTwoWordsInOneBank) 
     EXPECT_EQ(served, 0xFFFFFFFFu);
     EXPECT_EQ(s.wavefronts, static_cast<int>(s.wavefrontList.size()));
     EXPECT_EQ(s.bankConflicts, s.wavefronts - s.idealWavefronts);
+}
+
+// The model is meant for validated accesses; like predictTextbook it must still be safe on any
+// input. Width 0 once divided by zero (SIGFPE) and width 256 never finished its shared phases.
+TEST(ModernModel, InvalidInputGivesAnEmptyPredictionInsteadOfACrashOrAHang) {
+    for (MemorySpace space : {MemorySpace::Global, MemorySpace::Shared}) {
+        for (AccessOp op : {AccessOp::Load, AccessOp::Store}) {
+            for (int width : {0, -4, 3, 32, 256, 1 << 30}) {
+                SCOPED_TRACE("width " + std::to_string(width));
+                const auto prediction =
+                    predictModern(makeAccess(space, op, width, [](int lane) { return lane * 4; }));
+                EXPECT_EQ(prediction.kind.widthBytes, width);
+                if (space == MemorySpace::Global) {
+                    ASSERT_TRUE(prediction.global.has_value());
+                    EXPECT_EQ(prediction.global->sectors, 0);
+                    EXPECT_TRUE(prediction.global->sectorList.empty());
+                } else {
+                    ASSERT_TRUE(prediction.shared.has_value());
+                    EXPECT_EQ(prediction.shared->wavefronts, 0);
+                    EXPECT_TRUE(prediction.shared->phases.empty());
+                }
+            }
+            // Negative, misaligned and near-overflow addresses.
+            for (std::int64_t bad : {std::int64_t{-32}, std::int64_t{2},
+                                     std::numeric_limits<std::int64_t>::max() - 3}) {
+                SCOPED_TRACE("address " + std::to_string(bad));
+                const auto prediction = predictModern(
+                    makeAccess(space, op, 4, [&](int lane) -> std::optional<std::int64_t> {
+                        return lane == 5 ? bad : lane * 4;
+                    }));
+                if (space == MemorySpace::Global) {
+                    EXPECT_EQ(prediction.global->sectors, 0);
+                } else {
+                    EXPECT_EQ(prediction.shared->wavefronts, 0);
+                }
+            }
+        }
+    }
 }
 
 } // namespace

@@ -173,6 +173,49 @@ TEST(WarpThreads, ImpossibleShapesAndIndicesAreRejected) {
     }
 }
 
+TEST(WarpThreads, LaunchesCudaWouldRefuseAreRejectedWithTheLimit) {
+    // CUDA allows bdim.z up to 64 and gdim.y, gdim.z up to 65535; core once accepted 1024 and
+    // 2^31, and the probe then reported the failed launch as a fatal kernel fault.
+    auto withGrid = [](Dim3 gridDim) {
+        PatternSource source = block({32, 1, 1});
+        source.gridDim = gridDim;
+        return source;
+    };
+    const ShapeError cases[] = {
+        {block({1, 1, 65}), "bdim", "bdim.z must be between 1 and 64, not 65"},
+        {block({2, 1, 128}), "bdim", "bdim.z must be between 1 and 64, not 128"},
+        {block({1, 1025, 1}), "bdim", "bdim.y must be between 1 and 1024, not 1025"},
+        {withGrid({1, 65536, 1}), "gdim", "gdim.y must be between 1 and 65535, not 65536"},
+        {withGrid({1, 1, 65536}), "gdim", "gdim.z must be between 1 and 65535, not 65536"},
+        {withGrid({std::int64_t{1} << 31, 1, 1}), "gdim",
+         "gdim.x must be between 1 and 2147483647, not 2147483648"},
+    };
+    for (const ShapeError& c : cases) {
+        auto threads = warpThreads(c.source);
+        ASSERT_FALSE(threads.ok()) << c.messagePart;
+        EXPECT_EQ(threads.error().where, c.where) << threads.error().describe();
+        EXPECT_NE(threads.error().message.find(c.messagePart), std::string::npos)
+            << threads.error().describe();
+    }
+    // The limits themselves are fine.
+    for (const PatternSource& fine : {block({1, 1, 64}), block({16, 1, 64}),
+                                      withGrid({1, 65535, 65535}), withGrid({2147483647, 1, 1})}) {
+        auto threads = warpThreads(fine);
+        EXPECT_TRUE(threads.ok()) << threads.error().describe();
+    }
+
+    // Through resolve(), as the app and the probe see it: refused with a message.
+    Pattern pattern;
+    PatternSource source = block({8, 2, 64});
+    source.addressExpression = "gid * 4";
+    source.gridDim = {1, 70000, 1};
+    pattern.source = source;
+    auto access = resolve(pattern);
+    ASSERT_FALSE(access.ok());
+    EXPECT_EQ(access.error().where, "gdim");
+    EXPECT_NE(access.error().message.find("65535"), std::string::npos) << access.error().describe();
+}
+
 TEST(WarpThreads, HugeGridsAreRejectedNotOverflowed) {
     // Three grid dimensions of 2^31 blocks of 1024 threads: gid would need 2^103.
     PatternSource source = block({1024, 1, 1});

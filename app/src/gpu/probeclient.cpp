@@ -12,6 +12,8 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <climits>
+
 namespace warpscope::app {
 
 namespace {
@@ -54,6 +56,71 @@ ProbeFailure failureFromError(const QJsonObject& error) {
 }
 
 } // namespace
+
+ProbeAnswerLine ProbeAnswerLine::read(const QByteArray& line) {
+    ProbeAnswerLine answer;
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+    if (error.error != QJsonParseError::NoError || !document.isObject()) {
+        return answer;
+    }
+    const QJsonObject object = document.object();
+    const QJsonValue id = object.value(QStringLiteral("id"));
+    // Ids are the client's own small positive integers; anything else answers nothing.
+    if (!id.isDouble() || id.toInteger(-1) < 0 || id.toInteger(-1) > INT_MAX ||
+        static_cast<double>(id.toInteger(-1)) != id.toDouble()) {
+        return answer;
+    }
+    answer.id = static_cast<int>(id.toInteger());
+    if (!object.contains(QStringLiteral("ok"))) {
+        const QJsonValue progress = object.value(QStringLiteral("progress"));
+        if (!progress.isObject()) {
+            return answer; // Unreadable
+        }
+        answer.kind = Kind::Progress;
+        answer.done = progress.toObject().value(QStringLiteral("done")).toInt();
+        answer.total = progress.toObject().value(QStringLiteral("total")).toInt();
+        return answer;
+    }
+    answer.kind = Kind::Answer;
+    const QJsonValue ok = object.value(QStringLiteral("ok"));
+    const QJsonValue result = object.value(QStringLiteral("result"));
+    if (ok.isBool() && ok.toBool() && result.isObject()) {
+        answer.ok = true;
+        answer.result = result.toObject();
+    } else if (ok.isBool() && !ok.toBool()) {
+        answer.failure = failureFromError(object.value(QStringLiteral("error")).toObject());
+    } else {
+        answer.failure = ProbeFailure{
+            QStringLiteral("bad_answer"),
+            QObject::tr("warpscope-probe answered request %1 with neither a result nor an error")
+                .arg(answer.id),
+            false};
+    }
+    return answer;
+}
+
+std::optional<QByteArray> ProbeLineSplitter::takeLine() {
+    while (true) {
+        const qsizetype end = m_buffer.indexOf('\n', m_start);
+        if (end < 0) {
+            // Keep only the unfinished line.
+            m_buffer.remove(0, m_start);
+            m_start = 0;
+            return std::nullopt;
+        }
+        QByteArray line = m_buffer.mid(m_start, end - m_start);
+        m_start = end + 1;
+        if (!line.trimmed().isEmpty()) {
+            return line;
+        }
+    }
+}
+
+void ProbeLineSplitter::clear() {
+    m_buffer.clear();
+    m_start = 0;
+}
 
 bool ProbeFailure::isNoGpu() const {
     return code == QLatin1String("no_driver") || code == QLatin1String("no_device") ||
@@ -152,7 +219,8 @@ void ProbeClient::startProcess() {
         m_process->deleteLater();
         m_process = nullptr;
     }
-    m_buffer.clear();
+    m_lines.clear();
+    m_strayLines = 0;
     m_stderr.clear();
     m_stopping = false;
     m_expectExit = false;
@@ -374,31 +442,22 @@ void ProbeClient::onReadyRead() {
     if (m_process == nullptr) {
         return;
     }
-    m_buffer += m_process->readAllStandardOutput();
+    m_lines.append(m_process->readAllStandardOutput());
     m_sinceLastLine.restart();
-    qsizetype start = 0;
-    while (true) {
-        const qsizetype end = m_buffer.indexOf('\n', start);
-        if (end < 0) {
-            break;
-        }
-        const QByteArray line = m_buffer.mid(start, end - start);
-        start = end + 1;
-        if (!line.trimmed().isEmpty()) {
-            handleLine(line);
-        }
+    while (const std::optional<QByteArray> line = m_lines.takeLine()) {
+        handleLine(*line);
         if (m_process == nullptr) {
             // A line made the client stop or restart the probe.
-            m_buffer.clear();
+            m_lines.clear();
             return;
         }
     }
-    m_buffer.remove(0, start);
-    if (m_buffer.size() > kMaxAnswerBytes) {
+    if (m_lines.pendingBytes() > kMaxAnswerBytes) {
         m_process->disconnect(this);
         m_process->kill();
         m_process->deleteLater();
         m_process = nullptr;
+        m_lines.clear();
         probeStopped(tr("warpscope-probe wrote a line longer than 256 MiB"));
     }
 }
@@ -419,38 +478,40 @@ QString ProbeClient::stderrTail() const {
 }
 
 void ProbeClient::handleLine(const QByteArray& line) {
-    QJsonParseError error{};
-    const QJsonDocument document = QJsonDocument::fromJson(line, &error);
-    if (error.error != QJsonParseError::NoError || !document.isObject()) {
+    const ProbeAnswerLine answer = ProbeAnswerLine::read(line);
+    if (answer.kind == ProbeAnswerLine::Kind::Unreadable) {
         // Not a protocol line (the probe keeps stdout for the protocol; tolerate and go on).
+        ++m_strayLines;
         m_stderr += "unreadable line on stdout: " + line.left(200) + '\n';
         return;
     }
-    const QJsonObject object = document.object();
-    const int id = object.value(QStringLiteral("id")).toInt(-1);
+    const int id = answer.id;
+    // Only a request that was sent can be answered: an id never sent, or not sent yet, is a
+    // line the probe made up.
     auto it = std::find_if(m_jobs.begin(), m_jobs.end(), [id](const Job& j) { return j.id == id; });
+    if ((it == m_jobs.end() && id >= m_nextId) || (it != m_jobs.end() && !it->sent)) {
+        ++m_strayLines;
+        m_stderr += "a line for request " + QByteArray::number(id) + ", which was not sent\n";
+        return;
+    }
     if (it == m_jobs.end()) {
         return; // an answer to a job nobody waits for any more
     }
-    if (!object.contains(QStringLiteral("ok"))) {
-        const QJsonObject p = object.value(QStringLiteral("progress")).toObject();
+    if (answer.kind == ProbeAnswerLine::Kind::Progress) {
         if (!it->silent) {
-            emit progress(id, p.value(QStringLiteral("done")).toInt(),
-                          p.value(QStringLiteral("total")).toInt());
+            emit progress(id, answer.done, answer.total);
         }
         return;
     }
     Job job = *it;
     m_jobs.erase(it);
-    handleAnswer(job, object);
+    handleAnswer(job, answer);
 }
 
-void ProbeClient::handleAnswer(Job job, const QJsonObject& answer) {
-    const bool ok = answer.value(QStringLiteral("ok")).toBool();
-    const QJsonObject result = answer.value(QStringLiteral("result")).toObject();
-    if (!ok) {
-        const ProbeFailure failure =
-            failureFromError(answer.value(QStringLiteral("error")).toObject());
+void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
+    const QJsonObject& result = answer.result;
+    if (!answer.ok) {
+        const ProbeFailure& failure = answer.failure;
         if (failure.fatal) {
             m_expectExit = true; // the probe exits with status 3 after this answer
         }
@@ -614,6 +675,11 @@ void ProbeClient::onFinished(int exitCode, QProcess::ExitStatus status) {
     QString why = status == QProcess::CrashExit
                       ? tr("warpscope-probe crashed")
                       : tr("warpscope-probe exited with status %1").arg(exitCode);
+    if (m_strayLines == 1) {
+        why += tr(" after writing a line that was no answer to its requests");
+    } else if (m_strayLines > 1) {
+        why += tr(" after writing %1 lines that were no answer to its requests").arg(m_strayLines);
+    }
     if (const QString said = stderrTail(); !said.isEmpty()) {
         why += tr(" (it said: %1)").arg(said.left(300));
     }

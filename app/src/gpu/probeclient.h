@@ -17,6 +17,7 @@
 
 #include <QByteArray>
 #include <QElapsedTimer>
+#include <QJsonObject>
 #include <QObject>
 #include <QProcess>
 #include <QString>
@@ -49,6 +50,43 @@ struct ProbeFailure {
 
     /// No GPU to measure on (no driver, no device, driver too old): the app is in model-only mode.
     bool isNoGpu() const;
+};
+
+/// One line of the probe's stdout as the client reads it (docs/protocol.md): an answer, a
+/// progress line, or neither. Pure, so that the fuzzer reads lines exactly as the client does.
+struct ProbeAnswerLine {
+    enum class Kind {
+        Unreadable, // not a JSON object with an integer id: not a protocol line at all
+        Progress,   // {"id", "progress": {"done", "total"}}
+        Answer,     // {"id", "ok": true, "result": {...}} or {"id", "ok": false, "error": {...}}
+    };
+    Kind kind = Kind::Unreadable;
+    int id = -1;
+    int done = 0; // Progress
+    int total = 0;
+    /// Answer: true with a result object; false with a failure (the probe's error, or
+    /// bad_answer when an answer has no usable "ok" or no result object).
+    bool ok = false;
+    QJsonObject result;
+    ProbeFailure failure;
+
+    static ProbeAnswerLine read(const QByteArray& line);
+};
+
+/// Cuts the probe's stdout into lines, whatever pieces the bytes arrive in.
+class ProbeLineSplitter {
+public:
+    void append(const QByteArray& bytes) { m_buffer += bytes; }
+    /// The next complete line without its newline, skipping blank ones; nullopt until one is
+    /// complete.
+    std::optional<QByteArray> takeLine();
+    /// Bytes of the line not yet complete (a probe that never ends a line is stopped on it).
+    qsizetype pendingBytes() const { return m_buffer.size() - m_start; }
+    void clear();
+
+private:
+    QByteArray m_buffer;
+    qsizetype m_start = 0;
 };
 
 class ProbeClient : public QObject {
@@ -144,7 +182,7 @@ private:
     void onProcessError(QProcess::ProcessError error);
     void onWatchdog();
     void handleLine(const QByteArray& line);
-    void handleAnswer(Job job, const QJsonObject& answer);
+    void handleAnswer(Job job, const ProbeAnswerLine& answer);
     void failAll(const ProbeFailure& failure, bool includeUnsent);
     void failJob(const Job& job, const ProbeFailure& failure);
     void probeStopped(const QString& why);
@@ -163,7 +201,8 @@ private:
     std::optional<ProbeFailure> m_stateFailure;
     int m_nextId = 1;
     std::deque<Job> m_jobs; // in the order sent (the probe answers in that order)
-    QByteArray m_buffer;
+    ProbeLineSplitter m_lines;
+    int m_strayLines = 0; // lines of this probe that answered nothing it was asked
     QByteArray m_stderr;
     bool m_stopping = false;         // we asked it to stop: its exit is no failure
     bool m_expectExit = false;       // it answered a fatal error: it exits with status 3
