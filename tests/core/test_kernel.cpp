@@ -500,10 +500,12 @@ Kernel randomKernel(std::mt19937& rng) {
 
 TEST(GridModel, EqualsThePerWarpModelOnRandomKernels) {
     std::mt19937 rng(20261122);
+    GridOptions everyWarp;
+    everyWarp.worstWarpCount = 1 << 20; // the "worst" list then holds every warp with a cost
     for (int round = 0; round < 300; ++round) {
         const Kernel kernel = randomKernel(rng);
         const ResolvedKernel resolved = resolvedOrFail(kernel);
-        auto grid = predictGrid(resolved);
+        auto grid = predictGrid(resolved, everyWarp);
         ASSERT_TRUE(grid.ok()) << grid.error().describe() << "\n" << kernelToJsonText(kernel);
         const Reference ref = referenceGrid(resolved);
         for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
@@ -518,6 +520,24 @@ TEST(GridModel, EqualsThePerWarpModelOnRandomKernels) {
             EXPECT_EQ(got.histogram, want.histogram);
         }
         EXPECT_EQ(grid->sharedBytesPerBlock, ref.sharedBytes);
+        // Warp by warp: each warp's sectors (or wavefronts) equal predictModern's for it.
+        for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
+            std::map<std::pair<std::int64_t, std::int64_t>, int> listed;
+            for (const WarpRef& warpRef : grid->accesses[a].worstWarps) {
+                listed[{warpRef.blockLinear, warpRef.warpInBlock}] = warpRef.value;
+            }
+            for (std::int64_t block = 0; block < resolved.grid.count(); ++block) {
+                for (std::int64_t warp = 0; warp < resolved.warpsPerBlock(); ++warp) {
+                    auto wa = resolveWarp(resolved, static_cast<int>(a), block, warp);
+                    ASSERT_TRUE(wa.ok());
+                    const ModernPrediction p = predictModern(wa.value());
+                    const int want = p.global ? p.global->sectors : p.shared->wavefronts;
+                    const auto it = listed.find({block, warp});
+                    EXPECT_EQ(it == listed.end() ? 0 : it->second, want)
+                        << "access " << a << ", block " << block << ", warp " << warp;
+                }
+            }
+        }
     }
 }
 
