@@ -53,6 +53,8 @@ QStringList figureSizePresetNames();
 /// The views a figure can show, in their usual order.
 QStringList figureViewNames(); // warp, bank, block, sweep, metrics
 
+/// The resolution a figure's canvas is laid out at (CSS pixels): page sizes derive from it.
+inline constexpr double kScreenDpi = 96.0;
 inline constexpr int kDefaultFigureDpi = 144;
 inline constexpr int kMinFigureDpi = 36;
 inline constexpr int kMaxFigureDpi = 1200;
