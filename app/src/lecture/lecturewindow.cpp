@@ -251,13 +251,14 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         // slide: lecture mode shows predictions.
         auto* table = new QTableView(m_viewArea);
         table->setObjectName(QStringLiteral("lectureMetrics"));
-        table->setModel(new MetricsTableModel(m_document, table));
         table->verticalHeader()->hide();
         table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
         table->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
-        connect(table->model(), &QAbstractItemModel::modelReset, table,
-                [table] { fitMetricsTable(table); });
+        // The model signals only the cells whose numbers changed, then refreshed(): fit then.
+        auto* model = new MetricsTableModel(m_document, table);
+        table->setModel(model);
+        connect(model, &MetricsTableModel::refreshed, table, [table] { fitMetricsTable(table); });
         table->setSelectionMode(QAbstractItemView::NoSelection);
         table->setEditTriggers(QAbstractItemView::NoEditTriggers);
         table->setWordWrap(false);
