@@ -31,7 +31,13 @@ bool FrameClock::eventFilter(QObject* watched, QEvent* event) {
     // Deliver the repaint here, inside the filter, to know when it is over; then swallow it.
     const qint64 start = benchmarkNowNs();
     m_inside = true;
+    if (m_profile != nullptr) {
+        m_profile->beginFrame();
+    }
     QCoreApplication::sendEvent(m_window, event);
+    if (m_profile != nullptr) {
+        m_profile->endFrame();
+    }
     m_inside = false;
     m_lastEndNs = benchmarkNowNs();
     ++m_frames;

@@ -28,12 +28,15 @@ public:
     qint64 lastFrameEndNs() const { return m_lastEndNs; }
     /// Called at the end of each frame with its start and end (benchmarkNowNs()).
     std::function<void(qint64 startNs, qint64 endNs)> onFrame;
+    /// Record each frame's paints in `profile` (nullptr: none).
+    void setProfile(class PaintProfile* profile) { m_profile = profile; }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QWidget* m_window;
+    PaintProfile* m_profile = nullptr;
     bool m_inside = false;
     int m_frames = 0;
     qint64 m_lastEndNs = 0;
