@@ -495,7 +495,7 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
             drawDashedRectOutline(painter, r, pen, 2);
         } else if (painter.device()->devicePixelRatio() > 1) {
             // Filled as rectangles in Qt::DashLine's pattern: wider than a device pixel, the
-            // dashed pen went through the path stroker, a twentieth of the view's frame at device
+            // dashed pen went through the path stroker, a tenth of the view's paint at device
             // pixel ratio 2. One device pixel wide it takes the raster engine's fast thin-line
             // path, whose dashes and antialiasing differ, so that stays.
             drawDashedRectOutline(painter, r, pen, 1);
