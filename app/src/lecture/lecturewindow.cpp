@@ -251,13 +251,14 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         // slide: lecture mode shows predictions.
         auto* table = new QTableView(m_viewArea);
         table->setObjectName(QStringLiteral("lectureMetrics"));
-        table->setModel(new MetricsTableModel(m_document, table));
         table->verticalHeader()->hide();
         table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
         table->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
-        connect(table->model(), &QAbstractItemModel::modelReset, table,
-                [table] { fitMetricsTable(table); });
+        // The model signals only the cells whose numbers changed, then refreshed(): fit then.
+        auto* model = new MetricsTableModel(m_document, table);
+        table->setModel(model);
+        connect(model, &MetricsTableModel::refreshed, table, [table] { fitMetricsTable(table); });
         table->setSelectionMode(QAbstractItemView::NoSelection);
         table->setEditTriggers(QAbstractItemView::NoEditTriggers);
         table->setWordWrap(false);
@@ -355,11 +356,19 @@ QString LectureWindow::stepText() const {
 }
 
 void LectureWindow::updateTexts() {
-    m_title->setText(titleText());
-    m_caption->setText(captionText());
-    m_caption->setVisible(!captionText().isEmpty());
-    m_counter->setText(counterText());
-    m_step->setText(stepText());
+    // Only the labels whose text changed: a step changes the step line and nothing else, and a
+    // word-wrapped label set again is laid out and repainted again (2–3 ms of a 4K step).
+    const auto setText = [](QLabel* label, const QString& text) {
+        if (label->text() != text) {
+            label->setText(text);
+        }
+    };
+    setText(m_title, titleText());
+    const QString caption = captionText();
+    setText(m_caption, caption);
+    m_caption->setVisible(!caption.isEmpty());
+    setText(m_counter, counterText());
+    setText(m_step, stepText());
 }
 
 void LectureWindow::applyFonts() {

@@ -18,10 +18,43 @@ LaneTableModel::LaneTableModel(PatternDocument* document, LaneHighlight* highlig
     : QAbstractTableModel(parent), m_document(document), m_highlight(highlight) {
     connect(m_document, &PatternDocument::evaluationChanged, this, &LaneTableModel::refresh);
     connect(m_highlight, &LaneHighlight::changed, this, &LaneTableModel::refresh);
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        m_shown[static_cast<std::size_t>(lane)] = shownRow(lane);
+    }
+}
+
+LaneTableModel::ShownRow LaneTableModel::shownRow(int lane) const {
+    ShownRow row;
+    for (int column = 0; column < ColumnCount; ++column) {
+        row.texts[static_cast<std::size_t>(column)] =
+            data(index(lane, column), Qt::DisplayRole).toString();
+    }
+    const auto& evaluation = m_document->evaluation();
+    row.active = evaluation && evaluation->access.addresses[static_cast<std::size_t>(lane)];
+    row.emphasised = isLaneInMask(m_highlight->emphasisedLanes(), lane);
+    row.editable = evaluation.has_value();
+    return row;
 }
 
 void LaneTableModel::refresh() {
-    emit dataChanged(index(0, 0), index(kWarpSize - 1, ColumnCount - 1));
+    // Only the cells whose text or look changed: a drag or a hover changes some of the 192, and
+    // each signalled cell is repainted (one signal per cell keeps the repainted area to it).
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        ShownRow row = shownRow(lane);
+        ShownRow& shown = m_shown[static_cast<std::size_t>(lane)];
+        const bool wholeRow = row.active != shown.active || row.emphasised != shown.emphasised ||
+                              row.editable != shown.editable;
+        std::array<bool, ColumnCount> changed{};
+        for (std::size_t column = 0; column < changed.size(); ++column) {
+            changed[column] = wholeRow || row.texts[column] != shown.texts[column];
+        }
+        shown = std::move(row);
+        for (int column = 0; column < ColumnCount; ++column) {
+            if (changed[static_cast<std::size_t>(column)]) {
+                emit dataChanged(index(lane, column), index(lane, column));
+            }
+        }
+    }
 }
 
 int LaneTableModel::rowCount(const QModelIndex& parent) const {

@@ -4,6 +4,11 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QString>
+
+#include <array>
+#include <cstdint>
+#include <optional>
 
 namespace warpscope::app {
 
@@ -38,10 +43,19 @@ public:
     static bool parseAddress(const QString& text, std::optional<std::int64_t>& address);
 
 private:
+    /// What a row shows, kept to tell the views which cells an edit or a hover changed.
+    struct ShownRow {
+        std::array<QString, ColumnCount> texts;
+        bool active = false;
+        bool emphasised = false;
+        bool editable = false;
+    };
+    ShownRow shownRow(int lane) const;
     void refresh();
 
     PatternDocument* m_document;
     LaneHighlight* m_highlight;
+    std::array<ShownRow, 32> m_shown; // one per lane of the warp
 };
 
 } // namespace warpscope::app

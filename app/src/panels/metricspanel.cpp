@@ -12,6 +12,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace warpscope::app {
 
 MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
@@ -29,9 +31,12 @@ MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
     m_summary->setObjectName(QStringLiteral("metricsSummary"));
     m_summary->setModel(m_model);
     m_summary->verticalHeader()->hide();
-    m_summary->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Fitted when the model has refreshed (fitSummaryColumns()), not ResizeToContents, which
+    // re-measures every cell after each changed one: a drag changes several numbers per frame.
+    m_summary->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_summary->horizontalHeader()->setSectionResizeMode(MetricsTableModel::MeasuredColumn,
                                                         QHeaderView::Stretch);
+    connect(m_model, &MetricsTableModel::refreshed, this, &MetricsPanel::fitSummaryColumns);
     m_summary->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_summary->setAlternatingRowColors(true);
     m_summary->setWordWrap(false);
@@ -67,6 +72,20 @@ MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
             &MetricsPanel::refreshMeasurement);
     refreshList();
     refreshMeasurement();
+    fitSummaryColumns();
+}
+
+void MetricsPanel::fitSummaryColumns() {
+    // What ResizeToContents computes (the header's and the cells' size hints), once per change.
+    QHeaderView* header = m_summary->horizontalHeader();
+    for (int column = 0; column < MetricsTableModel::MeasuredColumn; ++column) {
+        m_summary->resizeColumnToContents(column); // larger of the cells' and header's hints
+        const int width = std::clamp(header->sectionSize(column), header->minimumSectionSize(),
+                                     header->maximumSectionSize());
+        if (width != header->sectionSize(column)) {
+            header->resizeSection(column, width);
+        }
+    }
 }
 
 void MetricsPanel::setMeasurementStore(MeasurementStore* store) {

@@ -30,6 +30,7 @@ public:
     QTableWidget* metricList() const { return m_list; }
 
 private:
+    void fitSummaryColumns();
     void refreshList();
     void refreshMeasurement();
 

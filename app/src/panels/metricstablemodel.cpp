@@ -45,8 +45,10 @@ int MetricsTableModel::mismatchCount() const {
 MetricsTableModel::MetricsTableModel(PatternDocument* document, QObject* parent)
     : QAbstractTableModel(parent), m_document(document) {
     connect(m_document, &PatternDocument::evaluationChanged, this, &MetricsTableModel::rebuild);
-    connect(m_document, &PatternDocument::modelChanged, this,
-            [this] { emit headerDataChanged(Qt::Horizontal, ModernColumn, TextbookColumn); });
+    connect(m_document, &PatternDocument::modelChanged, this, [this] {
+        emit headerDataChanged(Qt::Horizontal, ModernColumn, TextbookColumn);
+        emit refreshed();
+    });
     rebuild();
 }
 
@@ -55,7 +57,10 @@ QString MetricsTableModel::noMeasurementText() {
 }
 
 void MetricsTableModel::rebuild() {
-    beginResetModel();
+    // The new rows are built aside and compared with the shown ones: a drag changes a few numbers
+    // and nothing else, so the views hear of those cells only. A reset would make every view
+    // re-measure its columns and repaint every cell on every frame of a drag.
+    std::vector<Row> old = std::move(m_rows);
     m_rows.clear();
     const auto& evaluation = m_document->evaluation();
     if (evaluation) {
@@ -102,7 +107,74 @@ void MetricsTableModel::rebuild() {
         }
         addMeasuredRows();
     }
-    endResetModel();
+    std::vector<Row> fresh = std::move(m_rows);
+    m_rows = std::move(old);
+    applyRows(std::move(fresh));
+    emit refreshed();
+}
+
+void MetricsTableModel::applyRows(std::vector<Row> fresh) {
+    const auto sameQuantity = [&](std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (m_rows[i].quantity != fresh[i].quantity) {
+                return false;
+            }
+        }
+        return true;
+    };
+    const std::size_t common = std::min(m_rows.size(), fresh.size());
+    if (!sameQuantity(common)) {
+        // Another kind of access (global to shared): other rows altogether.
+        beginResetModel();
+        m_rows = std::move(fresh);
+        endResetModel();
+        return;
+    }
+    // The Measured column's placeholder depends on whether any row has a measurement.
+    const bool hadMeasurement = hasMeasurement();
+    if (fresh.size() < m_rows.size()) {
+        beginRemoveRows({}, static_cast<int>(fresh.size()), static_cast<int>(m_rows.size()) - 1);
+        m_rows.resize(fresh.size());
+        endRemoveRows();
+    }
+    std::vector<Row> added(std::make_move_iterator(fresh.begin() + static_cast<long>(common)),
+                           std::make_move_iterator(fresh.end()));
+    for (std::size_t i = 0; i < common; ++i) {
+        Row& shown = m_rows[i];
+        Row& next = fresh[i];
+        const int row = static_cast<int>(i);
+        const bool modernChanged = shown.modern != next.modern;
+        const bool textbookChanged = shown.textbook != next.textbook;
+        const bool explanationChanged = shown.explanation != next.explanation;
+        const bool measuredChanged = shown.measured != next.measured ||
+                                     shown.agreement != next.agreement ||
+                                     shown.measuredExplanation != next.measuredExplanation;
+        shown = std::move(next);
+        if (modernChanged) {
+            emit dataChanged(index(row, ModernColumn), index(row, ModernColumn));
+        }
+        if (textbookChanged) {
+            emit dataChanged(index(row, TextbookColumn), index(row, TextbookColumn));
+        }
+        if (explanationChanged) { // tool tips
+            emit dataChanged(index(row, QuantityColumn), index(row, TextbookColumn),
+                             {Qt::ToolTipRole});
+        }
+        if (measuredChanged) {
+            emit dataChanged(index(row, MeasuredColumn), index(row, MeasuredColumn));
+        }
+    }
+    if (!added.empty()) {
+        beginInsertRows({}, static_cast<int>(m_rows.size()),
+                        static_cast<int>(m_rows.size() + added.size()) - 1);
+        for (Row& row : added) {
+            m_rows.push_back(std::move(row));
+        }
+        endInsertRows();
+    }
+    if (hadMeasurement != hasMeasurement() && !m_rows.empty()) {
+        emit dataChanged(index(0, MeasuredColumn), index(rowCount() - 1, MeasuredColumn));
+    }
 }
 
 void MetricsTableModel::addMeasuredRows() {

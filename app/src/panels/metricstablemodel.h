@@ -41,6 +41,11 @@ public:
 
     static QString noMeasurementText();
 
+signals:
+    /// The rows now show the document's evaluation (after every change, once, whether or not a
+    /// cell changed): the moment to fit the columns to their texts.
+    void refreshed();
+
 private:
     enum class Agreement { None, Matches, Differs, Info };
     struct Row {
@@ -54,6 +59,8 @@ private:
     };
     void addMeasuredRows();
     void rebuild();
+    /// Show `fresh` in place of m_rows, signalling only the cells that differ.
+    void applyRows(std::vector<Row> fresh);
 
     PatternDocument* m_document;
     MeasurementStore* m_store = nullptr;

@@ -54,7 +54,37 @@ QSpinBox* ParameterPanel::spinBox(int index) const {
                                             : nullptr;
 }
 
+void ParameterPanel::queueDragValue(int index, int value) {
+    if (m_pendingIndex >= 0 && m_pendingIndex != index) {
+        applyPendingDrag(); // another slider's value first, in the order the hand made them
+    }
+    m_pendingIndex = index;
+    m_pendingValue = value;
+    if (!m_applyPosted) {
+        m_applyPosted = true;
+        // A posted call runs after the mouse moves already delivered to the event loop and
+        // before the window's repaint (posted at low priority): one edit for all of them.
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_applyPosted = false;
+                applyPendingDrag();
+            },
+            Qt::QueuedConnection);
+    }
+}
+
+void ParameterPanel::applyPendingDrag() {
+    if (m_pendingIndex < 0) {
+        return;
+    }
+    const int index = m_pendingIndex;
+    m_pendingIndex = -1;
+    emit valueEdited(index, m_pendingValue);
+}
+
 void ParameterPanel::rebuild(const std::vector<Parameter>& parameters) {
+    m_pendingIndex = -1; // the slider it was for is gone
     for (Row& row : m_rows) {
         delete row.name;
         delete row.slider;
@@ -96,8 +126,14 @@ void ParameterPanel::rebuild(const std::vector<Parameter>& parameters) {
             m_updating = true;
             m_rows[static_cast<std::size_t>(index)].spin->setValue(value);
             m_updating = false;
-            emit valueEdited(index, value);
+            if (m_rows[static_cast<std::size_t>(index)].slider->isSliderDown()) {
+                queueDragValue(index, value);
+            } else {
+                emit valueEdited(index, value);
+            }
         });
+        // The hand lets go: its last value is edited at once.
+        connect(row.slider, &QSlider::sliderReleased, this, &ParameterPanel::applyPendingDrag);
         connect(row.spin, &QSpinBox::valueChanged, this, [this, index](int value) {
             if (m_updating) {
                 return;

@@ -29,6 +29,21 @@ int clampToInt(std::int64_t value, int low) {
     return static_cast<int>(std::clamp<std::int64_t>(value, low, std::numeric_limits<int>::max()));
 }
 
+/// Set a spin box only where it differs: QSpinBox repaints on setRange() and setValue() even when
+/// nothing changes, and a repainted spin box repaints its group box beneath it, on every frame of
+/// a slider drag.
+void setSpin(QSpinBox* box, int value) {
+    if (box->value() != value) {
+        box->setValue(value);
+    }
+}
+
+void setSpinRange(QSpinBox* box, int minimum, int maximum) {
+    if (box->minimum() != minimum || box->maximum() != maximum) {
+        box->setRange(minimum, maximum);
+    }
+}
+
 } // namespace
 
 void PatternEditor::syncFromDocument() {
@@ -75,24 +90,24 @@ void PatternEditor::syncFromDocument() {
         const QSignalBlocker ix(m_bidX);
         const QSignalBlocker iy(m_bidY);
         const QSignalBlocker iz(m_bidZ);
-        m_blockX->setValue(static_cast<int>(std::clamp<std::int64_t>(source.blockDim.x, 1, 1024)));
-        m_blockY->setValue(static_cast<int>(std::clamp<std::int64_t>(source.blockDim.y, 1, 1024)));
-        m_blockZ->setValue(static_cast<int>(std::clamp<std::int64_t>(source.blockDim.z, 1, 64)));
-        m_gridX->setValue(clampToInt(source.gridDim.x, 1));
-        m_gridY->setValue(clampToInt(source.gridDim.y, 1));
-        m_gridZ->setValue(clampToInt(source.gridDim.z, 1));
+        setSpin(m_blockX, static_cast<int>(std::clamp<std::int64_t>(source.blockDim.x, 1, 1024)));
+        setSpin(m_blockY, static_cast<int>(std::clamp<std::int64_t>(source.blockDim.y, 1, 1024)));
+        setSpin(m_blockZ, static_cast<int>(std::clamp<std::int64_t>(source.blockDim.z, 1, 64)));
+        setSpin(m_gridX, clampToInt(source.gridDim.x, 1));
+        setSpin(m_gridY, clampToInt(source.gridDim.y, 1));
+        setSpin(m_gridZ, clampToInt(source.gridDim.z, 1));
         // A block index box spans its grid axis, so it cannot leave the grid.
         for (auto [box, index, dim] : {std::tuple{m_bidX, source.blockIdx.x, source.gridDim.x},
                                        std::tuple{m_bidY, source.blockIdx.y, source.gridDim.y},
                                        std::tuple{m_bidZ, source.blockIdx.z, source.gridDim.z}}) {
-            box->setRange(0, clampToInt(dim - 1, 0));
-            box->setValue(clampToInt(index, 0));
+            setSpinRange(box, 0, clampToInt(dim - 1, 0));
+            setSpin(box, clampToInt(index, 0));
         }
         const std::int64_t threads = source.blockDim.count();
         const std::int64_t warps = std::max<std::int64_t>(1, (threads + kWarpSize - 1) / kWarpSize);
-        m_warpIndex->setRange(0, static_cast<int>(std::min<std::int64_t>(warps - 1, 1 << 20)));
-        m_warpIndex->setValue(
-            static_cast<int>(std::clamp<std::int64_t>(source.warpIndex, 0, warps - 1)));
+        setSpinRange(m_warpIndex, 0, static_cast<int>(std::min<std::int64_t>(warps - 1, 1 << 20)));
+        setSpin(m_warpIndex,
+                static_cast<int>(std::clamp<std::int64_t>(source.warpIndex, 0, warps - 1)));
         QString text = tr("of %n warp(s), %1 threads", "", static_cast<int>(warps)).arg(threads);
         // The gids this warp covers, from the core (so the grid and block index show their
         // effect); nothing when the shape is invalid (the error says why).

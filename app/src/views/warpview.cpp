@@ -493,6 +493,12 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
         const QRectF r = box.labelRect.adjusted(2, 0, -2, 0);
         if (isEmphasised) {
             drawDashedRectOutline(painter, r, pen, 2);
+        } else if (painter.device()->devicePixelRatio() > 1) {
+            // Filled as rectangles in Qt::DashLine's pattern: wider than a device pixel, the
+            // dashed pen went through the path stroker, a tenth of the view's paint at device
+            // pixel ratio 2. One device pixel wide it takes the raster engine's fast thin-line
+            // path, whose dashes and antialiasing differ, so that stays.
+            drawDashedRectOutline(painter, r, pen, 1);
         } else {
             painter.setPen(QPen(pen, 1, Qt::DashLine));
             painter.setBrush(Qt::NoBrush);
