@@ -4,11 +4,10 @@
 #include "warpscope/kernel_preset.h"
 
 #include "json_guard.h"
+#include "preset_list.h"
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <set>
 #include <utility>
 
 namespace warpscope::detail {
@@ -21,29 +20,10 @@ namespace {
 
 using json = nlohmann::json;
 
-Error presetError(std::string message, std::string where) {
-    return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
-}
+using detail::child;
 
-std::string child(const std::string& where, std::string_view key) {
-    return where + "/" + std::string(key);
-}
-
-std::string child(const std::string& where, std::size_t index) {
-    return where + "/" + std::to_string(index);
-}
-
-class Reader {
+class Reader : public detail::JsonFieldReader {
 public:
-    std::optional<Error> error;
-
-    bool fail(std::string message, std::string where) {
-        if (!error) {
-            error = presetError(std::move(message), std::move(where));
-        }
-        return false;
-    }
-
     bool text(const json& object, std::string_view key, const std::string& where, bool required,
               std::string& out) {
         const auto it = object.find(std::string(key));
@@ -84,7 +64,7 @@ public:
         }
         auto parsed = kernelFromJson(*kernel, child(where, "kernel"));
         if (!parsed) {
-            error = parsed.error();
+            m_error = parsed.error();
             return false;
         }
         out.kernel = std::move(parsed).value();
@@ -163,24 +143,8 @@ Result<std::vector<KernelPreset>> parseKernelPresets(std::string_view jsonText) 
     if (!document) {
         return document.error();
     }
-    if (!document->is_array()) {
-        return presetError("the kernel preset list must be a JSON array", "");
-    }
     Reader reader;
-    std::vector<KernelPreset> presets;
-    std::set<std::string> ids;
-    for (std::size_t i = 0; i < document->size(); ++i) {
-        KernelPreset preset;
-        const std::string where = child(std::string(), i);
-        if (!reader.preset((*document)[i], where, preset)) {
-            return *reader.error;
-        }
-        if (!ids.insert(preset.id).second) {
-            return presetError("the id \"" + preset.id + "\" is used twice", child(where, "id"));
-        }
-        presets.push_back(std::move(preset));
-    }
-    return presets;
+    return detail::readPresetList<KernelPreset>(*document, "kernel preset list", reader);
 }
 
 const std::vector<KernelPreset>& builtinKernelPresets() {
@@ -194,10 +158,7 @@ const std::vector<KernelPreset>& builtinKernelPresets() {
 }
 
 const KernelPreset* findKernelPreset(std::string_view id) {
-    const std::vector<KernelPreset>& presets = builtinKernelPresets();
-    const auto it = std::find_if(presets.begin(), presets.end(),
-                                 [&](const KernelPreset& p) { return p.id == id; });
-    return it == presets.end() ? nullptr : &*it;
+    return detail::findById(builtinKernelPresets(), id);
 }
 
 } // namespace warpscope

@@ -4,13 +4,12 @@
 // as it is; the parser here is separate so the core's preset list never depends on file I/O code.
 #include "warpscope/preset.h"
 
+#include "preset_list.h"
 #include "warpscope/file_format.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <limits>
-#include <set>
 #include <utility>
 
 namespace warpscope::detail {
@@ -23,42 +22,11 @@ namespace {
 
 using json = nlohmann::json;
 
-Error presetError(std::string message, std::string where) {
-    return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
-}
-
-std::string child(const std::string& where, std::string_view key) {
-    return where + "/" + std::string(key);
-}
-
-std::string child(const std::string& where, std::size_t index) {
-    return where + "/" + std::to_string(index);
-}
+using detail::child;
 
 /// Reads fields of one JSON object, remembering the first error with its JSON pointer.
-class Reader {
+class Reader : public detail::JsonFieldReader {
 public:
-    std::optional<Error> error;
-
-    bool fail(std::string message, std::string where) {
-        if (!error) {
-            error = presetError(std::move(message), std::move(where));
-        }
-        return false;
-    }
-
-    const json* member(const json& object, std::string_view key, const std::string& where,
-                       bool required) {
-        const auto it = object.find(std::string(key));
-        if (it == object.end()) {
-            if (required) {
-                fail("the field \"" + std::string(key) + "\" is missing", child(where, key));
-            }
-            return nullptr;
-        }
-        return &*it;
-    }
-
     bool string(const json& object, std::string_view key, const std::string& where, bool required,
                 std::string& out) {
         const json* value = member(object, key, where, required);
@@ -104,8 +72,8 @@ public:
         // The pattern object is the file format's (docs/file-formats.md), read by its reader.
         auto named = patternFromJson(*p, child(where, "pattern"));
         if (!named) {
-            if (!error) {
-                error = named.error();
+            if (!m_error) {
+                m_error = named.error();
             }
             return false;
         }
@@ -119,26 +87,10 @@ public:
 Result<std::vector<Preset>> parsePresets(std::string_view jsonText) {
     const json document = json::parse(jsonText.begin(), jsonText.end(), nullptr, false);
     if (document.is_discarded()) {
-        return presetError("the preset list is not valid JSON", "");
-    }
-    if (!document.is_array()) {
-        return presetError("the preset list must be a JSON array", "");
+        return detail::fileError("the preset list is not valid JSON", "");
     }
     Reader reader;
-    std::vector<Preset> presets;
-    std::set<std::string> ids;
-    for (std::size_t i = 0; i < document.size(); ++i) {
-        Preset preset;
-        const std::string where = child(std::string(), i);
-        if (!reader.preset(document[i], where, preset)) {
-            return *reader.error;
-        }
-        if (!ids.insert(preset.id).second) {
-            return presetError("the id \"" + preset.id + "\" is used twice", child(where, "id"));
-        }
-        presets.push_back(std::move(preset));
-    }
-    return presets;
+    return detail::readPresetList<Preset>(document, "preset list", reader);
 }
 
 const std::vector<Preset>& builtinPresets() {
@@ -152,10 +104,7 @@ const std::vector<Preset>& builtinPresets() {
 }
 
 const Preset* findPreset(std::string_view id) {
-    const std::vector<Preset>& presets = builtinPresets();
-    const auto it =
-        std::find_if(presets.begin(), presets.end(), [&](const Preset& p) { return p.id == id; });
-    return it == presets.end() ? nullptr : &*it;
+    return detail::findById(builtinPresets(), id);
 }
 
 } // namespace warpscope
