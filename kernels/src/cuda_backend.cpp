@@ -90,15 +90,8 @@ public:
         const gpu::ReplayLaunch& replay = std::get<gpu::ReplayLaunch>(launch);
         Measurement result;
         if (options.counters) {
-            auto counters = countersFor({replay});
-            if (auto* error = std::get_if<ProbeError>(&counters)) {
-                if (error->fatal) {
-                    return *error;
-                }
-                result.countersUnavailableReason = error->message;
-            } else {
-                result.counters = std::get<0>(counters).front();
-                result.countersMeasured = true;
+            if (auto error = keepCounters(countersFor({replay}), result)) {
+                return *error;
             }
         } else {
             result.countersUnavailableReason = "counters were not asked for";
@@ -324,6 +317,22 @@ private:
             cudaDeviceSynchronize() != cudaSuccess) {
             return ProbeError{ProbeErrorCode::Internal,
                               "cannot allocate the probe's device memory on " + m_info.name, false};
+        }
+        return std::nullopt;
+    }
+
+    /// Puts the counters of one launch into `result`, or why there are none; a fatal error is
+    /// given back for the caller to return.
+    template <typename Answer, typename Target>
+    static std::optional<ProbeError> keepCounters(Answer counters, Target& result) {
+        if (auto* error = std::get_if<ProbeError>(&counters)) {
+            if (error->fatal) {
+                return *error;
+            }
+            result.countersUnavailableReason = error->message;
+        } else {
+            result.counters = std::get<0>(counters).front();
+            result.countersMeasured = true;
         }
         return std::nullopt;
     }
@@ -743,14 +752,8 @@ private:
                         return flush(nullptr) == cudaSuccess &&
                                cudaStreamSynchronize(nullptr) == cudaSuccess;
                     });
-                if (auto* error = std::get_if<ProbeError>(&counters)) {
-                    if (error->fatal) {
-                        return *error;
-                    }
-                    result.countersUnavailableReason = error->message;
-                } else {
-                    result.counters = std::get<0>(counters).front();
-                    result.countersMeasured = true;
+                if (auto error = keepCounters(std::move(counters), result)) {
+                    return *error;
                 }
             }
         } else {
