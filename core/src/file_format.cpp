@@ -766,17 +766,7 @@ ordered_json patternToJson(const NamedPattern& named, bool withHeader) {
         ordered_json src = ordered_json::object();
         src["address"] = source.addressExpression;
         src["active"] = source.activeExpression;
-        ordered_json parameters = ordered_json::array();
-        for (const Parameter& p : source.parameters) {
-            ordered_json parameter = ordered_json::object();
-            parameter["name"] = p.name;
-            parameter["value"] = p.value;
-            parameter["default"] = p.defaultValue;
-            parameter["min"] = p.minimum;
-            parameter["max"] = p.maximum;
-            parameters.push_back(std::move(parameter));
-        }
-        src["parameters"] = std::move(parameters);
+        src["parameters"] = detail::parametersToJson(source.parameters);
         src["blockDim"] = dim3ToJson(source.blockDim);
         src["gridDim"] = dim3ToJson(source.gridDim);
         src["blockIdx"] = dim3ToJson(source.blockIdx);

@@ -86,6 +86,21 @@ std::optional<std::int64_t> asInt64(const json& value) {
     return std::nullopt;
 }
 
+nlohmann::ordered_json parametersToJson(const std::vector<Parameter>& parameters) {
+    using ordered_json = nlohmann::ordered_json;
+    ordered_json out = ordered_json::array();
+    for (const Parameter& p : parameters) {
+        ordered_json parameter = ordered_json::object();
+        parameter["name"] = p.name;
+        parameter["value"] = p.value;
+        parameter["default"] = p.defaultValue;
+        parameter["min"] = p.minimum;
+        parameter["max"] = p.maximum;
+        out.push_back(std::move(parameter));
+    }
+    return out;
+}
+
 bool JsonFieldReader::fail(std::string message, std::string where) {
     if (!m_error) {
         m_error = fileError(std::move(message), std::move(where));
@@ -138,10 +153,18 @@ bool JsonFieldReader::readInt64(const json& value, const std::string& where, std
     return fail(std::string(name) + " must be an integer; found " + describe(value), where);
 }
 
+bool JsonFieldReader::stringMember(const json& object, std::string_view key,
+                                   const std::string& where, bool required, std::string& out) {
+    const json* value = member(object, key, where, required);
+    if (value == nullptr) {
+        return !required;
+    }
+    return readString(*value, child(where, key), key, out);
+}
+
 bool JsonFieldReader::optionalString(const json& object, std::string_view key,
                                      const std::string& where, std::string& out) {
-    const json* value = find(object, key);
-    return value == nullptr || readString(*value, child(where, key), key, out);
+    return stringMember(object, key, where, false, out);
 }
 
 bool JsonFieldReader::optionalInt64(const json& object, std::string_view key,

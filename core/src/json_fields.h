@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace warpscope::detail {
 
@@ -32,6 +33,9 @@ std::string describe(const nlohmann::json& value);
 
 /// The value as a signed 64-bit integer, or nullopt for anything else (floats included).
 std::optional<std::int64_t> asInt64(const nlohmann::json& value);
+
+/// Parameters as the files write them: [{"name", "value", "default", "min", "max"}, ...].
+nlohmann::ordered_json parametersToJson(const std::vector<Parameter>& parameters);
 
 /// Reads fields and keeps the first error. Each read* returns false after an error.
 class JsonFieldReader {
@@ -52,6 +56,9 @@ public:
                     std::string& out);
     bool readInt64(const json& value, const std::string& where, std::string_view name,
                    std::int64_t& out);
+    /// A string member; absent is an error when `required`, else leaves `out` as it is.
+    bool stringMember(const json& object, std::string_view key, const std::string& where,
+                      bool required, std::string& out);
     /// Optional fields: absent leaves `out` as it is.
     bool optionalString(const json& object, std::string_view key, const std::string& where,
                         std::string& out);

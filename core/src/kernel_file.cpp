@@ -306,17 +306,7 @@ ordered_json kernelToOrderedJson(const Kernel& kernel) {
     out["format"] = kKernelFormatName;
     out["version"] = kKernelFormatVersion;
     out["name"] = kernel.name;
-    ordered_json parameters = ordered_json::array();
-    for (const Parameter& p : kernel.parameters) {
-        ordered_json parameter = ordered_json::object();
-        parameter["name"] = p.name;
-        parameter["value"] = p.value;
-        parameter["default"] = p.defaultValue;
-        parameter["min"] = p.minimum;
-        parameter["max"] = p.maximum;
-        parameters.push_back(std::move(parameter));
-    }
-    out["parameters"] = std::move(parameters);
+    out["parameters"] = detail::parametersToJson(kernel.parameters);
     ordered_json buffers = ordered_json::array();
     for (const KernelBuffer& b : kernel.buffers) {
         ordered_json buffer = ordered_json::object();

@@ -24,20 +24,6 @@ using detail::child;
 
 class Reader : public detail::JsonFieldReader {
 public:
-    bool text(const json& object, std::string_view key, const std::string& where, bool required,
-              std::string& out) {
-        const auto it = object.find(std::string(key));
-        if (it == object.end()) {
-            return !required ||
-                   fail("the field \"" + std::string(key) + "\" is missing", child(where, key));
-        }
-        if (!it->is_string()) {
-            return fail(std::string(key) + " must be a string", child(where, key));
-        }
-        out = it->get<std::string>();
-        return true;
-    }
-
     bool integer(const json& value, const std::string& where, std::int64_t& out) {
         if (!value.is_number_integer()) {
             return fail("must be an integer", where);
@@ -50,12 +36,12 @@ public:
         if (!value.is_object()) {
             return fail("a kernel preset must be an object", where);
         }
-        if (!text(value, "id", where, true, out.id) ||
-            !text(value, "topic", where, true, out.topic) ||
-            !text(value, "title", where, true, out.title) ||
-            !text(value, "caption", where, false, out.caption) ||
-            !text(value, "source", where, true, out.source) ||
-            !text(value, "notesGpu", where, false, out.notesGpu)) {
+        if (!stringMember(value, "id", where, true, out.id) ||
+            !stringMember(value, "topic", where, true, out.topic) ||
+            !stringMember(value, "title", where, true, out.title) ||
+            !stringMember(value, "caption", where, false, out.caption) ||
+            !stringMember(value, "source", where, true, out.source) ||
+            !stringMember(value, "notesGpu", where, false, out.notesGpu)) {
             return false;
         }
         const auto kernel = value.find("kernel");
@@ -80,7 +66,7 @@ public:
                 const json& entry = (*sweeps)[i];
                 KernelSweep sweep;
                 if (!entry.is_object() ||
-                    !text(entry, "parameter", child(at, i), true, sweep.parameter)) {
+                    !stringMember(entry, "parameter", child(at, i), true, sweep.parameter)) {
                     return fail("a sweep is {\"parameter\", \"values\"}", child(at, i));
                 }
                 const auto values = entry.find("values");
@@ -106,9 +92,10 @@ public:
                 const json& entry = (*references)[i];
                 const std::string rAt = child(at, i);
                 KernelReference reference;
-                if (!entry.is_object() || !text(entry, "label", rAt, true, reference.label) ||
-                    !text(entry, "quantity", rAt, true, reference.quantity) ||
-                    !text(entry, "unit", rAt, false, reference.unit)) {
+                if (!entry.is_object() ||
+                    !stringMember(entry, "label", rAt, true, reference.label) ||
+                    !stringMember(entry, "quantity", rAt, true, reference.quantity) ||
+                    !stringMember(entry, "unit", rAt, false, reference.unit)) {
                     return fail("a reference is {\"label\", \"quantity\", \"value\", \"unit\"}",
                                 rAt);
                 }

@@ -27,28 +27,15 @@ using detail::child;
 /// Reads fields of one JSON object, remembering the first error with its JSON pointer.
 class Reader : public detail::JsonFieldReader {
 public:
-    bool string(const json& object, std::string_view key, const std::string& where, bool required,
-                std::string& out) {
-        const json* value = member(object, key, where, required);
-        if (value == nullptr) {
-            return !required;
-        }
-        if (!value->is_string()) {
-            return fail("\"" + std::string(key) + "\" must be a string", child(where, key));
-        }
-        out = value->get<std::string>();
-        return true;
-    }
-
     bool preset(const json& value, const std::string& where, Preset& out) {
         if (!value.is_object()) {
             return fail("a preset must be an object", where);
         }
-        if (!string(value, "id", where, true, out.id) ||
-            !string(value, "topic", where, true, out.topic) ||
-            !string(value, "title", where, true, out.title) ||
-            !string(value, "caption", where, true, out.caption) ||
-            !string(value, "source", where, false, out.source)) {
+        if (!stringMember(value, "id", where, true, out.id) ||
+            !stringMember(value, "topic", where, true, out.topic) ||
+            !stringMember(value, "title", where, true, out.title) ||
+            !stringMember(value, "caption", where, true, out.caption) ||
+            !stringMember(value, "source", where, false, out.source)) {
             return false;
         }
         // Ids are used on command lines: lower-case letters, digits and dashes.
