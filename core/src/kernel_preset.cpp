@@ -135,12 +135,9 @@ Result<std::vector<KernelPreset>> parseKernelPresets(std::string_view jsonText) 
 }
 
 const std::vector<KernelPreset>& builtinKernelPresets() {
-    // The embedded list is checked by the tests (test_kernel.cpp); should it ever be broken, the
-    // program runs with no kernel presets rather than failing.
-    static const std::vector<KernelPreset> presets = [] {
-        auto parsed = parseKernelPresets(detail::kKernelPresetsJson);
-        return parsed ? std::move(parsed).value() : std::vector<KernelPreset>{};
-    }();
+    // Checked by test_kernel.cpp.
+    static const std::vector<KernelPreset> presets =
+        detail::entriesOrNone(parseKernelPresets(detail::kKernelPresetsJson));
     return presets;
 }
 

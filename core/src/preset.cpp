@@ -81,12 +81,9 @@ Result<std::vector<Preset>> parsePresets(std::string_view jsonText) {
 }
 
 const std::vector<Preset>& builtinPresets() {
-    // The embedded list is checked by the tests (test_presets.cpp); should it ever be broken,
-    // the program runs with no presets rather than failing.
-    static const std::vector<Preset> presets = [] {
-        auto parsed = parsePresets(detail::kPresetsJson);
-        return parsed ? std::move(parsed).value() : std::vector<Preset>{};
-    }();
+    // Checked by test_presets.cpp.
+    static const std::vector<Preset> presets =
+        detail::entriesOrNone(parsePresets(detail::kPresetsJson));
     return presets;
 }
 
