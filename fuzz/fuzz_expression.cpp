@@ -4,6 +4,7 @@
 // checks what the API promises: error columns lie inside the text, a uniform expression gives
 // every thread the same value, copies agree.
 // Seeds: fuzz/corpus/expression/.
+#include "fuzz_check.h"
 #include "warpscope/expression.h"
 #include "warpscope/pattern.h"
 
@@ -17,12 +18,6 @@
 #include <vector>
 
 namespace {
-
-void check(bool condition) {
-    if (!condition) {
-        std::abort(); // libFuzzer reports the input that got here
-    }
-}
 
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();

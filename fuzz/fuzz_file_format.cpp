@@ -2,6 +2,7 @@
 // must give a value or an Error, never a crash, a hang or undefined behaviour; and whatever is
 // accepted must write out and read back to the same text (the writers round-trip).
 // Seeds: fuzz/corpus/file-format/.
+#include "fuzz_check.h"
 #include "warpscope/file_format.h"
 
 #include <cstddef>
@@ -9,16 +10,6 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
-
-namespace {
-
-void check(bool condition) {
-    if (!condition) {
-        std::abort(); // libFuzzer reports the input that got here
-    }
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -3,6 +3,7 @@
 // must write out and read back equal; and resolveKernel and the grid model must answer (a value
 // or an Error) for it. The grid model runs only on launches of at most 4096 warps, so that a
 // fuzzed launch of 2^48 threads does not make one input take hours. Seeds: fuzz/corpus/kernel/.
+#include "fuzz_check.h"
 #include "warpscope/kernel.h"
 
 #include <cstddef>
@@ -12,12 +13,6 @@
 #include <string_view>
 
 namespace {
-
-void check(bool condition) {
-    if (!condition) {
-        std::abort(); // libFuzzer reports the input that got here
-    }
-}
 
 constexpr std::int64_t kMaxWarps = 4096;
 

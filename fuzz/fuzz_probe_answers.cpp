@@ -4,6 +4,7 @@
 // measurements the app shows, never with a crash, a hang or undefined behaviour. The bytes arrive
 // in pieces whose sizes the input picks, as a pipe delivers them, and the lines must not depend
 // on where the pieces end. Seeds: fuzz/corpus/probe-answers/ (a probe's stdout).
+#include "fuzz_check.h"
 #include "gpu/probeclient.h"
 #include "gpu/probemeasurement.h"
 
@@ -19,12 +20,6 @@
 #include <vector>
 
 namespace {
-
-void check(bool condition) {
-    if (!condition) {
-        std::abort(); // libFuzzer reports the input that got here
-    }
-}
 
 std::vector<QByteArray> splitWhole(const QByteArray& bytes) {
     warpscope::app::ProbeLineSplitter splitter;

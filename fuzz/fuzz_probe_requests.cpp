@@ -4,6 +4,7 @@
 // written back is one JSON object with an id and either "ok" or "progress", and serve() ends
 // normally at the end of the input. Seeds: fuzz/corpus/probe-requests/ (one request per line).
 #include "fake_backend.h"
+#include "fuzz_check.h"
 #include "probe_protocol.h"
 
 #include <nlohmann/json.hpp>
@@ -14,16 +15,6 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
-
-namespace {
-
-void check(bool condition) {
-    if (!condition) {
-        std::abort(); // libFuzzer reports the input that got here
-    }
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

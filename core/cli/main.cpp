@@ -696,15 +696,29 @@ ordered_json errorLine(std::size_t lineNumber, const Error& error) {
     return out;
 }
 
-int runPredict(const std::vector<std::string>& args) {
-    Options options;
-    if (!parseOptions(args, false, options)) {
-        return kExitBadInput;
+/// An answer line: {"line": N} followed by the fields of `answer`.
+ordered_json answerLine(std::size_t lineNumber, const ordered_json& answer) {
+    ordered_json out = ordered_json::object();
+    out["line"] = lineNumber;
+    for (const auto& [key, value] : answer.items()) {
+        out[key] = value;
     }
-    if (!options.positional.empty()) {
-        return usageError("predict reads its patterns from stdin and takes no argument '" +
-                          options.positional.front() + "'");
+    return out;
+}
+
+/// An error of a reader that took one line as its whole text: the place "line 1, column C" is
+/// the line's own, so only "column C" is kept.
+Error withinLine(Error error) {
+    if (error.where.rfind("line 1, column ", 0) == 0) {
+        error.where.erase(0, std::strlen("line 1, "));
     }
+    return error;
+}
+
+/// predict and predict-kernel: answers each line of stdin with one JSON line, the fields of
+/// `answer(line)` or its error. Blank lines are skipped but still counted; a line over 1 MiB is
+/// answered with an error. The exit status says whether any line failed.
+template <typename Answer> int answerStdinLines(std::string_view command, Answer&& answer) {
     LineReader reader(stdin);
     std::string line;
     bool tooLong = false;
@@ -714,30 +728,43 @@ int runPredict(const std::vector<std::string>& args) {
         ++lineNumber;
         if (tooLong) {
             anyFailed = true;
-            writeLine(errorLine(
-                lineNumber, Error{ErrorCode::FileFormat,
-                                  "the line is longer than 1 MiB, the most predict reads", 0, ""}));
+            writeLine(errorLine(lineNumber, Error{ErrorCode::FileFormat,
+                                                  "the line is longer than 1 MiB, the most " +
+                                                      std::string(command) + " reads",
+                                                  0, ""}));
             continue;
         }
         if (line.find_first_not_of(" \t\r") == std::string::npos) {
-            continue; // blank lines are skipped, but still counted
+            continue;
         }
+        const Result<ordered_json> answered = answer(line);
+        if (!answered) {
+            anyFailed = true;
+            writeLine(errorLine(lineNumber, answered.error()));
+            continue;
+        }
+        writeLine(answerLine(lineNumber, answered.value()));
+    }
+    return anyFailed ? kExitSomeLinesFailed : kExitOk;
+}
+
+int runPredict(const std::vector<std::string>& args) {
+    Options options;
+    if (!parseOptions(args, false, options)) {
+        return kExitBadInput;
+    }
+    if (!options.positional.empty()) {
+        return usageError("predict reads its patterns from stdin and takes no argument '" +
+                          options.positional.front() + "'");
+    }
+    return answerStdinLines("predict", [&](const std::string& line) -> Result<ordered_json> {
         auto named = patternFromJsonText(line);
         if (!named) {
-            anyFailed = true;
-            Error error = named.error();
-            // The reader counts lines of a file; here the text is one line.
-            if (error.where.rfind("line 1, column ", 0) == 0) {
-                error.where.erase(0, std::strlen("line 1, "));
-            }
-            writeLine(errorLine(lineNumber, error));
-            continue;
+            return withinLine(named.error());
         }
         auto access = resolve(named->pattern);
         if (!access) {
-            anyFailed = true;
-            writeLine(errorLine(lineNumber, access.error()));
-            continue;
+            return access.error();
         }
         ordered_json metrics = ordered_json::object();
         for (const Metric& metric : modernMetrics(predictModern(access.value()))) {
@@ -747,12 +774,10 @@ int runPredict(const std::vector<std::string>& args) {
              textbookMetrics(predictTextbook(access.value(), options.textbook))) {
             metrics[metric.name] = metricValue(metric.value);
         }
-        ordered_json out = ordered_json::object();
-        out["line"] = lineNumber;
-        out["metrics"] = std::move(metrics);
-        writeLine(out);
-    }
-    return anyFailed ? kExitSomeLinesFailed : kExitOk;
+        ordered_json answer = ordered_json::object();
+        answer["metrics"] = std::move(metrics);
+        return answer;
+    });
 }
 
 // ---- Kernels: predict-kernel, analyze-kernel, kernels
@@ -896,64 +921,24 @@ int runPredictKernel(const std::vector<std::string>& args) {
             writeLine(errorLine(1, prediction.error()));
             return kExitSomeLinesFailed;
         }
-        ordered_json out = ordered_json::object();
-        out["line"] = 1;
-        const ordered_json answer = kernelLine(resolved, prediction.value());
-        for (const auto& [key, value] : answer.items()) {
-            out[key] = value;
-        }
-        writeLine(out);
+        writeLine(answerLine(1, kernelLine(resolved, prediction.value())));
         return kExitOk;
     }
-    LineReader reader(stdin);
-    std::string line;
-    bool tooLong = false;
-    std::size_t lineNumber = 0;
-    bool anyFailed = false;
-    while (reader.next(line, tooLong)) {
-        ++lineNumber;
-        if (tooLong) {
-            anyFailed = true;
-            writeLine(errorLine(
-                lineNumber,
-                Error{ErrorCode::FileFormat,
-                      "the line is longer than 1 MiB, the most predict-kernel reads", 0, ""}));
-            continue;
-        }
-        if (line.find_first_not_of(" \t\r") == std::string::npos) {
-            continue;
-        }
+    return answerStdinLines("predict-kernel", [&](const std::string& line) -> Result<ordered_json> {
         auto kernel = kernelFromJsonText(line);
         if (!kernel) {
-            anyFailed = true;
-            Error error = kernel.error();
-            if (error.where.rfind("line 1, column ", 0) == 0) {
-                error.where.erase(0, std::strlen("line 1, "));
-            }
-            writeLine(errorLine(lineNumber, error));
-            continue;
+            return withinLine(kernel.error());
         }
         if (auto error = applyParameters(kernel.value(), options)) {
-            anyFailed = true;
-            writeLine(errorLine(lineNumber, *error));
-            continue;
+            return *error;
         }
         ResolvedKernel resolved;
         auto prediction = predictKernel(kernel.value(), resolved);
         if (!prediction) {
-            anyFailed = true;
-            writeLine(errorLine(lineNumber, prediction.error()));
-            continue;
+            return prediction.error();
         }
-        ordered_json out = ordered_json::object();
-        out["line"] = lineNumber;
-        const ordered_json answer = kernelLine(resolved, prediction.value());
-        for (const auto& [key, value] : answer.items()) {
-            out[key] = value;
-        }
-        writeLine(out);
-    }
-    return anyFailed ? kExitSomeLinesFailed : kExitOk;
+        return kernelLine(resolved, prediction.value());
+    });
 }
 
 std::string groupDigits(std::int64_t value) {

@@ -1733,6 +1733,26 @@ const std::int64_t* laneVariable(const WarpEnvironment& env, std::int64_t offset
     return nullptr;
 }
 
+/// The lanes where `taken(condition lane)` holds take `value(lane)`, poisoned where
+/// `valuePoison` is; the others keep `top`'s value and poison. The condition's poison spreads to
+/// every lane.
+template <typename Taken, typename Value>
+void joinLanes(const LaneSlot& condition, LaneSlot& top, std::uint32_t valuePoison, Taken taken,
+               Value value) {
+    broadcast(top);
+    materialize(top);
+    const std::int64_t* c = condition.data();
+    std::uint32_t mask = 0;
+    for (int i = 0; i < kLanes; ++i) {
+        const bool t = taken(c[i]);
+        mask |= static_cast<std::uint32_t>(t) << i;
+        if (t) {
+            top.v[i] = value(i);
+        }
+    }
+    top.poison = condition.poison | (valuePoison & mask) | (top.poison & ~mask);
+}
+
 /// Combines a finished && / || / ?: with the value on top of the stack.
 void join(LaneJoin& pending, LaneSlot& top) {
     const LaneSlot& first = pending.first;
@@ -1751,18 +1771,11 @@ void join(LaneJoin& pending, LaneSlot& top) {
             }
             return;
         }
-        broadcast(top);
-        materialize(top);
-        const std::int64_t* left = first.data();
-        std::uint32_t decided = 0;
-        for (int i = 0; i < kLanes; ++i) {
-            const bool d = isAnd ? left[i] == 0 : left[i] != 0;
-            decided |= static_cast<std::uint32_t>(d) << i;
-            if (d) {
-                top.v[i] = isAnd ? 0 : 1;
-            }
-        }
-        top.poison = first.poison | (top.poison & ~decided);
+        // A lane whose left side decides takes 0 (&&) or 1 (||), not poisoned.
+        const std::int64_t decided = isAnd ? 0 : 1;
+        joinLanes(
+            first, top, 0, [isAnd](std::int64_t left) { return isAnd ? left == 0 : left != 0; },
+            [decided](int) { return decided; });
         return;
     }
     // ?: -- `first` the condition, `second` the value when true, `top` the value when false.
@@ -1774,19 +1787,11 @@ void join(LaneJoin& pending, LaneSlot& top) {
         top.poison |= first.poison ? kAllLanes : 0;
         return;
     }
-    broadcast(top);
-    materialize(top);
-    const std::int64_t* condition = first.data();
-    std::uint32_t taken = 0;
-    for (int i = 0; i < kLanes; ++i) {
-        if (condition[i] != 0) {
-            taken |= 1u << i;
-            top.v[i] = laneValue(whenTrue, i);
-        }
-    }
     const std::uint32_t truePoison =
         whenTrue.uniform ? (whenTrue.poison ? kAllLanes : 0) : whenTrue.poison;
-    top.poison = first.poison | (truePoison & taken) | (top.poison & ~taken);
+    joinLanes(
+        first, top, truePoison, [](std::int64_t condition) { return condition != 0; },
+        [&whenTrue](int lane) { return laneValue(whenTrue, lane); });
 }
 
 } // namespace

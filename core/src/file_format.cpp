@@ -8,6 +8,7 @@
 // Writers use a fixed key order and 2-space indentation, so files diff cleanly and round-trip.
 #include "warpscope/file_format.h"
 
+#include "json_fields.h"
 #include "json_guard.h"
 #include "warpscope/expression.h"
 #include "warpscope/json_depth.h"
@@ -44,10 +45,11 @@ constexpr const char* kSessionFormatName = "warpscope-session";
 constexpr const char* kDeckFormatName = "warpscope-deck";
 constexpr std::size_t kMaxDeckSlides = 1000;
 
-Error fileError(std::string message, std::string where) {
-    return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
-}
-
+using detail::asInt64;
+using detail::child;
+using detail::describe;
+using detail::escapePointerToken;
+using detail::fileError;
 std::string lineColumn(std::size_t line, std::size_t column) {
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
@@ -151,20 +153,6 @@ std::optional<Error> scanText(std::string_view text) {
 }
 
 // ---- Step 2: the bounded DOM builder -------------------------------------------------------
-
-std::string escapePointerToken(std::string_view token) {
-    std::string out;
-    for (char c : token) {
-        if (c == '~') {
-            out += "~0";
-        } else if (c == '/') {
-            out += "~1";
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
 
 /// A SAX handler building a nlohmann::json like nlohmann's own DOM parser, but which refuses
 /// duplicate keys, over-long strings and too deep nesting, and never throws.
@@ -337,119 +325,9 @@ Result<json> parseJson(std::string_view text) {
 
 // ---- Step 3: field-by-field reading --------------------------------------------------------
 
-/// A short description of a value for "found ..." in messages.
-std::string describe(const json& value) {
-    switch (value.type()) {
-    case json::value_t::null:
-        return "null";
-    case json::value_t::boolean:
-        return value.get<bool>() ? "true" : "false";
-    case json::value_t::string: {
-        const auto& text = value.get_ref<const std::string&>();
-        if (text.size() > 40) {
-            return "a string of " + std::to_string(text.size()) + " bytes";
-        }
-        return "\"" + text + "\"";
-    }
-    case json::value_t::number_integer:
-        return std::to_string(value.get<std::int64_t>());
-    case json::value_t::number_unsigned:
-        return std::to_string(value.get<std::uint64_t>());
-    case json::value_t::number_float: {
-        const double number = value.get<double>();
-        if (!std::isfinite(number)) {
-            return "a number too large to represent";
-        }
-        char buffer[40];
-        std::snprintf(buffer, sizeof buffer, "%.17g", number);
-        return buffer;
-    }
-    case json::value_t::object:
-        return "an object";
-    case json::value_t::array:
-        return "an array";
-    default:
-        return "a value of an unknown kind";
-    }
-}
-
-/// The value as a signed 64-bit integer, or nullopt for anything else (floats included).
-std::optional<std::int64_t> asInt64(const json& value) {
-    if (value.is_number_unsigned()) {
-        const auto number = value.get<std::uint64_t>();
-        if (number > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-            return std::nullopt;
-        }
-        return static_cast<std::int64_t>(number);
-    }
-    if (value.is_number_integer()) {
-        return value.get<std::int64_t>();
-    }
-    return std::nullopt;
-}
-
-std::string child(const std::string& pointer, std::string_view key) {
-    return pointer + "/" + escapePointerToken(key);
-}
-
-std::string child(const std::string& pointer, std::size_t index) {
-    return pointer + "/" + std::to_string(index);
-}
-
-/// Reads fields and keeps the first error. Each read* returns false after an error.
-class FieldReader {
+/// The file readers: the shared field reads of json_fields.h and the files' own objects.
+class FieldReader : public detail::JsonFieldReader {
 public:
-    bool fail(std::string message, std::string where) {
-        if (!m_error) {
-            m_error = fileError(std::move(message), std::move(where));
-        }
-        return false;
-    }
-    const std::optional<Error>& error() const { return m_error; }
-
-    bool requireObject(const json& value, const std::string& where, const std::string& what) {
-        if (!value.is_object()) {
-            return fail(what + " must be a JSON object; found " + describe(value), where);
-        }
-        return true;
-    }
-
-    /// The member `key` of object `object`, or nullptr when absent (required: an error).
-    const json* member(const json& object, std::string_view key, const std::string& where,
-                       bool required) {
-        const auto it = object.find(std::string(key));
-        if (it == object.end()) {
-            if (required) {
-                fail("the field \"" + std::string(key) + "\" is missing", child(where, key));
-            }
-            return nullptr;
-        }
-        return &*it;
-    }
-
-    bool readString(const json& value, const std::string& where, std::string_view name,
-                    std::string& out) {
-        if (!value.is_string()) {
-            return fail(std::string(name) + " must be a string; found " + describe(value), where);
-        }
-        out = value.get<std::string>();
-        return true;
-    }
-
-    bool readInt64(const json& value, const std::string& where, std::string_view name,
-                   std::int64_t& out) {
-        if (const auto number = asInt64(value)) {
-            out = *number;
-            return true;
-        }
-        if (value.is_number()) {
-            return fail(std::string(name) + " must be an integer that fits in a signed 64-bit " +
-                            "integer; found " + describe(value),
-                        where);
-        }
-        return fail(std::string(name) + " must be an integer; found " + describe(value), where);
-    }
-
     bool readInt(const json& value, const std::string& where, std::string_view name, int& out) {
         std::int64_t wide = 0;
         if (!readInt64(value, where, name, wide)) {
@@ -459,52 +337,6 @@ public:
             return fail(std::string(name) + " is out of range; found " + describe(value), where);
         }
         out = static_cast<int>(wide);
-        return true;
-    }
-
-    /// Optional string field: absent leaves `out` as it is.
-    bool optionalString(const json& object, std::string_view key, const std::string& where,
-                        std::string& out) {
-        const json* value = member(object, key, where, false);
-        return value == nullptr || readString(*value, child(where, key), key, out);
-    }
-
-    bool optionalInt64(const json& object, std::string_view key, const std::string& where,
-                       std::int64_t& out) {
-        const json* value = member(object, key, where, false);
-        return value == nullptr || readInt64(*value, child(where, key), key, out);
-    }
-
-    /// "format" and "version" of a file. `formatRequired` is false for a pattern, whose bare
-    /// form (the CLI's predict lines, patterns inside sessions) has neither.
-    bool readHeader(const json& object, const std::string& where, const char* formatName,
-                    int supportedVersion, bool formatRequired) {
-        const json* format = member(object, "format", where, formatRequired);
-        if (format == nullptr) {
-            return !formatRequired;
-        }
-        if (!format->is_string() || format->get_ref<const std::string&>() != formatName) {
-            return fail(std::string("format must be \"") + formatName + "\"; found " +
-                            describe(*format),
-                        child(where, "format"));
-        }
-        const json* version = member(object, "version", where, true);
-        if (version == nullptr) {
-            return false;
-        }
-        std::int64_t number = 0;
-        if (!readInt64(*version, child(where, "version"), "version", number)) {
-            return false;
-        }
-        if (number < 1) {
-            return fail("version must be 1 or more; found " + describe(*version),
-                        child(where, "version"));
-        }
-        if (number > supportedVersion) {
-            return fail("written by a newer warpscope (version " + std::to_string(number) +
-                            "); this one reads version " + std::to_string(supportedVersion),
-                        child(where, "version"));
-        }
         return true;
     }
 
@@ -546,11 +378,8 @@ public:
         if (name == nullptr || !readString(*name, child(where, "name"), "name", out.name)) {
             return false;
         }
-        if (!isValidParameterName(out.name)) {
-            return fail("\"" + out.name +
-                            "\" cannot be a parameter name (it must look like a C identifier and "
-                            "not be a built-in name)",
-                        child(where, "name"));
+        if (!checkName(out.name, child(where, "name"), "a parameter")) {
+            return false;
         }
         // "value" may be left out when "default" is given (presets do): the value starts there.
         const bool hasValue = value.contains("value");
@@ -571,24 +400,7 @@ public:
             !optionalInt64(value, "max", where, out.maximum)) {
             return false;
         }
-        if (out.minimum > out.maximum) {
-            return fail("min (" + std::to_string(out.minimum) + ") must not be above max (" +
-                            std::to_string(out.maximum) + ")",
-                        child(where, "min"));
-        }
-        if (hasValue && (out.value < out.minimum || out.value > out.maximum)) {
-            return fail("value must be between min and max (" + std::to_string(out.minimum) +
-                            " to " + std::to_string(out.maximum) + "); found " +
-                            std::to_string(out.value),
-                        child(where, "value"));
-        }
-        if (out.defaultValue < out.minimum || out.defaultValue > out.maximum) {
-            return fail("default must be between min and max (" + std::to_string(out.minimum) +
-                            " to " + std::to_string(out.maximum) + "); found " +
-                            std::to_string(out.defaultValue),
-                        child(where, "default"));
-        }
-        return true;
+        return checkParameterRange(out, where, hasValue ? "value" : nullptr);
     }
 
     bool readSource(const json& value, const std::string& where, PatternSource& out) {
@@ -669,54 +481,8 @@ public:
                 return true;
             }
         }
-        AccessKind& kind = out.pattern.kind;
-
-        const json* space = member(value, "space", where, true);
-        if (space == nullptr) {
+        if (!readAccessKind(value, where, true, out.pattern.kind)) {
             return false;
-        }
-        const auto spaceValue = space->is_string()
-                                    ? memorySpaceFromString(space->get_ref<const std::string&>())
-                                    : std::nullopt;
-        if (!spaceValue) {
-            return fail("space must be \"global\" or \"shared\"; found " + describe(*space),
-                        child(where, "space"));
-        }
-        kind.space = *spaceValue;
-
-        const json* op = member(value, "op", where, true);
-        if (op == nullptr) {
-            return false;
-        }
-        const auto opValue =
-            op->is_string() ? accessOpFromString(op->get_ref<const std::string&>()) : std::nullopt;
-        if (!opValue) {
-            return fail("op must be \"load\" or \"store\"; found " + describe(*op),
-                        child(where, "op"));
-        }
-        kind.op = *opValue;
-
-        const json* width = member(value, "width", where, true);
-        if (width == nullptr) {
-            return false;
-        }
-        const std::optional<std::int64_t> widthValue = asInt64(*width);
-        if (!widthValue || *widthValue > 16 || !isValidWidth(static_cast<int>(*widthValue))) {
-            return fail("width must be one of 1, 2, 4, 8, 16; found " + describe(*width),
-                        child(where, "width"));
-        }
-        kind.widthBytes = static_cast<int>(*widthValue);
-
-        if (const json* cache = member(value, "cache", where, false)) {
-            const auto cacheValue = cache->is_string()
-                                        ? cachePathFromString(cache->get_ref<const std::string&>())
-                                        : std::nullopt;
-            if (!cacheValue) {
-                return fail("cache must be one of \"default\", \"ca\", \"cg\", \"nc\"; found " +
-                                describe(*cache),
-                            child(where, "cache"));
-            }
-            kind.cache = *cacheValue;
         }
 
         const json* addresses = member(value, "addresses", where, false);
@@ -967,9 +733,6 @@ public:
         }
         return true;
     }
-
-private:
-    std::optional<Error> m_error;
 };
 
 // ---- Writers -------------------------------------------------------------------------------
@@ -1003,17 +766,7 @@ ordered_json patternToJson(const NamedPattern& named, bool withHeader) {
         ordered_json src = ordered_json::object();
         src["address"] = source.addressExpression;
         src["active"] = source.activeExpression;
-        ordered_json parameters = ordered_json::array();
-        for (const Parameter& p : source.parameters) {
-            ordered_json parameter = ordered_json::object();
-            parameter["name"] = p.name;
-            parameter["value"] = p.value;
-            parameter["default"] = p.defaultValue;
-            parameter["min"] = p.minimum;
-            parameter["max"] = p.maximum;
-            parameters.push_back(std::move(parameter));
-        }
-        src["parameters"] = std::move(parameters);
+        src["parameters"] = detail::parametersToJson(source.parameters);
         src["blockDim"] = dim3ToJson(source.blockDim);
         src["gridDim"] = dim3ToJson(source.gridDim);
         src["blockIdx"] = dim3ToJson(source.blockIdx);

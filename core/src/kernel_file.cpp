@@ -2,15 +2,13 @@
 // reads and the file form with "format": "warpscope-kernel". Text goes through the same guarded
 // reader as pattern and session files; every field is checked and every error names its place
 // as a JSON pointer.
+#include "json_fields.h"
 #include "json_guard.h"
 #include "warpscope/kernel.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <limits>
 #include <set>
 #include <utility>
 
@@ -25,95 +23,18 @@ constexpr const char* kKernelFormatName = "warpscope-kernel";
 constexpr std::size_t kMaxParameters = 256;
 constexpr std::size_t kMaxEntries = 64; // buffers, accesses
 
-Error fileError(std::string message, std::string where) {
-    return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
-}
+using detail::asInt64;
+using detail::child;
+using detail::describe;
 
-std::string escapeToken(std::string_view token) {
-    std::string out;
-    for (char c : token) {
-        if (c == '~') {
-            out += "~0";
-        } else if (c == '/') {
-            out += "~1";
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
-std::string child(const std::string& pointer, std::string_view key) {
-    return pointer + "/" + escapeToken(key);
-}
-
-std::string child(const std::string& pointer, std::size_t index) {
-    return pointer + "/" + std::to_string(index);
-}
-
-std::string describe(const json& value) {
-    switch (value.type()) {
-    case json::value_t::null:
-        return "null";
-    case json::value_t::boolean:
-        return value.get<bool>() ? "true" : "false";
-    case json::value_t::string: {
-        const auto& text = value.get_ref<const std::string&>();
-        return text.size() > 40 ? "a string of " + std::to_string(text.size()) + " bytes"
-                                : "\"" + text + "\"";
-    }
-    case json::value_t::number_integer:
-        return std::to_string(value.get<std::int64_t>());
-    case json::value_t::number_unsigned:
-        return std::to_string(value.get<std::uint64_t>());
-    case json::value_t::number_float: {
-        const double number = value.get<double>();
-        if (!std::isfinite(number)) {
-            return "a number too large to represent";
-        }
-        char buffer[40];
-        std::snprintf(buffer, sizeof buffer, "%.17g", number);
-        return buffer;
-    }
-    case json::value_t::object:
-        return "an object";
-    case json::value_t::array:
-        return "an array";
-    default:
-        return "a value of an unknown kind";
-    }
-}
-
-std::optional<std::int64_t> asInt64(const json& value) {
-    if (value.is_number_unsigned()) {
-        const auto number = value.get<std::uint64_t>();
-        if (number > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-            return std::nullopt;
-        }
-        return static_cast<std::int64_t>(number);
-    }
-    if (value.is_number_integer()) {
-        return value.get<std::int64_t>();
-    }
-    return std::nullopt;
-}
-
-class KernelReader {
+class KernelReader : public detail::JsonFieldReader {
 public:
-    const std::optional<Error>& error() const { return m_error; }
-
-    bool fail(std::string message, std::string where) {
-        if (!m_error) {
-            m_error = fileError(std::move(message), std::move(where));
-        }
-        return false;
-    }
-
     bool readKernel(const json& value, const std::string& where, Kernel& out) {
         if (!value.is_object()) {
             return fail("a kernel must be a JSON object; found " + describe(value), where);
         }
-        if (!readHeader(value, where)) {
+        // The line form has no "format"; the file form has it and a "version".
+        if (!readHeader(value, where, kKernelFormatName, kKernelFormatVersion, false)) {
             return false;
         }
         if (const json* name = find(value, "name")) {
@@ -149,31 +70,6 @@ public:
     }
 
 private:
-    static const json* find(const json& object, std::string_view key) {
-        const auto it = object.find(std::string(key));
-        return it == object.end() ? nullptr : &*it;
-    }
-
-    bool readString(const json& value, const std::string& where, std::string_view what,
-                    std::string& out) {
-        if (!value.is_string()) {
-            return fail(std::string(what) + " must be a string; found " + describe(value), where);
-        }
-        out = value.get<std::string>();
-        return true;
-    }
-
-    bool readInt64(const json& value, const std::string& where, std::string_view what,
-                   std::int64_t& out) {
-        if (const auto number = asInt64(value)) {
-            out = *number;
-            return true;
-        }
-        return fail(std::string(what) + " must be an integer that fits in a signed 64-bit " +
-                        "integer; found " + describe(value),
-                    where);
-    }
-
     /// An integer or an expression string, kept as the expression's text.
     bool readExpression(const json& value, const std::string& where, std::string_view what,
                         std::string& out) {
@@ -191,45 +87,6 @@ private:
         return fail(std::string(what) + " must be an integer or an expression string; found " +
                         describe(value),
                     where);
-    }
-
-    bool readHeader(const json& object, const std::string& where) {
-        const json* format = find(object, "format");
-        if (format == nullptr) {
-            return true; // the line form
-        }
-        if (!format->is_string() || format->get_ref<const std::string&>() != kKernelFormatName) {
-            return fail(std::string("format must be \"") + kKernelFormatName + "\"; found " +
-                            describe(*format),
-                        child(where, "format"));
-        }
-        const json* version = find(object, "version");
-        if (version == nullptr) {
-            return fail("the field \"version\" is missing", child(where, "version"));
-        }
-        std::int64_t number = 0;
-        if (!readInt64(*version, child(where, "version"), "version", number)) {
-            return false;
-        }
-        if (number < 1) {
-            return fail("version must be 1 or more; found " + describe(*version),
-                        child(where, "version"));
-        }
-        if (number > kKernelFormatVersion) {
-            return fail("written by a newer warpscope (version " + std::to_string(number) +
-                            "); this one reads version " + std::to_string(kKernelFormatVersion),
-                        child(where, "version"));
-        }
-        return true;
-    }
-
-    bool checkName(const std::string& name, const std::string& where, const char* what) {
-        if (!isValidParameterName(name)) {
-            return fail("\"" + name + "\" cannot be " + what +
-                            " name (it must look like a C identifier and not be a built-in name)",
-                        where);
-        }
-        return true;
     }
 
     bool readParameters(const json& value, const std::string& where, std::vector<Parameter>& out) {
@@ -292,39 +149,14 @@ private:
                 return false;
             }
             p.defaultValue = p.value;
-            if (const json* d = find(entry, "default")) {
-                if (!readInt64(*d, child(at, "default"), "default", p.defaultValue)) {
-                    return false;
-                }
+            if (!optionalInt64(entry, "default", at, p.defaultValue)) {
+                return false;
             }
             p.minimum = std::min<std::int64_t>({0, p.value, p.defaultValue});
             p.maximum = std::max<std::int64_t>({0, p.value, p.defaultValue});
-            if (const json* m = find(entry, "min")) {
-                if (!readInt64(*m, child(at, "min"), "min", p.minimum)) {
-                    return false;
-                }
-            }
-            if (const json* m = find(entry, "max")) {
-                if (!readInt64(*m, child(at, "max"), "max", p.maximum)) {
-                    return false;
-                }
-            }
-            if (p.minimum > p.maximum) {
-                return fail("min (" + std::to_string(p.minimum) + ") must not be above max (" +
-                                std::to_string(p.maximum) + ")",
-                            child(at, "min"));
-            }
-            if (p.value < p.minimum || p.value > p.maximum) {
-                return fail("value must be between min and max (" + std::to_string(p.minimum) +
-                                " to " + std::to_string(p.maximum) + "); found " +
-                                std::to_string(p.value),
-                            child(at, key));
-            }
-            if (p.defaultValue < p.minimum || p.defaultValue > p.maximum) {
-                return fail("default must be between min and max (" + std::to_string(p.minimum) +
-                                " to " + std::to_string(p.maximum) + "); found " +
-                                std::to_string(p.defaultValue),
-                            child(at, "default"));
+            if (!optionalInt64(entry, "min", at, p.minimum) ||
+                !optionalInt64(entry, "max", at, p.maximum) || !checkParameterRange(p, at, key)) {
+                return false;
             }
             out.push_back(std::move(p));
         }
@@ -419,50 +251,8 @@ private:
             return fail("an access must be an object; found " + describe(value), where);
         }
         AccessKind& kind = out.kind;
-        const json* space = find(value, "space");
-        if (space == nullptr) {
-            kind.space = MemorySpace::Global;
-        } else {
-            const auto parsed = space->is_string()
-                                    ? memorySpaceFromString(space->get_ref<const std::string&>())
-                                    : std::nullopt;
-            if (!parsed) {
-                return fail("space must be \"global\" or \"shared\"; found " + describe(*space),
-                            child(where, "space"));
-            }
-            kind.space = *parsed;
-        }
-        const json* op = find(value, "op");
-        if (op == nullptr) {
-            return fail("the field \"op\" is missing", child(where, "op"));
-        }
-        const auto opValue =
-            op->is_string() ? accessOpFromString(op->get_ref<const std::string&>()) : std::nullopt;
-        if (!opValue) {
-            return fail("op must be \"load\" or \"store\"; found " + describe(*op),
-                        child(where, "op"));
-        }
-        kind.op = *opValue;
-        const json* width = find(value, "width");
-        if (width == nullptr) {
-            return fail("the field \"width\" is missing", child(where, "width"));
-        }
-        const std::optional<std::int64_t> widthValue = asInt64(*width);
-        if (!widthValue || *widthValue > 16 || !isValidWidth(static_cast<int>(*widthValue))) {
-            return fail("width must be one of 1, 2, 4, 8, 16; found " + describe(*width),
-                        child(where, "width"));
-        }
-        kind.widthBytes = static_cast<int>(*widthValue);
-        if (const json* cache = find(value, "cache")) {
-            const auto parsed = cache->is_string()
-                                    ? cachePathFromString(cache->get_ref<const std::string&>())
-                                    : std::nullopt;
-            if (!parsed) {
-                return fail("cache must be one of \"default\", \"ca\", \"cg\", \"nc\"; found " +
-                                describe(*cache),
-                            child(where, "cache"));
-            }
-            kind.cache = *parsed;
+        if (!readAccessKind(value, where, false, kind)) {
+            return false;
         }
         if (kind.space == MemorySpace::Shared) {
             kind.cache = CachePath::Default; // shared accesses have no cache operator
@@ -499,8 +289,6 @@ private:
         }
         return true;
     }
-
-    std::optional<Error> m_error;
 };
 
 /// A launch dimension as written: a plain decimal integer as a number, anything else as text.
@@ -518,17 +306,7 @@ ordered_json kernelToOrderedJson(const Kernel& kernel) {
     out["format"] = kKernelFormatName;
     out["version"] = kKernelFormatVersion;
     out["name"] = kernel.name;
-    ordered_json parameters = ordered_json::array();
-    for (const Parameter& p : kernel.parameters) {
-        ordered_json parameter = ordered_json::object();
-        parameter["name"] = p.name;
-        parameter["value"] = p.value;
-        parameter["default"] = p.defaultValue;
-        parameter["min"] = p.minimum;
-        parameter["max"] = p.maximum;
-        parameters.push_back(std::move(parameter));
-    }
-    out["parameters"] = std::move(parameters);
+    out["parameters"] = detail::parametersToJson(kernel.parameters);
     ordered_json buffers = ordered_json::array();
     for (const KernelBuffer& b : kernel.buffers) {
         ordered_json buffer = ordered_json::object();

@@ -4,11 +4,10 @@
 #include "warpscope/kernel_preset.h"
 
 #include "json_guard.h"
+#include "preset_list.h"
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <set>
 #include <utility>
 
 namespace warpscope::detail {
@@ -21,43 +20,10 @@ namespace {
 
 using json = nlohmann::json;
 
-Error presetError(std::string message, std::string where) {
-    return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
-}
+using detail::child;
 
-std::string child(const std::string& where, std::string_view key) {
-    return where + "/" + std::string(key);
-}
-
-std::string child(const std::string& where, std::size_t index) {
-    return where + "/" + std::to_string(index);
-}
-
-class Reader {
+class Reader : public detail::JsonFieldReader {
 public:
-    std::optional<Error> error;
-
-    bool fail(std::string message, std::string where) {
-        if (!error) {
-            error = presetError(std::move(message), std::move(where));
-        }
-        return false;
-    }
-
-    bool text(const json& object, std::string_view key, const std::string& where, bool required,
-              std::string& out) {
-        const auto it = object.find(std::string(key));
-        if (it == object.end()) {
-            return !required ||
-                   fail("the field \"" + std::string(key) + "\" is missing", child(where, key));
-        }
-        if (!it->is_string()) {
-            return fail(std::string(key) + " must be a string", child(where, key));
-        }
-        out = it->get<std::string>();
-        return true;
-    }
-
     bool integer(const json& value, const std::string& where, std::int64_t& out) {
         if (!value.is_number_integer()) {
             return fail("must be an integer", where);
@@ -70,12 +36,12 @@ public:
         if (!value.is_object()) {
             return fail("a kernel preset must be an object", where);
         }
-        if (!text(value, "id", where, true, out.id) ||
-            !text(value, "topic", where, true, out.topic) ||
-            !text(value, "title", where, true, out.title) ||
-            !text(value, "caption", where, false, out.caption) ||
-            !text(value, "source", where, true, out.source) ||
-            !text(value, "notesGpu", where, false, out.notesGpu)) {
+        if (!stringMember(value, "id", where, true, out.id) ||
+            !stringMember(value, "topic", where, true, out.topic) ||
+            !stringMember(value, "title", where, true, out.title) ||
+            !stringMember(value, "caption", where, false, out.caption) ||
+            !stringMember(value, "source", where, true, out.source) ||
+            !stringMember(value, "notesGpu", where, false, out.notesGpu)) {
             return false;
         }
         const auto kernel = value.find("kernel");
@@ -84,7 +50,7 @@ public:
         }
         auto parsed = kernelFromJson(*kernel, child(where, "kernel"));
         if (!parsed) {
-            error = parsed.error();
+            m_error = parsed.error();
             return false;
         }
         out.kernel = std::move(parsed).value();
@@ -100,7 +66,7 @@ public:
                 const json& entry = (*sweeps)[i];
                 KernelSweep sweep;
                 if (!entry.is_object() ||
-                    !text(entry, "parameter", child(at, i), true, sweep.parameter)) {
+                    !stringMember(entry, "parameter", child(at, i), true, sweep.parameter)) {
                     return fail("a sweep is {\"parameter\", \"values\"}", child(at, i));
                 }
                 const auto values = entry.find("values");
@@ -126,9 +92,10 @@ public:
                 const json& entry = (*references)[i];
                 const std::string rAt = child(at, i);
                 KernelReference reference;
-                if (!entry.is_object() || !text(entry, "label", rAt, true, reference.label) ||
-                    !text(entry, "quantity", rAt, true, reference.quantity) ||
-                    !text(entry, "unit", rAt, false, reference.unit)) {
+                if (!entry.is_object() ||
+                    !stringMember(entry, "label", rAt, true, reference.label) ||
+                    !stringMember(entry, "quantity", rAt, true, reference.quantity) ||
+                    !stringMember(entry, "unit", rAt, false, reference.unit)) {
                     return fail("a reference is {\"label\", \"quantity\", \"value\", \"unit\"}",
                                 rAt);
                 }
@@ -163,41 +130,19 @@ Result<std::vector<KernelPreset>> parseKernelPresets(std::string_view jsonText) 
     if (!document) {
         return document.error();
     }
-    if (!document->is_array()) {
-        return presetError("the kernel preset list must be a JSON array", "");
-    }
     Reader reader;
-    std::vector<KernelPreset> presets;
-    std::set<std::string> ids;
-    for (std::size_t i = 0; i < document->size(); ++i) {
-        KernelPreset preset;
-        const std::string where = child(std::string(), i);
-        if (!reader.preset((*document)[i], where, preset)) {
-            return *reader.error;
-        }
-        if (!ids.insert(preset.id).second) {
-            return presetError("the id \"" + preset.id + "\" is used twice", child(where, "id"));
-        }
-        presets.push_back(std::move(preset));
-    }
-    return presets;
+    return detail::readPresetList<KernelPreset>(*document, "kernel preset list", reader);
 }
 
 const std::vector<KernelPreset>& builtinKernelPresets() {
-    // The embedded list is checked by the tests (test_kernel.cpp); should it ever be broken, the
-    // program runs with no kernel presets rather than failing.
-    static const std::vector<KernelPreset> presets = [] {
-        auto parsed = parseKernelPresets(detail::kKernelPresetsJson);
-        return parsed ? std::move(parsed).value() : std::vector<KernelPreset>{};
-    }();
+    // Checked by test_kernel.cpp.
+    static const std::vector<KernelPreset> presets =
+        detail::entriesOrNone(parseKernelPresets(detail::kKernelPresetsJson));
     return presets;
 }
 
 const KernelPreset* findKernelPreset(std::string_view id) {
-    const std::vector<KernelPreset>& presets = builtinKernelPresets();
-    const auto it = std::find_if(presets.begin(), presets.end(),
-                                 [&](const KernelPreset& p) { return p.id == id; });
-    return it == presets.end() ? nullptr : &*it;
+    return detail::findById(builtinKernelPresets(), id);
 }
 
 } // namespace warpscope

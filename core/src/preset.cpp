@@ -4,13 +4,12 @@
 // as it is; the parser here is separate so the core's preset list never depends on file I/O code.
 #include "warpscope/preset.h"
 
+#include "preset_list.h"
 #include "warpscope/file_format.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <limits>
-#include <set>
 #include <utility>
 
 namespace warpscope::detail {
@@ -23,64 +22,20 @@ namespace {
 
 using json = nlohmann::json;
 
-Error presetError(std::string message, std::string where) {
-    return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
-}
-
-std::string child(const std::string& where, std::string_view key) {
-    return where + "/" + std::string(key);
-}
-
-std::string child(const std::string& where, std::size_t index) {
-    return where + "/" + std::to_string(index);
-}
+using detail::child;
 
 /// Reads fields of one JSON object, remembering the first error with its JSON pointer.
-class Reader {
+class Reader : public detail::JsonFieldReader {
 public:
-    std::optional<Error> error;
-
-    bool fail(std::string message, std::string where) {
-        if (!error) {
-            error = presetError(std::move(message), std::move(where));
-        }
-        return false;
-    }
-
-    const json* member(const json& object, std::string_view key, const std::string& where,
-                       bool required) {
-        const auto it = object.find(std::string(key));
-        if (it == object.end()) {
-            if (required) {
-                fail("the field \"" + std::string(key) + "\" is missing", child(where, key));
-            }
-            return nullptr;
-        }
-        return &*it;
-    }
-
-    bool string(const json& object, std::string_view key, const std::string& where, bool required,
-                std::string& out) {
-        const json* value = member(object, key, where, required);
-        if (value == nullptr) {
-            return !required;
-        }
-        if (!value->is_string()) {
-            return fail("\"" + std::string(key) + "\" must be a string", child(where, key));
-        }
-        out = value->get<std::string>();
-        return true;
-    }
-
     bool preset(const json& value, const std::string& where, Preset& out) {
         if (!value.is_object()) {
             return fail("a preset must be an object", where);
         }
-        if (!string(value, "id", where, true, out.id) ||
-            !string(value, "topic", where, true, out.topic) ||
-            !string(value, "title", where, true, out.title) ||
-            !string(value, "caption", where, true, out.caption) ||
-            !string(value, "source", where, false, out.source)) {
+        if (!stringMember(value, "id", where, true, out.id) ||
+            !stringMember(value, "topic", where, true, out.topic) ||
+            !stringMember(value, "title", where, true, out.title) ||
+            !stringMember(value, "caption", where, true, out.caption) ||
+            !stringMember(value, "source", where, false, out.source)) {
             return false;
         }
         // Ids are used on command lines: lower-case letters, digits and dashes.
@@ -104,8 +59,8 @@ public:
         // The pattern object is the file format's (docs/file-formats.md), read by its reader.
         auto named = patternFromJson(*p, child(where, "pattern"));
         if (!named) {
-            if (!error) {
-                error = named.error();
+            if (!m_error) {
+                m_error = named.error();
             }
             return false;
         }
@@ -119,43 +74,21 @@ public:
 Result<std::vector<Preset>> parsePresets(std::string_view jsonText) {
     const json document = json::parse(jsonText.begin(), jsonText.end(), nullptr, false);
     if (document.is_discarded()) {
-        return presetError("the preset list is not valid JSON", "");
-    }
-    if (!document.is_array()) {
-        return presetError("the preset list must be a JSON array", "");
+        return detail::fileError("the preset list is not valid JSON", "");
     }
     Reader reader;
-    std::vector<Preset> presets;
-    std::set<std::string> ids;
-    for (std::size_t i = 0; i < document.size(); ++i) {
-        Preset preset;
-        const std::string where = child(std::string(), i);
-        if (!reader.preset(document[i], where, preset)) {
-            return *reader.error;
-        }
-        if (!ids.insert(preset.id).second) {
-            return presetError("the id \"" + preset.id + "\" is used twice", child(where, "id"));
-        }
-        presets.push_back(std::move(preset));
-    }
-    return presets;
+    return detail::readPresetList<Preset>(document, "preset list", reader);
 }
 
 const std::vector<Preset>& builtinPresets() {
-    // The embedded list is checked by the tests (test_presets.cpp); should it ever be broken,
-    // the program runs with no presets rather than failing.
-    static const std::vector<Preset> presets = [] {
-        auto parsed = parsePresets(detail::kPresetsJson);
-        return parsed ? std::move(parsed).value() : std::vector<Preset>{};
-    }();
+    // Checked by test_presets.cpp.
+    static const std::vector<Preset> presets =
+        detail::entriesOrNone(parsePresets(detail::kPresetsJson));
     return presets;
 }
 
 const Preset* findPreset(std::string_view id) {
-    const std::vector<Preset>& presets = builtinPresets();
-    const auto it =
-        std::find_if(presets.begin(), presets.end(), [&](const Preset& p) { return p.id == id; });
-    return it == presets.end() ? nullptr : &*it;
+    return detail::findById(builtinPresets(), id);
 }
 
 } // namespace warpscope

@@ -2,6 +2,7 @@
 #include "probe_cli.h"
 
 #include "probe_protocol.h"
+#include "probe_text.h"
 #include "run_kernel.h"
 #include "warpscope/command_line_text.h"
 #include "warpscope/file_format.h"
@@ -18,12 +19,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -161,13 +160,6 @@ int reportRequestError(const RequestError& error) {
     return reportProbeError(error.error);
 }
 
-/// "12.3" with a fixed number of decimals.
-std::string fixed(double value, int decimals) {
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(decimals) << value;
-    return out.str();
-}
-
 /// Counters are integers; anything else keeps two decimals.
 std::string number(double value) {
     if (value == static_cast<double>(static_cast<std::int64_t>(value))) {
@@ -190,16 +182,6 @@ std::string deviceLine(const DeviceInfo& info) {
     return info.name + " (compute capability " + std::to_string(info.computeCapabilityMajor) + "." +
            std::to_string(info.computeCapabilityMinor) + ", " + std::to_string(info.smCount) +
            " SMs, driver " + info.driverVersion + ")";
-}
-
-/// Pads a string to `width` display columns (the check marks are one column, three bytes).
-std::string pad(const std::string& text, std::size_t width, bool right = false) {
-    std::size_t columns = 0;
-    for (const char c : text) {
-        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
-    }
-    const std::string fill(columns < width ? width - columns : 0, ' ');
-    return right ? fill + text : text + fill;
 }
 
 /// The expression with a caret under the error's 1-based column (UTF-8 and tabs kept aligned).

@@ -4,6 +4,7 @@
 #include "kernel_codegen.h"
 #include "kernel_request.h"
 #include "probe_protocol.h"
+#include "probe_text.h"
 #include "warpscope/kernel.h"
 #include "warpscope/kernel_preset.h"
 
@@ -15,7 +16,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -78,26 +78,11 @@ int reportError(const RequestError& error) {
     return kExitProbeError;
 }
 
-std::string fixed(double value, int decimals) {
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(decimals) << value;
-    return out.str();
-}
-
 std::string number(double value) {
     if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 9e15) {
         return std::to_string(static_cast<std::int64_t>(value));
     }
     return fixed(value, 2);
-}
-
-std::string pad(const std::string& text, std::size_t width, bool right = false) {
-    std::size_t columns = 0;
-    for (const char c : text) {
-        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
-    }
-    const std::string fill(columns < width ? width - columns : 0, ' ');
-    return right ? fill + text : text + fill;
 }
 
 std::optional<std::int64_t> parseInteger(const std::string& text) {

@@ -53,8 +53,8 @@ class CudaBackend final : public Backend {
 public:
     ~CudaBackend() override {
         if (m_ready) {
-            m_counters.reset();
-            m_kernelCounters.reset();
+            m_counters.session.reset();
+            m_kernelCounters.session.reset();
             cudaFree(m_arena);
             cudaFree(m_sink);
             cudaFree(m_cycles);
@@ -73,8 +73,8 @@ public:
             }
         }
         ensureCounters();
-        m_info.countersAvailable = m_counters != nullptr;
-        m_info.countersUnavailableReason = m_counters ? "" : m_countersError.message;
+        m_info.countersAvailable = m_counters.session != nullptr;
+        m_info.countersUnavailableReason = m_counters.session ? "" : m_counters.error.message;
         return m_info;
     }
 
@@ -90,15 +90,8 @@ public:
         const gpu::ReplayLaunch& replay = std::get<gpu::ReplayLaunch>(launch);
         Measurement result;
         if (options.counters) {
-            auto counters = countersFor({replay});
-            if (auto* error = std::get_if<ProbeError>(&counters)) {
-                if (error->fatal) {
-                    return *error;
-                }
-                result.countersUnavailableReason = error->message;
-            } else {
-                result.counters = std::get<0>(counters).front();
-                result.countersMeasured = true;
+            if (auto error = keepCounters(countersFor({replay}), result)) {
+                return *error;
             }
         } else {
             result.countersUnavailableReason = "counters were not asked for";
@@ -328,29 +321,57 @@ private:
         return std::nullopt;
     }
 
-    void ensureCounters() {
-        if (m_countersTried) {
+    /// Puts the counters of one launch into `result`, or why there are none; a fatal error is
+    /// given back for the caller to return.
+    template <typename Answer, typename Target>
+    static std::optional<ProbeError> keepCounters(Answer counters, Target& result) {
+        if (auto* error = std::get_if<ProbeError>(&counters)) {
+            if (error->fatal) {
+                return *error;
+            }
+            result.countersUnavailableReason = error->message;
+        } else {
+            result.counters = std::get<0>(counters).front();
+            result.countersMeasured = true;
+        }
+        return std::nullopt;
+    }
+
+    /// A counter session opened once when first wanted: the session, or why there is none.
+    struct CounterSlot {
+        bool tried = false;
+        ProbeError error;
+        std::unique_ptr<CounterSession> session;
+    };
+
+    /// Opens `names` into `slot` unless it was tried already. A context has one range profiler,
+    /// so `other` gives way first and is opened again when next wanted.
+    static void openCounters(CounterSlot& slot, CounterSlot& other,
+                             const std::vector<std::string>& names) {
+        if (slot.tried) {
             return;
         }
-        m_countersTried = true;
-        // One range profiler per context: the whole-kernel session gives way.
-        m_kernelCounters.reset();
-        m_kernelCountersTried = false;
-        auto session = CounterSession::open(nsightCounterNames());
+        slot.tried = true;
+        other.session.reset();
+        other.tried = false;
+        auto session = CounterSession::open(names);
         if (auto* error = std::get_if<ProbeError>(&session)) {
-            m_countersError = *error;
+            slot.error = *error;
         } else {
-            m_counters = std::move(std::get<0>(session));
+            slot.session = std::move(std::get<0>(session));
         }
     }
+
+    /// The replay's counter session; the whole-kernel one gives way.
+    void ensureCounters() { openCounters(m_counters, m_kernelCounters, nsightCounterNames()); }
 
     ProbeResult<std::vector<std::map<std::string, double>>>
     countersFor(const std::vector<gpu::ReplayLaunch>& launches) {
         ensureCounters();
-        if (!m_counters) {
-            return m_countersError;
+        if (!m_counters.session) {
+            return m_counters.error;
         }
-        return m_counters->measure(static_cast<int>(launches.size()), [&](int i) {
+        return m_counters.session->measure(static_cast<int>(launches.size()), [&](int i) {
             return gpu::launchReplay(launches[static_cast<std::size_t>(i)], nullptr) == cudaSuccess;
         });
     }
@@ -533,18 +554,7 @@ private:
     /// The whole-kernel counter session (more metrics than the replay's); it and the replay
     /// session take turns, since a context has one range profiler.
     void ensureKernelCounters() {
-        if (m_kernelCountersTried) {
-            return;
-        }
-        m_kernelCountersTried = true;
-        m_counters.reset();
-        m_countersTried = false;
-        auto session = CounterSession::open(kernelCounterNames());
-        if (auto* error = std::get_if<ProbeError>(&session)) {
-            m_kernelCountersError = *error;
-        } else {
-            m_kernelCounters = std::move(std::get<0>(session));
-        }
+        openCounters(m_kernelCounters, m_counters, kernelCounterNames());
     }
 
     /// Device buffers of one kernel, freed on every path.
@@ -728,28 +738,22 @@ private:
 
         if (options.counters) {
             ensureKernelCounters();
-            if (!m_kernelCounters) {
-                result.countersUnavailableReason = m_kernelCountersError.message;
+            if (!m_kernelCounters.session) {
+                result.countersUnavailableReason = m_kernelCounters.error.message;
             } else {
                 if (auto e = check(cudaDeviceSynchronize(), "before the counters")) {
                     return *e;
                 }
                 // One cold launch (flushed before every pass) on the legacy stream, which the
                 // profiler's ranges are ordered with.
-                auto counters = m_kernelCounters->measure(
+                auto counters = m_kernelCounters.session->measure(
                     1, [&](int) { return launch(nullptr) == cudaSuccess; },
                     [&](int) {
                         return flush(nullptr) == cudaSuccess &&
                                cudaStreamSynchronize(nullptr) == cudaSuccess;
                     });
-                if (auto* error = std::get_if<ProbeError>(&counters)) {
-                    if (error->fatal) {
-                        return *error;
-                    }
-                    result.countersUnavailableReason = error->message;
-                } else {
-                    result.counters = std::get<0>(counters).front();
-                    result.countersMeasured = true;
+                if (auto error = keepCounters(std::move(counters), result)) {
+                    return *error;
                 }
             }
         } else {
@@ -773,12 +777,8 @@ private:
     void* m_flush = nullptr;
     std::size_t m_flushBytes = 0;
     std::size_t m_maxSharedBytes = 48 * 1024;
-    bool m_countersTried = false;
-    ProbeError m_countersError;
-    std::unique_ptr<CounterSession> m_counters;
-    bool m_kernelCountersTried = false;
-    ProbeError m_kernelCountersError;
-    std::unique_ptr<CounterSession> m_kernelCounters;
+    CounterSlot m_counters;       // the replay's (nsightCounterNames)
+    CounterSlot m_kernelCounters; // whole kernels' (kernelCounterNames)
 };
 
 } // namespace

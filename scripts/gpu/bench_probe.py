@@ -21,18 +21,11 @@ import sys
 import tempfile
 import time
 
+import nsight
+
 probe_path, replay_path, out_dir = sys.argv[1:4]
 os.makedirs(out_dir, exist_ok=True)
-METRICS = [
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-]
+METRICS = nsight.ACCESS_METRICS
 
 
 class Probe:
@@ -152,14 +145,9 @@ subprocess.run(["ncu", "--metrics", ",".join(METRICS), "--csv", "--print-units",
                 "--log-file", os.path.join(out_dir, "ncu-sweep.csv"), replay_path,
                 os.path.join(out_dir, "sweep.jsonl")],
                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-import csv
-import io
-text = open(os.path.join(out_dir, "ncu-sweep.csv")).read()
-rows = list(csv.DictReader(io.StringIO(text[text.find('"ID"'):])))
 ncu_values = {}
-for row in rows:
-    ncu_values.setdefault(int(row["ID"]), {})[row["Metric Name"]] = float(
-        row["Metric Value"].replace(",", ""))
+for row in nsight.csv_rows(open(os.path.join(out_dir, "ncu-sweep.csv")).read()):
+    ncu_values.setdefault(int(row["ID"]), {})[row["Metric Name"]] = nsight.metric_value(row)
 mismatches = []
 for i, measured in enumerate(swept["measurements"]):
     for m in METRICS:

@@ -24,8 +24,6 @@ tables  The notes' Tables 4-4, 4-6, 4-10, 4-11, 4-13 and the readSegment/writeSe
         each the median of 21 cold launches; prints the median bandwidth of the runs, their
         spread, and the notes' number beside. Writes OUTDIR/kernel_tables.txt and .jsonl.
 """
-import csv
-import io
 import json
 import os
 import statistics
@@ -36,16 +34,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
                                 "probe"))
 import check_kernel_sass  # noqa: E402
+import nsight  # noqa: E402
 
-METRICS = [
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+METRICS = nsight.ACCESS_METRICS + [
     "lts__t_sectors_srcunit_tex_op_read.sum",
     "lts__t_sectors_srcunit_tex_op_write.sum",
     "dram__bytes_read.sum",
@@ -79,13 +70,11 @@ def ncu_metrics(probe, kernel_id, extra=()):
                                    probe, "run-kernel", kernel_id, *extra, "--no-counters",
                                    "--repetitions", "1"], timeout=300)
     values = {}
-    start = out.find('"ID"')
-    if start >= 0:
-        for row in csv.DictReader(io.StringIO(out[start:])):
-            try:
-                values[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
-            except (KeyError, ValueError):
-                pass
+    for row in nsight.csv_rows(out):
+        try:
+            values[row["Metric Name"]] = nsight.metric_value(row)
+        except (KeyError, ValueError):
+            pass
     return values, (code, err.strip()[-300:], seconds)
 
 

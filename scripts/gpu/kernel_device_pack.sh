@@ -12,7 +12,8 @@ mkdir -p "$dest/bin" "$dest/scripts/gpu/kernels" "$dest/tests/probe" "$dest/reso
 cp "$build/kernels/probe/warpscope-probe" "$dest/bin/"
 cp "$build/tests/probe/warpscope-probe-protocol-tests" "$dest/bin/"
 strip "$dest/bin/"*
-cp "$src/scripts/gpu/kernel_check.py" "$src/scripts/gpu/kernel_device_run.sh" "$dest/scripts/gpu/"
+cp "$src/scripts/gpu/kernel_check.py" "$src/scripts/gpu/nsight.py" "$src/scripts/gpu/kernel_device_run.sh" \
+    "$dest/scripts/gpu/"
 cp "$src/scripts/gpu/kernels/"*.json "$dest/scripts/gpu/kernels/"
 cp "$src/tests/probe/check_kernel_sass.py" "$dest/tests/probe/"
 cp "$src/resources/kernels.json" "$dest/resources/"

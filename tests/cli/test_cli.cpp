@@ -437,6 +437,28 @@ TEST(Cli, PredictKernelAnswersEveryLineAndGoesOnAfterABadOne) {
     EXPECT_EQ(notJson.at("error").at("code"), "file_format");
 }
 
+TEST(Cli, PredictKernelSkipsBlankLinesAndAnswersOverlongAndBrokenOnes) {
+    const std::string huge(2u * 1024u * 1024u, 'x');
+    const CliRun run =
+        runCli({"predict-kernel"}, "\n" + huge + "\n{\"accesses\": [}\n" + kTransposeLine);
+    EXPECT_EQ(run.status, 1) << run.err;
+    const auto out = lines(run.out);
+    ASSERT_EQ(out.size(), 3u) << run.out.substr(0, 400);
+    const auto tooLong = nlohmann::json::parse(out[0], nullptr, false);
+    EXPECT_EQ(tooLong.at("line"), 2) << out[0];
+    EXPECT_NE(
+        tooLong.at("error").at("message").get<std::string>().find("the most predict-kernel reads"),
+        std::string::npos)
+        << out[0];
+    // The line is the reader's whole text: its place is a column, not "line 1, column 14".
+    const auto broken = nlohmann::json::parse(out[1], nullptr, false);
+    EXPECT_EQ(broken.at("line"), 3) << out[1];
+    EXPECT_EQ(broken.at("error").at("where").get<std::string>().rfind("column ", 0), 0u) << out[1];
+    const auto good = nlohmann::json::parse(out[2], nullptr, false);
+    EXPECT_EQ(good.at("line"), 4) << out[2];
+    EXPECT_TRUE(good.contains("metrics")) << out[2];
+}
+
 TEST(Cli, PredictKernelTakesAPresetAndParameters) {
     const CliRun run =
         runCli({"predict-kernel", "--preset", "readsegment", "--param", "offset=11"});
