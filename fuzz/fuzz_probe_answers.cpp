@@ -4,8 +4,8 @@
 // measurements the app shows, never with a crash, a hang or undefined behaviour. The bytes arrive
 // in pieces whose sizes the input picks, as a pipe delivers them, and the lines must not depend
 // on where the pieces end. Seeds: fuzz/corpus/probe-answers/ (a probe's stdout).
-#include "probeclient.h"
-#include "probemeasurement.h"
+#include "gpu/probeclient.h"
+#include "gpu/probemeasurement.h"
 
 #include <QByteArray>
 #include <QDateTime>

@@ -4,8 +4,11 @@
 //   predict  JSON lines in, JSON lines out, for scripts and for checking against `ncu`;
 //   presets  the built-in presets by topic.
 // docs/cli.md describes every command, option, line format and exit status.
+#include "warpscope/command_line_text.h"
 #include "warpscope/expression.h"
 #include "warpscope/file_format.h"
+#include "warpscope/kernel.h"
+#include "warpscope/kernel_preset.h"
 #include "warpscope/model.h"
 #include "warpscope/pattern.h"
 #include "warpscope/pattern_arguments.h"
@@ -53,6 +56,9 @@ Usage:
   warpscope-cli analyze <preset | file.json | expression> [options]
   warpscope-cli predict [--textbook-bank-mode 4|8] [--textbook-uncached-default]
   warpscope-cli presets
+  warpscope-cli analyze-kernel <kernel preset | kernel.json> [--param NAME=VALUE ...]
+  warpscope-cli predict-kernel [--preset ID] [--param NAME=VALUE ...]
+  warpscope-cli kernels
   warpscope-cli help | --help | --version
 
 analyze   Prints each lane's address, 32-byte sector, 128-byte line and shared-memory bank,
@@ -83,6 +89,17 @@ predict   Reads one pattern per line on stdin, as JSON:
           or {"line":N,"error":{"code":...,"message":...,"where":...}} and goes on.
   --textbook-bank-mode 4|8, --textbook-uncached-default: as --bank-mode and --uncached.
 
+analyze-kernel  Evaluates every thread of a whole kernel (several accesses over real buffers,
+          at its real launch) and prints, per access, the requests and sectors (or wavefronts
+          and bank conflicts) summed over the grid, how the warps spread, the worst warp, each
+          buffer's footprint and the totals under Nsight Compute's names.
+predict-kernel  Reads one kernel per line on stdin, as JSON (docs/file-formats.md):
+            {"grid":[128,128,1],"block":[16,16,1],"parameters":{"nx":2048},
+             "buffers":[{"name":"in","bytes":16777216}],"accesses":[{"op":"load",...}]}
+          and writes {"line":1,"metrics":{...},"accesses":[...]} per kernel, or an error line
+          naming the place, and goes on. --preset ID answers for a built-in kernel instead.
+kernels   The built-in kernel presets: the course notes' kernels at the notes' sizes.
+
 Expressions are C integer arithmetic over lane, warp, gid, tid.x tid.y tid.z, bdim.x/y/z,
 bid.x/y/z, gdim.x/y/z, min(a,b), max(a,b), abs(a) and your --param names. Quote them.
 
@@ -93,19 +110,18 @@ Examples:
   warpscope-cli analyze 'lane * 4 + o * 4' --param o=11
   warpscope-cli presets
 
-Exit status: 0 success; 1 predict answered at least one line with an error;
+Exit status: 0 success; 1 predict or predict-kernel answered at least one line with an error;
 2 bad usage or a pattern that cannot be analysed. See docs/cli.md.
 )";
 
 // ---- Small helpers ---------------------------------------------------------------------------
 
 void printError(const std::string& message) {
-    std::cerr << "warpscope-cli: " << message << "\n";
+    writeCommandError(std::cerr, "warpscope-cli", message);
 }
 
 int usageError(const std::string& message) {
-    printError(message);
-    std::cerr << "Run 'warpscope-cli --help' for the commands and options.\n";
+    writeUsageError(std::cerr, "warpscope-cli", message);
     return kExitBadInput;
 }
 
@@ -145,28 +161,10 @@ std::string percent(double fraction) {
     return out.str();
 }
 
-std::string describeKind(const AccessKind& kind) {
-    std::string text = std::string(toString(kind.space)) + " " + toString(kind.op) + ", " +
-                       std::to_string(kind.widthBytes) + "-byte elements";
-    if (kind.space == MemorySpace::Global && kind.op == AccessOp::Load) {
-        text += ", cache " + std::string(toString(kind.cache));
-    }
-    return text;
-}
-
 /// Prints `text` and a caret under its 1-based byte `column`, aligned for tabs and UTF-8.
 void printCaret(const std::string& text, int column, const std::string& message) {
-    std::string pad;
-    for (std::size_t i = 0;
-         i + 1 < static_cast<std::size_t>(std::max(column, 1)) && i < text.size(); ++i) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        if (byte == '\t') {
-            pad += '\t';
-        } else if ((byte & 0xC0) != 0x80) {
-            pad += ' ';
-        }
-    }
-    std::cerr << "  " << text << "\n  " << pad << "^ column " << column << ": " << message << "\n";
+    std::cerr << "  " << text << "\n  " << caretPadding(text, column) << "^ column " << column
+              << ": " << message << "\n";
 }
 
 // ---- Command lines ---------------------------------------------------------------------------
@@ -571,8 +569,8 @@ int runAnalyze(const std::vector<std::string>& args) {
         std::cout << "Block    " << source.blockDim.x << "x" << source.blockDim.y << "x"
                   << source.blockDim.z << ", warp " << source.warpIndex << "\n";
     }
-    std::cout << "Access   " << describeKind(pattern.kind) << ", " << access->activeLaneCount()
-              << " of 32 lanes active\n\n";
+    std::cout << "Access   " << describeAccessKind(pattern.kind) << ", "
+              << access->activeLaneCount() << " of 32 lanes active\n\n";
 
     const ModernPrediction modern = predictModern(access.value());
     printLaneTable(access.value(), modern);
@@ -757,6 +755,373 @@ int runPredict(const std::vector<std::string>& args) {
     return anyFailed ? kExitSomeLinesFailed : kExitOk;
 }
 
+// ---- Kernels: predict-kernel, analyze-kernel, kernels
+// --------------------------------------------
+
+/// Options of the kernel commands: --param NAME=VALUE (repeatable), --preset ID.
+struct KernelOptions {
+    std::vector<std::string> positional;
+    std::vector<std::pair<std::string, std::int64_t>> parameters;
+    std::string preset;
+};
+
+bool parseKernelOptions(const std::vector<std::string>& args, const std::string& command,
+                        bool allowPreset, KernelOptions& options) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i];
+        if (arg.size() < 2 || arg.compare(0, 2, "--") != 0) {
+            options.positional.push_back(arg);
+            continue;
+        }
+        std::optional<std::string> value;
+        if (const std::size_t eq = arg.find('='); eq != std::string::npos) {
+            value = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+        }
+        if (arg != "--param" && !(allowPreset && arg == "--preset")) {
+            usageError("unknown option '" + arg + "' for " + command);
+            return false;
+        }
+        if (!value) {
+            if (i + 1 >= args.size()) {
+                usageError("the option " + arg + " needs a value");
+                return false;
+            }
+            value = args[++i];
+        }
+        if (arg == "--preset") {
+            options.preset = *value;
+            continue;
+        }
+        const std::size_t eq = value->find('=');
+        std::int64_t number = 0;
+        const char* first = value->data() + (eq == std::string::npos ? 0 : eq + 1);
+        const char* last = value->data() + value->size();
+        const auto parsed = std::from_chars(first, last, number);
+        if (eq == std::string::npos || eq == 0 || parsed.ec != std::errc() || parsed.ptr != last) {
+            usageError("the option --param takes NAME=VALUE with an integer value, not '" + *value +
+                       "'");
+            return false;
+        }
+        options.parameters.emplace_back(value->substr(0, eq), number);
+    }
+    return true;
+}
+
+/// Sets the --param values on the kernel; an unknown name is an error naming the kernel's
+/// parameters.
+std::optional<Error> applyParameters(Kernel& kernel, const KernelOptions& options) {
+    for (const auto& setting : options.parameters) {
+        const std::string& name = setting.first;
+        const std::int64_t value = setting.second;
+        auto it = std::find_if(kernel.parameters.begin(), kernel.parameters.end(),
+                               [&](const Parameter& p) { return p.name == name; });
+        if (it == kernel.parameters.end()) {
+            std::string known;
+            for (const Parameter& p : kernel.parameters) {
+                known += (known.empty() ? "" : ", ") + p.name;
+            }
+            return Error{ErrorCode::InvalidValue,
+                         "the kernel has no parameter '" + name +
+                             "' (it has: " + (known.empty() ? "none" : known) + ")",
+                         0, "--param"};
+        }
+        it->value = value;
+    }
+    return std::nullopt;
+}
+
+/// The grid model's answer for one kernel as a JSON line: metrics, then per access counts.
+ordered_json kernelLine(const ResolvedKernel& kernel, const GridPrediction& prediction) {
+    ordered_json metrics = ordered_json::object();
+    for (const Metric& metric : prediction.metrics) {
+        metrics[metric.name] = metricValue(metric.value);
+    }
+    ordered_json accesses = ordered_json::array();
+    for (std::size_t a = 0; a < prediction.accesses.size(); ++a) {
+        const GridAccessPrediction& p = prediction.accesses[a];
+        const KernelAccess& access = kernel.kernel.accesses[a];
+        ordered_json entry = ordered_json::object();
+        entry["label"] = access.label;
+        const AccessCounters names = nsightCountersFor(access.kind);
+        if (access.kind.space == MemorySpace::Global) {
+            entry[names.first] = p.requests;
+            entry[names.second] = p.sectors;
+        } else {
+            entry[names.first] = p.wavefronts;
+            entry[names.second] = p.bankConflicts;
+        }
+        entry["warpscope__active_threads"] = p.activeThreads;
+        entry["warpscope__bytes_requested"] = p.bytesRequested;
+        accesses.push_back(std::move(entry));
+    }
+    ordered_json out = ordered_json::object();
+    out["metrics"] = std::move(metrics);
+    out["accesses"] = std::move(accesses);
+    return out;
+}
+
+Result<GridPrediction> predictKernel(const Kernel& kernel, ResolvedKernel& resolved) {
+    auto r = resolveKernel(kernel);
+    if (!r) {
+        return r.error();
+    }
+    resolved = std::move(r).value();
+    return predictGrid(resolved);
+}
+
+int runPredictKernel(const std::vector<std::string>& args) {
+    KernelOptions options;
+    if (!parseKernelOptions(args, "predict-kernel", true, options)) {
+        return kExitBadInput;
+    }
+    if (!options.positional.empty()) {
+        return usageError("predict-kernel reads its kernels from stdin (or takes --preset ID) "
+                          "and takes no argument '" +
+                          options.positional.front() + "'");
+    }
+    if (!options.preset.empty()) {
+        const KernelPreset* preset = findKernelPreset(options.preset);
+        if (preset == nullptr) {
+            return usageError("no kernel preset is called '" + options.preset +
+                              "' (warpscope-cli kernels lists them)");
+        }
+        Kernel kernel = preset->kernel;
+        if (auto error = applyParameters(kernel, options)) {
+            return usageError(error->describe());
+        }
+        ResolvedKernel resolved;
+        auto prediction = predictKernel(kernel, resolved);
+        if (!prediction) {
+            writeLine(errorLine(1, prediction.error()));
+            return kExitSomeLinesFailed;
+        }
+        ordered_json out = ordered_json::object();
+        out["line"] = 1;
+        const ordered_json answer = kernelLine(resolved, prediction.value());
+        for (const auto& [key, value] : answer.items()) {
+            out[key] = value;
+        }
+        writeLine(out);
+        return kExitOk;
+    }
+    LineReader reader(stdin);
+    std::string line;
+    bool tooLong = false;
+    std::size_t lineNumber = 0;
+    bool anyFailed = false;
+    while (reader.next(line, tooLong)) {
+        ++lineNumber;
+        if (tooLong) {
+            anyFailed = true;
+            writeLine(errorLine(
+                lineNumber,
+                Error{ErrorCode::FileFormat,
+                      "the line is longer than 1 MiB, the most predict-kernel reads", 0, ""}));
+            continue;
+        }
+        if (line.find_first_not_of(" \t\r") == std::string::npos) {
+            continue;
+        }
+        auto kernel = kernelFromJsonText(line);
+        if (!kernel) {
+            anyFailed = true;
+            Error error = kernel.error();
+            if (error.where.rfind("line 1, column ", 0) == 0) {
+                error.where.erase(0, std::strlen("line 1, "));
+            }
+            writeLine(errorLine(lineNumber, error));
+            continue;
+        }
+        if (auto error = applyParameters(kernel.value(), options)) {
+            anyFailed = true;
+            writeLine(errorLine(lineNumber, *error));
+            continue;
+        }
+        ResolvedKernel resolved;
+        auto prediction = predictKernel(kernel.value(), resolved);
+        if (!prediction) {
+            anyFailed = true;
+            writeLine(errorLine(lineNumber, prediction.error()));
+            continue;
+        }
+        ordered_json out = ordered_json::object();
+        out["line"] = lineNumber;
+        const ordered_json answer = kernelLine(resolved, prediction.value());
+        for (const auto& [key, value] : answer.items()) {
+            out[key] = value;
+        }
+        writeLine(out);
+    }
+    return anyFailed ? kExitSomeLinesFailed : kExitOk;
+}
+
+std::string groupDigits(std::int64_t value) {
+    std::string digits = std::to_string(value < 0 ? -value : value);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) {
+            out += ',';
+        }
+        out += digits[i];
+    }
+    return (value < 0 ? "-" : "") + out;
+}
+
+std::string dimText(const Dim3& d) {
+    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
+           ")";
+}
+
+/// "4:131072 5:3" for the non-empty buckets of a histogram.
+std::string histogramText(const std::array<std::int64_t, kHistogramBuckets>& histogram) {
+    std::string text;
+    for (std::size_t k = 0; k < histogram.size(); ++k) {
+        if (histogram[k] != 0) {
+            text += (text.empty() ? "" : "  ") + std::to_string(k) +
+                    (k + 1 == histogram.size() ? "+" : "") + ": " + groupDigits(histogram[k]);
+        }
+    }
+    return text.empty() ? "none" : text;
+}
+
+int runAnalyzeKernel(const std::vector<std::string>& args) {
+    KernelOptions options;
+    if (!parseKernelOptions(args, "analyze-kernel", false, options)) {
+        return kExitBadInput;
+    }
+    if (options.positional.size() != 1) {
+        return usageError("analyze-kernel takes one kernel preset id or kernel file, e.g. "
+                          "warpscope-cli analyze-kernel transpose-naivecol");
+    }
+    const std::string& subject = options.positional.front();
+    Kernel kernel;
+    std::string source;
+    if (const KernelPreset* preset = findKernelPreset(subject)) {
+        kernel = preset->kernel;
+        source = preset->title + " (" + preset->source + ")";
+    } else {
+        auto text = readTextFile(subject);
+        if (!text) {
+            printError("'" + subject +
+                       "' is neither a kernel preset (warpscope-cli kernels lists them) nor a "
+                       "readable file: " +
+                       text.error().message);
+            return kExitBadInput;
+        }
+        auto parsed = kernelFromJsonText(text.value());
+        if (!parsed) {
+            printError(subject + ": " + parsed.error().describe());
+            return kExitBadInput;
+        }
+        kernel = std::move(parsed).value();
+        source = subject;
+    }
+    if (auto error = applyParameters(kernel, options)) {
+        return usageError(error->describe());
+    }
+    ResolvedKernel resolved;
+    auto prediction = predictKernel(kernel, resolved);
+    if (!prediction) {
+        printError(prediction.error().describe());
+        return kExitBadInput;
+    }
+    const GridPrediction& grid = prediction.value();
+    std::cout << "Kernel " << (kernel.name.empty() ? std::string("(unnamed)") : kernel.name) << ": "
+              << source << "\n";
+    if (!kernel.parameters.empty()) {
+        std::cout << "Parameters:";
+        for (const Parameter& p : kernel.parameters) {
+            std::cout << " " << p.name << "=" << p.value;
+        }
+        std::cout << "\n";
+    }
+    std::cout << "Launch: grid " << dimText(resolved.grid) << ", block " << dimText(resolved.block)
+              << ": " << groupDigits(resolved.threadCount()) << " threads, "
+              << groupDigits(resolved.warpCount()) << " warps\n";
+    for (const ResolvedBuffer& buffer : resolved.buffers) {
+        std::cout << "Buffer " << buffer.name << ": " << groupDigits(buffer.bytes) << " bytes\n";
+    }
+    if (grid.sharedBytesPerBlock > 0) {
+        std::cout << "Shared memory: " << groupDigits(grid.sharedBytesPerBlock)
+                  << " bytes per block\n";
+    }
+    std::cout << "\n";
+    for (std::size_t a = 0; a < grid.accesses.size(); ++a) {
+        const KernelAccess& access = kernel.accesses[a];
+        const GridAccessPrediction& p = grid.accesses[a];
+        std::cout << "Access " << a << (access.label.empty() ? "" : " (" + access.label + ")")
+                  << ": " << describeAccessKind(access.kind)
+                  << (access.buffer.empty() ? "" : ", buffer " + access.buffer) << "\n";
+        std::cout << "  address  " << access.addressExpression << "\n";
+        if (access.activeExpression != "1") {
+            std::cout << "  active   " << access.activeExpression << "\n";
+        }
+        std::cout << "  active threads   " << std::setw(16) << groupDigits(p.activeThreads) << "\n";
+        if (access.kind.space == MemorySpace::Global) {
+            std::cout << "  requests         " << std::setw(16) << groupDigits(p.requests) << "\n"
+                      << "  sectors          " << std::setw(16) << groupDigits(p.sectors) << "\n";
+            if (p.requests > 0) {
+                std::cout << "  sectors/request  " << std::setw(16) << std::fixed
+                          << std::setprecision(2)
+                          << static_cast<double>(p.sectors) / static_cast<double>(p.requests)
+                          << "\n";
+            }
+        } else {
+            std::cout << "  wavefronts       " << std::setw(16) << groupDigits(p.wavefronts) << "\n"
+                      << "  bank conflicts   " << std::setw(16) << groupDigits(p.bankConflicts)
+                      << "\n";
+        }
+        std::cout << "  bytes requested  " << std::setw(16) << groupDigits(p.bytesRequested)
+                  << "\n";
+        std::cout << "  warps by "
+                  << (access.kind.space == MemorySpace::Global ? "sectors per request"
+                                                               : "wavefronts")
+                  << ": " << histogramText(p.histogram) << "\n";
+        if (!p.worstWarps.empty()) {
+            const WarpRef& worst = p.worstWarps.front();
+            std::cout << "  worst warp: block " << groupDigits(worst.blockLinear) << ", warp "
+                      << worst.warpInBlock << " (" << worst.value << ")\n";
+        }
+        std::cout << "\n";
+    }
+    std::cout << "Buffers (footprint: distinct 32-byte sectors; L2: sectors L1 asks L2 for, "
+                 "estimated)\n";
+    std::cout << "  " << std::left << std::setw(12) << "buffer" << std::right << std::setw(14)
+              << "read" << std::setw(14) << "written" << std::setw(14) << "L2 read" << std::setw(14)
+              << "L2 written"
+              << "\n";
+    for (const GridBufferFootprint& b : grid.buffers) {
+        std::cout << "  " << std::left << std::setw(12) << b.name << std::right << std::setw(14)
+                  << groupDigits(b.sectorsRead) << std::setw(14) << groupDigits(b.sectorsWritten)
+                  << std::setw(14) << groupDigits(b.l2SectorsRead) << std::setw(14)
+                  << groupDigits(b.l2SectorsWritten) << "\n";
+    }
+    std::cout << "\nTotals (Nsight Compute names; warpscope__ extras in docs/metrics.md)\n";
+    for (const Metric& metric : grid.metrics) {
+        std::cout << "  " << std::left << std::setw(58) << metric.name << std::right
+                  << std::setw(18) << groupDigits(static_cast<std::int64_t>(metric.value)) << "\n";
+    }
+    return kExitOk;
+}
+
+int runKernelPresets(const std::vector<std::string>& args) {
+    if (!args.empty()) {
+        return usageError("kernels takes no argument '" + args.front() + "'");
+    }
+    std::string topic;
+    for (const KernelPreset& preset : builtinKernelPresets()) {
+        if (preset.topic != topic) {
+            topic = preset.topic;
+            std::cout << (topic.empty() ? "" : "\n") << topic << "\n";
+        }
+        std::cout << "  " << std::left << std::setw(28) << preset.id << std::right << preset.title
+                  << "  [" << preset.source << "]\n";
+    }
+    std::cout << "\nAnalyze one with: warpscope-cli analyze-kernel <id> [--param NAME=VALUE]\n";
+    return kExitOk;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -788,7 +1153,16 @@ int main(int argc, char** argv) {
     if (command == "presets") {
         return runPresets(args);
     }
+    if (command == "predict-kernel") {
+        return runPredictKernel(args);
+    }
+    if (command == "analyze-kernel") {
+        return runAnalyzeKernel(args);
+    }
+    if (command == "kernels") {
+        return runKernelPresets(args);
+    }
     return usageError("unknown command '" + command +
-                      "'; the commands are analyze, predict, "
-                      "presets and help");
+                      "'; the commands are analyze, predict, presets, analyze-kernel, "
+                      "predict-kernel, kernels and help");
 }

@@ -8,7 +8,9 @@
 // Writers use a fixed key order and 2-space indentation, so files diff cleanly and round-trip.
 #include "warpscope/file_format.h"
 
+#include "json_guard.h"
 #include "warpscope/expression.h"
+#include "warpscope/json_depth.h"
 #include "warpscope/preset.h"
 
 #include <nlohmann/json.hpp>
@@ -121,9 +123,7 @@ std::optional<Error> scanText(std::string_view text) {
                              std::to_string(kMaxFileBytes / (1024u * 1024u)) + " MiB",
                          "");
     }
-    std::size_t depth = 0;
-    bool inString = false;
-    bool escaped = false;
+    JsonDepthScanner depth(kMaxDepth);
     std::size_t line = 1;
     std::size_t lineStart = 0;
     for (std::size_t i = 0; i < text.size();) {
@@ -134,34 +134,16 @@ std::optional<Error> scanText(std::string_view text) {
             const std::string place = lineColumn(line, i - lineStart + 1);
             return fileError("the text is not valid UTF-8 (byte " + std::string(hex) + ")", place);
         }
-        if (length == 1) {
-            const char c = text[i];
-            if (inString) {
-                if (escaped) {
-                    escaped = false;
-                } else if (c == '\\') {
-                    escaped = true;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '[' || c == '{') {
-                if (++depth > kMaxDepth) {
-                    const std::string place = lineColumn(line, i - lineStart + 1);
-                    return fileError("the JSON is nested more than " + std::to_string(kMaxDepth) +
-                                         " levels deep",
-                                     place);
-                }
-            } else if ((c == ']' || c == '}') && depth > 0) {
-                --depth;
-            }
-            if (c == '\n') {
-                ++line;
-                lineStart = i + 1;
-            }
-        } else {
-            escaped = false;
+        const char c = text[i];
+        if (!depth.step(c)) {
+            const std::string place = lineColumn(line, i - lineStart + 1);
+            return fileError("the JSON is nested more than " + std::to_string(kMaxDepth) +
+                                 " levels deep",
+                             place);
+        }
+        if (c == '\n') {
+            ++line;
+            lineStart = i + 1;
         }
         i += length;
     }
@@ -666,6 +648,27 @@ public:
             !optionalString(value, "caption", where, out.caption)) {
             return false;
         }
+        if (const json* kernel = member(value, "kernel", where, false)) {
+            auto parsed = kernelFromJson(*kernel, child(where, "kernel"));
+            if (!parsed) {
+                if (!m_error) {
+                    m_error = parsed.error();
+                }
+                return false;
+            }
+            out.kernel = std::move(parsed).value();
+            if (!value.contains("space") && !value.contains("addresses") &&
+                !value.contains("source")) {
+                // A kernel alone: the pattern is its first access, block 0, warp 0.
+                auto derived = patternFromKernel(*out.kernel, 0);
+                if (!derived) {
+                    return fail("the kernel does not resolve: " + derived.error().describe(),
+                                child(where, "kernel"));
+                }
+                out.pattern = std::move(derived).value();
+                return true;
+            }
+        }
         AccessKind& kind = out.pattern.kind;
 
         const json* space = member(value, "space", where, true);
@@ -975,11 +978,17 @@ ordered_json dim3ToJson(const Dim3& dim) {
     return ordered_json::array({dim.x, dim.y, dim.z});
 }
 
+/// The oldest format version that holds the pattern: 2 with a kernel, else 1 (so that files
+/// without kernels still open in warpscope versions that read only version 1).
+int patternVersion(const NamedPattern& named) {
+    return named.kernel ? 2 : 1;
+}
+
 ordered_json patternToJson(const NamedPattern& named, bool withHeader) {
     ordered_json out = ordered_json::object();
     if (withHeader) {
         out["format"] = kPatternFormatName;
-        out["version"] = kPatternFormatVersion;
+        out["version"] = patternVersion(named);
     }
     out["title"] = named.title;
     out["caption"] = named.caption;
@@ -1017,6 +1026,9 @@ ordered_json patternToJson(const NamedPattern& named, bool withHeader) {
         }
         out["addresses"] = std::move(addresses);
     }
+    if (named.kernel) {
+        out["kernel"] = ordered_json::parse(kernelToJsonText(*named.kernel));
+    }
     return out;
 }
 
@@ -1027,6 +1039,14 @@ std::string dumpPretty(const ordered_json& value) {
 }
 
 } // namespace
+
+namespace detail {
+
+Result<nlohmann::json> parseGuardedJson(std::string_view text) {
+    return parseJson(text);
+}
+
+} // namespace detail
 
 std::string patternToJsonText(const NamedPattern& pattern) {
     return dumpPretty(patternToJson(pattern, true));
@@ -1057,7 +1077,11 @@ Result<NamedPattern> patternFromJson(const nlohmann::json& object, const std::st
 std::string sessionToJsonText(const Session& session) {
     ordered_json out = ordered_json::object();
     out["format"] = kSessionFormatName;
-    out["version"] = kSessionFormatVersion;
+    int version = 1;
+    for (const SessionEntry& entry : session.entries) {
+        version = std::max(version, patternVersion(entry.pattern));
+    }
+    out["version"] = version;
     out["model"] = session.model;
     out["currentEntry"] = session.currentEntry;
     ordered_json entries = ordered_json::array();

@@ -23,6 +23,10 @@ const char* errorCodeName(ErrorCode code) {
         return "file_format";
     case ErrorCode::Io:
         return "io";
+    case ErrorCode::OutOfBounds:
+        return "out_of_bounds";
+    case ErrorCode::Cancelled:
+        return "cancelled";
     }
     return "unknown";
 }

@@ -2,6 +2,8 @@
 #include "probe_cli.h"
 
 #include "probe_protocol.h"
+#include "run_kernel.h"
+#include "warpscope/command_line_text.h"
 #include "warpscope/file_format.h"
 #include "warpscope/model.h"
 #include "warpscope/pattern.h"
@@ -46,6 +48,7 @@ const char* const kUsage =
 Usage:
   warpscope-probe [serve]                 JSON-lines server on stdin/stdout (what the app runs)
   warpscope-probe run <preset | file.json | expression> [options]
+  warpscope-probe run-kernel <kernel preset | kernel file | kernel JSON> [options]
   warpscope-probe selfcheck               run the built-in hardware table on this GPU
   warpscope-probe info                    what this GPU is
   warpscope-probe --help | --version
@@ -68,6 +71,7 @@ run        Measures one pattern on the GPU and prints the modern model's predict
   --grid                 also run the expression over the whole grid (effective bandwidth)
   --repetitions N        timed repetitions for the medians (default 21)
 
+@RUN_KERNEL@
 selfcheck  Runs every pattern of the hardware table compiled into the probe (measured with
            Nsight Compute on an NVIDIA H100) and compares each counter exactly. Prints one line
            per failing pattern and ends with the line `N passed, M failed`.
@@ -93,12 +97,11 @@ input or after shutdown, 3 after a fatal error.
 )";
 
 void printError(const std::string& message) {
-    std::cerr << "warpscope-probe: " << message << "\n";
+    writeCommandError(std::cerr, "warpscope-probe", message);
 }
 
 int usageError(const std::string& message) {
-    printError(message);
-    std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
+    writeUsageError(std::cerr, "warpscope-probe", message);
     return kExitBadInput;
 }
 
@@ -183,15 +186,6 @@ std::string bytesText(std::int64_t bytes) {
     return std::to_string(bytes) + " bytes";
 }
 
-std::string describeKind(const AccessKind& kind) {
-    std::string text = std::string(toString(kind.space)) + " " + toString(kind.op) + ", " +
-                       std::to_string(kind.widthBytes) + "-byte elements";
-    if (kind.space == MemorySpace::Global && kind.op == AccessOp::Load) {
-        text += ", cache " + std::string(toString(kind.cache));
-    }
-    return text;
-}
-
 std::string deviceLine(const DeviceInfo& info) {
     return info.name + " (compute capability " + std::to_string(info.computeCapabilityMajor) + "." +
            std::to_string(info.computeCapabilityMinor) + ", " + std::to_string(info.smCount) +
@@ -210,18 +204,8 @@ std::string pad(const std::string& text, std::size_t width, bool right = false) 
 
 /// The expression with a caret under the error's 1-based column (UTF-8 and tabs kept aligned).
 void printCaret(const std::string& text, const RequestError& error) {
-    std::string padding;
-    for (std::size_t i = 0; i + 1 < static_cast<std::size_t>(error.column) && i < text.size();
-         ++i) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        if (byte == '\t') {
-            padding += '\t';
-        } else if ((byte & 0xC0) != 0x80) {
-            padding += ' ';
-        }
-    }
     printError(error.error.message);
-    std::cerr << "  " << text << "\n  " << padding << "^\n";
+    std::cerr << "  " << text << "\n  " << caretPadding(text, error.column) << "^\n";
 }
 
 // ---- run ---------------------------------------------------------------------------------------
@@ -448,7 +432,7 @@ int runCommand(const std::vector<std::string>& args, const BackendFactory& makeB
     std::cout << "Device:   " << deviceLine(std::get<DeviceInfo>(device)) << "\n"
               << "Pattern:  "
               << (pattern.named.title.empty() ? options.subject : pattern.named.title)
-              << "\n          " << describeKind(pattern.access.kind) << ", "
+              << "\n          " << describeAccessKind(pattern.access.kind) << ", "
               << pattern.access.activeLaneCount() << " active lanes\n\n";
     int mismatches = 0;
     if (options.measure.counters) {
@@ -622,7 +606,9 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     const std::string command = args.empty() ? "serve" : args.front();
     const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
     if (command == "--help" || command == "-h" || command == "help") {
-        std::cout << kUsage;
+        std::string usage = kUsage;
+        usage.replace(usage.find("@RUN_KERNEL@\n"), 13, kRunKernelUsage);
+        std::cout << usage;
         return kExitOk;
     }
     if (command == "--version") {
@@ -630,6 +616,9 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     }
     if (command == "run") {
         return runCommand(rest, makeBackend);
+    }
+    if (command == "run-kernel") {
+        return runKernelCommand(rest, makeBackend);
     }
     const auto noArguments = [&](int (*body)(const BackendFactory&)) {
         if (!rest.empty()) {

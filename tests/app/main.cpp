@@ -1,8 +1,8 @@
 // The app tests' main(): the offscreen platform at a fixed DPI, test-mode standard paths (nothing
 // touches the user's files), one QApplication for all tests, and the Qt warning recorder.
-#include "applicationsetup.h"
 #include "qtmessagerecorder.h"
-#include "theme.h"
+#include "shell/applicationsetup.h"
+#include "views/theme.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,8 @@
 // Tests of the command line the scripts use (screenshots, benchmark).
-#include "commandline.h"
+#include "harness/harnessmodes.h"
 #include "qtmessagerecorder.h"
+#include "shell/applicationsetup.h"
+#include "shell/commandline.h"
 
 #include <QtGlobal>
 
@@ -47,6 +49,29 @@ TEST(CommandLine, RefusesBadValuesWithAMessage) {
             EXPECT_FALSE(error->isEmpty());
         }
     }
+}
+
+// The product runs the harness's modes only when main hands them over: without them, each mode's
+// option is named as missing; with harnessModes() (what main.cpp passes) none is.
+TEST(CommandLine, HarnessModesComeFromMainOnly) {
+    const std::pair<QStringList, QString> modes[] = {
+        {{QStringLiteral("--benchmark")}, QStringLiteral("--benchmark")},
+        {{QStringLiteral("--benchmark-gpu")}, QStringLiteral("--benchmark-gpu")},
+        {{QStringLiteral("--screenshot"), QStringLiteral("out.png")},
+         QStringLiteral("--screenshot")},
+        {{QStringLiteral("--quit-after-first-frame")}, QStringLiteral("--quit-after-first-frame")},
+    };
+    for (const auto& [arguments, option] : modes) {
+        CommandLine options;
+        ASSERT_FALSE(parse(arguments, options).has_value());
+        EXPECT_EQ(missingHarnessMode(options, HarnessModes{}), option);
+        EXPECT_EQ(missingHarnessMode(options, harnessModes()), std::nullopt);
+    }
+    CommandLine window;
+    ASSERT_FALSE(
+        parse({QStringLiteral("--preset"), QStringLiteral("readsegment-offset-11")}, window)
+            .has_value());
+    EXPECT_EQ(missingHarnessMode(window, HarnessModes{}), std::nullopt);
 }
 
 // The "no Qt warning" assertions are only worth something if warnings are recorded.

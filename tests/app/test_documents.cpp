@@ -1,7 +1,7 @@
 // Tests of the document layer without windows: edits and merging, error keeping, sessions checked
 // before they replace anything, and session files written atomically.
-#include "patterndocument.h"
-#include "sessionfile.h"
+#include "document/patterndocument.h"
+#include "document/sessionfile.h"
 
 #include <warpscope/preset.h>
 

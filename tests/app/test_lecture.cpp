@@ -2,13 +2,13 @@
 // steps through a slide's transactions and wavefronts with their lanes highlighted, the type is
 // large and the theme high-contrast, the main window opens and leaves it unchanged, and bad decks
 // are reported with the place in the file.
-#include "bankview.h"
-#include "commandline.h"
-#include "lanehighlight.h"
-#include "lecturewindow.h"
-#include "messagebar.h"
-#include "patterndocument.h"
-#include "warpview.h"
+#include "document/patterndocument.h"
+#include "lecture/lecturewindow.h"
+#include "panels/messagebar.h"
+#include "shell/commandline.h"
+#include "views/bankview.h"
+#include "views/lanehighlight.h"
+#include "views/warpview.h"
 #include "windowfixture.h"
 
 #include <QFontInfo>

@@ -6,10 +6,10 @@
 // block + the thread's index in the block.
 #include "windowfixture.h"
 
-#include "expressionedit.h"
-#include "parameterpanel.h"
-#include "parametertablemodel.h"
-#include "patterneditor.h"
+#include "panels/expressionedit.h"
+#include "panels/parameterpanel.h"
+#include "panels/parametertablemodel.h"
+#include "panels/patterneditor.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -4,10 +4,10 @@
 // history and its measurements must stay as they were. The probes are small shell scripts.
 #include "windowfixture.h"
 
-#include "gpurunner.h"
-#include "messagebar.h"
-#include "probeclient.h"
-#include "probemeasurement.h"
+#include "gpu/gpurunner.h"
+#include "gpu/probeclient.h"
+#include "gpu/probemeasurement.h"
+#include "panels/messagebar.h"
 
 #include <QFile>
 #include <QTemporaryDir>

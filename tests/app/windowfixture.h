@@ -2,9 +2,9 @@
 // plus small helpers the app tests share.
 #pragma once
 
-#include "mainwindow.h"
-#include "patterndocument.h"
+#include "document/patterndocument.h"
 #include "qtmessagerecorder.h"
+#include "shell/mainwindow.h"
 
 #include <warpscope/preset.h>
 

@@ -381,3 +381,114 @@ TEST(Cli, PredictTextbookOptions) {
 }
 
 } // namespace
+
+namespace {
+
+// ---- Kernels -------------------------------------------------------------------------------
+
+// The issue's line: a 2048 x 2048 transpose reading columns and storing rows.
+const std::string kTransposeLine =
+    R"({"grid": [128, 128, 1], "block": [16, 16, 1], "parameters": {"nx": 2048, "ny": 2048}, )"
+    R"("buffers": [{"name": "in", "bytes": 16777216}, {"name": "out", "bytes": 16777216}], )"
+    R"("accesses": [{"op": "load", "space": "global", "width": 4, "buffer": "in", )"
+    R"("cache": "default", "address": "((bid.x * bdim.x + tid.x) * ny + (bid.y * bdim.y + )"
+    R"(tid.y)) * 4", "active": "(bid.x * bdim.x + tid.x) < nx && (bid.y * bdim.y + tid.y) < ny"}, )"
+    R"({"op": "store", "space": "global", "width": 4, "buffer": "out", "cache": "default", )"
+    R"("address": "((bid.y * bdim.y + tid.y) * nx + (bid.x * bdim.x + tid.x)) * 4", )"
+    R"("active": "(bid.x * bdim.x + tid.x) < nx && (bid.y * bdim.y + tid.y) < ny"}]})"
+    "\n";
+
+TEST(Cli, PredictKernelAnswersEveryLineAndGoesOnAfterABadOne) {
+    const std::string bad =
+        R"({"buffers": [{"name": "a", "bytes": 64}], "accesses": [{"op": "load", "buffer": "a", )"
+        R"("width": 3, "address": "0"}]})"
+        "\n";
+    const std::string outOfBounds =
+        R"({"buffers": [{"name": "a", "bytes": 64}], "accesses": [{"op": "load", "buffer": "a", )"
+        R"("width": 4, "address": "lane * 4"}]})"
+        "\n";
+    const CliRun run = runCli({"predict-kernel"},
+                              kTransposeLine + bad + outOfBounds + "not json\n" + kTransposeLine);
+    EXPECT_EQ(run.status, 1) << run.err;
+    const auto out = lines(run.out);
+    ASSERT_EQ(out.size(), 5u) << run.out;
+    for (std::size_t i : {0u, 4u}) {
+        const auto answer = nlohmann::json::parse(out[i], nullptr, false);
+        ASSERT_FALSE(answer.is_discarded()) << out[i];
+        EXPECT_EQ(answer.at("line"), i + 1);
+        const auto& metrics = answer.at("metrics");
+        EXPECT_EQ(metrics.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 131072);
+        EXPECT_EQ(metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 131072 * 16);
+        EXPECT_EQ(metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), 524288);
+        EXPECT_EQ(metrics.at("dram__bytes_read.sum"), 16777216);
+        EXPECT_TRUE(metrics.contains("lts__t_sectors_srcunit_tex_op_read.sum"));
+        EXPECT_TRUE(metrics.contains("lts__t_sectors_srcunit_tex_op_write.sum"));
+        EXPECT_EQ(metrics.at("warpscope__bytes_requested"), 33554432);
+        ASSERT_EQ(answer.at("accesses").size(), 2u);
+    }
+    const auto badAnswer = nlohmann::json::parse(out[1], nullptr, false);
+    EXPECT_EQ(badAnswer.at("error").at("where"), "/accesses/0/width");
+    const auto oob = nlohmann::json::parse(out[2], nullptr, false);
+    EXPECT_EQ(oob.at("error").at("code"), "out_of_bounds");
+    EXPECT_NE(oob.at("error").at("where").get<std::string>().find("thread (16, 0, 0)"),
+              std::string::npos)
+        << out[2];
+    const auto notJson = nlohmann::json::parse(out[3], nullptr, false);
+    EXPECT_EQ(notJson.at("error").at("code"), "file_format");
+}
+
+TEST(Cli, PredictKernelTakesAPresetAndParameters) {
+    const CliRun run =
+        runCli({"predict-kernel", "--preset", "readsegment", "--param", "offset=11"});
+    EXPECT_EQ(run.status, 0) << run.err;
+    const auto answer = nlohmann::json::parse(run.out, nullptr, false);
+    ASSERT_FALSE(answer.is_discarded()) << run.out;
+    EXPECT_EQ(answer["metrics"].at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+              2 * (32767 * 5 + 3));
+    const CliRun unknown = runCli({"predict-kernel", "--preset", "no-such"});
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find("no kernel preset"), std::string::npos);
+    const CliRun badParam = runCli({"predict-kernel", "--preset", "readsegment", "--param", "k=1"});
+    EXPECT_EQ(badParam.status, 2);
+    EXPECT_NE(badParam.err.find("offset"), std::string::npos) << badParam.err;
+}
+
+TEST(Cli, AnalyzeKernelPrintsATablePerAccess) {
+    const CliRun run = runCli({"analyze-kernel", "transpose-tiled"});
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(containsRegex(run.out, R"(^Access 2 \(load tile\[tid.x\]\[tid.y\]\): shared load)"))
+        << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(wavefronts +4,194,304)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(warps by wavefronts: 32\+: 131,072)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(^Shared memory: 4,096 bytes per block)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(dram__bytes_read.sum +16,777,216)")) << run.out;
+}
+
+TEST(Cli, AnalyzeKernelReadsAFileAndRefusesNonsense) {
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("warpscope_kernel_" + std::to_string(::getpid()) + ".json");
+    {
+        std::ofstream file(path);
+        file << kTransposeLine;
+    }
+    const CliRun run = runCli({"analyze-kernel", path.string(), "--param", "nx=1024"});
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(containsRegex(run.out, R"(active threads +2,097,152)")) << run.out;
+    std::filesystem::remove(path);
+    const CliRun missing = runCli({"analyze-kernel", "/no/such/kernel.json"});
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("neither a kernel preset"), std::string::npos);
+    const CliRun none = runCli({"analyze-kernel"});
+    EXPECT_EQ(none.status, 2);
+}
+
+TEST(Cli, KernelsListsThePresets) {
+    const CliRun run = runCli({"kernels"});
+    EXPECT_EQ(run.status, 0);
+    for (const char* id : {"readoffset", "writeoffset-cg", "transpose-unroll4col-cg",
+                           "transpose-tiled-padded", "aos-testinnerstruct"}) {
+        EXPECT_TRUE(containsRegex(run.out, std::string("^  ") + id + " ")) << id;
+    }
+}
+
+} // namespace

@@ -281,8 +281,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"wrong format name",
                  R"({"format":"warpscope-session","version":1,"space":"global"})", "/format",
                  "format must be \"warpscope-pattern\""},
-        BadInput{"newer version", bareWith("\"format\":\"warpscope-pattern\",\"version\":2"),
-                 "/version", "written by a newer warpscope (version 2); this one reads version 1"},
+        BadInput{"newer version", bareWith("\"format\":\"warpscope-pattern\",\"version\":3"),
+                 "/version", "written by a newer warpscope (version 3); this one reads version 2"},
         BadInput{"version missing", bareWith("\"format\":\"warpscope-pattern\""), "/version",
                  "missing"},
         BadInput{"version zero", bareWith("\"format\":\"warpscope-pattern\",\"version\":0"),
@@ -431,7 +431,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"pattern file as session", patternToJsonText(explicitPattern()), "/format",
                  "\"warpscope-session\""},
         BadInput{"newer version", R"({"format":"warpscope-session","version":7})", "/version",
-                 "written by a newer warpscope (version 7); this one reads version 1"},
+                 "written by a newer warpscope (version 7); this one reads version 2"},
         BadInput{"width of entry 3",
                  sessionWithEntries(
                      4, "{\"pattern\":" + replaced(bareWith(""), "\"width\":4", "\"width\":\"4\"") +

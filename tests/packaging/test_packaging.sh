@@ -53,8 +53,8 @@ if [[ $mode == metadata ]]; then
     grep -q "<id>$app_id</id>" "$metainfo" || fail "the metainfo's <id> is not $app_id"
     grep -q "<launchable type=\"desktop-id\">$app_id.desktop</launchable>" "$metainfo" ||
         fail "the metainfo's launchable is not $app_id.desktop"
-    grep -q "kApplicationId = \"$app_id\"" "$src/app/src/applicationsetup.h" ||
-        fail "app/src/applicationsetup.h's kApplicationId (setDesktopFileName) is not $app_id"
+    grep -q "kApplicationId = \"$app_id\"" "$src/app/src/shell/applicationsetup.h" ||
+        fail "app/src/shell/applicationsetup.h's kApplicationId (setDesktopFileName) is not $app_id"
     # The MIME type the desktop entry opens is the one the MIME XML defines and AppStream provides.
     mime_type=$(sed -n 's/.*<mime-type type="\([^"]*\)".*/\1/p' "$mime")
     [[ $mime_type == application/x-warpscope-session ]] || fail "MIME XML defines '$mime_type'"

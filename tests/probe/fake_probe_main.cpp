@@ -8,15 +8,30 @@
 //   fatal      measure and sweep answer a fatal kernel_fault
 //   slow       each pattern of a sweep takes 20 ms (to cancel one)
 //   noisy      the backend prints to stdout (which must not reach the protocol stream)
+//   recorded   counters recorded on a real GPU: WARPSCOPE_FAKE_PROBE_ANSWERS names a JSON-lines
+//              file as tests/data/probe_answers_h100.jsonl ({"preset": id, "result": {...}});
+//              a pattern with the same 32 addresses and kind as a recorded preset gets that
+//              preset's counters, any other is refused (pattern_refused: no recorded answer)
+//   uncoalesced  a deliberately different model: every active lane its own sector (global) or
+//              its own wavefront (shared), so the overlay must show the disagreement
 #include "fake_backend.h"
 #include "probe_cli.h"
+
+#include <warpscope/model.h>
+#include <warpscope/preset.h>
+
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -31,6 +46,40 @@ public:
         return FakeBackend::deviceInfo();
     }
 };
+
+/// Counters recorded on a GPU for the built-in presets, keyed by each preset's resolved access.
+std::vector<std::pair<warpscope::WarpAccess, std::map<std::string, double>>> readRecordedAnswers() {
+    std::vector<std::pair<warpscope::WarpAccess, std::map<std::string, double>>> answers;
+    const char* path = std::getenv("WARPSCOPE_FAKE_PROBE_ANSWERS");
+    std::ifstream file(path != nullptr ? path : "");
+    if (!file) {
+        std::fprintf(stderr,
+                     "warpscope-probe-fake: WARPSCOPE_FAKE_PROBE_ANSWERS (%s) cannot be read\n",
+                     path != nullptr ? path : "unset");
+        return answers;
+    }
+    std::string line;
+    while (std::getline(file, line)) {
+        const nlohmann::json row = nlohmann::json::parse(line, nullptr, false);
+        if (!row.is_object() || !row.contains("preset")) {
+            continue;
+        }
+        const warpscope::Preset* preset = warpscope::findPreset(row["preset"].get<std::string>());
+        if (preset == nullptr) {
+            continue;
+        }
+        auto access = warpscope::resolve(preset->pattern);
+        if (!access.ok()) {
+            continue;
+        }
+        std::map<std::string, double> counters;
+        for (const auto& [name, value] : row["result"]["counters"].items()) {
+            counters[name] = value.get<double>();
+        }
+        answers.emplace_back(access.value(), std::move(counters));
+    }
+    return answers;
+}
 
 std::unique_ptr<Backend> makeFake() {
     const char* value = std::getenv("WARPSCOPE_FAKE_PROBE");
@@ -58,6 +107,36 @@ std::unique_ptr<Backend> makeFake() {
             return ProbeResult<Measurement>(
                 ProbeError{ProbeErrorCode::KernelFault,
                            "an illegal memory access was encountered (fake probe)", true});
+        };
+    } else if (script == "recorded") {
+        fake->answer = [answers = readRecordedAnswers()](const SweepItem& item,
+                                                         const MeasureOptions& options) {
+            for (const auto& [access, counters] : answers) {
+                if (access.kind == item.access.kind && access.addresses == item.access.addresses) {
+                    Measurement measurement = FakeBackend::modelMeasurement(item.access, options);
+                    measurement.counters = counters;
+                    return ProbeResult<Measurement>(measurement);
+                }
+            }
+            return ProbeResult<Measurement>(ProbeError{
+                ProbeErrorCode::PatternRefused,
+                "no recorded answer for \"" + item.pattern.title + "\" (fake probe)", false});
+        };
+    } else if (script == "uncoalesced") {
+        fake->answer = [](const SweepItem& item, const MeasureOptions& options) {
+            Measurement measurement = FakeBackend::modelMeasurement(item.access, options);
+            const bool load = item.access.kind.op == warpscope::AccessOp::Load;
+            const double lanes = item.access.activeLaneCount();
+            const bool global = item.access.kind.space == warpscope::MemorySpace::Global;
+            const std::string counter =
+                global ? (load ? "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+                               : "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")
+                       : (load ? "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+                               : "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+            if (measurement.countersMeasured) {
+                measurement.counters[counter] = lanes;
+            }
+            return ProbeResult<Measurement>(measurement);
         };
     } else if (script == "slow") {
         fake->beforeItem = [](int) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); };

@@ -28,6 +28,18 @@ struct ThreadEnvironment {
     std::int64_t gid = 0;
 };
 
+/// The built-in values of a warp's 32 threads at once, for Expression::evaluateWarp(): the
+/// thread-dependent ones as arrays of 32 (lane i at index i), the rest in `uniform` (whose lane,
+/// tid and gid are ignored).
+struct WarpEnvironment {
+    ThreadEnvironment uniform;
+    const std::int64_t* lane = nullptr;
+    const std::int64_t* gid = nullptr;
+    const std::int64_t* tidX = nullptr;
+    const std::int64_t* tidY = nullptr;
+    const std::int64_t* tidZ = nullptr;
+};
+
 /// Names the language knows besides the user's parameters:
 /// lane warp gid tid.x tid.y tid.z bdim.x bdim.y bdim.z bid.x bid.y bid.z gdim.x gdim.y gdim.z,
 /// and the functions min(a, b), max(a, b), abs(a).
@@ -49,6 +61,14 @@ public:
     /// Evaluate for one thread. `parameterValues` are in the order of the names given to parse().
     Result<std::int64_t> evaluate(const ThreadEnvironment& env,
                                   const std::vector<std::int64_t>& parameterValues = {}) const;
+
+    /// Evaluate for the 32 threads of a warp at once (the grid model's fast path): out[i] is
+    /// lane i's value. Every lane is evaluated, both sides of && || ?: included, but a failure
+    /// (overflow, division by zero, a bad shift) only counts for a lane that C would have
+    /// evaluated there. Returns the mask of lanes whose evaluation failed (0: all values valid);
+    /// evaluate() on such a lane gives its Error. Missing parameters fail every lane.
+    std::uint32_t evaluateWarp(const WarpEnvironment& env, const std::int64_t* parameterValues,
+                               std::size_t parameterCount, std::int64_t* out) const;
 
     const std::string& text() const { return m_text; }
 

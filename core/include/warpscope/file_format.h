@@ -4,6 +4,7 @@
 // docs/file-formats.md.
 #pragma once
 
+#include "warpscope/kernel.h"
 #include "warpscope/pattern.h"
 #include "warpscope/result.h"
 
@@ -11,23 +12,37 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace warpscope {
 
-inline constexpr int kPatternFormatVersion = 1;
-inline constexpr int kSessionFormatVersion = 1;
+/// Version 2 adds kernels (a "kernel" object in a pattern or session entry); files without one
+/// are still written as version 1, and version-1 files open unchanged.
+inline constexpr int kPatternFormatVersion = 2;
+inline constexpr int kSessionFormatVersion = 2;
 inline constexpr int kDeckFormatVersion = 1;
 /// Files larger than this are refused before parsing.
 inline constexpr std::size_t kMaxFileBytes = 16u * 1024u * 1024u;
 
-/// A pattern with the words a user put on it.
+/// A pattern with the words a user put on it, and the kernel it is one access of, if any.
 struct NamedPattern {
+    NamedPattern() = default;
+    // A constructor (not an aggregate) so that the three-field form used everywhere stays valid.
+    NamedPattern(std::string titleText, std::string captionText, Pattern accessPattern,
+                 std::optional<Kernel> wholeKernel = std::nullopt)
+        : title(std::move(titleText)), caption(std::move(captionText)),
+          pattern(std::move(accessPattern)), kernel(std::move(wholeKernel)) {}
+
     std::string title;
     std::string caption;
     Pattern pattern;
+    /// Set when the entry is a whole kernel (format version 2); `pattern` is then one of its
+    /// accesses as the single-warp views show it.
+    std::optional<Kernel> kernel;
 
     bool operator==(const NamedPattern&) const = default;
 };

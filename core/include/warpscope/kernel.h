@@ -32,6 +32,9 @@ inline constexpr int kKernelFormatVersion = 1;
 inline constexpr std::int64_t kMaxThreadsPerBlock = 1024;
 inline constexpr std::array<std::int64_t, 3> kMaxBlockDim = {1024, 1024, 64};
 inline constexpr std::array<std::int64_t, 3> kMaxGridDim = {2147483647, 65535, 65535};
+/// What warpscope models: buffers of at most 2^40 bytes, launches of at most 2^48 threads.
+inline constexpr std::int64_t kMaxBufferBytes = std::int64_t{1} << 40;
+inline constexpr std::int64_t kMaxGridThreads = std::int64_t{1} << 48;
 
 /// A global-memory buffer the accesses address. Its size is an integer expression of the
 /// kernel's parameters ("n * 4"); it may use no thread built-ins.
@@ -97,8 +100,9 @@ struct ResolvedAccess {
 
 /// A kernel with its parameters' values applied: sizes and launch evaluated and checked against
 /// CUDA's limits, every expression parsed, every global access tied to its buffer. Errors name
-/// their place ("/accesses/1/addressExpression", column set) and never describe a launch CUDA
-/// would refuse as valid.
+/// their place as a JSON pointer into the kernel's JSON form ("/accesses/1/address", "/grid/1",
+/// "/buffers/0/bytes"; column set for expressions) and never describe a launch CUDA would refuse
+/// as valid.
 struct ResolvedKernel {
     Kernel kernel;
     std::vector<std::int64_t> parameterValues; // in the order of kernel.parameters
@@ -115,7 +119,10 @@ struct ResolvedKernel {
 Result<ResolvedKernel> resolveKernel(const Kernel& kernel);
 
 /// The 32 lanes of warp `warpInBlock` of block `blockLinear` (x fastest) for access `access`, as
-/// the per-warp models and views read it. Lanes past the end of the block are inactive.
+/// the per-warp models and views read it. Lanes past the end of the block are inactive. A
+/// negative or misaligned address, or an expression error, is an Error whose `where` names the
+/// thread: "/accesses/1/address (store out), block (3, 0, 0), thread (29, 0, 0)". Bounds are
+/// checked by predictGrid, not here.
 Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::int64_t blockLinear,
                                std::int64_t warpInBlock);
 
@@ -184,10 +191,24 @@ struct GridOptions {
 };
 
 /// Evaluates every thread of every warp of the launch. Any thread whose address falls outside
-/// its buffer (global), is negative, or is not a multiple of the width is an error that names
-/// the first offender: access, block, thread and address (the probe relies on this before any
-/// launch).
+/// its buffer (global; ErrorCode::OutOfBounds), is negative, or is not a multiple of the width is
+/// an error that names the first offender in launch order (block, warp, access, lane): access,
+/// block, thread and address, as resolveWarp does (the probe relies on this before any launch).
+/// Cancelling gives ErrorCode::Cancelled. docs/models.md ("The grid model") states the rules.
 Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptions& options = {});
+
+/// The grid's totals as named metrics, as predictGrid fills GridPrediction::metrics.
+std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPrediction& prediction);
+
+/// The largest address + width that access `access` touches over the whole grid (0 when no
+/// thread is active), with negative and misaligned addresses as errors but no bounds check:
+/// what sizes the buffer of a pattern's kernel.
+Result<std::int64_t> gridAddressExtent(const ResolvedKernel& kernel, int access,
+                                       const GridOptions& options = {});
+
+/// The expression pattern of one access of a kernel, as the single-warp views show it: the
+/// kernel's parameters, launch and the access's expressions, block 0, warp 0.
+Result<Pattern> patternFromKernel(const Kernel& kernel, int access = 0);
 
 // ---- JSON --------------------------------------------------------------------------------------
 

@@ -19,6 +19,8 @@ enum class ErrorCode {
     InvalidValue,    // a value outside what the pattern allows (width 3, warp index -1, ...)
     FileFormat,      // a pattern or session file that is not what it claims to be
     Io,              // a file that cannot be read or written
+    OutOfBounds,     // an active lane's address falls outside its buffer
+    Cancelled,       // a long computation stopped because the caller asked it to
 };
 
 /// Stable lower-case name of an error code, used in JSON output.

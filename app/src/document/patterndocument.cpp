@@ -1,0 +1,249 @@
+// PatternDocument: holds the session, evaluates the current pattern after every change and keeps
+// the last valid evaluation while the text is wrong.
+#include "document/patterndocument.h"
+
+#include "document/patterneditcommand.h"
+
+#include <QUndoStack>
+
+#include <utility>
+
+namespace warpscope::app {
+
+namespace {
+
+// Session view-setting keys the document itself owns (the textbook model's options).
+constexpr const char* kBankModeKey = "textbook.bankModeBytes";
+constexpr const char* kDefaultLoadsCachedKey = "textbook.defaultLoadsCached";
+
+NamedPattern defaultPattern() {
+    NamedPattern named;
+    named.title = "Coalesced 4-byte load";
+    named.caption = "Lane i reads the i-th 4-byte word: one request, 4 sectors in one line.";
+    PatternSource source;
+    source.addressExpression = "4 * gid";
+    named.pattern.source = source;
+    return named;
+}
+
+} // namespace
+
+QString modelChoiceName(ModelChoice model) {
+    return model == ModelChoice::Modern ? QStringLiteral("modern") : QStringLiteral("textbook");
+}
+
+PatternDocument::PatternDocument(QObject* parent)
+    : QObject(parent), m_undoStack(new QUndoStack(this)) {
+    m_entries.push_back(SessionEntry{defaultPattern(), {}});
+    m_undoStack->setClean();
+    connect(m_undoStack, &QUndoStack::cleanChanged, this, [this] { touch(); });
+    reevaluate();
+}
+
+PatternDocument::~PatternDocument() = default;
+
+const NamedPattern& PatternDocument::current() const {
+    return m_entries[static_cast<std::size_t>(m_currentEntry)].pattern;
+}
+
+bool PatternDocument::isModified() const {
+    return m_settingsModified || !m_undoStack->isClean();
+}
+
+void PatternDocument::touch() {
+    ++m_changeCounter;
+    const bool modified = isModified();
+    if (modified != m_lastModified) {
+        m_lastModified = modified;
+        emit modifiedChanged(modified);
+    }
+}
+
+void PatternDocument::editPattern(const Pattern& pattern, const QString& description, int mergeId) {
+    if (pattern == current().pattern) {
+        return;
+    }
+    NamedPattern after = current();
+    after.pattern = pattern;
+    m_undoStack->push(new PatternEditCommand(this, m_currentEntry, current(), m_presetId, after,
+                                             m_presetId, description, mergeId));
+}
+
+void PatternDocument::loadPreset(const Preset& preset) {
+    NamedPattern after{preset.title, preset.caption, preset.pattern};
+    const QString id = QString::fromStdString(preset.id);
+    if (after == current() && id == m_presetId) {
+        return;
+    }
+    m_undoStack->push(new PatternEditCommand(this, m_currentEntry, current(), m_presetId, after, id,
+                                             tr("Load preset %1").arg(id),
+                                             static_cast<int>(EditMerge::None)));
+}
+
+void PatternDocument::setLaneAddress(int lane, std::optional<std::int64_t> address) {
+    if (lane < 0 || lane >= kWarpSize || !m_evaluation) {
+        return;
+    }
+    Pattern pattern = current().pattern;
+    // The addresses the pattern resolves to now (the last valid picture, which is what the table
+    // shows), with the typed lane changed.
+    pattern.addresses = m_evaluation->access.addresses;
+    pattern.source.reset();
+    pattern.addresses[static_cast<std::size_t>(lane)] = address;
+    editPattern(pattern, tr("Set lane %1's address").arg(lane));
+}
+
+void PatternDocument::applyPattern(int entry, const NamedPattern& pattern,
+                                   const QString& presetId) {
+    if (entry < 0 || entry >= entryCount()) {
+        return;
+    }
+    m_entries[static_cast<std::size_t>(entry)].pattern = pattern;
+    m_currentEntry = entry;
+    m_presetId = presetId;
+    touch();
+    emit patternChanged();
+    reevaluate();
+}
+
+void PatternDocument::setModel(ModelChoice model) {
+    if (model == m_model) {
+        return;
+    }
+    m_model = model;
+    m_settingsModified = true;
+    touch();
+    emit modelChanged();
+}
+
+void PatternDocument::setTextbookOptions(const TextbookOptions& options) {
+    if (options.bankMode == m_textbookOptions.bankMode &&
+        options.defaultLoadsCached == m_textbookOptions.defaultLoadsCached) {
+        return;
+    }
+    m_textbookOptions = options;
+    m_settingsModified = true;
+    touch();
+    reevaluate();
+}
+
+void PatternDocument::setCurrentEntry(int index) {
+    if (index < 0 || index >= entryCount() || index == m_currentEntry) {
+        return;
+    }
+    m_currentEntry = index;
+    m_presetId.clear();
+    m_settingsModified = true;
+    touch();
+    emit patternChanged();
+    reevaluate();
+}
+
+void PatternDocument::reevaluate() {
+    auto result = evaluatePattern(current().pattern, m_textbookOptions);
+    if (result) {
+        m_evaluation = std::move(result).value();
+        const bool hadError = m_error.has_value();
+        m_error.reset();
+        if (hadError) {
+            emit errorChanged();
+        }
+        emit evaluationChanged();
+        return;
+    }
+    // Keep the last valid picture; only the error changes.
+    m_error = result.error();
+    emit errorChanged();
+}
+
+Session PatternDocument::toSession(const std::map<std::string, std::string>& viewSettings) const {
+    Session session;
+    session.entries = m_entries;
+    session.currentEntry = m_currentEntry;
+    session.model = modelChoiceName(m_model).toStdString();
+    session.viewSettings = m_viewSettings;
+    for (const auto& [key, value] : viewSettings) {
+        session.viewSettings[key] = value;
+    }
+    // Built as std::string values and inserted whole: assigning a literal to a map element trips
+    // a false -Wrestrict in GCC 12 at -O3.
+    std::string bankMode(1, m_textbookOptions.bankMode == SharedBankMode::EightByte ? '8' : '4');
+    std::string cached =
+        m_textbookOptions.defaultLoadsCached ? std::string("true") : std::string("false");
+    session.viewSettings.insert_or_assign(kBankModeKey, std::move(bankMode));
+    session.viewSettings.insert_or_assign(kDefaultLoadsCachedKey, std::move(cached));
+    return session;
+}
+
+std::optional<Error> PatternDocument::loadSession(const Session& session) {
+    auto refuse = [](std::string message, std::string where) {
+        return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
+    };
+    if (session.entries.empty()) {
+        return refuse("the session holds no pattern", "/entries");
+    }
+    if (session.currentEntry < 0 ||
+        session.currentEntry >= static_cast<int>(session.entries.size())) {
+        return refuse("current entry " + std::to_string(session.currentEntry) +
+                          " is not one of the session's " + std::to_string(session.entries.size()) +
+                          " patterns",
+                      "/currentEntry");
+    }
+    ModelChoice model = ModelChoice::Modern;
+    if (session.model == "textbook") {
+        model = ModelChoice::Textbook;
+    } else if (session.model != "modern") {
+        return refuse("model must be \"modern\" or \"textbook\", not \"" + session.model + "\"",
+                      "/model");
+    }
+    TextbookOptions options;
+    if (auto it = session.viewSettings.find(kBankModeKey); it != session.viewSettings.end()) {
+        if (it->second != "4" && it->second != "8") {
+            return refuse("the textbook bank width must be 4 or 8 bytes, not " + it->second,
+                          std::string("/viewSettings/") + kBankModeKey);
+        }
+        options.bankMode = it->second == "8" ? SharedBankMode::EightByte : SharedBankMode::FourByte;
+    }
+    if (auto it = session.viewSettings.find(kDefaultLoadsCachedKey);
+        it != session.viewSettings.end()) {
+        if (it->second != "true" && it->second != "false") {
+            return refuse("expected true or false, not " + it->second,
+                          std::string("/viewSettings/") + kDefaultLoadsCachedKey);
+        }
+        options.defaultLoadsCached = it->second == "true";
+    }
+
+    m_entries = session.entries;
+    m_currentEntry = session.currentEntry;
+    m_presetId.clear();
+    m_model = model;
+    m_textbookOptions = options;
+    m_viewSettings = session.viewSettings;
+    m_error.reset();
+    m_evaluation.reset();
+    m_undoStack->clear();
+    m_undoStack->setClean();
+    m_settingsModified = false;
+    touch();
+    emit modelChanged();
+    emit patternChanged();
+    reevaluate();
+    if (m_error) {
+        // Nothing valid to keep from before: the views show the error and an empty picture.
+        emit evaluationChanged();
+    }
+    return std::nullopt;
+}
+
+void PatternDocument::markModified() {
+    m_settingsModified = true;
+    touch();
+}
+
+void PatternDocument::markSaved() {
+    m_undoStack->setClean();
+    m_settingsModified = false;
+    touch();
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,129 @@
+// PatternDocument: the session being explored (its patterns, the current one, the model and the
+// textbook options), the last valid Evaluation of the current pattern, its error if the text is
+// wrong now, and the undo stack of pattern edits. Every view and editor reads from here; every
+// edit goes through here, so every edit redraws at once and can be undone.
+#pragma once
+
+#include "document/evaluation.h"
+
+#include <warpscope/file_format.h>
+#include <warpscope/model.h>
+#include <warpscope/preset.h>
+
+#include <QObject>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+class QUndoStack;
+
+namespace warpscope::app {
+
+/// Which model the views put first.
+enum class ModelChoice { Modern, Textbook };
+
+QString modelChoiceName(ModelChoice model); // "modern", "textbook": the session file's words
+
+/// Merge ids for QUndoCommand::mergeWith: consecutive edits of the same kind become one step
+/// (typing in one field, dragging one slider).
+enum class EditMerge : int {
+    None = -1,
+    AddressExpression = 1,
+    ActiveExpression = 2,
+    BlockShape = 3,
+    WarpIndex = 4,
+    GridShape = 5,
+    BlockIndex = 6,
+    FirstParameter = 1000, // + index of the parameter
+};
+
+class PatternDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit PatternDocument(QObject* parent = nullptr);
+    ~PatternDocument() override;
+
+    // ---- What is being edited -----------------------------------------------------------------
+    const NamedPattern& current() const;
+    const Pattern& pattern() const { return current().pattern; }
+    int currentEntryIndex() const { return m_currentEntry; }
+    int entryCount() const { return static_cast<int>(m_entries.size()); }
+    const std::vector<SessionEntry>& entries() const { return m_entries; }
+    /// The preset the current pattern was loaded from, or empty.
+    QString presetId() const { return m_presetId; }
+
+    /// The last valid evaluation (kept while the current text is wrong); empty only when no
+    /// pattern has ever been valid.
+    const std::optional<Evaluation>& evaluation() const { return m_evaluation; }
+    /// Why the current pattern cannot be evaluated, or empty when it can.
+    const std::optional<Error>& error() const { return m_error; }
+
+    ModelChoice model() const { return m_model; }
+    const TextbookOptions& textbookOptions() const { return m_textbookOptions; }
+
+    QUndoStack* undoStack() const { return m_undoStack; }
+    /// True when something changed since the session was loaded or saved.
+    bool isModified() const;
+    /// Increases with every change; the autosaver compares it.
+    quint64 changeCounter() const { return m_changeCounter; }
+
+    // ---- Edits (undoable) ---------------------------------------------------------------------
+    /// Replace the current pattern. Consecutive edits with the same merge id become one undo step.
+    void editPattern(const Pattern& pattern, const QString& description,
+                     int mergeId = static_cast<int>(EditMerge::None));
+    /// Load a built-in preset into the current entry (title and caption included).
+    void loadPreset(const Preset& preset);
+    /// Type one lane's address: the pattern becomes an explicit list of the 32 addresses it
+    /// resolves to now, with this lane changed (std::nullopt makes the lane inactive).
+    void setLaneAddress(int lane, std::optional<std::int64_t> address);
+
+    // ---- Settings that change what is predicted (not pattern edits, not undone) --------------
+    void setModel(ModelChoice model);
+    void setTextbookOptions(const TextbookOptions& options);
+    void setCurrentEntry(int index);
+
+    // ---- Sessions ------------------------------------------------------------------------------
+    /// The session as it would be saved; `viewSettings` are the window's (merged over the ones
+    /// loaded, so keys this version does not know survive a round trip).
+    Session toSession(const std::map<std::string, std::string>& viewSettings = {}) const;
+    /// Replace everything with `session`; clears the undo stack. Refuses an empty or
+    /// inconsistent session with an Error and changes nothing then.
+    std::optional<Error> loadSession(const Session& session);
+    const std::map<std::string, std::string>& loadedViewSettings() const { return m_viewSettings; }
+    void markSaved();
+    /// The session does not live in any file yet (a restored autosave): treat it as unsaved.
+    void markModified();
+
+    /// Used by PatternEditCommand: set the pattern of `entry` without pushing a command.
+    void applyPattern(int entry, const NamedPattern& pattern, const QString& presetId);
+
+signals:
+    /// The pattern, its title or the current entry changed (editors resynchronise).
+    void patternChanged();
+    /// A new valid evaluation is available (views redraw).
+    void evaluationChanged();
+    /// The error state changed (set, cleared, or a different error).
+    void errorChanged();
+    void modelChanged();
+    void modifiedChanged(bool modified);
+
+private:
+    void reevaluate();
+    void touch();
+
+    std::vector<SessionEntry> m_entries;
+    int m_currentEntry = 0;
+    QString m_presetId;
+    std::optional<Evaluation> m_evaluation;
+    std::optional<Error> m_error;
+    ModelChoice m_model = ModelChoice::Modern;
+    TextbookOptions m_textbookOptions;
+    std::map<std::string, std::string> m_viewSettings;
+    QUndoStack* m_undoStack = nullptr;
+    bool m_settingsModified = false;
+    bool m_lastModified = false;
+    quint64 m_changeCounter = 0;
+};
+
+} // namespace warpscope::app

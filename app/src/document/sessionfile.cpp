@@ -1,0 +1,60 @@
+// Session files on disk: QFile in, QSaveFile out; every failure is an Error naming the file.
+#include "document/sessionfile.h"
+
+#include <QFile>
+#include <QSaveFile>
+
+namespace warpscope::app {
+
+namespace {
+
+Error ioError(const QString& path, const QString& message) {
+    return Error{ErrorCode::Io, message.toStdString(), 0, path.toStdString()};
+}
+
+} // namespace
+
+Result<Session> readSessionFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return ioError(path, QStringLiteral("cannot open: ") + file.errorString());
+    }
+    if (file.size() > static_cast<qint64>(kMaxFileBytes)) {
+        return ioError(
+            path,
+            QStringLiteral("the file is larger than %1 MiB").arg(kMaxFileBytes / (1024 * 1024)));
+    }
+    const QByteArray bytes = file.read(static_cast<qint64>(kMaxFileBytes) + 1);
+    if (bytes.size() > static_cast<qsizetype>(kMaxFileBytes)) {
+        return ioError(
+            path,
+            QStringLiteral("the file is larger than %1 MiB").arg(kMaxFileBytes / (1024 * 1024)));
+    }
+    auto session = sessionFromJsonText(std::string_view(bytes.constData(), bytes.size()));
+    if (!session) {
+        Error error = session.error();
+        error.where = path.toStdString() + (error.where.empty() ? "" : ": " + error.where);
+        return error;
+    }
+    return session;
+}
+
+std::optional<Error> writeSessionFile(const QString& path, const Session& session) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        return ioError(path, QStringLiteral("cannot write: ") + file.errorString());
+    }
+    const std::string text = sessionToJsonText(session);
+    if (file.write(text.data(), static_cast<qint64>(text.size())) !=
+        static_cast<qint64>(text.size())) {
+        const QString message = file.errorString();
+        file.cancelWriting();
+        return ioError(path, QStringLiteral("cannot write: ") + message);
+    }
+    if (!file.commit()) {
+        return ioError(path, QStringLiteral("cannot save: ") + file.errorString());
+    }
+    return std::nullopt;
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,66 @@
+// File ▸ Export Figure…: a dialog that picks the view (or a composed figure of several views with
+// a title and caption), the format, the page size, the DPI and the theme, with a preview; the file
+// is written atomically and problems are returned to the caller (the main window shows them in its
+// message bar). The choices (and the last folder) are remembered when the window uses settings.
+#pragma once
+
+#include "export/figureexport.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace warpscope::app {
+
+class FigureExportDialog : public QDialog {
+    Q_OBJECT
+public:
+    /// `session` is what the figure shows; `currentView` the view chosen first.
+    FigureExportDialog(const Session& session, const QString& currentView, bool useSettings,
+                       QWidget* parent = nullptr);
+    ~FigureExportDialog() override;
+
+    /// The figure as chosen now.
+    FigureSpec spec() const;
+    FigureFormat format() const;
+    /// Ask for a file name and write the figure; returns the path written, or empty (cancelled or
+    /// failed: then `*error` says why).
+    QString exportToFile(QString* error);
+
+    QComboBox* viewBox() const { return m_view; }
+    QComboBox* formatBox() const { return m_format; }
+    QComboBox* sizeBox() const { return m_size; }
+    QComboBox* themeBox() const { return m_theme; }
+    QSpinBox* dpiBox() const { return m_dpi; }
+    QLabel* preview() const { return m_preview; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void updateControls();
+    void updatePreview();
+    void readSettings();
+    void writeSettings() const;
+
+    FigureRenderer m_renderer;
+    bool m_useSettings;
+    QComboBox* m_view;
+    QList<QCheckBox*> m_figureViews;
+    QComboBox* m_format;
+    QComboBox* m_size;
+    QSpinBox* m_width;
+    QSpinBox* m_height;
+    QSpinBox* m_dpi;
+    QComboBox* m_theme;
+    QLineEdit* m_title;
+    QLineEdit* m_caption;
+    QLabel* m_pixelSize;
+    QLabel* m_preview;
+};
+
+} // namespace warpscope::app

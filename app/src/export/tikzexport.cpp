@@ -1,0 +1,394 @@
+// TikZ text for the warp and bank diagrams. Coordinates are in "lane units" (one lane box wide,
+// 0.42 cm by default: the 32 lanes span 13.4 cm, inside an article's page), y upward.
+#include "export/tikzexport.h"
+
+#include "document/evaluation.h"
+#include "views/viewpainting.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+namespace warpscope::app {
+
+namespace {
+
+constexpr std::array<const char*, 7> kGroupColors = {"E69F00", "56B4E9", "009E73", "CC79A7",
+                                                     "0072B2", "D55E00", "F0E442"};
+
+QString number(double value) {
+    QString text = QString::number(value, 'f', 3);
+    while (text.contains(QLatin1Char('.')) &&
+           (text.endsWith(QLatin1Char('0')) || text.endsWith(QLatin1Char('.')))) {
+        text.chop(1);
+    }
+    return text == QLatin1String("-0") ? QStringLiteral("0") : text;
+}
+
+/// Text for LaTeX: its special characters escaped and the typographic characters the presets use
+/// spelled in ASCII LaTeX (works with pdflatex without font packages).
+QString texText(const QString& text) {
+    QString out;
+    for (const QChar c : text) {
+        switch (c.unicode()) {
+        case '\\':
+            out += QStringLiteral("\\textbackslash{}");
+            break;
+        case '{':
+        case '}':
+        case '$':
+        case '&':
+        case '#':
+        case '_':
+        case '%':
+            out += QLatin1Char('\\') + c;
+            break;
+        case '^':
+            out += QStringLiteral("\\^{}");
+            break;
+        case '~':
+            out += QStringLiteral("$\\sim$");
+            break;
+        case '<':
+            out += QStringLiteral("$<$");
+            break;
+        case '>':
+            out += QStringLiteral("$>$");
+            break;
+        case 0x2013:
+            out += QStringLiteral("--");
+            break;
+        case 0x2014:
+            out += QStringLiteral("---");
+            break;
+        case 0x00D7:
+            out += QStringLiteral("$\\times$");
+            break;
+        case 0x2192:
+            out += QStringLiteral("$\\to$");
+            break;
+        case 0x2260:
+            out += QStringLiteral("$\\neq$");
+            break;
+        case 0x2264:
+            out += QStringLiteral("$\\leq$");
+            break;
+        case 0x2265:
+            out += QStringLiteral("$\\geq$");
+            break;
+        case 0x00B7:
+        case 0x22C5:
+            out += QStringLiteral("$\\cdot$");
+            break;
+        case 0x2026:
+            out += QStringLiteral("\\ldots{}");
+            break;
+        case 0x2018:
+            out += QLatin1Char('`');
+            break;
+        case 0x2019:
+            out += QLatin1Char('\'');
+            break;
+        case 0x201C:
+            out += QStringLiteral("``");
+            break;
+        case 0x201D:
+            out += QStringLiteral("''");
+            break;
+        case 0x00A0:
+        case 0x202F:
+            out += QLatin1Char('~');
+            break;
+        default:
+            if (c.unicode() < 0x80) {
+                out += c;
+            } else {
+                out += QLatin1Char('?'); // beyond what a stock pdflatex can set
+            }
+        }
+    }
+    return out;
+}
+
+QString preamble(const QString& kind) {
+    QString tex;
+    tex +=
+        QStringLiteral("%% warpscope %1 diagram (TikZ). Compile alone with pdflatex or lualatex,\n"
+                       "%% or copy the \\tikzset and the tikzpicture into a document that loads "
+                       "tikz.\n"
+                       "%% Restyle through the ws ... styles below.\n")
+            .arg(kind);
+    for (std::size_t i = 0; i < kGroupColors.size(); ++i) {
+        tex += QStringLiteral("\\definecolor{wsGroup%1}{HTML}{%2}\n")
+                   .arg(i)
+                   .arg(QLatin1String(kGroupColors[i]));
+    }
+    tex += QStringLiteral(
+        "\\tikzset{\n"
+        "  ws picture/.style={x=0.42cm, y=0.42cm, font=\\sffamily},\n"
+        "  ws title/.style={anchor=south west, font=\\sffamily\\bfseries},\n"
+        "  ws summary/.style={anchor=south west, font=\\sffamily\\small},\n"
+        "  ws caption/.style={anchor=north west, font=\\sffamily\\small, text width=13cm,"
+        " align=left},\n"
+        "  ws label/.style={font=\\sffamily\\scriptsize},\n"
+        "  ws small label/.style={font=\\sffamily\\tiny},\n"
+        "  ws lane/.style={draw=black, fill=white, line width=0.4pt},\n"
+        "  ws inactive lane/.style={draw=black!40, fill=black!8, line width=0.4pt},\n"
+        "  ws lane number/.style={font=\\sffamily\\tiny},\n"
+        "  ws line/.style={draw=black, line width=0.8pt},\n"
+        "  ws sector/.style={draw=black!70, fill=#1!35, line width=0.4pt},\n"
+        "  ws unused sector/.style={draw=black!40, fill=black!4, line width=0.4pt},\n"
+        "  ws requested/.style={fill=black!85},\n"
+        "  ws link/.style={draw=#1, line width=0.5pt},\n"
+        "  ws bank/.style={draw=black!30, fill=black!3, line width=0.3pt},\n"
+        "  ws bank number/.style={font=\\sffamily\\tiny},\n"
+        "  ws word/.style={draw=black!70, fill=#1!40, line width=0.4pt},\n"
+        "  ws word label/.style={font=\\sffamily\\tiny},\n"
+        "  ws conflict/.style={draw=wsGroup5, line width=1.2pt},\n"
+        "  ws conflict label/.style={font=\\sffamily\\scriptsize\\bfseries, text=wsGroup5},\n"
+        "}\n");
+    return tex;
+}
+
+QString wrapDocument(const QString& body, const TikzOptions& options) {
+    if (!options.standalone) {
+        return body;
+    }
+    return QStringLiteral("\\documentclass{article}\n"
+                          "\\usepackage{tikz}\n"
+                          "\\pagestyle{empty}\n"
+                          "%% Wider text than article's default, without extra packages: the "
+                          "diagram is 14 to 18 cm wide.\n"
+                          "\\setlength{\\textwidth}{18.5cm}\n"
+                          "\\setlength{\\oddsidemargin}{-1.2cm}\n"
+                          "\\setlength{\\textheight}{24cm}\n"
+                          "\\setlength{\\topmargin}{-1.5cm}\n"
+                          "\\begin{document}\n"
+                          "\\noindent\n") +
+           body + QStringLiteral("\\end{document}\n");
+}
+
+QString headerNodes(const TikzOptions& options, const QString& summary, double top) {
+    QString tex;
+    double y = top;
+    tex +=
+        QStringLiteral("  \\node[ws summary] at (0,%1) {%2};\n").arg(number(y), texText(summary));
+    if (!options.title.isEmpty()) {
+        y += 1.3;
+        tex += QStringLiteral("  \\node[ws title] at (0,%1) {%2};\n")
+                   .arg(number(y), texText(options.title));
+    }
+    return tex;
+}
+
+QString captionNode(const TikzOptions& options, double bottom) {
+    if (options.caption.isEmpty()) {
+        return {};
+    }
+    return QStringLiteral("  \\node[ws caption] at (0,%1) {%2};\n")
+        .arg(number(bottom), texText(options.caption));
+}
+
+} // namespace
+
+QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
+    QString body = preamble(QStringLiteral("warp"));
+    body += QStringLiteral("\\begin{tikzpicture}[ws picture]\n");
+    const int width = evaluation.access.kind.widthBytes;
+    const auto& global = evaluation.modern.global;
+
+    QString summary;
+    if (global) {
+        summary = QStringLiteral("%1 lanes, %2-byte %3: %4 sectors in %5 lines, %6 of %7 bytes "
+                                 "used (%8%)")
+                      .arg(evaluation.access.activeLaneCount())
+                      .arg(width)
+                      .arg(QLatin1String(evaluation.access.kind.op == AccessOp::Load ? "loads"
+                                                                                     : "stores"))
+                      .arg(global->sectors)
+                      .arg(global->lines)
+                      .arg(global->uniqueBytesRequested)
+                      .arg(global->bytesMoved)
+                      .arg(number(global->efficiency * 100.0));
+    } else {
+        summary = QStringLiteral("A shared-memory access: see the bank diagram.");
+    }
+    body += headerNodes(options, summary, 1.4);
+
+    // Lanes.
+    body += QStringLiteral("  %% Lanes 0-31\n");
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const bool active = evaluation.access.addresses[static_cast<std::size_t>(lane)].has_value();
+        body += QStringLiteral("  \\draw[%1] (%2,0) rectangle (%3,1);\n")
+                    .arg(QLatin1String(active ? "ws lane" : "ws inactive lane"))
+                    .arg(number(lane + 0.05), number(lane + 0.95));
+        body += QStringLiteral("  \\node[ws lane number] at (%1,0.5) {%2};\n")
+                    .arg(number(lane + 0.5))
+                    .arg(lane);
+    }
+    body += QStringLiteral("  \\node[ws label, anchor=east] at (-0.2,0.5) {lane};\n");
+
+    double bottom = -1.0;
+    if (global) {
+        // Memory: the touched 128-byte lines, four to a row, each split into its four sectors.
+        const double lineWidth = 7.8;
+        const double byteWidth = lineWidth / kLineBytes;
+        auto lineOrigin = [&](std::size_t index) {
+            const double row = static_cast<double>(index / 4);
+            return std::pair<double, double>{static_cast<double>(index % 4) * 8.0 + 0.1,
+                                             -4.5 - row * 3.0};
+        };
+        body += QStringLiteral("  %% Memory: lines (128 B) and sectors (32 B); black bars are the "
+                               "bytes the lanes asked for\n");
+        for (std::size_t i = 0; i < global->lineList.size(); ++i) {
+            const LineUse& line = global->lineList[i];
+            const auto [x0, y0] = lineOrigin(i);
+            const int group = static_cast<int>(i % kGroupColors.size());
+            for (int s = 0; s < kLineBytes / kSectorBytes; ++s) {
+                const double sx = x0 + s * kSectorBytes * byteWidth;
+                const bool touched = (line.sectorMask >> s) & 1U;
+                body += QStringLiteral("  \\draw[%1] (%2,%3) rectangle (%4,%5);\n")
+                            .arg(touched ? QStringLiteral("ws sector=wsGroup%1").arg(group)
+                                         : QStringLiteral("ws unused sector"))
+                            .arg(number(sx), number(y0), number(sx + kSectorBytes * byteWidth),
+                                 number(y0 + 1.2));
+            }
+            body += QStringLiteral("  \\draw[ws line] (%1,%2) rectangle (%3,%4);\n")
+                        .arg(number(x0), number(y0), number(x0 + lineWidth), number(y0 + 1.2));
+            body += QStringLiteral("  \\node[ws small label, anchor=north west] at (%1,%2) "
+                                   "{line %3};\n")
+                        .arg(number(x0), number(y0), texText(formatAddress(line.address)));
+            bottom = std::min(bottom, y0 - 1.2);
+        }
+        // Requested bytes and the lane links.
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            const auto& address = evaluation.access.addresses[static_cast<std::size_t>(lane)];
+            if (!address) {
+                continue;
+            }
+            const auto it = std::find_if(
+                global->lineList.begin(), global->lineList.end(), [&](const LineUse& line) {
+                    return *address >= line.address && *address < line.address + kLineBytes;
+                });
+            if (it == global->lineList.end()) {
+                continue;
+            }
+            const auto index = static_cast<std::size_t>(it - global->lineList.begin());
+            const auto [x0, y0] = lineOrigin(index);
+            const double bx0 = x0 + static_cast<double>(*address - it->address) * byteWidth;
+            const double bx1 =
+                x0 + static_cast<double>(
+                         std::min<std::int64_t>(*address + width, it->address + kLineBytes) -
+                         it->address) *
+                         byteWidth;
+            body += QStringLiteral("  \\fill[ws requested] (%1,%2) rectangle (%3,%4);\n")
+                        .arg(number(bx0), number(y0 + 0.15), number(bx1), number(y0 + 0.45));
+            body += QStringLiteral("  \\draw[ws link=wsGroup%1] (%2,0) -- (%3,%4); %% lane %5\n")
+                        .arg(static_cast<int>(index % kGroupColors.size()))
+                        .arg(number(lane + 0.5), number((bx0 + bx1) / 2), number(y0 + 1.2))
+                        .arg(lane);
+        }
+    }
+    body += captionNode(options, bottom - 0.4);
+    body += QStringLiteral("\\end{tikzpicture}\n");
+    return wrapDocument(body, options);
+}
+
+QString bankTikz(const Evaluation& evaluation, const TikzOptions& options) {
+    QString body = preamble(QStringLiteral("bank"));
+    body += QStringLiteral("\\begin{tikzpicture}[ws picture]\n");
+    const auto& shared = evaluation.modern.shared;
+    QString summary;
+    if (shared) {
+        summary = QStringLiteral("%1-byte %2: %3 wavefronts, %4 bank conflicts")
+                      .arg(evaluation.access.kind.widthBytes)
+                      .arg(QLatin1String(evaluation.access.kind.op == AccessOp::Load ? "loads"
+                                                                                     : "stores"))
+                      .arg(shared->wavefronts)
+                      .arg(shared->bankConflicts);
+    } else {
+        summary = QStringLiteral("A global-memory access: see the warp diagram.");
+    }
+    body += headerNodes(options, summary, 1.4);
+
+    // Conflict degree per bank: distinct words it serves within one phase, at most.
+    std::array<int, kBankCount> degree{};
+    if (shared) {
+        for (std::uint32_t phase : shared->phases) {
+            for (int bank = 0; bank < kBankCount; ++bank) {
+                std::set<std::int64_t> words;
+                for (const Wavefront& wavefront : shared->wavefrontList) {
+                    const std::int64_t word = wavefront.bankWord[static_cast<std::size_t>(bank)];
+                    if ((wavefront.laneMask & phase) != 0 && word >= 0) {
+                        words.insert(word);
+                    }
+                }
+                degree[static_cast<std::size_t>(bank)] = std::max(
+                    degree[static_cast<std::size_t>(bank)], static_cast<int>(words.size()));
+            }
+        }
+    }
+
+    body += QStringLiteral("  %% Bank numbers; banks with a conflict are outlined\n");
+    for (int bank = 0; bank < kBankCount; ++bank) {
+        const bool conflict = degree[static_cast<std::size_t>(bank)] > 1;
+        body += QStringLiteral("  \\draw[ws bank%1] (%2,0) rectangle (%3,1);\n")
+                    .arg(QLatin1String(conflict ? ", ws conflict" : ""))
+                    .arg(number(bank + 0.05), number(bank + 0.95));
+        body += QStringLiteral("  \\node[ws bank number] at (%1,0.5) {%2};\n")
+                    .arg(number(bank + 0.5))
+                    .arg(bank);
+    }
+    body += QStringLiteral("  \\node[ws label, anchor=east] at (-0.2,0.5) {bank};\n");
+
+    double bottom = -0.5;
+    if (shared) {
+        body += QStringLiteral("  %% One row per wavefront: the 4-byte word it reads or writes in "
+                               "each bank (labelled with the word's row, address / 128)\n");
+        for (std::size_t w = 0; w < shared->wavefrontList.size(); ++w) {
+            const Wavefront& wavefront = shared->wavefrontList[w];
+            const double y = -1.6 - static_cast<double>(w) * 1.3;
+            const int group = static_cast<int>(w % kGroupColors.size());
+            for (int bank = 0; bank < kBankCount; ++bank) {
+                const std::int64_t word = wavefront.bankWord[static_cast<std::size_t>(bank)];
+                if (word < 0) {
+                    continue;
+                }
+                body +=
+                    QStringLiteral("  \\draw[ws word=wsGroup%1] (%2,%3) rectangle (%4,%5);\n")
+                        .arg(group)
+                        .arg(number(bank + 0.05), number(y), number(bank + 0.95), number(y + 1.0));
+                body += QStringLiteral("  \\node[ws word label] at (%1,%2) {%3};\n")
+                            .arg(number(bank + 0.5), number(y + 0.5))
+                            .arg(word / kBankCount);
+            }
+            body += QStringLiteral("  \\node[ws label, anchor=west] at (32.3,%1) {wavefront %2: "
+                                   "lanes %3};\n")
+                        .arg(number(y + 0.5))
+                        .arg(w + 1)
+                        .arg(texText(laneListText(wavefront.laneMask)));
+            bottom = y - 0.3;
+        }
+        // Conflict degrees under the grid.
+        for (int bank = 0; bank < kBankCount; ++bank) {
+            const int n = degree[static_cast<std::size_t>(bank)];
+            if (n > 1) {
+                body += QStringLiteral("  \\node[ws conflict label] at (%1,%2) {%3$\\times$};\n")
+                            .arg(number(bank + 0.5), number(bottom - 0.5))
+                            .arg(n);
+            }
+        }
+        bottom -= 1.2;
+    }
+    body += captionNode(options, bottom - 0.3);
+    body += QStringLiteral("\\end{tikzpicture}\n");
+    return wrapDocument(body, options);
+}
+
+QString diagramTikz(const Evaluation& evaluation, const TikzOptions& options) {
+    return evaluation.modern.shared ? bankTikz(evaluation, options) : warpTikz(evaluation, options);
+}
+
+} // namespace warpscope::app

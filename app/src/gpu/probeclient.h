@@ -1,0 +1,213 @@
+// ProbeClient: the app's side of warpscope-probe (docs/protocol.md). It owns the probe as a child
+// process, so a faulting kernel or a hung GPU costs a restart, never the window: the GPU work
+// happens in that process and the client only reads its answer lines as they arrive, on the GUI
+// thread's event loop, without ever waiting on them.
+//
+// Every request is a job with its own id. The client starts the probe on first use, checks the
+// protocol version (hello) and asks for the GPU (device_info) before sending anything else. A
+// probe that exits, crashes or stays silent past the timeout while a job runs is killed and
+// started again: the running job fails with a message saying so, the jobs waiting behind it are
+// sent to the new probe. Three stops within a minute and it is left stopped until the user asks
+// for a restart, so a broken driver cannot loop.
+#pragma once
+
+#include "gpu/probemeasurement.h"
+
+#include <warpscope/file_format.h>
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <vector>
+
+class QTimer;
+
+namespace warpscope::app {
+
+struct ProbeMeasureOptions {
+    bool counters = true;
+    bool latency = true;
+    bool grid = false;
+    int repetitions = 21;
+};
+
+/// Why a job got no result. `code` is the protocol's error code (pattern_refused, no_device,
+/// counters_not_permitted, ...) or one of the client's own: probe_missing (it could not be
+/// started), probe_stopped (it exited or crashed), probe_timeout (it stayed silent),
+/// protocol_mismatch, bad_answer.
+struct ProbeFailure {
+    QString code;
+    QString message;
+    bool fatal = false;
+
+    /// No GPU to measure on (no driver, no device, driver too old): the app is in model-only mode.
+    bool isNoGpu() const;
+};
+
+/// One line of the probe's stdout as the client reads it (docs/protocol.md): an answer, a
+/// progress line, or neither. Pure, so that the fuzzer reads lines exactly as the client does.
+struct ProbeAnswerLine {
+    enum class Kind {
+        Unreadable, // not a JSON object with an integer id: not a protocol line at all
+        Progress,   // {"id", "progress": {"done", "total"}}
+        Answer,     // {"id", "ok": true, "result": {...}} or {"id", "ok": false, "error": {...}}
+    };
+    Kind kind = Kind::Unreadable;
+    int id = -1;
+    int done = 0; // Progress
+    int total = 0;
+    /// Answer: true with a result object; false with a failure (the probe's error, or
+    /// bad_answer when an answer has no usable "ok" or no result object).
+    bool ok = false;
+    QJsonObject result;
+    ProbeFailure failure;
+
+    static ProbeAnswerLine read(const QByteArray& line);
+};
+
+/// Cuts the probe's stdout into lines, whatever pieces the bytes arrive in.
+class ProbeLineSplitter {
+public:
+    void append(const QByteArray& bytes) { m_buffer += bytes; }
+    /// The next complete line without its newline, skipping blank ones; nullopt until one is
+    /// complete.
+    std::optional<QByteArray> takeLine();
+    /// Bytes of the line not yet complete (a probe that never ends a line is stopped on it).
+    qsizetype pendingBytes() const { return m_buffer.size() - m_start; }
+    void clear();
+
+private:
+    QByteArray m_buffer;
+    qsizetype m_start = 0;
+};
+
+class ProbeClient : public QObject {
+    Q_OBJECT
+public:
+    enum class State {
+        Stopped,  // not started yet, or stopped on purpose
+        Starting, // process started, hello and device_info under way
+        Ready,    // a GPU answered device_info
+        NoGpu,    // the probe runs but found no GPU (model-only mode)
+        Failed,   // it could not be started or kept stopping; restart() tries again
+    };
+    Q_ENUM(State)
+
+    explicit ProbeClient(QObject* parent = nullptr);
+    ~ProbeClient() override;
+
+    /// The probe to run: a program and its arguments (for a remote GPU, "ssh" and
+    /// {"gpu-host", "warpscope-probe"}). Takes effect at the next start.
+    void setCommand(const QString& program, const QStringList& arguments = {});
+    QString program() const { return m_program; }
+    QStringList arguments() const { return m_arguments; }
+    /// warpscope-probe next to the running executable if it is there, else on the PATH; empty when
+    /// neither has it.
+    static QString defaultProgram();
+    /// Split a command line as typed in the preferences ("ssh gpu warpscope-probe") into a
+    /// program and arguments; empty means defaultProgram().
+    static std::pair<QString, QStringList> parseCommand(const QString& commandLine);
+
+    /// A job whose answer does not come within this time (no line from the probe at all, not even
+    /// progress) counts as a hung probe.
+    void setTimeoutMs(int milliseconds) { m_timeoutMs = milliseconds; }
+    int timeoutMs() const { return m_timeoutMs; }
+
+    State state() const { return m_state; }
+    /// One sentence on the state for the status bar and messages.
+    QString stateText() const;
+    /// Valid in the Ready state.
+    const GpuInfo& gpu() const { return m_gpu; }
+    /// Why the probe found no GPU or could not run (NoGpu, Failed).
+    const std::optional<ProbeFailure>& stateFailure() const { return m_stateFailure; }
+    /// Process id of the running probe, or 0.
+    qint64 processId() const;
+    /// Times the probe was started again after stopping on its own.
+    int restartCount() const { return m_restarts; }
+
+    /// Start the probe now (jobs start it anyway).
+    void start();
+    /// Stop the probe; jobs still waiting fail with `cancelled`.
+    void stop();
+    /// Stop and start again, forgetting earlier failures.
+    void restart();
+
+    // ---- Jobs: each returns its id; the answer comes as a signal with that id. ---------------
+    int measure(const NamedPattern& pattern, const ProbeMeasureOptions& options);
+    int sweep(const std::vector<NamedPattern>& patterns, const ProbeMeasureOptions& options);
+    int kernelSource(const NamedPattern& pattern);
+    /// Drop a job: a waiting one is never sent (or removed from the probe's queue), a running
+    /// sweep is cancelled; its answer, if it still comes, is not reported. No signal follows.
+    void cancel(int job);
+    /// Jobs sent or waiting to be sent.
+    int pendingJobs() const { return static_cast<int>(m_jobs.size()); }
+
+signals:
+    void stateChanged(ProbeClient::State state);
+    void measured(int job, const ProbeMeasurement& measurement);
+    void swept(int job, const std::vector<ProbeMeasurement>& measurements);
+    void progress(int job, int done, int total);
+    void kernelSourceReady(int job, const QString& source);
+    void jobFailed(int job, const ProbeFailure& failure);
+    /// The probe stopped on its own (`why`) and was started again.
+    void restarted(const QString& why);
+
+private:
+    enum class Op { Hello, DeviceInfo, Measure, Sweep, KernelSource, Cancel, Shutdown };
+    struct Job {
+        int id = 0;
+        Op op = Op::Measure;
+        QByteArray line; // the request, with its newline
+        bool sent = false;
+        bool silent = false; // answer not reported (cancelled)
+        QDateTime started;
+    };
+
+    int addJob(Op op, QJsonObject request);
+    void ensureStarted();
+    void startProcess();
+    void sendWaiting();
+    void send(Job& job);
+    void onReadyRead();
+    void onStderr();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onProcessError(QProcess::ProcessError error);
+    void onWatchdog();
+    void handleLine(const QByteArray& line);
+    void handleAnswer(Job job, const ProbeAnswerLine& answer);
+    void failAll(const ProbeFailure& failure, bool includeUnsent);
+    void failJob(const Job& job, const ProbeFailure& failure);
+    void probeStopped(const QString& why);
+    void setState(State state);
+    bool hasJobsSent() const;
+    QString stderrTail() const;
+
+    QString m_program;
+    QStringList m_arguments;
+    QProcess* m_process = nullptr;
+    QTimer* m_watchdog;
+    QElapsedTimer m_sinceLastLine;
+    int m_timeoutMs = 60000;
+    State m_state = State::Stopped;
+    GpuInfo m_gpu;
+    std::optional<ProbeFailure> m_stateFailure;
+    int m_nextId = 1;
+    std::deque<Job> m_jobs; // in the order sent (the probe answers in that order)
+    ProbeLineSplitter m_lines;
+    int m_strayLines = 0; // lines of this probe that answered nothing it was asked
+    QByteArray m_stderr;
+    bool m_stopping = false;         // we asked it to stop: its exit is no failure
+    bool m_expectExit = false;       // it answered a fatal error: it exits with status 3
+    std::vector<qint64> m_stopTimes; // ms since epoch of unplanned stops, for the restart limit
+    int m_restarts = 0;
+};
+
+} // namespace warpscope::app

@@ -1,0 +1,95 @@
+// ProbeSettingsDialog: a form over ProbeSettings, kept in QSettings under "probe/".
+#include "gpu/probesettingsdialog.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace warpscope::app {
+
+ProbeSettings ProbeSettings::load() {
+    QSettings settings;
+    ProbeSettings s;
+    s.command = settings.value(QStringLiteral("probe/command")).toString();
+    s.options.counters = settings.value(QStringLiteral("probe/counters"), true).toBool();
+    s.options.latency = settings.value(QStringLiteral("probe/latency"), true).toBool();
+    s.options.grid = settings.value(QStringLiteral("probe/grid"), false).toBool();
+    s.options.repetitions =
+        std::clamp(settings.value(QStringLiteral("probe/repetitions"), 21).toInt(), 1, 1000);
+    s.timeoutSeconds =
+        std::clamp(settings.value(QStringLiteral("probe/timeoutSeconds"), 60).toInt(), 5, 3600);
+    return s;
+}
+
+void ProbeSettings::save() const {
+    QSettings settings;
+    settings.setValue(QStringLiteral("probe/command"), command);
+    settings.setValue(QStringLiteral("probe/counters"), options.counters);
+    settings.setValue(QStringLiteral("probe/latency"), options.latency);
+    settings.setValue(QStringLiteral("probe/grid"), options.grid);
+    settings.setValue(QStringLiteral("probe/repetitions"), options.repetitions);
+    settings.setValue(QStringLiteral("probe/timeoutSeconds"), timeoutSeconds);
+}
+
+ProbeSettingsDialog::ProbeSettingsDialog(const ProbeSettings& settings, QWidget* parent)
+    : QDialog(parent), m_command(new QLineEdit(this)), m_counters(new QCheckBox(this)),
+      m_latency(new QCheckBox(this)), m_grid(new QCheckBox(this)),
+      m_repetitions(new QSpinBox(this)), m_timeout(new QSpinBox(this)) {
+    setWindowTitle(tr("Probe Settings"));
+    auto* layout = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    const QString automatic = ProbeClient::defaultProgram();
+    m_command->setPlaceholderText(automatic.isEmpty() ? tr("warpscope-probe (not found)")
+                                                      : automatic);
+    m_command->setText(settings.command);
+    m_command->setClearButtonEnabled(true);
+    form->addRow(tr("Probe &command:"), m_command);
+    auto* hint = new QLabel(
+        tr("Empty: the warpscope-probe next to warpscope, else the one on the PATH. For a GPU on "
+           "another machine: <tt>ssh gpu-host warpscope-probe</tt> (the probe speaks JSON lines on "
+           "stdin and stdout; nothing needs a shared file system)."),
+        this);
+    hint->setWordWrap(true);
+    form->addRow(QString(), hint);
+    m_counters->setText(tr("Hardware counters (CUPTI)"));
+    m_counters->setChecked(settings.options.counters);
+    m_latency->setText(tr("Latency of one warp, cold and warm"));
+    m_latency->setChecked(settings.options.latency);
+    m_grid->setText(tr("Grid run: the expression over its whole grid (bandwidth)"));
+    m_grid->setChecked(settings.options.grid);
+    form->addRow(tr("Run measures:"), m_counters);
+    form->addRow(QString(), m_latency);
+    form->addRow(QString(), m_grid);
+    m_repetitions->setRange(1, 1000);
+    m_repetitions->setValue(settings.options.repetitions);
+    form->addRow(tr("Timed &repetitions:"), m_repetitions);
+    m_timeout->setRange(5, 3600);
+    m_timeout->setSuffix(tr(" s"));
+    m_timeout->setValue(settings.timeoutSeconds);
+    m_timeout->setToolTip(tr("A probe silent this long while it has work is stopped and started "
+                             "again"));
+    form->addRow(tr("Restart a silent probe after:"), m_timeout);
+    layout->addLayout(form);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+}
+
+ProbeSettings ProbeSettingsDialog::settings() const {
+    ProbeSettings s;
+    s.command = m_command->text().trimmed();
+    s.options.counters = m_counters->isChecked();
+    s.options.latency = m_latency->isChecked();
+    s.options.grid = m_grid->isChecked();
+    s.options.repetitions = m_repetitions->value();
+    s.timeoutSeconds = m_timeout->value();
+    return s;
+}
+
+} // namespace warpscope::app

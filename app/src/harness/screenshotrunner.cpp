@@ -1,0 +1,93 @@
+// takeScreenshot(), waitUntilPainted() and the first-frame watcher.
+#include "harness/screenshotrunner.h"
+
+#include "shell/mainwindow.h"
+#include "views/warpview.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QPixmap>
+#include <QPointer>
+#include <QTimer>
+#include <QWindow>
+
+#include <cstdio>
+
+namespace warpscope::app {
+
+namespace {
+
+/// Records the first paint event of a widget.
+class PaintWatcher : public QObject {
+public:
+    using QObject::QObject;
+    bool painted = false;
+    std::function<void()> onFirstPaint;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Paint && !painted) {
+            painted = true;
+            if (onFirstPaint) {
+                // After this paint has finished.
+                QTimer::singleShot(0, this, onFirstPaint);
+            }
+        }
+        return QObject::eventFilter(watched, event);
+    }
+};
+
+} // namespace
+
+bool waitUntilPainted(MainWindow& window, int timeoutMs) {
+    auto* watcher = new PaintWatcher(&window);
+    QWidget* target = window.centralWidget();
+    target->installEventFilter(watcher);
+    window.show();
+    window.raise();
+    window.activateWindow();
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (window.windowHandle() && window.windowHandle()->isExposed() && watcher->painted) {
+            break;
+        }
+    }
+    // Let layouts settle (dock sizes, scroll areas) before anyone looks.
+    const QDeadlineTimer settle(300);
+    while (!settle.hasExpired()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    const bool painted = watcher->painted;
+    target->removeEventFilter(watcher);
+    watcher->deleteLater();
+    return painted;
+}
+
+int takeScreenshot(MainWindow& window, const QString& path) {
+    if (!waitUntilPainted(window, 5000)) {
+        std::fprintf(stderr, "warpscope: the window was not painted within 5 s; grabbing anyway\n");
+    }
+    const QPixmap pixmap = window.grab();
+    if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+        std::fprintf(stderr, "warpscope: cannot write the screenshot to %s\n", qPrintable(path));
+        return 1;
+    }
+    std::printf("warpscope: saved %dx%d screenshot to %s\n", pixmap.width(), pixmap.height(),
+                qPrintable(path));
+    return 0;
+}
+
+void watchFirstFrame(MainWindow& window, const QElapsedTimer& sinceStart) {
+    auto* watcher = new PaintWatcher(&window);
+    const QElapsedTimer start = sinceStart;
+    watcher->onFirstPaint = [start] {
+        std::printf("warpscope: first frame after %.1f ms\n",
+                    static_cast<double>(start.nsecsElapsed()) / 1e6);
+        std::fflush(stdout);
+        QCoreApplication::quit();
+    };
+    window.warpView()->installEventFilter(watcher);
+}
+
+} // namespace warpscope::app

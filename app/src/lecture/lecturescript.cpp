@@ -1,0 +1,125 @@
+// runLectureScript(): key presses as QKeyEvents, captures with QWidget::grab().
+#include "lecture/lecturescript.h"
+
+#include "lecture/lecturewindow.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QKeyEvent>
+#include <QKeySequence>
+#include <QPixmap>
+#include <QPointer>
+#include <QWindow>
+
+#include <cstdio>
+#include <optional>
+
+namespace warpscope::app {
+
+namespace {
+
+constexpr auto kCapturePrefix = QLatin1String("capture:");
+
+QStringList scriptSteps(const QString& script) {
+    QStringList steps;
+    for (const QString& step : script.split(QLatin1Char(','))) {
+        if (!step.trimmed().isEmpty()) {
+            steps << step.trimmed();
+        }
+    }
+    return steps;
+}
+
+/// The one key combination `step` names, or nothing.
+std::optional<QKeyCombination> keyOf(const QString& step) {
+    const QKeySequence sequence = QKeySequence::fromString(step, QKeySequence::PortableText);
+    if (sequence.count() != 1 || sequence[0].key() == Qt::Key_unknown) {
+        return std::nullopt;
+    }
+    return sequence[0];
+}
+
+/// Let the window settle: pending layouts, relayouts and paints.
+void settle(int milliseconds) {
+    const QDeadlineTimer deadline(milliseconds);
+    while (!deadline.hasExpired()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+}
+
+void printState(const LectureWindow& window, const QString& step) {
+    std::printf("lecture: %s -> slide %d/%d \"%s\" · revealed %d/%d\n", qPrintable(step),
+                window.slideIndex() + 1, window.slideCount(), qPrintable(window.titleText()),
+                window.revealedSteps(), window.stepCount());
+    std::fflush(stdout);
+}
+
+} // namespace
+
+QString checkLectureScript(const QString& script) {
+    const QStringList steps = scriptSteps(script);
+    if (steps.isEmpty()) {
+        return QApplication::translate("warpscope", "--lecture-script has no steps.");
+    }
+    for (const QString& step : steps) {
+        if (step.startsWith(kCapturePrefix)) {
+            if (step.size() == kCapturePrefix.size()) {
+                return QApplication::translate("warpscope",
+                                               "--lecture-script: \"capture:\" needs a file name.");
+            }
+        } else if (!keyOf(step)) {
+            return QApplication::translate(
+                       "warpscope",
+                       "--lecture-script: \"%1\" is not a key (Right, PgDown, Space, "
+                       "Shift+Space, Backspace, Home, End, Return, Esc, ...) nor capture:FILE.")
+                .arg(step);
+        }
+    }
+    return {};
+}
+
+int runLectureScript(LectureWindow* lecture, const QString& script) {
+    // Escape closes the window, and the one that opened it may delete it then.
+    const QPointer<LectureWindow> guard(lecture);
+    LectureWindow& window = *lecture;
+    const QDeadlineTimer exposed(5000);
+    while (!exposed.hasExpired() &&
+           !(window.windowHandle() != nullptr && window.windowHandle()->isExposed())) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    settle(300);
+    printState(window, QStringLiteral("start"));
+    int status = 0;
+    for (const QString& step : scriptSteps(script)) {
+        if (step.startsWith(kCapturePrefix)) {
+            const QString path = step.mid(kCapturePrefix.size());
+            settle(100);
+            const QPixmap pixmap = window.grab();
+            if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+                std::fprintf(stderr, "warpscope: cannot write the capture to %s\n",
+                             qPrintable(path));
+                status = 1;
+            } else {
+                std::printf("lecture: saved %dx%d capture of slide %d to %s\n", pixmap.width(),
+                            pixmap.height(), window.slideIndex() + 1, qPrintable(path));
+            }
+            continue;
+        }
+        const QKeyCombination key = *keyOf(step);
+        // As the window system would deliver it: to the focused widget of the lecture window.
+        QWidget* target = window.focusWidget() != nullptr ? window.focusWidget() : &window;
+        QKeyEvent press(QEvent::KeyPress, key.key(), key.keyboardModifiers());
+        QKeyEvent release(QEvent::KeyRelease, key.key(), key.keyboardModifiers());
+        QApplication::sendEvent(target, &press);
+        if (guard.isNull() || !window.isVisible()) {
+            std::printf("lecture: %s -> left lecture mode\n", qPrintable(step));
+            break;
+        }
+        QApplication::sendEvent(target, &release);
+        settle(50);
+        printState(window, step);
+    }
+    return status;
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,488 @@
+// LectureWindow: slides, the type scale, keys and clicks. The step-through (what Space reveals
+// next) is in lecturewindow_steps.cpp.
+#include "lecture/lecturewindow.h"
+
+#include "document/patterndocument.h"
+#include "panels/metricstablemodel.h"
+#include "views/bankview.h"
+#include "views/blockview.h"
+#include "views/lanehighlight.h"
+#include "views/sweepplot.h"
+#include "views/theme.h"
+#include "views/viewpainting.h"
+#include "views/viewscrollarea.h"
+#include "views/warpview.h"
+
+#include <QCloseEvent>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QScreen>
+#include <QScrollArea>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace warpscope::app {
+
+namespace {
+
+// The type scale, in pixels at a window 1080 pixels high (a 1080p projector); every size follows
+// the window's height. Body text (the caption) is over 30 px: readable from the back of a room.
+constexpr qreal kReferenceHeight = 1080.0;
+constexpr qreal kTitlePx = 56.0;
+constexpr qreal kCaptionPx = 34.0;
+constexpr qreal kStepPx = 32.0;
+constexpr qreal kCounterPx = 30.0;
+constexpr qreal kKeysPx = 21.0;
+constexpr qreal kViewPx = 22.0; // the views' own labels: figures, smaller than the body text
+constexpr qreal kMetricsPx = 24.0;
+// A drawing narrower than this (beside another view) scales its labels down with its width, so
+// its lines of text still fit.
+constexpr qreal kViewReferenceWidth = 1500.0;
+
+const QColor kStepColour(0xFF, 0xE6, 0x00); // the high-contrast theme's highlight
+const QColor kMutedColour(0xD0, 0xD0, 0xD0);
+
+/// Size the metrics table's columns to their texts (bold included: the model puts the first
+/// model's column in bold) and the table to its columns, so no number is cut off and the drawing
+/// beside it gets the rest of the width.
+void fitMetricsTable(QTableView* table) {
+    QFont bold = table->font();
+    bold.setBold(true);
+    const QFontMetrics metrics(bold);
+    const QFontMetrics regular(table->font());
+    const int padding = metrics.horizontalAdvance(QStringLiteral("M"));
+    const QAbstractItemModel* model = table->model();
+    int total = 0;
+    for (int column = 0; column < model->columnCount(); ++column) {
+        if (table->isColumnHidden(column)) {
+            continue;
+        }
+        int width = metrics.horizontalAdvance(
+            model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString());
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex index = model->index(row, column);
+            const bool isBold = index.data(Qt::FontRole).value<QFont>().bold();
+            width = std::max(
+                width, (isBold ? metrics : regular).horizontalAdvance(index.data().toString()));
+        }
+        table->setColumnWidth(column, width + padding);
+        total += width + padding;
+    }
+    table->setFixedWidth(total + 2 * table->frameWidth());
+}
+
+void setTextColour(QLabel* label, const QColor& colour) {
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, colour);
+    label->setPalette(palette);
+}
+
+} // namespace
+
+QString builtinDeckPath() {
+    return QStringLiteral(":/decks/course.json");
+}
+
+Result<Deck> loadDeckFile(const QString& path) {
+    std::string text;
+    if (path.startsWith(QLatin1String(":/"))) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return Error{ErrorCode::Io, "this build has no such deck compiled in", 0,
+                         path.toStdString()};
+        }
+        text = file.readAll().toStdString();
+    } else {
+        auto read = readTextFile(QFile::encodeName(path).toStdString());
+        if (!read) {
+            return read.error();
+        }
+        text = std::move(read).value();
+    }
+    return deckFromJsonText(text);
+}
+
+LectureWindow::LectureWindow(Deck deck, QWidget* parent)
+    : QWidget(parent, Qt::Window), m_deck(std::move(deck)), m_document(new PatternDocument(this)),
+      m_highlight(new LaneHighlight(this)), m_title(new QLabel(this)), m_counter(new QLabel(this)),
+      m_viewArea(new QWidget(this)), m_viewLayout(new QHBoxLayout(m_viewArea)),
+      m_caption(new QLabel(this)), m_step(new QLabel(this)), m_keys(new QLabel(this)) {
+    setObjectName(QStringLiteral("lectureWindow"));
+    setWindowTitle(m_deck.title.empty()
+                       ? tr("warpscope lecture")
+                       : tr("%1 — warpscope lecture").arg(QString::fromStdString(m_deck.title)));
+    setPalette(themePalette(Theme::HighContrast));
+    setAutoFillBackground(true);
+    setFocusPolicy(Qt::StrongFocus);
+
+    m_title->setObjectName(QStringLiteral("lectureTitle"));
+    m_counter->setObjectName(QStringLiteral("lectureCounter"));
+    m_caption->setObjectName(QStringLiteral("lectureCaption"));
+    m_step->setObjectName(QStringLiteral("lectureStep"));
+    m_keys->setObjectName(QStringLiteral("lectureKeys"));
+    m_title->setWordWrap(true);
+    m_caption->setWordWrap(true);
+    m_step->setWordWrap(true);
+    m_counter->setAlignment(Qt::AlignRight | Qt::AlignTop);
+    m_keys->setAlignment(Qt::AlignRight | Qt::AlignBottom);
+    setTextColour(m_counter, kMutedColour);
+    setTextColour(m_step, kStepColour);
+    setTextColour(m_keys, kMutedColour);
+    m_keys->setText(tr("→ PgDn next · ← PgUp back · Space step · Enter all · Esc leave"));
+    for (QLabel* label : {m_title, m_counter, m_caption, m_step, m_keys}) {
+        label->setTextFormat(Qt::PlainText);
+        label->setFocusPolicy(Qt::NoFocus);
+    }
+    m_viewLayout->setContentsMargins(0, 0, 0, 0);
+
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_title, 1);
+    top->addWidget(m_counter, 0, Qt::AlignTop);
+    layout->addLayout(top);
+    layout->addWidget(m_viewArea, 1);
+    layout->addWidget(m_caption);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(m_step, 1);
+    bottom->addWidget(m_keys, 0, Qt::AlignBottom);
+    layout->addLayout(bottom);
+
+    applyFonts();
+    if (!m_deck.slides.empty()) {
+        setSlide(0);
+    }
+}
+
+LectureWindow::~LectureWindow() = default;
+
+void LectureWindow::present(QSize size) {
+    if (size.isValid()) {
+        resize(size);
+        show();
+    } else {
+        // Cover the screen even where no window manager honours the full-screen request.
+        if (QScreen* current = screen()) {
+            setGeometry(current->geometry());
+        }
+        showFullScreen();
+    }
+    raise();
+    activateWindow();
+    setFocus(Qt::OtherFocusReason);
+}
+
+// ---- Slides -----------------------------------------------------------------------------------
+
+void LectureWindow::setSlide(int index) {
+    if (m_deck.slides.empty()) {
+        return;
+    }
+    index = std::clamp(index, 0, slideCount() - 1);
+    m_slide = index;
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+    // The slide's title and caption are drawn by this window in its own type; the views' title
+    // lines keep the access description and the numbers.
+    NamedPattern pattern = slide.pattern;
+    pattern.title = slide.title.empty() ? pattern.title : slide.title;
+    pattern.caption.clear();
+    Session session;
+    session.entries.push_back(SessionEntry{pattern, {}});
+    const auto error = m_document->loadSession(session);
+    m_highlight->clear();
+    showSlideViews();
+    computeSteps();
+    m_revealed = 0;
+    m_revealedAll = false;
+    applyReveal();
+    updateTexts();
+    if (error) {
+        m_step->setText(
+            tr("This slide cannot be shown: %1").arg(QString::fromStdString(error->describe())));
+    }
+    emit slideChanged(m_slide);
+}
+
+void LectureWindow::nextSlide() {
+    if (m_slide + 1 < slideCount()) {
+        setSlide(m_slide + 1);
+    }
+}
+
+void LectureWindow::previousSlide() {
+    if (m_slide > 0) {
+        setSlide(m_slide - 1);
+    }
+}
+
+QStringList LectureWindow::shownViews() const {
+    QStringList names;
+    if (m_slide >= 0) {
+        for (const std::string& view : m_deck.slides[static_cast<std::size_t>(m_slide)].views) {
+            names << QString::fromStdString(view);
+        }
+    }
+    return names;
+}
+
+QWidget* LectureWindow::viewWidget(const QString& name) {
+    if (auto it = m_frames.find(name); it != m_frames.end()) {
+        return it->second;
+    }
+    QWidget* view = nullptr;
+    QWidget* frame = nullptr;
+    QWidget* clickTarget = nullptr; // where a click lands besides the view itself
+    if (name == QLatin1String("warp")) {
+        view = new WarpView(m_document, m_highlight);
+    } else if (name == QLatin1String("bank")) {
+        view = new BankView(m_document, m_highlight);
+    } else if (name == QLatin1String("block")) {
+        view = new BlockView(m_document, m_highlight);
+    } else if (name == QLatin1String("sweep")) {
+        view = new SweepPlot(m_document, m_viewArea);
+        frame = view;
+    } else {
+        // "metrics": the two models' numbers in large type. The Measured column stays out of a
+        // slide: lecture mode shows predictions.
+        auto* table = new QTableView(m_viewArea);
+        table->setObjectName(QStringLiteral("lectureMetrics"));
+        table->setModel(new MetricsTableModel(m_document, table));
+        table->verticalHeader()->hide();
+        table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        table->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
+        connect(table->model(), &QAbstractItemModel::modelReset, table,
+                [table] { fitMetricsTable(table); });
+        table->setSelectionMode(QAbstractItemView::NoSelection);
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->setWordWrap(false);
+        table->setFrameShape(QFrame::NoFrame);
+        table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        view = table;
+        frame = table;
+        clickTarget = table->viewport();
+    }
+    if (frame == nullptr) {
+        auto* area = wrapInScrollArea(view, m_viewArea);
+        frame = area;
+        clickTarget = area->viewport();
+    }
+    // Keys belong to the lecture window (a scroll area or a table would eat the arrows), and a
+    // click anywhere on a slide steps on, as in any slide show.
+    frame->setFocusPolicy(Qt::NoFocus);
+    for (QWidget* child : frame->findChildren<QWidget*>()) {
+        child->setFocusPolicy(Qt::NoFocus);
+    }
+    view->installEventFilter(this);
+    frame->installEventFilter(this); // its resizes scale the view's type
+    if (clickTarget != nullptr) {
+        clickTarget->installEventFilter(this);
+    }
+    m_views[name] = view;
+    m_frames[name] = frame;
+    applyFonts();
+    return frame;
+}
+
+void LectureWindow::showSlideViews() {
+    for (auto& [name, frame] : m_frames) {
+        m_viewLayout->removeWidget(frame);
+        frame->hide();
+    }
+    const QStringList names = shownViews();
+    for (const QString& name : names) {
+        QWidget* frame = viewWidget(name);
+        // The metrics table takes the width of its columns; the drawings share the rest.
+        m_viewLayout->addWidget(frame, name == QLatin1String("metrics") ? 0 : 1);
+        frame->show();
+    }
+}
+
+WarpView* LectureWindow::warpView() const {
+    auto it = m_views.find(QStringLiteral("warp"));
+    return it != m_views.end() && shownViews().contains(it->first)
+               ? static_cast<WarpView*>(it->second)
+               : nullptr;
+}
+
+BankView* LectureWindow::bankView() const {
+    auto it = m_views.find(QStringLiteral("bank"));
+    return it != m_views.end() && shownViews().contains(it->first)
+               ? static_cast<BankView*>(it->second)
+               : nullptr;
+}
+
+// ---- Texts and type ---------------------------------------------------------------------------
+
+QString LectureWindow::titleText() const {
+    if (m_slide < 0) {
+        return {};
+    }
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(m_slide)];
+    return QString::fromStdString(slide.title.empty() ? slide.pattern.title : slide.title);
+}
+
+QString LectureWindow::captionText() const {
+    return m_slide < 0
+               ? QString()
+               : QString::fromStdString(m_deck.slides[static_cast<std::size_t>(m_slide)].caption);
+}
+
+QString LectureWindow::counterText() const {
+    return QStringLiteral("%1 / %2").arg(m_slide + 1).arg(slideCount());
+}
+
+QString LectureWindow::stepText() const {
+    if (stepCount() == 0) {
+        return m_slide + 1 < slideCount() ? tr("Space: next slide") : tr("The end of the deck");
+    }
+    if (m_revealed == 0) {
+        return m_stepView == QLatin1String("bank")
+                   ? tr("Space: show the %n wavefront(s) one at a time", "", stepCount())
+                   : tr("Space: show the lines and transactions one at a time (%n step(s))", "",
+                        stepCount());
+    }
+    if (m_revealedAll) {
+        return tr("All %n step(s) shown · Space: next slide", "", stepCount());
+    }
+    return m_steps[static_cast<std::size_t>(m_revealed - 1)].text;
+}
+
+void LectureWindow::updateTexts() {
+    m_title->setText(titleText());
+    m_caption->setText(captionText());
+    m_caption->setVisible(!captionText().isEmpty());
+    m_counter->setText(counterText());
+    m_step->setText(stepText());
+}
+
+void LectureWindow::applyFonts() {
+    const qreal scale = std::max(0.4, height() / kReferenceHeight);
+    const qreal dpi = logicalDpiY() > 0 ? logicalDpiY() : 96.0;
+    // Point sizes, not pixel sizes: the views derive smaller fonts with pointSizeF().
+    auto sized = [&](qreal pixels, bool bold) {
+        QFont font = this->font();
+        font.setPointSizeF(pixels * scale * 72.0 / dpi);
+        font.setBold(bold);
+        return font;
+    };
+    m_title->setFont(sized(kTitlePx, true));
+    m_counter->setFont(sized(kCounterPx, false));
+    m_caption->setFont(sized(kCaptionPx, false));
+    m_step->setFont(sized(kStepPx, true));
+    m_keys->setFont(sized(kKeysPx, false));
+    const int margin = static_cast<int>(24 * scale);
+    layout()->setContentsMargins(margin, margin / 2, margin, margin / 2);
+    layout()->setSpacing(static_cast<int>(12 * scale));
+    m_viewLayout->setSpacing(margin);
+    for (const auto& [name, view] : m_views) {
+        qreal pixels = kMetricsPx;
+        if (name != QLatin1String("metrics")) {
+            const int width = m_frames.at(name)->width();
+            pixels = kViewPx *
+                     (width > 200 ? std::min(1.0, width / (kViewReferenceWidth * scale)) : 1.0);
+        }
+        const QFont font = sized(pixels, false);
+        if (view->font() != font) {
+            view->setFont(font);
+            if (auto* table = qobject_cast<QTableView*>(view)) {
+                fitMetricsTable(table);
+            }
+        }
+    }
+}
+
+void LectureWindow::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    applyFonts();
+}
+
+// ---- Keys and clicks --------------------------------------------------------------------------
+
+void LectureWindow::keyPressEvent(QKeyEvent* event) {
+    const bool shift = event->modifiers().testFlag(Qt::ShiftModifier);
+    switch (event->key()) {
+    case Qt::Key_Right:
+    case Qt::Key_Down:
+    case Qt::Key_PageDown:
+    case Qt::Key_N:
+        nextSlide();
+        break;
+    case Qt::Key_Left:
+    case Qt::Key_Up:
+    case Qt::Key_PageUp:
+    case Qt::Key_P:
+        previousSlide();
+        break;
+    case Qt::Key_Home:
+        setSlide(0);
+        break;
+    case Qt::Key_End:
+        setSlide(slideCount() - 1);
+        break;
+    case Qt::Key_Space:
+        shift ? revealPrevious() : revealNext();
+        break;
+    case Qt::Key_Backspace:
+        revealPrevious();
+        break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        revealAll();
+        break;
+    case Qt::Key_Escape:
+    case Qt::Key_F11:
+        close();
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void LectureWindow::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) {
+        revealNext();
+    } else if (event->button() == Qt::RightButton) {
+        revealPrevious();
+    }
+    event->accept();
+}
+
+bool LectureWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize) {
+        applyFonts();
+        return QWidget::eventFilter(watched, event);
+    }
+    // A quick second click arrives as a double click: it is one more step all the same.
+    if (event->type() == QEvent::MouseButtonPress || event->type() == QEvent::MouseButtonDblClick) {
+        mousePressEvent(static_cast<QMouseEvent*>(event));
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void LectureWindow::mouseDoubleClickEvent(QMouseEvent* event) {
+    mousePressEvent(event);
+}
+
+void LectureWindow::closeEvent(QCloseEvent* event) {
+    finish();
+    QWidget::closeEvent(event);
+}
+
+void LectureWindow::finish() {
+    if (!m_finished) {
+        m_finished = true;
+        emit finished(m_slide);
+    }
+}
+
+} // namespace warpscope::app

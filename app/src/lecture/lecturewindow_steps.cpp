@@ -1,0 +1,155 @@
+// LectureWindow's step-through: the steps a slide reveals one by one (the warp view's textbook
+// transactions and lines, or the bank view's wavefronts, with the lanes each lights and a sentence
+// for the step), and Space, Backspace and Return moving through them.
+#include "lecture/lecturewindow.h"
+
+#include "document/patterndocument.h"
+#include "views/bankview.h"
+#include "views/lanehighlight.h"
+#include "views/viewpainting.h"
+#include "views/warplayout.h"
+#include "views/warpview.h"
+
+namespace warpscope::app {
+
+void LectureWindow::computeSteps() {
+    m_steps.clear();
+    m_stepView.clear();
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation || m_document->error()) {
+        return;
+    }
+    for (const QString& name : shownViews()) {
+        if (name == QLatin1String("warp")) {
+            const WarpLayout& layout = warpView()->currentLayout();
+            const int lineCount = static_cast<int>(layout.lines.size());
+            int transactionCount = 0;
+            for (const WarpLayout::ListRow& row : layout.listRows) {
+                transactionCount += row.kind == WarpLayout::ListKind::Transaction ? 1 : 0;
+            }
+            for (const WarpLayout::ListRow& row : layout.listRows) {
+                Step step;
+                if (row.kind == WarpLayout::ListKind::Transaction) {
+                    const Transaction& t =
+                        evaluation->textbook.transactions[static_cast<std::size_t>(row.index)];
+                    step.lanes = t.laneMask;
+                    step.text = tr("Transaction %1 of %2 (textbook model): %3 at %4 · lanes %5")
+                                    .arg(row.index + 1)
+                                    .arg(transactionCount)
+                                    .arg(formatBytes(t.sizeBytes), formatAddress(t.address),
+                                         laneListText(t.laneMask));
+                    m_steps.push_back(step);
+                    continue;
+                }
+                const WarpLayout::Line& line = layout.lines[static_cast<std::size_t>(row.index)];
+                for (int lane = 0; lane < kWarpSize; ++lane) {
+                    const auto& address =
+                        evaluation->access.addresses[static_cast<std::size_t>(lane)];
+                    if (address && layout.lineAt(*address) == row.index) {
+                        step.lanes |= 1u << lane;
+                    }
+                }
+                if (!layout.global) {
+                    step.text = tr("Row %1 of %2: %3 · lanes %4")
+                                    .arg(row.index + 1)
+                                    .arg(lineCount)
+                                    .arg(formatAddress(line.address), laneListText(step.lanes));
+                } else if (line.lineIndex >= 0) {
+                    const GlobalPrediction& global = *evaluation->modern.global;
+                    const LineUse& use = global.lineList[static_cast<std::size_t>(line.lineIndex)];
+                    int sectors = 0;
+                    for (const SectorUse& sector : global.sectorList) {
+                        sectors += sector.address >= use.address &&
+                                           sector.address < use.address + kLineBytes
+                                       ? 1
+                                       : 0;
+                    }
+                    step.lanes = use.laneMask;
+                    step.text = tr("Line %1 of %2 (modern model): %3 · %n sector(s) · lanes %4", "",
+                                   sectors)
+                                    .arg(row.index + 1)
+                                    .arg(lineCount)
+                                    .arg(formatAddress(use.address), laneListText(use.laneMask));
+                } else {
+                    step.text = tr("Line %1 of %2: %3, touched only by a textbook transaction")
+                                    .arg(row.index + 1)
+                                    .arg(lineCount)
+                                    .arg(formatAddress(line.address));
+                }
+                m_steps.push_back(step);
+            }
+        } else if (name == QLatin1String("bank") && evaluation->modern.shared) {
+            const auto& wavefronts = evaluation->modern.shared->wavefrontList;
+            for (std::size_t w = 0; w < wavefronts.size(); ++w) {
+                int banks = 0;
+                for (std::int64_t word : wavefronts[w].bankWord) {
+                    banks += word >= 0 ? 1 : 0;
+                }
+                m_steps.push_back(Step{wavefronts[w].laneMask,
+                                       tr("Wavefront %1 of %2: lanes %3 · %n bank(s)", "", banks)
+                                           .arg(static_cast<int>(w) + 1)
+                                           .arg(static_cast<int>(wavefronts.size()))
+                                           .arg(laneListText(wavefronts[w].laneMask))});
+            }
+        }
+        if (!m_steps.empty()) {
+            m_stepView = name;
+            return;
+        }
+    }
+}
+
+void LectureWindow::applyReveal() {
+    for (const auto& [name, view] : m_views) {
+        const int count = name == m_stepView ? m_revealed : -1;
+        if (name == QLatin1String("warp")) {
+            static_cast<WarpView*>(view)->setRevealCount(count);
+        } else if (name == QLatin1String("bank")) {
+            static_cast<BankView*>(view)->setRevealCount(count);
+        }
+    }
+    if (m_revealed > 0 && m_revealed <= stepCount()) {
+        const Step& step = m_steps[static_cast<std::size_t>(m_revealed - 1)];
+        m_highlight->setSelectedLanes(step.lanes, step.text);
+    } else {
+        m_highlight->clear();
+    }
+}
+
+void LectureWindow::revealNext() {
+    if (m_revealed >= stepCount()) {
+        nextSlide();
+        return;
+    }
+    ++m_revealed;
+    m_revealedAll = false;
+    applyReveal();
+    updateTexts();
+    emit revealChanged(m_revealed);
+}
+
+void LectureWindow::revealPrevious() {
+    if (m_revealed == 0) {
+        if (m_slide > 0) {
+            setSlide(m_slide - 1);
+            revealAll();
+        }
+        return;
+    }
+    --m_revealed;
+    m_revealedAll = false;
+    applyReveal();
+    updateTexts();
+    emit revealChanged(m_revealed);
+}
+
+void LectureWindow::revealAll() {
+    m_revealed = stepCount();
+    m_revealedAll = true;
+    applyReveal();
+    m_highlight->clear(); // the whole figure, no lanes singled out
+    updateTexts();
+    emit revealChanged(m_revealed);
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,197 @@
+// MetricsPanel: two tables; the list is refilled from modernMetrics() and textbookMetrics().
+#include "panels/metricspanel.h"
+
+#include "document/patterndocument.h"
+#include "gpu/probemeasurement.h"
+#include "panels/metricstablemodel.h"
+#include "views/theme.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace warpscope::app {
+
+MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_model(new MetricsTableModel(document, this)),
+      m_stale(new QLabel(this)), m_measurement(new QLabel(this)), m_summary(new QTableView(this)),
+      m_list(new QTableWidget(this)) {
+    setObjectName(QStringLiteral("metricsPanel"));
+    auto* layout = new QVBoxLayout(this);
+    m_stale->setWordWrap(true);
+    m_stale->setText(tr("⚠ The pattern has an error: these are the last valid pattern's numbers."));
+    m_stale->hide();
+    m_measurement->setObjectName(QStringLiteral("measurementLabel"));
+    m_measurement->setWordWrap(true);
+    m_measurement->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setObjectName(QStringLiteral("metricsSummary"));
+    m_summary->setModel(m_model);
+    m_summary->verticalHeader()->hide();
+    m_summary->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_summary->horizontalHeader()->setSectionResizeMode(MetricsTableModel::MeasuredColumn,
+                                                        QHeaderView::Stretch);
+    m_summary->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_summary->setAlternatingRowColors(true);
+    m_summary->setWordWrap(false);
+
+    auto* listTitle = new QLabel(tr("Predicted metrics (Nsight Compute names; textbook__ names are "
+                                    "warpscope's own, see docs/metrics.md)"),
+                                 this);
+    listTitle->setWordWrap(true);
+    m_list->setObjectName(QStringLiteral("metricsList"));
+    m_list->setColumnCount(3);
+    m_list->setHorizontalHeaderLabels({tr("Metric"), tr("Predicted"), tr("Measured")});
+    m_list->verticalHeader()->hide();
+    m_list->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // Fitted once per refresh (refreshList()), not ResizeToContents, which re-measures the
+    // column on every item change.
+    m_list->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Interactive);
+    m_list->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Interactive);
+    m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_list->setAlternatingRowColors(true);
+    m_list->setWordWrap(false);
+
+    layout->addWidget(m_stale);
+    layout->addWidget(m_measurement);
+    layout->addWidget(m_summary, 3);
+    layout->addWidget(listTitle);
+    layout->addWidget(m_list, 2);
+
+    connect(m_document, &PatternDocument::evaluationChanged, this, &MetricsPanel::refreshList);
+    connect(m_document, &PatternDocument::errorChanged, this,
+            [this] { m_stale->setVisible(m_document->error().has_value()); });
+    m_stale->setVisible(m_document->error().has_value());
+    connect(m_document, &PatternDocument::evaluationChanged, this,
+            &MetricsPanel::refreshMeasurement);
+    refreshList();
+    refreshMeasurement();
+}
+
+void MetricsPanel::setMeasurementStore(MeasurementStore* store) {
+    m_store = store;
+    m_model->setMeasurementStore(store);
+    connect(store, &MeasurementStore::changed, this, [this] {
+        refreshList();
+        refreshMeasurement();
+    });
+    refreshList();
+    refreshMeasurement();
+}
+
+void MetricsPanel::setGpuText(const QString& text) {
+    m_gpuText = text;
+    refreshMeasurement();
+}
+
+void MetricsPanel::refreshMeasurement() {
+    const auto& evaluation = m_document->evaluation();
+    const ProbeMeasurement* m =
+        m_store != nullptr && evaluation ? m_store->find(evaluation->pattern) : nullptr;
+    QStringList lines;
+    if (!m_gpuText.isEmpty()) {
+        lines << m_gpuText.toHtmlEscaped();
+    }
+    if (m != nullptr) {
+        const QString origin =
+            m->recorded ? tr("<b>Recorded</b> on %1 (read from the session; no GPU needed to show "
+                             "it)")
+                              .arg(m->provenance().toHtmlEscaped())
+                        : tr("<b>Measured</b> on %1").arg(m->provenance().toHtmlEscaped());
+        lines << origin;
+        const int differ = m_model->mismatchCount();
+        if (!m->countersMeasured) {
+            lines << tr("Counters not measured: %1")
+                         .arg(m->countersUnavailableReason.toHtmlEscaped());
+        } else if (differ > 0) {
+            lines << QStringLiteral("<span style=\"color:%1\"><b>⚠ %2</b></span>")
+                         .arg(ViewColors::fromPalette(palette()).warning.name(),
+                              tr("%n measured value(s) differ from the modern model", nullptr,
+                                 differ));
+        } else {
+            lines << tr("✓ The GPU's counters agree with the modern model.");
+        }
+    }
+    m_measurement->setText(lines.join(QStringLiteral("<br>")));
+    m_measurement->setVisible(!lines.isEmpty());
+}
+
+void MetricsPanel::refreshList() {
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation) {
+        m_list->setRowCount(0);
+        return;
+    }
+    std::vector<Metric> metrics = modernMetrics(evaluation->modern);
+    for (Metric& metric : textbookMetrics(evaluation->textbook)) {
+        metrics.push_back(std::move(metric));
+    }
+    // The same metrics as before (an edit of the same kind of access): change only the values
+    // that changed instead of rebuilding every item.
+    bool sameNames = m_list->rowCount() == static_cast<int>(metrics.size());
+    for (std::size_t i = 0; sameNames && i < metrics.size(); ++i) {
+        const QTableWidgetItem* name = m_list->item(static_cast<int>(i), 0);
+        sameNames = name != nullptr && name->text() == QString::fromStdString(metrics[i].name);
+    }
+    const ProbeMeasurement* measurement =
+        m_store != nullptr ? m_store->find(evaluation->pattern) : nullptr;
+    const QColor muted = palette().color(QPalette::Disabled, QPalette::Text);
+    const QColor warning = ViewColors::fromPalette(palette()).warning;
+    auto setMeasured = [&](QTableWidgetItem* item, const Metric& metric) {
+        std::optional<double> value;
+        if (measurement != nullptr) {
+            value = measurement->counter(metric.name);
+        }
+        QFont font = item->font();
+        if (!value) {
+            item->setText(measurement != nullptr ? QStringLiteral("—")
+                                                 : MetricsTableModel::noMeasurementText());
+            item->setForeground(muted);
+            font.setItalic(measurement == nullptr);
+            font.setBold(false);
+        } else {
+            const bool same = *value == metric.value;
+            item->setText(QString::number(*value, 'g', 6) +
+                          (same ? QStringLiteral(" ✓") : QStringLiteral(" ≠")));
+            item->setForeground(same ? palette().color(QPalette::Text) : warning);
+            font.setItalic(false);
+            font.setBold(!same);
+        }
+        item->setFont(font);
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    };
+    if (sameNames) {
+        for (std::size_t i = 0; i < metrics.size(); ++i) {
+            QTableWidgetItem* value = m_list->item(static_cast<int>(i), 1);
+            const QString text = QString::number(metrics[i].value, 'g', 6);
+            if (value != nullptr && value->text() != text) {
+                value->setText(text);
+            }
+            if (QTableWidgetItem* measured = m_list->item(static_cast<int>(i), 2)) {
+                setMeasured(measured, metrics[i]);
+            }
+        }
+        m_list->resizeColumnToContents(1);
+        m_list->resizeColumnToContents(2);
+        return;
+    }
+    m_list->setRowCount(0);
+    m_list->setRowCount(static_cast<int>(metrics.size()));
+    for (std::size_t i = 0; i < metrics.size(); ++i) {
+        const int row = static_cast<int>(i);
+        auto* name = new QTableWidgetItem(QString::fromStdString(metrics[i].name));
+        name->setToolTip(name->text());
+        auto* value = new QTableWidgetItem(QString::number(metrics[i].value, 'g', 6));
+        value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        auto* measured = new QTableWidgetItem();
+        setMeasured(measured, metrics[i]);
+        m_list->setItem(row, 0, name);
+        m_list->setItem(row, 1, value);
+        m_list->setItem(row, 2, measured);
+    }
+    m_list->resizeColumnToContents(1);
+    m_list->resizeColumnToContents(2);
+}
+
+} // namespace warpscope::app

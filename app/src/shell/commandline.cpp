@@ -1,0 +1,180 @@
+// CommandLine: QCommandLineParser with warpscope's options and checks.
+#include "shell/commandline.h"
+
+#include "lecture/lecturescript.h"
+#include "shell/exportcommand.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace warpscope::app {
+
+QStringList CommandLine::viewNames() {
+    return {QStringLiteral("warp"), QStringLiteral("bank"), QStringLiteral("block"),
+            QStringLiteral("sweep")};
+}
+
+std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandLine& out) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "warpscope", "Draws a CUDA warp's memory accesses over lines, sectors and banks."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        QStringLiteral("session"),
+        QCoreApplication::translate("warpscope", "A .warpscope session to open."),
+        QStringLiteral("[session]"));
+    const QCommandLineOption preset(
+        QStringLiteral("preset"),
+        QCoreApplication::translate("warpscope", "Start with the built-in preset ID."),
+        QStringLiteral("ID"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QCoreApplication::translate(
+            "warpscope",
+            "Start on a view: warp, bank, block or sweep (exports: also metrics, figure)."),
+        QStringLiteral("VIEW"));
+    const QCommandLineOption theme(
+        QStringLiteral("theme"),
+        QCoreApplication::translate("warpscope",
+                                    "light or dark (exports: also print, the default)."),
+        QStringLiteral("THEME"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QCoreApplication::translate("warpscope", "Render the window to FILE (PNG) and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption size(
+        QStringLiteral("size"),
+        QCoreApplication::translate("warpscope", "Window size, WIDTHxHEIGHT; for exports "
+                                                 "slide-16x9 (default), slide-4x3, column or WxH."),
+        QStringLiteral("WxH"));
+    const QCommandLineOption benchmark(
+        QStringLiteral("benchmark"),
+        QCoreApplication::translate("warpscope", "Print redraw timings and exit."));
+    const QCommandLineOption iterations(
+        QStringLiteral("iterations"),
+        QCoreApplication::translate("warpscope", "Benchmark repetitions (default 300)."),
+        QStringLiteral("N"));
+    const QCommandLineOption firstFrame(
+        QStringLiteral("quit-after-first-frame"),
+        QCoreApplication::translate("warpscope", "Exit once the window has painted."));
+    const QCommandLineOption noSettings(
+        QStringLiteral("no-settings"),
+        QCoreApplication::translate("warpscope", "Neither read nor write settings; no autosave."));
+    const QCommandLineOption probe(
+        QStringLiteral("probe"),
+        QCoreApplication::translate("warpscope",
+                                    "Run this probe command for GPU measurements (default: the "
+                                    "warpscope-probe next to warpscope, or the one in Probe "
+                                    "Settings), e.g. \"ssh gpu-host warpscope-probe\"."),
+        QStringLiteral("COMMAND"));
+    const QCommandLineOption measure(
+        QStringLiteral("measure"),
+        QCoreApplication::translate("warpscope",
+                                    "Measure the pattern on the GPU first (with --screenshot: "
+                                    "the picture shows the measured overlay)."));
+    const QCommandLineOption benchmarkGpu(
+        QStringLiteral("benchmark-gpu"),
+        QCoreApplication::translate("warpscope",
+                                    "Print the time from an edit to the measured overlay on "
+                                    "screen (needs a GPU) and exit."));
+    const QCommandLineOption lecture(
+        QStringLiteral("lecture"),
+        QCoreApplication::translate("warpscope",
+                                    "Start in lecture mode on the course deck, or on the deck "
+                                    "file given instead of a session (F11 or Esc leaves it)."));
+    const QCommandLineOption lectureScript(
+        QStringLiteral("lecture-script"),
+        QCoreApplication::translate(
+            "warpscope", "In lecture mode, press the keys in STEPS (comma-separated, e.g. "
+                         "Right,Space,capture:slide.png) and exit; implies --lecture."),
+        QStringLiteral("STEPS"));
+    parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
+                       noSettings, probe, measure, benchmarkGpu, lecture, lectureScript});
+    const QList<QCommandLineOption> exportOptions = figureExportOptions();
+    parser.addOptions(exportOptions);
+    if (!parser.parse(arguments)) {
+        return parser.errorText();
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        parser.showHelp(0); // prints and exits, as every command-line tool does
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        parser.showVersion();
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        return QCoreApplication::translate("warpscope", "Only one session file can be opened.");
+    }
+    out.sessionFile = positional.value(0);
+    out.presetId = parser.value(preset);
+    if (auto error = readFigureExportArguments(parser, out)) {
+        return error;
+    }
+    if (parser.isSet(probe)) {
+        out.probeCommand = parser.value(probe);
+    }
+    out.measure = parser.isSet(measure);
+    if (out.exporting) {
+        out.view = parser.value(view);
+        out.theme = parser.value(theme);
+        out.noSettings = true;
+        return std::nullopt; // checked by parseExportRequest()
+    }
+    out.view = parser.value(view);
+    if (!out.view.isEmpty() && !viewNames().contains(out.view)) {
+        return QCoreApplication::translate("warpscope",
+                                           "Unknown view \"%1\": use warp, bank, block or sweep.")
+            .arg(out.view);
+    }
+    out.theme = parser.value(theme);
+    if (!out.theme.isEmpty() && out.theme != QLatin1String("light") &&
+        out.theme != QLatin1String("dark")) {
+        return QCoreApplication::translate("warpscope", "Unknown theme \"%1\": use light or dark.")
+            .arg(out.theme);
+    }
+    out.screenshotPath = parser.value(screenshot);
+    if (parser.isSet(size)) {
+        const QStringList parts = parser.value(size).split(QLatin1Char('x'));
+        bool okWidth = false;
+        bool okHeight = false;
+        const int width = parts.value(0).toInt(&okWidth);
+        const int height = parts.value(1).toInt(&okHeight);
+        if (parts.size() != 2 || !okWidth || !okHeight || width < 320 || height < 240 ||
+            width > 8192 || height > 8192) {
+            return QCoreApplication::translate(
+                       "warpscope",
+                       "--size wants WIDTHxHEIGHT between 320x240 and 8192x8192, not \"%1\".")
+                .arg(parser.value(size));
+        }
+        out.windowSize = QSize(width, height);
+    }
+    out.benchmark = parser.isSet(benchmark);
+    if (parser.isSet(iterations)) {
+        bool ok = false;
+        out.benchmarkIterations = parser.value(iterations).toInt(&ok);
+        if (!ok || out.benchmarkIterations < 10 || out.benchmarkIterations > 100000) {
+            return QCoreApplication::translate("warpscope",
+                                               "--iterations wants a number from 10 to 100000.");
+        }
+    }
+    out.quitAfterFirstFrame = parser.isSet(firstFrame);
+    out.benchmarkGpu = parser.isSet(benchmarkGpu);
+    out.lectureScript = parser.value(lectureScript);
+    out.lecture = parser.isSet(lecture) || parser.isSet(lectureScript);
+    if (parser.isSet(lectureScript)) {
+        if (const QString problem = checkLectureScript(out.lectureScript); !problem.isEmpty()) {
+            return problem;
+        }
+    }
+    if (out.lecture) {
+        out.lectureDeck = out.sessionFile;
+        out.sessionFile.clear();
+    }
+    out.noSettings = parser.isSet(noSettings) || out.benchmark || out.benchmarkGpu ||
+                     !out.screenshotPath.isEmpty() || out.quitAfterFirstFrame ||
+                     !out.lectureScript.isEmpty();
+    return std::nullopt;
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,200 @@
+// MainWindow: the warpscope window. The pattern editor, the metrics and the lane table are docks
+// around a tab widget holding the warp, bank and block views and the sweep plot; a message bar
+// above them reports problems without blocking. It owns the document, opens and saves sessions,
+// keeps recent files, autosaves, remembers its state and carries the keyboard shortcuts.
+// Its member functions live by responsibility: mainwindow.cpp (building the window, views,
+// settings), mainwindow_menus.cpp (menus, actions, help), mainwindow_gpu.cpp (GPU run control),
+// mainwindow_files.cpp (presets, sessions, recovery), mainwindow_lecture.cpp (lecture mode) and
+// mainwindow_figures.cpp (figure export and copy).
+#pragma once
+
+#include "views/theme.h"
+
+#include <warpscope/file_format.h>
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QString>
+
+#include <map>
+#include <optional>
+#include <string>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QScrollArea;
+class QTabWidget;
+class QTableView;
+
+namespace warpscope::app {
+
+class Autosaver;
+class GpuRunner;
+class KernelSourceDialog;
+class MeasurementStore;
+class ProbeClient;
+class BankView;
+class BlockView;
+class LaneHighlight;
+class LaneTableModel;
+class LectureWindow;
+class MessageBar;
+class MetricsPanel;
+class PatternDocument;
+class PatternEditor;
+class RecentFiles;
+class SweepPlot;
+class WarpView;
+
+struct MainWindowOptions {
+    /// Read and write QSettings (geometry, dock layout, theme, recent files).
+    bool useSettings = true;
+    bool autosave = true;
+    /// Empty: QStandardPaths::AppDataLocation.
+    QString autosaveDirectory;
+    int autosaveIntervalMs = 30000;
+    /// Ask before closing or replacing a session with unsaved changes (a modal question: off in
+    /// tests and scripts).
+    bool confirmDiscard = true;
+    /// The probe command (program and arguments, as typed in Probe Settings). Unset: the
+    /// settings' (with useSettings) or the warpscope-probe next to the app.
+    std::optional<QString> probeCommand;
+    /// Restart a probe that stays silent this long with work to do; 0: the settings' (60 s).
+    int probeTimeoutMs = 0;
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum class View { Warp, Bank, Block, Sweep };
+
+    explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    PatternDocument* document() const { return m_document; }
+    PatternEditor* editor() const { return m_editor; }
+    WarpView* warpView() const { return m_warpView; }
+    BankView* bankView() const { return m_bankView; }
+    BlockView* blockView() const { return m_blockView; }
+    SweepPlot* sweepPlot() const { return m_sweepPlot; }
+    MetricsPanel* metricsPanel() const { return m_metrics; }
+    QTableView* laneTable() const { return m_laneTable; }
+    LaneTableModel* laneTableModel() const { return m_laneModel; }
+    MessageBar* messageBar() const { return m_messageBar; }
+    LaneHighlight* laneHighlight() const { return m_highlight; }
+    Autosaver* autosaver() const { return m_autosaver; }
+    RecentFiles* recentFiles() const { return m_recent; }
+    QTabWidget* viewTabs() const { return m_tabs; }
+    ProbeClient* probeClient() const { return m_probe; }
+    GpuRunner* gpuRunner() const { return m_gpu; }
+    MeasurementStore* measurements() const { return m_measurements; }
+    KernelSourceDialog* kernelSourceDialog() const { return m_kernelDialog; }
+    QAction* autoRunAction() const { return m_autoRunAction; }
+
+    /// Measure the current pattern on the GPU (GPU ▸ Run, F5).
+    void runOnGpu();
+    /// Run the sweep tab's sweep on the GPU (Shift+F5).
+    void runSweepOnGpu();
+    /// Show the generated CUDA source of the current pattern (Ctrl+K).
+    void showKernelSource();
+
+    void showView(View view);
+    View currentView() const;
+    static std::optional<View> viewFromName(const QString& name);
+    static QString viewName(View view);
+
+    /// Load the built-in preset `id` (an undoable edit). An unknown id is reported in the message
+    /// bar and returns false.
+    bool loadPresetById(const QString& id);
+    /// Open a session; a file that cannot be read or is not a valid session is refused with a
+    /// message in the message bar (nothing changes) and returns false.
+    bool openSession(const QString& path);
+    /// Save to `path` atomically; on failure the message bar says why and it returns false.
+    bool saveSession(const QString& path);
+    QString currentFile() const { return m_currentFile; }
+    /// The session as it would be saved now.
+    Session currentSession() const;
+
+    void setTheme(Theme theme);
+    Theme theme() const { return m_theme; }
+    /// The status bar's statement about the GPU.
+    QString gpuStatusText() const;
+    /// Forget the undo history and treat the current state as saved (after start-up loading).
+    void markStartupState();
+
+    /// Lecture mode on the deck file `deckPath` (empty: the deck used last, else the course deck
+    /// compiled in), from the slide it was left at; full screen, or a window of `size` when that is
+    /// valid. A deck that cannot be read is reported in the message bar and nothing opens.
+    LectureWindow* startLecture(const QString& deckPath = {}, QSize size = {});
+    LectureWindow* lectureWindow() const;
+    /// The deck lecture mode opens (a file path, or the course deck's resource path).
+    QString deckPath() const { return m_deckPath; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createCentralArea();
+    void createDocks();
+    void createMenus();
+    void updateTitle();
+    void fitLaneColumns();
+    void readSettings();
+    void writeSettings();
+    void offerRecovery();
+    bool maybeDiscard();
+    void newSession();
+    void openWithDialog();
+    bool save();
+    bool saveAsWithDialog();
+    void stepPreset(int delta);
+    void openDeckWithDialog();
+    void showShortcuts();
+    void showAbout();
+    void exportFigureWithDialog();
+    void copyFigureToClipboard();
+    std::map<std::string, std::string> viewSettings() const;
+    void applyViewSettings(const std::map<std::string, std::string>& settings);
+    void createGpu();
+    void updateMeasurementMarks();
+    void updateGpuStatus();
+    void editProbeSettings();
+
+    MainWindowOptions m_options;
+    PatternDocument* m_document;
+    LaneHighlight* m_highlight;
+    MessageBar* m_messageBar = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    WarpView* m_warpView = nullptr;
+    BankView* m_bankView = nullptr;
+    BlockView* m_blockView = nullptr;
+    SweepPlot* m_sweepPlot = nullptr;
+    PatternEditor* m_editor = nullptr;
+    MetricsPanel* m_metrics = nullptr;
+    QTableView* m_laneTable = nullptr;
+    LaneTableModel* m_laneModel = nullptr;
+    QLabel* m_gpuStatus = nullptr;
+    RecentFiles* m_recent;
+    Autosaver* m_autosaver = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_textbookOutlines = nullptr;
+    QAction* m_lightTheme = nullptr;
+    QAction* m_darkTheme = nullptr;
+    QList<QAction*> m_shortcutActions;
+    QString m_currentFile;
+    Theme m_theme = Theme::Light;
+    ProbeClient* m_probe = nullptr;
+    MeasurementStore* m_measurements = nullptr;
+    GpuRunner* m_gpu = nullptr;
+    KernelSourceDialog* m_kernelDialog = nullptr;
+    QAction* m_autoRunAction = nullptr;
+    QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
+    QString m_deckPath;
+};
+
+/// --measure: run the window's current pattern on the GPU and wait (up to two minutes) for its
+/// measurement; false, with the reason in the message bar, when none came.
+bool measureAndWait(MainWindow& window);
+
+} // namespace warpscope::app

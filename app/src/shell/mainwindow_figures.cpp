@@ -1,0 +1,57 @@
+// MainWindow's figures: File ▸ Export Figure… (the dialog, then the file) and Edit ▸ Copy Figure
+// (the current view on the clipboard for slides), each reported in the message bar.
+#include "shell/mainwindow.h"
+
+#include "export/figureexport.h"
+#include "export/figureexportdialog.h"
+#include "panels/messagebar.h"
+#include "views/warpview.h"
+
+#include <QClipboard>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDir>
+#include <QGuiApplication>
+#include <QMimeData>
+
+namespace warpscope::app {
+
+void MainWindow::exportFigureWithDialog() {
+    FigureExportDialog dialog(currentSession(), viewName(currentView()), m_options.useSettings,
+                              this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    QString error;
+    const QString written = dialog.exportToFile(&error);
+    if (!error.isEmpty()) {
+        m_messageBar->showMessage(MessageBar::Level::Error, error);
+    } else if (!written.isEmpty()) {
+        m_messageBar->showMessage(
+            MessageBar::Level::Info,
+            tr("Figure exported to %1.").arg(QDir::toNativeSeparators(written)));
+    }
+}
+
+void MainWindow::copyFigureToClipboard() {
+    const FigureRenderer renderer(currentSession());
+    FigureSpec spec;
+    spec.views = {viewName(currentView())};
+    spec.showTextbook = m_warpView->showsTextbook();
+    QString error;
+    const QByteArray svg = renderer.render(spec, FigureFormat::Svg, &error);
+    if (svg.isEmpty()) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+                                  tr("Cannot copy the figure: %1").arg(error));
+        return;
+    }
+    auto* mime = new QMimeData;
+    mime->setImageData(renderer.renderImage(spec));
+    mime->setData(QStringLiteral("image/svg+xml"), svg);
+    QGuiApplication::clipboard()->setMimeData(mime);
+    m_messageBar->showMessage(
+        MessageBar::Level::Info,
+        tr("Copied the %1 view as a figure (PNG and SVG) for slides.").arg(spec.views.front()));
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,197 @@
+// MainWindow's GPU run control: the probe started with the settings' (or --probe's) command, Run,
+// auto-run and sweeps wired to the GpuRunner, its messages in the message bar, the status bar's
+// statement about the GPU, the measured overlay handed to the views, and --measure's wait.
+#include "shell/mainwindow.h"
+
+#include "document/patterndocument.h"
+#include "gpu/eventwait.h"
+#include "gpu/gpurunner.h"
+#include "gpu/kernelsourcedialog.h"
+#include "gpu/probeclient.h"
+#include "gpu/probemeasurement.h"
+#include "gpu/probesettingsdialog.h"
+#include "panels/messagebar.h"
+#include "panels/metricspanel.h"
+#include "views/bankview.h"
+#include "views/sweepplot.h"
+#include "views/warpview.h"
+
+#include <QApplication>
+#include <QDialog>
+#include <QLabel>
+#include <QPushButton>
+#include <QStatusBar>
+
+namespace warpscope::app {
+
+QString MainWindow::gpuStatusText() const {
+    if (m_probe == nullptr) {
+        return {};
+    }
+    return m_probe->stateText();
+}
+
+void MainWindow::createGpu() {
+    ProbeSettings settings = m_options.useSettings ? ProbeSettings::load() : ProbeSettings{};
+    if (m_options.probeCommand) {
+        settings.command = *m_options.probeCommand;
+    }
+    const auto [program, arguments] = ProbeClient::parseCommand(settings.command);
+    m_probe->setCommand(program, arguments);
+    m_probe->setTimeoutMs(m_options.probeTimeoutMs > 0 ? m_options.probeTimeoutMs
+                                                       : settings.timeoutSeconds * 1000);
+    m_gpu->setOptions(settings.options);
+    m_metrics->setMeasurementStore(m_measurements);
+
+    connect(m_gpu, &GpuRunner::message, this,
+            [this](GpuRunner::MessageLevel level, const QString& text) {
+                const MessageBar::Level bar =
+                    level == GpuRunner::MessageLevel::Error     ? MessageBar::Level::Error
+                    : level == GpuRunner::MessageLevel::Warning ? MessageBar::Level::Warning
+                                                                : MessageBar::Level::Info;
+                // One message at a time: the bar replaces what it showed, never stacks dialogs.
+                m_messageBar->showMessage(bar, text);
+            });
+    connect(m_gpu, &GpuRunner::measuringChanged, this, [this](bool measuring) {
+        if (measuring) {
+            statusBar()->showMessage(tr("Measuring on the GPU…"));
+        } else {
+            statusBar()->clearMessage();
+        }
+    });
+    connect(m_gpu, &GpuRunner::measurementArrived, this, [this] {
+        m_document->markModified(); // a new result: saved with the session, autosaved
+    });
+    connect(m_probe, &ProbeClient::stateChanged, this, &MainWindow::updateGpuStatus);
+    connect(m_measurements, &MeasurementStore::changed, this, &MainWindow::updateMeasurementMarks);
+    connect(m_document, &PatternDocument::evaluationChanged, this,
+            &MainWindow::updateMeasurementMarks);
+
+    connect(m_sweepPlot, &SweepPlot::gpuSweepRequested, this,
+            [this](const std::vector<NamedPattern>& patterns) {
+                m_sweepPlot->setGpuRunning(true);
+                m_gpu->runSweep(patterns);
+            });
+    connect(m_sweepPlot, &SweepPlot::gpuSweepCancelRequested, m_gpu, &GpuRunner::cancelSweep);
+    connect(m_gpu, &GpuRunner::sweepProgress, m_sweepPlot, &SweepPlot::setGpuProgress);
+    connect(m_gpu, &GpuRunner::sweepFinished, m_sweepPlot, &SweepPlot::setGpuMeasurements);
+    connect(m_gpu, &GpuRunner::sweepStopped, m_sweepPlot, &SweepPlot::setGpuStopped);
+
+    m_kernelDialog = new KernelSourceDialog(this);
+    connect(m_gpu, &GpuRunner::kernelSourceArrived, m_kernelDialog,
+            &KernelSourceDialog::showSource);
+    connect(m_gpu, &GpuRunner::kernelSourceFailed, m_kernelDialog,
+            &KernelSourceDialog::showProblem);
+    updateGpuStatus();
+    updateMeasurementMarks();
+}
+
+void MainWindow::updateGpuStatus() {
+    m_gpuStatus->setText(gpuStatusText());
+    QString tip;
+    switch (m_probe->state()) {
+    case ProbeClient::State::Ready:
+        tip = tr("warpscope-probe: %1, %2 SMs, driver %3, measured copy bandwidth %4 GB/s")
+                  .arg(m_probe->gpu().describe())
+                  .arg(m_probe->gpu().smCount)
+                  .arg(m_probe->gpu().driverVersion)
+                  .arg(m_probe->gpu().measuredCopyBandwidthGBs, 0, 'f', 0);
+        break;
+    case ProbeClient::State::NoGpu:
+    case ProbeClient::State::Failed:
+        tip = m_probe->stateFailure() ? m_probe->stateFailure()->message : QString();
+        break;
+    default:
+        tip = tr("Predictions come from the models; GPU ▸ Run (F5) measures the pattern with %1")
+                  .arg(m_probe->program().isEmpty() ? tr("warpscope-probe (not found)")
+                                                    : m_probe->program());
+        break;
+    }
+    m_gpuStatus->setToolTip(tip);
+    m_metrics->setGpuText(m_probe->state() == ProbeClient::State::Ready ||
+                                  m_probe->state() == ProbeClient::State::NoGpu
+                              ? gpuStatusText()
+                              : QString());
+}
+
+void MainWindow::updateMeasurementMarks() {
+    const auto& evaluation = m_document->evaluation();
+    MeasurementMark mark;
+    if (evaluation) {
+        mark = measurementMark(evaluation->modern, m_measurements->find(evaluation->pattern));
+    }
+    m_warpView->setMeasurementMark(mark);
+    m_bankView->setMeasurementMark(mark);
+}
+
+void MainWindow::runOnGpu() {
+    m_gpu->run();
+}
+
+void MainWindow::runSweepOnGpu() {
+    showView(View::Sweep);
+    m_sweepPlot->gpuRunButton()->click();
+}
+
+void MainWindow::showKernelSource() {
+    m_kernelDialog->showWaiting(QString::fromStdString(m_document->current().title));
+    m_kernelDialog->show();
+    m_kernelDialog->raise();
+    m_gpu->requestKernelSource();
+}
+
+void MainWindow::editProbeSettings() {
+    ProbeSettings current = ProbeSettings::load();
+    current.options = m_gpu->options();
+    if (m_options.probeCommand) {
+        current.command = *m_options.probeCommand;
+    }
+    ProbeSettingsDialog dialog(current, this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    const ProbeSettings chosen = dialog.settings();
+    if (m_options.useSettings) {
+        chosen.save();
+    }
+    m_gpu->setOptions(chosen.options);
+    m_probe->setTimeoutMs(chosen.timeoutSeconds * 1000);
+    const auto [program, arguments] = ProbeClient::parseCommand(chosen.command);
+    if (program != m_probe->program() || arguments != m_probe->arguments()) {
+        m_probe->setCommand(program, arguments);
+        if (m_probe->state() != ProbeClient::State::Stopped) {
+            m_probe->restart();
+        }
+    }
+    updateGpuStatus();
+}
+
+bool measureAndWait(MainWindow& window) {
+    GpuRunner* gpu = window.gpuRunner();
+    bool arrived = false;
+    bool failed = false;
+    const auto a = QObject::connect(gpu, &GpuRunner::measurementArrived, [&] { arrived = true; });
+    const auto b = QObject::connect(
+        gpu, &GpuRunner::message, [&](GpuRunner::MessageLevel level, const QString&) {
+            failed = failed || level != GpuRunner::MessageLevel::Warning;
+        });
+    window.runOnGpu();
+    const bool answered = waitForEvents(
+        [&] {
+            return arrived || failed ||
+                   (!gpu->isMeasuring() &&
+                    (window.probeClient()->state() == ProbeClient::State::NoGpu ||
+                     window.probeClient()->state() == ProbeClient::State::Failed));
+        },
+        120000);
+    QObject::disconnect(a);
+    QObject::disconnect(b);
+    if (!answered) {
+        window.messageBar()->showMessage(MessageBar::Level::Error,
+                                         QObject::tr("No GPU answer within two minutes."));
+    }
+    QApplication::processEvents();
+    return arrived;
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,742 @@
+// WarpView: painting and interaction over a WarpLayout.
+#include "views/warpview.h"
+
+#include "document/patterndocument.h"
+#include "views/lanehighlight.h"
+#include "views/predictiontext.h"
+#include "views/theme.h"
+#include "views/viewpainting.h"
+
+#include <QFontMetricsF>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+
+namespace warpscope::app {
+
+namespace {
+
+const std::optional<std::int64_t>& laneAddress(const Evaluation& evaluation, int lane) {
+    return evaluation.access.addresses[static_cast<std::size_t>(lane)];
+}
+
+} // namespace
+
+WarpView::WarpView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent)
+    : ZoomableView(parent), m_document(document), m_highlight(highlight) {
+    setObjectName(QStringLiteral("warpView"));
+    connect(m_document, &PatternDocument::evaluationChanged, this, &WarpView::relayout);
+    connect(m_document, &PatternDocument::errorChanged, this, qOverload<>(&WarpView::update));
+    connect(m_highlight, &LaneHighlight::changed, this, qOverload<>(&WarpView::update));
+    relayout();
+}
+
+void WarpView::setShowTextbook(bool show) {
+    if (show == m_showTextbook) {
+        return;
+    }
+    m_showTextbook = show;
+    relayout();
+}
+
+void WarpView::setRevealCount(int count) {
+    count = std::max(-1, count);
+    if (count == m_revealCount) {
+        return;
+    }
+    m_revealCount = count;
+    update();
+}
+
+bool WarpView::isRevealed(WarpLayout::ListKind kind, int index) const {
+    if (m_revealCount < 0) {
+        return true;
+    }
+    const int row = kind == WarpLayout::ListKind::Line
+                        ? index
+                        : static_cast<int>(m_layout.lines.size()) + index;
+    return row < m_revealCount;
+}
+
+QSizeF WarpView::computeLayout(qreal width) {
+    if (!m_document->evaluation()) {
+        m_layout = WarpLayout{};
+        return QSizeF(width, 200);
+    }
+    m_layout = WarpLayout::compute(*m_document->evaluation(), width, QFontMetricsF(font()),
+                                   m_showTextbook);
+    return m_layout.size;
+}
+
+int WarpView::groupOfLane(const Evaluation& evaluation, int lane) const {
+    const auto& address = laneAddress(evaluation, lane);
+    if (!address) {
+        return -1;
+    }
+    const int line = m_layout.lineAt(*address);
+    return line < 0 || !isRevealed(WarpLayout::ListKind::Line, line)
+               ? -1
+               : m_layout.lines[static_cast<std::size_t>(line)].group;
+}
+
+void WarpView::setMeasurementMark(const MeasurementMark& mark) {
+    if (mark.text == m_mark.text && mark.mismatch == m_mark.mismatch) {
+        return;
+    }
+    m_mark = mark;
+    update();
+}
+
+WarpContent WarpView::content() const {
+    WarpContent content;
+    const auto& optionalEvaluation = m_document->evaluation();
+    if (!optionalEvaluation) {
+        return content;
+    }
+    const Evaluation& evaluation = *optionalEvaluation;
+    content.title = QString::fromStdString(m_document->current().title) + QStringLiteral(" — ") +
+                    describeAccess(evaluation.access);
+    content.summary = modernSummary(evaluation);
+    if (m_document->error()) {
+        content.noteIsWarning = true;
+        content.note = tr("⚠ Showing the last valid pattern: %1")
+                           .arg(QString::fromStdString(m_document->error()->describe()));
+    } else if (!m_layout.global) {
+        content.note = tr("Shared memory has no sectors or lines: each row is 128 bytes, one word "
+                          "in each of the 32 banks. Banks and wavefronts are in the Bank view "
+                          "(Ctrl+2).");
+    } else {
+        content.note = QString::fromStdString(m_document->current().caption);
+    }
+    if (m_layout.showTextbook) {
+        content.textbookSummary = textbookSummary(evaluation);
+    }
+
+    const auto& threads = evaluation.access.threads;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        WarpContent::Lane& drawn = content.lanes[static_cast<std::size_t>(lane)];
+        drawn.address = laneAddress(evaluation, lane);
+        drawn.active = drawn.address.has_value();
+        drawn.inBlock = !threads || (*threads)[static_cast<std::size_t>(lane)].existsInBlock;
+        drawn.line = drawn.address ? m_layout.lineAt(*drawn.address) : -1;
+        drawn.label = QString::number(lane);
+    }
+    for (const WarpLayout::Line& line : m_layout.lines) {
+        content.lineLabels.push_back(m_layout.global
+                                         ? formatAddress(line.address)
+                                         : tr("row %1").arg(formatAddress(line.address)));
+    }
+    for (const WarpLayout::Sector& sector : m_layout.sectors) {
+        WarpContent::Sector drawn;
+        drawn.address = sector.address;
+        drawn.fetched = sector.sectorIndex >= 0;
+        if (drawn.fetched) {
+            const SectorUse& use =
+                evaluation.modern.global->sectorList[static_cast<std::size_t>(sector.sectorIndex)];
+            drawn.lanes = use.laneMask;
+            drawn.bytesUsed = use.bytesUsed;
+            drawn.label = tr("S%1 · %2/32 B").arg(sector.indexInLine).arg(use.bytesUsed);
+            drawn.shortLabel = QStringLiteral("S%1").arg(sector.indexInLine);
+        } else {
+            drawn.label = tr("not fetched");
+        }
+        content.sectors.push_back(drawn);
+    }
+    for (const WarpLayout::TransactionBox& box : m_layout.transactions) {
+        const Transaction& t =
+            evaluation.textbook.transactions[static_cast<std::size_t>(box.index)];
+        content.transactions.push_back(WarpContent::Transaction{
+            t.address, t.sizeBytes, t.laneMask,
+            QStringLiteral("T%1 · %2").arg(box.index + 1).arg(formatBytes(t.sizeBytes)),
+            QStringLiteral("T%1").arg(box.index + 1)});
+    }
+
+    content.listHeading = m_layout.global ? tr("Lines and sectors — modern model")
+                                          : tr("Rows of shared memory the lanes touch");
+    content.transactionHeading = tr("Transactions — textbook model");
+    for (const WarpLayout::ListRow& row : m_layout.listRows) {
+        WarpContent::ListRow drawn;
+        if (row.kind == WarpLayout::ListKind::Line) {
+            const WarpLayout::Line& line = m_layout.lines[static_cast<std::size_t>(row.index)];
+            drawn.marker = line.group;
+            if (m_layout.global && line.lineIndex >= 0) {
+                const GlobalPrediction& g = *evaluation.modern.global;
+                const LineUse& use = g.lineList[static_cast<std::size_t>(line.lineIndex)];
+                drawn.lanes = use.laneMask;
+                QStringList sectors;
+                int used = 0;
+                int count = 0;
+                for (const SectorUse& sector : g.sectorList) {
+                    if (sector.address >= use.address &&
+                        sector.address < use.address + kLineBytes) {
+                        sectors << QStringLiteral("S%1").arg((sector.address - use.address) /
+                                                             kSectorBytes);
+                        used += sector.bytesUsed;
+                        ++count;
+                    }
+                }
+                drawn.text = tr("line %1: %2 sector(s) %3 · %4 of %5 used · lanes %6")
+                                 .arg(formatAddress(use.address))
+                                 .arg(count)
+                                 .arg(sectors.join(QLatin1Char(' ')))
+                                 .arg(formatBytes(used))
+                                 .arg(formatBytes(std::int64_t{count} * kSectorBytes))
+                                 .arg(laneListText(use.laneMask));
+            } else {
+                for (int lane = 0; lane < kWarpSize; ++lane) {
+                    const auto& a = laneAddress(evaluation, lane);
+                    if (a && m_layout.lineAt(*a) == row.index) {
+                        drawn.lanes |= 1u << lane;
+                    }
+                }
+                drawn.text =
+                    m_layout.global
+                        ? tr("line %1: textbook transaction only").arg(formatAddress(line.address))
+                        : tr("row %1 (bytes %2–%3): lanes %4")
+                              .arg(formatAddress(line.address))
+                              .arg(line.address)
+                              .arg(line.address + kLineBytes - 1)
+                              .arg(laneListText(drawn.lanes));
+            }
+        } else {
+            const Transaction& t =
+                evaluation.textbook.transactions[static_cast<std::size_t>(row.index)];
+            drawn.lanes = t.laneMask;
+            drawn.text = tr("T%1: %2 at %3 · lanes %4")
+                             .arg(row.index + 1)
+                             .arg(formatBytes(t.sizeBytes))
+                             .arg(formatAddress(t.address))
+                             .arg(laneListText(t.laneMask));
+        }
+        content.listRows.push_back(drawn);
+    }
+    return content;
+}
+
+void WarpView::paintEvent(QPaintEvent* /*event*/) {
+    QPainter painter(this);
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    painter.fillRect(rect(), colors.background);
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation) {
+        painter.setPen(colors.mutedText);
+        painter.drawText(rect(), Qt::AlignCenter,
+                         tr("Nothing to draw: the pattern has never been valid.\n%1")
+                             .arg(m_document->error()
+                                      ? QString::fromStdString(m_document->error()->describe())
+                                      : QString()));
+        return;
+    }
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const std::uint32_t emphasised = m_highlight->emphasisedLanes();
+    const WarpContent drawn = content();
+    paintTitle(painter, colors, drawn);
+    paintLinks(painter, colors, *evaluation, emphasised);
+    paintLanes(painter, colors, *evaluation, drawn, emphasised);
+    paintMemory(painter, colors, *evaluation, drawn, emphasised);
+    paintTextbook(painter, colors, drawn, emphasised);
+    paintLegendAndList(painter, colors, drawn, emphasised);
+}
+
+void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const WarpContent& content) {
+    const QRectF& r = m_layout.titleRect;
+    const qreal lineHeight = m_layout.textHeight;
+    auto line = [&](int index) {
+        return QRectF(r.left(), r.top() + index * (lineHeight + 4), r.width(), lineHeight);
+    };
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.setPen(colors.text);
+    m_texts.draw(painter, line(0), Qt::AlignLeft, content.title);
+    painter.setFont(font());
+    m_texts.draw(painter, line(1), Qt::AlignLeft, content.summary);
+    if (!m_mark.isEmpty()) {
+        paintMeasurementBadge(
+            painter, colors, font(), line(1), QRectF(rect()), m_mark.text, m_mark.mismatch,
+            QFontMetricsF(font()).horizontalAdvance(content.summary), m_mark.shortText);
+    }
+    painter.setFont(font());
+    painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
+    m_texts.draw(painter, line(2), Qt::AlignLeft, content.note);
+}
+
+void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
+                          const WarpContent& content, std::uint32_t emphasised) {
+    QFont small = font();
+    const qreal laneWidth = m_layout.laneRects[0].width();
+    if (laneWidth < 26) {
+        small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
+    }
+    painter.setFont(small);
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const QRectF r = m_layout.laneRects[static_cast<std::size_t>(lane)];
+        const WarpContent::Lane& drawn = content.lanes[static_cast<std::size_t>(lane)];
+        const bool exists = drawn.inBlock;
+        const bool isEmphasised = isLaneInMask(emphasised, lane);
+        if (!drawn.active) {
+            // Inactive (or not in the block): grey, crossed out, so it does not rely on colour.
+            painter.setPen(QPen(colors.grid, 1, exists ? Qt::SolidLine : Qt::DashLine));
+            painter.setBrush(colors.inactive);
+            painter.drawRect(r);
+            painter.setPen(QPen(colors.mutedText, 1));
+            painter.drawLine(r.topLeft() + QPointF(3, 3), r.bottomRight() - QPointF(3, 3));
+            painter.drawLine(r.topRight() + QPointF(-3, 3), r.bottomLeft() + QPointF(3, -3));
+            painter.setPen(colors.mutedText);
+            m_texts.draw(painter, r, Qt::AlignHCenter, drawn.label);
+            continue;
+        }
+        const int group = groupOfLane(evaluation, lane);
+        painter.setPen(QPen(isEmphasised ? colors.highlight : colors.frame, isEmphasised ? 3 : 1));
+        painter.setBrush(group >= 0 ? colors.groupFill(group) : colors.surface);
+        painter.drawPath(m_layout.laneBoxes[static_cast<std::size_t>(lane)]);
+        painter.setPen(colors.text);
+        m_texts.draw(painter, r.adjusted(0, 0, 0, -6), Qt::AlignHCenter, drawn.label);
+        if (group >= 0) {
+            drawGroupMarker(painter, QPointF(r.center().x(), r.bottom() - 5), 6, group,
+                            colors.group(group), colors.frame);
+        }
+    }
+    painter.setFont(font());
+}
+
+void WarpView::paintLinks(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
+                          std::uint32_t emphasised) {
+    for (int pass = 0; pass < 2; ++pass) {
+        // Emphasised links last, so they are on top.
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            const QPainterPath& path = m_layout.ribbons[static_cast<std::size_t>(lane)];
+            const bool isEmphasised = isLaneInMask(emphasised, lane);
+            if (path.isEmpty() || (pass == 1) != isEmphasised) {
+                continue;
+            }
+            const int group = groupOfLane(evaluation, lane);
+            const QColor base = group >= 0 ? colors.group(group) : colors.frame;
+            qreal alpha = 0.45;
+            if (emphasised != 0) {
+                alpha = isEmphasised ? 0.95 : 0.12;
+            }
+            // The ribbons lie on the plain background, so the translucent tint is blended here
+            // and filled opaque: Qt's raster engine hands every translucent fill of more than a
+            // few dozen spans to its thread pool and waits for it, which made these 32 fills
+            // most of the view's paint time (docs/benchmarks.md, "Desktop app").
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(blendedOver(base, alpha, colors.background));
+            painter.drawPath(path);
+            if (isEmphasised) {
+                painter.setPen(QPen(colors.highlight, 1.5));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawPath(path);
+            }
+        }
+    }
+}
+
+void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
+                           const Evaluation& evaluation, const WarpContent& content,
+                           std::uint32_t emphasised) {
+    const qreal pxPerByte = m_layout.pxPerByte;
+    const int width = evaluation.access.kind.widthBytes;
+    const std::uint32_t selectedLanes = m_highlight->selectedLanes();
+
+    // Lines: untouched bytes first, then fetched sectors tinted and hatched (fetched but unused),
+    // then the requested bytes solid on top. Everything here is opaque: the hatching's and the
+    // word ticks' tints are blended in advance (see blendedOver()).
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(colors.surface);
+    for (const WarpLayout::Line& line : m_layout.lines) {
+        painter.drawRect(line.rect);
+    }
+    for (const WarpLayout::Sector& sector : m_layout.sectors) {
+        if (sector.sectorIndex < 0 || !isRevealed(WarpLayout::ListKind::Line, sector.group)) {
+            continue;
+        }
+        const QColor fill = colors.groupFill(sector.group);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(fill);
+        painter.drawRect(sector.bandRect);
+        fillHatched(painter, sector.bandRect, blendedOver(colors.hatch, 0.75, fill), 6.0, 1.0);
+    }
+    const qreal bandHeight = m_layout.lines.empty() ? 0 : m_layout.lines.front().rect.height();
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& address = laneAddress(evaluation, lane);
+        if (!address) {
+            continue;
+        }
+        auto span = m_layout.byteSpan(*address, *address + width);
+        if (!span) {
+            continue;
+        }
+        const int group = groupOfLane(evaluation, lane);
+        const QRectF bytes(span->first, m_layout.memoryTop, span->second - span->first, bandHeight);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(m_layout.global && group >= 0 ? colors.group(group) : colors.requested);
+        painter.drawRect(bytes);
+    }
+
+    // Grid: words (when there is room), sectors, lines.
+    const QColor tick = blendedOver(colors.grid, 0.9, colors.surface);
+    QVarLengthArray<QLineF, 64> ticks;
+    for (std::size_t lineIndex = 0; lineIndex < m_layout.lines.size(); ++lineIndex) {
+        const WarpLayout::Line& line = m_layout.lines[lineIndex];
+        const QRectF r = line.rect;
+        if (pxPerByte * kBankWordBytes >= 4) {
+            ticks.clear();
+            for (int b = kBankWordBytes; b < kLineBytes; b += kBankWordBytes) {
+                const qreal x = r.left() + b * pxPerByte;
+                ticks.append(QLineF(x, r.top(), x, r.top() + r.height() * 0.3));
+                ticks.append(QLineF(x, r.bottom() - r.height() * 0.3, x, r.bottom()));
+            }
+            painter.setPen(QPen(tick, 1));
+            painter.drawLines(ticks.constData(), static_cast<int>(ticks.size()));
+        }
+        if (m_layout.global) {
+            // Sector boundaries, 1.5 px, filled as thin rectangles (see drawRectOutline()).
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(colors.frame);
+            for (int b = kSectorBytes; b < kLineBytes; b += kSectorBytes) {
+                const qreal x = r.left() + b * pxPerByte;
+                painter.drawRect(QRectF(x - 0.75, r.top(), 1.5, r.height()));
+            }
+        }
+        drawRectOutline(painter, r, colors.frame, 2);
+        painter.setPen(colors.mutedText);
+        m_texts.draw(painter, line.labelRect, Qt::AlignLeft,
+                     QStringLiteral(" ") + content.lineLabels[lineIndex]);
+    }
+    // The lanes being followed, outlined on their bytes (over the grid).
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& address = laneAddress(evaluation, lane);
+        if (!address || !isLaneInMask(emphasised, lane)) {
+            continue;
+        }
+        if (auto span = m_layout.byteSpan(*address, *address + width)) {
+            const QRectF bytes(span->first, m_layout.memoryTop, span->second - span->first,
+                               bandHeight);
+            drawRectOutline(painter, bytes.adjusted(-1, -1, 1, 1), colors.highlight, 3);
+        }
+    }
+
+    // Gaps: untouched memory, elided with its size.
+    for (const WarpLayout::Gap& gap : m_layout.gaps) {
+        const QRectF r = gap.rect.adjusted(6, 6, -6, -6);
+        painter.setPen(QPen(colors.mutedText, 1, Qt::DotLine));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+        painter.setPen(colors.mutedText);
+        QFont small = font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        painter.setFont(small);
+        painter.fillRect(QRectF(r.left() + 2, r.center().y() - 8, r.width() - 4, 16),
+                         colors.background);
+        m_texts.draw(painter, gap.rect, Qt::AlignHCenter,
+                     QStringLiteral("⋯ %1 ⋯").arg(formatBytes(gap.bytes)));
+        painter.setFont(font());
+    }
+
+    // Sector strip: which sectors the modern model fetches, each labelled and marked.
+    if (!m_layout.global) {
+        return;
+    }
+    for (std::size_t index = 0; index < m_layout.sectors.size(); ++index) {
+        const WarpLayout::Sector& sector = m_layout.sectors[index];
+        const WarpContent::Sector& drawn = content.sectors[index];
+        const QRectF r = sector.stripRect.adjusted(1, 0, -1, 0);
+        const bool revealed = isRevealed(WarpLayout::ListKind::Line, sector.group);
+        const bool fetched = drawn.fetched && revealed;
+        const bool selected = fetched && selectedLanes != 0 && drawn.lanes == selectedLanes;
+        if (fetched) {
+            painter.setPen(QPen(selected ? colors.highlight : colors.frame, selected ? 3 : 1));
+            painter.setBrush(colors.groupFill(sector.group));
+            painter.drawRect(r);
+            drawGroupMarker(painter, QPointF(r.left() + 8, r.center().y()), 8, sector.group,
+                            colors.group(sector.group), colors.frame);
+            painter.setPen(colors.text);
+            m_texts.draw(painter, r.adjusted(16, 0, 0, 0), Qt::AlignLeft,
+                         r.width() > 90 ? drawn.label : drawn.shortLabel);
+        } else {
+            painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(r);
+            painter.setPen(colors.mutedText);
+            if (r.width() > 60 && revealed) {
+                m_texts.draw(painter, r, Qt::AlignHCenter, drawn.label);
+            }
+        }
+    }
+}
+
+void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
+                             const WarpContent& content, std::uint32_t emphasised) {
+    if (!m_layout.showTextbook) {
+        return;
+    }
+    painter.setPen(colors.text);
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    m_texts.draw(painter, m_layout.textbookTitleRect, Qt::AlignLeft, content.textbookSummary);
+    painter.setFont(font());
+    for (std::size_t index = 0; index < m_layout.transactions.size(); ++index) {
+        const WarpLayout::TransactionBox& box = m_layout.transactions[index];
+        if (!isRevealed(WarpLayout::ListKind::Transaction, box.index)) {
+            continue;
+        }
+        const WarpContent::Transaction& drawn = content.transactions[index];
+        const bool isEmphasised = (drawn.lanes & emphasised) != 0;
+        const QColor pen = isEmphasised ? colors.highlight : colors.text;
+        // The outline on the memory itself...
+        drawDashedRectOutline(painter, box.rect.adjusted(2, 2, -2, -2), pen, isEmphasised ? 3 : 2);
+        // ... and its labelled bracket underneath.
+        const QRectF r = box.labelRect.adjusted(2, 0, -2, 0);
+        if (isEmphasised) {
+            drawDashedRectOutline(painter, r, pen, 2);
+        } else {
+            painter.setPen(QPen(pen, 1, Qt::DashLine));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(r);
+        }
+        painter.setPen(colors.text);
+        const bool fits = m_texts.text(drawn.label, painter.font()).size().width() < r.width() - 4;
+        m_texts.draw(painter, r, Qt::AlignHCenter, fits ? drawn.label : drawn.shortLabel);
+    }
+}
+
+void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
+                                  const WarpContent& content, std::uint32_t emphasised) {
+    // Legend: every fill the band uses, with its meaning.
+    qreal x = m_layout.legendRect.left();
+    const qreal cy = m_layout.legendRect.center().y();
+    auto swatch = [&](auto paintSwatch, const QString& text) {
+        const QRectF box(x, cy - 7, 22, 14);
+        paintSwatch(box);
+        x += 28;
+        painter.setPen(colors.text);
+        const qreal textWidth = m_texts.text(text, painter.font()).size().width();
+        m_texts.draw(painter, QRectF(x, box.top(), textWidth, box.height()), Qt::AlignLeft, text);
+        x += textWidth + 22;
+    };
+    swatch(
+        [&](const QRectF& box) {
+            painter.setPen(QPen(colors.frame, 1));
+            painter.setBrush(m_layout.global ? colors.group(0) : colors.requested);
+            painter.drawRect(box);
+        },
+        tr("requested"));
+    if (m_layout.global) {
+        swatch(
+            [&](const QRectF& box) {
+                painter.setPen(QPen(colors.frame, 1));
+                painter.setBrush(colors.groupFill(0));
+                painter.drawRect(box);
+                fillHatched(painter, box, colors.hatch, 6.0);
+            },
+            tr("fetched, unused"));
+        swatch(
+            [&](const QRectF& box) {
+                painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
+                painter.setBrush(colors.surface);
+                painter.drawRect(box);
+            },
+            tr("not fetched"));
+        if (m_layout.showTextbook) {
+            swatch([&](const QRectF& box) { drawDashedRectOutline(painter, box, colors.text, 2); },
+                   tr("textbook transaction"));
+        }
+        swatch(
+            [&](const QRectF& box) {
+                drawGroupMarker(painter, box.center(), 10, 0, colors.group(0), colors.frame);
+            },
+            tr("one line: same colour and shape"));
+    }
+
+    // The list of lines (modern) and transactions (textbook).
+    QFont bold = font();
+    bold.setBold(true);
+    const qreal rowHeight = m_layout.textHeight + 4;
+    painter.setFont(bold);
+    painter.setPen(colors.text);
+    m_texts.draw(painter,
+                 QRectF(m_layout.legendRect.left(), m_layout.listTop, m_layout.legendRect.width(),
+                        rowHeight),
+                 Qt::AlignLeft, content.listHeading);
+    painter.setFont(font());
+    bool transactionHeadingDone = false;
+    for (std::size_t index = 0; index < m_layout.listRows.size(); ++index) {
+        const WarpLayout::ListRow& row = m_layout.listRows[index];
+        if (!isRevealed(row.kind, row.index)) {
+            continue;
+        }
+        const WarpContent::ListRow& drawn = content.listRows[index];
+        const std::uint32_t mask = drawn.lanes;
+        const int marker = drawn.marker;
+        if (row.kind == WarpLayout::ListKind::Transaction && !transactionHeadingDone) {
+            transactionHeadingDone = true;
+            painter.setFont(bold);
+            painter.setPen(colors.text);
+            m_texts.draw(painter, row.rect.translated(0, -rowHeight), Qt::AlignLeft,
+                         content.transactionHeading);
+            painter.setFont(font());
+        }
+        const bool isEmphasised = (mask & emphasised) != 0;
+        if (isEmphasised) {
+            painter.fillRect(row.rect, blendedOver(colors.highlight, 0.18, colors.background));
+        }
+        qreal textLeft = row.rect.left() + 4;
+        if (marker >= 0) {
+            drawGroupMarker(painter, QPointF(row.rect.left() + 10, row.rect.center().y()), 10,
+                            marker, colors.group(marker), colors.frame);
+            textLeft += 18;
+        } else {
+            drawDashedRectOutline(painter,
+                                  QRectF(row.rect.left() + 3, row.rect.center().y() - 5, 14, 10),
+                                  colors.text, 1.5);
+            textLeft += 18;
+        }
+        painter.setPen(colors.text);
+        m_texts.draw(
+            painter,
+            QRectF(textLeft, row.rect.top(), row.rect.right() - textLeft, row.rect.height()),
+            Qt::AlignLeft, drawn.text);
+    }
+}
+
+QString WarpView::toolTipAt(const QPointF& point) const {
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation) {
+        return {};
+    }
+    if (int lane = m_layout.laneAt(point); lane >= 0) {
+        const auto& address = laneAddress(*evaluation, lane);
+        QString text = tr("lane %1").arg(lane);
+        if (evaluation->access.threads) {
+            const LaneThread& t = (*evaluation->access.threads)[static_cast<std::size_t>(lane)];
+            text += tr(" · thread (%1, %2, %3), index %4")
+                        .arg(t.threadIdx.x)
+                        .arg(t.threadIdx.y)
+                        .arg(t.threadIdx.z)
+                        .arg(t.linearThreadIndex);
+            if (!t.existsInBlock) {
+                return text + tr(" · past the end of the block");
+            }
+        }
+        if (!address) {
+            return text + tr(" · inactive");
+        }
+        text += tr(" · address %1 (%2)").arg(formatAddress(*address)).arg(*address);
+        if (const SectorUse* sector = evaluation->sectorOfLane(lane)) {
+            text += tr(" · sector %1").arg(formatAddress(sector->address));
+        }
+        if (const LineUse* line = evaluation->lineOfLane(lane)) {
+            text += tr(" · line %1").arg(formatAddress(line->address));
+        }
+        return text;
+    }
+    if (int index = m_layout.sectorAt(point); index >= 0) {
+        const WarpLayout::Sector& sector = m_layout.sectors[static_cast<std::size_t>(index)];
+        if (sector.sectorIndex < 0) {
+            return tr("sector %1: not fetched").arg(formatAddress(sector.address));
+        }
+        const SectorUse& use =
+            evaluation->modern.global->sectorList[static_cast<std::size_t>(sector.sectorIndex)];
+        return tr("sector %1: %2 of 32 bytes used · lanes %3 (click to highlight them)")
+            .arg(formatAddress(use.address))
+            .arg(use.bytesUsed)
+            .arg(laneListText(use.laneMask));
+    }
+    if (int index = m_layout.transactionAt(point); index >= 0) {
+        const Transaction& t = evaluation->textbook.transactions[static_cast<std::size_t>(index)];
+        return tr("textbook transaction T%1: %2 at %3 · lanes %4")
+            .arg(index + 1)
+            .arg(formatBytes(t.sizeBytes))
+            .arg(formatAddress(t.address))
+            .arg(laneListText(t.laneMask));
+    }
+    return {};
+}
+
+bool WarpView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return ZoomableView::event(event);
+}
+
+void WarpView::mouseMoveEvent(QMouseEvent* event) {
+    const QPointF point = event->position();
+    const int lane = m_layout.laneAt(point);
+    m_highlight->setHoveredLane(lane);
+    const bool clickable = lane >= 0 || m_layout.sectorAt(point) >= 0 ||
+                           m_layout.transactionAt(point) >= 0 ||
+                           m_layout.listRowAt(point) != nullptr;
+    setCursor(clickable ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    ZoomableView::mouseMoveEvent(event);
+}
+
+void WarpView::leaveEvent(QEvent* event) {
+    m_highlight->setHoveredLane(-1);
+    ZoomableView::leaveEvent(event);
+}
+
+void WarpView::mousePressEvent(QMouseEvent* event) {
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation || event->button() != Qt::LeftButton) {
+        ZoomableView::mousePressEvent(event);
+        return;
+    }
+    const QPointF point = event->position();
+    if (int lane = m_layout.laneAt(point); lane >= 0) {
+        m_highlight->setSelectedLanes(1u << lane, tr("lane %1").arg(lane));
+        return;
+    }
+    if (int index = m_layout.sectorAt(point); index >= 0) {
+        const WarpLayout::Sector& sector = m_layout.sectors[static_cast<std::size_t>(index)];
+        if (sector.sectorIndex >= 0) {
+            const SectorUse& use =
+                evaluation->modern.global->sectorList[static_cast<std::size_t>(sector.sectorIndex)];
+            m_highlight->setSelectedLanes(use.laneMask, tr("sector %1: lanes %2")
+                                                            .arg(formatAddress(use.address))
+                                                            .arg(laneListText(use.laneMask)));
+            return;
+        }
+    }
+    if (int index = m_layout.transactionAt(point); index >= 0) {
+        const Transaction& t = evaluation->textbook.transactions[static_cast<std::size_t>(index)];
+        m_highlight->setSelectedLanes(
+            t.laneMask,
+            tr("textbook transaction T%1: lanes %2").arg(index + 1).arg(laneListText(t.laneMask)));
+        return;
+    }
+    if (const WarpLayout::ListRow* row = m_layout.listRowAt(point)) {
+        if (row->kind == WarpLayout::ListKind::Transaction) {
+            const Transaction& t =
+                evaluation->textbook.transactions[static_cast<std::size_t>(row->index)];
+            m_highlight->setSelectedLanes(t.laneMask, tr("textbook transaction T%1: lanes %2")
+                                                          .arg(row->index + 1)
+                                                          .arg(laneListText(t.laneMask)));
+            return;
+        }
+        const WarpLayout::Line& line = m_layout.lines[static_cast<std::size_t>(row->index)];
+        if (line.lineIndex >= 0) {
+            const LineUse& use =
+                evaluation->modern.global->lineList[static_cast<std::size_t>(line.lineIndex)];
+            m_highlight->setSelectedLanes(use.laneMask, tr("line %1: lanes %2")
+                                                            .arg(formatAddress(use.address))
+                                                            .arg(laneListText(use.laneMask)));
+            return;
+        }
+    }
+    m_highlight->clear();
+}
+
+} // namespace warpscope::app

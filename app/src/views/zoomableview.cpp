@@ -1,0 +1,133 @@
+// ZoomableView: zoom state, tracking the scroll area's viewport size, Ctrl+wheel.
+#include "views/zoomableview.h"
+
+#include <QAbstractScrollArea>
+#include <QEvent>
+#include <QWheelEvent>
+#include <QtMath>
+
+#include <algorithm>
+
+namespace warpscope::app {
+
+ZoomableView::ZoomableView(QWidget* parent) : QWidget(parent) {
+    setAutoFillBackground(false);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void ZoomableView::setZoom(qreal zoom) {
+    zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    if (qFuzzyCompare(zoom, m_zoom)) {
+        return;
+    }
+    m_zoom = zoom;
+    relayout();
+    emit zoomChanged(m_zoom);
+}
+
+void ZoomableView::zoomIn() {
+    setZoom(m_zoom * 1.25);
+}
+
+void ZoomableView::zoomOut() {
+    setZoom(m_zoom / 1.25);
+}
+
+void ZoomableView::fitToWindow() {
+    setZoom(1.0);
+}
+
+QSize ZoomableView::visibleSize() const {
+    // Inside a QScrollArea the parent is its viewport: lay out for what is visible there.
+    if (m_watchedViewport != nullptr) {
+        return m_watchedViewport->size();
+    }
+    return size();
+}
+
+void ZoomableView::relayout() {
+    if (m_inRelayout) {
+        return;
+    }
+    m_inRelayout = true;
+    const QSize visible = visibleSize();
+    const qreal width = std::max(200.0, visible.width() * m_zoom);
+    const QSizeF needed = computeLayout(width);
+    if (m_watchedViewport != nullptr) {
+        // As wide as the viewport (content is centred in it), but only as tall as the content:
+        // the viewport's own background (the same Base colour) fills the rest, so an edit
+        // repaints and flushes only the pixels that can change.
+        const QSize target(std::max(visible.width(), qCeil(needed.width())),
+                           qCeil(needed.height()));
+        if (target != size()) {
+            resize(target);
+        }
+    }
+    m_inRelayout = false;
+    update();
+}
+
+bool ZoomableView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_watchedViewport) {
+        if (event->type() == QEvent::Resize) {
+            relayout();
+        } else if (event->type() == QEvent::Wheel) {
+            // Ctrl+wheel below the content (the bare viewport) zooms as well.
+            auto* wheel = static_cast<QWheelEvent*>(event);
+            if (wheel->modifiers().testFlag(Qt::ControlModifier)) {
+                wheelEvent(wheel);
+                return true;
+            }
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+bool ZoomableView::event(QEvent* event) {
+    switch (event->type()) {
+    case QEvent::ParentChange:
+        if (m_watchedViewport != nullptr) {
+            m_watchedViewport->removeEventFilter(this);
+        }
+        m_watchedViewport = nullptr;
+        if (QWidget* parent = parentWidget();
+            parent != nullptr &&
+            qobject_cast<QAbstractScrollArea*>(parent->parentWidget()) != nullptr) {
+            m_watchedViewport = parent;
+        }
+        if (m_watchedViewport != nullptr) {
+            m_watchedViewport->installEventFilter(this);
+        }
+        relayout();
+        break;
+    case QEvent::Resize:
+        if (m_watchedViewport == nullptr && !m_inRelayout) {
+            relayout();
+        }
+        break;
+    case QEvent::FontChange:
+    case QEvent::PaletteChange:
+        relayout();
+        break;
+    default:
+        break;
+    }
+    return QWidget::event(event);
+}
+
+void ZoomableView::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers().testFlag(Qt::ControlModifier)) {
+        const int steps = event->angleDelta().y();
+        if (steps > 0) {
+            zoomIn();
+        } else if (steps < 0) {
+            zoomOut();
+        }
+        event->accept();
+        return;
+    }
+    QWidget::wheelEvent(event);
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,599 @@
+// Kernel JSON (docs/file-formats.md, "Kernel files"): the line form `warpscope-cli predict-kernel`
+// reads and the file form with "format": "warpscope-kernel". Text goes through the same guarded
+// reader as pattern and session files; every field is checked and every error names its place
+// as a JSON pointer.
+#include "json_guard.h"
+#include "warpscope/kernel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <utility>
+
+namespace warpscope {
+
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+
+constexpr const char* kKernelFormatName = "warpscope-kernel";
+constexpr std::size_t kMaxParameters = 256;
+constexpr std::size_t kMaxEntries = 64; // buffers, accesses
+
+Error fileError(std::string message, std::string where) {
+    return Error{ErrorCode::FileFormat, std::move(message), 0, std::move(where)};
+}
+
+std::string escapeToken(std::string_view token) {
+    std::string out;
+    for (char c : token) {
+        if (c == '~') {
+            out += "~0";
+        } else if (c == '/') {
+            out += "~1";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string child(const std::string& pointer, std::string_view key) {
+    return pointer + "/" + escapeToken(key);
+}
+
+std::string child(const std::string& pointer, std::size_t index) {
+    return pointer + "/" + std::to_string(index);
+}
+
+std::string describe(const json& value) {
+    switch (value.type()) {
+    case json::value_t::null:
+        return "null";
+    case json::value_t::boolean:
+        return value.get<bool>() ? "true" : "false";
+    case json::value_t::string: {
+        const auto& text = value.get_ref<const std::string&>();
+        return text.size() > 40 ? "a string of " + std::to_string(text.size()) + " bytes"
+                                : "\"" + text + "\"";
+    }
+    case json::value_t::number_integer:
+        return std::to_string(value.get<std::int64_t>());
+    case json::value_t::number_unsigned:
+        return std::to_string(value.get<std::uint64_t>());
+    case json::value_t::number_float: {
+        const double number = value.get<double>();
+        if (!std::isfinite(number)) {
+            return "a number too large to represent";
+        }
+        char buffer[40];
+        std::snprintf(buffer, sizeof buffer, "%.17g", number);
+        return buffer;
+    }
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::array:
+        return "an array";
+    default:
+        return "a value of an unknown kind";
+    }
+}
+
+std::optional<std::int64_t> asInt64(const json& value) {
+    if (value.is_number_unsigned()) {
+        const auto number = value.get<std::uint64_t>();
+        if (number > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            return std::nullopt;
+        }
+        return static_cast<std::int64_t>(number);
+    }
+    if (value.is_number_integer()) {
+        return value.get<std::int64_t>();
+    }
+    return std::nullopt;
+}
+
+class KernelReader {
+public:
+    const std::optional<Error>& error() const { return m_error; }
+
+    bool fail(std::string message, std::string where) {
+        if (!m_error) {
+            m_error = fileError(std::move(message), std::move(where));
+        }
+        return false;
+    }
+
+    bool readKernel(const json& value, const std::string& where, Kernel& out) {
+        if (!value.is_object()) {
+            return fail("a kernel must be a JSON object; found " + describe(value), where);
+        }
+        if (!readHeader(value, where)) {
+            return false;
+        }
+        if (const json* name = find(value, "name")) {
+            if (!readString(*name, child(where, "name"), "name", out.name)) {
+                return false;
+            }
+        }
+        if (const json* parameters = find(value, "parameters")) {
+            if (!readParameters(*parameters, child(where, "parameters"), out.parameters)) {
+                return false;
+            }
+        }
+        if (const json* buffers = find(value, "buffers")) {
+            if (!readBuffers(*buffers, child(where, "buffers"), out.buffers)) {
+                return false;
+            }
+        }
+        if (const json* grid = find(value, "grid")) {
+            if (!readLaunchDim(*grid, child(where, "grid"), "grid", out.launch.grid)) {
+                return false;
+            }
+        }
+        if (const json* block = find(value, "block")) {
+            if (!readLaunchDim(*block, child(where, "block"), "block", out.launch.block)) {
+                return false;
+            }
+        }
+        const json* accesses = find(value, "accesses");
+        if (accesses == nullptr) {
+            return fail("the field \"accesses\" is missing", child(where, "accesses"));
+        }
+        return readAccesses(*accesses, child(where, "accesses"), out.accesses);
+    }
+
+private:
+    static const json* find(const json& object, std::string_view key) {
+        const auto it = object.find(std::string(key));
+        return it == object.end() ? nullptr : &*it;
+    }
+
+    bool readString(const json& value, const std::string& where, std::string_view what,
+                    std::string& out) {
+        if (!value.is_string()) {
+            return fail(std::string(what) + " must be a string; found " + describe(value), where);
+        }
+        out = value.get<std::string>();
+        return true;
+    }
+
+    bool readInt64(const json& value, const std::string& where, std::string_view what,
+                   std::int64_t& out) {
+        if (const auto number = asInt64(value)) {
+            out = *number;
+            return true;
+        }
+        return fail(std::string(what) + " must be an integer that fits in a signed 64-bit " +
+                        "integer; found " + describe(value),
+                    where);
+    }
+
+    /// An integer or an expression string, kept as the expression's text.
+    bool readExpression(const json& value, const std::string& where, std::string_view what,
+                        std::string& out) {
+        if (const auto number = asInt64(value)) {
+            out = std::to_string(*number);
+            return true;
+        }
+        if (value.is_string()) {
+            out = value.get<std::string>();
+            if (out.empty()) {
+                return fail(std::string(what) + " must not be empty", where);
+            }
+            return true;
+        }
+        return fail(std::string(what) + " must be an integer or an expression string; found " +
+                        describe(value),
+                    where);
+    }
+
+    bool readHeader(const json& object, const std::string& where) {
+        const json* format = find(object, "format");
+        if (format == nullptr) {
+            return true; // the line form
+        }
+        if (!format->is_string() || format->get_ref<const std::string&>() != kKernelFormatName) {
+            return fail(std::string("format must be \"") + kKernelFormatName + "\"; found " +
+                            describe(*format),
+                        child(where, "format"));
+        }
+        const json* version = find(object, "version");
+        if (version == nullptr) {
+            return fail("the field \"version\" is missing", child(where, "version"));
+        }
+        std::int64_t number = 0;
+        if (!readInt64(*version, child(where, "version"), "version", number)) {
+            return false;
+        }
+        if (number < 1) {
+            return fail("version must be 1 or more; found " + describe(*version),
+                        child(where, "version"));
+        }
+        if (number > kKernelFormatVersion) {
+            return fail("written by a newer warpscope (version " + std::to_string(number) +
+                            "); this one reads version " + std::to_string(kKernelFormatVersion),
+                        child(where, "version"));
+        }
+        return true;
+    }
+
+    bool checkName(const std::string& name, const std::string& where, const char* what) {
+        if (!isValidParameterName(name)) {
+            return fail("\"" + name + "\" cannot be " + what +
+                            " name (it must look like a C identifier and not be a built-in name)",
+                        where);
+        }
+        return true;
+    }
+
+    bool readParameters(const json& value, const std::string& where, std::vector<Parameter>& out) {
+        if (!value.is_object() && !value.is_array()) {
+            return fail("parameters must be an object {\"name\": value, ...} or an array of "
+                        "{\"name\", \"value\", \"min\", \"max\", \"default\"}; found " +
+                            describe(value),
+                        where);
+        }
+        if (value.size() > kMaxParameters) {
+            return fail("at most " + std::to_string(kMaxParameters) +
+                            " parameters are allowed; found " + std::to_string(value.size()),
+                        where);
+        }
+        std::set<std::string> seen;
+        if (value.is_object()) {
+            for (const auto& [name, number] : value.items()) {
+                Parameter p;
+                p.name = name;
+                if (!checkName(name, child(where, name), "a parameter") ||
+                    !readInt64(number, child(where, name), "a parameter's value", p.value)) {
+                    return false;
+                }
+                p.defaultValue = p.value;
+                p.minimum = std::min<std::int64_t>(0, p.value);
+                p.maximum = std::max<std::int64_t>(0, p.value);
+                out.push_back(std::move(p));
+            }
+            return true;
+        }
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            const json& entry = value[i];
+            const std::string at = child(where, i);
+            Parameter p;
+            if (!entry.is_object()) {
+                return fail("a parameter must be an object; found " + describe(entry), at);
+            }
+            const json* name = find(entry, "name");
+            if (name == nullptr) {
+                return fail("the field \"name\" is missing", child(at, "name"));
+            }
+            if (!readString(*name, child(at, "name"), "name", p.name) ||
+                !checkName(p.name, child(at, "name"), "a parameter")) {
+                return false;
+            }
+            if (!seen.insert(p.name).second) {
+                return fail("the parameter \"" + p.name + "\" is declared twice",
+                            child(at, "name"));
+            }
+            const json* number = find(entry, "value");
+            const char* key = "value";
+            if (number == nullptr) {
+                number = find(entry, "default");
+                key = "default";
+            }
+            if (number == nullptr) {
+                return fail("a parameter needs \"value\" (or \"default\")", child(at, "value"));
+            }
+            if (!readInt64(*number, child(at, key), key, p.value)) {
+                return false;
+            }
+            p.defaultValue = p.value;
+            if (const json* d = find(entry, "default")) {
+                if (!readInt64(*d, child(at, "default"), "default", p.defaultValue)) {
+                    return false;
+                }
+            }
+            p.minimum = std::min<std::int64_t>({0, p.value, p.defaultValue});
+            p.maximum = std::max<std::int64_t>({0, p.value, p.defaultValue});
+            if (const json* m = find(entry, "min")) {
+                if (!readInt64(*m, child(at, "min"), "min", p.minimum)) {
+                    return false;
+                }
+            }
+            if (const json* m = find(entry, "max")) {
+                if (!readInt64(*m, child(at, "max"), "max", p.maximum)) {
+                    return false;
+                }
+            }
+            if (p.minimum > p.maximum) {
+                return fail("min (" + std::to_string(p.minimum) + ") must not be above max (" +
+                                std::to_string(p.maximum) + ")",
+                            child(at, "min"));
+            }
+            if (p.value < p.minimum || p.value > p.maximum) {
+                return fail("value must be between min and max (" + std::to_string(p.minimum) +
+                                " to " + std::to_string(p.maximum) + "); found " +
+                                std::to_string(p.value),
+                            child(at, key));
+            }
+            if (p.defaultValue < p.minimum || p.defaultValue > p.maximum) {
+                return fail("default must be between min and max (" + std::to_string(p.minimum) +
+                                " to " + std::to_string(p.maximum) + "); found " +
+                                std::to_string(p.defaultValue),
+                            child(at, "default"));
+            }
+            out.push_back(std::move(p));
+        }
+        return true;
+    }
+
+    bool readBuffers(const json& value, const std::string& where, std::vector<KernelBuffer>& out) {
+        if (!value.is_array()) {
+            return fail("buffers must be an array of {\"name\", \"bytes\"}; found " +
+                            describe(value),
+                        where);
+        }
+        if (value.size() > kMaxEntries) {
+            return fail("a kernel has at most " + std::to_string(kMaxEntries) + " buffers; found " +
+                            std::to_string(value.size()),
+                        where);
+        }
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            const json& entry = value[i];
+            const std::string at = child(where, i);
+            if (!entry.is_object()) {
+                return fail("a buffer must be an object {\"name\", \"bytes\"}; found " +
+                                describe(entry),
+                            at);
+            }
+            KernelBuffer buffer;
+            const json* name = find(entry, "name");
+            const json* bytes = find(entry, "bytes");
+            if (name == nullptr) {
+                return fail("the field \"name\" is missing", child(at, "name"));
+            }
+            if (!readString(*name, child(at, "name"), "name", buffer.name) ||
+                !checkName(buffer.name, child(at, "name"), "a buffer")) {
+                return false;
+            }
+            if (!seen.insert(buffer.name).second) {
+                return fail("the buffer \"" + buffer.name + "\" is declared twice",
+                            child(at, "name"));
+            }
+            if (bytes == nullptr) {
+                return fail("the field \"bytes\" is missing", child(at, "bytes"));
+            }
+            if (!readExpression(*bytes, child(at, "bytes"), "bytes", buffer.bytesExpression)) {
+                return false;
+            }
+            out.push_back(std::move(buffer));
+        }
+        return true;
+    }
+
+    bool readLaunchDim(const json& value, const std::string& where, std::string_view what,
+                       std::array<std::string, 3>& out) {
+        out = {"1", "1", "1"};
+        if (!value.is_array()) {
+            return readExpression(value, where, what, out[0]);
+        }
+        if (value.empty() || value.size() > 3) {
+            return fail(std::string(what) + " must be an array of 1 to 3 entries [x, y, z]; " +
+                            "found " + std::to_string(value.size()) + " entries",
+                        where);
+        }
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            if (!readExpression(value[i], child(where, i), what, out[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool readAccesses(const json& value, const std::string& where, std::vector<KernelAccess>& out) {
+        if (!value.is_array() || value.empty()) {
+            return fail("accesses must be a non-empty array; found " + describe(value), where);
+        }
+        if (value.size() > kMaxEntries) {
+            return fail("a kernel has at most " + std::to_string(kMaxEntries) +
+                            " accesses; found " + std::to_string(value.size()),
+                        where);
+        }
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            KernelAccess access;
+            if (!readAccess(value[i], child(where, i), access)) {
+                return false;
+            }
+            out.push_back(std::move(access));
+        }
+        return true;
+    }
+
+    bool readAccess(const json& value, const std::string& where, KernelAccess& out) {
+        if (!value.is_object()) {
+            return fail("an access must be an object; found " + describe(value), where);
+        }
+        AccessKind& kind = out.kind;
+        const json* space = find(value, "space");
+        if (space == nullptr) {
+            kind.space = MemorySpace::Global;
+        } else {
+            const auto parsed = space->is_string()
+                                    ? memorySpaceFromString(space->get_ref<const std::string&>())
+                                    : std::nullopt;
+            if (!parsed) {
+                return fail("space must be \"global\" or \"shared\"; found " + describe(*space),
+                            child(where, "space"));
+            }
+            kind.space = *parsed;
+        }
+        const json* op = find(value, "op");
+        if (op == nullptr) {
+            return fail("the field \"op\" is missing", child(where, "op"));
+        }
+        const auto opValue =
+            op->is_string() ? accessOpFromString(op->get_ref<const std::string&>()) : std::nullopt;
+        if (!opValue) {
+            return fail("op must be \"load\" or \"store\"; found " + describe(*op),
+                        child(where, "op"));
+        }
+        kind.op = *opValue;
+        const json* width = find(value, "width");
+        if (width == nullptr) {
+            return fail("the field \"width\" is missing", child(where, "width"));
+        }
+        const std::optional<std::int64_t> widthValue = asInt64(*width);
+        if (!widthValue || *widthValue > 16 || !isValidWidth(static_cast<int>(*widthValue))) {
+            return fail("width must be one of 1, 2, 4, 8, 16; found " + describe(*width),
+                        child(where, "width"));
+        }
+        kind.widthBytes = static_cast<int>(*widthValue);
+        if (const json* cache = find(value, "cache")) {
+            const auto parsed = cache->is_string()
+                                    ? cachePathFromString(cache->get_ref<const std::string&>())
+                                    : std::nullopt;
+            if (!parsed) {
+                return fail("cache must be one of \"default\", \"ca\", \"cg\", \"nc\"; found " +
+                                describe(*cache),
+                            child(where, "cache"));
+            }
+            kind.cache = *parsed;
+        }
+        if (kind.space == MemorySpace::Shared) {
+            kind.cache = CachePath::Default; // shared accesses have no cache operator
+        }
+        const json* buffer = find(value, "buffer");
+        if (kind.space == MemorySpace::Global) {
+            if (buffer == nullptr) {
+                return fail("a global access names its buffer", child(where, "buffer"));
+            }
+            if (!readString(*buffer, child(where, "buffer"), "buffer", out.buffer)) {
+                return false;
+            }
+        } else if (buffer != nullptr) {
+            return fail("a shared access addresses the block's shared array and has no "
+                        "\"buffer\"",
+                        child(where, "buffer"));
+        }
+        const json* address = find(value, "address");
+        if (address == nullptr) {
+            return fail("the field \"address\" is missing", child(where, "address"));
+        }
+        if (!readExpression(*address, child(where, "address"), "address", out.addressExpression)) {
+            return false;
+        }
+        if (const json* active = find(value, "active")) {
+            if (!readExpression(*active, child(where, "active"), "active", out.activeExpression)) {
+                return false;
+            }
+        }
+        if (const json* label = find(value, "label")) {
+            if (!readString(*label, child(where, "label"), "label", out.label)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    std::optional<Error> m_error;
+};
+
+/// A launch dimension as written: a plain decimal integer as a number, anything else as text.
+ordered_json expressionToJson(const std::string& text) {
+    if (!text.empty() && text.size() < 19 &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+        (text.size() == 1 || text[0] != '0')) {
+        return ordered_json(std::stoll(text));
+    }
+    return ordered_json(text);
+}
+
+ordered_json kernelToOrderedJson(const Kernel& kernel) {
+    ordered_json out = ordered_json::object();
+    out["format"] = kKernelFormatName;
+    out["version"] = kKernelFormatVersion;
+    out["name"] = kernel.name;
+    ordered_json parameters = ordered_json::array();
+    for (const Parameter& p : kernel.parameters) {
+        ordered_json parameter = ordered_json::object();
+        parameter["name"] = p.name;
+        parameter["value"] = p.value;
+        parameter["default"] = p.defaultValue;
+        parameter["min"] = p.minimum;
+        parameter["max"] = p.maximum;
+        parameters.push_back(std::move(parameter));
+    }
+    out["parameters"] = std::move(parameters);
+    ordered_json buffers = ordered_json::array();
+    for (const KernelBuffer& b : kernel.buffers) {
+        ordered_json buffer = ordered_json::object();
+        buffer["name"] = b.name;
+        buffer["bytes"] = expressionToJson(b.bytesExpression);
+        buffers.push_back(std::move(buffer));
+    }
+    out["buffers"] = std::move(buffers);
+    for (auto [key, dims] :
+         {std::pair{"grid", &kernel.launch.grid}, std::pair{"block", &kernel.launch.block}}) {
+        ordered_json dim = ordered_json::array();
+        for (const std::string& text : *dims) {
+            dim.push_back(expressionToJson(text));
+        }
+        out[key] = std::move(dim);
+    }
+    ordered_json accesses = ordered_json::array();
+    for (const KernelAccess& a : kernel.accesses) {
+        ordered_json access = ordered_json::object();
+        if (!a.label.empty()) {
+            access["label"] = a.label;
+        }
+        access["op"] = toString(a.kind.op);
+        access["space"] = toString(a.kind.space);
+        access["width"] = a.kind.widthBytes;
+        if (a.kind.space == MemorySpace::Global) {
+            access["buffer"] = a.buffer;
+            access["cache"] = toString(a.kind.cache);
+        }
+        access["address"] = a.addressExpression;
+        access["active"] = a.activeExpression;
+        accesses.push_back(std::move(access));
+    }
+    out["accesses"] = std::move(accesses);
+    return out;
+}
+
+} // namespace
+
+nlohmann::json kernelToJson(const Kernel& kernel) {
+    // Through text, so that a string holding invalid UTF-8 (set by a caller, never by the reader)
+    // cannot make the conversion throw.
+    return json::parse(kernelToJsonText(kernel));
+}
+
+std::string kernelToJsonText(const Kernel& kernel) {
+    return kernelToOrderedJson(kernel).dump(2, ' ', false, ordered_json::error_handler_t::replace) +
+           "\n";
+}
+
+Result<Kernel> kernelFromJson(const nlohmann::json& object, const std::string& where) {
+    KernelReader reader;
+    Kernel kernel;
+    if (!reader.readKernel(object, where, kernel)) {
+        return *reader.error();
+    }
+    return kernel;
+}
+
+Result<Kernel> kernelFromJsonText(std::string_view text) {
+    auto parsed = detail::parseGuardedJson(text);
+    if (!parsed) {
+        return parsed.error();
+    }
+    return kernelFromJson(parsed.value(), "");
+}
+
+} // namespace warpscope

@@ -1,0 +1,2 @@
+// Fixture for app.layers.catches-upward: the shell, above the views.
+#pragma once
