@@ -2,7 +2,8 @@
 // must give a kernel or an Error, never a crash, a hang or undefined behaviour; an accepted kernel
 // must write out and read back equal; and resolveKernel and the grid model must answer (a value
 // or an Error) for it. The grid model runs only on launches of at most 4096 warps, so that a
-// fuzzed launch of 2^48 threads does not make one input take hours. Seeds: fuzz/corpus/kernel/.
+// fuzzed launch of 2^48 threads does not make one input take hours. Seeds:
+// fuzz/corpus/kernel-file/.
 #include "fuzz_check.h"
 #include "warpscope/kernel.h"
 

@@ -324,8 +324,9 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
         return kExitBadInput;
     }
     for (const auto& [name, value] : params) {
+        const std::string& wanted = name; // clang 14 cannot capture a structured binding
         auto found = std::find_if(kernel->parameters.begin(), kernel->parameters.end(),
-                                  [&](const Parameter& p) { return p.name == name; });
+                                  [&](const Parameter& p) { return p.name == wanted; });
         if (found == kernel->parameters.end()) {
             return usageError("the kernel " + kernel->name + " has no parameter '" + name + "'");
         }

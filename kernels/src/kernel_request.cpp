@@ -221,8 +221,9 @@ RequestResult<std::vector<KernelItem>> prepareKernelItems(const json& kernelJson
                 }
                 continue;
             }
+            const std::string& name = key; // clang 14 cannot capture a structured binding
             auto parameter = std::find_if(variant.parameters.begin(), variant.parameters.end(),
-                                          [&](const Parameter& p) { return p.name == key; });
+                                          [&](const Parameter& p) { return p.name == name; });
             if (parameter == variant.parameters.end()) {
                 std::string known;
                 for (const Parameter& p : variant.parameters) {
