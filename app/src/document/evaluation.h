@@ -30,6 +30,11 @@ struct Evaluation {
     int wavefrontOfLane(int lane) const;
 };
 
+/// The address of one lane of the evaluated warp (std::nullopt for an inactive lane).
+inline const std::optional<std::int64_t>& laneAddress(const Evaluation& evaluation, int lane) {
+    return evaluation.access.addresses[static_cast<std::size_t>(lane)];
+}
+
 /// Resolve `pattern` and run both models on it.
 Result<Evaluation> evaluatePattern(const Pattern& pattern, const TextbookOptions& textbookOptions);
 
