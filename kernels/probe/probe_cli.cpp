@@ -2,6 +2,7 @@
 #include "probe_cli.h"
 
 #include "probe_protocol.h"
+#include "run_kernel.h"
 #include "warpscope/command_line_text.h"
 #include "warpscope/file_format.h"
 #include "warpscope/model.h"
@@ -47,6 +48,7 @@ const char* const kUsage =
 Usage:
   warpscope-probe [serve]                 JSON-lines server on stdin/stdout (what the app runs)
   warpscope-probe run <preset | file.json | expression> [options]
+  warpscope-probe run-kernel <kernel preset | kernel file | kernel JSON> [options]
   warpscope-probe selfcheck               run the built-in hardware table on this GPU
   warpscope-probe info                    what this GPU is
   warpscope-probe --help | --version
@@ -69,6 +71,7 @@ run        Measures one pattern on the GPU and prints the modern model's predict
   --grid                 also run the expression over the whole grid (effective bandwidth)
   --repetitions N        timed repetitions for the medians (default 21)
 
+@RUN_KERNEL@
 selfcheck  Runs every pattern of the hardware table compiled into the probe (measured with
            Nsight Compute on an NVIDIA H100) and compares each counter exactly. Prints one line
            per failing pattern and ends with the line `N passed, M failed`.
@@ -603,7 +606,9 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     const std::string command = args.empty() ? "serve" : args.front();
     const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
     if (command == "--help" || command == "-h" || command == "help") {
-        std::cout << kUsage;
+        std::string usage = kUsage;
+        usage.replace(usage.find("@RUN_KERNEL@\n"), 13, kRunKernelUsage);
+        std::cout << usage;
         return kExitOk;
     }
     if (command == "--version") {
@@ -611,6 +616,9 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     }
     if (command == "run") {
         return runCommand(rest, makeBackend);
+    }
+    if (command == "run-kernel") {
+        return runKernelCommand(rest, makeBackend);
     }
     const auto noArguments = [&](int (*body)(const BackendFactory&)) {
         if (!rest.empty()) {

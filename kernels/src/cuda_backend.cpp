@@ -4,6 +4,8 @@
 // would fault.
 #include "cupti_counters.h"
 #include "grid_kernels.h"
+#include "kernel_codegen.h"
+#include "kernel_request.h"
 #include "probe_backend.h"
 #include "replay_kernels.h"
 #include "timing_kernels.h"
@@ -15,6 +17,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <thread>
 
 namespace warpscope::probe {
@@ -50,6 +54,7 @@ public:
     ~CudaBackend() override {
         if (m_ready) {
             m_counters.reset();
+            m_kernelCounters.reset();
             cudaFree(m_arena);
             cudaFree(m_sink);
             cudaFree(m_cycles);
@@ -176,6 +181,41 @@ public:
         return results;
     }
 
+    ProbeResult<std::vector<KernelMeasurement>>
+    measureKernels(const std::vector<KernelItem>& items, const KernelMeasureOptions& options,
+                   const ProgressCallback& progress, const CancelCallback& cancelled) override {
+        if (auto error = ensureDevice()) {
+            return *error;
+        }
+        if (m_info.measuredCopyBandwidthGBs == 0.0) {
+            if (auto error = measureCopyBandwidth()) {
+                return *error;
+            }
+        }
+        std::vector<KernelMeasurement> results;
+        const int total = static_cast<int>(items.size());
+        for (const KernelItem& item : items) {
+            if (cancelled && cancelled()) {
+                return ProbeError{ProbeErrorCode::Cancelled,
+                                  "cancelled after " + std::to_string(results.size()) + " of " +
+                                      std::to_string(total) + " kernels",
+                                  false};
+            }
+            auto measured = measureOneKernel(item, options);
+            if (auto* error = std::get_if<ProbeError>(&measured)) {
+                if (total > 1) {
+                    error->message = item.where + ": " + error->message;
+                }
+                return *error;
+            }
+            results.push_back(std::get<KernelMeasurement>(std::move(measured)));
+            if (progress) {
+                progress(static_cast<int>(results.size()), total);
+            }
+        }
+        return results;
+    }
+
     // Needs no driver: `hello` and --version ask it on machines without a GPU.
     BuildInfo buildInfo() const override {
         BuildInfo info;
@@ -293,6 +333,9 @@ private:
             return;
         }
         m_countersTried = true;
+        // One range profiler per context: the whole-kernel session gives way.
+        m_kernelCounters.reset();
+        m_kernelCountersTried = false;
         auto session = CounterSession::open(nsightCounterNames());
         if (auto* error = std::get_if<ProbeError>(&session)) {
             m_countersError = *error;
@@ -487,6 +530,237 @@ private:
         return std::nullopt;
     }
 
+    /// The whole-kernel counter session (more metrics than the replay's); it and the replay
+    /// session take turns, since a context has one range profiler.
+    void ensureKernelCounters() {
+        if (m_kernelCountersTried) {
+            return;
+        }
+        m_kernelCountersTried = true;
+        m_counters.reset();
+        m_countersTried = false;
+        auto session = CounterSession::open(kernelCounterNames());
+        if (auto* error = std::get_if<ProbeError>(&session)) {
+            m_kernelCountersError = *error;
+        } else {
+            m_kernelCounters = std::move(std::get<0>(session));
+        }
+    }
+
+    /// Device buffers of one kernel, freed on every path.
+    struct DeviceBuffers {
+        std::vector<void*> pointers;
+        ~DeviceBuffers() {
+            for (void* p : pointers) {
+                cudaFree(p);
+            }
+        }
+    };
+
+    static std::string mib(std::int64_t bytes) {
+        const double value = static_cast<double>(bytes) / (1024.0 * 1024.0);
+        char text[64];
+        std::snprintf(text, sizeof text, "%.1f MiB", value);
+        return std::to_string(bytes) + " bytes (" + text + ")";
+    }
+
+    ProbeResult<KernelMeasurement> measureOneKernel(const KernelItem& item,
+                                                    const KernelMeasureOptions& options) {
+        const ResolvedKernel& kernel = item.kernel;
+        KernelMeasurement result;
+        result.cold = options.cold;
+        result.copyBandwidthGBs = m_info.measuredCopyBandwidthGBs;
+        result.theoreticalBandwidthGBs = m_info.theoreticalBandwidthGBs;
+        result.sharedBytesPerBlock = item.prediction.sharedBytesPerBlock;
+
+        // Real sizes, refused before anything is allocated when they cannot fit.
+        std::int64_t totalBytes = 0;
+        std::string listing;
+        for (const ResolvedBuffer& buffer : kernel.buffers) {
+            totalBytes += buffer.bytes;
+            listing += (listing.empty() ? "" : ", ") + buffer.name + " " + mib(buffer.bytes);
+        }
+        std::size_t freeBytes = 0;
+        std::size_t totalDevice = 0;
+        if (auto e = check(cudaMemGetInfo(&freeBytes, &totalDevice), "cudaMemGetInfo")) {
+            return *e;
+        }
+        constexpr std::int64_t kHeadroom = std::int64_t{256} << 20; // for NVRTC, CUPTI, the driver
+        if (totalBytes > static_cast<std::int64_t>(freeBytes) - kHeadroom) {
+            return ProbeError{ProbeErrorCode::OutOfMemory,
+                              "the kernel's buffers need " + mib(totalBytes) + " (" + listing +
+                                  ") but the GPU has " + mib(static_cast<std::int64_t>(freeBytes)) +
+                                  " free (less 256 MiB kept for the driver); nothing was launched",
+                              false};
+        }
+        const std::int64_t shared = (item.prediction.sharedBytesPerBlock + 15) / 16 * 16;
+        if (shared > static_cast<std::int64_t>(m_maxSharedBytes)) {
+            return ProbeError{ProbeErrorCode::PatternRefused,
+                              "a block needs " + std::to_string(shared) +
+                                  " bytes of shared memory; this GPU gives a block at most " +
+                                  std::to_string(m_maxSharedBytes) + "; nothing was launched",
+                              false};
+        }
+
+        const GeneratedKernel generated = generateKernelSource(kernel);
+        result.entryPoint = generated.entryPoint;
+        result.memoryInstructions = generated.expectedMemoryInstructions;
+        std::vector<char> cubin;
+        const char* savePath = std::getenv("WARPSCOPE_SAVE_CUBIN");
+        auto compiled = compileGeneratedKernel(generated.source, generated.entryPoint,
+                                               savePath ? &cubin : nullptr);
+        if (auto* error = std::get_if<ProbeError>(&compiled)) {
+            return *error;
+        }
+        if (savePath != nullptr) {
+            std::ofstream(savePath, std::ios::binary)
+                .write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
+        }
+        const cudaKernel_t function = std::get<cudaKernel_t>(compiled);
+        if (shared > 48 * 1024) {
+            if (auto e = check(cudaFuncSetAttribute(reinterpret_cast<const void*>(function),
+                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    static_cast<int>(shared)),
+                               "setting the kernel's shared memory")) {
+                return *e;
+            }
+        }
+
+        DeviceBuffers buffers;
+        for (const ResolvedBuffer& buffer : kernel.buffers) {
+            void* pointer = nullptr;
+            const cudaError_t status = cudaMalloc(
+                &pointer, static_cast<std::size_t>(std::max<std::int64_t>(buffer.bytes, 16)));
+            if (status != cudaSuccess) {
+                cudaGetLastError(); // not sticky
+                return ProbeError{ProbeErrorCode::OutOfMemory,
+                                  "cannot allocate buffer " + buffer.name + " of " +
+                                      mib(buffer.bytes) + " (" + cudaGetErrorString(status) +
+                                      "); the kernel's buffers: " + listing +
+                                      "; nothing was launched",
+                                  false};
+            }
+            buffers.pointers.push_back(pointer);
+            // Zeroed: the generated kernel's sink store can then never be taken.
+            if (auto e = check(
+                    cudaMemsetAsync(pointer, 0, static_cast<std::size_t>(buffer.bytes), m_stream),
+                    "clearing a buffer")) {
+                return *e;
+            }
+        }
+        result.deviceBytes = totalBytes;
+        std::vector<long long> parameterValues(kernel.parameterValues.begin(),
+                                               kernel.parameterValues.end());
+        unsigned* sink = static_cast<unsigned*>(m_sink);
+        unsigned sentinel = 0x9e3779b9u;
+        std::vector<void*> args;
+        for (void*& pointer : buffers.pointers) {
+            args.push_back(&pointer);
+        }
+        for (long long& value : parameterValues) {
+            args.push_back(&value);
+        }
+        args.push_back(&sink);
+        args.push_back(&sentinel);
+        const dim3 gridDim(static_cast<unsigned>(kernel.grid.x),
+                           static_cast<unsigned>(kernel.grid.y),
+                           static_cast<unsigned>(kernel.grid.z));
+        const dim3 blockDim(static_cast<unsigned>(kernel.block.x),
+                            static_cast<unsigned>(kernel.block.y),
+                            static_cast<unsigned>(kernel.block.z));
+        auto launch = [&](cudaStream_t stream) {
+            return cudaLaunchKernel(reinterpret_cast<const void*>(function), gridDim, blockDim,
+                                    args.data(), static_cast<std::size_t>(shared), stream);
+        };
+        auto flush = [&](cudaStream_t stream) {
+            return gpu::launchCleanFlush(m_flush, m_flushBytes, sink, stream);
+        };
+
+        // One launch untimed (first-launch costs: module load, page mapping of fresh buffers).
+        if (auto e = check(launch(m_stream), "launching the kernel")) {
+            return *e;
+        }
+        if (auto e = wait("the kernel")) {
+            return *e;
+        }
+        cudaEvent_t start = nullptr;
+        cudaEvent_t stop = nullptr;
+        cudaEventCreate(&start);
+        cudaEventCreate(&stop);
+        std::vector<double> samples;
+        std::optional<ProbeError> failed;
+        for (int i = 0; i < std::max(1, options.repetitions) && !failed; ++i) {
+            if (options.cold) {
+                failed = check(flush(m_stream), "L2 flush");
+                if (failed) {
+                    break;
+                }
+            }
+            cudaEventRecord(start, m_stream);
+            failed = check(launch(m_stream), "launching the kernel");
+            cudaEventRecord(stop, m_stream);
+            if (!failed) {
+                failed = wait("the kernel");
+            }
+            float ms = 0.0f;
+            if (!failed) {
+                cudaEventElapsedTime(&ms, start, stop);
+                samples.push_back(ms);
+            }
+        }
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        if (failed) {
+            return *failed;
+        }
+        result.samplesMs = samples;
+        result.kernelMs = statsOf(samples);
+        for (std::size_t i = 0; i < item.prediction.accesses.size(); ++i) {
+            if (kernel.accesses[i].access.kind.space == MemorySpace::Global) {
+                result.bytesRequested +=
+                    static_cast<double>(item.prediction.accesses[i].bytesRequested);
+            }
+        }
+        if (result.kernelMs.median > 0.0) {
+            result.effectiveBandwidthGBs =
+                result.bytesRequested / (result.kernelMs.median * 1e-3) / 1e9;
+        }
+
+        if (options.counters) {
+            ensureKernelCounters();
+            if (!m_kernelCounters) {
+                result.countersUnavailableReason = m_kernelCountersError.message;
+            } else {
+                if (auto e = check(cudaDeviceSynchronize(), "before the counters")) {
+                    return *e;
+                }
+                // One cold launch (flushed before every pass) on the legacy stream, which the
+                // profiler's ranges are ordered with.
+                auto counters = m_kernelCounters->measure(
+                    1, [&](int) { return launch(nullptr) == cudaSuccess; },
+                    [&](int) {
+                        return flush(nullptr) == cudaSuccess &&
+                               cudaStreamSynchronize(nullptr) == cudaSuccess;
+                    });
+                if (auto* error = std::get_if<ProbeError>(&counters)) {
+                    if (error->fatal) {
+                        return *error;
+                    }
+                    result.countersUnavailableReason = error->message;
+                } else {
+                    result.counters = std::get<0>(counters).front();
+                    result.countersMeasured = true;
+                }
+            }
+        } else {
+            result.countersUnavailableReason = "counters were not asked for";
+        }
+        if (auto e = check(cudaDeviceSynchronize(), "after the kernel")) {
+            return *e;
+        }
+        return result;
+    }
+
     bool m_ready = false;
     std::optional<ProbeError> m_deviceError;
     DeviceInfo m_info;
@@ -502,6 +776,9 @@ private:
     bool m_countersTried = false;
     ProbeError m_countersError;
     std::unique_ptr<CounterSession> m_counters;
+    bool m_kernelCountersTried = false;
+    ProbeError m_kernelCountersError;
+    std::unique_ptr<CounterSession> m_kernelCounters;
 };
 
 } // namespace

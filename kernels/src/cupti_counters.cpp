@@ -293,7 +293,8 @@ CounterSession::open(const std::vector<std::string>& metrics) {
 }
 
 ProbeResult<std::vector<std::map<std::string, double>>>
-CounterSession::measure(int count, const std::function<bool(int)>& launch) {
+CounterSession::measure(int count, const std::function<bool(int)>& launch,
+                        const std::function<bool(int)>& before) {
     Impl& impl = *m_impl;
     const CuptiApi& api = *impl.api;
     if (count <= 0) {
@@ -368,6 +369,10 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch) {
         bool launched = true;
         CUptiResult rangeResult = CUPTI_SUCCESS;
         for (int i = 0; i < count && launched && rangeResult == CUPTI_SUCCESS; ++i) {
+            if (before && !before(i)) {
+                launched = false;
+                break;
+            }
             auto push = makeParams<CUpti_RangeProfiler_PushRange_Params>(
                 CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
             push.pRangeProfilerObject = impl.profiler;

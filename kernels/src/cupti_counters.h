@@ -31,9 +31,12 @@ public:
 
     /// Calls `launch(i)` for i in [0, count) inside one profiling session, count at most
     /// kMaxRangesPerBatch; each call must enqueue exactly one kernel, and is called once per pass
-    /// the metrics need. Returns one metric map per launch, in order.
+    /// the metrics need. `before(i)`, when given, runs before each launch's range, outside it
+    /// (an L2 flush, so that every pass of a cold measurement starts cold). Returns one metric
+    /// map per launch, in order.
     ProbeResult<std::vector<std::map<std::string, double>>>
-    measure(int count, const std::function<bool(int)>& launch);
+    measure(int count, const std::function<bool(int)>& launch,
+            const std::function<bool(int)>& before = {});
 
     int passes() const { return m_passes; }
 

@@ -1,6 +1,9 @@
 // The scripted test backend (fake_backend.h).
 #include "fake_backend.h"
 
+#include "kernel_codegen.h"
+#include "kernel_request.h"
+
 #include "warpscope/model.h"
 
 #include <algorithm>
@@ -114,6 +117,81 @@ ProbeResult<std::string> FakeBackend::kernelSource(const NamedPattern& pattern) 
     const std::string expression =
         pattern.pattern.source ? pattern.pattern.source->addressExpression : std::string();
     return kernelSourceText + "// address: " + expression + "\n";
+}
+
+ProbeResult<std::vector<KernelMeasurement>>
+FakeBackend::measureKernels(const std::vector<KernelItem>& items,
+                            const KernelMeasureOptions& options, const ProgressCallback& progress,
+                            const CancelCallback& cancelled) {
+    ++measureKernelCalls;
+    lastKernelOptions = options;
+    if (failure) {
+        return *failure;
+    }
+    std::vector<KernelMeasurement> results;
+    const int total = static_cast<int>(items.size());
+    for (int i = 0; i < total; ++i) {
+        if (cancelled && cancelled()) {
+            return ProbeError{ProbeErrorCode::Cancelled,
+                              "cancelled after " + std::to_string(i) + " of " +
+                                  std::to_string(total) + " kernels",
+                              false};
+        }
+        if (beforeItem) {
+            beforeItem(i);
+        }
+        const KernelItem& item = items[static_cast<std::size_t>(i)];
+        std::int64_t bytes = 0;
+        std::string listing;
+        for (const ResolvedBuffer& buffer : item.kernel.buffers) {
+            bytes += buffer.bytes;
+            listing += (listing.empty() ? "" : ", ") + buffer.name + " " +
+                       std::to_string(buffer.bytes) + " bytes";
+        }
+        if (bytes > device.globalMemoryBytes) {
+            return ProbeError{ProbeErrorCode::OutOfMemory,
+                              "the kernel's buffers need " + std::to_string(bytes) + " bytes (" +
+                                  listing + ") but the GPU has " +
+                                  std::to_string(device.globalMemoryBytes) +
+                                  " bytes free; nothing was launched",
+                              false};
+        }
+        KernelMeasurement m;
+        m.cold = options.cold;
+        m.deviceBytes = bytes;
+        m.sharedBytesPerBlock = item.prediction.sharedBytesPerBlock;
+        m.entryPoint = "warpscope_kernel";
+        m.memoryInstructions = generateKernelSource(item.kernel).expectedMemoryInstructions;
+        m.copyBandwidthGBs = device.measuredCopyBandwidthGBs;
+        m.theoreticalBandwidthGBs = device.theoreticalBandwidthGBs;
+        for (std::size_t a = 0; a < item.prediction.accesses.size(); ++a) {
+            if (item.kernel.accesses[a].access.kind.space == MemorySpace::Global) {
+                m.bytesRequested += static_cast<double>(item.prediction.accesses[a].bytesRequested);
+            }
+        }
+        // A perfect fake: the effective bandwidth is the fake copy bandwidth.
+        const double ms =
+            std::max(1e-9, m.bytesRequested / (device.measuredCopyBandwidthGBs * 1e9) * 1e3);
+        m.samplesMs.assign(static_cast<std::size_t>(std::max(1, options.repetitions)), ms);
+        m.kernelMs = Stats{ms, ms, ms, std::max(1, options.repetitions)};
+        m.effectiveBandwidthGBs = m.bytesRequested / (ms * 1e-3) / 1e9;
+        if (options.counters) {
+            const auto& names = kernelCounterNames();
+            for (const Metric& metric : item.prediction.metrics) {
+                if (std::find(names.begin(), names.end(), metric.name) != names.end()) {
+                    m.counters[metric.name] = metric.value;
+                }
+            }
+            m.countersMeasured = true;
+        } else {
+            m.countersUnavailableReason = "counters were not asked for";
+        }
+        results.push_back(std::move(m));
+        if (progress) {
+            progress(i + 1, total);
+        }
+    }
+    return results;
 }
 
 BuildInfo FakeBackend::buildInfo() const {

@@ -50,6 +50,16 @@ public:
     ProbeResult<std::string> kernelSource(const NamedPattern& pattern) override;
     BuildInfo buildInfo() const override;
 
+    /// Whole kernels: refuses buffers larger than device.globalMemoryBytes together
+    /// (OutOfMemory, naming them), else answers the grid model's counters as a perfect GPU
+    /// would count them and a time of the kernel's global bytes at the fake copy bandwidth.
+    /// beforeItem(i) is called before each kernel, as in sweep().
+    ProbeResult<std::vector<KernelMeasurement>>
+    measureKernels(const std::vector<KernelItem>& items, const KernelMeasureOptions& options,
+                   const ProgressCallback& progress, const CancelCallback& cancelled) override;
+    std::atomic<int> measureKernelCalls{0};
+    KernelMeasureOptions lastKernelOptions;
+
 private:
     ProbeResult<Measurement> answerFor(const SweepItem& item, const MeasureOptions& options);
 };

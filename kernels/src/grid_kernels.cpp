@@ -157,8 +157,9 @@ struct CompiledKernel {
 std::mutex cacheMutex;
 std::map<std::string, CompiledKernel> kernelCache;
 
-ProbeResult<CompiledKernel> compile(const GridKernel& kernel) {
-    {
+ProbeResult<CompiledKernel> compile(const GridKernel& kernel,
+                                    std::vector<char>* cubinOut = nullptr) {
+    if (cubinOut == nullptr) {
         std::lock_guard lock(cacheMutex);
         auto found = kernelCache.find(kernel.cacheKey);
         if (found != kernelCache.end()) {
@@ -201,6 +202,14 @@ ProbeResult<CompiledKernel> compile(const GridKernel& kernel) {
     std::vector<char> cubin(cubinSize);
     nvrtc->getCubin(program, cubin.data());
     nvrtc->destroyProgram(&program);
+    if (cubinOut != nullptr) {
+        *cubinOut = cubin;
+        std::lock_guard lock(cacheMutex);
+        auto found = kernelCache.find(kernel.cacheKey);
+        if (found != kernelCache.end()) {
+            return found->second;
+        }
+    }
 
     CompiledKernel loaded;
     cudaError_t status = cudaLibraryLoadData(&loaded.library, cubin.data(), nullptr, nullptr, 0,
@@ -220,6 +229,17 @@ ProbeResult<CompiledKernel> compile(const GridKernel& kernel) {
 }
 
 } // namespace
+
+ProbeResult<cudaKernel_t> compileGeneratedKernel(const std::string& source,
+                                                 const std::string& entryPoint,
+                                                 std::vector<char>* cubin) {
+    GridKernel kernel{source, entryPoint, entryPoint + "\n" + source};
+    auto compiled = compile(kernel, cubin);
+    if (auto* error = std::get_if<ProbeError>(&compiled)) {
+        return *error;
+    }
+    return std::get<CompiledKernel>(compiled).kernel;
+}
 
 ProbeResult<GridKernel> generateGridKernel(const Pattern& pattern) {
     if (!pattern.source) {

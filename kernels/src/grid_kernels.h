@@ -28,6 +28,12 @@ struct GridTiming {
     std::int64_t threads = 0;
 };
 
+/// Compiles (or reuses, cached by source) a generated kernel with NVRTC for the current device
+/// and loads it. When `cubin` is given, the compiled cubin is copied there (for cuobjdump).
+ProbeResult<cudaKernel_t> compileGeneratedKernel(const std::string& source,
+                                                 const std::string& entryPoint,
+                                                 std::vector<char>* cubin = nullptr);
+
 /// Checks every thread's address on the host (PatternRefused naming the thread and address when
 /// one falls outside the arena or is misaligned), compiles or reuses the kernel, and times
 /// `repetitions` launches with CUDA events after one warm-up.

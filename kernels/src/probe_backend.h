@@ -5,6 +5,7 @@
 #pragma once
 
 #include "warpscope/file_format.h"
+#include "warpscope/kernel.h"
 #include "warpscope/pattern.h"
 
 #include <cstdint>
@@ -33,6 +34,7 @@ enum class ProbeErrorCode {
     Timeout,     // the GPU did not finish within the time allowed
     Cancelled,   // a sweep was cancelled
     Internal,    // anything else
+    OutOfMemory, // a kernel's buffers do not fit the device's free memory (never launched)
 };
 
 const char* probeErrorCodeName(ProbeErrorCode code);
@@ -110,6 +112,43 @@ using ProgressCallback = std::function<void(int done, int total)>;
 /// Polled between patterns; returning true cancels the sweep.
 using CancelCallback = std::function<bool()>;
 
+/// How to run a whole kernel (measure_kernel).
+struct KernelMeasureOptions {
+    bool counters = true;
+    /// Flush the L2 cache before every timed launch (and before the profiled one): cold, as the
+    /// course notes measure. False times warm launches, and every answer says which.
+    bool cold = true;
+    int repetitions = 21; // timed launches for the median
+};
+
+/// One kernel of a measure_kernel request: resolved, checked and predicted by the caller (the
+/// grid model found every address inside its buffer and aligned before the backend sees it).
+struct KernelItem {
+    ResolvedKernel kernel;
+    GridPrediction prediction;
+    /// Where the kernel is in the request ("/sweep/3"), for errors.
+    std::string where;
+};
+
+struct KernelMeasurement {
+    /// Nsight Compute metric name -> value for one cold launch (the L2 flushed before it).
+    std::map<std::string, double> counters;
+    bool countersMeasured = false;
+    std::string countersUnavailableReason;
+    Stats kernelMs;                     // CUDA events around each launch
+    std::vector<double> samplesMs;      // every timed launch, in order
+    bool cold = true;                   // whether the L2 was flushed before each timed launch
+    double bytesRequested = 0.0;        // global bytes of active lanes, read + written
+    double effectiveBandwidthGBs = 0.0; // bytesRequested / median time
+    double copyBandwidthGBs = 0.0;      // the device's measured copy bandwidth (0: unknown)
+    double theoreticalBandwidthGBs = 0.0;
+    std::int64_t sharedBytesPerBlock = 0;
+    std::int64_t deviceBytes = 0; // the buffers allocated for it
+    std::string entryPoint;
+    /// The SASS memory instructions the generated kernel holds, in order (GeneratedKernel).
+    std::vector<std::string> memoryInstructions;
+};
+
 /// What a backend was built with (answered without a GPU).
 struct BuildInfo {
     std::string backend = "unknown"; // "cuda", or "fake" in tests
@@ -137,6 +176,20 @@ public:
 
     /// The CUDA source of the grid kernel generated for a pattern's expression.
     virtual ProbeResult<std::string> kernelSource(const NamedPattern& pattern) = 0;
+
+    /// Runs whole kernels (measure_kernel), one after another: generate, compile, allocate the
+    /// buffers at their real sizes (OutOfMemory when they do not fit, naming them), time and
+    /// count. Backends that cannot answer Internal by default.
+    virtual ProbeResult<std::vector<KernelMeasurement>>
+    measureKernels(const std::vector<KernelItem>& items, const KernelMeasureOptions& options,
+                   const ProgressCallback& progress, const CancelCallback& cancelled) {
+        (void)items;
+        (void)options;
+        (void)progress;
+        (void)cancelled;
+        return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot run whole kernels",
+                          false};
+    }
 
     /// How this backend was built, for the protocol's `hello` and `--version`. Must not touch
     /// the GPU or the driver: it answers on machines with neither.

@@ -2,7 +2,10 @@
 // the JSON forms of device facts and measurements, and the self-check against the hardware table.
 #include "probe_protocol.h"
 
+#include "kernel_codegen.h"
+#include "kernel_request.h"
 #include "warpscope/json_depth.h"
+
 #include "warpscope/model.h"
 
 #include <algorithm>
@@ -50,6 +53,7 @@ constexpr CodeName kCodeNames[] = {
     {ProbeErrorCode::Timeout, "timeout"},
     {ProbeErrorCode::Cancelled, "cancelled"},
     {ProbeErrorCode::Internal, "internal"},
+    {ProbeErrorCode::OutOfMemory, "out_of_memory"},
 };
 
 /// Deeper requests are refused before they reach the JSON parser: a pattern may nest 64 levels
@@ -61,8 +65,8 @@ constexpr std::size_t kMaxQueuedBytes = 16u * 1024u * 1024u;
 constexpr int kMaxSweepPatterns = 65536;
 constexpr int kMaxRepetitions = 1000;
 
-const char* const kOps[] = {"hello",  "device_info",   "measure",   "sweep",
-                            "cancel", "kernel_source", "selfcheck", "shutdown"};
+const char* const kOps[] = {"hello",         "device_info", "measure",  "sweep",         "cancel",
+                            "kernel_source", "selfcheck",   "shutdown", "measure_kernel"};
 
 ProbeError makeError(ProbeErrorCode code, std::string message) {
     return ProbeError{code, std::move(message), false};
@@ -266,7 +270,8 @@ Pending parseRequestLine(const LineRead& line) {
     if (std::find(std::begin(kOps), std::end(kOps), pending.op) == std::end(kOps)) {
         pending.error = badRequest("unknown op \"" + pending.op +
                                        "\"; the ops are hello, device_info, measure, sweep, "
-                                       "cancel, kernel_source, selfcheck and shutdown",
+                                       "measure_kernel, cancel, kernel_source, selfcheck and "
+                                       "shutdown",
                                    "/op");
         return pending;
     }
@@ -539,8 +544,9 @@ public:
                 if (!pending.endOfInput && !pending.error) {
                     m_shared->running = true;
                     m_shared->runningId = pending.id;
-                    m_shared->runningCancellable =
-                        pending.op == "sweep" || pending.op == "selfcheck";
+                    m_shared->runningCancellable = pending.op == "sweep" ||
+                                                   pending.op == "selfcheck" ||
+                                                   pending.op == "measure_kernel";
                     m_shared->cancelRequested = false;
                 }
             }
@@ -614,6 +620,9 @@ private:
         }
         if (op == "kernel_source") {
             return kernelSource(id, request);
+        }
+        if (op == "measure_kernel") {
+            return measureKernel(id, request);
         }
         if (op == "selfcheck") {
             return selfcheck(id);
@@ -720,9 +729,82 @@ private:
         return {okResponse(id, json{{"measurements", std::move(measurements)}})};
     }
 
-    Outcome kernelSource(const json& id, const json& request) {
-        if (auto bad = checkFields(request, "kernel_source", {"pattern"})) {
+    Outcome measureKernel(const json& id, const json& request) {
+        if (auto bad = checkFields(request, "measure_kernel", {"kernel", "sweep", "options"})) {
             return fail(id, *bad);
+        }
+        const auto kernel = request.find("kernel");
+        if (kernel == request.end()) {
+            return fail(id, badRequest("the request has no \"kernel\"", "/kernel"));
+        }
+        auto options = parseKernelOptions(request);
+        if (auto* error = std::get_if<RequestError>(&options)) {
+            return fail(id, *error);
+        }
+        const auto sweep = request.find("sweep");
+        // Every kernel is resolved and its every address checked before the first one runs.
+        auto items = prepareKernelItems(*kernel, sweep == request.end() ? nullptr : &*sweep,
+                                        &m_shared->cancelRequested);
+        if (auto* error = std::get_if<RequestError>(&items)) {
+            return fail(id, *error);
+        }
+        const auto& list = std::get<std::vector<KernelItem>>(items);
+        json measurements = json::array();
+        if (!list.empty()) {
+            ProgressWriter progress(id, m_options.progressInterval,
+                                    [this](const json& line) { m_shared->write(line); });
+            auto measured = m_backend.measureKernels(
+                list, std::get<KernelMeasureOptions>(options),
+                [&](int done, int total) { progress(done, total); },
+                [this] { return m_shared->cancelRequested.load(); });
+            if (auto* error = std::get_if<ProbeError>(&measured)) {
+                RequestError failed(*error);
+                return fail(id, failed);
+            }
+            const auto& results = std::get<std::vector<KernelMeasurement>>(measured);
+            if (results.size() != list.size()) {
+                return fail(id, makeError(ProbeErrorCode::Internal,
+                                          "the backend answered " + std::to_string(results.size()) +
+                                              " measurements for " + std::to_string(list.size()) +
+                                              " kernels"));
+            }
+            for (std::size_t i = 0; i < results.size(); ++i) {
+                measurements.push_back(toJson(results[i], list[i]));
+            }
+        }
+        if (sweep == request.end()) {
+            return {okResponse(id, measurements.front())};
+        }
+        return {okResponse(id, json{{"measurements", std::move(measurements)}})};
+    }
+
+    Outcome kernelSource(const json& id, const json& request) {
+        if (auto bad = checkFields(request, "kernel_source", {"pattern", "kernel"})) {
+            return fail(id, *bad);
+        }
+        if (const auto kernel = request.find("kernel"); kernel != request.end()) {
+            // A whole kernel's source is generated here, without the GPU: what measure_kernel
+            // compiles for it.
+            if (request.contains("pattern")) {
+                return fail(id, badRequest("kernel_source takes a \"pattern\" or a \"kernel\", "
+                                           "not both",
+                                           "/kernel"));
+            }
+            auto items = prepareKernelItems(*kernel, nullptr, &m_shared->cancelRequested);
+            if (auto* error = std::get_if<RequestError>(&items)) {
+                return fail(id, *error);
+            }
+            const auto& item = std::get<std::vector<KernelItem>>(items).front();
+            const GeneratedKernel generated = generateKernelSource(item.kernel);
+            json expected = json::array();
+            for (const std::string& instruction : generated.expectedMemoryInstructions) {
+                expected.push_back(instruction);
+            }
+            return {
+                okResponse(id, json{{"source", generated.source},
+                                    {"entryPoint", generated.entryPoint},
+                                    {"sharedBytesPerBlock", item.prediction.sharedBytesPerBlock},
+                                    {"memoryInstructions", std::move(expected)}})};
         }
         auto pattern = patternField(request);
         if (auto* error = std::get_if<RequestError>(&pattern)) {

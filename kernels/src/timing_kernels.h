@@ -16,4 +16,10 @@ cudaError_t launchLatency(const ReplayLaunch& launch, long long* cycles, cudaStr
 /// Writes `bytes` of `buffer` so that the L2 cache holds none of the arena afterwards.
 cudaError_t launchFlush(void* buffer, std::size_t bytes, cudaStream_t stream);
 
+/// Cold start for a whole kernel: writes `bytes` of `buffer` (evicting, and writing back, what
+/// the last kernel left dirty in L2), then reads them back, so that L2 holds only clean lines of
+/// `buffer` and the timed kernel pays no write-backs of someone else's data. `bytes` should be at
+/// least twice the L2 size. `sink` takes a never-taken store that keeps the reads.
+cudaError_t launchCleanFlush(void* buffer, std::size_t bytes, unsigned* sink, cudaStream_t stream);
+
 } // namespace warpscope::gpu

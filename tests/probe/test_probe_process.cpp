@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,79 @@ TEST(ProbeCommandLine, RunPrintsPredictedBesideMeasured) {
     EXPECT_NE(result.out.find("cache cg"), std::string::npos);
     // 600 cycles at the fake's 2 GHz.
     EXPECT_NE(result.out.find("600 cycles (300.0 ns)"), std::string::npos) << result.out;
+}
+
+TEST(ProbeCommandLine, RunKernelPrintsTheGridModelBesideTheCountersAndTheBandwidth) {
+    const CommandResult result = runCommand(
+        kFakeProbe, {"run-kernel", "readoffset", "--param", "offset=11"}, fakeScript("model"));
+    EXPECT_EQ(result.exitStatus, 0) << result.err;
+    EXPECT_NE(result.out.find("offset=11"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos);
+    EXPECT_NE(result.out.find("dram__bytes_read.sum"), std::string::npos);
+    EXPECT_NE(result.out.find("\u2713"), std::string::npos);
+    EXPECT_EQ(result.out.find("\u2717"), std::string::npos);
+    EXPECT_NE(result.out.find("cold: L2 flushed before each launch"), std::string::npos);
+    EXPECT_NE(result.out.find("Effective bandwidth"), std::string::npos);
+}
+
+TEST(ProbeCommandLine, RunKernelSweepsAsJsonLines) {
+    const CommandResult result =
+        runCommand(kFakeProbe,
+                   {"run-kernel", "transpose-naivecol-cg", "--json", "--no-counters", "--sweep",
+                    "bx=32,8", "--sweep", "by=32,32", "--repetitions", "3"},
+                   fakeScript("model"));
+    EXPECT_EQ(result.exitStatus, 0) << result.err;
+    std::vector<json> lines;
+    std::istringstream in(result.out);
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(json::parse(line, nullptr, false));
+    }
+    ASSERT_EQ(lines.size(), 2u) << result.out;
+    EXPECT_EQ(lines[0]["parameters"]["bx"], 32);
+    EXPECT_EQ(lines[1]["parameters"]["bx"], 8);
+    EXPECT_EQ(lines[1]["block"], json::array({8, 32, 1}));
+    EXPECT_EQ(lines[1]["timing"]["kernelMs"]["samples"], 3);
+    EXPECT_EQ(lines[1]["countersMeasured"], false);
+    EXPECT_EQ(lines[1]["memoryInstructions"], json::array({"LDG 4", "STG 4"}));
+    EXPECT_TRUE(lines[1].contains("device"));
+}
+
+TEST(ProbeCommandLine, RunKernelRefusesBadKernelsAndOptionsWithExitTwo) {
+    // Thread 32 would load byte 128 of a 128-byte buffer.
+    const CommandResult outside = runCommand(
+        kFakeProbe,
+        {"run-kernel", R"({"grid":[2,1,1],"block":[32,1,1],"buffers":[{"name":"a","bytes":128}],)"
+                       R"("accesses":[{"op":"load","space":"global","width":4,"buffer":"a",)"
+                       R"("address":"gid*4"}]})"},
+        fakeScript("model"));
+    EXPECT_EQ(outside.exitStatus, 2);
+    EXPECT_NE(outside.err.find("pattern_refused"), std::string::npos) << outside.err;
+    EXPECT_NE(outside.err.find("past the end of 'a'"), std::string::npos) << outside.err;
+    EXPECT_NE(outside.err.find("block (1, 0, 0), thread (0, 0, 0)"), std::string::npos);
+    const CommandResult huge = runCommand(
+        kFakeProbe,
+        {"run-kernel", R"({"grid":[1,1,1],"block":[32,1,1],"buffers":[{"name":"big",)"
+                       R"("bytes":4294967296}],"accesses":[{"op":"load","space":"global",)"
+                       R"("width":4,"buffer":"big","address":"gid*4"}]})"},
+        fakeScript("model"));
+    EXPECT_EQ(huge.exitStatus, 2);
+    EXPECT_NE(huge.err.find("out_of_memory"), std::string::npos) << huge.err;
+    EXPECT_NE(huge.err.find("big 4294967296 bytes"), std::string::npos) << huge.err;
+    EXPECT_EQ(runCommand(kFakeProbe, {"run-kernel", "no-such-kernel"}).exitStatus, 2);
+    EXPECT_EQ(runCommand(kFakeProbe, {"run-kernel", "readoffset", "--param", "nope=1"}).exitStatus,
+              2);
+    EXPECT_EQ(runCommand(kFakeProbe,
+                         {"run-kernel", "readoffset", "--sweep", "offset=0,1", "--sweep", "n=1"})
+                  .exitStatus,
+              2);
+}
+
+TEST(ProbeCommandLine, RunKernelSourceNeedsNoGpu) {
+    const CommandResult result = runCommand(
+        kFakeProbe, {"run-kernel", "transpose-tiled-padded", "--source"}, fakeScript("no_driver"));
+    EXPECT_EQ(result.exitStatus, 0) << result.err;
+    EXPECT_NE(result.out.find("st.shared.u32"), std::string::npos);
+    EXPECT_NE(result.out.find("__syncthreads()"), std::string::npos);
 }
 
 TEST(ProbeCommandLine, InfoDescribesTheDevice) {

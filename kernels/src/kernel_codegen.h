@@ -1,0 +1,35 @@
+// CUDA source for a whole kernel (measure_kernel), generated from its description: every access
+// is one inline-PTX memory instruction, in the kernel's order, so the SASS holds exactly one
+// memory instruction per access (tests/probe/check_kernel_sass.py checks it on a GPU machine).
+// Plain C++: the text is testable without CUDA; kernels/src/cuda_backend.cpp compiles it.
+#pragma once
+
+#include "warpscope/kernel.h"
+
+#include <string>
+#include <vector>
+
+namespace warpscope::probe {
+
+struct GeneratedKernel {
+    std::string source;     // CUDA C++ for NVRTC
+    std::string entryPoint; // extern "C" name
+    /// The kernel's arguments in order: one pointer per buffer (unsigned char*), then one
+    /// long long per parameter.
+    int bufferArguments = 0;
+    int parameterArguments = 0;
+    /// The SASS memory instructions the kernel must contain, in order, one per access
+    /// ("LDG.E.32", "STS.64", ...: the opcode family and width; see expectedSass()).
+    std::vector<std::string> expectedMemoryInstructions;
+    /// True when the kernel ends with loads no later store consumes: it then carries one extra
+    /// guarded store to a sink (never executed, but present in the SASS) so nothing is elided.
+    bool hasSink = false;
+};
+
+/// The source for `kernel`. Shared memory is `extern __shared__` (dynamic, sized at launch from
+/// the grid model's sharedBytesPerBlock). A __syncthreads() separates a shared store from a later
+/// shared load (and a shared load from a later shared store), as the notes' tiled transpose does;
+/// barriers are not memory instructions.
+GeneratedKernel generateKernelSource(const ResolvedKernel& kernel);
+
+} // namespace warpscope::probe

@@ -1,0 +1,350 @@
+// measure_kernel's request and response (kernel_request.h).
+#include "kernel_request.h"
+
+#include "warpscope/model.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <optional>
+
+namespace warpscope::probe {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr int kMaxKernelRepetitions = 1000;
+
+RequestError requestError(ProbeErrorCode code, std::string message, std::string where = "") {
+    RequestError error(ProbeError{code, std::move(message), false});
+    error.where = std::move(where);
+    return error;
+}
+
+RequestError badRequest(std::string message, std::string where = "") {
+    return requestError(ProbeErrorCode::BadRequest, std::move(message), std::move(where));
+}
+
+std::string typeName(const json& value) {
+    return value.is_null()      ? "null"
+           : value.is_boolean() ? "a boolean"
+           : value.is_number()  ? "a number"
+           : value.is_string()  ? "a string"
+           : value.is_array()   ? "an array"
+                                : "an object";
+}
+
+/// A core error at `pointer`: the core's place appended ("/kernel/accesses/1/width").
+RequestError coreError(const Error& error, const std::string& pointer, ProbeErrorCode code) {
+    Error placed = error;
+    if (error.where.empty()) {
+        placed.where = pointer;
+    } else if (error.where.front() == '/') {
+        placed.where = pointer + error.where;
+    } else {
+        placed.where = pointer + " (" + error.where + ")";
+    }
+    RequestError result(ProbeError{code, placed.describe(), false});
+    result.where = placed.where;
+    result.column = error.column;
+    result.coreCode = errorCodeName(error.code);
+    return result;
+}
+
+json numberJson(double value) {
+    constexpr double kExactInteger = 9007199254740992.0; // 2^53
+    if (std::isfinite(value) && std::trunc(value) == value && std::fabs(value) < kExactInteger) {
+        return json(static_cast<std::int64_t>(value));
+    }
+    return json(value);
+}
+
+json statsJson(const Stats& stats) {
+    return json{
+        {"median", stats.median},
+        {"min", stats.min},
+        {"max", stats.max},
+        {"samples", stats.samples},
+        {"spreadPct", stats.median > 0.0 ? 100.0 * (stats.max - stats.min) / stats.median : 0.0}};
+}
+
+json dimJson(const Dim3& d) {
+    return json::array({d.x, d.y, d.z});
+}
+
+/// A sweep point's [x, y, z] (1 to 3 positive integers; missing ones are 1) as launch strings.
+std::optional<RequestError> readDims(const json& value, const std::string& where,
+                                     std::array<std::string, 3>& out) {
+    if (!value.is_array() || value.empty() || value.size() > 3) {
+        return badRequest("must be an array of 1 to 3 positive integers; found " + typeName(value),
+                          where);
+    }
+    std::array<std::string, 3> dims{"1", "1", "1"};
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        if (!value[i].is_number_integer() || value[i].get<std::int64_t>() < 1) {
+            return badRequest("must be an array of 1 to 3 positive integers",
+                              where + "/" + std::to_string(i));
+        }
+        dims[i] = std::to_string(value[i].get<std::int64_t>());
+    }
+    out = dims;
+    return std::nullopt;
+}
+
+/// Resolves one kernel and runs the grid model over it.
+RequestResult<KernelItem> prepareOne(const Kernel& kernel, const std::string& pointer,
+                                     const std::atomic<bool>* cancelled) {
+    auto resolved = resolveKernel(kernel);
+    if (!resolved) {
+        return coreError(resolved.error(), pointer, ProbeErrorCode::BadRequest);
+    }
+    GridOptions options;
+    options.cancelled = cancelled;
+    auto prediction = predictGrid(resolved.value(), options);
+    if (!prediction) {
+        if (cancelled != nullptr && cancelled->load()) {
+            return requestError(ProbeErrorCode::Cancelled, "the request was cancelled");
+        }
+        // Every failure of the grid model is an address some thread would fault on (outside its
+        // buffer, negative, misaligned) or cannot compute: never launched.
+        RequestError refused =
+            coreError(prediction.error(), pointer, ProbeErrorCode::PatternRefused);
+        refused.error.message += "; the kernel was not launched";
+        return refused;
+    }
+    return KernelItem{std::move(resolved).value(), std::move(prediction).value(), pointer};
+}
+
+} // namespace
+
+const std::vector<std::string>& kernelCounterNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> list = nsightCounterNames();
+        for (const char* name :
+             {"lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
+              "dram__bytes_read.sum", "dram__bytes_write.sum", "l1tex__t_sector_hit_rate.pct",
+              "gpu__time_duration.sum"}) {
+            list.emplace_back(name);
+        }
+        return list;
+    }();
+    return names;
+}
+
+RequestResult<KernelMeasureOptions> parseKernelOptions(const json& request) {
+    KernelMeasureOptions options;
+    const auto found = request.find("options");
+    if (found == request.end()) {
+        return options;
+    }
+    if (!found->is_object()) {
+        return badRequest("\"options\" must be an object; found " + typeName(*found), "/options");
+    }
+    for (const auto& [key, value] : found->items()) {
+        const std::string where = "/options/" + key;
+        if (key == "counters" || key == "warm") {
+            if (!value.is_boolean()) {
+                return badRequest("\"" + key + "\" must be true or false; found " + typeName(value),
+                                  where);
+            }
+            if (key == "counters") {
+                options.counters = value.get<bool>();
+            } else {
+                options.cold = !value.get<bool>();
+            }
+        } else if (key == "repetitions") {
+            if (!value.is_number_integer() || value.get<std::int64_t>() < 1 ||
+                value.get<std::int64_t>() > kMaxKernelRepetitions) {
+                return badRequest("\"repetitions\" must be an integer from 1 to " +
+                                      std::to_string(kMaxKernelRepetitions) + "; found " +
+                                      (value.is_number() ? value.dump() : typeName(value)),
+                                  where);
+            }
+            options.repetitions = static_cast<int>(value.get<std::int64_t>());
+        } else {
+            return badRequest("unknown option \"" + key +
+                                  "\"; the options of measure_kernel are counters, warm and "
+                                  "repetitions",
+                              where);
+        }
+    }
+    return options;
+}
+
+RequestResult<std::vector<KernelItem>> prepareKernelItems(const json& kernelJson, const json* sweep,
+                                                          const std::atomic<bool>* cancelled) {
+    if (!kernelJson.is_object()) {
+        return badRequest("\"kernel\" must be a kernel object; found " + typeName(kernelJson),
+                          "/kernel");
+    }
+    auto kernel = kernelFromJson(kernelJson, "/kernel");
+    if (!kernel) {
+        // The core's pointer already starts with "/kernel".
+        return coreError(kernel.error(), "", ProbeErrorCode::BadRequest);
+    }
+    std::vector<KernelItem> items;
+    if (sweep == nullptr) {
+        auto item = prepareOne(kernel.value(), "/kernel", cancelled);
+        if (auto* error = std::get_if<RequestError>(&item)) {
+            return *error;
+        }
+        items.push_back(std::get<KernelItem>(std::move(item)));
+        return items;
+    }
+    if (!sweep->is_array()) {
+        return badRequest("\"sweep\" must be an array of sweep points; found " + typeName(*sweep),
+                          "/sweep");
+    }
+    if (sweep->size() > static_cast<std::size_t>(kMaxKernelSweepPoints)) {
+        return badRequest("a sweep takes at most " + std::to_string(kMaxKernelSweepPoints) +
+                              " points; found " + std::to_string(sweep->size()),
+                          "/sweep");
+    }
+    std::map<std::string, std::size_t> evaluated; // kernel text -> index into items
+    for (std::size_t i = 0; i < sweep->size(); ++i) {
+        const std::string pointer = "/sweep/" + std::to_string(i);
+        const json& point = (*sweep)[i];
+        if (!point.is_object()) {
+            return badRequest("a sweep point must be an object (parameter name -> value, \"grid\", "
+                              "\"block\"); found " +
+                                  typeName(point),
+                              pointer);
+        }
+        Kernel variant = kernel.value();
+        for (const auto& [key, value] : point.items()) {
+            const std::string where = pointer + "/" + key;
+            if (key == "grid" || key == "block") {
+                if (auto error = readDims(
+                        value, where, key == "grid" ? variant.launch.grid : variant.launch.block)) {
+                    return *error;
+                }
+                continue;
+            }
+            auto parameter = std::find_if(variant.parameters.begin(), variant.parameters.end(),
+                                          [&](const Parameter& p) { return p.name == key; });
+            if (parameter == variant.parameters.end()) {
+                std::string known;
+                for (const Parameter& p : variant.parameters) {
+                    known += (known.empty() ? "" : ", ") + p.name;
+                }
+                return badRequest("the kernel has no parameter \"" + key + "\" (its parameters: " +
+                                      (known.empty() ? "none" : known) + ")",
+                                  where);
+            }
+            if (!value.is_number_integer()) {
+                return badRequest(
+                    "a parameter's value must be an integer; found " + typeName(value), where);
+            }
+            parameter->value = value.get<std::int64_t>();
+        }
+        // A point repeated (a sweep measured several times over) is evaluated once.
+        const std::string key = kernelToJsonText(variant);
+        if (auto seen = evaluated.find(key); seen != evaluated.end()) {
+            KernelItem copy = items[seen->second];
+            copy.where = pointer;
+            items.push_back(std::move(copy));
+            continue;
+        }
+        auto item = prepareOne(variant, pointer, cancelled);
+        if (auto* error = std::get_if<RequestError>(&item)) {
+            return *error;
+        }
+        evaluated.emplace(key, items.size());
+        items.push_back(std::get<KernelItem>(std::move(item)));
+    }
+    return items;
+}
+
+std::map<std::string, double> predictedKernelMetrics(const GridPrediction& prediction) {
+    std::map<std::string, double> metrics;
+    for (const Metric& metric : prediction.metrics) {
+        metrics[metric.name] = metric.value;
+    }
+    return metrics;
+}
+
+json toJson(const KernelMeasurement& measurement, const KernelItem& item) {
+    const ResolvedKernel& kernel = item.kernel;
+    json parameters = json::object();
+    for (std::size_t i = 0; i < kernel.kernel.parameters.size(); ++i) {
+        parameters[kernel.kernel.parameters[i].name] = kernel.parameterValues[i];
+    }
+    json predicted = json::object();
+    for (const auto& [name, value] : predictedKernelMetrics(item.prediction)) {
+        predicted[name] = numberJson(value);
+    }
+    json accesses = json::array();
+    for (std::size_t i = 0; i < item.prediction.accesses.size(); ++i) {
+        const GridAccessPrediction& access = item.prediction.accesses[i];
+        const KernelAccess& described = kernel.kernel.accesses[i];
+        accesses.push_back(json{{"label", described.label},
+                                {"space", toString(described.kind.space)},
+                                {"op", toString(described.kind.op)},
+                                {"width", described.kind.widthBytes},
+                                {"requests", access.requests},
+                                {"sectors", access.sectors},
+                                {"wavefronts", access.wavefronts},
+                                {"bankConflicts", access.bankConflicts},
+                                {"bytesRequested", access.bytesRequested},
+                                {"activeThreads", access.activeThreads}});
+    }
+    json buffers = json::array();
+    for (const GridBufferFootprint& buffer : item.prediction.buffers) {
+        buffers.push_back(json{{"name", buffer.name},
+                               {"bytes", buffer.bytes},
+                               {"sectorsRead", buffer.sectorsRead},
+                               {"sectorsWritten", buffer.sectorsWritten},
+                               {"l2SectorsRead", buffer.l2SectorsRead},
+                               {"l2SectorsWritten", buffer.l2SectorsWritten}});
+    }
+    json counters = json::object();
+    for (const auto& [name, value] : measurement.counters) {
+        counters[name] = numberJson(value);
+    }
+    json instructions = json::array();
+    for (const std::string& instruction : measurement.memoryInstructions) {
+        instructions.push_back(instruction);
+    }
+    json samples = json::array();
+    for (double ms : measurement.samplesMs) {
+        samples.push_back(ms);
+    }
+    auto share = [](double value, double ceiling) {
+        return ceiling > 0.0 ? json(100.0 * value / ceiling) : json(nullptr);
+    };
+    return json{
+        {"kernel", kernel.kernel.name},
+        {"parameters", std::move(parameters)},
+        {"grid", dimJson(kernel.grid)},
+        {"block", dimJson(kernel.block)},
+        {"threads", kernel.threadCount()},
+        {"warps", kernel.warpCount()},
+        {"sharedBytesPerBlock", item.prediction.sharedBytesPerBlock},
+        {"deviceBytes", measurement.deviceBytes},
+        {"memoryInstructions", std::move(instructions)},
+        {"predicted", std::move(predicted)},
+        {"accesses", std::move(accesses)},
+        {"buffers", std::move(buffers)},
+        {"counters", std::move(counters)},
+        {"countersMeasured", measurement.countersMeasured},
+        {"countersUnavailableReason", measurement.countersUnavailableReason},
+        {"countersCold", true},
+        {"timing",
+         json{{"kernelMs", statsJson(measurement.kernelMs)},
+              {"samplesMs", std::move(samples)},
+              {"cold", measurement.cold},
+              {"label", measurement.cold ? "cold: L2 flushed before each launch"
+                                         : "warm: no flush between launches (data may be in L2)"}}},
+        {"bytesRequested", numberJson(measurement.bytesRequested)},
+        {"effectiveBandwidthGBs", measurement.effectiveBandwidthGBs},
+        {"copyBandwidthGBs", measurement.copyBandwidthGBs},
+        {"theoreticalBandwidthGBs", measurement.theoreticalBandwidthGBs},
+        {"shareOfCopyBandwidthPct",
+         share(measurement.effectiveBandwidthGBs, measurement.copyBandwidthGBs)},
+        {"shareOfTheoreticalBandwidthPct",
+         share(measurement.effectiveBandwidthGBs, measurement.theoreticalBandwidthGBs)},
+    };
+}
+
+} // namespace warpscope::probe

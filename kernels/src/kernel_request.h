@@ -1,0 +1,46 @@
+// measure_kernel's request and response (docs/protocol.md, "measure_kernel"): the kernel and its
+// sweep points resolved and checked by the core's grid model before anything runs, the options,
+// and the JSON of a kernel measurement. Plain C++, shared by serve() and `warpscope-probe
+// run-kernel`.
+#pragma once
+
+#include "probe_backend.h"
+#include "probe_protocol.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace warpscope::probe {
+
+/// The options object of measure_kernel: counters, warm, repetitions.
+RequestResult<KernelMeasureOptions> parseKernelOptions(const nlohmann::json& request);
+
+/// The kernels a request asks for: `kernel` (a kernel object, pointer "/kernel") alone, or once
+/// per point of `sweep` (an array of objects: parameter name -> value, and optionally "grid" and
+/// "block" as [x, y, z]), each resolved and run through the grid model. Errors: BadRequest for a
+/// kernel that cannot be read or resolved, or a sweep point naming an unknown parameter
+/// (`where` points at it); PatternRefused when the grid model finds an address outside its
+/// buffer, negative or misaligned (the message names the access, thread and address; nothing
+/// runs); Cancelled when `cancelled` becomes true.
+RequestResult<std::vector<KernelItem>> prepareKernelItems(const nlohmann::json& kernel,
+                                                          const nlohmann::json* sweep,
+                                                          const std::atomic<bool>* cancelled);
+
+/// The most sweep points one measure_kernel takes.
+inline constexpr int kMaxKernelSweepPoints = 4096;
+
+/// One kernel's answer: what ran (parameters, launch), the grid model's prediction, the measured
+/// counters and timing, and the effective bandwidth.
+nlohmann::json toJson(const KernelMeasurement& measurement, const KernelItem& item);
+
+/// The grid model's totals as name -> value (the `predicted` object).
+std::map<std::string, double> predictedKernelMetrics(const GridPrediction& prediction);
+
+/// Counters measure_kernel asks CUPTI for: the eight l1tex counters, the L2 sectors requested by
+/// L1, DRAM bytes, the L1 hit rate and the kernel's duration.
+const std::vector<std::string>& kernelCounterNames();
+
+} // namespace warpscope::probe
