@@ -66,6 +66,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_gpuStatus->setObjectName(QStringLiteral("gpuStatus"));
     statusBar()->addPermanentWidget(m_gpuStatus);
     createGpu();
+    createNotes();
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
             statusBar()->showMessage(m_highlight->selectionText());

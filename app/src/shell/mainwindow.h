@@ -32,6 +32,9 @@ namespace warpscope::app {
 class Autosaver;
 class GpuRunner;
 class KernelSourceDialog;
+class KernelMeasurementStore;
+class NotesRunner;
+class NotesView;
 class MeasurementStore;
 class ProbeClient;
 class BankView;
@@ -91,6 +94,22 @@ public:
     MeasurementStore* measurements() const { return m_measurements; }
     KernelSourceDialog* kernelSourceDialog() const { return m_kernelDialog; }
     QAction* autoRunAction() const { return m_autoRunAction; }
+    NotesView* notesView() const { return m_notesView; }
+    NotesRunner* notesRunner() const { return m_notesRunner; }
+    KernelMeasurementStore* kernelMeasurements() const { return m_kernelMeasurements; }
+
+    /// Show the notes-vs-GPU tab on the notes experiment `id` ("table-4-11"); its first row's
+    /// kernel's first access becomes the current pattern, so the warp, bank and block views
+    /// explain it. False, with a message, for an unknown id.
+    bool showNotesExperiment(const QString& id);
+    /// Show kernel preset `id`: its first access in the single-warp views, and in the notes tab
+    /// the first notes experiment that measures it.
+    bool showKernelPreset(const QString& id);
+    /// Measure the notes tab's experiment on the GPU (F5 while that tab is shown).
+    void runNotesOnGpu();
+    /// Read recorded measure_kernel answers (KernelMeasurementStore::importJsonLines); false,
+    /// with the reason in the message bar, when the file cannot be read.
+    bool importKernelMeasurements(const QString& path, const QString& gpuName);
 
     /// Measure the current pattern on the GPU (GPU ▸ Run, F5).
     void runOnGpu();
@@ -160,6 +179,7 @@ private:
     void updateMeasurementMarks();
     void updateGpuStatus();
     void editProbeSettings();
+    void createNotes();
 
     MainWindowOptions m_options;
     PatternDocument* m_document;
@@ -189,6 +209,9 @@ private:
     GpuRunner* m_gpu = nullptr;
     KernelSourceDialog* m_kernelDialog = nullptr;
     QAction* m_autoRunAction = nullptr;
+    KernelMeasurementStore* m_kernelMeasurements = nullptr;
+    NotesRunner* m_notesRunner = nullptr;
+    NotesView* m_notesView = nullptr;
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
 };

@@ -1,0 +1,161 @@
+// MainWindow: the notes beside this GPU. The notes tab, its Run (F5) through NotesRunner, the
+// picker's notes experiments and kernel presets, and recorded kernel measurements.
+#include "shell/mainwindow.h"
+
+#include "document/patterndocument.h"
+#include "gpu/kernelmeasurement.h"
+#include "gpu/notesexperiment.h"
+#include "gpu/notesrunner.h"
+#include "gpu/probeclient.h"
+#include "panels/messagebar.h"
+#include "panels/patterneditor.h"
+#include "panels/presetpicker.h"
+#include "views/notesview.h"
+
+#include <warpscope/kernel.h>
+#include <warpscope/kernel_preset.h>
+
+#include <QFile>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace warpscope::app {
+
+namespace {
+
+/// The pattern the single-warp views show for a kernel preset: its first access at block 0,
+/// warp 0, at the point's parameters.
+std::optional<Pattern> firstAccessPattern(const KernelPreset& preset, const KernelPoint& point) {
+    Kernel kernel = preset.kernel;
+    for (Parameter& parameter : kernel.parameters) {
+        const auto it = point.find(parameter.name);
+        if (it != point.end()) {
+            parameter.value = it->second;
+        }
+    }
+    auto pattern = patternFromKernel(kernel, 0);
+    if (!pattern) {
+        return std::nullopt;
+    }
+    return pattern.value();
+}
+
+} // namespace
+
+void MainWindow::createNotes() {
+    m_kernelMeasurements = new KernelMeasurementStore(this);
+    m_notesRunner = new NotesRunner(m_probe, m_kernelMeasurements, this);
+    m_notesView = new NotesView(m_kernelMeasurements, m_tabs);
+    m_tabs->addTab(m_notesView, tr("&Notes vs GPU"));
+
+    connect(m_notesView, &NotesView::runRequested, this, &MainWindow::runNotesOnGpu);
+    connect(m_notesView, &NotesView::experimentChosen, this, [this](const QString& id) {
+        m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kNotesExperimentPrefix) + id);
+    });
+    connect(m_notesRunner, &NotesRunner::runningChanged, m_notesView, &NotesView::setRunning);
+    connect(m_notesRunner, &NotesRunner::progress, m_notesView, &NotesView::setProgress);
+    connect(m_notesRunner, &NotesRunner::failed, this, [this](const QString& message, bool noGpu) {
+        if (noGpu) {
+            m_notesView->setGpuStatus(
+                tr("This GPU: none present (%1); the chart shows the notes' numbers only.")
+                    .arg(message));
+            m_messageBar->showMessage(MessageBar::Level::Info,
+                                      tr("No GPU to measure on: %1").arg(message));
+        } else {
+            m_messageBar->showMessage(MessageBar::Level::Error, message);
+        }
+    });
+    connect(m_notesRunner, &NotesRunner::finished, this, [this] {
+        statusBar()->showMessage(tr("The notes' table measured on the GPU."), 5000);
+    });
+    // A new measurement belongs to the session: saved and autosaved with it.
+    connect(m_kernelMeasurements, &KernelMeasurementStore::changed, this, [this] {
+        if (m_kernelMeasurements->size() > 0) {
+            m_document->markModified();
+        }
+    });
+    connect(m_probe, &ProbeClient::stateChanged, this, [this](ProbeClient::State state) {
+        if (state == ProbeClient::State::NoGpu || state == ProbeClient::State::Failed) {
+            m_notesView->setGpuStatus(tr("This GPU: none present (%1); the chart shows the "
+                                         "notes' numbers only.")
+                                          .arg(m_probe->stateText()));
+        } else if (state == ProbeClient::State::Ready) {
+            m_notesView->setGpuStatus(
+                tr("This GPU: %1; press Run (F5) to measure.").arg(m_probe->gpu().describe()));
+        }
+    });
+}
+
+bool MainWindow::showNotesExperiment(const QString& id) {
+    const NotesExperiment* experiment = findNotesExperiment(id.toStdString());
+    if (experiment == nullptr || experiment->rows.empty()) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+                                  tr("There is no notes experiment \"%1\".").arg(id));
+        m_editor->presetPicker()->setCurrentPresetId(m_document->presetId());
+        return false;
+    }
+    m_notesView->setExperiment(experiment->id);
+    m_tabs->setCurrentWidget(m_notesView);
+    const NotesExperimentRow& first = experiment->rows.front();
+    if (const KernelPreset* preset = findKernelPreset(first.presetId)) {
+        if (auto pattern = firstAccessPattern(*preset, first.point)) {
+            m_document->editPattern(*pattern, tr("Show %1").arg(experiment->title));
+        }
+    }
+    m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kNotesExperimentPrefix) + id);
+    return true;
+}
+
+bool MainWindow::showKernelPreset(const QString& id) {
+    const KernelPreset* preset = findKernelPreset(id.toStdString());
+    if (preset == nullptr) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+                                  tr("There is no kernel preset \"%1\".").arg(id));
+        m_editor->presetPicker()->setCurrentPresetId(m_document->presetId());
+        return false;
+    }
+    if (auto pattern = firstAccessPattern(*preset, {})) {
+        m_document->editPattern(*pattern, tr("Show %1").arg(QString::fromStdString(preset->title)));
+    }
+    for (const NotesExperiment& experiment : notesExperiments()) {
+        for (const NotesExperimentRow& row : experiment.rows) {
+            if (row.presetId == preset->id) {
+                m_notesView->setExperiment(experiment.id);
+                break;
+            }
+        }
+        if (m_notesView->experimentId() == experiment.id) {
+            break;
+        }
+    }
+    m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kKernelPresetPrefix) + id);
+    return true;
+}
+
+void MainWindow::runNotesOnGpu() {
+    const NotesExperiment* experiment = findNotesExperiment(m_notesView->experimentId());
+    if (experiment == nullptr) {
+        return;
+    }
+    m_tabs->setCurrentWidget(m_notesView);
+    statusBar()->showMessage(tr("Measuring %1 on the GPU…").arg(experiment->title));
+    m_notesRunner->run(*experiment);
+}
+
+bool MainWindow::importKernelMeasurements(const QString& path, const QString& gpuName) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+                                  tr("Cannot read %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    int points = 0;
+    if (auto error = m_kernelMeasurements->importJsonLines(file.readAll(), gpuName, &points)) {
+        m_messageBar->showMessage(MessageBar::Level::Error, tr("%1: %2").arg(path, *error));
+        return false;
+    }
+    statusBar()->showMessage(tr("Read %n recorded kernel measurement(s).", "", points), 5000);
+    return true;
+}
+
+} // namespace warpscope::app
