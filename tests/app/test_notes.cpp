@@ -101,9 +101,10 @@ TEST(NotesExperiments, FindingIsComputedFromTheNumbers) {
     const NotesExperiment* read = findNotesExperiment("readsegment");
     ASSERT_NE(read, nullptr);
     std::vector<NotesComparisonRow> rows(3);
-    rows[0] = {QStringLiteral("offset 0"), 100.0, 100.0, 1600.0, 0.0076, 55.0, false};
-    rows[1] = {QStringLiteral("offset 11"), 49.81, 80.0, 1580.0, 0.0077, 54.0, false};
-    rows[2] = {QStringLiteral("offset 128"), 100.0, 100.0, 1600.0, 0.0076, 55.0, false};
+    rows[0] = {QStringLiteral("offset 0"), 100.0, 100.0, std::nullopt, 1600.0, 0.0076, 55.0, false};
+    rows[1] = {QStringLiteral("offset 11"), 49.81, 80.0, std::nullopt, 1580.0, 0.0077, 54.0, false};
+    rows[2] = {
+        QStringLiteral("offset 128"), 100.0, 100.0, std::nullopt, 1600.0, 0.0076, 55.0, false};
     EXPECT_EQ(notesFinding(*read, rows).toStdString(),
               std::string("Against offset 0, offset 11 costs 50 % of the global load "
                           "efficiency in the notes and costs 20 % here; this GPU's bandwidth there "
@@ -112,9 +113,17 @@ TEST(NotesExperiments, FindingIsComputedFromTheNumbers) {
     EXPECT_NE(notesFinding(*read, rows).indexOf(QStringLiteral("costs 50 % against offset 0")), -1)
         << qPrintable(notesFinding(*read, rows));
     const NotesExperiment* tiled = findNotesExperiment("transpose-tiled");
+    // Without the notes' numbers or a GPU: the model's count per warp, never nothing.
+    KernelMeasurementStore empty;
+    const NotesComparison modelOnly = compareWithNotes(*tiled, empty);
+    ASSERT_EQ(modelOnly.rows.size(), 2u);
+    EXPECT_EQ(modelOnly.rows[0].model, 32.0); // a tile column: one bank, 32 wavefronts
+    EXPECT_EQ(modelOnly.rows[1].model, 1.0);  // padded: 32 banks, one wavefront
+    EXPECT_EQ(modelOnly.finding.toStdString(),
+              "Not measured yet; the model gives one warp of [32][32] 32 against 1 for [32][33].");
     std::vector<NotesComparisonRow> two(2);
-    two[0] = {QStringLiteral("[32][32]"), std::nullopt, 1034.1, 1034.1, 0.0324, 34.9, true};
-    two[1] = {QStringLiteral("[32][33]"), std::nullopt, 1736.1, 1736.1, 0.0193, 58.6, true};
+    two[0] = {QStringLiteral("[32][32]"), std::nullopt, 1034.1, 32.0, 1034.1, 0.0324, 34.9, true};
+    two[1] = {QStringLiteral("[32][33]"), std::nullopt, 1736.1, 1.0, 1736.1, 0.0193, 58.6, true};
     EXPECT_EQ(notesFinding(*tiled, two).toStdString(),
               std::string("Against [32][32], [32][33] gains 68 % of the effective bandwidth "
                           "here (1736 against 1034 GB/s); the notes give no number for it."));

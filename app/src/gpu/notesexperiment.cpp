@@ -1,7 +1,9 @@
 // The notes' experiments and their comparison with this GPU.
 #include "gpu/notesexperiment.h"
 
+#include <warpscope/kernel.h>
 #include <warpscope/kernel_preset.h>
+#include <warpscope/model.h>
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -169,11 +171,13 @@ std::vector<NotesExperiment> buildExperiments() {
     list.push_back(make("readoffset", tr("readOffset offsets at 2^24: bandwidth"),
                         QStringLiteral("seed 002, readOffset"), tr("offset"), bw, true,
                         offsets("readoffset", false)));
+    list.back().modelAccess = 0; // load A[k]
     list.push_back(make("transpose-tiled", tr("Tiled transpose: without and with padding"),
                         QStringLiteral("seed 003, [TILE_DIM][TILE_DIM+1]"), tr("shared tile"), bw,
                         true,
                         {{"transpose-tiled", {{"pad", 0}}, QStringLiteral("[32][32]"), 0, false},
                          {"transpose-tiled", {{"pad", 1}}, QStringLiteral("[32][33]"), 0, false}}));
+    list.back().modelAccess = 2; // load tile[tid.x][tid.y]: the column read that conflicts
     list.push_back(
         make("aos-soa", tr("Figure 4-22: AoS and SoA, time"),
              QStringLiteral("seed 002, Figure 4-22"), tr("layout"), NotesQuantity::Time, true,
@@ -183,6 +187,44 @@ std::vector<NotesExperiment> buildExperiments() {
                               [](const NotesExperiment& e) { return e.rows.empty(); }),
                list.end());
     return list;
+}
+
+/// The modern model's count for one warp (block 0, warp 0) of access `access` of the preset's
+/// kernel at `point`: sectors per request (global) or wavefronts (shared).
+std::optional<double> warpModel(const std::string& presetId, const KernelPoint& point, int access,
+                                QString* name) {
+    const KernelPreset* preset = findKernelPreset(presetId);
+    if (preset == nullptr || access < 0 ||
+        access >= static_cast<int>(preset->kernel.accesses.size())) {
+        return std::nullopt;
+    }
+    Kernel kernel = preset->kernel;
+    for (Parameter& parameter : kernel.parameters) {
+        const auto it = point.find(parameter.name);
+        if (it != point.end()) {
+            parameter.value = it->second;
+        }
+    }
+    const auto resolved = resolveKernel(kernel);
+    if (!resolved) {
+        return std::nullopt;
+    }
+    const auto warp = resolveWarp(resolved.value(), access, 0, 0);
+    if (!warp) {
+        return std::nullopt;
+    }
+    const ModernPrediction prediction = predictModern(warp.value());
+    const QString label =
+        QString::fromStdString(kernel.accesses[static_cast<std::size_t>(access)].label);
+    if (prediction.shared) {
+        *name = tr("model: wavefronts of %1, warp 0").arg(label);
+        return prediction.shared->wavefronts;
+    }
+    if (prediction.global && prediction.global->requests > 0) {
+        *name = tr("model: sectors per request of %1, warp 0").arg(label);
+        return static_cast<double>(prediction.global->sectors) / prediction.global->requests;
+    }
+    return std::nullopt;
 }
 
 QString number(double value) {
@@ -314,6 +356,10 @@ NotesComparison compareWithNotes(const NotesExperiment& experiment,
             notesGpus.insert(preset->notesGpu.empty() ? tr("their GPU is not named in the notes")
                                                       : QString::fromStdString(preset->notesGpu));
         }
+        if (experiment.modelAccess >= 0) {
+            out.model =
+                warpModel(row.presetId, row.point, experiment.modelAccess, &comparison.modelName);
+        }
         const KernelMeasurement* m = store.find(QString::fromStdString(row.presetId), row.point);
         if (m != nullptr) {
             out.bandwidthGBs = m->effectiveBandwidthGBs;
@@ -406,6 +452,11 @@ QString notesFinding(const NotesExperiment& experiment,
                       "number for it.")
                 .arg(base.label, row.label, costPhrase(costPct(q, *base.measured, *row.measured)),
                      name, number(*row.measured), number(*base.measured), unit);
+        }
+        if (base.model && row.model) {
+            return tr("Not measured yet; the model gives one warp of %1 %2 against %3 for %4.")
+                .arg(base.label, QString::number(*base.model), QString::number(*row.model),
+                     row.label);
         }
         return {};
     }

@@ -36,6 +36,10 @@ struct NotesExperiment {
     NotesQuantity quantity = NotesQuantity::Bandwidth;
     /// The first row is the baseline the others are compared with (offset 0, no padding).
     bool baselineFirst = false;
+    /// Where the notes publish no number: the access whose single-warp prediction (sectors per
+    /// request, or shared wavefronts, of warp 0 of block 0) the chart draws instead, so that the
+    /// chart is never empty without a GPU; -1 for none.
+    int modelAccess = -1;
     std::vector<NotesExperimentRow> rows;
 };
 
@@ -53,6 +57,8 @@ struct NotesComparisonRow {
     QString label;
     std::optional<double> notes;    // the notes' number
     std::optional<double> measured; // this GPU's, in the same quantity
+    /// The modern model's sectors per request (or wavefronts) of the experiment's modelAccess.
+    std::optional<double> model;
     /// This GPU's effective bandwidth, time and share of the copy bandwidth, whatever the
     /// quantity compared.
     std::optional<double> bandwidthGBs;
@@ -68,6 +74,8 @@ struct NotesComparison {
     std::vector<NotesComparisonRow> rows;
     int measuredRows = 0;
     int notesRows = 0;
+    /// What `model` counts ("wavefronts of load tile[tid.x][tid.y], warp 0"); empty without.
+    QString modelName;
     /// One sentence from the numbers; empty when there is nothing to compare.
     QString finding;
 };

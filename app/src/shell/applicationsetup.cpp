@@ -134,6 +134,12 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
         window.resize(1600, 1000);
     }
 
+    for (const QString& file : options.kernelMeasurementsFiles) {
+        if (!window.importKernelMeasurements(file, {}) && !options.screenshotPath.isEmpty()) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 1;
+        }
+    }
     if (options.measure) {
         if (!measureAndWait(window) && !options.screenshotPath.isEmpty()) {
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));

@@ -219,5 +219,8 @@ private:
 /// --measure: run the window's current pattern on the GPU and wait (up to two minutes) for its
 /// measurement; false, with the reason in the message bar, when none came.
 bool measureAndWait(MainWindow& window);
+/// --measure on the notes tab: measure its experiment and wait (up to five minutes); false, with
+/// the reason in the message bar, when no row was measured.
+bool measureNotesAndWait(MainWindow& window);
 
 } // namespace warpscope::app

@@ -173,6 +173,9 @@ void MainWindow::editProbeSettings() {
 }
 
 bool measureAndWait(MainWindow& window) {
+    if (window.viewTabs()->currentWidget() == static_cast<QWidget*>(window.notesView())) {
+        return measureNotesAndWait(window);
+    }
     GpuRunner* gpu = window.gpuRunner();
     bool arrived = false;
     bool failed = false;

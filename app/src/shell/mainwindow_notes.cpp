@@ -14,7 +14,11 @@
 
 #include <warpscope/kernel.h>
 #include <warpscope/kernel_preset.h>
+#include <warpscope/preset.h>
 
+#include "gpu/eventwait.h"
+
+#include <QApplication>
 #include <QFile>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -99,7 +103,16 @@ bool MainWindow::showNotesExperiment(const QString& id) {
     const NotesExperimentRow& first = experiment->rows.front();
     if (const KernelPreset* preset = findKernelPreset(first.presetId)) {
         if (auto pattern = firstAccessPattern(*preset, first.point)) {
-            m_document->editPattern(*pattern, tr("Show %1").arg(experiment->title));
+            // Loaded as a preset, so the editor's title and caption say what the views show.
+            Preset shown;
+            shown.id = kNotesExperimentPrefix + experiment->id;
+            shown.topic = preset->topic;
+            shown.title = preset->title + ", " + first.label.toStdString() + ": " +
+                          preset->kernel.accesses.front().label;
+            shown.caption = preset->caption;
+            shown.source = preset->source;
+            shown.pattern = *pattern;
+            m_document->loadPreset(shown);
         }
     }
     m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kNotesExperimentPrefix) + id);
@@ -115,7 +128,14 @@ bool MainWindow::showKernelPreset(const QString& id) {
         return false;
     }
     if (auto pattern = firstAccessPattern(*preset, {})) {
-        m_document->editPattern(*pattern, tr("Show %1").arg(QString::fromStdString(preset->title)));
+        Preset shown;
+        shown.id = kKernelPresetPrefix + preset->id;
+        shown.topic = preset->topic;
+        shown.title = preset->title + ": " + preset->kernel.accesses.front().label;
+        shown.caption = preset->caption;
+        shown.source = preset->source;
+        shown.pattern = *pattern;
+        m_document->loadPreset(shown);
     }
     for (const NotesExperiment& experiment : notesExperiments()) {
         for (const NotesExperimentRow& row : experiment.rows) {
@@ -156,6 +176,21 @@ bool MainWindow::importKernelMeasurements(const QString& path, const QString& gp
     }
     statusBar()->showMessage(tr("Read %n recorded kernel measurement(s).", "", points), 5000);
     return true;
+}
+
+bool measureNotesAndWait(MainWindow& window) {
+    NotesRunner* runner = window.notesRunner();
+    bool done = false;
+    const auto connection = QObject::connect(runner, &NotesRunner::finished, [&] { done = true; });
+    window.runNotesOnGpu();
+    const bool answered = waitForEvents([&] { return done || !runner->isRunning(); }, 300000);
+    QObject::disconnect(connection);
+    if (!answered) {
+        window.messageBar()->showMessage(MessageBar::Level::Error,
+                                         QObject::tr("No GPU answer within five minutes."));
+    }
+    QApplication::processEvents();
+    return window.notesView()->comparison().measuredRows > 0;
 }
 
 } // namespace warpscope::app

@@ -238,6 +238,10 @@ void NotesView::fillChart() {
         if (row.notes) {
             notesKeys << i + 1;
             notesValues << *row.notes;
+        } else if (m_comparison.notesRows == 0 && row.model) {
+            // No number in the notes: the left series is the model's count for one warp.
+            notesKeys << i + 1;
+            notesValues << *row.model;
         }
         if (row.measured) {
             measuredKeys << i + 1;
@@ -248,8 +252,9 @@ void NotesView::fillChart() {
     // Bandwidth and time differ by an order of magnitude or more between the notes' GPU and
     // today's: each gets its own axis (left: the notes, right: this GPU), so both shapes show.
     // Efficiencies share one axis in percent.
+    const bool modelSeries = m_comparison.notesRows == 0 && !m_comparison.modelName.isEmpty();
     const bool ownAxes = experiment->quantity == NotesQuantity::Bandwidth ||
-                         experiment->quantity == NotesQuantity::Time;
+                         experiment->quantity == NotesQuantity::Time || modelSeries;
     QCPAxis* bottom = m_plot->xAxis;
     QCPAxis* notesAxis = m_plot->yAxis;
     QCPAxis* measuredAxis = ownAxes ? m_plot->yAxis2 : m_plot->yAxis;
@@ -267,11 +272,15 @@ void NotesView::fillChart() {
     bottom->setRange(0.4, m_comparison.rows.size() + 0.6);
     const QString notesName = m_comparison.notesRows > 0
                                   ? tr("notes (%1)").arg(m_comparison.notesGpu)
-                                  : tr("notes: no number");
+                              : modelSeries ? m_comparison.modelName
+                                            : tr("notes: no number");
     const QString measuredName = m_comparison.measuredGpu.isEmpty()
                                      ? tr("this GPU: not measured")
                                      : tr("this GPU (%1)").arg(m_comparison.measuredGpu);
-    if (ownAxes) {
+    if (modelSeries) {
+        notesAxis->setLabel(tr("model, per warp"));
+        measuredAxis->setLabel(tr("this GPU, %1").arg(unit));
+    } else if (ownAxes) {
         notesAxis->setLabel(tr("notes, %1").arg(unit));
         measuredAxis->setLabel(tr("this GPU, %1").arg(unit));
     } else {
@@ -312,7 +321,12 @@ void NotesView::fillChart() {
     m_plot->legend->setBrush(colors.surface);
     m_plot->legend->setTextColor(colors.text);
     m_plot->legend->setBorderPen(QPen(colors.frame));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend in a row of its own under the chart, never over a bar.
+    if (m_plot->plotLayout()->rowCount() == 1) {
+        m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+        m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 #endif
 }
