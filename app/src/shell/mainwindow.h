@@ -35,6 +35,7 @@ class KernelSourceDialog;
 class KernelMeasurementStore;
 class NotesRunner;
 class NotesView;
+class GridView;
 class MeasurementStore;
 class ProbeClient;
 class BankView;
@@ -95,6 +96,7 @@ public:
     KernelSourceDialog* kernelSourceDialog() const { return m_kernelDialog; }
     QAction* autoRunAction() const { return m_autoRunAction; }
     NotesView* notesView() const { return m_notesView; }
+    GridView* gridView() const { return m_gridView; }
     NotesRunner* notesRunner() const { return m_notesRunner; }
     KernelMeasurementStore* kernelMeasurements() const { return m_kernelMeasurements; }
 
@@ -212,6 +214,7 @@ private:
     KernelMeasurementStore* m_kernelMeasurements = nullptr;
     NotesRunner* m_notesRunner = nullptr;
     NotesView* m_notesView = nullptr;
+    GridView* m_gridView = nullptr;
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
 };

@@ -1,5 +1,6 @@
-// MainWindow: the notes beside this GPU. The notes tab, its Run (F5) through NotesRunner, the
-// picker's notes experiments and kernel presets, and recorded kernel measurements.
+// MainWindow: the whole grid and the notes beside this GPU. The grid tab, the notes tab, its Run
+// (F5) through NotesRunner, the picker's notes experiments and kernel presets, and recorded kernel
+// measurements.
 #include "shell/mainwindow.h"
 
 #include "document/patterndocument.h"
@@ -10,6 +11,7 @@
 #include "panels/messagebar.h"
 #include "panels/patterneditor.h"
 #include "panels/presetpicker.h"
+#include "views/gridview.h"
 #include "views/notesview.h"
 
 #include <warpscope/kernel.h>
@@ -49,6 +51,8 @@ std::optional<Pattern> firstAccessPattern(const KernelPreset& preset, const Kern
 void MainWindow::createNotes() {
     m_kernelMeasurements = new KernelMeasurementStore(this);
     m_notesRunner = new NotesRunner(m_probe, m_kernelMeasurements, this);
+    m_gridView = new GridView(m_document, m_tabs);
+    m_tabs->addTab(m_gridView, tr("&Grid"));
     m_notesView = new NotesView(m_kernelMeasurements, m_tabs);
     m_tabs->addTab(m_notesView, tr("&Notes vs GPU"));
 
