@@ -6,7 +6,9 @@
 #include "gpu/notesexperiment.h"
 #include "gpu/notesrunner.h"
 #include "gpu/probeclient.h"
+#include "panels/kernelmetrics.h"
 #include "panels/messagebar.h"
+#include "panels/metricspanel.h"
 #include "panels/patterneditor.h"
 #include "panels/presetpicker.h"
 #include "views/notesview.h"
@@ -159,7 +161,41 @@ TEST(NotesExperiments, StoreRoundTripsThroughJson) {
     EXPECT_NEAR(*b->globalEfficiencyPct(true), 100.0, 0.01);
 }
 
+TEST(KernelMetrics, AgreementIsATickOrTheDifference) {
+    EXPECT_EQ(KernelMetricsSection::agreement(1048576, 1048576), QStringLiteral("✓"));
+    EXPECT_EQ(KernelMetricsSection::agreement(1000, 1032), QStringLiteral("+32 (+3.2 %)"));
+    EXPECT_EQ(KernelMetricsSection::agreement(1000, 800), QStringLiteral("-200 (-20 %)"));
+}
+
 class NotesWindowTest : public WindowTest {};
+
+// The metrics dock's kernel section: the H100's recorded readOffset answer, predicted beside
+// measured (tests/data/kernel_check_h100.jsonl: model = probe for the global counters).
+TEST_F(NotesWindowTest, KernelSectionShowsPredictedBesideMeasured) {
+    ASSERT_TRUE(window->importKernelMeasurements(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/kernel_check_h100.jsonl"), kH100));
+    ASSERT_TRUE(window->showNotesExperiment(QStringLiteral("readoffset")));
+    QTableWidget* table = window->metricsPanel()->kernelSection()->table();
+    const auto rowOf = [&](const QString& name) {
+        for (int r = 0; r < table->rowCount(); ++r) {
+            if (table->item(r, 0)->text().startsWith(name)) {
+                return r;
+            }
+        }
+        return -1;
+    };
+    const int ld = rowOf(QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+    ASSERT_GE(ld, 0);
+    EXPECT_EQ(table->item(ld, 1)->text(), QStringLiteral("1048576"));
+    EXPECT_EQ(table->item(ld, 2)->text(), QStringLiteral("1048576"));
+    EXPECT_EQ(table->item(ld, 3)->text(), QStringLiteral("✓"));
+    const int dram = rowOf(QStringLiteral("DRAM bytes read"));
+    ASSERT_GE(dram, 0);
+    EXPECT_EQ(table->item(dram, 1)->text(), QStringLiteral("134217728"));
+    EXPECT_TRUE(table->item(dram, 3)->text().endsWith(QStringLiteral("% of the footprint")));
+    EXPECT_GE(rowOf(QStringLiteral("share of the measured copy bandwidth")), 0);
+    EXPECT_TRUE(window->metricsPanel()->kernelSection()->titleLabel()->text().contains(kH100));
+}
 
 TEST_F(NotesWindowTest, PickerListsExperimentsAndKernelPresetsGrouped) {
     PresetPicker* picker = window->editor()->presetPicker();

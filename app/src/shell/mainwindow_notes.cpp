@@ -8,7 +8,9 @@
 #include "gpu/notesexperiment.h"
 #include "gpu/notesrunner.h"
 #include "gpu/probeclient.h"
+#include "panels/kernelmetrics.h"
 #include "panels/messagebar.h"
+#include "panels/metricspanel.h"
 #include "panels/patterneditor.h"
 #include "panels/presetpicker.h"
 #include "views/gridview.h"
@@ -57,6 +59,29 @@ void MainWindow::createNotes() {
     m_tabs->addTab(m_notesView, tr("&Notes vs GPU"));
 
     connect(m_notesView, &NotesView::runRequested, this, &MainWindow::runNotesOnGpu);
+    // The metrics dock's kernel section follows the notes table: the selected row, else the
+    // first row measured.
+    connect(m_notesView, &NotesView::rowSelected, this, [this](int selected) {
+        const NotesExperiment* experiment = findNotesExperiment(m_notesView->experimentId());
+        if (experiment == nullptr) {
+            return;
+        }
+        const KernelMeasurement* shown = nullptr;
+        QString title;
+        for (int i = 0; i < static_cast<int>(experiment->rows.size()); ++i) {
+            if (selected >= 0 && i != selected) {
+                continue;
+            }
+            const NotesExperimentRow& row = experiment->rows[static_cast<std::size_t>(i)];
+            shown = m_kernelMeasurements->find(QString::fromStdString(row.presetId), row.point);
+            if (shown != nullptr) {
+                const KernelPreset* preset = findKernelPreset(row.presetId);
+                title = preset != nullptr ? QString::fromStdString(preset->title) : row.label;
+                break;
+            }
+        }
+        m_metrics->kernelSection()->setMeasurement(title, shown);
+    });
     connect(m_notesView, &NotesView::experimentChosen, this, [this](const QString& id) {
         m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kNotesExperimentPrefix) + id);
     });

@@ -111,6 +111,8 @@ NotesView::NotesView(KernelMeasurementStore* store, QWidget* parent)
         }
     });
     connect(m_store, &KernelMeasurementStore::changed, this, &NotesView::refresh);
+    connect(m_table, &QTableWidget::currentCellChanged, this,
+            [this](int row) { emit rowSelected(row); });
     if (!notesExperiments().empty()) {
         setExperiment(notesExperiments().front().id);
     }
@@ -216,6 +218,7 @@ void NotesView::fillTable() {
         }
     }
     m_table->resizeColumnsToContents();
+    emit rowSelected(m_table->currentRow());
 }
 
 void NotesView::fillChart() {

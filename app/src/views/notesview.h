@@ -56,6 +56,9 @@ public:
 signals:
     void runRequested();
     void experimentChosen(const QString& id);
+    /// The table's current row changed (or the rows were refilled): `row` indexes the
+    /// experiment's rows, -1 for none.
+    void rowSelected(int row);
 
 protected:
     void changeEvent(QEvent* event) override;
