@@ -24,6 +24,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
 
 #include <vector>
 
@@ -168,6 +169,32 @@ TEST(KernelMetrics, AgreementIsATickOrTheDifference) {
 }
 
 class NotesWindowTest : public WindowTest {};
+
+// Sessions keep the kernel measurements: saved, opened in a fresh window without a GPU, shown.
+TEST_F(NotesWindowTest, SessionsKeepKernelMeasurements) {
+    ASSERT_TRUE(window->importKernelMeasurements(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/kernel_tables_h100.jsonl"), kH100));
+    ASSERT_TRUE(window->showNotesExperiment(QStringLiteral("table-4-11")));
+    EXPECT_TRUE(document().isModified());
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("kernels.warpscope"));
+    ASSERT_TRUE(window->saveSession(path));
+    const int stored = window->kernelMeasurements()->size();
+    MainWindow reopened(quietOptions());
+    ASSERT_TRUE(reopened.openSession(path));
+    EXPECT_EQ(reopened.kernelMeasurements()->size(), stored);
+    EXPECT_FALSE(reopened.document()->isModified());
+    EXPECT_EQ(reopened.notesView()->experimentId(), "table-4-11");
+    EXPECT_EQ(reopened.notesView()->table()->item(8, 2)->text(), QStringLiteral("778.5"));
+    EXPECT_TRUE(reopened.notesView()->comparison().rows[8].recorded);
+    // A session without kernel measurements (today's) opens with none.
+    MainWindow plain(quietOptions());
+    const QString plainPath = dir.filePath(QStringLiteral("plain.warpscope"));
+    ASSERT_TRUE(plain.saveSession(plainPath));
+    ASSERT_TRUE(reopened.openSession(plainPath));
+    EXPECT_EQ(reopened.kernelMeasurements()->size(), 0);
+}
 
 // The metrics dock's kernel section: the H100's recorded readOffset answer, predicted beside
 // measured (tests/data/kernel_check_h100.jsonl: model = probe for the global counters).

@@ -182,6 +182,10 @@ private:
     void updateGpuStatus();
     void editProbeSettings();
     void createNotes();
+    /// The notes tab's experiment and the session's kernel measurements, in the session's view
+    /// settings (mainwindow_notes.cpp).
+    void addNotesSettings(std::map<std::string, std::string>& settings) const;
+    void applyNotesSettings(const std::map<std::string, std::string>& settings);
 
     MainWindowOptions m_options;
     PatternDocument* m_document;

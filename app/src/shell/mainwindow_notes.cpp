@@ -24,12 +24,19 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QJsonDocument>
 #include <QStatusBar>
 #include <QTabWidget>
 
 namespace warpscope::app {
 
 namespace {
+
+// Session view settings (strings): the notes tab's experiment, and every whole-kernel
+// measurement of the session as a JSON array (KernelMeasurementStore::toJson), so a session
+// opened without a GPU shows what was measured.
+constexpr const char* kNotesExperimentKey = "notes.experiment";
+constexpr const char* kKernelMeasurementsKey = "notes.kernelMeasurements";
 
 /// The pattern the single-warp views show for a kernel preset: its first access at block 0,
 /// warp 0, at the point's parameters.
@@ -101,8 +108,9 @@ void MainWindow::createNotes() {
     connect(m_notesRunner, &NotesRunner::finished, this, [this] {
         statusBar()->showMessage(tr("The notes' table measured on the GPU."), 5000);
     });
-    // A new measurement belongs to the session: saved and autosaved with it.
-    connect(m_kernelMeasurements, &KernelMeasurementStore::changed, this, [this] {
+    // New measurements belong to the session: saved and autosaved with it. (Not on every change
+    // of the store: opening a session fills it too.)
+    connect(m_notesRunner, &NotesRunner::finished, this, [this] {
         if (m_kernelMeasurements->size() > 0) {
             m_document->markModified();
         }
@@ -146,6 +154,41 @@ bool MainWindow::showNotesExperiment(const QString& id) {
     }
     m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kNotesExperimentPrefix) + id);
     return true;
+}
+
+void MainWindow::addNotesSettings(std::map<std::string, std::string>& settings) const {
+    if (m_notesView == nullptr) {
+        return;
+    }
+    settings[kNotesExperimentKey] = m_notesView->experimentId();
+    if (m_kernelMeasurements->size() > 0) {
+        settings[kKernelMeasurementsKey] = QJsonDocument(m_kernelMeasurements->toJson())
+                                               .toJson(QJsonDocument::Compact)
+                                               .toStdString();
+    }
+}
+
+void MainWindow::applyNotesSettings(const std::map<std::string, std::string>& settings) {
+    if (m_notesView == nullptr) {
+        return;
+    }
+    if (auto it = settings.find(kNotesExperimentKey); it != settings.end()) {
+        m_notesView->setExperiment(it->second);
+    }
+    const auto it = settings.find(kKernelMeasurementsKey);
+    if (it == settings.end()) {
+        m_kernelMeasurements->clear();
+        return;
+    }
+    const QJsonDocument document = QJsonDocument::fromJson(QByteArray::fromStdString(it->second));
+    if (!document.isArray()) {
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+                                  tr("The session's kernel measurements cannot be read; they "
+                                     "are left out."));
+        m_kernelMeasurements->clear();
+        return;
+    }
+    m_kernelMeasurements->takeJson(document.array());
 }
 
 bool MainWindow::showKernelPreset(const QString& id) {
@@ -204,6 +247,9 @@ bool MainWindow::importKernelMeasurements(const QString& path, const QString& gp
         return false;
     }
     statusBar()->showMessage(tr("Read %n recorded kernel measurement(s).", "", points), 5000);
+    if (points > 0) {
+        m_document->markModified();
+    }
     return true;
 }
 
