@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QLabel>
 #include <QSignalSpy>
@@ -169,6 +170,37 @@ TEST(KernelMetrics, AgreementIsATickOrTheDifference) {
 }
 
 class NotesWindowTest : public WindowTest {};
+
+// The notes chart as a figure: SVG (vector, with the table's title and the rows' labels), PDF and
+// PNG at the asked size; an unknown suffix is refused by name.
+TEST_F(NotesWindowTest, ExportsTheChartAsSvgPdfAndPng) {
+    ASSERT_TRUE(window->importKernelMeasurements(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/kernel_tables_h100.jsonl"), kH100));
+    ASSERT_TRUE(window->showNotesExperiment(QStringLiteral("table-4-11")));
+    QTemporaryDir dir;
+    QString error;
+    NotesView* view = window->notesView();
+    const QString svg = dir.filePath(QStringLiteral("t.svg"));
+    ASSERT_TRUE(view->exportFigure(svg, QSize(1280, 720), &error)) << qPrintable(error);
+    QFile svgFile(svg);
+    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
+    const QByteArray text = svgFile.readAll();
+    EXPECT_TRUE(text.contains("Table 4-11: NaiveCol block shapes"));
+    if (view->chart() != nullptr) {
+        EXPECT_TRUE(text.contains("(8, 32)")); // a tick label, drawn as text, not pixels
+        EXPECT_FALSE(text.contains("<image")); // the bars are vectors
+    }
+    const QString png = dir.filePath(QStringLiteral("t.png"));
+    ASSERT_TRUE(view->exportFigure(png, QSize(1280, 720), &error)) << qPrintable(error);
+    EXPECT_EQ(QImage(png).size(), QSize(1280, 720));
+    const QString pdf = dir.filePath(QStringLiteral("t.pdf"));
+    ASSERT_TRUE(view->exportFigure(pdf, QSize(1280, 720), &error)) << qPrintable(error);
+    QFile pdfFile(pdf);
+    ASSERT_TRUE(pdfFile.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(pdfFile.read(5) == "%PDF-");
+    EXPECT_FALSE(view->exportFigure(dir.filePath(QStringLiteral("t.bmpx")), QSize(10, 10), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("bmpx"))) << qPrintable(error);
+}
 
 // Sessions keep the kernel measurements: saved, opened in a fresh window without a GPU, shown.
 TEST_F(NotesWindowTest, SessionsKeepKernelMeasurements) {

@@ -61,9 +61,9 @@ void MainWindow::createNotes() {
     m_kernelMeasurements = new KernelMeasurementStore(this);
     m_notesRunner = new NotesRunner(m_probe, m_kernelMeasurements, this);
     m_gridView = new GridView(m_document, m_tabs);
-    m_tabs->addTab(m_gridView, tr("&Grid"));
+    m_tabs->addTab(m_gridView, tr("Grid"));
     m_notesView = new NotesView(m_kernelMeasurements, m_tabs);
-    m_tabs->addTab(m_notesView, tr("&Notes vs GPU"));
+    m_tabs->addTab(m_notesView, tr("Notes vs GPU"));
 
     connect(m_notesView, &NotesView::runRequested, this, &MainWindow::runNotesOnGpu);
     // The metrics dock's kernel section follows the notes table: the selected row, else the

@@ -6,14 +6,17 @@
 
 #include <QComboBox>
 #include <QEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QSvgGenerator>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -335,6 +338,10 @@ void NotesView::fillChart() {
 }
 
 void NotesView::render(QPainter& painter, QSize size) {
+    renderFigure(painter, size, false);
+}
+
+void NotesView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
     const ViewColors colors = ViewColors::fromPalette(palette());
     painter.fillRect(QRect(QPoint(0, 0), size), colors.background);
     painter.setPen(colors.text);
@@ -357,12 +364,77 @@ void NotesView::render(QPainter& painter, QSize size) {
     m_plot->replot(QCustomPlot::rpImmediateRefresh);
     painter.save();
     painter.translate(0, top);
-    painter.drawPixmap(0, 0, m_plot->toPixmap(width, height));
+    if (vectorChart) {
+        // SVG and PDF keep the bars as vectors: exportFigure paints through a QCPPainter.
+        m_plot->toPainter(static_cast<QCPPainter*>(&painter), width, height);
+    } else {
+        painter.drawPixmap(0, 0, m_plot->toPixmap(width, height));
+    }
     painter.restore();
 #else
+    Q_UNUSED(vectorChart);
     painter.drawText(QRect(margin, top, size.width() - 2 * margin, size.height() - top),
                      Qt::TextWordWrap, tr("(the chart needs QCustomPlot)"));
 #endif
+}
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+constexpr bool kVectorChart = true;
+#else
+constexpr bool kVectorChart = false;
+#endif
+
+bool NotesView::exportFigure(const QString& path, QSize size, QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        QPainter painter(&image);
+        render(painter, size);
+        painter.end();
+        if (!image.save(path)) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        return true;
+    }
+    if (suffix == QLatin1String("svg")) {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setTitle(m_title->text());
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+        QCPPainter painter;
+#else
+        QPainter painter;
+#endif
+        if (!painter.begin(&generator)) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        renderFigure(painter, size, kVectorChart);
+        return painter.end();
+    }
+    if (suffix == QLatin1String("pdf")) {
+        QPdfWriter writer(path);
+        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setResolution(96);
+        writer.setTitle(m_title->text());
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+        QCPPainter painter;
+#else
+        QPainter painter;
+#endif
+        if (!painter.begin(&writer)) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        renderFigure(painter, size, kVectorChart);
+        return painter.end();
+    }
+    *error = tr("unknown figure format \"%1\": use .svg, .pdf or .png").arg(suffix);
+    return false;
 }
 
 void NotesView::changeEvent(QEvent* event) {

@@ -50,8 +50,11 @@ public:
     int notesBarCount() const { return m_notesBars; }
     int measuredBarCount() const { return m_measuredBars; }
 
-    /// The chart with its title and finding, for figures (SVG, PDF, PNG): `size` in pixels.
+    /// The chart with its title, finding and status, for figures: `size` in pixels.
     void render(QPainter& painter, QSize size);
+    /// Write that figure to `path` (.svg, .pdf or .png by its suffix); false with `error` set
+    /// when the suffix is unknown or the file cannot be written.
+    bool exportFigure(const QString& path, QSize size, QString* error);
 
 signals:
     void runRequested();
@@ -67,6 +70,9 @@ private:
     void refresh();
     void fillTable();
     void fillChart();
+    /// render(), with the chart painted through QCustomPlot's own painter when `vectorChart`
+    /// (the painter is then a QCPPainter) so that SVG and PDF hold vectors.
+    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
 
     KernelMeasurementStore* m_store;
     std::string m_experimentId;
