@@ -25,7 +25,7 @@ struct GridRequest {
     Kernel kernel;
     int access = 0;
     /// The heat map's budget: above it, a rectangle of whole blocks with at most this many warps.
-    std::int64_t maxWarps = 16384;
+    std::int64_t maxWarps = 8192;
 };
 
 struct GridResult {
