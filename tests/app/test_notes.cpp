@@ -22,6 +22,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QLabel>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -200,6 +201,35 @@ TEST_F(NotesWindowTest, ExportsTheChartAsSvgPdfAndPng) {
     EXPECT_TRUE(pdfFile.read(5) == "%PDF-");
     EXPECT_FALSE(view->exportFigure(dir.filePath(QStringLiteral("t.bmpx")), QSize(10, 10), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("bmpx"))) << qPrintable(error);
+}
+
+// Headless: `warpscope --preset notes:ID --export FILE` writes the chart without a window.
+TEST(NotesExport, HeadlessExportWritesTheChart) {
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("t411.svg"));
+    QProcess app;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--preset"), QStringLiteral("notes:table-4-11"),
+               QStringLiteral("--kernel-measurements"),
+               QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/kernel_tables_h100.jsonl"),
+               QStringLiteral("--export"), svg, QStringLiteral("--size"),
+               QStringLiteral("1280x720")});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    QFile file(svg);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    EXPECT_TRUE(text.contains("NVIDIA H100 80GB HBM3")); // this GPU's series, named
+    EXPECT_TRUE(text.contains("Table 4-11"));
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--preset"), QStringLiteral("notes:table-99"),
+               QStringLiteral("--export"), svg});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 2);
+    EXPECT_TRUE(app.readAllStandardError().contains("table-99"));
 }
 
 // Sessions keep the kernel measurements: saved, opened in a fresh window without a GPU, shown.

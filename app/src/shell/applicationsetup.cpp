@@ -5,6 +5,7 @@
 #include "lecture/lecturescript.h"
 #include "lecture/lecturewindow.h"
 #include "panels/messagebar.h"
+#include "panels/presetpicker.h"
 #include "shell/commandline.h"
 #include "shell/exportcommand.h"
 #include "shell/mainwindow.h"
@@ -71,6 +72,9 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     if (auto error = CommandLine::parse(QCoreApplication::arguments(), options)) {
         std::fprintf(stderr, "warpscope: %s\n", qPrintable(*error));
         return 2;
+    }
+    if (options.exporting && options.presetId.startsWith(QLatin1String(kNotesExperimentPrefix))) {
+        return runNotesExport(options); // the notes-vs-GPU chart (mainwindow_notes.cpp)
     }
     if (options.exporting) {
         return runFigureExport(options);

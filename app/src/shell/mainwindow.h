@@ -230,4 +230,10 @@ bool measureAndWait(MainWindow& window);
 /// the reason in the message bar, when no row was measured.
 bool measureNotesAndWait(MainWindow& window);
 
+struct CommandLine;
+/// `--export FILE --preset notes:ID [--kernel-measurements F]... [--measure] [--size WxH]`: the
+/// notes-vs-GPU chart of that table as a figure (SVG, PDF or PNG), without a window. Returns
+/// the process's exit status (0; 1 when the figure cannot be written; 2 for bad arguments).
+int runNotesExport(const CommandLine& options);
+
 } // namespace warpscope::app

@@ -21,12 +21,16 @@
 #include <warpscope/preset.h>
 
 #include "gpu/eventwait.h"
+#include "shell/commandline.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSize>
 #include <QStatusBar>
 #include <QTabWidget>
+
+#include <cstdio>
 
 namespace warpscope::app {
 
@@ -266,6 +270,62 @@ bool measureNotesAndWait(MainWindow& window) {
     }
     QApplication::processEvents();
     return window.notesView()->comparison().measuredRows > 0;
+}
+
+int runNotesExport(const CommandLine& options) {
+    const QString id = options.presetId.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix)));
+    const QString output = options.exportArguments.output;
+    if (output.isEmpty()) {
+        std::fprintf(stderr, "warpscope: --export needs a file name\n");
+        return 2;
+    }
+    QSize size(1920, 1080); // a 16:9 slide
+    const QString sizeText = options.exportArguments.size;
+    if (sizeText == QLatin1String("slide-4x3")) {
+        size = QSize(1440, 1080);
+    } else if (!sizeText.isEmpty() && sizeText != QLatin1String("slide-16x9")) {
+        const QStringList parts = sizeText.split(QLatin1Char('x'));
+        bool okW = false;
+        bool okH = false;
+        const int w = parts.value(0).toInt(&okW);
+        const int h = parts.value(1).toInt(&okH);
+        if (parts.size() != 2 || !okW || !okH || w < 200 || h < 150 || w > 8000 || h > 8000) {
+            std::fprintf(stderr,
+                         "warpscope: --size \"%s\": use WIDTHxHEIGHT (200x150 to 8000x8000), "
+                         "slide-16x9 or slide-4x3\n",
+                         qPrintable(sizeText));
+            return 2;
+        }
+        size = QSize(w, h);
+    }
+    MainWindowOptions windowOptions;
+    windowOptions.useSettings = false;
+    windowOptions.autosave = false;
+    windowOptions.confirmDiscard = false;
+    windowOptions.probeCommand = options.probeCommand;
+    MainWindow window(windowOptions);
+    window.resize(size);
+    if (!window.showNotesExperiment(id)) {
+        std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+        return 2;
+    }
+    for (const QString& file : options.kernelMeasurementsFiles) {
+        if (!window.importKernelMeasurements(file, {})) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 2;
+        }
+    }
+    if (options.measure) {
+        measureNotesAndWait(window);
+    }
+    QString error;
+    if (!window.notesView()->exportFigure(output, size, &error)) {
+        std::fprintf(stderr, "warpscope: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::fprintf(stderr, "warpscope: wrote %s (%dx%d)\n", qPrintable(output), size.width(),
+                 size.height());
+    return 0;
 }
 
 } // namespace warpscope::app
