@@ -296,10 +296,8 @@ std::optional<QString> KernelMeasurementStore::importJsonLines(const QByteArray&
     // A {"device": {...}} line (device_info's answer) names the GPU the lines were measured on.
     for (const QByteArray& line : lines) {
         if (line.contains("\"device\"")) {
-            const QJsonObject device = QJsonDocument::fromJson(line)
-                                           .object()
-                                           .value(QStringLiteral("device"))
-                                           .toObject();
+            const QJsonObject device =
+                QJsonDocument::fromJson(line).object().value(QStringLiteral("device")).toObject();
             if (!device.isEmpty()) {
                 gpu = GpuInfo::fromJson(device);
             }
