@@ -22,8 +22,8 @@ constexpr qsizetype kMaxAnswerBytes = 256 * 1024 * 1024;
 constexpr qsizetype kStderrKeep = 4096;
 
 const char* opName(int op) {
-    static const char* names[] = {"hello",         "device_info", "measure", "sweep",
-                                  "kernel_source", "cancel",      "shutdown"};
+    static const char* names[] = {"hello",         "device_info", "measure",  "sweep",
+                                  "kernel_source", "cancel",      "shutdown", "measure_kernel"};
     return names[op];
 }
 
@@ -207,7 +207,7 @@ int ProbeClient::addJob(Op op, QJsonObject request) {
     request.insert(QStringLiteral("id"), job.id);
     request.insert(QStringLiteral("op"), QString::fromLatin1(opName(static_cast<int>(op))));
     job.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
-    const bool needsGpu = op == Op::Measure || op == Op::Sweep;
+    const bool needsGpu = op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel;
     if ((m_state == State::NoGpu && needsGpu) || m_state == State::Failed) {
         // Answered at once, after the caller has the id.
         const ProbeFailure failure = m_stateFailure.value_or(
@@ -237,6 +237,27 @@ int ProbeClient::sweep(const std::vector<NamedPattern>& patterns,
                                          {QStringLiteral("options"), optionsJson(options)}});
 }
 
+int ProbeClient::measureKernel(const QJsonObject& kernel, const std::vector<KernelPoint>& sweep,
+                               const KernelMeasureOptions& options) {
+    QJsonObject request{{QStringLiteral("kernel"), kernel},
+                        {QStringLiteral("options"),
+                         QJsonObject{{QStringLiteral("counters"), options.counters},
+                                     {QStringLiteral("warm"), options.warm},
+                                     {QStringLiteral("repetitions"), options.repetitions}}}};
+    if (!sweep.empty()) {
+        QJsonArray points;
+        for (const KernelPoint& point : sweep) {
+            QJsonObject object;
+            for (const auto& [name, value] : point) {
+                object.insert(QString::fromStdString(name), static_cast<double>(value));
+            }
+            points.append(object);
+        }
+        request.insert(QStringLiteral("sweep"), points);
+    }
+    return addJob(Op::MeasureKernel, request);
+}
+
 int ProbeClient::kernelSource(const NamedPattern& pattern) {
     return addJob(Op::KernelSource, QJsonObject{{QStringLiteral("pattern"), patternJson(pattern)}});
 }
@@ -251,7 +272,7 @@ void ProbeClient::cancel(int job) {
             return;
         }
         it->silent = true;
-        if (it->op == Op::Sweep && m_process != nullptr) {
+        if ((it->op == Op::Sweep || it->op == Op::MeasureKernel) && m_process != nullptr) {
             Job cancel;
             cancel.id = m_nextId++;
             cancel.op = Op::Cancel;
@@ -422,7 +443,8 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
                 std::deque<Job> keep;
                 std::vector<Job> failed;
                 for (const Job& waiting : m_jobs) {
-                    if (!waiting.sent && (waiting.op == Op::Measure || waiting.op == Op::Sweep)) {
+                    if (!waiting.sent && (waiting.op == Op::Measure || waiting.op == Op::Sweep ||
+                                          waiting.op == Op::MeasureKernel)) {
                         failed.push_back(waiting);
                     } else {
                         keep.push_back(waiting);
@@ -484,6 +506,22 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
     case Op::KernelSource:
         if (!job.silent) {
             emit kernelSourceReady(job.id, result.value(QStringLiteral("source")).toString());
+        }
+        return;
+    case Op::MeasureKernel:
+        if (!job.silent) {
+            std::vector<KernelMeasurement> measurements;
+            const QDateTime now = QDateTime::currentDateTime();
+            if (result.contains(QStringLiteral("measurements"))) {
+                for (const QJsonValue& value :
+                     result.value(QStringLiteral("measurements")).toArray()) {
+                    measurements.push_back(
+                        KernelMeasurement::fromProbeResult(value.toObject(), m_gpu, now));
+                }
+            } else {
+                measurements.push_back(KernelMeasurement::fromProbeResult(result, m_gpu, now));
+            }
+            emit kernelMeasured(job.id, measurements);
         }
         return;
     case Op::Cancel:

@@ -11,6 +11,7 @@
 // for a restart, so a broken driver cannot loop.
 #pragma once
 
+#include "gpu/kernelmeasurement.h"
 #include "gpu/probemeasurement.h"
 
 #include <warpscope/file_format.h>
@@ -31,6 +32,14 @@
 class QTimer;
 
 namespace warpscope::app {
+
+/// measure_kernel's options (docs/protocol.md): counters, cold (the L2 flushed before each timed
+/// launch, as the notes measure) and the number of timed launches.
+struct KernelMeasureOptions {
+    bool counters = true;
+    bool warm = false;
+    int repetitions = 21;
+};
 
 struct ProbeMeasureOptions {
     bool counters = true;
@@ -144,6 +153,11 @@ public:
     int measure(const NamedPattern& pattern, const ProbeMeasureOptions& options);
     int sweep(const std::vector<NamedPattern>& patterns, const ProbeMeasureOptions& options);
     int kernelSource(const NamedPattern& pattern);
+    /// A whole kernel (a kernel object as kernelToJson writes it), once per point of `sweep`
+    /// (parameter name -> value; empty: once as it is). Answered by kernelMeasured, one
+    /// measurement per point in order.
+    int measureKernel(const QJsonObject& kernel, const std::vector<KernelPoint>& sweep,
+                      const KernelMeasureOptions& options);
     /// Drop a job: a waiting one is never sent (or removed from the probe's queue), a running
     /// sweep is cancelled; its answer, if it still comes, is not reported. No signal follows.
     void cancel(int job);
@@ -156,12 +170,22 @@ signals:
     void swept(int job, const std::vector<ProbeMeasurement>& measurements);
     void progress(int job, int done, int total);
     void kernelSourceReady(int job, const QString& source);
+    void kernelMeasured(int job, const std::vector<KernelMeasurement>& measurements);
     void jobFailed(int job, const ProbeFailure& failure);
     /// The probe stopped on its own (`why`) and was started again.
     void restarted(const QString& why);
 
 private:
-    enum class Op { Hello, DeviceInfo, Measure, Sweep, KernelSource, Cancel, Shutdown };
+    enum class Op {
+        Hello,
+        DeviceInfo,
+        Measure,
+        Sweep,
+        KernelSource,
+        Cancel,
+        Shutdown,
+        MeasureKernel
+    };
     struct Job {
         int id = 0;
         Op op = Op::Measure;

@@ -9,6 +9,7 @@
 #include "panels/patterneditor.h"
 
 #include "document/patterndocument.h"
+#include "harness/kernelbenchmark.h"
 #include "harness/screenshotrunner.h"
 #include "shell/commandline.h"
 #include "shell/mainwindow.h"
@@ -470,6 +471,10 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
         }
     }
 
+    // Whole kernels: the grid view and the transpose's warp view (harness/kernelbenchmark.cpp).
+    for (KernelBenchmarkRow& row : kernelBenchmarkRows(window, n)) {
+        timings.push_back(Timing{row.name, std::move(row.ms), row.target});
+    }
     std::printf("## warpscope --benchmark\n\n");
     std::printf(
         "- machine: %s, %d logical CPUs; %s; Qt %s, platform \"%s\", device pixel ratio %.1f\n",

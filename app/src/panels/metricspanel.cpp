@@ -3,6 +3,7 @@
 
 #include "document/patterndocument.h"
 #include "gpu/probemeasurement.h"
+#include "panels/kernelmetrics.h"
 #include "panels/metricstablemodel.h"
 #include "views/theme.h"
 
@@ -63,6 +64,8 @@ MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
     layout->addWidget(m_summary, 3);
     layout->addWidget(listTitle);
     layout->addWidget(m_list, 2);
+    m_kernel = new KernelMetricsSection(this);
+    layout->addWidget(m_kernel, 2);
 
     connect(m_document, &PatternDocument::evaluationChanged, this, &MetricsPanel::refreshList);
     connect(m_document, &PatternDocument::errorChanged, this,

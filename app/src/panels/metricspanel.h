@@ -12,6 +12,7 @@ class QTableWidget;
 
 namespace warpscope::app {
 
+class KernelMetricsSection;
 class MeasurementStore;
 class MetricsTableModel;
 class PatternDocument;
@@ -28,6 +29,8 @@ public:
     QLabel* measurementLabel() const { return m_measurement; }
     void setGpuText(const QString& text);
     QTableWidget* metricList() const { return m_list; }
+    /// The whole-kernel section (KernelMetricsSection), below the per-warp tables.
+    KernelMetricsSection* kernelSection() const { return m_kernel; }
 
 private:
     void fitSummaryColumns();
@@ -42,6 +45,7 @@ private:
     QString m_gpuText;
     QTableView* m_summary;
     QTableWidget* m_list;
+    KernelMetricsSection* m_kernel;
 };
 
 } // namespace warpscope::app

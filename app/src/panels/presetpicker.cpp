@@ -1,6 +1,9 @@
 // PresetPicker: a QStandardItemModel with disabled, bold topic rows.
 #include "panels/presetpicker.h"
 
+#include "gpu/notesexperiment.h"
+
+#include <warpscope/kernel_preset.h>
 #include <warpscope/preset.h>
 
 #include <QStandardItemModel>
@@ -42,6 +45,45 @@ PresetPicker::PresetPicker(QWidget* parent) : QComboBox(parent) {
         item->setToolTip(tip);
         model->appendRow(item);
         ++m_presetCount;
+    }
+    const auto addHeading = [model](const QString& text) {
+        auto* heading = new QStandardItem(text);
+        heading->setFlags(Qt::ItemIsEnabled);
+        QFont font = heading->font();
+        font.setBold(true);
+        heading->setFont(font);
+        heading->setData(QString(), kPresetIdRole);
+        model->appendRow(heading);
+    };
+    if (!notesExperiments().empty()) {
+        addHeading(tr("The notes beside this GPU (whole kernels)"));
+        for (const NotesExperiment& experiment : notesExperiments()) {
+            auto* item = new QStandardItem(QStringLiteral("    ") + experiment.title);
+            item->setData(QLatin1String(kNotesExperimentPrefix) +
+                              QString::fromStdString(experiment.id),
+                          kPresetIdRole);
+            item->setToolTip(tr("%1\nPick it, press Run (F5): the notes' numbers beside this "
+                                "GPU's")
+                                 .arg(experiment.source));
+            model->appendRow(item);
+            ++m_experimentCount;
+        }
+    }
+    QString kernelTopic;
+    for (const KernelPreset& preset : builtinKernelPresets()) {
+        const QString presetTopic = tr("Kernels: %1").arg(QString::fromStdString(preset.topic));
+        if (presetTopic != kernelTopic) {
+            kernelTopic = presetTopic;
+            addHeading(kernelTopic);
+        }
+        auto* item =
+            new QStandardItem(QStringLiteral("    ") + QString::fromStdString(preset.title));
+        item->setData(QLatin1String(kKernelPresetPrefix) + QString::fromStdString(preset.id),
+                      kPresetIdRole);
+        item->setToolTip(QString::fromStdString(preset.caption) + QStringLiteral("\n") +
+                         tr("Source: %1").arg(QString::fromStdString(preset.source)));
+        model->appendRow(item);
+        ++m_kernelPresetCount;
     }
     if (m_presetCount == 0) {
         auto* none = new QStandardItem(tr("(no built-in presets in this build)"));

@@ -5,6 +5,7 @@
 #include "lecture/lecturescript.h"
 #include "lecture/lecturewindow.h"
 #include "panels/messagebar.h"
+#include "panels/presetpicker.h"
 #include "shell/commandline.h"
 #include "shell/exportcommand.h"
 #include "shell/mainwindow.h"
@@ -72,6 +73,9 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
         std::fprintf(stderr, "warpscope: %s\n", qPrintable(*error));
         return 2;
     }
+    if (options.exporting && options.presetId.startsWith(QLatin1String(kNotesExperimentPrefix))) {
+        return runNotesExport(options); // the notes-vs-GPU chart (mainwindow_notes.cpp)
+    }
     if (options.exporting) {
         return runFigureExport(options);
     }
@@ -134,6 +138,12 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
         window.resize(1600, 1000);
     }
 
+    for (const QString& file : options.kernelMeasurementsFiles) {
+        if (!window.importKernelMeasurements(file, {}) && !options.screenshotPath.isEmpty()) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 1;
+        }
+    }
     if (options.measure) {
         if (!measureAndWait(window) && !options.screenshotPath.isEmpty()) {
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));

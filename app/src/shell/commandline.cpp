@@ -89,8 +89,17 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             "warpscope", "In lecture mode, press the keys in STEPS (comma-separated, e.g. "
                          "Right,Space,capture:slide.png) and exit; implies --lecture."),
         QStringLiteral("STEPS"));
+    const QCommandLineOption kernelMeasurements(
+        QStringLiteral("kernel-measurements"),
+        QCoreApplication::translate(
+            "warpscope",
+            "Read recorded whole-kernel measurements (JSON lines of measure_kernel "
+            "answers, e.g. tests/data/kernel_tables_h100.jsonl) for the notes tab; may be "
+            "given more than once."),
+        QStringLiteral("FILE"));
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
-                       noSettings, probe, measure, benchmarkGpu, lecture, lectureScript});
+                       noSettings, probe, measure, benchmarkGpu, lecture, lectureScript,
+                       kernelMeasurements});
     const QList<QCommandLineOption> exportOptions = figureExportOptions();
     parser.addOptions(exportOptions);
     if (!parser.parse(arguments)) {
@@ -115,6 +124,7 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         out.probeCommand = parser.value(probe);
     }
     out.measure = parser.isSet(measure);
+    out.kernelMeasurementsFiles = parser.values(kernelMeasurements);
     if (out.exporting) {
         out.view = parser.value(view);
         out.theme = parser.value(theme);

@@ -29,6 +29,8 @@ struct CommandLine {
     /// --measure: run the pattern on the GPU before the screenshot (or before showing the window)
     /// and wait for the answer.
     bool measure = false;
+    /// --kernel-measurements: recorded measure_kernel answers (JSON lines) for the notes tab.
+    QStringList kernelMeasurementsFiles;
     /// --benchmark-gpu: time an edit to the measured overlay on screen, with the real probe.
     bool benchmarkGpu = false;
     /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).

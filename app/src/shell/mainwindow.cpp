@@ -66,6 +66,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_gpuStatus->setObjectName(QStringLiteral("gpuStatus"));
     statusBar()->addPermanentWidget(m_gpuStatus);
     createGpu();
+    createNotes();
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
             statusBar()->showMessage(m_highlight->selectionText());
@@ -298,8 +299,11 @@ QString MainWindow::viewName(View view) {
 }
 
 std::map<std::string, std::string> MainWindow::viewSettings() const {
-    return {{kViewKey, viewName(currentView()).toStdString()},
-            {kOutlinesKey, m_warpView->showsTextbook() ? "true" : "false"}};
+    std::map<std::string, std::string> settings{
+        {kViewKey, viewName(currentView()).toStdString()},
+        {kOutlinesKey, m_warpView->showsTextbook() ? "true" : "false"}};
+    addNotesSettings(settings);
+    return settings;
 }
 
 void MainWindow::applyViewSettings(const std::map<std::string, std::string>& settings) {
@@ -311,6 +315,7 @@ void MainWindow::applyViewSettings(const std::map<std::string, std::string>& set
     if (auto it = settings.find(kOutlinesKey); it != settings.end()) {
         m_textbookOutlines->setChecked(it->second != "false");
     }
+    applyNotesSettings(settings);
 }
 
 void MainWindow::setTheme(Theme theme) {

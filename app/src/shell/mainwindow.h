@@ -32,6 +32,10 @@ namespace warpscope::app {
 class Autosaver;
 class GpuRunner;
 class KernelSourceDialog;
+class KernelMeasurementStore;
+class NotesRunner;
+class NotesView;
+class GridView;
 class MeasurementStore;
 class ProbeClient;
 class BankView;
@@ -91,6 +95,23 @@ public:
     MeasurementStore* measurements() const { return m_measurements; }
     KernelSourceDialog* kernelSourceDialog() const { return m_kernelDialog; }
     QAction* autoRunAction() const { return m_autoRunAction; }
+    NotesView* notesView() const { return m_notesView; }
+    GridView* gridView() const { return m_gridView; }
+    NotesRunner* notesRunner() const { return m_notesRunner; }
+    KernelMeasurementStore* kernelMeasurements() const { return m_kernelMeasurements; }
+
+    /// Show the notes-vs-GPU tab on the notes experiment `id` ("table-4-11"); its first row's
+    /// kernel's first access becomes the current pattern, so the warp, bank and block views
+    /// explain it. False, with a message, for an unknown id.
+    bool showNotesExperiment(const QString& id);
+    /// Show kernel preset `id`: its first access in the single-warp views, and in the notes tab
+    /// the first notes experiment that measures it.
+    bool showKernelPreset(const QString& id);
+    /// Measure the notes tab's experiment on the GPU (F5 while that tab is shown).
+    void runNotesOnGpu();
+    /// Read recorded measure_kernel answers (KernelMeasurementStore::importJsonLines); false,
+    /// with the reason in the message bar, when the file cannot be read.
+    bool importKernelMeasurements(const QString& path, const QString& gpuName);
 
     /// Measure the current pattern on the GPU (GPU ▸ Run, F5).
     void runOnGpu();
@@ -160,6 +181,11 @@ private:
     void updateMeasurementMarks();
     void updateGpuStatus();
     void editProbeSettings();
+    void createNotes();
+    /// The notes tab's experiment and the session's kernel measurements, in the session's view
+    /// settings (mainwindow_notes.cpp).
+    void addNotesSettings(std::map<std::string, std::string>& settings) const;
+    void applyNotesSettings(const std::map<std::string, std::string>& settings);
 
     MainWindowOptions m_options;
     PatternDocument* m_document;
@@ -189,6 +215,10 @@ private:
     GpuRunner* m_gpu = nullptr;
     KernelSourceDialog* m_kernelDialog = nullptr;
     QAction* m_autoRunAction = nullptr;
+    KernelMeasurementStore* m_kernelMeasurements = nullptr;
+    NotesRunner* m_notesRunner = nullptr;
+    NotesView* m_notesView = nullptr;
+    GridView* m_gridView = nullptr;
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
 };
@@ -196,5 +226,14 @@ private:
 /// --measure: run the window's current pattern on the GPU and wait (up to two minutes) for its
 /// measurement; false, with the reason in the message bar, when none came.
 bool measureAndWait(MainWindow& window);
+/// --measure on the notes tab: measure its experiment and wait (up to five minutes); false, with
+/// the reason in the message bar, when no row was measured.
+bool measureNotesAndWait(MainWindow& window);
+
+struct CommandLine;
+/// `--export FILE --preset notes:ID [--kernel-measurements F]... [--measure] [--size WxH]`: the
+/// notes-vs-GPU chart of that table as a figure (SVG, PDF or PNG), without a window. Returns
+/// the process's exit status (0; 1 when the figure cannot be written; 2 for bad arguments).
+int runNotesExport(const CommandLine& options);
 
 } // namespace warpscope::app

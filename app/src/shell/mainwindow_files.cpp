@@ -48,6 +48,12 @@ void MainWindow::markStartupState() {
 }
 
 bool MainWindow::loadPresetById(const QString& id) {
+    if (id.startsWith(QLatin1String(kNotesExperimentPrefix))) {
+        return showNotesExperiment(id.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix))));
+    }
+    if (id.startsWith(QLatin1String(kKernelPresetPrefix))) {
+        return showKernelPreset(id.mid(static_cast<int>(qstrlen(kKernelPresetPrefix))));
+    }
     const Preset* preset = findPreset(id.toStdString());
     if (preset == nullptr) {
         m_messageBar->showMessage(

@@ -3,6 +3,8 @@
 // statement about the GPU, the measured overlay handed to the views, and --measure's wait.
 #include "shell/mainwindow.h"
 
+#include "views/notesview.h"
+
 #include "document/patterndocument.h"
 #include "gpu/eventwait.h"
 #include "gpu/gpurunner.h"
@@ -125,6 +127,10 @@ void MainWindow::updateMeasurementMarks() {
 }
 
 void MainWindow::runOnGpu() {
+    if (m_notesView != nullptr && m_tabs->currentWidget() == static_cast<QWidget*>(m_notesView)) {
+        runNotesOnGpu();
+        return;
+    }
     m_gpu->run();
 }
 
@@ -167,6 +173,9 @@ void MainWindow::editProbeSettings() {
 }
 
 bool measureAndWait(MainWindow& window) {
+    if (window.viewTabs()->currentWidget() == static_cast<QWidget*>(window.notesView())) {
+        return measureNotesAndWait(window);
+    }
     GpuRunner* gpu = window.gpuRunner();
     bool arrived = false;
     bool failed = false;

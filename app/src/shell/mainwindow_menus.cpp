@@ -11,6 +11,8 @@
 #include "panels/patterneditor.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
+#include "views/gridview.h"
+#include "views/notesview.h"
 #include "views/warpview.h"
 
 #include <QAction>
@@ -81,6 +83,10 @@ void MainWindow::createMenus() {
     add(view, tr("&Bank View"), QKeySequence(tr("Ctrl+2")), [this] { showView(View::Bank); });
     add(view, tr("B&lock View"), QKeySequence(tr("Ctrl+3")), [this] { showView(View::Block); });
     add(view, tr("&Sweep Plot"), QKeySequence(tr("Ctrl+4")), [this] { showView(View::Sweep); });
+    add(view, tr("&Grid View"), QKeySequence(tr("Ctrl+5")),
+        [this] { m_tabs->setCurrentWidget(m_gridView); });
+    add(view, tr("&Notes vs This GPU"), QKeySequence(tr("Ctrl+6")),
+        [this] { m_tabs->setCurrentWidget(m_notesView); });
     view->addSeparator();
     auto zoomTarget = [this]() -> ZoomableView* {
         switch (currentView()) {

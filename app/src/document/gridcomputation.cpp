@@ -1,0 +1,165 @@
+// GridComputation: the grid model and the per-warp heat map on a worker thread.
+#include "document/gridcomputation.h"
+
+#include <warpscope/model.h>
+
+#include <QMetaObject>
+#include <QMetaType>
+#include <QThreadPool>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace warpscope::app {
+
+GridComputation::GridComputation(QObject* parent) : QObject(parent), m_pool(new QThreadPool(this)) {
+    qRegisterMetaType<warpscope::app::GridResult>("warpscope::app::GridResult");
+    m_pool->setMaxThreadCount(1);
+}
+
+GridComputation::~GridComputation() {
+    // The worker posts to this object: it must have stopped before the object goes.
+    if (m_cancel) {
+        m_cancel->store(true);
+    }
+    m_pool->clear();
+    m_pool->waitForDone();
+}
+
+void GridComputation::cancel() {
+    if (m_cancel) {
+        m_cancel->store(true);
+    }
+    m_pool->clear();
+    m_latest = 0;
+}
+
+int GridComputation::request(GridRequest request) {
+    cancel();
+    static int nextId = 1;
+    const int job = nextId++;
+    m_latest = job;
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancelled;
+    ++m_running;
+    m_pool->start([this, job, cancelled, request = std::move(request)] {
+        auto lastReport = std::chrono::steady_clock::now();
+        auto report = [&](std::int64_t done, std::int64_t total) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now - lastReport < std::chrono::milliseconds(50) && done < total) {
+                return;
+            }
+            lastReport = now;
+            const int permille =
+                total > 0 ? static_cast<int>(std::min<std::int64_t>(1000, done * 1000 / total))
+                          : 1000;
+            QMetaObject::invokeMethod(
+                this, [this, job, permille] { emit progress(job, permille, 1000); },
+                Qt::QueuedConnection);
+        };
+        auto result = compute(request, cancelled.get(), report);
+        QMetaObject::invokeMethod(
+            this,
+            [this, job, result = std::move(result)] {
+                --m_running;
+                if (job != m_latest) {
+                    return; // superseded
+                }
+                if (result) {
+                    emit resultReady(job, result.value());
+                } else if (result.error().code != ErrorCode::Cancelled) {
+                    emit failed(job, QString::fromStdString(result.error().describe()));
+                }
+            },
+            Qt::QueuedConnection);
+    });
+    return job;
+}
+
+Result<GridResult>
+GridComputation::compute(const GridRequest& request, const std::atomic<bool>* cancelled,
+                         const std::function<void(std::int64_t, std::int64_t)>& progress) {
+    auto resolved = resolveKernel(request.kernel);
+    if (!resolved) {
+        return resolved.error();
+    }
+    const ResolvedKernel& kernel = resolved.value();
+    if (request.access < 0 || request.access >= static_cast<int>(kernel.accesses.size())) {
+        return Error{ErrorCode::InvalidValue,
+                     "the kernel has no access " + std::to_string(request.access), 0, "access"};
+    }
+    GridResult out;
+    out.access = request.access;
+    out.shared = kernel.accesses[static_cast<std::size_t>(request.access)].access.kind.space ==
+                 MemorySpace::Shared;
+    out.grid = kernel.grid;
+    out.warpsPerBlock = kernel.warpsPerBlock();
+    out.totalWarps = kernel.warpCount();
+
+    // The heat map's region: whole rows of blocks while they fit, else a square-ish rectangle.
+    const std::int64_t budgetBlocks =
+        std::max<std::int64_t>(1, request.maxWarps / std::max<std::int64_t>(1, out.warpsPerBlock));
+    std::int64_t bx = kernel.grid.x;
+    std::int64_t by = kernel.grid.y;
+    if (bx * by > budgetBlocks) {
+        const auto side = static_cast<std::int64_t>(std::sqrt(static_cast<double>(budgetBlocks)));
+        bx = std::min(kernel.grid.x, std::max<std::int64_t>(1, side));
+        by = std::min(kernel.grid.y, std::max<std::int64_t>(1, budgetBlocks / bx));
+    }
+    out.shownBlocksX = bx;
+    out.shownBlocksY = by;
+    out.representative = bx * by * out.warpsPerBlock < out.totalWarps;
+
+    // Progress: the heat map's warps first, then the grid model's.
+    const std::int64_t shown = bx * by * out.warpsPerBlock;
+    const std::int64_t total = shown + out.totalWarps;
+    out.values.reserve(static_cast<std::size_t>(shown));
+    for (std::int64_t y = 0; y < by; ++y) {
+        for (std::int64_t x = 0; x < bx; ++x) {
+            if (cancelled != nullptr && cancelled->load()) {
+                return Error{ErrorCode::Cancelled, "cancelled", 0, ""};
+            }
+            const std::int64_t block = y * kernel.grid.x + x;
+            for (std::int64_t w = 0; w < out.warpsPerBlock; ++w) {
+                auto warp = resolveWarp(kernel, request.access, block, w);
+                int value = -1;
+                if (warp) {
+                    const WarpAccess& access = warp.value();
+                    const bool anyActive =
+                        std::any_of(access.addresses.begin(), access.addresses.end(),
+                                    [](const auto& a) { return a.has_value(); });
+                    if (anyActive) {
+                        const ModernPrediction p = predictModern(access);
+                        if (p.shared) {
+                            value = p.shared->wavefronts;
+                        } else if (p.global && p.global->requests > 0) {
+                            value = p.global->sectors / p.global->requests;
+                        }
+                    }
+                }
+                out.values.push_back(value);
+                out.maxValue = std::max(out.maxValue, value);
+            }
+        }
+        if (progress) {
+            progress((y + 1) * bx * out.warpsPerBlock, total);
+        }
+    }
+    GridOptions options;
+    options.cancelled = cancelled;
+    if (progress) {
+        options.progress = [&](std::int64_t done, std::int64_t) { progress(shown + done, total); };
+    }
+    auto prediction = predictGrid(kernel, options);
+    if (!prediction) {
+        return prediction.error();
+    }
+    out.prediction = prediction.value().accesses[static_cast<std::size_t>(request.access)];
+    if (progress) {
+        progress(total, total);
+    }
+    return out;
+}
+
+} // namespace warpscope::app

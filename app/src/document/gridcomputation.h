@@ -1,0 +1,80 @@
+// GridComputation: the grid model for the grid view, off the GUI thread. One request is the
+// current pattern's one-access kernel (or any kernel and access): the core's grid model gives the
+// whole grid's histogram of sectors per request (or wavefronts), and the per-warp model gives
+// each warp of the heat map, every warp of the launch or, past `maxWarps`, a representative
+// rectangle of blocks starting at block (0, 0) (the result says so). Job ids: a newer request
+// cancels the one under way (GridOptions::cancelled) and results of superseded jobs are dropped.
+#pragma once
+
+#include <warpscope/kernel.h>
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QThreadPool;
+
+namespace warpscope::app {
+
+struct GridRequest {
+    Kernel kernel;
+    int access = 0;
+    /// The heat map's budget: above it, a rectangle of whole blocks with at most this many warps.
+    std::int64_t maxWarps = 8192;
+};
+
+struct GridResult {
+    int access = 0;
+    bool shared = false; // wavefronts (shared) or sectors per request (global)
+    Dim3 grid;           // the launch's grid
+    std::int64_t warpsPerBlock = 1;
+    std::int64_t totalWarps = 0;
+    /// The blocks the heat map holds: bid.x < shownBlocksX, bid.y < shownBlocksY, bid.z == 0.
+    std::int64_t shownBlocksX = 0;
+    std::int64_t shownBlocksY = 0;
+    /// True when the heat map holds a region, not the whole launch.
+    bool representative = false;
+    /// Per shown warp, row-major over blocks (y, then x), then the warps of a block: sectors per
+    /// request, or wavefronts; -1 for a warp with no active lane.
+    std::vector<int> values;
+    /// The whole grid's distribution (the grid model's), and its totals.
+    GridAccessPrediction prediction;
+    int maxValue = 0;
+};
+
+class GridComputation : public QObject {
+    Q_OBJECT
+public:
+    explicit GridComputation(QObject* parent = nullptr);
+    ~GridComputation() override;
+
+    /// Start computing `request`; a job under way is cancelled. Returns the new job's id.
+    int request(GridRequest request);
+    void cancel();
+    bool isBusy() const { return m_running != 0; }
+    int latestJob() const { return m_latest; }
+
+    /// The work itself, on the calling thread (tests and benchmarks).
+    static Result<GridResult>
+    compute(const GridRequest& request, const std::atomic<bool>* cancelled = nullptr,
+            const std::function<void(std::int64_t, std::int64_t)>& progress = {});
+
+signals:
+    /// done/total in a fixed range of 0..1000, throttled.
+    void progress(int job, int done, int total);
+    void resultReady(int job, const warpscope::app::GridResult& result);
+    void failed(int job, const QString& message);
+
+private:
+    QThreadPool* m_pool;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    int m_latest = 0;
+    int m_running = 0;
+};
+
+} // namespace warpscope::app

@@ -1,0 +1,364 @@
+// KernelMeasurement: reading measure_kernel's answers (docs/protocol.md) and recording them.
+#include "gpu/kernelmeasurement.h"
+
+#include <warpscope/kernel_preset.h>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QStringList>
+
+#include <algorithm>
+
+namespace warpscope::app {
+
+namespace {
+
+std::optional<double> numberAt(const QJsonObject& object, const QString& key) {
+    const QJsonValue value = object.value(key);
+    if (!value.isDouble()) {
+        return std::nullopt;
+    }
+    return value.toDouble();
+}
+
+std::map<std::string, double> numbersOf(const QJsonObject& object) {
+    std::map<std::string, double> numbers;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (it.value().isDouble()) {
+            numbers[it.key().toStdString()] = it.value().toDouble();
+        }
+    }
+    return numbers;
+}
+
+QJsonObject objectOf(const std::map<std::string, double>& numbers) {
+    QJsonObject object;
+    for (const auto& [name, value] : numbers) {
+        object.insert(QString::fromStdString(name), value);
+    }
+    return object;
+}
+
+KernelPoint pointOf(const QJsonObject& object) {
+    KernelPoint point;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (it.value().isDouble()) {
+            point[it.key().toStdString()] = static_cast<std::int64_t>(it.value().toDouble());
+        }
+    }
+    return point;
+}
+
+QJsonObject pointJson(const KernelPoint& point) {
+    QJsonObject object;
+    for (const auto& [name, value] : point) {
+        object.insert(QString::fromStdString(name), static_cast<double>(value));
+    }
+    return object;
+}
+
+void putOptional(QJsonObject& object, const QString& key, const std::optional<double>& value) {
+    if (value) {
+        object.insert(key, *value);
+    }
+}
+
+/// The preset's parameter values with `point` applied: the full point every record is keyed by.
+KernelPoint completePoint(const QString& presetId, const KernelPoint& point) {
+    KernelPoint full;
+    if (const KernelPreset* preset = findKernelPreset(presetId.toStdString())) {
+        for (const Parameter& parameter : preset->kernel.parameters) {
+            full[parameter.name] = parameter.value;
+        }
+    }
+    for (const auto& [name, value] : point) {
+        full[name] = value;
+    }
+    return full;
+}
+
+} // namespace
+
+QString kernelPointText(const KernelPoint& point) {
+    QStringList parts;
+    for (const auto& [name, value] : point) {
+        parts << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+KernelMeasurement KernelMeasurement::fromProbeResult(const QJsonObject& result, const GpuInfo& gpu,
+                                                     const QDateTime& when) {
+    KernelMeasurement m;
+    m.kernelName = result.value(QStringLiteral("kernel")).toString();
+    m.parameters = pointOf(result.value(QStringLiteral("parameters")).toObject());
+    m.counters = numbersOf(result.value(QStringLiteral("counters")).toObject());
+    m.predicted = numbersOf(result.value(QStringLiteral("predicted")).toObject());
+    m.countersMeasured = result.value(QStringLiteral("countersMeasured")).toBool();
+    m.countersUnavailableReason =
+        result.value(QStringLiteral("countersUnavailableReason")).toString();
+    for (const QJsonValue& value : result.value(QStringLiteral("accesses")).toArray()) {
+        const QJsonObject a = value.toObject();
+        KernelAccessMeasurement access;
+        access.label = a.value(QStringLiteral("label")).toString();
+        access.op = a.value(QStringLiteral("op")).toString();
+        access.space = a.value(QStringLiteral("space")).toString();
+        access.width = a.value(QStringLiteral("width")).toInt();
+        access.requests = a.value(QStringLiteral("requests")).toDouble();
+        access.sectors = a.value(QStringLiteral("sectors")).toDouble();
+        access.wavefronts = a.value(QStringLiteral("wavefronts")).toDouble();
+        access.bankConflicts = a.value(QStringLiteral("bankConflicts")).toDouble();
+        access.bytesRequested = a.value(QStringLiteral("bytesRequested")).toDouble();
+        m.accesses.push_back(access);
+    }
+    const QJsonObject timing = result.value(QStringLiteral("timing")).toObject();
+    const QJsonObject kernelMs = timing.contains(QStringLiteral("kernelMs"))
+                                     ? timing.value(QStringLiteral("kernelMs")).toObject()
+                                     : result.value(QStringLiteral("kernelMs")).toObject();
+    m.kernelMsMedian = numberAt(kernelMs, QStringLiteral("median"));
+    m.spreadPct = numberAt(kernelMs, QStringLiteral("spreadPct"));
+    if (timing.contains(QStringLiteral("cold"))) {
+        m.cold = timing.value(QStringLiteral("cold")).toBool(true);
+    } else {
+        m.cold = result.value(QStringLiteral("cold")).toBool(true);
+    }
+    m.bytesRequested = numberAt(result, QStringLiteral("bytesRequested"));
+    m.effectiveBandwidthGBs = numberAt(result, QStringLiteral("effectiveBandwidthGBs"));
+    m.copyBandwidthGBs = numberAt(result, QStringLiteral("copyBandwidthGBs"));
+    m.theoreticalBandwidthGBs = numberAt(result, QStringLiteral("theoreticalBandwidthGBs"));
+    m.shareOfCopyPct = numberAt(result, QStringLiteral("shareOfCopyBandwidthPct"));
+    m.shareOfTheoreticalPct = numberAt(result, QStringLiteral("shareOfTheoreticalBandwidthPct"));
+    if (!m.copyBandwidthGBs && gpu.measuredCopyBandwidthGBs > 0) {
+        m.copyBandwidthGBs = gpu.measuredCopyBandwidthGBs;
+    }
+    if (!m.theoreticalBandwidthGBs && gpu.theoreticalBandwidthGBs > 0) {
+        m.theoreticalBandwidthGBs = gpu.theoreticalBandwidthGBs;
+    }
+    m.gpuName = gpu.name;
+    m.measuredAt = when;
+    return m;
+}
+
+QJsonObject KernelMeasurement::toJson() const {
+    QJsonObject object{{QStringLiteral("kernel"), kernelName},
+                       {QStringLiteral("parameters"), pointJson(parameters)},
+                       {QStringLiteral("counters"), objectOf(counters)},
+                       {QStringLiteral("predicted"), objectOf(predicted)},
+                       {QStringLiteral("countersMeasured"), countersMeasured},
+                       {QStringLiteral("countersUnavailableReason"), countersUnavailableReason},
+                       {QStringLiteral("cold"), cold},
+                       {QStringLiteral("gpu"), gpuName},
+                       {QStringLiteral("measuredAt"), measuredAt.toString(Qt::ISODate)}};
+    QJsonArray list;
+    for (const KernelAccessMeasurement& a : accesses) {
+        list.append(QJsonObject{{QStringLiteral("label"), a.label},
+                                {QStringLiteral("op"), a.op},
+                                {QStringLiteral("space"), a.space},
+                                {QStringLiteral("width"), a.width},
+                                {QStringLiteral("requests"), a.requests},
+                                {QStringLiteral("sectors"), a.sectors},
+                                {QStringLiteral("wavefronts"), a.wavefronts},
+                                {QStringLiteral("bankConflicts"), a.bankConflicts},
+                                {QStringLiteral("bytesRequested"), a.bytesRequested}});
+    }
+    object.insert(QStringLiteral("accesses"), list);
+    QJsonObject kernelMs;
+    putOptional(kernelMs, QStringLiteral("median"), kernelMsMedian);
+    putOptional(kernelMs, QStringLiteral("spreadPct"), spreadPct);
+    object.insert(QStringLiteral("kernelMs"), kernelMs);
+    putOptional(object, QStringLiteral("bytesRequested"), bytesRequested);
+    putOptional(object, QStringLiteral("effectiveBandwidthGBs"), effectiveBandwidthGBs);
+    putOptional(object, QStringLiteral("copyBandwidthGBs"), copyBandwidthGBs);
+    putOptional(object, QStringLiteral("theoreticalBandwidthGBs"), theoreticalBandwidthGBs);
+    putOptional(object, QStringLiteral("shareOfCopyBandwidthPct"), shareOfCopyPct);
+    putOptional(object, QStringLiteral("shareOfTheoreticalBandwidthPct"), shareOfTheoreticalPct);
+    return object;
+}
+
+KernelMeasurement KernelMeasurement::fromJson(const QJsonObject& object) {
+    GpuInfo gpu;
+    gpu.name = object.value(QStringLiteral("gpu")).toString();
+    KernelMeasurement m = fromProbeResult(
+        object, gpu,
+        QDateTime::fromString(object.value(QStringLiteral("measuredAt")).toString(), Qt::ISODate));
+    m.recorded = true;
+    return m;
+}
+
+std::optional<double> KernelMeasurement::globalEfficiencyPct(bool loads) const {
+    if (!countersMeasured) {
+        return std::nullopt;
+    }
+    const char* name = loads ? "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+                             : "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+    const auto it = counters.find(name);
+    if (it == counters.end() || it->second <= 0) {
+        return std::nullopt;
+    }
+    double requested = 0;
+    for (const KernelAccessMeasurement& access : accesses) {
+        if (access.space == QLatin1String("global") &&
+            access.op == (loads ? QLatin1String("load") : QLatin1String("store"))) {
+            requested += access.bytesRequested;
+        }
+    }
+    if (requested <= 0) {
+        return std::nullopt;
+    }
+    return 100.0 * requested / (it->second * 32.0);
+}
+
+KernelMeasurementStore::KernelMeasurementStore(QObject* parent) : QObject(parent) {}
+
+QString KernelMeasurementStore::keyOf(const QString& presetId, const KernelPoint& point) {
+    return presetId + QLatin1Char('|') + kernelPointText(completePoint(presetId, point));
+}
+
+void KernelMeasurementStore::put(const QString& presetId, const KernelMeasurement& measurement) {
+    KernelMeasurement merged = measurement;
+    merged.parameters = completePoint(presetId, measurement.parameters);
+    const QString key = keyOf(presetId, merged.parameters);
+    const auto it = m_entries.find(key);
+    if (it != m_entries.end()) {
+        const KernelMeasurement& old = it->second.second;
+        if (!merged.countersMeasured && old.countersMeasured) {
+            merged.counters = old.counters;
+            merged.countersMeasured = true;
+            merged.countersUnavailableReason.clear();
+        }
+        if (merged.accesses.empty()) {
+            merged.accesses = old.accesses;
+        }
+        if (merged.predicted.empty()) {
+            merged.predicted = old.predicted;
+        }
+        if (!merged.effectiveBandwidthGBs && old.effectiveBandwidthGBs) {
+            merged.kernelMsMedian = old.kernelMsMedian;
+            merged.spreadPct = old.spreadPct;
+            merged.effectiveBandwidthGBs = old.effectiveBandwidthGBs;
+            merged.shareOfCopyPct = old.shareOfCopyPct;
+            merged.shareOfTheoreticalPct = old.shareOfTheoreticalPct;
+        }
+    }
+    m_entries[key] = {presetId, merged};
+    emit changed();
+}
+
+const KernelMeasurement* KernelMeasurementStore::find(const QString& presetId,
+                                                      const KernelPoint& point) const {
+    const auto it = m_entries.find(keyOf(presetId, point));
+    return it == m_entries.end() ? nullptr : &it->second.second;
+}
+
+void KernelMeasurementStore::clear() {
+    if (m_entries.empty()) {
+        return;
+    }
+    m_entries.clear();
+    emit changed();
+}
+
+QJsonArray KernelMeasurementStore::toJson() const {
+    QJsonArray list;
+    for (const auto& [key, entry] : m_entries) {
+        list.append(QJsonObject{{QStringLiteral("preset"), entry.first},
+                                {QStringLiteral("measurement"), entry.second.toJson()}});
+    }
+    return list;
+}
+
+void KernelMeasurementStore::takeJson(const QJsonArray& array) {
+    m_entries.clear();
+    for (const QJsonValue& value : array) {
+        const QJsonObject object = value.toObject();
+        const QString preset = object.value(QStringLiteral("preset")).toString();
+        if (preset.isEmpty()) {
+            continue;
+        }
+        KernelMeasurement m =
+            KernelMeasurement::fromJson(object.value(QStringLiteral("measurement")).toObject());
+        m.parameters = completePoint(preset, m.parameters);
+        m_entries[keyOf(preset, m.parameters)] = {preset, m};
+    }
+    emit changed();
+}
+
+std::optional<QString> KernelMeasurementStore::importJsonLines(const QByteArray& text,
+                                                               const QString& gpuName,
+                                                               int* pointsRead) {
+    // Several runs of one point (tests/data/kernel_tables_h100.jsonl holds five): keep the run
+    // of median bandwidth, so one slow run does not speak for the point.
+    std::map<QString, std::vector<std::pair<QString, KernelMeasurement>>> timed;
+    std::vector<std::pair<QString, KernelMeasurement>> answers;
+    GpuInfo gpu;
+    gpu.name = gpuName;
+    const QList<QByteArray> lines = text.split('\n');
+    // A {"device": {...}} line (device_info's answer) names the GPU the lines were measured on.
+    for (const QByteArray& line : lines) {
+        if (line.contains("\"device\"")) {
+            const QJsonObject device =
+                QJsonDocument::fromJson(line).object().value(QStringLiteral("device")).toObject();
+            if (!device.isEmpty()) {
+                gpu = GpuInfo::fromJson(device);
+            }
+        }
+    }
+    int lineNumber = 0;
+    for (const QByteArray& line : lines) {
+        ++lineNumber;
+        if (line.trimmed().isEmpty()) {
+            continue;
+        }
+        QJsonParseError error{};
+        const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+        if (error.error != QJsonParseError::NoError || !document.isObject()) {
+            return tr("line %1 is not a JSON object: %2")
+                .arg(lineNumber)
+                .arg(error.error != QJsonParseError::NoError ? error.errorString()
+                                                             : tr("another JSON value"));
+        }
+        const QJsonObject object = document.object();
+        if (object.contains(QStringLiteral("device"))) {
+            continue;
+        }
+        const QString id = object.value(QStringLiteral("id")).toString();
+        if (findKernelPreset(id.toStdString()) == nullptr) {
+            return tr("line %1: \"%2\" is no kernel preset of this build").arg(lineNumber).arg(id);
+        }
+        KernelMeasurement m;
+        if (object.contains(QStringLiteral("answer"))) {
+            m = KernelMeasurement::fromProbeResult(
+                object.value(QStringLiteral("answer")).toObject(), gpu, QDateTime());
+            m.recorded = true;
+            answers.emplace_back(id, m);
+            continue;
+        }
+        m = KernelMeasurement::fromProbeResult(object, gpu, QDateTime());
+        m.parameters = completePoint(id, pointOf(object.value(QStringLiteral("point")).toObject()));
+        m.recorded = true;
+        if (!m.effectiveBandwidthGBs) {
+            return tr("line %1 has neither \"answer\" nor \"effectiveBandwidthGBs\"")
+                .arg(lineNumber);
+        }
+        timed[keyOf(id, m.parameters)].emplace_back(id, m);
+    }
+    int points = 0;
+    for (const auto& [id, m] : answers) {
+        put(id, m);
+        ++points;
+    }
+    for (auto& [key, runs] : timed) {
+        std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+            return *a.second.effectiveBandwidthGBs < *b.second.effectiveBandwidthGBs;
+        });
+        const auto& [id, median] = runs[runs.size() / 2];
+        put(id, median);
+        ++points;
+    }
+    if (pointsRead != nullptr) {
+        *pointsRead = points;
+    }
+    return std::nullopt;
+}
+
+} // namespace warpscope::app

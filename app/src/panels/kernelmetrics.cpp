@@ -1,0 +1,181 @@
+// KernelMetricsSection: predicted beside measured for a whole kernel.
+#include "panels/kernelmetrics.h"
+
+#include "gpu/kernelmeasurement.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <optional>
+
+namespace warpscope::app {
+
+namespace {
+
+QString integer(double value) {
+    return QLocale::c().toString(static_cast<qlonglong>(std::llround(value)));
+}
+
+QString decimal(double value, int decimals) {
+    return QLocale::c().toString(value, 'f', decimals);
+}
+
+std::optional<double> at(const std::map<std::string, double>& map, const char* name) {
+    const auto it = map.find(name);
+    if (it == map.end()) {
+        return std::nullopt;
+    }
+    return it->second;
+}
+
+// The kernel-level counters measure_kernel reads (docs/protocol.md), in the order ncu lists them.
+const char* const kCounters[] = {
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "lts__t_sectors_srcunit_tex_op_read.sum",
+    "lts__t_sectors_srcunit_tex_op_write.sum",
+};
+
+} // namespace
+
+KernelMetricsSection::KernelMetricsSection(QWidget* parent)
+    : QWidget(parent), m_title(new QLabel(this)), m_table(new QTableWidget(this)) {
+    setObjectName(QStringLiteral("kernelMetrics"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_title->setWordWrap(true);
+    m_table->setObjectName(QStringLiteral("kernelMetricsTable"));
+    m_table->setColumnCount(4);
+    m_table->setHorizontalHeaderLabels(
+        {tr("Kernel (whole grid)"), tr("Predicted"), tr("Measured"), tr("Agreement")});
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    layout->addWidget(m_title);
+    layout->addWidget(m_table, 1);
+    setMeasurement(QString(), nullptr);
+}
+
+QString KernelMetricsSection::agreement(double predicted, double measured) {
+    if (predicted == measured) {
+        return QStringLiteral("✓");
+    }
+    const double difference = measured - predicted;
+    QString text = (difference > 0 ? QStringLiteral("+") : QString()) + integer(difference);
+    if (predicted != 0) {
+        const double pct = difference / predicted * 100.0;
+        text += QStringLiteral(" (%1%2 %)")
+                    .arg(pct > 0 ? QStringLiteral("+") : QString())
+                    .arg(decimal(pct, std::abs(pct) < 10 ? 1 : 0));
+    }
+    return text;
+}
+
+void KernelMetricsSection::setMeasurement(const QString& title,
+                                          const KernelMeasurement* measurement) {
+    m_table->setRowCount(0);
+    if (measurement == nullptr) {
+        m_title->setText(tr("Kernel: no whole-kernel measurement selected (run a table on the "
+                            "Notes vs GPU tab)."));
+        return;
+    }
+    const KernelMeasurement& m = *measurement;
+    m_title->setText(tr("Kernel: %1 (%2)%3")
+                         .arg(title, kernelPointText(m.parameters),
+                              m.gpuName.isEmpty() ? QString() : tr(" on %1").arg(m.gpuName)));
+    const auto add = [this](const QString& name, const QString& predicted, const QString& measured,
+                            const QString& agree) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        const QStringList cells = {name, predicted, measured, agree};
+        for (int c = 0; c < 4; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c > 0) {
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            m_table->setItem(row, c, item);
+        }
+    };
+    const QString none = QStringLiteral("—");
+    // Per access: the grid model's counts (the counters are kernel-wide, so no measured column).
+    for (const KernelAccessMeasurement& a : m.accesses) {
+        const bool shared = a.space == QLatin1String("shared");
+        add(tr("%1 (%2 %3, %4 B): %5")
+                .arg(a.label, a.space, a.op)
+                .arg(a.width)
+                .arg(shared ? tr("wavefronts / conflicts") : tr("requests / sectors")),
+            shared ? QStringLiteral("%1 / %2").arg(integer(a.wavefronts), integer(a.bankConflicts))
+                   : QStringLiteral("%1 / %2").arg(integer(a.requests), integer(a.sectors)),
+            tr("kernel-wide"), none);
+    }
+    // In total: every kernel-level counter.
+    for (const char* name : kCounters) {
+        const auto predicted = at(m.predicted, name);
+        const auto measured = m.countersMeasured ? at(m.counters, name) : std::nullopt;
+        if (!predicted && !measured) {
+            continue;
+        }
+        add(QString::fromLatin1(name), predicted ? integer(*predicted) : none,
+            measured ? integer(*measured) : (m.countersMeasured ? none : tr("not measured")),
+            predicted && measured ? agreement(*predicted, *measured) : none);
+    }
+    // DRAM: the cold footprint is a lower bound, not an exact prediction.
+    const auto footprint = at(m.predicted, "dram__bytes_read.sum");
+    const auto dramRead =
+        m.countersMeasured ? at(m.counters, "dram__bytes_read.sum") : std::nullopt;
+    add(tr("DRAM bytes read (dram__bytes_read.sum) against the footprint"),
+        footprint ? integer(*footprint) : none, dramRead ? integer(*dramRead) : none,
+        footprint && dramRead && *footprint > 0
+            ? tr("%1 % of the footprint").arg(decimal(*dramRead / *footprint * 100.0, 1))
+            : none);
+    if (const auto written =
+            m.countersMeasured ? at(m.counters, "dram__bytes_write.sum") : std::nullopt) {
+        add(QStringLiteral("dram__bytes_write.sum"), none, integer(*written), none);
+    }
+    if (const auto hit =
+            m.countersMeasured ? at(m.counters, "l1tex__t_sector_hit_rate.pct") : std::nullopt) {
+        add(tr("L1 hit rate (l1tex__t_sector_hit_rate.pct)"), none,
+            decimal(*hit, 1) + QStringLiteral(" %"), none);
+    }
+    if (m.kernelMsMedian) {
+        add(tr("time, median of the timed launches (%1)")
+                .arg(m.cold ? tr("cold: L2 flushed") : tr("warm")),
+            none, decimal(*m.kernelMsMedian, 4) + QStringLiteral(" ms"),
+            m.spreadPct ? tr("spread %1 %").arg(decimal(*m.spreadPct, 1)) : none);
+    }
+    if (m.effectiveBandwidthGBs) {
+        add(tr("effective bandwidth (bytes requested / time)"), none,
+            decimal(*m.effectiveBandwidthGBs, 1) + QStringLiteral(" GB/s"), none);
+    }
+    if (m.shareOfCopyPct || (m.effectiveBandwidthGBs && m.copyBandwidthGBs)) {
+        const double share =
+            m.shareOfCopyPct.value_or(*m.effectiveBandwidthGBs / *m.copyBandwidthGBs * 100.0);
+        add(tr("share of the measured copy bandwidth%1")
+                .arg(m.copyBandwidthGBs ? tr(" (%1 GB/s)").arg(decimal(*m.copyBandwidthGBs, 0))
+                                        : QString()),
+            none, decimal(share, 1) + QStringLiteral(" %"), none);
+    }
+    if (m.shareOfTheoreticalPct ||
+        (m.effectiveBandwidthGBs && m.theoreticalBandwidthGBs && *m.theoreticalBandwidthGBs > 0)) {
+        const double share = m.shareOfTheoreticalPct.value_or(*m.effectiveBandwidthGBs /
+                                                              *m.theoreticalBandwidthGBs * 100.0);
+        add(tr("share of the theoretical bandwidth%1")
+                .arg(m.theoreticalBandwidthGBs
+                         ? tr(" (%1 GB/s)").arg(decimal(*m.theoreticalBandwidthGBs, 0))
+                         : QString()),
+            none, decimal(share, 1) + QStringLiteral(" %"), none);
+    }
+    m_table->resizeRowsToContents();
+}
+
+} // namespace warpscope::app

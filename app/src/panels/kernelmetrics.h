@@ -1,0 +1,35 @@
+// KernelMetricsSection: the metrics dock's kernel section. For one whole-kernel measurement (a
+// row of the notes tab), per access and in total, the grid model's prediction beside the
+// measurement for every kernel-level counter (✓ where equal, the difference where not), DRAM
+// bytes against the footprint, L2 sectors, the L1 hit rate, time, effective bandwidth and its
+// share of the measured copy and theoretical bandwidth.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QTableWidget;
+
+namespace warpscope::app {
+
+struct KernelMeasurement;
+
+class KernelMetricsSection : public QWidget {
+    Q_OBJECT
+public:
+    explicit KernelMetricsSection(QWidget* parent = nullptr);
+
+    /// Show `measurement` of the kernel titled `title`; null: say that none is selected.
+    void setMeasurement(const QString& title, const KernelMeasurement* measurement);
+    QTableWidget* table() const { return m_table; }
+    QLabel* titleLabel() const { return m_title; }
+
+    /// "✓" when equal, else the signed difference and its percentage ("+32 (+0.1 %)").
+    static QString agreement(double predicted, double measured);
+
+private:
+    QLabel* m_title;
+    QTableWidget* m_table;
+};
+
+} // namespace warpscope::app

@@ -1,0 +1,331 @@
+// MainWindow: the whole grid and the notes beside this GPU. The grid tab, the notes tab, its Run
+// (F5) through NotesRunner, the picker's notes experiments and kernel presets, and recorded kernel
+// measurements.
+#include "shell/mainwindow.h"
+
+#include "document/patterndocument.h"
+#include "gpu/kernelmeasurement.h"
+#include "gpu/notesexperiment.h"
+#include "gpu/notesrunner.h"
+#include "gpu/probeclient.h"
+#include "panels/kernelmetrics.h"
+#include "panels/messagebar.h"
+#include "panels/metricspanel.h"
+#include "panels/patterneditor.h"
+#include "panels/presetpicker.h"
+#include "views/gridview.h"
+#include "views/notesview.h"
+
+#include <warpscope/kernel.h>
+#include <warpscope/kernel_preset.h>
+#include <warpscope/preset.h>
+
+#include "gpu/eventwait.h"
+#include "shell/commandline.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QJsonDocument>
+#include <QSize>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include <cstdio>
+
+namespace warpscope::app {
+
+namespace {
+
+// Session view settings (strings): the notes tab's experiment, and every whole-kernel
+// measurement of the session as a JSON array (KernelMeasurementStore::toJson), so a session
+// opened without a GPU shows what was measured.
+constexpr const char* kNotesExperimentKey = "notes.experiment";
+constexpr const char* kKernelMeasurementsKey = "notes.kernelMeasurements";
+
+/// The pattern the single-warp views show for a kernel preset: its first access at block 0,
+/// warp 0, at the point's parameters.
+std::optional<Pattern> firstAccessPattern(const KernelPreset& preset, const KernelPoint& point) {
+    Kernel kernel = preset.kernel;
+    for (Parameter& parameter : kernel.parameters) {
+        const auto it = point.find(parameter.name);
+        if (it != point.end()) {
+            parameter.value = it->second;
+        }
+    }
+    auto pattern = patternFromKernel(kernel, 0);
+    if (!pattern) {
+        return std::nullopt;
+    }
+    return pattern.value();
+}
+
+} // namespace
+
+void MainWindow::createNotes() {
+    m_kernelMeasurements = new KernelMeasurementStore(this);
+    m_notesRunner = new NotesRunner(m_probe, m_kernelMeasurements, this);
+    m_gridView = new GridView(m_document, m_tabs);
+    m_tabs->addTab(m_gridView, tr("Grid"));
+    m_notesView = new NotesView(m_kernelMeasurements, m_tabs);
+    m_tabs->addTab(m_notesView, tr("Notes vs GPU"));
+
+    connect(m_notesView, &NotesView::runRequested, this, &MainWindow::runNotesOnGpu);
+    // The metrics dock's kernel section follows the notes table: the selected row, else the
+    // first row measured.
+    connect(m_notesView, &NotesView::rowSelected, this, [this](int selected) {
+        const NotesExperiment* experiment = findNotesExperiment(m_notesView->experimentId());
+        if (experiment == nullptr) {
+            return;
+        }
+        const KernelMeasurement* shown = nullptr;
+        QString title;
+        for (int i = 0; i < static_cast<int>(experiment->rows.size()); ++i) {
+            if (selected >= 0 && i != selected) {
+                continue;
+            }
+            const NotesExperimentRow& row = experiment->rows[static_cast<std::size_t>(i)];
+            shown = m_kernelMeasurements->find(QString::fromStdString(row.presetId), row.point);
+            if (shown != nullptr) {
+                const KernelPreset* preset = findKernelPreset(row.presetId);
+                title = preset != nullptr ? QString::fromStdString(preset->title) : row.label;
+                break;
+            }
+        }
+        m_metrics->kernelSection()->setMeasurement(title, shown);
+    });
+    connect(m_notesView, &NotesView::experimentChosen, this, [this](const QString& id) {
+        m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kNotesExperimentPrefix) + id);
+    });
+    connect(m_notesRunner, &NotesRunner::runningChanged, m_notesView, &NotesView::setRunning);
+    connect(m_notesRunner, &NotesRunner::progress, m_notesView, &NotesView::setProgress);
+    connect(m_notesRunner, &NotesRunner::failed, this, [this](const QString& message, bool noGpu) {
+        if (noGpu) {
+            m_notesView->setGpuStatus(
+                tr("This GPU: none present (%1); the chart shows the notes' numbers only.")
+                    .arg(message));
+            m_messageBar->showMessage(MessageBar::Level::Info,
+                                      tr("No GPU to measure on: %1").arg(message));
+        } else {
+            m_messageBar->showMessage(MessageBar::Level::Error, message);
+        }
+    });
+    connect(m_notesRunner, &NotesRunner::finished, this, [this] {
+        statusBar()->showMessage(tr("The notes' table measured on the GPU."), 5000);
+    });
+    // New measurements belong to the session: saved and autosaved with it. (Not on every change
+    // of the store: opening a session fills it too.)
+    connect(m_notesRunner, &NotesRunner::finished, this, [this] {
+        if (m_kernelMeasurements->size() > 0) {
+            m_document->markModified();
+        }
+    });
+    connect(m_probe, &ProbeClient::stateChanged, this, [this](ProbeClient::State state) {
+        if (state == ProbeClient::State::NoGpu || state == ProbeClient::State::Failed) {
+            m_notesView->setGpuStatus(tr("This GPU: none present (%1); the chart shows the "
+                                         "notes' numbers only.")
+                                          .arg(m_probe->stateText()));
+        } else if (state == ProbeClient::State::Ready) {
+            m_notesView->setGpuStatus(
+                tr("This GPU: %1; press Run (F5) to measure.").arg(m_probe->gpu().describe()));
+        }
+    });
+}
+
+bool MainWindow::showNotesExperiment(const QString& id) {
+    const NotesExperiment* experiment = findNotesExperiment(id.toStdString());
+    if (experiment == nullptr || experiment->rows.empty()) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+                                  tr("There is no notes experiment \"%1\".").arg(id));
+        m_editor->presetPicker()->setCurrentPresetId(m_document->presetId());
+        return false;
+    }
+    m_notesView->setExperiment(experiment->id);
+    m_tabs->setCurrentWidget(m_notesView);
+    const NotesExperimentRow& first = experiment->rows.front();
+    if (const KernelPreset* preset = findKernelPreset(first.presetId)) {
+        if (auto pattern = firstAccessPattern(*preset, first.point)) {
+            // Loaded as a preset, so the editor's title and caption say what the views show.
+            Preset shown;
+            shown.id = kNotesExperimentPrefix + experiment->id;
+            shown.topic = preset->topic;
+            shown.title = preset->title + ", " + first.label.toStdString() + ": " +
+                          preset->kernel.accesses.front().label;
+            shown.caption = preset->caption;
+            shown.source = preset->source;
+            shown.pattern = *pattern;
+            m_document->loadPreset(shown);
+        }
+    }
+    m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kNotesExperimentPrefix) + id);
+    return true;
+}
+
+void MainWindow::addNotesSettings(std::map<std::string, std::string>& settings) const {
+    if (m_notesView == nullptr) {
+        return;
+    }
+    settings[kNotesExperimentKey] = m_notesView->experimentId();
+    if (m_kernelMeasurements->size() > 0) {
+        settings[kKernelMeasurementsKey] = QJsonDocument(m_kernelMeasurements->toJson())
+                                               .toJson(QJsonDocument::Compact)
+                                               .toStdString();
+    }
+}
+
+void MainWindow::applyNotesSettings(const std::map<std::string, std::string>& settings) {
+    if (m_notesView == nullptr) {
+        return;
+    }
+    if (auto it = settings.find(kNotesExperimentKey); it != settings.end()) {
+        m_notesView->setExperiment(it->second);
+    }
+    const auto it = settings.find(kKernelMeasurementsKey);
+    if (it == settings.end()) {
+        m_kernelMeasurements->clear();
+        return;
+    }
+    const QJsonDocument document = QJsonDocument::fromJson(QByteArray::fromStdString(it->second));
+    if (!document.isArray()) {
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+                                  tr("The session's kernel measurements cannot be read; they "
+                                     "are left out."));
+        m_kernelMeasurements->clear();
+        return;
+    }
+    m_kernelMeasurements->takeJson(document.array());
+}
+
+bool MainWindow::showKernelPreset(const QString& id) {
+    const KernelPreset* preset = findKernelPreset(id.toStdString());
+    if (preset == nullptr) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+                                  tr("There is no kernel preset \"%1\".").arg(id));
+        m_editor->presetPicker()->setCurrentPresetId(m_document->presetId());
+        return false;
+    }
+    if (auto pattern = firstAccessPattern(*preset, {})) {
+        Preset shown;
+        shown.id = kKernelPresetPrefix + preset->id;
+        shown.topic = preset->topic;
+        shown.title = preset->title + ": " + preset->kernel.accesses.front().label;
+        shown.caption = preset->caption;
+        shown.source = preset->source;
+        shown.pattern = *pattern;
+        m_document->loadPreset(shown);
+    }
+    for (const NotesExperiment& experiment : notesExperiments()) {
+        for (const NotesExperimentRow& row : experiment.rows) {
+            if (row.presetId == preset->id) {
+                m_notesView->setExperiment(experiment.id);
+                break;
+            }
+        }
+        if (m_notesView->experimentId() == experiment.id) {
+            break;
+        }
+    }
+    m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kKernelPresetPrefix) + id);
+    return true;
+}
+
+void MainWindow::runNotesOnGpu() {
+    const NotesExperiment* experiment = findNotesExperiment(m_notesView->experimentId());
+    if (experiment == nullptr) {
+        return;
+    }
+    m_tabs->setCurrentWidget(m_notesView);
+    statusBar()->showMessage(tr("Measuring %1 on the GPU…").arg(experiment->title));
+    m_notesRunner->run(*experiment);
+}
+
+bool MainWindow::importKernelMeasurements(const QString& path, const QString& gpuName) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+                                  tr("Cannot read %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    int points = 0;
+    if (auto error = m_kernelMeasurements->importJsonLines(file.readAll(), gpuName, &points)) {
+        m_messageBar->showMessage(MessageBar::Level::Error, tr("%1: %2").arg(path, *error));
+        return false;
+    }
+    statusBar()->showMessage(tr("Read %n recorded kernel measurement(s).", "", points), 5000);
+    if (points > 0) {
+        m_document->markModified();
+    }
+    return true;
+}
+
+bool measureNotesAndWait(MainWindow& window) {
+    NotesRunner* runner = window.notesRunner();
+    bool done = false;
+    const auto connection = QObject::connect(runner, &NotesRunner::finished, [&] { done = true; });
+    window.runNotesOnGpu();
+    const bool answered = waitForEvents([&] { return done || !runner->isRunning(); }, 300000);
+    QObject::disconnect(connection);
+    if (!answered) {
+        window.messageBar()->showMessage(MessageBar::Level::Error,
+                                         QObject::tr("No GPU answer within five minutes."));
+    }
+    QApplication::processEvents();
+    return window.notesView()->comparison().measuredRows > 0;
+}
+
+int runNotesExport(const CommandLine& options) {
+    const QString id = options.presetId.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix)));
+    const QString output = options.exportArguments.output;
+    if (output.isEmpty()) {
+        std::fprintf(stderr, "warpscope: --export needs a file name\n");
+        return 2;
+    }
+    QSize size(1920, 1080); // a 16:9 slide
+    const QString sizeText = options.exportArguments.size;
+    if (sizeText == QLatin1String("slide-4x3")) {
+        size = QSize(1440, 1080);
+    } else if (!sizeText.isEmpty() && sizeText != QLatin1String("slide-16x9")) {
+        const QStringList parts = sizeText.split(QLatin1Char('x'));
+        bool okW = false;
+        bool okH = false;
+        const int w = parts.value(0).toInt(&okW);
+        const int h = parts.value(1).toInt(&okH);
+        if (parts.size() != 2 || !okW || !okH || w < 200 || h < 150 || w > 8000 || h > 8000) {
+            std::fprintf(stderr,
+                         "warpscope: --size \"%s\": use WIDTHxHEIGHT (200x150 to 8000x8000), "
+                         "slide-16x9 or slide-4x3\n",
+                         qPrintable(sizeText));
+            return 2;
+        }
+        size = QSize(w, h);
+    }
+    MainWindowOptions windowOptions;
+    windowOptions.useSettings = false;
+    windowOptions.autosave = false;
+    windowOptions.confirmDiscard = false;
+    windowOptions.probeCommand = options.probeCommand;
+    MainWindow window(windowOptions);
+    window.resize(size);
+    if (!window.showNotesExperiment(id)) {
+        std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+        return 2;
+    }
+    for (const QString& file : options.kernelMeasurementsFiles) {
+        if (!window.importKernelMeasurements(file, {})) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 2;
+        }
+    }
+    if (options.measure) {
+        measureNotesAndWait(window);
+    }
+    QString error;
+    if (!window.notesView()->exportFigure(output, size, &error)) {
+        std::fprintf(stderr, "warpscope: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::fprintf(stderr, "warpscope: wrote %s (%dx%d)\n", qPrintable(output), size.width(),
+                 size.height());
+    return 0;
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,248 @@
+// GridView: the heat map of a whole grid and the grid model's histogram.
+#include "views/gridview.h"
+
+#include "document/patterndocument.h"
+#include "views/theme.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace warpscope::app {
+
+namespace {
+
+constexpr int kMargin = 12;
+constexpr int kHeaderHeight = 40;
+constexpr int kHistogramWidth = 260;
+
+/// Blue (one sector or wavefront, ideal) to orange-red (many): a sequential Okabe-Ito-friendly
+/// ramp; inactive warps grey.
+QRgb heatColour(int value, int maxValue) {
+    if (value < 0) {
+        return qRgb(200, 200, 200);
+    }
+    const double t =
+        maxValue <= 1 ? 0.0 : std::clamp((value - 1.0) / std::max(1, maxValue - 1), 0.0, 1.0);
+    const QColor low(0, 114, 178); // Okabe-Ito blue
+    const QColor high(213, 94, 0); // Okabe-Ito vermillion
+    return qRgb(static_cast<int>(low.red() + t * (high.red() - low.red())),
+                static_cast<int>(low.green() + t * (high.green() - low.green())),
+                static_cast<int>(low.blue() + t * (high.blue() - low.blue())));
+}
+
+} // namespace
+
+GridView::GridView(PatternDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_computation(new GridComputation(this)) {
+    setObjectName(QStringLiteral("gridView"));
+    setMinimumSize(400, 300);
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(30);
+    connect(&m_debounce, &QTimer::timeout, this, &GridView::recompute);
+    connect(m_document, &PatternDocument::evaluationChanged, this, [this] {
+        if (isVisible()) {
+            m_debounce.start();
+        }
+    });
+    connect(m_computation, &GridComputation::resultReady, this, &GridView::onResult);
+    connect(m_computation, &GridComputation::failed, this, [this](int, const QString& message) {
+        m_status = message;
+        m_progressPermille = -1;
+        update();
+        emit computed();
+    });
+    connect(m_computation, &GridComputation::progress, this, [this](int job, int done, int) {
+        if (job == m_computation->latestJob()) {
+            m_progressPermille = done;
+            update();
+        }
+    });
+}
+
+void GridView::recompute() {
+    auto kernel = kernelFromPattern(m_document->pattern());
+    if (!kernel) {
+        m_computation->cancel();
+        m_status = tr("No grid: %1").arg(QString::fromStdString(kernel.error().message));
+        m_result.reset();
+        m_image = QImage();
+        update();
+        emit computed();
+        return;
+    }
+    GridRequest request;
+    request.kernel = kernel.value();
+    request.access = 0;
+    m_progressPermille = 0;
+    m_computation->request(std::move(request));
+    update();
+}
+
+void GridView::onResult(int, const GridResult& result) {
+    m_result = result;
+    m_progressPermille = -1;
+    const QString unit = result.shared ? tr("wavefronts") : tr("sectors per request");
+    m_status = tr("%1 warps in %2 × %3 × %4 blocks; %5")
+                   .arg(result.totalWarps)
+                   .arg(result.grid.x)
+                   .arg(result.grid.y)
+                   .arg(result.grid.z)
+                   .arg(result.representative
+                            ? tr("the heat map shows a representative region: blocks (0..%1, "
+                                 "0..%2, 0), %3 warps")
+                                  .arg(result.shownBlocksX - 1)
+                                  .arg(result.shownBlocksY - 1)
+                                  .arg(result.values.size())
+                            : tr("every warp shown"));
+    m_status += tr("; colour: %1").arg(unit);
+    rebuildImage();
+    update();
+    emit computed();
+}
+
+void GridView::rebuildImage() {
+    if (!m_result) {
+        return;
+    }
+    const GridResult& r = *m_result;
+    const int width = static_cast<int>(r.shownBlocksX * r.warpsPerBlock);
+    const int height = static_cast<int>(r.shownBlocksY);
+    m_image = QImage(std::max(1, width), std::max(1, height), QImage::Format_RGB32);
+    for (int y = 0; y < height; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+        for (int x = 0; x < width; ++x) {
+            line[x] = heatColour(r.values[static_cast<std::size_t>(y) * width + x], r.maxValue);
+        }
+    }
+}
+
+QRect GridView::heatMapRect() const {
+    return QRect(kMargin, kHeaderHeight, std::max(10, width() - 3 * kMargin - kHistogramWidth),
+                 std::max(10, height() - kHeaderHeight - kMargin));
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> GridView::warpAt(QPoint point) const {
+    if (!m_result || m_image.isNull()) {
+        return std::nullopt;
+    }
+    const QRect area = heatMapRect();
+    if (!area.contains(point)) {
+        return std::nullopt;
+    }
+    const GridResult& r = *m_result;
+    const std::int64_t column =
+        (point.x() - area.left()) * m_image.width() / std::max(1, area.width());
+    const std::int64_t row =
+        (point.y() - area.top()) * m_image.height() / std::max(1, area.height());
+    const std::int64_t blockX = column / r.warpsPerBlock;
+    const std::int64_t warp = column % r.warpsPerBlock;
+    if (blockX >= r.shownBlocksX || row >= r.shownBlocksY) {
+        return std::nullopt;
+    }
+    return std::make_pair(row * r.grid.x + blockX, warp);
+}
+
+void GridView::selectWarp(std::int64_t blockLinear, std::int64_t warpInBlock) {
+    Pattern pattern = m_document->pattern();
+    if (!pattern.source || !m_result) {
+        return;
+    }
+    const Dim3 grid = m_result->grid;
+    pattern.source->blockIdx = Dim3{blockLinear % grid.x, (blockLinear / grid.x) % grid.y,
+                                    blockLinear / (grid.x * grid.y)};
+    pattern.source->warpIndex = warpInBlock;
+    m_document->editPattern(pattern, tr("Select warp %1 of block (%2, %3)")
+                                         .arg(warpInBlock)
+                                         .arg(pattern.source->blockIdx.x)
+                                         .arg(pattern.source->blockIdx.y));
+}
+
+void GridView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) {
+        if (const auto warp = warpAt(event->position().toPoint())) {
+            selectWarp(warp->first, warp->second);
+            update();
+            return;
+        }
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void GridView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    m_debounce.start(); // edits made while hidden were not computed
+}
+
+void GridView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    painter.fillRect(rect(), colors.background);
+    painter.setPen(colors.text);
+    QString header = m_status;
+    if (m_progressPermille >= 0) {
+        header = tr("Computing the grid… %1 %").arg(m_progressPermille / 10);
+    }
+    painter.drawText(QRect(kMargin, 4, width() - 2 * kMargin, kHeaderHeight - 6),
+                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
+    const QRect area = heatMapRect();
+    if (!m_image.isNull()) {
+        painter.drawImage(area, m_image);
+        // The selected warp, outlined.
+        const auto& source = m_document->pattern().source;
+        if (source && m_result && source->blockIdx.z == 0 &&
+            source->blockIdx.x < m_result->shownBlocksX &&
+            source->blockIdx.y < m_result->shownBlocksY) {
+            const double cellW = static_cast<double>(area.width()) / m_image.width();
+            const double cellH = static_cast<double>(area.height()) / m_image.height();
+            const double x =
+                area.left() +
+                (source->blockIdx.x * m_result->warpsPerBlock + source->warpIndex) * cellW;
+            const double y = area.top() + source->blockIdx.y * cellH;
+            painter.setPen(QPen(colors.highlight, 2));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(QRectF(x, y, std::max(3.0, cellW), std::max(3.0, cellH)));
+        }
+    }
+    painter.setPen(colors.frame);
+    painter.drawRect(area.adjusted(0, 0, -1, -1));
+
+    // The grid model's histogram: warps per count, over the whole grid.
+    const QRect hist(area.right() + kMargin, area.top(), kHistogramWidth,
+                     std::min(area.height(), 34 * 14 + 20));
+    painter.setPen(colors.text);
+    if (!m_result) {
+        return;
+    }
+    const auto& counts = m_result->prediction.histogram;
+    std::int64_t most = 1;
+    int last = 1;
+    for (int k = 0; k < kHistogramBuckets; ++k) {
+        most = std::max(most, counts[static_cast<std::size_t>(k)]);
+        if (counts[static_cast<std::size_t>(k)] > 0) {
+            last = std::max(last, k);
+        }
+    }
+    painter.drawText(QRect(hist.left(), hist.top(), hist.width(), 18), Qt::AlignLeft,
+                     m_result->shared ? tr("warps by wavefronts (grid model)")
+                                      : tr("warps by sectors/request (grid model)"));
+    const int rowHeight = std::max(8, std::min(14, (hist.height() - 20) / (last + 1)));
+    for (int k = 0; k <= last; ++k) {
+        const int y = hist.top() + 20 + k * rowHeight;
+        const std::int64_t n = counts[static_cast<std::size_t>(k)];
+        painter.setPen(colors.mutedText);
+        painter.drawText(QRect(hist.left(), y, 24, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
+                         QString::number(k));
+        const int barWidth = static_cast<int>((hist.width() - 110) * n / most);
+        painter.fillRect(QRect(hist.left() + 30, y + 1, barWidth, rowHeight - 2),
+                         QColor(heatColour(k == 0 ? -1 : k, m_result->maxValue)));
+        if (n > 0) {
+            painter.setPen(colors.text);
+            painter.drawText(QRect(hist.left() + 34 + barWidth, y, 80, rowHeight),
+                             Qt::AlignLeft | Qt::AlignVCenter, QString::number(n));
+        }
+    }
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,60 @@
+// GridView: every warp of the launch (or, for huge grids, a representative region, said so) as a
+// heat map of the current access's sectors per request (global) or wavefronts (shared), with the
+// grid model's histogram beside it. Clicking a cell selects that warp: the pattern's block index
+// and warp become the cell's (an undoable edit), so the warp, bank and block views show it. The
+// grid is computed off the GUI thread by GridComputation; a newer edit supersedes older work.
+#pragma once
+
+#include "document/gridcomputation.h"
+
+#include <QImage>
+#include <QTimer>
+#include <QWidget>
+
+#include <optional>
+
+namespace warpscope::app {
+
+class PatternDocument;
+
+class GridView : public QWidget {
+    Q_OBJECT
+public:
+    explicit GridView(PatternDocument* document, QWidget* parent = nullptr);
+
+    GridComputation* computation() const { return m_computation; }
+    /// The last result drawn, if any.
+    const std::optional<GridResult>& result() const { return m_result; }
+    /// A line on what is shown ("131072 warps; ..."), or the error, or the progress.
+    QString statusText() const { return m_status; }
+    /// The heat map's rectangle in widget coordinates (for tests: click a cell).
+    QRect heatMapRect() const;
+    /// The warp a widget point falls on: (block linear index, warp in block), if any.
+    std::optional<std::pair<std::int64_t, std::int64_t>> warpAt(QPoint point) const;
+    /// Select warp `warpInBlock` of block `blockLinear` in the other views.
+    void selectWarp(std::int64_t blockLinear, std::int64_t warpInBlock);
+    /// Ask for the current pattern's grid now (it is asked for after every edit anyway).
+    void recompute();
+
+signals:
+    void computed();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void onResult(int job, const GridResult& result);
+    void rebuildImage();
+
+    PatternDocument* m_document;
+    GridComputation* m_computation;
+    QTimer m_debounce;
+    std::optional<GridResult> m_result;
+    QImage m_image;
+    QString m_status;
+    int m_progressPermille = -1;
+};
+
+} // namespace warpscope::app

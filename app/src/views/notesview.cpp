@@ -1,0 +1,447 @@
+// NotesView: the notes' numbers beside this GPU's, as bars and a table.
+#include "views/notesview.h"
+
+#include "gpu/kernelmeasurement.h"
+#include "views/theme.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QSvgGenerator>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpscope::app {
+
+namespace {
+
+QString cell(const std::optional<double>& value, int decimals) {
+    if (!value) {
+        return QStringLiteral("–");
+    }
+    return QLocale::c().toString(*value, 'f', decimals);
+}
+
+int decimalsFor(NotesQuantity quantity) {
+    return quantity == NotesQuantity::Time ? 4 : (quantity == NotesQuantity::Bandwidth ? 1 : 2);
+}
+
+} // namespace
+
+NotesView::NotesView(KernelMeasurementStore* store, QWidget* parent)
+    : QWidget(parent), m_store(store) {
+    setObjectName(QStringLiteral("notesView"));
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    m_picker = new QComboBox(this);
+    m_picker->setObjectName(QStringLiteral("notesExperimentPicker"));
+    for (const NotesExperiment& experiment : notesExperiments()) {
+        m_picker->addItem(experiment.title, QString::fromStdString(experiment.id));
+    }
+    m_run = new QPushButton(tr("Run on GPU (F5)"), this);
+    m_run->setObjectName(QStringLiteral("notesRunButton"));
+    m_run->setToolTip(tr("Measure every row of this table with the probe (measure_kernel, cold, "
+                         "at the notes' sizes)"));
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setVisible(false);
+    m_progress->setMaximumWidth(200);
+    controls->addWidget(new QLabel(tr("Table:"), this));
+    controls->addWidget(m_picker, 1);
+    controls->addWidget(m_run);
+    controls->addWidget(m_progress);
+    layout->addLayout(controls);
+
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_title->setWordWrap(true);
+    m_finding = new QLabel(this);
+    m_finding->setObjectName(QStringLiteral("notesFinding"));
+    m_finding->setWordWrap(true);
+    m_finding->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("notesStatus"));
+    m_status->setWordWrap(true);
+    layout->addWidget(m_title);
+    layout->addWidget(m_finding);
+    layout->addWidget(m_status);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    m_plot = new QCustomPlot(splitter);
+    m_plot->setObjectName(QStringLiteral("notesChart"));
+    m_plot->setMinimumHeight(220);
+    splitter->addWidget(m_plot);
+#else
+    splitter->addWidget(new QLabel(tr("The bar chart is unavailable: this build did not find "
+                                      "QCustomPlot. The table below has every number."),
+                                   splitter));
+#endif
+    m_table = new QTableWidget(splitter);
+    m_table->setObjectName(QStringLiteral("notesTable"));
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->setVisible(false);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter, 1);
+
+    connect(m_run, &QPushButton::clicked, this, &NotesView::runRequested);
+    connect(m_picker, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const QString id = m_picker->itemData(index).toString();
+        if (id.toStdString() != m_experimentId) {
+            setExperiment(id.toStdString());
+            emit experimentChosen(id);
+        }
+    });
+    connect(m_store, &KernelMeasurementStore::changed, this, &NotesView::refresh);
+    connect(m_table, &QTableWidget::currentCellChanged, this,
+            [this](int row) { emit rowSelected(row); });
+    if (!notesExperiments().empty()) {
+        setExperiment(notesExperiments().front().id);
+    }
+}
+
+bool NotesView::setExperiment(const std::string& id) {
+    if (findNotesExperiment(id) == nullptr) {
+        return false;
+    }
+    m_experimentId = id;
+    const int index = m_picker->findData(QString::fromStdString(id));
+    if (index >= 0 && index != m_picker->currentIndex()) {
+        const QSignalBlocker blocker(m_picker);
+        m_picker->setCurrentIndex(index);
+    }
+    refresh();
+    return true;
+}
+
+void NotesView::setGpuStatus(const QString& text) {
+    m_gpuStatus = text;
+    refresh();
+}
+
+void NotesView::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_progress->setVisible(running);
+    if (running) {
+        m_progress->setRange(0, 0);
+    }
+}
+
+void NotesView::setProgress(int done, int total) {
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+}
+
+void NotesView::refresh() {
+    const NotesExperiment* experiment = findNotesExperiment(m_experimentId);
+    if (experiment == nullptr) {
+        return;
+    }
+    m_comparison = compareWithNotes(*experiment, *m_store);
+    m_title->setText(QStringLiteral("%1 — %2").arg(experiment->title, experiment->source));
+    m_finding->setText(m_comparison.finding);
+    QStringList status;
+    status << (m_comparison.notesRows > 0 ? tr("Notes: %1.").arg(m_comparison.notesGpu)
+                                          : tr("The notes publish no number for this kernel."));
+    if (m_comparison.measuredRows > 0) {
+        const bool recorded =
+            std::any_of(m_comparison.rows.begin(), m_comparison.rows.end(),
+                        [](const NotesComparisonRow& row) { return row.recorded; });
+        status << tr("This GPU: %1 (%2 of %3 rows%4).")
+                      .arg(m_comparison.measuredGpu.isEmpty() ? tr("unnamed GPU")
+                                                              : m_comparison.measuredGpu)
+                      .arg(m_comparison.measuredRows)
+                      .arg(m_comparison.rows.size())
+                      .arg(recorded ? tr(", recorded earlier") : QString());
+    } else {
+        status << (m_gpuStatus.isEmpty() ? tr("This GPU: not measured yet; press Run (F5).")
+                                         : m_gpuStatus);
+    }
+    m_status->setText(status.join(QLatin1Char(' ')));
+    fillTable();
+    fillChart();
+}
+
+void NotesView::fillTable() {
+    const NotesExperiment* experiment = m_comparison.experiment;
+    const QString unit = quantityUnit(experiment->quantity);
+    const QStringList headers = {experiment->axisLabel,
+                                 tr("notes (%1)").arg(unit),
+                                 tr("this GPU (%1)").arg(unit),
+                                 tr("this GPU / notes"),
+                                 tr("time (ms)"),
+                                 tr("GB/s"),
+                                 tr("% of copy")};
+    m_table->clear();
+    m_table->setColumnCount(static_cast<int>(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setRowCount(static_cast<int>(m_comparison.rows.size()));
+    const int decimals = decimalsFor(experiment->quantity);
+    for (int r = 0; r < static_cast<int>(m_comparison.rows.size()); ++r) {
+        const NotesComparisonRow& row = m_comparison.rows[static_cast<std::size_t>(r)];
+        std::optional<double> ratio;
+        if (row.notes && row.measured && *row.notes != 0) {
+            ratio = *row.measured / *row.notes;
+        }
+        const QStringList texts = {row.label,
+                                   cell(row.notes, decimals),
+                                   cell(row.measured, decimals),
+                                   ratio ? QStringLiteral("%1×").arg(cell(ratio, 2))
+                                         : QStringLiteral("–"),
+                                   cell(row.kernelMs, 4),
+                                   cell(row.bandwidthGBs, 1),
+                                   cell(row.shareOfCopyPct, 1)};
+        for (int c = 0; c < static_cast<int>(texts.size()); ++c) {
+            auto* item = new QTableWidgetItem(texts[c]);
+            if (c > 0) {
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            m_table->setItem(r, c, item);
+        }
+    }
+    m_table->resizeColumnsToContents();
+    emit rowSelected(m_table->currentRow());
+}
+
+void NotesView::fillChart() {
+    m_notesBars = 0;
+    m_measuredBars = 0;
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    const NotesExperiment* experiment = m_comparison.experiment;
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    m_plot->clearPlottables();
+    m_plot->setBackground(colors.background);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QVector<double> keys;
+    QVector<double> notesValues;
+    QVector<double> notesKeys;
+    QVector<double> measuredKeys;
+    QVector<double> measuredValues;
+    for (int i = 0; i < static_cast<int>(m_comparison.rows.size()); ++i) {
+        const NotesComparisonRow& row = m_comparison.rows[static_cast<std::size_t>(i)];
+        ticker->addTick(i + 1, row.label);
+        if (row.notes) {
+            notesKeys << i + 1;
+            notesValues << *row.notes;
+        } else if (m_comparison.notesRows == 0 && row.model) {
+            // No number in the notes: the left series is the model's count for one warp.
+            notesKeys << i + 1;
+            notesValues << *row.model;
+        }
+        if (row.measured) {
+            measuredKeys << i + 1;
+            measuredValues << *row.measured;
+        }
+    }
+    const QString unit = quantityUnit(experiment->quantity);
+    // Bandwidth and time differ by an order of magnitude or more between the notes' GPU and
+    // today's: each gets its own axis (left: the notes, right: this GPU), so both shapes show.
+    // Efficiencies share one axis in percent.
+    const bool modelSeries = m_comparison.notesRows == 0 && !m_comparison.modelName.isEmpty();
+    const bool ownAxes = experiment->quantity == NotesQuantity::Bandwidth ||
+                         experiment->quantity == NotesQuantity::Time || modelSeries;
+    QCPAxis* bottom = m_plot->xAxis;
+    QCPAxis* notesAxis = m_plot->yAxis;
+    QCPAxis* measuredAxis = ownAxes ? m_plot->yAxis2 : m_plot->yAxis;
+    m_plot->yAxis2->setVisible(ownAxes);
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
+        axis->setBasePen(QPen(colors.frame));
+        axis->setTickPen(QPen(colors.frame));
+        axis->setSubTickPen(QPen(colors.frame));
+        axis->setTickLabelColor(colors.text);
+        axis->setLabelColor(colors.text);
+        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
+    }
+    bottom->setTicker(ticker);
+    bottom->setLabel(experiment->axisLabel);
+    bottom->setRange(0.4, m_comparison.rows.size() + 0.6);
+    const QString notesName = m_comparison.notesRows > 0
+                                  ? tr("notes (%1)").arg(m_comparison.notesGpu)
+                              : modelSeries ? m_comparison.modelName
+                                            : tr("notes: no number");
+    const QString measuredName = m_comparison.measuredGpu.isEmpty()
+                                     ? tr("this GPU: not measured")
+                                     : tr("this GPU (%1)").arg(m_comparison.measuredGpu);
+    if (modelSeries) {
+        notesAxis->setLabel(tr("model, per warp"));
+        measuredAxis->setLabel(tr("this GPU, %1").arg(unit));
+    } else if (ownAxes) {
+        notesAxis->setLabel(tr("notes, %1").arg(unit));
+        measuredAxis->setLabel(tr("this GPU, %1").arg(unit));
+    } else {
+        notesAxis->setLabel(unit);
+    }
+    auto* group = new QCPBarsGroup(m_plot);
+    auto* notesBars = new QCPBars(bottom, notesAxis);
+    notesBars->setName(notesName);
+    notesBars->setPen(QPen(colors.group(0).darker(130)));
+    notesBars->setBrush(colors.groupFill(0));
+    notesBars->setWidth(0.38);
+    notesBars->setData(notesKeys, notesValues, true);
+    notesBars->setBarsGroup(group);
+    auto* measuredBars = new QCPBars(bottom, measuredAxis);
+    measuredBars->setName(measuredName);
+    measuredBars->setPen(QPen(colors.group(1).darker(130)));
+    // Light fill for the notes, full colour for this GPU: the two differ without colour too.
+    measuredBars->setBrush(colors.group(1));
+    measuredBars->setWidth(0.38);
+    measuredBars->setData(measuredKeys, measuredValues, true);
+    measuredBars->setBarsGroup(group);
+    m_notesBars = static_cast<int>(notesKeys.size());
+    m_measuredBars = static_cast<int>(measuredKeys.size());
+    const auto maxOf = [](const QVector<double>& values) {
+        double top = 0;
+        for (const double v : values) {
+            top = std::max(top, v);
+        }
+        return top > 0 ? top * 1.15 : 1.0;
+    };
+    if (ownAxes) {
+        notesAxis->setRange(0, maxOf(notesValues));
+        measuredAxis->setRange(0, maxOf(measuredValues));
+    } else {
+        notesAxis->setRange(0, std::max(maxOf(notesValues), maxOf(measuredValues)));
+    }
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setBrush(colors.surface);
+    m_plot->legend->setTextColor(colors.text);
+    m_plot->legend->setBorderPen(QPen(colors.frame));
+    // The legend in a row of its own under the chart, never over a bar.
+    if (m_plot->plotLayout()->rowCount() == 1) {
+        m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+        m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+#endif
+}
+
+void NotesView::render(QPainter& painter, QSize size) {
+    renderFigure(painter, size, false);
+}
+
+void NotesView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    painter.fillRect(QRect(QPoint(0, 0), size), colors.background);
+    painter.setPen(colors.text);
+    QFont font = painter.font();
+    font.setBold(true);
+    painter.setFont(font);
+    const int margin = 12;
+    QRect text(margin, margin, size.width() - 2 * margin, size.height());
+    QRect used;
+    painter.drawText(text, Qt::TextWordWrap, m_title->text(), &used);
+    text.setTop(used.bottom() + 4);
+    font.setBold(false);
+    painter.setFont(font);
+    painter.drawText(text, Qt::TextWordWrap,
+                     m_finding->text() + QLatin1Char('\n') + m_status->text(), &used);
+    const int top = used.bottom() + 8;
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    const int width = size.width();
+    const int height = std::max(100, size.height() - top);
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+    painter.save();
+    painter.translate(0, top);
+    if (vectorChart) {
+        // SVG and PDF keep the bars as vectors: exportFigure paints through a QCPPainter.
+        m_plot->toPainter(static_cast<QCPPainter*>(&painter), width, height);
+    } else {
+        painter.drawPixmap(0, 0, m_plot->toPixmap(width, height));
+    }
+    painter.restore();
+#else
+    Q_UNUSED(vectorChart);
+    painter.drawText(QRect(margin, top, size.width() - 2 * margin, size.height() - top),
+                     Qt::TextWordWrap, tr("(the chart needs QCustomPlot)"));
+#endif
+}
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+constexpr bool kVectorChart = true;
+#else
+constexpr bool kVectorChart = false;
+#endif
+
+bool NotesView::exportFigure(const QString& path, QSize size, QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        QPainter painter(&image);
+        render(painter, size);
+        painter.end();
+        if (!image.save(path)) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        return true;
+    }
+    if (suffix == QLatin1String("svg")) {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setTitle(m_title->text());
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+        QCPPainter painter;
+#else
+        QPainter painter;
+#endif
+        if (!painter.begin(&generator)) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        renderFigure(painter, size, kVectorChart);
+        return painter.end();
+    }
+    if (suffix == QLatin1String("pdf")) {
+        QPdfWriter writer(path);
+        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setResolution(96);
+        writer.setTitle(m_title->text());
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+        QCPPainter painter;
+#else
+        QPainter painter;
+#endif
+        if (!painter.begin(&writer)) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        renderFigure(painter, size, kVectorChart);
+        return painter.end();
+    }
+    *error = tr("unknown figure format \"%1\": use .svg, .pdf or .png").arg(suffix);
+    return false;
+}
+
+void NotesView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        fillChart();
+    }
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,133 @@
+// The grid view: the heat map's warps against the per-warp model, the histogram against the grid
+// model, a representative region for huge grids (said so), clicking a cell selects that warp in
+// the other views (undoably), and superseded jobs are dropped.
+#include "document/gridcomputation.h"
+#include "document/patterndocument.h"
+#include "views/gridview.h"
+#include "windowfixture.h"
+
+#include <warpscope/kernel.h>
+#include <warpscope/kernel_preset.h>
+#include <warpscope/model.h>
+
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QUndoStack>
+
+namespace warpscope::app::test {
+namespace {
+
+Kernel naiveCol(std::int64_t bx, std::int64_t by) {
+    const KernelPreset* preset = findKernelPreset("transpose-naivecol-cg");
+    EXPECT_NE(preset, nullptr);
+    Kernel kernel = preset != nullptr ? preset->kernel : Kernel{};
+    for (Parameter& parameter : kernel.parameters) {
+        if (parameter.name == "bx") {
+            parameter.value = bx;
+        }
+        if (parameter.name == "by") {
+            parameter.value = by;
+        }
+    }
+    return kernel;
+}
+
+TEST(GridComputation, HugeGridShowsARegionAndTheWholeHistogram) {
+    GridRequest request;
+    request.kernel = naiveCol(16, 16); // 128 x 128 blocks of 8 warps: 131072 warps
+    request.access = 0;
+    auto result = GridComputation::compute(request);
+    ASSERT_TRUE(result) << result.error().describe();
+    const GridResult& r = result.value();
+    EXPECT_EQ(r.totalWarps, 131072);
+    EXPECT_TRUE(r.representative);
+    EXPECT_LE(static_cast<std::int64_t>(r.values.size()), request.maxWarps);
+    EXPECT_EQ(static_cast<std::int64_t>(r.values.size()),
+              r.shownBlocksX * r.shownBlocksY * r.warpsPerBlock);
+    // The histogram is the grid model's, over every warp.
+    auto resolved = resolveKernel(request.kernel);
+    ASSERT_TRUE(resolved);
+    auto grid = predictGrid(resolved.value());
+    ASSERT_TRUE(grid);
+    EXPECT_EQ(r.prediction.histogram, grid.value().accesses[0].histogram);
+    std::int64_t warps = 0;
+    for (const auto n : r.prediction.histogram) {
+        warps += n;
+    }
+    EXPECT_EQ(warps, 131072);
+    // Each cell is the per-warp model of its warp: check one away from the origin.
+    const std::int64_t bxCell = r.shownBlocksX - 1;
+    const std::int64_t byCell = r.shownBlocksY - 1;
+    const std::int64_t warp = r.warpsPerBlock - 1;
+    auto access = resolveWarp(resolved.value(), 0, byCell * r.grid.x + bxCell, warp);
+    ASSERT_TRUE(access);
+    const ModernPrediction p = predictModern(access.value());
+    ASSERT_TRUE(p.global.has_value());
+    const std::size_t index =
+        static_cast<std::size_t>((byCell * r.shownBlocksX + bxCell) * r.warpsPerBlock + warp);
+    EXPECT_EQ(r.values[index], p.global->sectors / p.global->requests);
+}
+
+TEST(GridComputation, SmallGridShowsEveryWarp) {
+    GridRequest request;
+    request.kernel = naiveCol(8, 32);
+    request.kernel.parameters[0].value = 64; // nx
+    request.kernel.parameters[1].value = 64; // ny
+    auto result = GridComputation::compute(request);
+    ASSERT_TRUE(result) << result.error().describe();
+    EXPECT_FALSE(result.value().representative);
+    EXPECT_EQ(static_cast<std::int64_t>(result.value().values.size()), result.value().totalWarps);
+}
+
+TEST(GridComputation, SupersededJobsAreDropped) {
+    GridComputation computation;
+    QSignalSpy results(&computation, &GridComputation::resultReady);
+    GridRequest first;
+    first.kernel = naiveCol(16, 16);
+    computation.request(first);
+    GridRequest second;
+    second.kernel = naiveCol(8, 32);
+    const int latest = computation.request(second);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !results.isEmpty(); }, 60000));
+    QTest::qWait(50);
+    ASSERT_EQ(results.size(), 1);
+    EXPECT_EQ(results.at(0).at(0).toInt(), latest);
+    EXPECT_EQ(results.at(0).at(1).value<GridResult>().warpsPerBlock, 8);
+}
+
+class GridViewTest : public WindowTest {};
+
+TEST_F(GridViewTest, ClickingACellSelectsThatWarpUndoably) {
+    ASSERT_TRUE(window->showNotesExperiment(QStringLiteral("table-4-11"))); // NaiveCol (32, 32)
+    GridView* view = window->gridView();
+    QSignalSpy computed(view, &GridView::computed);
+    window->viewTabs()->setCurrentWidget(view);
+    ASSERT_TRUE(computed.wait(60000));
+    ASSERT_TRUE(view->result().has_value());
+    EXPECT_EQ(view->result()->totalWarps, 131072);
+    EXPECT_TRUE(view->result()->representative);
+    EXPECT_TRUE(view->statusText().contains(QStringLiteral("representative region")))
+        << qPrintable(view->statusText());
+    const QRect area = view->heatMapRect();
+    const QPoint target(area.left() + area.width() * 3 / 4, area.top() + area.height() / 2);
+    const auto warp = view->warpAt(target);
+    ASSERT_TRUE(warp.has_value());
+    const int undoBefore = document().undoStack()->count();
+    QTest::mouseClick(view, Qt::LeftButton, {}, target);
+    const Dim3 grid = view->result()->grid;
+    const auto& source = document().pattern().source;
+    ASSERT_TRUE(source.has_value());
+    EXPECT_EQ(source->blockIdx.x, warp->first % grid.x);
+    EXPECT_EQ(source->blockIdx.y, warp->first / grid.x);
+    EXPECT_EQ(source->warpIndex, warp->second);
+    EXPECT_GT(warp->first, 0);
+    EXPECT_EQ(document().undoStack()->count(), undoBefore + 1);
+    view->grab().save(QStringLiteral("/tmp/warpscope-gridview.png"));
+    document().undoStack()->undo();
+    EXPECT_EQ(document().pattern().source->blockIdx, (Dim3{0, 0, 0}));
+}
+
+} // namespace
+} // namespace warpscope::app::test
