@@ -732,4 +732,26 @@ Result<std::int64_t> gridAddressExtent(const ResolvedKernel& kernel, int access,
     return extent;
 }
 
+const std::vector<std::string>& gridCounterNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> list = nsightCounterNames();
+        list.emplace_back("lts__t_sectors_srcunit_tex_op_read.sum");
+        list.emplace_back("lts__t_sectors_srcunit_tex_op_write.sum");
+        return list;
+    }();
+    return names;
+}
+
+const std::vector<std::string>& kernelCounterNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> list = gridCounterNames();
+        for (const char* name : {"dram__bytes_read.sum", "dram__bytes_write.sum",
+                                 "l1tex__t_sector_hit_rate.pct", "gpu__time_duration.sum"}) {
+            list.emplace_back(name);
+        }
+        return list;
+    }();
+    return names;
+}
+
 } // namespace warpscope

@@ -118,20 +118,6 @@ RequestResult<KernelItem> prepareOne(const Kernel& kernel, const std::string& po
 
 } // namespace
 
-const std::vector<std::string>& kernelCounterNames() {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> list = nsightCounterNames();
-        for (const char* name :
-             {"lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
-              "dram__bytes_read.sum", "dram__bytes_write.sum", "l1tex__t_sector_hit_rate.pct",
-              "gpu__time_duration.sum"}) {
-            list.emplace_back(name);
-        }
-        return list;
-    }();
-    return names;
-}
-
 RequestResult<KernelMeasureOptions> parseKernelOptions(const json& request) {
     KernelMeasureOptions options;
     const auto found = request.find("options");

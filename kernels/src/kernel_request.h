@@ -39,8 +39,4 @@ nlohmann::json toJson(const KernelMeasurement& measurement, const KernelItem& it
 /// The grid model's totals as name -> value (the `predicted` object).
 std::map<std::string, double> predictedKernelMetrics(const GridPrediction& prediction);
 
-/// Counters measure_kernel asks CUPTI for: the eight l1tex counters, the L2 sectors requested by
-/// L1, DRAM bytes, the L1 hit rate and the kernel's duration.
-const std::vector<std::string>& kernelCounterNames();
-
 } // namespace warpscope::probe

@@ -3,6 +3,8 @@
 
 #include "gpu/kernelmeasurement.h"
 
+#include <warpscope/kernel.h>
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -31,20 +33,6 @@ std::optional<double> at(const std::map<std::string, double>& map, const char* n
     }
     return it->second;
 }
-
-// The kernel-level counters measure_kernel reads (docs/protocol.md), in the order ncu lists them.
-const char* const kCounters[] = {
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-    "lts__t_sectors_srcunit_tex_op_read.sum",
-    "lts__t_sectors_srcunit_tex_op_write.sum",
-};
 
 } // namespace
 
@@ -119,7 +107,8 @@ void KernelMetricsSection::setMeasurement(const QString& title,
             tr("kernel-wide"), none);
     }
     // In total: every kernel-level counter.
-    for (const char* name : kCounters) {
+    for (const std::string& counter : gridCounterNames()) {
+        const char* name = counter.c_str();
         const auto predicted = at(m.predicted, name);
         const auto measured = m.countersMeasured ? at(m.counters, name) : std::nullopt;
         if (!predicted && !measured) {

@@ -197,6 +197,16 @@ struct GridOptions {
 /// Cancelling gives ErrorCode::Cancelled. docs/models.md ("The grid model") states the rules.
 Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptions& options = {});
 
+/// The kernel-level counters a measurement is compared with the grid model on, under Nsight
+/// Compute's names: the eight of nsightCounterNames() and the L2 sectors requested by L1
+/// (lts__t_sectors_srcunit_tex_op_read.sum / _op_write.sum).
+const std::vector<std::string>& gridCounterNames();
+
+/// What measure_kernel reads for a whole kernel: gridCounterNames(), DRAM bytes read and written
+/// (dram__bytes_read.sum / _write.sum, of which the footprint is a lower bound), the L1 hit rate
+/// and the kernel's duration.
+const std::vector<std::string>& kernelCounterNames();
+
 /// The grid's totals as named metrics, as predictGrid fills GridPrediction::metrics.
 std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPrediction& prediction);
 
