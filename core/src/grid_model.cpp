@@ -5,6 +5,7 @@
 #include "warpscope/kernel.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -59,6 +60,32 @@ private:
     std::vector<std::unique_ptr<std::uint64_t[]>> m_pages;
     std::int64_t m_count = 0;
 };
+
+/// The sectors of one warp's store that its active lanes write only in part: `sectors` holds the
+/// request's `count` distinct sectors in ascending order, `addresses` all 32 lanes (inactive lanes
+/// repeating an active lane, which changes no byte). Such a sector reaches L2 as a partial write
+/// and is completed, if at all, by other requests. Writes them to `partial`; returns how many.
+int partlyWrittenSectors(const std::int64_t* addresses, int width, const std::int64_t* sectors,
+                         int count, std::int64_t* partial) {
+    std::array<std::uint32_t, kWarpSize + 1> covered{};
+    const std::uint64_t bytes = (std::uint64_t{1} << width) - 1;
+    int at = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const std::int64_t sector = addresses[lane] >> 5;
+        if (sectors[at] != sector) {
+            at = static_cast<int>(std::lower_bound(sectors, sectors + count, sector) - sectors);
+        }
+        covered[static_cast<std::size_t>(at)] |=
+            static_cast<std::uint32_t>(bytes << (addresses[lane] & 31));
+    }
+    int found = 0;
+    for (int i = 0; i < count; ++i) {
+        if (covered[static_cast<std::size_t>(i)] != 0xffffffffu) {
+            partial[found++] = sectors[i];
+        }
+    }
+    return found;
+}
 
 bool isL1Cached(const AccessKind& kind) {
     return kind.op == AccessOp::Load && kind.cache != CachePath::CacheGlobal;
@@ -562,12 +589,14 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
 
     std::vector<SectorSet> readSets;
     std::vector<SectorSet> writeSets;
+    std::vector<SectorSet> partialSets;    // written sectors some store request writes in part
     std::vector<BlockSectorSet> blockSets; // sectors the block's L1-cached loads brought in
     for (const ResolvedBuffer& buffer : kernel.buffers) {
         out.buffers.push_back(GridBufferFootprint{buffer.name, buffer.bytes, 0, 0, 0, 0});
         const std::int64_t sectors = (buffer.bytes + kSectorBytes - 1) / kSectorBytes;
         readSets.emplace_back(sectors);
         writeSets.emplace_back(sectors);
+        partialSets.emplace_back(sectors);
         blockSets.emplace_back(sectors);
     }
     struct AccessPlan {
@@ -617,6 +646,12 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                         set.insert(sectors[i]);
                     }
                     footprint.l2SectorsWritten += count;
+                    std::array<std::int64_t, kWarpSize + 1> partial{};
+                    const int parts = partlyWrittenSectors(addresses, plan.kind.widthBytes, sectors,
+                                                           count, partial.data());
+                    for (int i = 0; i < parts; ++i) {
+                        partialSets[plan.buffer].insert(partial[static_cast<std::size_t>(i)]);
+                    }
                 }
             } else {
                 const SharedCounts shared = sharedCounts(plan.kind, mask, addresses);
@@ -648,6 +683,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
     for (std::size_t b = 0; b < out.buffers.size(); ++b) {
         out.buffers[b].sectorsRead = readSets[b].count();
         out.buffers[b].sectorsWritten = writeSets[b].count();
+        out.buffers[b].sectorsWrittenInPart = partialSets[b].count();
     }
     out.metrics = gridMetrics(kernel, out);
     return out;
@@ -686,7 +722,9 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
     double l2Write = 0.0;
     double footprintRead = 0.0;
     double footprintWritten = 0.0;
+    double writtenInPart = 0.0;
     for (const GridBufferFootprint& b : prediction.buffers) {
+        writtenInPart += static_cast<double>(b.sectorsWrittenInPart);
         l2Read += static_cast<double>(b.l2SectorsRead);
         l2Write += static_cast<double>(b.l2SectorsWritten);
         footprintRead += static_cast<double>(b.sectorsRead);
@@ -704,6 +742,7 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
         {"warpscope__shared_bytes_per_block", static_cast<double>(prediction.sharedBytesPerBlock)});
     metrics.push_back({"warpscope__threads", static_cast<double>(kernel.threadCount())});
     metrics.push_back({"warpscope__warps", static_cast<double>(prediction.warps)});
+    metrics.push_back({"warpscope__sectors_written_in_part", writtenInPart});
     return metrics;
 }
 
