@@ -67,6 +67,16 @@ private:
 /// and is completed, if at all, by other requests. Writes them to `partial`; returns how many.
 int partlyWrittenSectors(const std::int64_t* addresses, int width, const std::int64_t* sectors,
                          int count, std::int64_t* partial) {
+    // Fast path: when every run of lanes storing consecutive elements starts and ends on a
+    // sector boundary, each touched sector is covered whole (rows of a coalesced store).
+    bool whole = (addresses[0] & 31) == 0;
+    for (int lane = 1; lane < kWarpSize; ++lane) {
+        const bool next = addresses[lane] == addresses[lane - 1] + width;
+        whole &= next || (((addresses[lane - 1] + width) | addresses[lane]) & 31) == 0;
+    }
+    if (whole && ((addresses[kWarpSize - 1] + width) & 31) == 0) {
+        return 0;
+    }
     std::array<std::uint32_t, kWarpSize + 1> covered{};
     const std::uint64_t bytes = (std::uint64_t{1} << width) - 1;
     int at = 0;
@@ -612,6 +622,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                                    kind.space == MemorySpace::Global, isL1Cached(kind)});
     }
 
+    std::array<std::int64_t, kWarpSize + 1> partial{}; // one store's sectors written in part
     GridWalker walker(kernel, options, true);
     auto visit = [&](std::int64_t block, std::int64_t warp, std::size_t a, std::uint32_t mask,
                      const std::int64_t* addresses, const std::int64_t* sectors, int count) {
@@ -646,7 +657,6 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                         set.insert(sectors[i]);
                     }
                     footprint.l2SectorsWritten += count;
-                    std::array<std::int64_t, kWarpSize + 1> partial{};
                     const int parts = partlyWrittenSectors(addresses, plan.kind.widthBytes, sectors,
                                                            count, partial.data());
                     for (int i = 0; i < parts; ++i) {
