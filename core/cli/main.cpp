@@ -1090,10 +1090,11 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
     std::cout << "DRAM read of a cold launch: at least the footprint, "
               << groupDigits(footprintRead * 32) << " bytes";
     if (inPart > 0) {
-        std::cout << ", plus fills of sectors written in part that L2 evicts before they are "
-                     "complete (not predicted: from 0 up to "
+        std::cout << ", plus DRAM fills of the sectors written in part that L2 evicts before "
+                     "they are complete (not predicted; "
                   << groupDigits(inPart * 32)
-                  << " bytes if each is filled once; docs/models.md, \"Partly written sectors\")";
+                  << " bytes if each were filled once; docs/models.md, \"Sectors written in "
+                     "part\")";
     }
     std::cout << "\n";
     std::cout << "\nTotals (Nsight Compute names; warpscope__ extras in docs/metrics.md)\n";
