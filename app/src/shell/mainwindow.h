@@ -182,6 +182,8 @@ private:
     void updateGpuStatus();
     void editProbeSettings();
     void createNotes();
+    /// The sweep tab's whole-kernel page and its runner (mainwindow_notes.cpp).
+    void createKernelSweep();
     /// The notes tab's experiment and the session's kernel measurements, in the session's view
     /// settings (mainwindow_notes.cpp).
     void addNotesSettings(std::map<std::string, std::string>& settings) const;
