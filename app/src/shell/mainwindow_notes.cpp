@@ -372,6 +372,24 @@ bool measureNotesAndWait(MainWindow& window) {
     return window.notesView()->comparison().measuredRows > 0;
 }
 
+bool measureKernelSweepAndWait(MainWindow& window) {
+    KernelSweepView* view = window.sweepPlot()->kernelSweepView();
+    view->ensureModel();
+    auto* runner = window.findChild<KernelSweepRunner*>(QStringLiteral("kernelSweepRunner"));
+    if (runner == nullptr || !view->plan()) {
+        return false;
+    }
+    window.runSweepOnGpu();
+    const bool answered =
+        waitForEvents([&] { return !runner->isRunning() && !view->isModelBusy(); }, 300000);
+    if (!answered) {
+        window.messageBar()->showMessage(MessageBar::Level::Error,
+                                         QObject::tr("No GPU answer within five minutes."));
+    }
+    QApplication::processEvents();
+    return view->measuredPointCount() == static_cast<int>(view->plan()->points.size());
+}
+
 int runNotesExport(const CommandLine& options) {
     const QString id = options.presetId.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix)));
     const QString output = options.exportArguments.output;

@@ -259,8 +259,8 @@ void KernelSweepView::replan() {
         replot();
         return;
     }
-    if (!isVisible()) {
-        m_stale = true; // computed when the tab is shown
+    if (!isVisible() && window()->isVisible()) {
+        m_stale = true; // another tab is shown: computed when this one is
         return;
     }
     startModel();
@@ -350,6 +350,12 @@ void KernelSweepView::setProgress(int done, int total) {
 
 void KernelSweepView::setGpuStatus(const QString& text) {
     m_gpuStatus->setText(text);
+}
+
+void KernelSweepView::ensureModel() {
+    if (m_stale && m_plan) {
+        startModel();
+    }
 }
 
 void KernelSweepView::showEvent(QShowEvent* event) {
@@ -483,7 +489,12 @@ void KernelSweepView::replot() {
     m_plot->legend->setBrush(colors.surface);
     m_plot->legend->setTextColor(colors.text);
     m_plot->legend->setBorderPen(QPen(colors.frame));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The legend in a row of its own under the chart, never over a bar.
+    if (m_plot->plotLayout()->rowCount() == 1) {
+        m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+        m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    }
     m_plot->replot();
 #else
     m_table->clear();

@@ -56,6 +56,8 @@ public:
     /// The model at the plan's points (may trail the plan while it is computed).
     const KernelSweepData& data() const { return m_data; }
     bool isModelBusy() const { return m_modelJob != m_modelDone; }
+    /// Compute the model now if it waits for the tab to be shown.
+    void ensureModel();
 
     /// The measurement of each point of the plan, if the store holds one.
     std::vector<const KernelMeasurement*> measurements() const;
