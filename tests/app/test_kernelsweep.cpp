@@ -184,9 +184,18 @@ std::unique_ptr<MainWindow> windowWithProbe(const QString& command) {
         GTEST_SKIP() << "this build has no warpscope-probe-fake (the probe needs CUDA)";           \
     }
 
-/// The sweep tab on Table 4-11, with its model computed.
+/// The sweep tab on Table 4-11, with its model computed. The matrix is 512 x 512 instead of the
+/// notes' 2048 x 2048 (an edit of the pattern's nx and ny, which the kernel follows), so that the
+/// grid model and the fake probe's run take seconds in a debug build.
 KernelSweepView* showTable411Sweep(MainWindow& window) {
     EXPECT_TRUE(window.showNotesExperiment(QStringLiteral("table-4-11")));
+    Pattern smaller = window.document()->pattern();
+    for (Parameter& p : smaller.source->parameters) {
+        if (p.name == "nx" || p.name == "ny") {
+            p.value = 512;
+        }
+    }
+    window.document()->editPattern(smaller, QStringLiteral("smaller matrix"));
     window.showView(MainWindow::View::Sweep);
     SweepPlot* sweep = window.sweepPlot();
     EXPECT_TRUE(sweep->kernelMode());
@@ -226,8 +235,9 @@ TEST(KernelSweep, BlockShapeOfTable411RunsNinePointsAndTheSessionKeepsThem) {
         << qPrintable(view->gpuStatusLabel()->text());
     EXPECT_FALSE(view->progressBar()->isVisible());
     EXPECT_TRUE(window->document()->isModified());
-    // The same records the notes tab reads: its nine rows are measured too.
-    EXPECT_EQ(window->notesView()->comparison().measuredRows, 9);
+    // Recorded with the kernel measurements the notes tab reads, at the 512 x 512 points.
+    EXPECT_EQ(window->kernelMeasurements()->size(), 9);
+    EXPECT_EQ(view->measurements().front()->parameters.at("nx"), 512);
 
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
@@ -273,13 +283,18 @@ TEST(KernelSweep, CancelStopsTheBatch) {
     view->runButton()->click();
     ASSERT_TRUE(view->cancelButton()->isVisible());
     ASSERT_TRUE(view->progressBar()->isVisible());
+    // Under way on the probe's side: some kernels measured, most still to come.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->progressBar()->value() > 0; }, kWaitMs));
+    ASSERT_LT(view->progressBar()->value(), 54);
     view->cancelButton()->click();
     EXPECT_TRUE(view->runButton()->isEnabled());
     EXPECT_FALSE(view->cancelButton()->isVisible());
     EXPECT_TRUE(view->gpuStatusLabel()->text().contains(QStringLiteral("cancelled")))
         << qPrintable(view->gpuStatusLabel()->text());
-    QTest::qWait(300);
+    // Longer than the rest of the batch would take (54 kernels at 20 ms): nothing arrives.
+    QTest::qWait(1500);
     EXPECT_EQ(window->kernelMeasurements()->size(), 0);
+    EXPECT_TRUE(view->runButton()->isEnabled());
     EXPECT_EQ(view->measuredPointCount(), 0);
 
     // The probe takes the next batch and finishes it.
