@@ -182,6 +182,8 @@ private:
     void updateGpuStatus();
     void editProbeSettings();
     void createNotes();
+    /// The sweep tab's whole-kernel page and its runner (mainwindow_notes.cpp).
+    void createKernelSweep();
     /// The notes tab's experiment and the session's kernel measurements, in the session's view
     /// settings (mainwindow_notes.cpp).
     void addNotesSettings(std::map<std::string, std::string>& settings) const;
@@ -229,6 +231,9 @@ bool measureAndWait(MainWindow& window);
 /// --measure on the notes tab: measure its experiment and wait (up to five minutes); false, with
 /// the reason in the message bar, when no row was measured.
 bool measureNotesAndWait(MainWindow& window);
+/// The same for the sweep tab's whole-kernel sweep (its model computed too); true when every
+/// point was measured.
+bool measureKernelSweepAndWait(MainWindow& window);
 
 struct CommandLine;
 /// `--export FILE --preset notes:ID [--kernel-measurements F]... [--measure] [--size WxH]`: the
