@@ -135,6 +135,13 @@ public:
             cudaStream_t other, const Events& events)
         : m_bytes(bytes), m_n(bytes / 4), m_device(device), m_repetitions(repetitions),
           m_stream(stream), m_other(other), m_events(events) {}
+    ~SizeRun() {
+        if (m_joined) {
+            cudaEventDestroy(m_joined);
+        }
+    }
+    SizeRun(const SizeRun&) = delete;
+    SizeRun& operator=(const SizeRun&) = delete;
 
     ProbeResult<std::vector<double>> run(TransferMode mode) {
         switch (mode) {
@@ -241,8 +248,9 @@ private:
         });
     }
 
-    /// Host to device on one stream and device to host on another, each from its own host thread
-    /// (a pageable copy holds its thread until it is staged); wall-clock time until both end.
+    /// Host to device on one stream and device to host on another. Pageable copies each from a
+    /// host thread of their own (a pageable copy holds its thread until it is staged), timed by
+    /// the wall clock until both end; pinned ones with events.
     ProbeResult<std::vector<double>> both(bool pinned) {
         if (auto error = needDevice(2)) {
             return *error;
@@ -250,9 +258,27 @@ private:
         if (auto error = pinned ? needPinned(2) : needPageable(2)) {
             return *error;
         }
+        if (pinned && !m_joined) {
+            WS_TRY(cudaEventCreateWithFlags(&m_joined, cudaEventDisableTiming),
+                   "creating an event");
+        }
         void* in = pinned ? m_pinned[0].p : static_cast<void*>(m_pageable[0].data.data());
         void* out = pinned ? m_pinned[1].p : static_cast<void*>(m_pageable[1].data.data());
         const auto bytes = static_cast<std::size_t>(m_bytes);
+        if (pinned) {
+            // Pinned copies are asynchronous: both issued from this thread, the second stream
+            // starting at the first's start event and joined before its stop event.
+            return timed([&]() -> std::optional<ProbeError> {
+                WS_TRY(cudaStreamWaitEvent(m_other, m_events.start, 0), "ordering streams");
+                WS_TRY(cudaMemcpyAsync(m_device3[0].p, in, bytes, cudaMemcpyHostToDevice, m_stream),
+                       "a copy in both directions");
+                WS_TRY(cudaMemcpyAsync(out, m_device3[1].p, bytes, cudaMemcpyDeviceToHost, m_other),
+                       "a copy in both directions");
+                WS_TRY(cudaEventRecord(m_joined, m_other), "recording an event");
+                WS_TRY(cudaStreamWaitEvent(m_stream, m_joined, 0), "ordering streams");
+                return std::nullopt;
+            });
+        }
         std::vector<double> samples;
         for (int rep = 0; rep <= m_repetitions; ++rep) {
             std::atomic<int> ready{0};
@@ -328,11 +354,14 @@ private:
                 return *error;
             }
         }
+        if (auto error = needPinned(2)) {
+            return *error;
+        }
+        // The copies before may have written into these: A = 1 and B = 2 again.
+        fill(static_cast<float*>(m_pinned[0].p), m_n, 1.0f);
+        fill(static_cast<float*>(m_pinned[1].p), m_n, 2.0f);
         ProbeResult<std::vector<double>> result;
         if (mode == TransferMode::SumDevice) {
-            if (auto error = needPinned(2)) { // the arrays' values, copied in once
-                return *error;
-            }
             WS_TRY(cudaMemcpy(dA, m_pinned[0].p, bytes, cudaMemcpyHostToDevice), "a copy");
             WS_TRY(cudaMemcpy(dB, m_pinned[1].p, bytes, cudaMemcpyHostToDevice), "a copy");
             result = timed([&] { return launch(dA, dB, dC); });
@@ -444,6 +473,7 @@ private:
     cudaStream_t m_stream;
     cudaStream_t m_other;
     const Events& m_events;
+    cudaEvent_t m_joined = nullptr; // the second stream's end, for pinned copies both ways
     DeviceArray m_device3[3];
     PinnedArray m_pinned[3];
     PageableArray m_pageable[2];

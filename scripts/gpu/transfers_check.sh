@@ -20,6 +20,8 @@ done
     nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max,pcie.link.gen.current,pcie.link.width.current --format=csv
     nvcc --version 2>/dev/null | tail -2
     nproc
+    lscpu | grep -iE "numa|model name"
+    nvidia-smi topo -m
     grep -E "MemTotal|MemAvailable" /proc/meminfo
     "$probe" info
 } > "$out/machine.txt" 2>&1
@@ -58,3 +60,5 @@ tail -4 "$out/sanitizer.txt"
 
 echo "== summary"
 python3 scripts/gpu/transfers_summary.py "$out" | tee "$out/summary.txt"
+# The device tool brings back only a few files: everything in one archive.
+tar -C "$out" -czf /tmp/transfers_check.tgz . && mv /tmp/transfers_check.tgz "$out/all.tgz"
