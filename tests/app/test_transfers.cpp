@@ -3,11 +3,13 @@
 // the model-only state (the notes' figures, never an empty chart), sessions, exports (in-process
 // and headless), and a run through the fake probe's measure_transfers.
 #include "gpu/transfersmeasurement.h"
+#include "lecture/lecturewindow.h"
 #include "views/transfersview.h"
 #include "windowfixture.h"
 
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -283,6 +285,53 @@ TEST(TransfersRun, NoGpuKeepsTheNotesFiguresAndSaysSo) {
     if (view->chart() != nullptr) {
         EXPECT_EQ(view->referenceLineCount(), 2);
     }
+}
+
+// A lecture slide: resources/decks/transfers.json shows the Transfers chart full screen, the
+// notes' figures until the main window hands over its results; the deck exports headless.
+const QString kDeck =
+    QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/../../resources/decks/transfers.json");
+
+TEST(TransfersLecture, SlideShowsTheChartAndTheWindowsResults) {
+    auto deck = loadDeckFile(kDeck);
+    ASSERT_TRUE(deck.ok()) << deck.error().describe();
+    LectureWindow lecture(std::move(deck).value());
+    lecture.present(QSize(1280, 720));
+    lecture.setSlide(0);
+    QApplication::processEvents();
+    EXPECT_EQ(lecture.shownViews(), QStringList{QStringLiteral("transfers")});
+    auto* view = lecture.findChild<TransfersView*>();
+    ASSERT_NE(view, nullptr);
+    EXPECT_TRUE(view->runButton()->isHidden());
+    EXPECT_FALSE(view->results());
+    if (view->chart() != nullptr) {
+        EXPECT_EQ(view->referenceLineCount(), 2); // the notes' two lines
+    }
+    lecture.setTransferResults(recordedResults());
+    ASSERT_TRUE(view->results());
+    if (view->chart() != nullptr) {
+        EXPECT_EQ(view->curveCount(), 11);
+    }
+}
+
+TEST(TransfersLecture, DeckExportsTheSlide) {
+    QTemporaryDir dir;
+    QProcess app;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--export-deck"), kDeck, QStringLiteral("--output-dir"), dir.path(),
+               QStringLiteral("--format"), QStringLiteral("svg")});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    const QStringList files =
+        QDir(dir.path()).entryList({QStringLiteral("*.svg")}, QDir::Files, QDir::Name);
+    ASSERT_EQ(files.size(), 2);
+    QFile first(QDir(dir.path()).filePath(files.first()));
+    ASSERT_TRUE(first.open(QIODevice::ReadOnly));
+    const QByteArray text = first.readAll();
+    EXPECT_TRUE(text.contains("the course notes' figures")) << files.first().toStdString();
 }
 
 } // namespace
