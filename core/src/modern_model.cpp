@@ -104,18 +104,19 @@ std::vector<std::uint32_t> lanePhases(int widthBytes) {
     return phases;
 }
 
-/// True when every active lane asks for the same address as its partner lane `lane ^ distance`,
-/// or that partner is inactive: with distance 1 the even/odd pairs (2k, 2k+1), with distance 2
-/// the lanes two apart in each group of four (4k with 4k+2, 4k+1 with 4k+3).
-bool partnersShareAddresses(const WarpAccess& access, int distance) {
+/// The lowest active lane whose active partner `lane ^ distance` asks for another address, or -1
+/// when every active lane shares its address with its partner or the partner is inactive: with
+/// distance 1 the even/odd pairs (2k, 2k+1), with distance 2 the lanes two apart in each group of
+/// four (4k with 4k+2, 4k+1 with 4k+3).
+int firstSplitLane(const WarpAccess& access, int distance) {
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto& a = access.addresses[static_cast<std::size_t>(lane)];
         const auto& b = access.addresses[static_cast<std::size_t>(lane ^ distance)];
         if (a && b && *a != *b) {
-            return false;
+            return lane;
         }
     }
-    return true;
+    return -1;
 }
 
 /// The phases an access is served in, only those with active lanes.
@@ -135,10 +136,15 @@ bool partnersShareAddresses(const WarpAccess& access, int distance) {
 /// address fuse too, while l and l ^ 3, l ^ 4, l ^ 8, l ^ 16 or (2k+1, 2k+2) do not. Rules fitted
 /// to the measured sets in turn and each checked on a set measured after it
 /// (tests/data/hardware_table_h100.jsonl; docs/models.md tells the story).
-std::vector<std::uint32_t> servicePhases(const WarpAccess& access) {
+std::vector<std::uint32_t> servicePhases(const WarpAccess& access, PhaseFusion& fusion) {
     std::vector<std::uint32_t> phases = lanePhases(access.kind.widthBytes);
-    if (access.kind.op == AccessOp::Load && phases.size() > 1 &&
-        (partnersShareAddresses(access, 1) || partnersShareAddresses(access, 2))) {
+    fusion = PhaseFusion{};
+    fusion.considered = access.kind.op == AccessOp::Load && phases.size() > 1;
+    if (fusion.considered) {
+        fusion.splitLane = {firstSplitLane(access, 1), firstSplitLane(access, 2)};
+        fusion.partnerDistance = fusion.splitLane[0] < 0 ? 1 : fusion.splitLane[1] < 0 ? 2 : 0;
+    }
+    if (fusion.partnerDistance > 0) {
         std::vector<std::uint32_t> fused;
         for (std::size_t i = 0; i + 1 < phases.size(); i += 2) {
             fused.push_back(phases[i] | phases[i + 1]);
@@ -215,7 +221,7 @@ void packPhase(const WarpAccess& access, std::uint32_t phaseMask, std::vector<Wa
 
 SharedPrediction predictShared(const WarpAccess& access) {
     SharedPrediction result;
-    result.phases = servicePhases(access);
+    result.phases = servicePhases(access, result.fusion);
     for (std::uint32_t phase : result.phases) {
         // Within a phase, a bank serves one distinct 4-byte word per wavefront; lanes asking for a
         // word already being read or written share it (broadcast). Measured: a phase costs exactly
