@@ -286,13 +286,19 @@ inline SharedCounts sharedCounts(const AccessKind& kind, std::uint32_t mask,
     }
     int lanesPerPhase = kBankCount * kBankWordBytes / width; // 16 or 8
     if (kind.op == AccessOp::Load) {
-        bool pairsShare = true;
-        for (int even = 0; even < kWarpSize && pairsShare; even += 2) {
-            const bool a = (mask >> even) & 1u;
-            const bool b = (mask >> (even + 1)) & 1u;
-            pairsShare = !(a && b && addresses[even] != addresses[even + 1]);
-        }
-        if (pairsShare) {
+        // Fused when every active lane shares its address with its active partner lane ^ 1, or
+        // every one with lane ^ 2.
+        auto partnersShare = [&](int distance) {
+            for (int lane = 0; lane < kWarpSize; ++lane) {
+                const int partner = lane ^ distance;
+                if (((mask >> lane) & 1u) && ((mask >> partner) & 1u) &&
+                    addresses[lane] != addresses[partner]) {
+                    return false;
+                }
+            }
+            return true;
+        };
+        if (partnersShare(1) || partnersShare(2)) {
             lanesPerPhase *= 2;
         }
     }

@@ -552,6 +552,7 @@ Kernel randomKernel(std::mt19937& rng) {
                              "lane / 8",
                              "tid.y * 32 + tid.x",
                              "(tid.x + bid.y) * 9",
+                             "lane & 29",
                              "0"};
     const char* actives[] = {
         "1", "lane % 3 != 0", "gid < 200", "tid.y != 1 && lane > 3", "(gid * 7) % 5 < 2", "0"};
@@ -570,7 +571,7 @@ Kernel randomKernel(std::mt19937& rng) {
                                  pick(2) ? AccessOp::Load : AccessOp::Store, width,
                                  static_cast<CachePath>(pick(4))};
         access.buffer = shared ? "" : (pick(2) ? "a" : "b");
-        access.addressExpression = "((" + std::string(indices[pick(13)]) + ") * " +
+        access.addressExpression = "((" + std::string(indices[pick(14)]) + ") * " +
                                    std::to_string(pick(4) + 1) + " + " + std::to_string(pick(9)) +
                                    ") * " + std::to_string(width);
         access.activeExpression = actives[pick(6)];
