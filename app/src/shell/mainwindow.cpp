@@ -36,6 +36,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -66,6 +67,10 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_gpuStatus->setObjectName(QStringLiteral("gpuStatus"));
     statusBar()->addPermanentWidget(m_gpuStatus);
     createGpu();
+    if (m_options.warmUpGpu) {
+        // After the constructor, from the event loop: never in the way of the first frame.
+        QTimer::singleShot(0, m_gpu, &GpuRunner::warmUp);
+    }
     createNotes();
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
