@@ -202,9 +202,10 @@ TEST_F(MeasureAheadTest, ADragMeasuresTheValuesAheadOfItAsOneSweep) {
     open(fakeProbe());
     gpu()->setMeasureAhead(8);
     const int before = gpu()->aheadSweepsSent();
-    setStride(40); // nothing cached there: measured at once, the 8 values above it as a sweep
+    setStride(40); // nothing cached there: measured at once, then the 8 values above it
     EXPECT_TRUE(gpu()->isMeasuring());
-    EXPECT_TRUE(gpu()->isMeasuringAhead());
+    EXPECT_FALSE(gpu()->isMeasuringAhead()); // the value itself goes first
+    ASSERT_TRUE(QTest::qWaitFor([&] { return gpu()->isMeasuringAhead(); }, kWaitMs));
     EXPECT_EQ(gpu()->aheadSweepsSent(), before + 1);
     settle();
     for (std::int64_t stride = 41; stride <= 48; ++stride) {
@@ -243,8 +244,8 @@ TEST_F(MeasureAheadTest, ASweepTheDragLeftBehindIsCancelled) {
     qunsetenv("WARPSCOPE_FAKE_PROBE");
     gpu()->setMeasureAhead(24);
     const int cancelled = gpu()->aheadSweepsCancelled();
-    setStride(30); // measured at once; the 24 values above it as a sweep (about 0.5 s here)
-    ASSERT_TRUE(gpu()->isMeasuringAhead());
+    setStride(30); // measured at once; then the 24 values above it as a sweep (0.5 s here)
+    ASSERT_TRUE(QTest::qWaitFor([&] { return gpu()->isMeasuringAhead(); }, kWaitMs));
     setStride(60); // the drag jumps away and turns: nothing of that sweep is wanted now
     setStride(59);
     EXPECT_GT(gpu()->aheadSweepsCancelled(), cancelled);

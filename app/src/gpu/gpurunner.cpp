@@ -173,10 +173,12 @@ void GpuRunner::autoRun() {
     m_waitingForAhead.reset();
     if (m_job != 0) {
         m_pending = pattern;
+        measureAheadOf();
     } else {
+        // The value itself first: the sweep ahead follows its answer (onMeasured), so it never
+        // delays the one the user looks at.
         send(pattern);
     }
-    measureAheadOf();
 }
 
 void GpuRunner::measureAheadOf(bool around) {
@@ -270,6 +272,9 @@ void GpuRunner::onAheadSwept(int job, const std::vector<ProbeMeasurement>& measu
         }
     }
     measureAheadOf();
+    if (m_aheadJob == 0 && m_job == 0) {
+        measureAheadOf(true); // enough kept ahead: the other side, for a drag back
+    }
 }
 
 bool GpuRunner::localGpuPresent() {
@@ -305,6 +310,7 @@ void GpuRunner::send(const NamedPattern& pattern) {
     const Result<WarpAccess> access = resolve(pattern.pattern);
     m_jobAccess = access.ok() ? access.value() : WarpAccess{};
     m_jobWarmUp = false;
+    m_jobTimer.start();
     m_job = m_client->measure(pattern, m_options);
     emit measuringChanged(true);
 }
@@ -324,6 +330,7 @@ void GpuRunner::onMeasured(int job, const ProbeMeasurement& measurement) {
         return;
     }
     m_job = 0;
+    m_lastRoundTripMs = static_cast<double>(m_jobTimer.nsecsElapsed()) / 1e6;
     m_cache.put(m_jobAccess, m_options, origin(), measurement);
     const bool warmUp = m_jobWarmUp;
     m_jobWarmUp = false;
@@ -349,9 +356,13 @@ void GpuRunner::onMeasured(int job, const ProbeMeasurement& measurement) {
     }
     emit measurementArrived(measurement);
     emit measuringChanged(false);
-    if (m_autoRun && m_aheadJob == 0) {
-        // The GPU is idle: the neighbours of the value just measured, for the next drag.
-        measureAheadOf(true);
+    if (m_autoRun && m_aheadJob == 0 && m_job == 0) {
+        // Ahead of the drag if one is under way; the GPU idle otherwise: the neighbours of the
+        // value just measured, for the next drag.
+        measureAheadOf();
+        if (m_aheadJob == 0) {
+            measureAheadOf(true);
+        }
     }
 }
 

@@ -20,6 +20,7 @@
 
 #include <warpscope/file_format.h>
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
@@ -65,6 +66,8 @@ public:
     int measureAhead() const { return m_aheadCount; }
     void setMeasureAhead(int values) { m_aheadCount = values; }
     void clearCache() { m_cache.clear(); }
+    /// Request to answer of the last single measurement, in milliseconds (0 before one).
+    double lastRoundTripMs() const { return m_lastRoundTripMs; }
     /// A measure-ahead sweep is under way.
     bool isMeasuringAhead() const { return m_aheadJob != 0; }
     /// Measure-ahead sweeps sent, and those cancelled because the drag left them behind.
@@ -140,6 +143,8 @@ private:
     std::vector<WarpAccess> m_aheadAccesses; // what m_aheadJob measures, in order
     std::vector<std::string> m_aheadKeys;
     std::optional<NamedPattern> m_waitingForAhead; // an edit the sweep under way will answer
+    QElapsedTimer m_jobTimer;
+    double m_lastRoundTripMs = 0;
     int m_aheadSent = 0;
     int m_aheadCancelled = 0;
 };

@@ -36,7 +36,6 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -59,6 +58,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_measurements = new MeasurementStore(this);
     m_probe = new ProbeClient(this);
     m_gpu = new GpuRunner(m_document, m_probe, m_measurements, this);
+    if (m_options.warmUpGpu) {
+        // First of all, so that CUDA and the counters are set up while the window builds
+        // itself: the process starts asynchronously (a fork, a millisecond or two), and nothing
+        // here waits for it.
+        configureProbe();
+        m_gpu->warmUp();
+    }
     createCentralArea();
     createDocks();
     createMenus(); // every action lives in a menu; m_shortcutActions lists those with keys
@@ -67,10 +73,6 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_gpuStatus->setObjectName(QStringLiteral("gpuStatus"));
     statusBar()->addPermanentWidget(m_gpuStatus);
     createGpu();
-    if (m_options.warmUpGpu) {
-        // After the constructor, from the event loop: never in the way of the first frame.
-        QTimer::singleShot(0, m_gpu, &GpuRunner::warmUp);
-    }
     createNotes();
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {

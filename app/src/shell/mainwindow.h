@@ -180,6 +180,8 @@ private:
     void copyFigureToClipboard();
     std::map<std::string, std::string> viewSettings() const;
     void applyViewSettings(const std::map<std::string, std::string>& settings);
+    /// The probe's command, timeout and measure options from the settings (or the options).
+    void configureProbe();
     void createGpu();
     void updateMeasurementMarks();
     void updateGpuStatus();
