@@ -179,10 +179,15 @@ int runGpuBenchmark(const CommandLine& options) {
     }
 
     // Edits are timed to the measured overlay on screen: the warp view repainted on arrival.
+    // The time is taken when the repaint returns, before the GpuRunner goes on (measuring ahead).
     bool arrived = false;
+    QElapsedTimer sincePainted; // the clock the timed edits read; paintedAtMs is on it
+    sincePainted.start();
+    double paintedAtMs = 0;
     QObject::connect(gpu, &GpuRunner::measurementArrived, &window, [&] {
-        arrived = true;
         window.warpView()->repaint();
+        paintedAtMs = msOf(sincePainted);
+        arrived = true;
     });
 
     // 4. Cold edits: the cache emptied and the GPU idle before each, so nothing is known ahead.
@@ -195,11 +200,10 @@ int runGpuBenchmark(const CommandLine& options) {
         gpu->clearCache();
         const std::int64_t value = minimum + (37 * (i + 1)) % (maximum - minimum + 1);
         arrived = false;
-        QElapsedTimer timer;
-        timer.start();
+        const double editAt = msOf(sincePainted);
         setParameter(window, value);
         if (waitForEvents([&] { return arrived; }, 30000)) {
-            cold.push_back(msOf(timer));
+            cold.push_back(paintedAtMs - editAt);
             coldRoundTrip.push_back(gpu->lastRoundTripMs());
         }
         waitIdle(gpu);
@@ -222,19 +226,19 @@ int runGpuBenchmark(const CommandLine& options) {
     int missed = 0;
     int fromCache = 0;
     std::vector<std::pair<std::int64_t, ProbeMeasurement>> shown;
-    QElapsedTimer clock;
-    clock.start();
+    const double dragStart = msOf(sincePainted);
+    const auto clockMs = [&] { return msOf(sincePainted) - dragStart; };
     for (int i = 1; i <= kDragValues; ++i) {
         const double editAt = (i - 1) * kFrameMs;
-        waitForEvents([&] { return msOf(clock) >= editAt; }, 1000);
+        waitForEvents([&] { return clockMs() >= editAt; }, 1000);
         arrived = false;
-        const double t0 = msOf(clock);
+        const double t0 = msOf(sincePainted);
         setParameter(window, start + i);
         const Pattern pattern = window.document()->pattern();
         const double nextEdit = i * kFrameMs;
-        waitForEvents([&] { return arrived || msOf(clock) >= nextEdit; }, 1000);
+        waitForEvents([&] { return arrived || clockMs() >= nextEdit; }, 1000);
         if (arrived) {
-            drag.push_back(msOf(clock) - t0);
+            drag.push_back(paintedAtMs - t0);
             const ProbeMeasurement* m = window.measurements()->find(pattern);
             if (m != nullptr) {
                 fromCache += m->fromCache ? 1 : 0;
@@ -245,7 +249,7 @@ int runGpuBenchmark(const CommandLine& options) {
             ++missed;
         }
     }
-    const double dragMs = msOf(clock);
+    const double dragMs = clockMs();
     waitIdle(gpu);
 
     // 6. Every overlay shown during the drag against a fresh, uncached measurement.
