@@ -9,6 +9,7 @@
 #include "gpu/measurementcache.h"
 #include "gpu/probeclient.h"
 #include "gpu/probemeasurement.h"
+#include "panels/messagebar.h"
 #include "views/warpview.h"
 
 #include <warpscope/pattern.h>
@@ -289,6 +290,24 @@ TEST(FirstRun, WithAGpuTheProbeIsSetUpInTheBackgroundWhenTheWindowOpens) {
         [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
         kWaitMs));
     EXPECT_FALSE(window->measurements()->find(window->document()->pattern())->fromCache);
+}
+
+TEST(FirstRun, ASetUpThatFindsNoDeviceStaysQuietUntilRun) {
+    REQUIRE_FAKE_PROBE();
+    qputenv("WARPSCOPE_FAKE_PROBE", "no_device");
+    auto window = windowWarmingUp("1");
+    qunsetenv("WARPSCOPE_GPU_PRESENT");
+    qunsetenv("WARPSCOPE_FAKE_PROBE");
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return window->probeClient()->state() == ProbeClient::State::NoGpu &&
+                   !window->gpuRunner()->isMeasuring();
+        },
+        kWaitMs));
+    EXPECT_TRUE(window->messageBar()->text().isEmpty()) << qPrintable(window->messageBar()->text());
+    window->runOnGpu();
+    EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("no_device")))
+        << qPrintable(window->messageBar()->text());
 }
 
 TEST(FirstRun, WithoutAGpuNothingIsStarted) {

@@ -413,6 +413,10 @@ void GpuRunner::onFailed(int job, const ProbeFailure& failure) {
 }
 
 void GpuRunner::onStateChanged(ProbeClient::State state) {
+    if (m_jobWarmUp && !m_pending) {
+        // Nobody has asked the GPU for anything yet: the window stays quiet, and Run says it.
+        return;
+    }
     if (state == ProbeClient::State::NoGpu && m_client->stateFailure()) {
         emit message(MessageLevel::Info, describeFailure(*m_client->stateFailure()));
     } else if (state == ProbeClient::State::Failed && m_client->stateFailure()) {
