@@ -7,6 +7,7 @@
 #include "kernel_codegen.h"
 #include "kernel_request.h"
 #include "probe_backend.h"
+#include "probe_trace.h"
 #include "replay_kernels.h"
 #include "timing_kernels.h"
 #include "transfers_cuda.h"
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 namespace warpscope::probe {
@@ -65,15 +67,20 @@ public:
     }
 
     ProbeResult<DeviceInfo> deviceInfo() override {
+        const TraceSpan whole("device_info");
         if (auto error = ensureDevice()) {
             return *error;
         }
         if (m_info.measuredCopyBandwidthGBs == 0.0) {
+            const TraceSpan step("device_info copy bandwidth");
             if (auto error = measureCopyBandwidth()) {
                 return *error;
             }
         }
+        std::optional<TraceSpan> counters;
+        counters.emplace("device_info counters");
         ensureCounters();
+        counters.reset();
         m_info.countersAvailable = m_counters.session != nullptr;
         m_info.countersUnavailableReason = m_counters.session ? "" : m_counters.error.message;
         return m_info;
@@ -81,6 +88,7 @@ public:
 
     ProbeResult<Measurement> measure(const NamedPattern& pattern, const WarpAccess& access,
                                      const MeasureOptions& options) override {
+        const TraceSpan whole("measure");
         if (auto error = ensureDevice()) {
             return *error;
         }
@@ -91,6 +99,7 @@ public:
         const gpu::ReplayLaunch& replay = std::get<gpu::ReplayLaunch>(launch);
         Measurement result;
         if (options.counters) {
+            const TraceSpan step("measure counters");
             if (auto error = keepCounters(countersFor({replay}), result)) {
                 return *error;
             }
@@ -98,6 +107,7 @@ public:
             result.countersUnavailableReason = "counters were not asked for";
         }
         if (options.latency) {
+            const TraceSpan step("measure latency");
             if (auto error = measureLatency(replay, options.repetitions, result)) {
                 return *error;
             }
@@ -156,6 +166,11 @@ public:
                 }
             }
             for (std::size_t i = first; i < last; ++i) {
+                // Between patterns too: a measure-ahead sweep the user has left behind stops
+                // within one pattern's latency (about a millisecond), not a whole batch.
+                if (i > first && cancelled && cancelled()) {
+                    return ProbeError{ProbeErrorCode::Cancelled, "the sweep was cancelled", false};
+                }
                 if (options.latency) {
                     if (auto error = measureLatency(launches[i], options.repetitions, results[i])) {
                         return *error;
@@ -287,6 +302,8 @@ private:
                               "mode without it.",
                               false};
         }
+        std::optional<TraceSpan> step;
+        step.emplace("open device: CUDA initialisation");
         int count = 0;
         const cudaError_t status = cudaGetDeviceCount(&count);
         if (status == cudaErrorInsufficientDriver) {
@@ -312,6 +329,7 @@ private:
         }
         cudaDeviceProp prop{};
         int device = 0;
+        step.emplace("open device: context and properties");
         if (cudaSetDevice(device) != cudaSuccess ||
             cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
             return ProbeError{ProbeErrorCode::NoDevice, "cannot open CUDA device 0", false};
@@ -342,6 +360,7 @@ private:
             std::min(kMaxGlobalArenaBytes, static_cast<std::size_t>(prop.totalGlobalMem) / 4);
         m_flushBytes =
             std::max<std::size_t>(2 * static_cast<std::size_t>(m_info.l2Bytes), 8u << 20);
+        step.emplace("open device: arena and buffers");
         if (cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking) != cudaSuccess ||
             cudaMalloc(&m_arena, m_arenaBytes) != cudaSuccess ||
             cudaMemset(m_arena, 0x5a, m_arenaBytes) != cudaSuccess ||

@@ -4,6 +4,7 @@
 // 12.6 and later; the probe keeps one enabled profiler for its whole life, so only the first
 // measurement pays the set-up.
 #include "cupti_counters.h"
+#include "probe_trace.h"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -15,6 +16,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace warpscope::probe {
@@ -281,6 +283,9 @@ CounterSession::open(const std::vector<std::string>& metrics) {
         return cuptiError(*api, r, "cuptiProfilerHostGetNumOfPasses");
     }
     session->m_passes = static_cast<int>(passes.numOfPasses);
+    if (traceEnabled()) {
+        std::fprintf(stderr, "trace: counter passes %d\n", session->m_passes);
+    }
 
     auto enable = makeParams<CUpti_RangeProfiler_Enable_Params>(
         CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
@@ -322,6 +327,8 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
         }
         impl.counterData.assign(size.counterDataSize, 0);
     }
+    std::optional<TraceSpan> step;
+    step.emplace("cupti counter data initialise");
     auto init = makeParams<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
     init.pRangeProfilerObject = impl.profiler;
@@ -343,6 +350,7 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
     std::size_t pass = 0;
     bool allPassesSubmitted = false;
     for (int attempt = 0; attempt <= m_passes + 1 && !allPassesSubmitted; ++attempt) {
+        step.emplace("cupti set config");
         auto config = makeParams<CUpti_RangeProfiler_SetConfig_Params>(
             CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
         config.pRangeProfilerObject = impl.profiler;
@@ -360,12 +368,14 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
         if (CUptiResult r = api.cuptiRangeProfilerSetConfig(&config); r != CUPTI_SUCCESS) {
             return cuptiError(api, r, "cuptiRangeProfilerSetConfig");
         }
+        step.emplace("cupti start");
         auto start = makeParams<CUpti_RangeProfiler_Start_Params>(
             CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
         start.pRangeProfilerObject = impl.profiler;
         if (CUptiResult r = api.cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS) {
             return cuptiError(api, r, "cuptiRangeProfilerStart");
         }
+        step.emplace("cupti ranges and launches");
         bool launched = true;
         CUptiResult rangeResult = CUPTI_SUCCESS;
         for (int i = 0; i < count && launched && rangeResult == CUPTI_SUCCESS; ++i) {
@@ -387,7 +397,9 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
             pop.pRangeProfilerObject = impl.profiler;
             rangeResult = api.cuptiRangeProfilerPopRange(&pop);
         }
+        step.emplace("cupti pass synchronise");
         const cudaError_t sync = cudaDeviceSynchronize();
+        step.emplace("cupti stop");
         auto stop = makeParams<CUpti_RangeProfiler_Stop_Params>(
             CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
         stop.pRangeProfilerObject = impl.profiler;
@@ -407,6 +419,7 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
         if (stopped != CUPTI_SUCCESS) {
             return cuptiError(api, stopped, "cuptiRangeProfilerStop");
         }
+        step.emplace("cupti decode");
         auto decode = makeParams<CUpti_RangeProfiler_DecodeData_Params>(
             CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
         decode.pRangeProfilerObject = impl.profiler;
@@ -420,6 +433,7 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
         return ProbeError{ProbeErrorCode::CountersUnavailable,
                           "the profiler did not finish its passes", false};
     }
+    step.emplace("cupti counter data info and evaluate");
     auto info = makeParams<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
         CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
     info.pCounterDataImage = impl.counterData.data();

@@ -22,6 +22,7 @@ inline MainWindowOptions quietOptions() {
     options.useSettings = false;
     options.autosave = false;
     options.confirmDiscard = false;
+    options.warmUpGpu = false;
     return options;
 }
 

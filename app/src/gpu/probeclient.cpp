@@ -488,6 +488,11 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
             setState(State::Failed);
             return;
         }
+        m_probeBuild = QString::fromUtf8(
+            QJsonDocument(
+                QJsonObject{{QStringLiteral("version"), result.value(QStringLiteral("version"))},
+                            {QStringLiteral("build"), result.value(QStringLiteral("build"))}})
+                .toJson(QJsonDocument::Compact));
         return;
     }
     case Op::DeviceInfo:

@@ -135,6 +135,9 @@ public:
     QString stateText() const;
     /// Valid in the Ready state.
     const GpuInfo& gpu() const { return m_gpu; }
+    /// The running probe's version and build (its hello answer), for telling measurements of
+    /// different probe builds apart; empty before hello is answered.
+    const QString& probeBuild() const { return m_probeBuild; }
     /// Why the probe found no GPU or could not run (NoGpu, Failed).
     const std::optional<ProbeFailure>& stateFailure() const { return m_stateFailure; }
     /// Process id of the running probe, or 0.
@@ -228,6 +231,7 @@ private:
     int m_timeoutMs = 60000;
     State m_state = State::Stopped;
     GpuInfo m_gpu;
+    QString m_probeBuild;
     std::optional<ProbeFailure> m_stateFailure;
     int m_nextId = 1;
     std::deque<Job> m_jobs; // in the order sent (the probe answers in that order)

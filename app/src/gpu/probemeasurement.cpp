@@ -234,9 +234,12 @@ MeasurementMark measurementMark(const ModernPrediction& prediction,
         return mark;
     }
     mark.recorded = measurement->recorded;
-    const QString where = measurement->recorded
-                              ? QObject::tr("%1 (recorded)").arg(measurement->gpuName)
-                              : measurement->gpuName;
+    mark.fromCache = measurement->fromCache;
+    const QString where =
+        measurement->recorded ? QObject::tr("%1 (recorded)").arg(measurement->gpuName)
+        : measurement->fromCache
+            ? QObject::tr("%1 (measured earlier, from the cache)").arg(measurement->gpuName)
+            : measurement->gpuName;
     if (!measurement->countersMeasured) {
         mark.text = QObject::tr("GPU timing only, no counters — %1").arg(where);
         mark.shortText = QObject::tr("GPU timing only");

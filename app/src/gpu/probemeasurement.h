@@ -65,6 +65,9 @@ struct ProbeMeasurement {
     QDateTime date;
     /// Read from a session rather than measured in this run.
     bool recorded = false;
+    /// Measured earlier in this run (ahead of a drag, or before) and taken from the
+    /// MeasurementCache instead of the GPU just now.
+    bool fromCache = false;
 
     /// A measure answer's `result` (docs/protocol.md, "The measurement object") on `gpu`.
     static ProbeMeasurement fromProbeResult(const QJsonObject& result, const GpuInfo& gpu,
@@ -101,6 +104,7 @@ struct MeasurementMark {
     QString shortText;
     bool mismatch = false;
     bool recorded = false;
+    bool fromCache = false;
     bool isEmpty() const { return text.isEmpty(); }
 };
 

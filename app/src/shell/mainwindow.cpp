@@ -58,6 +58,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_measurements = new MeasurementStore(this);
     m_probe = new ProbeClient(this);
     m_gpu = new GpuRunner(m_document, m_probe, m_measurements, this);
+    if (m_options.warmUpGpu) {
+        // First of all, so that CUDA and the counters are set up while the window builds
+        // itself: the process starts asynchronously (a fork, a millisecond or two), and nothing
+        // here waits for it.
+        configureProbe();
+        m_gpu->warmUp();
+    }
     createCentralArea();
     createDocks();
     createMenus(); // every action lives in a menu; m_shortcutActions lists those with keys

@@ -67,6 +67,9 @@ struct MainWindowOptions {
     std::optional<QString> probeCommand;
     /// Restart a probe that stays silent this long with work to do; 0: the settings' (60 s).
     int probeTimeoutMs = 0;
+    /// Start the probe in the background once the window runs, where a local GPU is present
+    /// (GpuRunner::warmUp), so the first Run answers like later ones.
+    bool warmUpGpu = true;
 };
 
 class MainWindow : public QMainWindow {
@@ -184,6 +187,8 @@ private:
     void copyFigureToClipboard();
     std::map<std::string, std::string> viewSettings() const;
     void applyViewSettings(const std::map<std::string, std::string>& settings);
+    /// The probe's command, timeout and measure options from the settings (or the options).
+    void configureProbe();
     void createGpu();
     void updateMeasurementMarks();
     void updateGpuStatus();

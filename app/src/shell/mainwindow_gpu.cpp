@@ -33,7 +33,7 @@ QString MainWindow::gpuStatusText() const {
     return m_probe->stateText();
 }
 
-void MainWindow::createGpu() {
+void MainWindow::configureProbe() {
     ProbeSettings settings = m_options.useSettings ? ProbeSettings::load() : ProbeSettings{};
     if (m_options.probeCommand) {
         settings.command = *m_options.probeCommand;
@@ -43,6 +43,10 @@ void MainWindow::createGpu() {
     m_probe->setTimeoutMs(m_options.probeTimeoutMs > 0 ? m_options.probeTimeoutMs
                                                        : settings.timeoutSeconds * 1000);
     m_gpu->setOptions(settings.options);
+}
+
+void MainWindow::createGpu() {
+    configureProbe();
     m_metrics->setMeasurementStore(m_measurements);
 
     connect(m_gpu, &GpuRunner::message, this,

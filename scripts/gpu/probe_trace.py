@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Splits the cost of the probe's requests into their steps, on a GPU machine.
+
+Usage: probe_trace.py PROBE OUTDIR
+Runs PROBE with WARPSCOPE_PROBE_TRACE=1 (probe_trace.h: one stderr line per timed step) once
+per experiment below, each time with its own stderr file (OUTDIR/trace-NAME.txt; its first lines
+time the probe's start-up), and prints for each the request-to-answer median and, per traced
+step, how often it ran per request, its median and its total per request.
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+probe_path, out_dir = sys.argv[1:3]
+os.makedirs(out_dir, exist_ok=True)
+
+
+def coalesced(i):
+    return {"space": "global", "op": "load", "width": 4, "cache": "default",
+            "addresses": [(l + i) * 4 for l in range(32)]}
+
+
+def run(name, requests, env=None, repeat=30):
+    err_path = os.path.join(out_dir, f"trace-{name}.txt")
+    with open(err_path, "w") as err:
+        proc = subprocess.Popen([probe_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=err, text=True, bufsize=1,
+                                env={**os.environ, "WARPSCOPE_PROBE_TRACE": "1", **(env or {})})
+        next_id = [1]
+
+        def ask(op, **fields):
+            rid = next_id[0]
+            next_id[0] += 1
+            proc.stdin.write(json.dumps({"id": rid, "op": op, **fields}) + "\n")
+            proc.stdin.flush()
+            while True:
+                answer = json.loads(proc.stdout.readline())
+                if answer.get("id") == rid and "progress" not in answer:
+                    if not answer.get("ok"):
+                        raise RuntimeError(json.dumps(answer))
+                    return answer["result"]
+
+        ask("device_info")
+        err.flush()
+        op, fields = requests(0)
+        ask(op, **fields)  # warm-up
+        times = []
+        for i in range(repeat):
+            t = time.perf_counter()
+            op, fields = requests(i + 1)
+            ask(op, **fields)
+            times.append(1e3 * (time.perf_counter() - t))
+        ask("shutdown")
+        proc.wait(timeout=60)
+    steps = {}
+    for line in open(err_path):
+        m = re.match(r"trace: (.*) ([0-9.]+) ms$", line.strip())
+        if m:
+            steps.setdefault(m.group(1), []).append(float(m.group(2)))
+    n = repeat + 1
+    print(f"## {name}: request to answer p50 {statistics.median(times):.2f} ms, "
+          f"min {min(times):.2f}, max {max(times):.2f}")
+    for step, values in steps.items():
+        print(f"   {step:40s} calls/request {len(values) / n:5.1f}  median {statistics.median(values):8.3f} ms"
+              f"  sum/request {sum(values) / n:8.3f} ms")
+    sys.stdout.flush()
+
+
+def measure(counters, latency, repetitions):
+    return lambda i: ("measure", {"pattern": coalesced(i % 7 + 11),
+                                  "options": {"counters": counters, "latency": latency,
+                                              "repetitions": repetitions}})
+
+
+def sweep(n, latency):
+    return lambda i: ("sweep", {"patterns": [coalesced((i * n + k) % 97) for k in range(n)],
+                                "options": {"counters": True, "latency": latency,
+                                            "repetitions": 21}})
+
+
+experiments = [
+    ("both-21", measure(True, True, 21), None, 30),
+    ("both-5", measure(True, True, 5), None, 30),
+    ("counters", measure(True, False, 21), None, 30),
+    ("latency-21", measure(False, True, 21), None, 30),
+    ("sweep-24-latency", sweep(24, True), None, 10),
+]
+for name, requests, env, repeat in experiments:
+    try:
+        run(name, requests, env, repeat)
+    except Exception as e:  # one experiment failing keeps the others
+        print(f"## {name}: failed: {e}")
