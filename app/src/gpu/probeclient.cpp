@@ -160,17 +160,31 @@ QString ProbeClient::defaultProgram() {
 }
 
 std::pair<QString, QStringList> ProbeClient::parseCommand(const QString& commandLine) {
-    QStringList words = QProcess::splitCommand(commandLine);
-    if (words.isEmpty()) {
-        return {defaultProgram(), {}};
-    }
-    const QString program = words.takeFirst();
-    return {program, words};
+    const ProbeCommand command = ProbeCommand::fromLine(commandLine, defaultProgram());
+    return {command.program, command.arguments};
 }
 
 void ProbeClient::setCommand(const QString& program, const QStringList& arguments) {
     m_program = program;
     m_arguments = arguments;
+    m_commandError.clear();
+}
+
+void ProbeClient::setCommand(const ProbeCommand& command) {
+    setCommand(command.program, command.arguments);
+    m_commandError = command.error;
+}
+
+int ProbeClient::connectTimeoutMs() const {
+    return m_connectTimeoutMs >= 0 ? m_connectTimeoutMs : std::max(m_timeoutMs, 20000);
+}
+
+QString ProbeClient::commandText() const {
+    return ProbeCommand{m_program, m_arguments, {}}.display();
+}
+
+QString ProbeClient::buildNote() const {
+    return buildMismatchNote(m_startup.probeVersion, QCoreApplication::applicationVersion());
 }
 
 QString ProbeClient::stateText() const {
@@ -178,9 +192,11 @@ QString ProbeClient::stateText() const {
     case State::Stopped:
         return tr("GPU: not started (Run, F5, starts warpscope-probe)");
     case State::Starting:
-        return tr("GPU: starting warpscope-probe…");
+        return tr("GPU: %1").arg(m_startup.stepText());
     case State::Ready:
-        return tr("GPU: %1").arg(m_gpu.describe());
+        return m_startup.readyMs >= 0
+                   ? tr("GPU: %1 (%2)").arg(m_gpu.describe(), m_startup.stepText())
+                   : tr("GPU: %1").arg(m_gpu.describe());
     case State::NoGpu:
         return tr("No GPU: model only");
     case State::Failed:
@@ -336,7 +352,14 @@ void ProbeClient::onWatchdog() {
         m_watchdog->stop();
         return;
     }
-    if (m_sinceLastLine.elapsed() <= m_timeoutMs) {
+    if (m_startup.connectedMs < 0) {
+        if (m_sinceLastLine.elapsed() > connectTimeoutMs()) {
+            // Not one answer since the start: a login waiting at a terminal, or no link at all.
+            stopOnDiagnosis(silentStartDiagnosis(connectTimeoutMs(), commandText()));
+        }
+        return;
+    }
+    if (m_sinceLastLine.elapsed() <= effectiveTimeoutMs(m_timeoutMs, m_startup.roundTripMs())) {
         return;
     }
     m_watchdog->stop();
@@ -383,6 +406,12 @@ void ProbeClient::onStderr() {
     if (m_stderr.size() > kStderrKeep) {
         m_stderr = m_stderr.right(kStderrKeep);
     }
+    if (m_startup.connectedMs < 0) {
+        // A prompt before the first answer waits for someone to type: stop now, never hang.
+        if (auto prompt = diagnoseAuthPrompt(m_stderr, commandText())) {
+            stopOnDiagnosis(*prompt);
+        }
+    }
 }
 
 QString ProbeClient::stderrTail() const {
@@ -399,6 +428,10 @@ void ProbeClient::handleLine(const QByteArray& line) {
         return;
     }
     const int id = answer.id;
+    if (m_startup.connectedMs < 0) {
+        m_startup.connectedMs = m_startClock.elapsed();
+        emit startupChanged();
+    }
     // Only a request that was sent can be answered: an id never sent, or not sent yet, is a
     // line the probe made up.
     auto it = std::find_if(m_jobs.begin(), m_jobs.end(), [id](const Job& j) { return j.id == id; });
@@ -467,23 +500,22 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
     switch (job.op) {
     case Op::Hello: {
         const int protocol = result.value(QStringLiteral("protocol")).toInt();
+        m_startup.probeVersion = result.value(QStringLiteral("version")).toString();
         if (protocol != 1) {
-            const ProbeFailure failure{QStringLiteral("protocol_mismatch"),
-                                       tr("warpscope-probe speaks protocol version %1 and this "
-                                          "warpscope speaks version 1; "
-                                          "install the probe of the same warpscope release")
-                                           .arg(protocol),
-                                       false};
-            stop();
-            m_stateFailure = failure;
-            setState(State::Failed);
+            stopOnDiagnosis(protocolMismatch(protocol, 1, m_startup.probeVersion,
+                                             QCoreApplication::applicationVersion(),
+                                             commandText()));
             return;
         }
+        m_startup.versionMs = m_startClock.elapsed();
+        emit startupChanged();
         return;
     }
     case Op::DeviceInfo:
         m_gpu = GpuInfo::fromJson(result);
+        m_startup.readyMs = m_startClock.elapsed();
         setState(State::Ready);
+        emit startupChanged();
         sendWaiting();
         return;
     case Op::Measure:

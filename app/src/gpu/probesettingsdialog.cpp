@@ -2,10 +2,12 @@
 #include "gpu/probesettingsdialog.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -16,6 +18,7 @@ ProbeSettings ProbeSettings::load() {
     QSettings settings;
     ProbeSettings s;
     s.command = settings.value(QStringLiteral("probe/command")).toString();
+    s.argumentList = settings.value(QStringLiteral("probe/argumentList")).toStringList();
     s.options.counters = settings.value(QStringLiteral("probe/counters"), true).toBool();
     s.options.latency = settings.value(QStringLiteral("probe/latency"), true).toBool();
     s.options.grid = settings.value(QStringLiteral("probe/grid"), false).toBool();
@@ -29,6 +32,7 @@ ProbeSettings ProbeSettings::load() {
 void ProbeSettings::save() const {
     QSettings settings;
     settings.setValue(QStringLiteral("probe/command"), command);
+    settings.setValue(QStringLiteral("probe/argumentList"), argumentList);
     settings.setValue(QStringLiteral("probe/counters"), options.counters);
     settings.setValue(QStringLiteral("probe/latency"), options.latency);
     settings.setValue(QStringLiteral("probe/grid"), options.grid);
@@ -36,9 +40,21 @@ void ProbeSettings::save() const {
     settings.setValue(QStringLiteral("probe/timeoutSeconds"), timeoutSeconds);
 }
 
+ProbeCommand ProbeSettings::probeCommand() const {
+    return argumentList.isEmpty()
+               ? ProbeCommand::fromLine(command, ProbeClient::defaultProgram())
+               : ProbeCommand::fromArguments(argumentList, ProbeClient::defaultProgram());
+}
+
+QString ProbeSettings::commandKey() const {
+    const ProbeCommand c = probeCommand();
+    return c.error.isEmpty() ? c.display() : command;
+}
+
 ProbeSettingsDialog::ProbeSettingsDialog(const ProbeSettings& settings, QWidget* parent)
-    : QDialog(parent), m_command(new QLineEdit(this)), m_counters(new QCheckBox(this)),
-      m_latency(new QCheckBox(this)), m_grid(new QCheckBox(this)),
+    : QDialog(parent), m_form(new QComboBox(this)), m_command(new QLineEdit(this)),
+      m_argumentList(new QPlainTextEdit(this)), m_commandCheck(new QLabel(this)),
+      m_counters(new QCheckBox(this)), m_latency(new QCheckBox(this)), m_grid(new QCheckBox(this)),
       m_repetitions(new QSpinBox(this)), m_timeout(new QSpinBox(this)) {
     setWindowTitle(tr("Probe Settings"));
     auto* layout = new QVBoxLayout(this);
@@ -48,11 +64,34 @@ ProbeSettingsDialog::ProbeSettingsDialog(const ProbeSettings& settings, QWidget*
                                                       : automatic);
     m_command->setText(settings.command);
     m_command->setClearButtonEnabled(true);
+    m_form->addItem(tr("Command line (quoted as in a shell)"));
+    m_form->addItem(tr("Argument list (one per line)"));
+    form->addRow(tr("Probe command &given as:"), m_form);
     form->addRow(tr("Probe &command:"), m_command);
+    m_argumentList->setPlaceholderText(tr("ssh\n-o\nBatchMode=yes\ngpu-host\nwarpscope-probe"));
+    m_argumentList->setPlainText(settings.argumentList.join(QLatin1Char('\n')));
+    m_argumentList->setMaximumHeight(120);
+    form->addRow(tr("&Arguments:"), m_argumentList);
+    m_commandCheck->setWordWrap(true);
+    m_commandCheck->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(QString(), m_commandCheck);
+    const auto showForm = [this, form](int index) {
+        form->setRowVisible(m_command, index == 0);
+        form->setRowVisible(m_argumentList, index == 1);
+        updateCommandCheck();
+    };
+    connect(m_form, &QComboBox::currentIndexChanged, this, showForm);
+    m_form->setCurrentIndex(settings.argumentList.isEmpty() ? 0 : 1);
+    showForm(m_form->currentIndex());
+    connect(m_command, &QLineEdit::textChanged, this, &ProbeSettingsDialog::updateCommandCheck);
+    connect(m_argumentList, &QPlainTextEdit::textChanged, this,
+            &ProbeSettingsDialog::updateCommandCheck);
     auto* hint = new QLabel(
         tr("Empty: the warpscope-probe next to warpscope, else the one on the PATH. For a GPU on "
-           "another machine: <tt>ssh gpu-host warpscope-probe</tt> (the probe speaks JSON lines on "
-           "stdin and stdout; nothing needs a shared file system)."),
+           "another machine: <tt>ssh -o BatchMode=yes gpu-host warpscope-probe</tt> (a key login: "
+           "warpscope cannot type a password; the probe speaks JSON lines on stdin and stdout, "
+           "nothing needs a shared file system). Quotes and backslashes work as in a shell; "
+           "nothing is expanded."),
         this);
     hint->setWordWrap(true);
     form->addRow(QString(), hint);
@@ -81,9 +120,24 @@ ProbeSettingsDialog::ProbeSettingsDialog(const ProbeSettings& settings, QWidget*
     layout->addWidget(buttons);
 }
 
+void ProbeSettingsDialog::updateCommandCheck() {
+    const ProbeCommand command = settings().probeCommand();
+    m_commandCheck->setText(!command.error.isEmpty() ? command.error
+                            : command.program.isEmpty()
+                                ? tr("No probe: warpscope-probe was not found")
+                                : tr("Runs: %1").arg(command.display().toHtmlEscaped()));
+}
+
 ProbeSettings ProbeSettingsDialog::settings() const {
     ProbeSettings s;
     s.command = m_command->text().trimmed();
+    if (m_form->currentIndex() == 1) {
+        for (const QString& line : m_argumentList->toPlainText().split(QLatin1Char('\n'))) {
+            if (!line.isEmpty()) {
+                s.argumentList.append(line);
+            }
+        }
+    }
     s.options.counters = m_counters->isChecked();
     s.options.latency = m_latency->isChecked();
     s.options.grid = m_grid->isChecked();

@@ -8,18 +8,28 @@
 #include <QDialog>
 
 class QCheckBox;
+class QComboBox;
+class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QSpinBox;
 
 namespace warpscope::app {
 
 struct ProbeSettings {
     QString command; // empty: ProbeClient::defaultProgram()
+    /// The command as a list of arguments, the program first (nothing is split); when not empty
+    /// it is used instead of `command`.
+    QStringList argumentList;
     ProbeMeasureOptions options;
     int timeoutSeconds = 60;
 
     static ProbeSettings load();
     void save() const;
+    /// The command to start: the argument list when there is one, else the command line.
+    ProbeCommand probeCommand() const;
+    /// The command as settings and remembered choices are keyed by (the words, quoted).
+    QString commandKey() const;
 };
 
 class ProbeSettingsDialog : public QDialog {
@@ -28,8 +38,18 @@ public:
     explicit ProbeSettingsDialog(const ProbeSettings& settings, QWidget* parent = nullptr);
     ProbeSettings settings() const;
 
+    /// "Command line" (0) or "Argument list" (1).
+    QComboBox* formBox() const { return m_form; }
+    QLineEdit* commandEdit() const { return m_command; }
+    QPlainTextEdit* argumentsEdit() const { return m_argumentList; }
+
 private:
+    void updateCommandCheck();
+
+    QComboBox* m_form;
     QLineEdit* m_command;
+    QPlainTextEdit* m_argumentList;
+    QLabel* m_commandCheck;
     QCheckBox* m_counters;
     QCheckBox* m_latency;
     QCheckBox* m_grid;
