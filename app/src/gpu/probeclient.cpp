@@ -12,6 +12,7 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
 #include <climits>
 
 namespace warpscope::app {
@@ -222,6 +223,10 @@ int ProbeClient::addJob(Op op, QJsonObject request) {
     job.op = op;
     request.insert(QStringLiteral("id"), job.id);
     request.insert(QStringLiteral("op"), QString::fromLatin1(opName(static_cast<int>(op))));
+    if (m_device != 0 && (op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel ||
+                          op == Op::KernelSource)) {
+        request.insert(QStringLiteral("device"), m_device); // absent means device 0
+    }
     job.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
     const bool needsGpu = op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel;
     if ((m_state == State::NoGpu && needsGpu) || m_state == State::Failed) {
@@ -512,11 +517,7 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
         return;
     }
     case Op::DeviceInfo:
-        m_gpu = GpuInfo::fromJson(result);
-        m_startup.readyMs = m_startClock.elapsed();
-        setState(State::Ready);
-        emit startupChanged();
-        sendWaiting();
+        takeDeviceInfo(result);
         return;
     case Op::Measure:
         if (!job.silent) {
@@ -560,6 +561,67 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
     case Op::Shutdown:
         return;
     }
+}
+
+void ProbeClient::setDevice(int index) {
+    index = std::max(0, index);
+    if (index == m_device) {
+        return;
+    }
+    m_device = index;
+    m_deviceNote.clear();
+    if (m_state == State::Ready && m_process != nullptr) {
+        // Nothing waiting is sent until the new device has answered.
+        setState(State::Starting);
+        queueDeviceInfo(index);
+    }
+    emit devicesChanged();
+}
+
+void ProbeClient::queueDeviceInfo(int index) {
+    Job info;
+    info.id = m_nextId++;
+    info.op = Op::DeviceInfo;
+    QJsonObject request{{QStringLiteral("id"), info.id},
+                        {QStringLiteral("op"), QStringLiteral("device_info")}};
+    if (index != 0) {
+        request.insert(QStringLiteral("device"), index);
+    }
+    info.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
+    const auto firstUnsent =
+        std::find_if(m_jobs.begin(), m_jobs.end(), [](const Job& j) { return !j.sent; });
+    Job& queued = *m_jobs.insert(firstUnsent, info);
+    if (m_process != nullptr && m_process->state() == QProcess::Running) {
+        send(queued);
+    }
+}
+
+void ProbeClient::takeDeviceInfo(const QJsonObject& result) {
+    GpuInfo info = GpuInfo::fromJson(result);
+    if (std::vector<GpuInfo> list = GpuInfo::listFromJson(result); !list.empty()) {
+        m_devices = std::move(list);
+    } else if (m_devices.empty()) {
+        m_devices = {info}; // an older probe: one device
+    }
+    if (info.index != m_device) {
+        if (m_device < static_cast<int>(m_devices.size())) {
+            queueDeviceInfo(m_device); // the first device_info answers device 0: ask for ours
+            emit devicesChanged();
+            return;
+        }
+        m_deviceNote = tr("GPU %1 is not on the probe's machine (it has %n device(s)); measuring "
+                          "on GPU 0",
+                          nullptr, static_cast<int>(m_devices.size()))
+                           .arg(m_device);
+        m_device = 0;
+    }
+    m_gpu = info;
+    m_gpu.probeVersion = m_startup.probeVersion;
+    m_startup.readyMs = m_startClock.elapsed();
+    setState(State::Ready);
+    emit startupChanged();
+    emit devicesChanged();
+    sendWaiting();
 }
 
 void ProbeClient::failJob(const Job& job, const ProbeFailure& failure) {

@@ -143,8 +143,17 @@ public:
     State state() const { return m_state; }
     /// One sentence on the state for the status bar and messages.
     QString stateText() const;
-    /// Valid in the Ready state.
+    /// Valid in the Ready state: the device measured on.
     const GpuInfo& gpu() const { return m_gpu; }
+
+    /// The device to measure on (a device_info index; 0 by default). Jobs added afterwards carry
+    /// it (a request's "device"); a running probe is asked for that device's facts first. A
+    /// device the probe's machine does not have falls back to 0, with deviceNote() saying so.
+    void setDevice(int index);
+    int device() const { return m_device; }
+    /// Every device of the probe's machine, as its latest device_info listed them.
+    const std::vector<GpuInfo>& devices() const { return m_devices; }
+    QString deviceNote() const { return m_deviceNote; }
     /// Why the probe found no GPU or could not run (NoGpu, Failed).
     const std::optional<ProbeFailure>& stateFailure() const { return m_stateFailure; }
     /// The steps of the latest start and the time each took (the status bar shows them).
@@ -190,6 +199,8 @@ signals:
     void restarted(const QString& why);
     /// A step of the start was reached (startup() says which, and when).
     void startupChanged();
+    /// device_info listed the devices (devices()), or the device measured on changed.
+    void devicesChanged();
 
 private:
     enum class Op {
@@ -232,6 +243,9 @@ private:
     /// Stops the probe for good on a diagnosis a restart cannot help (a login prompt, a probe
     /// missing on the GPU machine, another protocol version).
     void stopOnDiagnosis(const ProbeDiagnosis& diagnosis);
+    /// Asks for device `index`'s facts ahead of the jobs not yet sent.
+    void queueDeviceInfo(int index);
+    void takeDeviceInfo(const QJsonObject& result);
     QString commandText() const;
 
     QString m_program;
@@ -246,6 +260,9 @@ private:
     int m_connectTimeoutMs = -1; // -1: max(m_timeoutMs, 20 s)
     State m_state = State::Stopped;
     GpuInfo m_gpu;
+    int m_device = 0;
+    std::vector<GpuInfo> m_devices;
+    QString m_deviceNote;
     std::optional<ProbeFailure> m_stateFailure;
     int m_nextId = 1;
     std::deque<Job> m_jobs; // in the order sent (the probe answers in that order)

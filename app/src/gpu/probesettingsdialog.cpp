@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -26,6 +27,7 @@ ProbeSettings ProbeSettings::load() {
         std::clamp(settings.value(QStringLiteral("probe/repetitions"), 21).toInt(), 1, 1000);
     s.timeoutSeconds =
         std::clamp(settings.value(QStringLiteral("probe/timeoutSeconds"), 60).toInt(), 5, 3600);
+    s.device = rememberedDevice(s.commandKey());
     return s;
 }
 
@@ -38,6 +40,24 @@ void ProbeSettings::save() const {
     settings.setValue(QStringLiteral("probe/grid"), options.grid);
     settings.setValue(QStringLiteral("probe/repetitions"), options.repetitions);
     settings.setValue(QStringLiteral("probe/timeoutSeconds"), timeoutSeconds);
+    rememberDevice(commandKey(), device);
+}
+
+namespace {
+QString deviceKey(const QString& commandKey) {
+    // A command holds slashes and spaces; QSettings keys are kept plain.
+    return QStringLiteral("probe/device/") +
+           QString::fromLatin1(
+               QCryptographicHash::hash(commandKey.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+} // namespace
+
+int ProbeSettings::rememberedDevice(const QString& commandKey) {
+    return std::clamp(QSettings().value(deviceKey(commandKey), 0).toInt(), 0, 1024);
+}
+
+void ProbeSettings::rememberDevice(const QString& commandKey, int device) {
+    QSettings().setValue(deviceKey(commandKey), device);
 }
 
 ProbeCommand ProbeSettings::probeCommand() const {
@@ -55,7 +75,8 @@ ProbeSettingsDialog::ProbeSettingsDialog(const ProbeSettings& settings, QWidget*
     : QDialog(parent), m_form(new QComboBox(this)), m_command(new QLineEdit(this)),
       m_argumentList(new QPlainTextEdit(this)), m_commandCheck(new QLabel(this)),
       m_counters(new QCheckBox(this)), m_latency(new QCheckBox(this)), m_grid(new QCheckBox(this)),
-      m_repetitions(new QSpinBox(this)), m_timeout(new QSpinBox(this)) {
+      m_repetitions(new QSpinBox(this)), m_timeout(new QSpinBox(this)),
+      m_device(new QSpinBox(this)), m_devices(new QLabel(this)) {
     setWindowTitle(tr("Probe Settings"));
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
@@ -113,6 +134,16 @@ ProbeSettingsDialog::ProbeSettingsDialog(const ProbeSettings& settings, QWidget*
     m_timeout->setToolTip(tr("A probe silent this long while it has work is stopped and started "
                              "again"));
     form->addRow(tr("Restart a silent probe after:"), m_timeout);
+    m_device->setRange(0, 1024);
+    m_device->setValue(settings.device);
+    m_device->setPrefix(tr("GPU "));
+    m_device->setToolTip(tr("Which GPU of the probe's machine to measure on (device_info's index, "
+                            "as nvidia-smi numbers them unless CUDA_VISIBLE_DEVICES reorders); "
+                            "remembered for this probe command"));
+    form->addRow(tr("Measure on &device:"), m_device);
+    m_devices->setWordWrap(true);
+    form->addRow(QString(), m_devices);
+    setKnownDevices({});
     layout->addLayout(form);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -143,7 +174,23 @@ ProbeSettings ProbeSettingsDialog::settings() const {
     s.options.grid = m_grid->isChecked();
     s.options.repetitions = m_repetitions->value();
     s.timeoutSeconds = m_timeout->value();
+    s.device = m_device->value();
     return s;
+}
+
+void ProbeSettingsDialog::setKnownDevices(const std::vector<GpuInfo>& devices) {
+    if (devices.empty()) {
+        m_devices->setText(tr("The probe lists its GPUs once it runs (GPU ▸ Device)."));
+        return;
+    }
+    QStringList lines;
+    for (const GpuInfo& d : devices) {
+        lines << tr("GPU %1: %2, cc %3%4")
+                     .arg(d.index)
+                     .arg(d.name, d.computeCapability,
+                          d.busId.isEmpty() ? QString() : tr(", bus %1").arg(d.busId));
+    }
+    m_devices->setText(lines.join(QLatin1Char('\n')));
 }
 
 } // namespace warpscope::app

@@ -23,6 +23,8 @@ struct ProbeSettings {
     QStringList argumentList;
     ProbeMeasureOptions options;
     int timeoutSeconds = 60;
+    /// The device to measure on, remembered per probe command (commandKey()).
+    int device = 0;
 
     static ProbeSettings load();
     void save() const;
@@ -30,6 +32,9 @@ struct ProbeSettings {
     ProbeCommand probeCommand() const;
     /// The command as settings and remembered choices are keyed by (the words, quoted).
     QString commandKey() const;
+    /// The device remembered for a probe command (0 when none was chosen).
+    static int rememberedDevice(const QString& commandKey);
+    static void rememberDevice(const QString& commandKey, int device);
 };
 
 class ProbeSettingsDialog : public QDialog {
@@ -37,6 +42,9 @@ class ProbeSettingsDialog : public QDialog {
 public:
     explicit ProbeSettingsDialog(const ProbeSettings& settings, QWidget* parent = nullptr);
     ProbeSettings settings() const;
+    /// The devices the running probe listed, shown beside the device field.
+    void setKnownDevices(const std::vector<GpuInfo>& devices);
+    QSpinBox* deviceBox() const { return m_device; }
 
     /// "Command line" (0) or "Argument list" (1).
     QComboBox* formBox() const { return m_form; }
@@ -55,6 +63,8 @@ private:
     QCheckBox* m_grid;
     QSpinBox* m_repetitions;
     QSpinBox* m_timeout;
+    QSpinBox* m_device;
+    QLabel* m_devices;
 };
 
 } // namespace warpscope::app

@@ -97,9 +97,22 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             "answers, e.g. tests/data/kernel_tables_h100.jsonl) for the notes tab; may be "
             "given more than once."),
         QStringLiteral("FILE"));
+    const QCommandLineOption probeDevice(
+        QStringLiteral("probe-device"),
+        QCoreApplication::translate("warpscope",
+                                    "Measure on these GPUs of the probe's machine (device "
+                                    "indexes, comma-separated, e.g. 0,1): with --measure, on "
+                                    "each in turn, so that one session holds both."),
+        QStringLiteral("LIST"));
+    const QCommandLineOption saveSession(
+        QStringLiteral("save-session"),
+        QCoreApplication::translate("warpscope",
+                                    "Save the session to FILE once measured (it opens on a "
+                                    "machine without a GPU)."),
+        QStringLiteral("FILE"));
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
                        noSettings, probe, measure, benchmarkGpu, lecture, lectureScript,
-                       kernelMeasurements});
+                       kernelMeasurements, probeDevice, saveSession});
     const QList<QCommandLineOption> exportOptions = figureExportOptions();
     parser.addOptions(exportOptions);
     if (!parser.parse(arguments)) {
@@ -124,6 +137,19 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         out.probeCommand = parser.value(probe);
     }
     out.measure = parser.isSet(measure);
+    for (const QString& part :
+         parser.value(probeDevice).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int index = part.trimmed().toInt(&ok);
+        if (!ok || index < 0) {
+            return QCoreApplication::translate("warpscope",
+                                               "--probe-device takes device indexes such as 0,1; "
+                                               "\"%1\" is not one")
+                .arg(part);
+        }
+        out.probeDevices.append(index);
+    }
+    out.saveSessionPath = parser.value(saveSession);
     out.kernelMeasurementsFiles = parser.values(kernelMeasurements);
     if (out.exporting) {
         out.view = parser.value(view);

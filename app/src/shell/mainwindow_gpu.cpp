@@ -42,6 +42,7 @@ void MainWindow::createGpu() {
         settings.argumentList.clear(); // --probe's line wins over a remembered argument list
     }
     m_probe->setCommand(settings.probeCommand());
+    m_probe->setDevice(m_options.useSettings ? settings.device : 0);
     m_probe->setTimeoutMs(m_options.probeTimeoutMs > 0 ? m_options.probeTimeoutMs
                                                        : settings.timeoutSeconds * 1000);
     m_gpu->setOptions(settings.options);
@@ -160,7 +161,9 @@ void MainWindow::editProbeSettings() {
         current.command = *m_options.probeCommand;
         current.argumentList.clear();
     }
+    current.device = m_probe->device();
     ProbeSettingsDialog dialog(current, this);
+    dialog.setKnownDevices(m_probe->devices());
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }
@@ -178,6 +181,7 @@ void MainWindow::editProbeSettings() {
             m_probe->restart();
         }
     }
+    chooseGpuDevice(chosen.device);
     updateGpuStatus();
 }
 
