@@ -169,8 +169,8 @@ TEST(TwoGpus, OneSessionHoldsTheSameKernelOnBothAndCarriesThemToAMachineWithoutA
     const QTableWidget* table = window->metricsPanel()->kernelSection()->table();
     EXPECT_EQ(headers(table),
               (QStringList{QStringLiteral("Kernel (whole grid)"), QStringLiteral("Predicted"),
-                           QStringLiteral("GPU 0 · warpscope fake GPU"),
-                           QStringLiteral("GPU 1 · warpscope fake GPU 1")}));
+                           QStringLiteral("GPU 0\nwarpscope fake GPU"),
+                           QStringLiteral("GPU 1\nwarpscope fake GPU 1")}));
     bool sawTime = false;
     for (int r = 0; r < table->rowCount(); ++r) {
         if (table->item(r, 0)->text().startsWith(QStringLiteral("effective bandwidth"))) {
@@ -201,6 +201,42 @@ TEST(TwoGpus, OneSessionHoldsTheSameKernelOnBothAndCarriesThemToAMachineWithoutA
     laptop->notesView()->table()->setCurrentCell(0, 0);
     QApplication::processEvents();
     EXPECT_EQ(laptop->metricsPanel()->kernelSection()->table()->columnCount(), 4);
+}
+
+} // namespace
+} // namespace warpscope::app::test
+
+namespace warpscope::app::test {
+namespace {
+
+// Recorded on the two H200s of one machine (tests/data/two_gpus_h200.txt), opened here without
+// any GPU: both GPUs' columns, each with its own UUID.
+TEST(TwoGpus, TheSessionRecordedOnTwoH200sOpensWithoutAGpu) {
+    MainWindowOptions options = quietOptions();
+    options.probeCommand = QStringLiteral("/nonexistent/warpscope-probe");
+    MainWindow window(options);
+    window.resize(1600, 1000);
+    window.show();
+    ASSERT_TRUE(
+        window.openSession(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/two_gpus_h200.warpscope")))
+        << qPrintable(window.messageBar()->text());
+    const auto both =
+        window.kernelMeasurements()->findAll(QStringLiteral("readsegment"), {{"offset", 11}});
+    ASSERT_EQ(both.size(), 2u);
+    EXPECT_EQ(both[0]->gpuLabel(), QStringLiteral("GPU 0 · NVIDIA H200"));
+    EXPECT_EQ(both[1]->gpuLabel(), QStringLiteral("GPU 1 · NVIDIA H200"));
+    EXPECT_EQ(both[0]->gpuUuid, QStringLiteral("GPU-b1a92054-4523-b6d1-d21e-b41a069ae948"));
+    EXPECT_EQ(both[1]->gpuUuid, QStringLiteral("GPU-80db2997-9f8e-b142-f737-71cdcafbdcac"));
+    EXPECT_EQ(both[1]->driverVersion, QStringLiteral("13.0"));
+    ASSERT_TRUE(both[0]->effectiveBandwidthGBs && both[1]->effectiveBandwidthGBs);
+    EXPECT_NEAR(*both[0]->effectiveBandwidthGBs, 1370.1, 0.1);
+    EXPECT_NEAR(*both[1]->effectiveBandwidthGBs, 1355.9, 0.1);
+    ASSERT_TRUE(window.showNotesExperiment(QStringLiteral("readsegment")));
+    window.notesView()->table()->setCurrentCell(1, 0);
+    QApplication::processEvents();
+    const QTableWidget* table = window.metricsPanel()->kernelSection()->table();
+    ASSERT_EQ(table->columnCount(), 4);
+    EXPECT_EQ(table->horizontalHeaderItem(3)->text(), QStringLiteral("GPU 1\nNVIDIA H200"));
 }
 
 } // namespace

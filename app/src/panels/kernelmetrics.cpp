@@ -80,12 +80,14 @@ void KernelMetricsSection::setMeasurements(
     m_table->setRowCount(0);
     m_table->setColumnCount(2 + n);
     QStringList headers{tr("Kernel (whole grid)"), tr("Predicted")};
-    QStringList gpus;
     for (const KernelMeasurement* m : all) {
-        headers << m->gpuLabel();
-        gpus << m->gpuLabel();
+        // "GPU 1" over the GPU's name: two lines, so that both columns fit a narrow dock.
+        headers << m->gpuLabel().replace(QStringLiteral(" · "), QStringLiteral("\n"));
     }
     m_table->setHorizontalHeaderLabels(headers);
+    for (int c = 1; c < 2 + n; ++c) {
+        m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    }
     for (int c = 0; c < n; ++c) {
         QString tip = all[static_cast<std::size_t>(c)]->gpuName;
         if (!all[static_cast<std::size_t>(c)]->gpuUuid.isEmpty()) {
@@ -168,6 +170,9 @@ void KernelMetricsSection::setMeasurement(const QString& title,
         m_table->setColumnCount(4);
         m_table->setHorizontalHeaderLabels(
             {tr("Kernel (whole grid)"), tr("Predicted"), tr("Measured"), tr("Agreement")});
+        for (int c = 1; c < 4; ++c) {
+            m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::Interactive);
+        }
     }
     if (measurement == nullptr) {
         m_title->setText(tr("Kernel: no whole-kernel measurement selected (run a table on the "
