@@ -536,7 +536,9 @@ public:
             !optionalString(value, "gpu", where, out.gpu) ||
             !optionalString(value, "computeCapability", where, out.computeCapability) ||
             !optionalString(value, "driver", where, out.driver) ||
-            !optionalString(value, "date", where, out.date)) {
+            !optionalString(value, "date", where, out.date) ||
+            !optionalString(value, "gpuUuid", where, out.gpuUuid) ||
+            !optionalString(value, "probeVersion", where, out.probeVersion)) {
             return false;
         }
         const json* metrics = member(value, "metrics", where, false);
@@ -851,6 +853,12 @@ std::string sessionToJsonText(const Session& session) {
             }
             measurement["driver"] = m.driver;
             measurement["date"] = m.date;
+            if (!m.gpuUuid.empty()) {
+                measurement["gpuUuid"] = m.gpuUuid;
+            }
+            if (!m.probeVersion.empty()) {
+                measurement["probeVersion"] = m.probeVersion;
+            }
             ordered_json metrics = ordered_json::object();
             for (const auto& [name, value] : m.metrics) {
                 // nlohmann writes NaN and infinities as null; the reader takes null as NaN.

@@ -21,6 +21,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -52,10 +54,77 @@ Stats statsOf(std::vector<double> samples) {
     return stats;
 }
 
+/// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi prints a device's UUID.
+std::string uuidText(const cudaUUID_t& uuid) {
+    static const char* hex = "0123456789abcdef";
+    std::string text = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) {
+            text += '-';
+        }
+        const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+        text += hex[byte >> 4];
+        text += hex[byte & 15];
+    }
+    return text;
+}
+
+/// Every visible device: name, UUID, compute capability, memory, bus id and peer links.
+ProbeResult<std::vector<DeviceInfo>> listCudaDevices() {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        return ProbeError{ProbeErrorCode::NoDevice, "the NVIDIA driver found no CUDA device",
+                          false};
+    }
+    std::vector<DeviceInfo> devices;
+    for (int device = 0; device < count; ++device) {
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+            continue;
+        }
+        DeviceInfo info;
+        info.index = device;
+        info.name = prop.name;
+        info.computeCapabilityMajor = prop.major;
+        info.computeCapabilityMinor = prop.minor;
+        info.smCount = prop.multiProcessorCount;
+        info.globalMemoryBytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+        info.uuid = uuidText(prop.uuid);
+        char bus[32] = {};
+        if (cudaDeviceGetPCIBusId(bus, sizeof bus, device) == cudaSuccess) {
+            info.busId = bus;
+        }
+        for (int peer = 0; peer < count; ++peer) {
+            int access = 0;
+            if (peer == device || cudaDeviceCanAccessPeer(&access, device, peer) != cudaSuccess ||
+                access == 0) {
+                continue;
+            }
+            int atomics = 0;
+            cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, device, peer);
+            info.link += (info.link.empty() ? "peer access to " : ", ") + std::to_string(peer) +
+                         (atomics != 0 ? " (native atomics)" : "");
+        }
+        if (info.link.empty()) {
+            info.link = count > 1 ? "no peer access" : "";
+        }
+        int driverVersion = 0;
+        cudaDriverGetVersion(&driverVersion);
+        info.driverVersion = versionText(driverVersion);
+        info.runtimeVersion = versionText(CUDART_VERSION);
+        devices.push_back(std::move(info));
+    }
+    return devices;
+}
+
 class CudaBackend final : public Backend {
 public:
+    /// Measures on CUDA device `device` (an ordinal of this process's visible devices).
+    explicit CudaBackend(int device = 0) : m_device(device) {}
+
     ~CudaBackend() override {
         if (m_ready) {
+            cudaSetDevice(m_device);
             m_counters.session.reset();
             m_kernelCounters.session.reset();
             cudaFree(m_arena);
@@ -258,6 +327,29 @@ public:
         return measured;
     }
 
+    ProbeResult<std::vector<DeviceInfo>> listDevices() override { return listCudaDevices(); }
+
+    Backend* forDevice(int index) override {
+        if (index == m_device) {
+            return this;
+        }
+        if (m_device != 0) {
+            return nullptr; // only device 0's backend hands out the others
+        }
+        auto found = m_others.find(index);
+        if (found != m_others.end()) {
+            return found->second.get();
+        }
+        int count = 0;
+        if (index < 0 || cudaGetDeviceCount(&count) != cudaSuccess || index >= count) {
+            return nullptr;
+        }
+        auto other = std::make_unique<CudaBackend>(index);
+        Backend* backend = other.get();
+        m_others.emplace(index, std::move(other));
+        return backend;
+    }
+
     // Needs no driver: `hello` and --version ask it on machines without a GPU.
     BuildInfo buildInfo() const override {
         BuildInfo info;
@@ -280,6 +372,12 @@ private:
     /// Finds the driver and device once; afterwards returns the same answer.
     std::optional<ProbeError> ensureDevice() {
         if (m_ready) {
+            // The current device is the thread's: another device's backend may have set it.
+            if (cudaSetDevice(m_device) != cudaSuccess) {
+                return ProbeError{
+                    ProbeErrorCode::Internal,
+                    "cannot make CUDA device " + std::to_string(m_device) + " current", false};
+            }
             return std::nullopt;
         }
         if (m_deviceError) {
@@ -328,11 +426,18 @@ private:
                 std::string("CUDA could not be initialised: ") + cudaGetErrorString(status), false};
         }
         cudaDeviceProp prop{};
-        int device = 0;
+        const int device = m_device;
         step.emplace("open device: context and properties");
-        if (cudaSetDevice(device) != cudaSuccess ||
+        if (device >= count || cudaSetDevice(device) != cudaSuccess ||
             cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
-            return ProbeError{ProbeErrorCode::NoDevice, "cannot open CUDA device 0", false};
+            return ProbeError{ProbeErrorCode::NoDevice,
+                              "cannot open CUDA device " + std::to_string(device), false};
+        }
+        if (auto all = listCudaDevices(); std::holds_alternative<std::vector<DeviceInfo>>(all)) {
+            const auto& list = std::get<std::vector<DeviceInfo>>(all);
+            if (static_cast<std::size_t>(device) < list.size()) {
+                m_info = list[static_cast<std::size_t>(device)];
+            }
         }
         m_info.name = prop.name;
         m_info.computeCapabilityMajor = prop.major;
@@ -818,6 +923,8 @@ private:
         return result;
     }
 
+    int m_device = 0;
+    std::map<int, std::unique_ptr<CudaBackend>> m_others; // devices other than 0, once asked for
     bool m_ready = false;
     std::optional<ProbeError> m_deviceError;
     DeviceInfo m_info;

@@ -25,7 +25,58 @@ DeviceInfo FakeBackend::defaultDevice() {
     info.driverVersion = "0.0";
     info.runtimeVersion = "0.0";
     info.countersAvailable = true;
+    info.uuid = "GPU-00000000-fake-0000-0000-000000000000";
+    info.busId = "0000:01:00.0";
     return info;
+}
+
+DeviceInfo FakeBackend::deviceAt(int index) const {
+    DeviceInfo info = device;
+    if (index == 0) {
+        return info;
+    }
+    info.index = index;
+    info.name = device.name + " " + std::to_string(index);
+    info.uuid = "GPU-00000000-fake-0000-0000-00000000000" + std::to_string(index % 10);
+    info.busId = "0000:0" + std::to_string(1 + index % 9) + ":00.0";
+    info.measuredCopyBandwidthGBs = device.measuredCopyBandwidthGBs / (index + 1);
+    return info;
+}
+
+ProbeResult<std::vector<DeviceInfo>> FakeBackend::listDevices() {
+    if (failure) {
+        return *failure;
+    }
+    std::vector<DeviceInfo> devices;
+    for (int i = 0; i < std::max(1, deviceCount); ++i) {
+        devices.push_back(deviceAt(i));
+        if (deviceCount > 1) {
+            devices.back().link = "peer access to the other fake devices";
+        }
+    }
+    return devices;
+}
+
+Backend* FakeBackend::forDevice(int index) {
+    if (index == device.index) {
+        return this;
+    }
+    if (index < 0 || index >= deviceCount) {
+        return nullptr;
+    }
+    if (m_others.size() < static_cast<std::size_t>(deviceCount)) {
+        m_others.resize(static_cast<std::size_t>(deviceCount));
+    }
+    auto& other = m_others[static_cast<std::size_t>(index)];
+    if (!other) {
+        other = std::make_unique<FakeBackend>();
+        other->device = deviceAt(index);
+        other->failure = failure;
+        other->answer = answer;
+        other->beforeItem = beforeItem;
+        other->kernelSourceText = kernelSourceText;
+    }
+    return other.get();
 }
 
 Measurement FakeBackend::modelMeasurement(const WarpAccess& access, const MeasureOptions& options) {

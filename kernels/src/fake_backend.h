@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,12 @@ public:
     std::function<ProbeResult<Measurement>(const SweepItem&, const MeasureOptions&)> answer;
     /// Called in sweep() before each pattern (to sleep, or to wait for a test's signal).
     std::function<void(int index)> beforeItem;
+    /// How many devices it pretends to have (device_info's "devices"). Device i > 0
+    /// (forDevice(i)) is a copy of this fake made on first use (the same scripts), named
+    /// "warpscope fake GPU i", with its own UUID and bus id and 1/(i+1) of the copy bandwidth:
+    /// an older GPU whose kernels are slower.
+    int deviceCount = 1;
+
     /// Answered by kernelSource() (for patterns with an expression).
     std::string kernelSourceText = "// warpscope fake kernel\n";
 
@@ -41,6 +48,10 @@ public:
     static Measurement modelMeasurement(const WarpAccess& access, const MeasureOptions& options);
 
     ProbeResult<DeviceInfo> deviceInfo() override;
+    ProbeResult<std::vector<DeviceInfo>> listDevices() override;
+    Backend* forDevice(int index) override;
+    /// Device `index` as forDevice(index) describes it.
+    DeviceInfo deviceAt(int index) const;
     ProbeResult<Measurement> measure(const NamedPattern& pattern, const WarpAccess& access,
                                      const MeasureOptions& options) override;
     ProbeResult<std::vector<Measurement>> sweep(const std::vector<SweepItem>& items,
@@ -71,6 +82,7 @@ public:
     std::atomic<int> measureTransfersCalls{0};
 
 private:
+    std::vector<std::unique_ptr<FakeBackend>> m_others; // devices 1, 2, ... once used
     ProbeResult<Measurement> answerFor(const SweepItem& item, const MeasureOptions& options);
 };
 

@@ -68,6 +68,11 @@ struct DeviceInfo {
     bool countersAvailable = false;
     /// Why counters are not available, when they are not (a message for the user).
     std::string countersUnavailableReason;
+    // Which device of the machine this is (device_info's "devices" lists every one).
+    int index = 0;     // the CUDA device ordinal the probe measures on ("device" in requests)
+    std::string uuid;  // "GPU-4a5b…" as nvidia-smi prints it; empty when unknown
+    std::string busId; // PCI bus id, "0000:1b:00.0"
+    std::string link;  // how it reaches the other devices: "peer access to 1 (native atomics)"
 };
 
 /// Median and spread of repeated timings.
@@ -163,6 +168,20 @@ public:
     virtual ~Backend() = default;
 
     virtual ProbeResult<DeviceInfo> deviceInfo() = 0;
+
+    /// Every device the probe can measure on, in index order (name, UUID, compute capability,
+    /// memory, bus id, link; no measured bandwidth). By default the one deviceInfo() answers.
+    virtual ProbeResult<std::vector<DeviceInfo>> listDevices() {
+        auto info = deviceInfo();
+        if (auto* error = std::get_if<ProbeError>(&info)) {
+            return *error;
+        }
+        return std::vector<DeviceInfo>{std::get<DeviceInfo>(info)};
+    }
+
+    /// The backend measuring on device `index` (a request's "device"): this one for its own
+    /// index, nullptr when there is no such device. The backend keeps ownership.
+    virtual Backend* forDevice(int index) { return index == 0 ? this : nullptr; }
 
     /// Refuses (PatternRefused) any pattern whose addresses do not fit the probe's arenas; the
     /// message names the lane and the address.

@@ -598,11 +598,22 @@ private:
         const json& request = pending.request;
         const json& id = pending.id;
         const std::string& op = pending.op;
-        if (op == "hello" || op == "device_info" || op == "selfcheck" || op == "shutdown") {
+        if (op == "hello" || op == "selfcheck" || op == "shutdown") {
             if (auto bad = checkFields(request, op, {})) {
                 return fail(id, *bad);
             }
         }
+        if (op == "device_info") {
+            if (auto bad = checkFields(request, op, {"device"})) {
+                return fail(id, *bad);
+            }
+        }
+        // The device the request is for: "device" (an index), device 0 when absent.
+        auto target = targetDevice(request);
+        if (auto* error = std::get_if<RequestError>(&target)) {
+            return fail(id, *error);
+        }
+        m_target = std::get<Backend*>(target);
         if (op == "hello") {
             return {okResponse(id, hello())};
         }
@@ -610,11 +621,7 @@ private:
             return {okResponse(id, json::object())};
         }
         if (op == "device_info") {
-            auto info = m_backend.deviceInfo();
-            if (auto* error = std::get_if<ProbeError>(&info)) {
-                return fail(id, *error);
-            }
-            return {okResponse(id, toJson(std::get<DeviceInfo>(info)))};
+            return deviceInfo(id);
         }
         if (op == "measure") {
             return measure(id, request);
@@ -645,6 +652,63 @@ private:
         return fail(id, makeError(ProbeErrorCode::Internal, "op \"" + op + "\" not dispatched"));
     }
 
+    /// The backend of the request's "device" (absent: device 0), or why there is none.
+    RequestResult<Backend*> targetDevice(const json& request) {
+        const auto found = request.find("device");
+        if (found == request.end()) {
+            return &m_backend;
+        }
+        if (!found->is_number_integer() || found->get<std::int64_t>() < 0 ||
+            found->get<std::int64_t>() > 1024) {
+            return badRequest("\"device\" must be a device index (0, 1, ...); found " +
+                                  describeJsonType(*found),
+                              "/device");
+        }
+        const int index = static_cast<int>(found->get<std::int64_t>());
+        if (Backend* backend = m_backend.forDevice(index)) {
+            return backend;
+        }
+        std::string seen;
+        auto devices = m_backend.listDevices();
+        if (auto* list = std::get_if<std::vector<DeviceInfo>>(&devices)) {
+            for (const DeviceInfo& d : *list) {
+                seen += (seen.empty() ? "" : ", ") + std::to_string(d.index) + ": " + d.name;
+            }
+            seen = "this probe sees " + std::to_string(list->size()) + " device" +
+                   (list->size() == 1 ? "" : "s") + " (" + seen + ")";
+        } else {
+            seen = "this probe sees no device";
+        }
+        return badRequest("there is no device " + std::to_string(index) + "; " + seen, "/device");
+    }
+
+    Outcome deviceInfo(const json& id) {
+        auto info = m_target->deviceInfo();
+        if (auto* error = std::get_if<ProbeError>(&info)) {
+            return fail(id, *error);
+        }
+        json result = toJson(std::get<DeviceInfo>(info));
+        // Every device, so that a caller can offer the others (additive: older callers ignore).
+        json devices = json::array();
+        auto list = m_backend.listDevices();
+        if (auto* all = std::get_if<std::vector<DeviceInfo>>(&list)) {
+            for (const DeviceInfo& d : *all) {
+                devices.push_back(
+                    json{{"index", d.index},
+                         {"name", d.name},
+                         {"uuid", d.uuid},
+                         {"computeCapability", std::to_string(d.computeCapabilityMajor) + "." +
+                                                   std::to_string(d.computeCapabilityMinor)},
+                         {"globalMemoryBytes", d.globalMemoryBytes},
+                         {"smCount", d.smCount},
+                         {"busId", d.busId},
+                         {"link", d.link}});
+            }
+        }
+        result["devices"] = std::move(devices);
+        return {okResponse(id, std::move(result))};
+    }
+
     json hello() const {
         json ops = json::array();
         for (const char* op : kOps) {
@@ -659,7 +723,7 @@ private:
     }
 
     Outcome measure(const json& id, const json& request) {
-        if (auto bad = checkFields(request, "measure", {"pattern", "options"})) {
+        if (auto bad = checkFields(request, "measure", {"pattern", "options", "device"})) {
             return fail(id, *bad);
         }
         auto pattern = patternField(request);
@@ -675,7 +739,7 @@ private:
         if (measureOptions.grid && !resolved.named.pattern.source) {
             return fail(id, gridNeedsExpression("/options/grid"));
         }
-        auto measured = m_backend.measure(resolved.named, resolved.access, measureOptions);
+        auto measured = m_target->measure(resolved.named, resolved.access, measureOptions);
         if (auto* error = std::get_if<ProbeError>(&measured)) {
             return fail(id, *error);
         }
@@ -683,7 +747,7 @@ private:
     }
 
     Outcome sweep(const json& id, const json& request) {
-        if (auto bad = checkFields(request, "sweep", {"patterns", "options"})) {
+        if (auto bad = checkFields(request, "sweep", {"patterns", "options", "device"})) {
             return fail(id, *bad);
         }
         const auto patterns = request.find("patterns");
@@ -724,7 +788,7 @@ private:
         if (!items.empty()) {
             ProgressWriter progress(id, m_options.progressInterval,
                                     [this](const json& line) { m_shared->write(line); });
-            auto measured = m_backend.sweep(
+            auto measured = m_target->sweep(
                 items, measureOptions, [&](int done, int total) { progress(done, total); },
                 [this] { return m_shared->cancelRequested.load(); });
             if (auto* error = std::get_if<ProbeError>(&measured)) {
@@ -745,7 +809,8 @@ private:
     }
 
     Outcome measureKernel(const json& id, const json& request) {
-        if (auto bad = checkFields(request, "measure_kernel", {"kernel", "sweep", "options"})) {
+        if (auto bad =
+                checkFields(request, "measure_kernel", {"kernel", "sweep", "options", "device"})) {
             return fail(id, *bad);
         }
         const auto kernel = request.find("kernel");
@@ -768,7 +833,7 @@ private:
         if (!list.empty()) {
             ProgressWriter progress(id, m_options.progressInterval,
                                     [this](const json& line) { m_shared->write(line); });
-            auto measured = m_backend.measureKernels(
+            auto measured = m_target->measureKernels(
                 list, std::get<KernelMeasureOptions>(options),
                 [&](int done, int total) { progress(done, total); },
                 [this] { return m_shared->cancelRequested.load(); });
@@ -794,7 +859,7 @@ private:
     }
 
     Outcome kernelSource(const json& id, const json& request) {
-        if (auto bad = checkFields(request, "kernel_source", {"pattern", "kernel"})) {
+        if (auto bad = checkFields(request, "kernel_source", {"pattern", "kernel", "device"})) {
             return fail(id, *bad);
         }
         if (const auto kernel = request.find("kernel"); kernel != request.end()) {
@@ -832,7 +897,7 @@ private:
                                        "generated from the expression",
                                        "/pattern"));
         }
-        auto source = m_backend.kernelSource(resolved.named);
+        auto source = m_target->kernelSource(resolved.named);
         if (auto* error = std::get_if<ProbeError>(&source)) {
             return fail(id, *error);
         }
@@ -853,6 +918,7 @@ private:
 
     std::shared_ptr<Shared> m_shared;
     Backend& m_backend;
+    Backend* m_target = &m_backend; // the device of the request being answered
     const ServeOptions& m_options;
 };
 
@@ -974,6 +1040,10 @@ json toJson(const DeviceInfo& info) {
         {"runtimeVersion", info.runtimeVersion},
         {"countersAvailable", info.countersAvailable},
         {"countersUnavailableReason", info.countersUnavailableReason},
+        {"index", info.index},
+        {"uuid", info.uuid},
+        {"busId", info.busId},
+        {"link", info.link},
     };
 }
 

@@ -384,6 +384,7 @@ TEST(GpuProbe, CancellingASweepStopsIt) {
 TEST(GpuProbe, ASilentProbeIsStoppedAfterItsTimeout) {
     // `sleep` reads nothing and answers nothing: a hung probe.
     auto window = windowWithProbe(QStringLiteral("sleep 600"), 300);
+    window->probeClient()->setConnectTimeoutMs(300); // a start is given 20 s by default
     window->runOnGpu();
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->probeClient()->state() == ProbeClient::State::Failed; }, kWaitMs));

@@ -120,6 +120,13 @@ TEST(MeasurementCache, AnotherDeviceOrProbeBuildNeverGetsTheEntry) {
     EXPECT_FALSE(cache.find(coalesced(11), options,
                             MeasurementCache::originOf(driver, QStringLiteral("warpscope-probe"),
                                                        QStringLiteral("build 1"))));
+    // A second GPU of the same kind in the same machine is another device.
+    GpuInfo twin = h100();
+    twin.index = 1;
+    twin.uuid = QStringLiteral("GPU-twin");
+    EXPECT_FALSE(cache.find(coalesced(11), options,
+                            MeasurementCache::originOf(twin, QStringLiteral("warpscope-probe"),
+                                                       QStringLiteral("build 1"))));
 }
 
 TEST(MeasurementCache, KeepsAtMostItsCapacityOldestFirstAndNoRecordedOnes) {

@@ -75,13 +75,16 @@ Session sampleSession() {
     measurement.gpu = "NVIDIA H100 80GB HBM3";
     measurement.driver = "550.54.15";
     measurement.date = "2024-05-01T12:00:00Z";
+    // Which device exactly and which probe (written only when known).
+    measurement.gpuUuid = "GPU-1c2d3e4f-0000-1111-2222-333344445555";
+    measurement.probeVersion = "0.1.0";
     // Values chosen to need all 17 significant digits, and extremes of the double range.
     measurement.metrics = {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 4.0},
                            {"gpu__time_duration.sum", 0.1 + 0.2},
                            {"tiny", 4.9406564584124654e-324},
                            {"huge", 1.7976931348623157e308},
                            {"negative", -123456789.125}};
-    first.measurements = {measurement, RecordedMeasurement{"other GPU", "", "", "", {}}};
+    first.measurements = {measurement, RecordedMeasurement{"other GPU", "", "", "", {}, "", ""}};
     session.entries = {first, SessionEntry{expressionPattern(), {}}};
     session.viewSettings = {{"zoom", "1.5"}, {"grid.showBanks", "true"}, {"empty", ""}};
     return session;
@@ -164,8 +167,8 @@ TEST(FileFormat, WriterUsesFixedKeyOrderAndTwoSpaces) {
 TEST(FileFormat, NaNMetricIsWrittenAsNullAndReadBack) {
     Session session;
     NamedPattern named = explicitPattern();
-    session.entries.push_back(
-        SessionEntry{named, {RecordedMeasurement{"", "", "", "", {{"missing", std::nan("")}}}}});
+    session.entries.push_back(SessionEntry{
+        named, {RecordedMeasurement{"", "", "", "", {{"missing", std::nan("")}}, "", ""}}});
     const std::string text = sessionToJsonText(session);
     EXPECT_NE(text.find("\"missing\": null"), std::string::npos) << text;
     auto read = sessionFromJsonText(text);

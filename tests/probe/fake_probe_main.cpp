@@ -12,6 +12,8 @@
 //              file as tests/data/probe_answers_h100.jsonl ({"preset": id, "result": {...}});
 //              a pattern with the same 32 addresses and kind as a recorded preset gets that
 //              preset's counters, any other is refused (pattern_refused: no recorded answer)
+// WARPSCOPE_FAKE_DEVICES=N makes it pretend N devices (device_info lists them; "device" picks
+// one; device i has 1/(i+1) of the copy bandwidth, so its whole kernels take longer).
 //   uncoalesced  a deliberately different model: every active lane its own sector (global) or
 //              its own wavefront (shared), so the overlay must show the disagreement
 #include "fake_backend.h"
@@ -22,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -140,6 +143,9 @@ std::unique_ptr<Backend> makeFake() {
         };
     } else if (script == "slow") {
         fake->beforeItem = [](int) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); };
+    }
+    if (const char* devices = std::getenv("WARPSCOPE_FAKE_DEVICES")) {
+        fake->deviceCount = std::clamp(std::atoi(devices), 1, 16);
     }
     return fake;
 }

@@ -1338,3 +1338,86 @@ TEST(ProbeKernelCodegen, WideAccessesUseVectorRegisters) {
 }
 
 } // namespace
+
+// ---- Every device: device_info lists them, "device" picks one (additive: absent is device 0)
+
+namespace {
+
+TEST(ProbeDevices, DeviceInfoListsEveryDeviceWithItsIdentity) {
+    FakeBackend fake;
+    fake.deviceCount = 2;
+    const Served served =
+        serveText(fake, request(1, "device_info") + request(2, "device_info", R"("device":1)"));
+    ASSERT_EQ(served.lines.size(), 2u) << served.text;
+    const json& first = served.lines[0]["result"];
+    EXPECT_EQ(first["index"], 0);
+    EXPECT_EQ(first["name"], "warpscope fake GPU");
+    ASSERT_EQ(first["devices"].size(), 2u);
+    for (const char* field :
+         {"index", "name", "uuid", "computeCapability", "globalMemoryBytes", "busId", "link"}) {
+        EXPECT_TRUE(first["devices"][1].contains(field)) << field;
+    }
+    EXPECT_EQ(first["devices"][1]["name"], "warpscope fake GPU 1");
+    EXPECT_NE(first["devices"][0]["uuid"], first["devices"][1]["uuid"]);
+    EXPECT_NE(first["devices"][0]["busId"], first["devices"][1]["busId"]);
+    const json& second = served.lines[1]["result"];
+    EXPECT_EQ(second["index"], 1);
+    EXPECT_EQ(second["name"], "warpscope fake GPU 1");
+    EXPECT_EQ(second["uuid"], first["devices"][1]["uuid"]);
+    EXPECT_NEAR(second["measuredCopyBandwidthGBs"].get<double>(), 25.0, 1e-9);
+}
+
+TEST(ProbeDevices, MeasureKernelRunsOnTheDeviceAsked) {
+    FakeBackend fake;
+    fake.deviceCount = 2;
+    const std::string kernel = "\"kernel\":" + readOffsetKernel();
+    const Served served = serveText(
+        fake, request(1, "measure_kernel", kernel) +
+                  request(2, "measure_kernel", kernel + R"(,"device":1)") +
+                  request(3, "measure", "\"pattern\":" + stridedPattern(1) + R"(,"device":1)"));
+    std::vector<json> answers;
+    for (const json& line : served.lines) {
+        if (line.contains("ok")) {
+            answers.push_back(line);
+        }
+    }
+    ASSERT_EQ(answers.size(), 3u) << served.text;
+    EXPECT_NEAR(answers[0]["result"]["effectiveBandwidthGBs"].get<double>(), 50.0, 1e-6);
+    // Device 1 of the fake has half the copy bandwidth: the same kernel takes twice as long.
+    EXPECT_NEAR(answers[1]["result"]["effectiveBandwidthGBs"].get<double>(), 25.0, 1e-6);
+    EXPECT_EQ(answers[2]["ok"], true) << answers[2].dump();
+    EXPECT_EQ(fake.measureKernelCalls.load(), 1); // the second ran on device 1's backend
+}
+
+TEST(ProbeDevices, AnUnknownOrMalformedDeviceIsABadRequestNamingTheDevices) {
+    FakeBackend fake;
+    fake.deviceCount = 2;
+    const Served served = serveText(
+        fake, request(1, "measure", "\"pattern\":" + stridedPattern(1) + R"(,"device":5)") +
+                  request(2, "device_info", R"("device":"one")") +
+                  request(3, "device_info", R"("device":-1)"));
+    ASSERT_EQ(served.lines.size(), 3u) << served.text;
+    const json& unknown = served.lines[0]["error"];
+    EXPECT_EQ(unknown["code"], "bad_request");
+    EXPECT_EQ(unknown["where"], "/device");
+    const std::string message = unknown["message"].get<std::string>();
+    EXPECT_NE(message.find("no device 5"), std::string::npos) << message;
+    EXPECT_NE(message.find("2 devices (0: warpscope fake GPU, 1: warpscope fake GPU 1)"),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(served.lines[1]["error"]["where"], "/device");
+    EXPECT_EQ(served.lines[2]["error"]["where"], "/device");
+    EXPECT_EQ(fake.measureCalls.load(), 0);
+}
+
+TEST(ProbeDevices, OneDeviceByDefaultAndDeviceZeroIsItself) {
+    FakeBackend fake;
+    const Served served = serveText(
+        fake, request(1, "device_info", R"("device":0)") +
+                  request(2, "measure", "\"pattern\":" + stridedPattern(1) + R"(,"device":1)"));
+    ASSERT_EQ(served.lines.size(), 2u) << served.text;
+    EXPECT_EQ(served.lines[0]["result"]["devices"].size(), 1u);
+    EXPECT_EQ(served.lines[1]["error"]["code"], "bad_request");
+}
+
+} // namespace

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <tuple>
 
 namespace warpscope::app {
 
@@ -135,8 +136,20 @@ KernelMeasurement KernelMeasurement::fromProbeResult(const QJsonObject& result, 
         m.theoreticalBandwidthGBs = gpu.theoreticalBandwidthGBs;
     }
     m.gpuName = gpu.name;
+    m.gpuUuid = gpu.uuid;
+    m.gpuIndex = gpu.name.isEmpty() ? -1 : gpu.index;
+    m.driverVersion = gpu.driverVersion;
+    m.probeVersion = gpu.probeVersion;
     m.measuredAt = when;
     return m;
+}
+
+QString KernelMeasurement::gpuLabel() const {
+    return gpuIndex >= 0 ? QObject::tr("GPU %1 · %2").arg(gpuIndex).arg(gpuName) : gpuName;
+}
+
+QString KernelMeasurement::gpuKey() const {
+    return !gpuUuid.isEmpty() ? gpuUuid : gpuName + QLatin1Char('#') + QString::number(gpuIndex);
 }
 
 QJsonObject KernelMeasurement::toJson() const {
@@ -149,6 +162,18 @@ QJsonObject KernelMeasurement::toJson() const {
                        {QStringLiteral("cold"), cold},
                        {QStringLiteral("gpu"), gpuName},
                        {QStringLiteral("measuredAt"), measuredAt.toString(Qt::ISODate)}};
+    if (!gpuUuid.isEmpty()) {
+        object.insert(QStringLiteral("gpuUuid"), gpuUuid);
+    }
+    if (gpuIndex >= 0) {
+        object.insert(QStringLiteral("gpuIndex"), gpuIndex);
+    }
+    if (!driverVersion.isEmpty()) {
+        object.insert(QStringLiteral("driver"), driverVersion);
+    }
+    if (!probeVersion.isEmpty()) {
+        object.insert(QStringLiteral("probeVersion"), probeVersion);
+    }
     QJsonArray list;
     for (const KernelAccessMeasurement& a : accesses) {
         list.append(QJsonObject{{QStringLiteral("label"), a.label},
@@ -178,9 +203,14 @@ QJsonObject KernelMeasurement::toJson() const {
 KernelMeasurement KernelMeasurement::fromJson(const QJsonObject& object) {
     GpuInfo gpu;
     gpu.name = object.value(QStringLiteral("gpu")).toString();
+    gpu.uuid = object.value(QStringLiteral("gpuUuid")).toString();
+    gpu.index = object.value(QStringLiteral("gpuIndex")).toInt(-1);
+    gpu.driverVersion = object.value(QStringLiteral("driver")).toString();
+    gpu.probeVersion = object.value(QStringLiteral("probeVersion")).toString();
     KernelMeasurement m = fromProbeResult(
         object, gpu,
         QDateTime::fromString(object.value(QStringLiteral("measuredAt")).toString(), Qt::ISODate));
+    m.gpuIndex = gpu.index;
     m.recorded = true;
     return m;
 }
@@ -218,9 +248,15 @@ void KernelMeasurementStore::put(const QString& presetId, const KernelMeasuremen
     KernelMeasurement merged = measurement;
     merged.parameters = completePoint(presetId, measurement.parameters);
     const QString key = keyOf(presetId, merged.parameters);
-    const auto it = m_entries.find(key);
-    if (it != m_entries.end()) {
-        const KernelMeasurement& old = it->second.second;
+    // What it lacks comes from the same GPU's earlier record, never from another GPU's.
+    const KernelMeasurement* earlier = nullptr;
+    if (const auto byGpu = m_byGpu.find(key); byGpu != m_byGpu.end()) {
+        if (const auto it = byGpu->second.find(merged.gpuKey()); it != byGpu->second.end()) {
+            earlier = &it->second.second;
+        }
+    }
+    if (earlier != nullptr) {
+        const KernelMeasurement& old = *earlier;
         if (!merged.countersMeasured && old.countersMeasured) {
             merged.counters = old.counters;
             merged.countersMeasured = true;
@@ -241,7 +277,25 @@ void KernelMeasurementStore::put(const QString& presetId, const KernelMeasuremen
         }
     }
     m_entries[key] = {presetId, merged};
+    m_byGpu[key][merged.gpuKey()] = {presetId, merged};
     emit changed();
+}
+
+std::vector<const KernelMeasurement*>
+KernelMeasurementStore::findAll(const QString& presetId, const KernelPoint& point) const {
+    std::vector<const KernelMeasurement*> all;
+    const auto it = m_byGpu.find(keyOf(presetId, point));
+    if (it == m_byGpu.end()) {
+        return all;
+    }
+    for (const auto& [gpu, entry] : it->second) {
+        all.push_back(&entry.second);
+    }
+    std::sort(all.begin(), all.end(), [](const KernelMeasurement* a, const KernelMeasurement* b) {
+        return std::tie(a->gpuIndex, a->gpuName, a->gpuUuid) <
+               std::tie(b->gpuIndex, b->gpuName, b->gpuUuid);
+    });
+    return all;
 }
 
 const KernelMeasurement* KernelMeasurementStore::find(const QString& presetId,
@@ -255,12 +309,25 @@ void KernelMeasurementStore::clear() {
         return;
     }
     m_entries.clear();
+    m_byGpu.clear();
     emit changed();
 }
 
 QJsonArray KernelMeasurementStore::toJson() const {
+    // Each point's other GPUs first and its latest measurement last, so that reading the list
+    // back in order makes the same one the latest.
     QJsonArray list;
     for (const auto& [key, entry] : m_entries) {
+        const auto others = m_byGpu.find(key);
+        if (others != m_byGpu.end()) {
+            for (const auto& [gpu, other] : others->second) {
+                if (gpu != entry.second.gpuKey()) {
+                    list.append(
+                        QJsonObject{{QStringLiteral("preset"), other.first},
+                                    {QStringLiteral("measurement"), other.second.toJson()}});
+                }
+            }
+        }
         list.append(QJsonObject{{QStringLiteral("preset"), entry.first},
                                 {QStringLiteral("measurement"), entry.second.toJson()}});
     }
@@ -269,6 +336,7 @@ QJsonArray KernelMeasurementStore::toJson() const {
 
 void KernelMeasurementStore::takeJson(const QJsonArray& array) {
     m_entries.clear();
+    m_byGpu.clear();
     for (const QJsonValue& value : array) {
         const QJsonObject object = value.toObject();
         const QString preset = object.value(QStringLiteral("preset")).toString();
@@ -279,6 +347,7 @@ void KernelMeasurementStore::takeJson(const QJsonArray& array) {
             KernelMeasurement::fromJson(object.value(QStringLiteral("measurement")).toObject());
         m.parameters = completePoint(preset, m.parameters);
         m_entries[keyOf(preset, m.parameters)] = {preset, m};
+        m_byGpu[keyOf(preset, m.parameters)][m.gpuKey()] = {preset, m};
     }
     emit changed();
 }

@@ -60,6 +60,11 @@ struct KernelMeasurement {
     std::optional<double> shareOfTheoreticalPct;
 
     QString gpuName;
+    // Which device exactly, and what measured it (empty / -1 when unknown: older records).
+    QString gpuUuid;
+    int gpuIndex = -1;
+    QString driverVersion;
+    QString probeVersion;
     QDateTime measuredAt;
     /// Read from a session or a file of recorded answers, not measured in this run of the app.
     bool recorded = false;
@@ -74,6 +79,11 @@ struct KernelMeasurement {
     /// sectors of them, in percent: nvprof's gld_efficiency / gst_efficiency on this GPU. Empty
     /// without counters.
     std::optional<double> globalEfficiencyPct(bool loads) const;
+
+    /// "GPU 1 · NVIDIA H200" (the name alone when the index is unknown): a column's name.
+    QString gpuLabel() const;
+    /// What tells two GPUs apart: the UUID, else the name and index.
+    QString gpuKey() const;
 };
 
 class KernelMeasurementStore : public QObject {
@@ -85,6 +95,10 @@ public:
     /// timing) is kept from an earlier record of the same point.
     void put(const QString& presetId, const KernelMeasurement& measurement);
     const KernelMeasurement* find(const QString& presetId, const KernelPoint& point) const;
+    /// The point's latest measurement on every GPU it was measured on (ordered by device index,
+    /// then name): two GPUs compared side by side.
+    std::vector<const KernelMeasurement*> findAll(const QString& presetId,
+                                                  const KernelPoint& point) const;
     int size() const { return static_cast<int>(m_entries.size()); }
     void clear();
 
@@ -105,7 +119,9 @@ signals:
 
 private:
     static QString keyOf(const QString& presetId, const KernelPoint& point);
-    std::map<QString, std::pair<QString, KernelMeasurement>> m_entries;
+    std::map<QString, std::pair<QString, KernelMeasurement>> m_entries; // the latest per point
+    /// Per point, the latest measurement of each GPU (gpuKey()), the latest overall included.
+    std::map<QString, std::map<QString, std::pair<QString, KernelMeasurement>>> m_byGpu;
 };
 
 } // namespace warpscope::app

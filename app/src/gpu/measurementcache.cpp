@@ -9,8 +9,15 @@ namespace warpscope::app {
 
 QString MeasurementCache::originOf(const GpuInfo& gpu, const QString& probeCommand,
                                    const QString& probeBuild) {
-    return QStringList{gpu.name,          gpu.computeCapability, QString::number(gpu.smCount),
-                       gpu.driverVersion, probeCommand,          probeBuild}
+    // The device index and UUID keep two identical GPUs of one machine apart.
+    return QStringList{gpu.name,
+                       gpu.computeCapability,
+                       QString::number(gpu.smCount),
+                       gpu.driverVersion,
+                       QString::number(gpu.index),
+                       gpu.uuid,
+                       probeCommand,
+                       probeBuild}
         .join(QChar(0x1f));
 }
 

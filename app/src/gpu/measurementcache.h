@@ -26,8 +26,9 @@ public:
     /// At most this many entries; the oldest go first.
     explicit MeasurementCache(std::size_t capacity = 4096) : m_capacity(capacity) {}
 
-    /// Where a measurement comes from: the GPU, the probe command that reached it and the probe's
-    /// version and build (hello). Two measurements are interchangeable only with the same origin.
+    /// Where a measurement comes from: the GPU (its index and UUID among them), the probe command
+    /// that reached it and the probe's version and build (hello). Two measurements are
+    /// interchangeable only with the same origin.
     static QString originOf(const GpuInfo& gpu, const QString& probeCommand,
                             const QString& probeBuild);
 

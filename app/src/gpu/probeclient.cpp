@@ -12,6 +12,7 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
 #include <climits>
 
 namespace warpscope::app {
@@ -161,17 +162,31 @@ QString ProbeClient::defaultProgram() {
 }
 
 std::pair<QString, QStringList> ProbeClient::parseCommand(const QString& commandLine) {
-    QStringList words = QProcess::splitCommand(commandLine);
-    if (words.isEmpty()) {
-        return {defaultProgram(), {}};
-    }
-    const QString program = words.takeFirst();
-    return {program, words};
+    const ProbeCommand command = ProbeCommand::fromLine(commandLine, defaultProgram());
+    return {command.program, command.arguments};
 }
 
 void ProbeClient::setCommand(const QString& program, const QStringList& arguments) {
     m_program = program;
     m_arguments = arguments;
+    m_commandError.clear();
+}
+
+void ProbeClient::setCommand(const ProbeCommand& command) {
+    setCommand(command.program, command.arguments);
+    m_commandError = command.error;
+}
+
+int ProbeClient::connectTimeoutMs() const {
+    return m_connectTimeoutMs >= 0 ? m_connectTimeoutMs : std::max(m_timeoutMs, 20000);
+}
+
+QString ProbeClient::commandText() const {
+    return ProbeCommand{m_program, m_arguments, {}}.display();
+}
+
+QString ProbeClient::buildNote() const {
+    return buildMismatchNote(m_startup.probeVersion, QCoreApplication::applicationVersion());
 }
 
 QString ProbeClient::stateText() const {
@@ -179,9 +194,11 @@ QString ProbeClient::stateText() const {
     case State::Stopped:
         return tr("GPU: not started (Run, F5, starts warpscope-probe)");
     case State::Starting:
-        return tr("GPU: starting warpscope-probe…");
+        return tr("GPU: %1").arg(m_startup.stepText());
     case State::Ready:
-        return tr("GPU: %1").arg(m_gpu.describe());
+        return m_startup.readyMs >= 0
+                   ? tr("GPU: %1 (%2)").arg(m_gpu.describe(), m_startup.stepText())
+                   : tr("GPU: %1").arg(m_gpu.describe());
     case State::NoGpu:
         return tr("No GPU: model only");
     case State::Failed:
@@ -207,6 +224,10 @@ int ProbeClient::addJob(Op op, QJsonObject request) {
     job.op = op;
     request.insert(QStringLiteral("id"), job.id);
     request.insert(QStringLiteral("op"), QString::fromLatin1(opName(static_cast<int>(op))));
+    if (m_device != 0 && (op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel ||
+                          op == Op::KernelSource)) {
+        request.insert(QStringLiteral("device"), m_device); // absent means device 0
+    }
     job.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
     const bool needsGpu = op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel ||
                           op == Op::MeasureTransfers;
@@ -344,7 +365,14 @@ void ProbeClient::onWatchdog() {
         m_watchdog->stop();
         return;
     }
-    if (m_sinceLastLine.elapsed() <= m_timeoutMs) {
+    if (m_startup.connectedMs < 0) {
+        if (m_sinceLastLine.elapsed() > connectTimeoutMs()) {
+            // Not one answer since the start: a login waiting at a terminal, or no link at all.
+            stopOnDiagnosis(silentStartDiagnosis(connectTimeoutMs(), commandText()));
+        }
+        return;
+    }
+    if (m_sinceLastLine.elapsed() <= effectiveTimeoutMs(m_timeoutMs, m_startup.roundTripMs())) {
         return;
     }
     m_watchdog->stop();
@@ -391,6 +419,12 @@ void ProbeClient::onStderr() {
     if (m_stderr.size() > kStderrKeep) {
         m_stderr = m_stderr.right(kStderrKeep);
     }
+    if (m_startup.connectedMs < 0) {
+        // A prompt before the first answer waits for someone to type: stop now, never hang.
+        if (auto prompt = diagnoseAuthPrompt(m_stderr, commandText())) {
+            stopOnDiagnosis(*prompt);
+        }
+    }
 }
 
 QString ProbeClient::stderrTail() const {
@@ -407,6 +441,10 @@ void ProbeClient::handleLine(const QByteArray& line) {
         return;
     }
     const int id = answer.id;
+    if (m_startup.connectedMs < 0) {
+        m_startup.connectedMs = m_startClock.elapsed();
+        emit startupChanged();
+    }
     // Only a request that was sent can be answered: an id never sent, or not sent yet, is a
     // line the probe made up.
     auto it = std::find_if(m_jobs.begin(), m_jobs.end(), [id](const Job& j) { return j.id == id; });
@@ -476,16 +514,11 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
     switch (job.op) {
     case Op::Hello: {
         const int protocol = result.value(QStringLiteral("protocol")).toInt();
+        m_startup.probeVersion = result.value(QStringLiteral("version")).toString();
         if (protocol != 1) {
-            const ProbeFailure failure{QStringLiteral("protocol_mismatch"),
-                                       tr("warpscope-probe speaks protocol version %1 and this "
-                                          "warpscope speaks version 1; "
-                                          "install the probe of the same warpscope release")
-                                           .arg(protocol),
-                                       false};
-            stop();
-            m_stateFailure = failure;
-            setState(State::Failed);
+            stopOnDiagnosis(protocolMismatch(protocol, 1, m_startup.probeVersion,
+                                             QCoreApplication::applicationVersion(),
+                                             commandText()));
             return;
         }
         m_probeBuild = QString::fromUtf8(
@@ -493,12 +526,12 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
                 QJsonObject{{QStringLiteral("version"), result.value(QStringLiteral("version"))},
                             {QStringLiteral("build"), result.value(QStringLiteral("build"))}})
                 .toJson(QJsonDocument::Compact));
+        m_startup.versionMs = m_startClock.elapsed();
+        emit startupChanged();
         return;
     }
     case Op::DeviceInfo:
-        m_gpu = GpuInfo::fromJson(result);
-        setState(State::Ready);
-        sendWaiting();
+        takeDeviceInfo(result);
         return;
     case Op::Measure:
         if (!job.silent) {
@@ -547,6 +580,67 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
     case Op::Shutdown:
         return;
     }
+}
+
+void ProbeClient::setDevice(int index) {
+    index = std::max(0, index);
+    if (index == m_device) {
+        return;
+    }
+    m_device = index;
+    m_deviceNote.clear();
+    if (m_state == State::Ready && m_process != nullptr) {
+        // Nothing waiting is sent until the new device has answered.
+        setState(State::Starting);
+        queueDeviceInfo(index);
+    }
+    emit devicesChanged();
+}
+
+void ProbeClient::queueDeviceInfo(int index) {
+    Job info;
+    info.id = m_nextId++;
+    info.op = Op::DeviceInfo;
+    QJsonObject request{{QStringLiteral("id"), info.id},
+                        {QStringLiteral("op"), QStringLiteral("device_info")}};
+    if (index != 0) {
+        request.insert(QStringLiteral("device"), index);
+    }
+    info.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
+    const auto firstUnsent =
+        std::find_if(m_jobs.begin(), m_jobs.end(), [](const Job& j) { return !j.sent; });
+    Job& queued = *m_jobs.insert(firstUnsent, info);
+    if (m_process != nullptr && m_process->state() == QProcess::Running) {
+        send(queued);
+    }
+}
+
+void ProbeClient::takeDeviceInfo(const QJsonObject& result) {
+    GpuInfo info = GpuInfo::fromJson(result);
+    if (std::vector<GpuInfo> list = GpuInfo::listFromJson(result); !list.empty()) {
+        m_devices = std::move(list);
+    } else if (m_devices.empty()) {
+        m_devices = {info}; // an older probe: one device
+    }
+    if (info.index != m_device) {
+        if (m_device < static_cast<int>(m_devices.size())) {
+            queueDeviceInfo(m_device); // the first device_info answers device 0: ask for ours
+            emit devicesChanged();
+            return;
+        }
+        m_deviceNote = tr("GPU %1 is not on the probe's machine (it has %n device(s)); measuring "
+                          "on GPU 0",
+                          nullptr, static_cast<int>(m_devices.size()))
+                           .arg(m_device);
+        m_device = 0;
+    }
+    m_gpu = info;
+    m_gpu.probeVersion = m_startup.probeVersion;
+    m_startup.readyMs = m_startClock.elapsed();
+    setState(State::Ready);
+    emit startupChanged();
+    emit devicesChanged();
+    sendWaiting();
 }
 
 void ProbeClient::failJob(const Job& job, const ProbeFailure& failure) {

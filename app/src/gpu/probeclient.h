@@ -12,6 +12,8 @@
 #pragma once
 
 #include "gpu/kernelmeasurement.h"
+#include "gpu/probecommand.h"
+#include "gpu/probeconnection.h"
 #include "gpu/probemeasurement.h"
 
 #include <warpscope/file_format.h>
@@ -116,6 +118,9 @@ public:
     /// The probe to run: a program and its arguments (for a remote GPU, "ssh" and
     /// {"gpu-host", "warpscope-probe"}). Takes effect at the next start.
     void setCommand(const QString& program, const QStringList& arguments = {});
+    /// The same from a command as the user gave it; one that cannot be used (an unterminated
+    /// quote) makes the next start fail with its error.
+    void setCommand(const ProbeCommand& command);
     QString program() const { return m_program; }
     QStringList arguments() const { return m_arguments; }
     /// warpscope-probe next to the running executable if it is there, else on the PATH; empty when
@@ -129,17 +134,35 @@ public:
     /// progress) counts as a hung probe.
     void setTimeoutMs(int milliseconds) { m_timeoutMs = milliseconds; }
     int timeoutMs() const { return m_timeoutMs; }
+    /// How long a start may stay silent before its first answer (a login, a slow link); by
+    /// default the timeout, but at least 20 s. Afterwards the timeout counts, stretched by the
+    /// link's measured round trip (effectiveTimeoutMs()).
+    void setConnectTimeoutMs(int milliseconds) { m_connectTimeoutMs = milliseconds; }
+    int connectTimeoutMs() const;
 
     State state() const { return m_state; }
     /// One sentence on the state for the status bar and messages.
     QString stateText() const;
-    /// Valid in the Ready state.
+    /// Valid in the Ready state: the device measured on.
     const GpuInfo& gpu() const { return m_gpu; }
     /// The running probe's version and build (its hello answer), for telling measurements of
     /// different probe builds apart; empty before hello is answered.
     const QString& probeBuild() const { return m_probeBuild; }
+
+    /// The device to measure on (a device_info index; 0 by default). Jobs added afterwards carry
+    /// it (a request's "device"); a running probe is asked for that device's facts first. A
+    /// device the probe's machine does not have falls back to 0, with deviceNote() saying so.
+    void setDevice(int index);
+    int device() const { return m_device; }
+    /// Every device of the probe's machine, as its latest device_info listed them.
+    const std::vector<GpuInfo>& devices() const { return m_devices; }
+    QString deviceNote() const { return m_deviceNote; }
     /// Why the probe found no GPU or could not run (NoGpu, Failed).
     const std::optional<ProbeFailure>& stateFailure() const { return m_stateFailure; }
+    /// The steps of the latest start and the time each took (the status bar shows them).
+    const ProbeStartup& startup() const { return m_startup; }
+    /// The probe's build differs from warpscope's (the protocol matches): a note, else empty.
+    QString buildNote() const;
     /// Process id of the running probe, or 0.
     qint64 processId() const;
     /// Times the probe was started again after stopping on its own.
@@ -182,6 +205,10 @@ signals:
     void jobFailed(int job, const ProbeFailure& failure);
     /// The probe stopped on its own (`why`) and was started again.
     void restarted(const QString& why);
+    /// A step of the start was reached (startup() says which, and when).
+    void startupChanged();
+    /// device_info listed the devices (devices()), or the device measured on changed.
+    void devicesChanged();
 
 private:
     enum class Op {
@@ -222,16 +249,30 @@ private:
     void setState(State state);
     bool hasJobsSent() const;
     QString stderrTail() const;
+    /// Stops the probe for good on a diagnosis a restart cannot help (a login prompt, a probe
+    /// missing on the GPU machine, another protocol version).
+    void stopOnDiagnosis(const ProbeDiagnosis& diagnosis);
+    /// Asks for device `index`'s facts ahead of the jobs not yet sent.
+    void queueDeviceInfo(int index);
+    void takeDeviceInfo(const QJsonObject& result);
+    QString commandText() const;
 
     QString m_program;
     QStringList m_arguments;
+    QString m_commandError; // why the command as given cannot be used
+    ProbeStartup m_startup;
+    QElapsedTimer m_startClock; // since the latest start
     QProcess* m_process = nullptr;
     QTimer* m_watchdog;
     QElapsedTimer m_sinceLastLine;
     int m_timeoutMs = 60000;
+    int m_connectTimeoutMs = -1; // -1: max(m_timeoutMs, 20 s)
     State m_state = State::Stopped;
     GpuInfo m_gpu;
     QString m_probeBuild;
+    int m_device = 0;
+    std::vector<GpuInfo> m_devices;
+    QString m_deviceNote;
     std::optional<ProbeFailure> m_stateFailure;
     int m_nextId = 1;
     std::deque<Job> m_jobs; // in the order sent (the probe answers in that order)

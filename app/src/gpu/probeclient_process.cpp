@@ -13,6 +13,8 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <unistd.h>
+
 namespace warpscope::app {
 
 namespace {
@@ -43,7 +45,17 @@ void ProbeClient::startProcess() {
     m_stopping = false;
     m_expectExit = false;
     m_stateFailure.reset();
+    m_startup = ProbeStartup{};
+    m_startClock.start();
     setState(State::Starting);
+    emit startupChanged();
+    if (!m_commandError.isEmpty()) {
+        const ProbeFailure failure{QStringLiteral("probe_command"), m_commandError, false};
+        m_stateFailure = failure;
+        setState(State::Failed);
+        QTimer::singleShot(0, this, [this, failure] { failAll(failure, true); });
+        return;
+    }
     if (m_program.isEmpty()) {
         ProbeFailure failure{QStringLiteral("probe_missing"),
                              tr("warpscope-probe was not found next to warpscope or on the PATH. "
@@ -78,6 +90,10 @@ void ProbeClient::startProcess() {
     m_process = new QProcess(this);
     m_process->setProgram(m_program);
     m_process->setArguments(m_arguments);
+    // A session of its own, without a controlling terminal: a login that would ask for a
+    // password at the terminal warpscope was started from fails (and says so on stderr)
+    // instead of waiting there unseen.
+    m_process->setChildProcessModifier([] { ::setsid(); });
     connect(m_process, &QProcess::started, this, &ProbeClient::sendWaiting);
     connect(m_process, &QProcess::readyReadStandardOutput, this, &ProbeClient::onReadyRead);
     connect(m_process, &QProcess::readyReadStandardError, this, &ProbeClient::onStderr);
@@ -155,6 +171,9 @@ void ProbeClient::onFinished(int exitCode, QProcess::ExitStatus status) {
         return;
     }
     onStderr();
+    if (m_process == nullptr) {
+        return; // what it said was a login prompt: stopped on that
+    }
     m_process->disconnect(this);
     m_process->deleteLater();
     m_process = nullptr;
@@ -172,6 +191,18 @@ void ProbeClient::onFinished(int exitCode, QProcess::ExitStatus status) {
         }
         startProcess();
         emit restarted(tr("warpscope-probe restarted after a fatal GPU error"));
+        return;
+    }
+    if (const auto diagnosis = diagnoseExit(exitCode, status == QProcess::CrashExit, m_stderr,
+                                            m_startup.connectedMs >= 0, commandText())) {
+        if (diagnosis->final) {
+            m_stateFailure = ProbeFailure{diagnosis->code, diagnosis->message, false};
+            m_watchdog->stop();
+            setState(State::Failed);
+            failAll(*m_stateFailure, true);
+            return;
+        }
+        probeStopped(diagnosis->message);
         return;
     }
     QString why = status == QProcess::CrashExit
@@ -239,6 +270,14 @@ void ProbeClient::probeStopped(const QString& why) {
         failJob(*running, failure);
     }
     emit restarted(why);
+}
+
+void ProbeClient::stopOnDiagnosis(const ProbeDiagnosis& diagnosis) {
+    const ProbeFailure failure{diagnosis.code, diagnosis.message, false};
+    failAll(failure, true);
+    stop(); // the process is told to end, and killed if it does not
+    m_stateFailure = failure;
+    setState(State::Failed);
 }
 
 } // namespace warpscope::app

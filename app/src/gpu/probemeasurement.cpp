@@ -66,7 +66,24 @@ GpuInfo GpuInfo::fromJson(const QJsonObject& result) {
     info.countersAvailable = result.value(QStringLiteral("countersAvailable")).toBool();
     info.countersUnavailableReason =
         result.value(QStringLiteral("countersUnavailableReason")).toString();
+    info.index = result.value(QStringLiteral("index")).toInt();
+    info.uuid = result.value(QStringLiteral("uuid")).toString();
+    info.busId = result.value(QStringLiteral("busId")).toString();
+    info.link = result.value(QStringLiteral("link")).toString();
+    info.memoryBytes = result.value(QStringLiteral("globalMemoryBytes")).toInteger();
     return info;
+}
+
+std::vector<GpuInfo> GpuInfo::listFromJson(const QJsonObject& result) {
+    std::vector<GpuInfo> devices;
+    for (const QJsonValue& value : result.value(QStringLiteral("devices")).toArray()) {
+        devices.push_back(fromJson(value.toObject()));
+    }
+    return devices;
+}
+
+QString GpuInfo::label() const {
+    return QObject::tr("GPU %1 · %2").arg(index).arg(name);
 }
 
 QString GpuInfo::describe() const {
@@ -106,6 +123,8 @@ ProbeMeasurement ProbeMeasurement::fromProbeResult(const QJsonObject& result, co
     m.gpuName = gpu.name;
     m.computeCapability = gpu.computeCapability;
     m.driverVersion = gpu.driverVersion;
+    m.gpuUuid = gpu.uuid;
+    m.probeVersion = gpu.probeVersion;
     m.peakBandwidthGBs = gpu.measuredCopyBandwidthGBs;
     m.date = date;
     return m;
@@ -116,6 +135,8 @@ RecordedMeasurement ProbeMeasurement::toRecorded() const {
     r.gpu = gpuName.toStdString();
     r.computeCapability = computeCapability.toStdString();
     r.driver = driverVersion.toStdString();
+    r.gpuUuid = gpuUuid.toStdString();
+    r.probeVersion = probeVersion.toStdString();
     r.date = date.toUTC().toString(Qt::ISODate).toStdString();
     if (countersMeasured) {
         r.metrics = counters;
@@ -142,6 +163,8 @@ ProbeMeasurement ProbeMeasurement::fromRecorded(const RecordedMeasurement& recor
     m.gpuName = QString::fromStdString(recorded.gpu);
     m.computeCapability = QString::fromStdString(recorded.computeCapability);
     m.driverVersion = QString::fromStdString(recorded.driver);
+    m.gpuUuid = QString::fromStdString(recorded.gpuUuid);
+    m.probeVersion = QString::fromStdString(recorded.probeVersion);
     m.date = QDateTime::fromString(QString::fromStdString(recorded.date), Qt::ISODate);
     for (const auto& [name, value] : recorded.metrics) {
         if (name.rfind("warpscope__", 0) != 0 && !std::isnan(value)) {

@@ -33,8 +33,20 @@ struct GpuInfo {
     double measuredCopyBandwidthGBs = 0;
     bool countersAvailable = false;
     QString countersUnavailableReason;
+    // Which device of its machine (device_info's index, uuid, busId, link) and the probe that
+    // answered (hello's version).
+    int index = 0;
+    QString uuid;
+    QString busId;
+    QString link;
+    qint64 memoryBytes = 0;
+    QString probeVersion;
 
     static GpuInfo fromJson(const QJsonObject& result);
+    /// device_info's "devices": every device of the probe's machine (empty from older probes).
+    static std::vector<GpuInfo> listFromJson(const QJsonObject& result);
+    /// "GPU 1 · NVIDIA H200": a column's name when two GPUs are compared.
+    QString label() const;
     /// "NVIDIA H100 80GB HBM3 (compute capability 9.0)".
     QString describe() const;
 };
@@ -61,6 +73,8 @@ struct ProbeMeasurement {
     QString gpuName;
     QString computeCapability;
     QString driverVersion;
+    QString gpuUuid;             // the device exactly, empty when unknown
+    QString probeVersion;        // the probe's build
     double peakBandwidthGBs = 0; // the GPU's measured copy bandwidth at the time
     QDateTime date;
     /// Read from a session rather than measured in this run.

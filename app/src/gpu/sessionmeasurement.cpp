@@ -18,8 +18,8 @@ std::optional<QString> measureSessionEntry(Session& session,
     SessionEntry& entry = session.entries[static_cast<std::size_t>(
         std::clamp<int>(session.currentEntry, 0, static_cast<int>(session.entries.size()) - 1))];
     ProbeClient client;
-    const auto [program, arguments] = ProbeClient::parseCommand(command.value_or(QString()));
-    client.setCommand(program, arguments);
+    client.setCommand(
+        ProbeCommand::fromLine(command.value_or(QString()), ProbeClient::defaultProgram()));
     std::optional<ProbeMeasurement> result;
     std::optional<QString> failure;
     const int job = client.measure(entry.pattern, ProbeMeasureOptions{});

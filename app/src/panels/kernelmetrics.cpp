@@ -69,9 +69,111 @@ QString KernelMetricsSection::agreement(double predicted, double measured) {
     return text;
 }
 
+void KernelMetricsSection::setMeasurements(
+    const QString& title, const std::vector<const KernelMeasurement*>& measurements) {
+    if (measurements.size() < 2) {
+        setMeasurement(title, measurements.empty() ? nullptr : measurements.front());
+        return;
+    }
+    const auto& all = measurements;
+    const int n = static_cast<int>(all.size());
+    m_table->setRowCount(0);
+    m_table->setColumnCount(2 + n);
+    QStringList headers{tr("Kernel (whole grid)"), tr("Predicted")};
+    for (const KernelMeasurement* m : all) {
+        // "GPU 1" over the GPU's name: two lines, so that both columns fit a narrow dock.
+        headers << m->gpuLabel().replace(QStringLiteral(" · "), QStringLiteral("\n"));
+    }
+    m_table->setHorizontalHeaderLabels(headers);
+    for (int c = 1; c < 2 + n; ++c) {
+        m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    }
+    for (int c = 0; c < n; ++c) {
+        QString tip = all[static_cast<std::size_t>(c)]->gpuName;
+        if (!all[static_cast<std::size_t>(c)]->gpuUuid.isEmpty()) {
+            tip += QStringLiteral("\n") + all[static_cast<std::size_t>(c)]->gpuUuid;
+        }
+        if (!all[static_cast<std::size_t>(c)]->driverVersion.isEmpty()) {
+            tip += tr("\ndriver %1").arg(all[static_cast<std::size_t>(c)]->driverVersion);
+        }
+        m_table->horizontalHeaderItem(2 + c)->setToolTip(tip);
+    }
+    m_title->setText(tr("Kernel: %1 (%2) on %3 GPUs: the prediction beside each")
+                         .arg(title, kernelPointText(all.front()->parameters))
+                         .arg(n));
+    const QString none = QStringLiteral("—");
+    const auto add = [this, n](const QString& name, const QString& predicted,
+                               const QStringList& measured) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        m_table->setItem(row, 0, new QTableWidgetItem(name));
+        QStringList cells{predicted};
+        cells << measured;
+        for (int c = 0; c <= n; ++c) {
+            auto* item = new QTableWidgetItem(c < cells.size() ? cells[c] : QString());
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_table->setItem(row, 1 + c, item);
+        }
+    };
+    for (const std::string& counter : gridCounterNames()) {
+        const char* name = counter.c_str();
+        std::optional<double> predicted;
+        QStringList measured;
+        bool any = false;
+        for (const KernelMeasurement* m : all) {
+            predicted = predicted ? predicted : at(m->predicted, name);
+            const auto value = m->countersMeasured ? at(m->counters, name) : std::nullopt;
+            any = any || value.has_value();
+            measured << (value ? integer(*value) : none);
+        }
+        if (!predicted && !any) {
+            continue;
+        }
+        for (int c = 0; c < n; ++c) {
+            const auto value = all[static_cast<std::size_t>(c)]->countersMeasured
+                                   ? at(all[static_cast<std::size_t>(c)]->counters, name)
+                                   : std::nullopt;
+            if (predicted && value) {
+                const QString agree = agreement(*predicted, *value);
+                measured[c] += agree == QLatin1String("✓") ? QStringLiteral(" ✓")
+                                                           : QStringLiteral(" (%1)").arg(agree);
+            }
+        }
+        add(QString::fromLatin1(name), predicted ? integer(*predicted) : none, measured);
+    }
+    QStringList times;
+    QStringList bandwidths;
+    QStringList shares;
+    for (const KernelMeasurement* m : all) {
+        times << (m->kernelMsMedian ? decimal(*m->kernelMsMedian, 4) + QStringLiteral(" ms")
+                                    : none);
+        bandwidths << (m->effectiveBandwidthGBs
+                           ? decimal(*m->effectiveBandwidthGBs, 1) + QStringLiteral(" GB/s")
+                           : none);
+        const std::optional<double> share =
+            m->shareOfCopyPct ? m->shareOfCopyPct
+            : m->effectiveBandwidthGBs && m->copyBandwidthGBs && *m->copyBandwidthGBs > 0
+                ? std::optional<double>(*m->effectiveBandwidthGBs / *m->copyBandwidthGBs * 100.0)
+                : std::nullopt;
+        shares << (share ? decimal(*share, 1) + QStringLiteral(" %") : none);
+    }
+    add(tr("time, median of the timed launches"), none, times);
+    add(tr("effective bandwidth (bytes requested / time)"), none, bandwidths);
+    add(tr("share of the GPU's measured copy bandwidth"), none, shares);
+    m_table->resizeRowsToContents();
+}
+
 void KernelMetricsSection::setMeasurement(const QString& title,
                                           const KernelMeasurement* measurement) {
     m_table->setRowCount(0);
+    if (m_table->columnCount() != 4) {
+        m_table->setColumnCount(4);
+        m_table->setHorizontalHeaderLabels(
+            {tr("Kernel (whole grid)"), tr("Predicted"), tr("Measured"), tr("Agreement")});
+        for (int c = 1; c < 4; ++c) {
+            m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::Interactive);
+        }
+    }
     if (measurement == nullptr) {
         m_title->setText(tr("Kernel: no whole-kernel measurement selected (run a table on the "
                             "Notes vs GPU tab)."));

@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <vector>
+
 class QLabel;
 class QTableWidget;
 
@@ -21,6 +23,10 @@ public:
 
     /// Show `measurement` of the kernel titled `title`; null: say that none is selected.
     void setMeasurement(const QString& title, const KernelMeasurement* measurement);
+    /// The same kernel measured on several GPUs: the prediction beside one column per GPU, each
+    /// named by its GPU (KernelMeasurement::gpuLabel()). One or none: setMeasurement().
+    void setMeasurements(const QString& title,
+                         const std::vector<const KernelMeasurement*>& measurements);
     QTableWidget* table() const { return m_table; }
     QLabel* titleLabel() const { return m_title; }
 

@@ -2,6 +2,7 @@
 #include "shell/applicationsetup.h"
 
 #include "document/patterndocument.h"
+#include "gpu/probeclient.h"
 #include "lecture/lecturescript.h"
 #include "lecture/lecturewindow.h"
 #include "panels/messagebar.h"
@@ -153,11 +154,26 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
             return 1;
         }
     }
+    if (!options.probeDevices.isEmpty()) {
+        window.probeClient()->setDevice(options.probeDevices.front());
+    }
     if (options.measure) {
-        if (!measureAndWait(window) && !options.screenshotPath.isEmpty()) {
-            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
-            return 1;
+        // On each device asked for in turn: one session holds every GPU's measurements.
+        const QList<int> devices =
+            options.probeDevices.isEmpty() ? QList<int>{-1} : options.probeDevices;
+        for (const int device : devices) {
+            if (device >= 0) {
+                window.probeClient()->setDevice(device);
+            }
+            if (!measureAndWait(window) && !options.screenshotPath.isEmpty()) {
+                std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+                return 1;
+            }
         }
+    }
+    if (!options.saveSessionPath.isEmpty() && !window.saveSession(options.saveSessionPath)) {
+        std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+        return 1;
     }
     if (!options.screenshotPath.isEmpty()) {
         return harness.screenshot(window, options.screenshotPath);

@@ -103,9 +103,22 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             "warpscope", "Show recorded host and device transfer results (a measure_transfers "
                          "answer, e.g. tests/data/transfers_h100.json) in the Transfers tab."),
         QStringLiteral("FILE"));
+    const QCommandLineOption probeDevice(
+        QStringLiteral("probe-device"),
+        QCoreApplication::translate("warpscope",
+                                    "Measure on these GPUs of the probe's machine (device "
+                                    "indexes, comma-separated, e.g. 0,1): with --measure, on "
+                                    "each in turn, so that one session holds both."),
+        QStringLiteral("LIST"));
+    const QCommandLineOption saveSession(
+        QStringLiteral("save-session"),
+        QCoreApplication::translate("warpscope",
+                                    "Save the session to FILE once measured (it opens on a "
+                                    "machine without a GPU)."),
+        QStringLiteral("FILE"));
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
                        noSettings, probe, measure, benchmarkGpu, lecture, lectureScript,
-                       kernelMeasurements, transferResults});
+                       kernelMeasurements, transferResults, probeDevice, saveSession});
     const QList<QCommandLineOption> exportOptions = figureExportOptions();
     parser.addOptions(exportOptions);
     if (!parser.parse(arguments)) {
@@ -130,6 +143,19 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         out.probeCommand = parser.value(probe);
     }
     out.measure = parser.isSet(measure);
+    for (const QString& part :
+         parser.value(probeDevice).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int index = part.trimmed().toInt(&ok);
+        if (!ok || index < 0) {
+            return QCoreApplication::translate("warpscope",
+                                               "--probe-device takes device indexes such as 0,1; "
+                                               "\"%1\" is not one")
+                .arg(part);
+        }
+        out.probeDevices.append(index);
+    }
+    out.saveSessionPath = parser.value(saveSession);
     out.kernelMeasurementsFiles = parser.values(kernelMeasurements);
     out.transferResultsFiles = parser.values(transferResults);
     if (out.exporting) {

@@ -29,6 +29,11 @@ struct CommandLine {
     /// --measure: run the pattern on the GPU before the screenshot (or before showing the window)
     /// and wait for the answer.
     bool measure = false;
+    /// --probe-device 0,1: the GPUs of the probe's machine to measure on, in turn (with
+    /// --measure, each one measures; otherwise the first is chosen).
+    QList<int> probeDevices;
+    /// --save-session FILE: save the session once measured (for a machine without a GPU).
+    QString saveSessionPath;
     /// --kernel-measurements: recorded measure_kernel answers (JSON lines) for the notes tab.
     QStringList kernelMeasurementsFiles;
     /// --transfers: recorded measure_transfers results for the Transfers tab.

@@ -193,6 +193,17 @@ private:
     void updateMeasurementMarks();
     void updateGpuStatus();
     void editProbeSettings();
+    /// GPU ▸ Device: one entry per device the probe listed (mainwindow_devices.cpp).
+    void createDeviceMenu(QMenu* gpu);
+    void updateDeviceMenu();
+
+public:
+    /// Measure on device `index` of the probe's machine from now on, remembered for this probe
+    /// command.
+    void chooseGpuDevice(int index);
+    QMenu* deviceMenu() const { return m_deviceMenu; }
+
+private:
     void createNotes();
     /// The sweep tab's whole-kernel page and its runner (mainwindow_notes.cpp).
     void createKernelSweep();
@@ -220,6 +231,7 @@ private:
     QTableView* m_laneTable = nullptr;
     LaneTableModel* m_laneModel = nullptr;
     QLabel* m_gpuStatus = nullptr;
+    QMenu* m_deviceMenu = nullptr;
     RecentFiles* m_recent;
     Autosaver* m_autosaver = nullptr;
     QMenu* m_recentMenu = nullptr;

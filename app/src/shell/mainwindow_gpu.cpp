@@ -38,8 +38,11 @@ void MainWindow::configureProbe() {
     if (m_options.probeCommand) {
         settings.command = *m_options.probeCommand;
     }
-    const auto [program, arguments] = ProbeClient::parseCommand(settings.command);
-    m_probe->setCommand(program, arguments);
+    if (m_options.probeCommand) {
+        settings.argumentList.clear(); // --probe's line wins over a remembered argument list
+    }
+    m_probe->setCommand(settings.probeCommand());
+    m_probe->setDevice(m_options.useSettings ? settings.device : 0);
     m_probe->setTimeoutMs(m_options.probeTimeoutMs > 0 ? m_options.probeTimeoutMs
                                                        : settings.timeoutSeconds * 1000);
     m_gpu->setOptions(settings.options);
@@ -69,6 +72,7 @@ void MainWindow::createGpu() {
         m_document->markModified(); // a new result: saved with the session, autosaved
     });
     connect(m_probe, &ProbeClient::stateChanged, this, &MainWindow::updateGpuStatus);
+    connect(m_probe, &ProbeClient::startupChanged, this, &MainWindow::updateGpuStatus);
     connect(m_measurements, &MeasurementStore::changed, this, &MainWindow::updateMeasurementMarks);
     connect(m_document, &PatternDocument::evaluationChanged, this,
             &MainWindow::updateMeasurementMarks);
@@ -102,6 +106,10 @@ void MainWindow::updateGpuStatus() {
                   .arg(m_probe->gpu().smCount)
                   .arg(m_probe->gpu().driverVersion)
                   .arg(m_probe->gpu().measuredCopyBandwidthGBs, 0, 'f', 0);
+        tip += tr("\nStarted with %1: %2").arg(m_probe->program(), m_probe->startup().stepText());
+        if (const QString note = m_probe->buildNote(); !note.isEmpty()) {
+            tip += QLatin1Char('\n') + note;
+        }
         break;
     case ProbeClient::State::NoGpu:
     case ProbeClient::State::Failed:
@@ -155,8 +163,11 @@ void MainWindow::editProbeSettings() {
     current.options = m_gpu->options();
     if (m_options.probeCommand) {
         current.command = *m_options.probeCommand;
+        current.argumentList.clear();
     }
+    current.device = m_probe->device();
     ProbeSettingsDialog dialog(current, this);
+    dialog.setKnownDevices(m_probe->devices());
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }
@@ -166,13 +177,15 @@ void MainWindow::editProbeSettings() {
     }
     m_gpu->setOptions(chosen.options);
     m_probe->setTimeoutMs(chosen.timeoutSeconds * 1000);
-    const auto [program, arguments] = ProbeClient::parseCommand(chosen.command);
-    if (program != m_probe->program() || arguments != m_probe->arguments()) {
-        m_probe->setCommand(program, arguments);
+    const ProbeCommand command = chosen.probeCommand();
+    if (command.program != m_probe->program() || command.arguments != m_probe->arguments() ||
+        !command.error.isEmpty()) {
+        m_probe->setCommand(command);
         if (m_probe->state() != ProbeClient::State::Stopped) {
             m_probe->restart();
         }
     }
+    chooseGpuDevice(chosen.device);
     updateGpuStatus();
 }
 

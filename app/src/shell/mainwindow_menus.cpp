@@ -186,6 +186,7 @@ void MainWindow::createMenus() {
         m_messageBar->dismiss();
     });
     add(gpu, tr("Probe &Settings…"), QKeySequence(), [this] { editProbeSettings(); });
+    createDeviceMenu(gpu);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     add(help, tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, [this] { showShortcuts(); });

@@ -102,6 +102,7 @@ void MainWindow::createNotes() {
             return;
         }
         const KernelMeasurement* shown = nullptr;
+        std::vector<const KernelMeasurement*> onEveryGpu;
         QString title;
         for (int i = 0; i < static_cast<int>(experiment->rows.size()); ++i) {
             if (selected >= 0 && i != selected) {
@@ -110,12 +111,14 @@ void MainWindow::createNotes() {
             const NotesExperimentRow& row = experiment->rows[static_cast<std::size_t>(i)];
             shown = m_kernelMeasurements->find(QString::fromStdString(row.presetId), row.point);
             if (shown != nullptr) {
+                onEveryGpu =
+                    m_kernelMeasurements->findAll(QString::fromStdString(row.presetId), row.point);
                 const KernelPreset* preset = findKernelPreset(row.presetId);
                 title = preset != nullptr ? QString::fromStdString(preset->title) : row.label;
                 break;
             }
         }
-        m_metrics->kernelSection()->setMeasurement(title, shown);
+        m_metrics->kernelSection()->setMeasurements(title, onEveryGpu);
     });
     connect(m_notesView, &NotesView::experimentChosen, this, [this](const QString& id) {
         m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kNotesExperimentPrefix) + id);

@@ -55,6 +55,10 @@ struct RecordedMeasurement {
     std::string driver;
     std::string date; // ISO 8601
     std::map<std::string, double> metrics;
+    /// Which device exactly ("GPU-4a5b…" as nvidia-smi prints it) and the probe's build; empty
+    /// when unknown (sessions written before they were recorded).
+    std::string gpuUuid;
+    std::string probeVersion;
 
     bool operator==(const RecordedMeasurement&) const = default;
 };
