@@ -5,6 +5,7 @@
 
 #include "document/patterndocument.h"
 #include "panels/expressionedit.h"
+#include "panels/kernelpanel.h"
 #include "panels/parameterpanel.h"
 #include "panels/parametertablemodel.h"
 #include "panels/presetpicker.h"
@@ -99,8 +100,16 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     layout->addWidget(presetBox);
     connect(m_presets, &PresetPicker::presetChosen, this, &PatternEditor::presetRequested);
 
+    // ---- The kernel: its accesses (one for a plain pattern), buffers and launch ---------------
+    auto* kernelBox = new QGroupBox(tr("Kernel"), this);
+    auto* kernelLayout = new QVBoxLayout(kernelBox);
+    m_kernel = new KernelPanel(m_document, kernelBox);
+    kernelLayout->addWidget(m_kernel);
+    layout->addWidget(kernelBox);
+
     // ---- Expressions ---------------------------------------------------------------------------
     auto* patternBox = new QGroupBox(tr("Pattern"), this);
+    m_patternBox = patternBox;
     auto* patternLayout = new QVBoxLayout(patternBox);
     auto* addressLabel = new QLabel(tr("&Address in bytes (per lane):"), patternBox);
     m_address = new ExpressionEdit(patternBox);
@@ -367,7 +376,23 @@ void PatternEditor::showError() {
     QString general;
     int addressColumn = 0;
     int activeColumn = 0;
-    if (error) {
+    if (error && m_document->kernel() && error->where.starts_with('/')) {
+        // A kernel's error: the selected access's expressions show theirs here, with the column;
+        // the kernel panel names every other place (a buffer, the launch, another access).
+        const std::string prefix = "/accesses/" + std::to_string(m_document->selectedAccess());
+        QString message = QString::fromStdString(error->message);
+        if (error->column > 0) {
+            message = tr("column %1: %2").arg(error->column).arg(message);
+        }
+        const QString keep = tr(" — the picture shows the last valid pattern.");
+        if (error->where.starts_with(prefix + "/address")) {
+            address = message + keep;
+            addressColumn = error->column;
+        } else if (error->where.starts_with(prefix + "/active")) {
+            active = message + keep;
+            activeColumn = error->column;
+        }
+    } else if (error) {
         const QString where = QString::fromStdString(error->where);
         QString message = QString::fromStdString(error->message);
         // "addressExpression, lane 5": say which lane, as the core does.

@@ -211,7 +211,8 @@ bool MainWindow::showKernelPreset(const QString& id) {
         shown.caption = preset->caption;
         shown.source = preset->source;
         shown.pattern = *pattern;
-        m_document->loadPreset(shown);
+        // The whole kernel, so the editor shows and edits every access.
+        m_document->loadPreset(shown, preset->kernel);
     }
     for (const NotesExperiment& experiment : notesExperiments()) {
         for (const NotesExperimentRow& row : experiment.rows) {
