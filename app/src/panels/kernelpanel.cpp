@@ -34,7 +34,7 @@ QString accessText(const KernelAccess& access, int index) {
                        .arg(QLatin1String(toString(access.kind.space)),
                             QLatin1String(toString(access.kind.op)))
                        .arg(access.kind.widthBytes);
-    if (access.kind.space == MemorySpace::Global) {
+    if (access.kind.space == MemorySpace::Global && !access.buffer.empty()) {
         kind += QStringLiteral(", %1").arg(QString::fromStdString(access.buffer));
     }
     const QString label = QString::fromStdString(access.label);
@@ -49,7 +49,7 @@ QPushButton* makeButton(QWidget* parent, const QString& text, const QString& nam
     button->setToolTip(tip);
     // Five buttons share the dock's width.
     button->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    button->setMinimumWidth(button->fontMetrics().horizontalAdvance(text) + 12);
+    button->setMinimumWidth(button->fontMetrics().horizontalAdvance(text) + 16);
     return button;
 }
 
@@ -99,12 +99,15 @@ KernelPanel::KernelPanel(PatternDocument* document, QWidget* parent)
                           tr("Remove the selected access (Delete)"));
     m_duplicate = makeButton(this, tr("Duplicate"), QStringLiteral("duplicateAccess"),
                              tr("Copy the selected access below it (Ctrl+D)"));
-    m_up = makeButton(this, tr("Up"), QStringLiteral("moveAccessUp"),
+    m_up = makeButton(this, QStringLiteral("↑"), QStringLiteral("moveAccessUp"),
                       tr("Move the selected access one place earlier (Alt+Up)"));
-    m_down = makeButton(this, tr("Down"), QStringLiteral("moveAccessDown"),
+    m_down = makeButton(this, QStringLiteral("↓"), QStringLiteral("moveAccessDown"),
                         tr("Move the selected access one place later (Alt+Down)"));
+    m_up->setAccessibleName(tr("Move up"));
+    m_down->setAccessibleName(tr("Move down"));
     for (QPushButton* button : {m_add, m_remove, m_duplicate, m_up, m_down}) {
-        buttons->addWidget(button);
+        // The arrows take less room than the words.
+        buttons->addWidget(button, button == m_up || button == m_down ? 1 : 2);
     }
     layout->addLayout(buttons);
     addListShortcut(m_accesses, QKeySequence(Qt::Key_Insert), m_add);
@@ -360,7 +363,8 @@ void KernelPanel::showError() {
 
 void KernelPanel::fitAccessList() {
     const int rows = std::clamp(m_accesses->count(), 1, 8);
-    const int row = std::max(m_accesses->sizeHintForRow(0), fontMetrics().height() + 4);
+    const int hint = m_accesses->sizeHintForRow(0);
+    const int row = hint > 0 ? hint : fontMetrics().height() + 4;
     m_accesses->setFixedHeight(rows * row + 2 * m_accesses->frameWidth() + 2);
 }
 
@@ -379,7 +383,6 @@ void KernelPanel::syncFromDocument() {
             KernelAccess single;
             single.kind = m_document->pattern().kind;
             single.label = tr("this pattern").toStdString();
-            single.buffer = "data";
             texts << accessText(single, 0);
         }
         // Rebuilt only when the texts change: a slider drag changes none of them.
@@ -401,7 +404,9 @@ void KernelPanel::syncFromDocument() {
     const bool expression = m_document->pattern().source.has_value();
     m_summary->setText(
         isKernel
-            ? tr("%n access(es) in program order; the selected one is edited below.", "", count)
+            ? (count == 1 ? tr("1 access; it is edited below.")
+                          : tr("%1 accesses in program order; the selected one is edited below.")
+                                .arg(count))
             : tr("One access: this pattern. Add or duplicate it to make a kernel of "
                  "several."));
     m_add->setEnabled(expression && count < 64);

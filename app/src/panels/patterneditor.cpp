@@ -86,6 +86,10 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     auto* presetLayout = new QVBoxLayout(presetBox);
     m_presets = new PresetPicker(presetBox);
     m_presets->setToolTip(tr("Built-in patterns from the course notes, grouped by topic"));
+    // The longest preset title must not set the dock's width (it did, so the whole editor
+    // scrolled sideways): the box shows what fits and the list shows every title in full.
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_presets->setMinimumContentsLength(18);
     m_title = new QLabel(presetBox);
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
@@ -322,6 +326,11 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     connect(m_defaultCached, &QCheckBox::toggled, this, &PatternEditor::editModel);
 
     layout->addStretch(1);
+    // The longest item of a box ("Modern (cc 7.0 and later)") must not widen the dock either.
+    for (QComboBox* box : {m_space, m_op, m_width, m_cache, m_model, m_bankMode}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
 
     connect(m_document, &PatternDocument::patternChanged, this, &PatternEditor::syncFromDocument);
     connect(m_document, &PatternDocument::modelChanged, this, &PatternEditor::syncFromDocument);
