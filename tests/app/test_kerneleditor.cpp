@@ -163,7 +163,7 @@ TEST_F(KernelEditorTest, KeysWorkInTheAccessList) {
     EXPECT_EQ(kernel(), original);
     QTest::keyClick(list, Qt::Key_Insert);
     EXPECT_EQ(kernel().accesses.size(), 3u);
-    // Four steps to undo, back to the preset.
+    // Five steps to undo, back to the preset.
     for (int i = 0; i < 5; ++i) {
         document().undoStack()->undo();
     }
