@@ -122,8 +122,13 @@ TEST_F(KernelEditorTest, AddRemoveDuplicateAndReorderAreEachOneUndoStep) {
     EXPECT_EQ(labels(kernel()),
               (std::vector<std::string>{"load in", "store out", "store out (copy)"}));
     EXPECT_EQ(document().selectedAccess(), 2);
+    const Kernel duplicated = kernel();
     undo.undo();
     EXPECT_EQ(kernel(), original);
+    undo.redo();
+    EXPECT_EQ(kernel(), duplicated);
+    EXPECT_EQ(document().selectedAccess(), 2);
+    undo.undo();
 
     panel().accessList()->setCurrentRow(1);
     panel().moveUpButton()->click();
@@ -133,6 +138,10 @@ TEST_F(KernelEditorTest, AddRemoveDuplicateAndReorderAreEachOneUndoStep) {
     undo.undo();
     EXPECT_EQ(kernel(), original);
     EXPECT_EQ(document().selectedAccess(), 1);
+    undo.redo();
+    EXPECT_EQ(labels(kernel()), (std::vector<std::string>{"store out", "load in"}));
+    EXPECT_EQ(document().selectedAccess(), 0);
+    undo.undo();
 
     panel().removeAccessButton()->click();
     EXPECT_EQ(labels(kernel()), (std::vector<std::string>{"load in"}));
@@ -226,6 +235,13 @@ TEST_F(KernelEditorTest, BuffersAndLaunchAreEditedAndUndone) {
     EXPECT_EQ(panel().accessBufferBox()->currentText(), QStringLiteral("src"));
     table->item(1, 1)->setText(QStringLiteral("nx * ny * 8"));
     EXPECT_EQ(kernel().buffers[1].bytesExpression, "nx * ny * 8");
+
+    // Typing a size is one step however many keys it takes.
+    const int steps = document().undoStack()->count();
+    for (const char* text : {"n", "nx", "nx *", "nx * ny * 8"}) {
+        EXPECT_FALSE(document().setBufferSize(1, QString::fromLatin1(text)).has_value());
+    }
+    EXPECT_EQ(document().undoStack()->count(), steps);
 
     panel().addBufferButton()->click();
     ASSERT_EQ(kernel().buffers.size(), 3u);
@@ -438,6 +454,18 @@ TEST_F(KernelEditorTest, TheAutosaveHoldsTheKernel) {
     ASSERT_TRUE(entry.kernel.has_value());
     EXPECT_EQ(*entry.kernel, kernel());
     EXPECT_EQ(restored.value().viewSettings.at("kernel.selectedAccess"), "1");
+}
+
+TEST_F(KernelEditorTest, TypingALaneAddressLeavesTheKernelAndUndoReturnsToIt) {
+    showTranspose();
+    const NamedPattern before = document().current();
+    document().setLaneAddress(3, 4096);
+    EXPECT_FALSE(document().kernel().has_value());
+    EXPECT_FALSE(document().pattern().source.has_value());
+    EXPECT_EQ(panel().accessList()->count(), 1);
+    document().undoStack()->undo();
+    EXPECT_EQ(document().current(), before);
+    EXPECT_EQ(panel().accessList()->count(), 2);
 }
 
 } // namespace warpscope::app::test

@@ -421,12 +421,25 @@ void KernelPanel::syncFromDocument() {
             m_label->setText(QString::fromStdString(access.label));
         }
         {
+            // Refilled only when the names change: refilling relayouts the dock, and every
+            // keystroke and slider frame comes through here.
             const QSignalBlocker blocker(m_buffer);
-            m_buffer->clear();
+            QStringList names;
             for (const KernelBuffer& buffer : kernel->buffers) {
-                m_buffer->addItem(QString::fromStdString(buffer.name));
+                names << QString::fromStdString(buffer.name);
             }
-            m_buffer->setCurrentIndex(m_buffer->findText(QString::fromStdString(access.buffer)));
+            bool same = m_buffer->count() == names.size();
+            for (int i = 0; same && i < names.size(); ++i) {
+                same = m_buffer->itemText(i) == names[i];
+            }
+            if (!same) {
+                m_buffer->clear();
+                m_buffer->addItems(names);
+            }
+            const int current = m_buffer->findText(QString::fromStdString(access.buffer));
+            if (m_buffer->currentIndex() != current) {
+                m_buffer->setCurrentIndex(current);
+            }
             m_buffer->setEnabled(access.kind.space == MemorySpace::Global);
         }
         {
