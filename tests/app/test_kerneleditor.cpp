@@ -96,6 +96,9 @@ TEST_F(KernelEditorTest, AKernelPresetLoadsEveryAccessAndSelectingOneShowsItInTh
     EXPECT_EQ(window->editor()->addressEdit()->text().toStdString(),
               kernel().accesses[1].addressExpression);
     EXPECT_EQ(panel().accessLabelEdit()->text(), QStringLiteral("store out"));
+    // The views' heading names the access shown.
+    EXPECT_TRUE(document().shownTitle().endsWith(QStringLiteral(": store out")))
+        << document().shownTitle().toStdString();
     // Selecting is not an edit.
     EXPECT_EQ(document().undoStack()->count(), steps);
 }

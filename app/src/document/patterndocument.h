@@ -67,6 +67,9 @@ public:
     /// warp the editor chose.
     const std::optional<Kernel>& kernel() const { return current().kernel; }
     int accessCount() const;
+    /// The entry's title as the views head their picture: for a kernel, with the selected
+    /// access's name ("NaiveCol, 2048 x 2048: store out").
+    QString shownTitle() const;
     /// Which access of the kernel the editor edits and the warp, bank and block views show.
     int selectedAccess() const { return m_selectedAccess; }
     /// Show access `index` (not an edit: nothing to undo); ignored outside the kernel.

@@ -66,6 +66,18 @@ int PatternDocument::accessCount() const {
     return kernel() ? static_cast<int>(kernel()->accesses.size()) : 1;
 }
 
+QString PatternDocument::shownTitle() const {
+    QString title = QString::fromStdString(current().title);
+    if (const auto& k = kernel()) {
+        const std::string& label = k->accesses[static_cast<std::size_t>(m_selectedAccess)].label;
+        if (!label.empty()) {
+            title += (title.isEmpty() ? QString() : QStringLiteral(": ")) +
+                     QString::fromStdString(label);
+        }
+    }
+    return title;
+}
+
 Pattern PatternDocument::accessPattern(const Kernel& kernel, int access, const Pattern& where) {
     const KernelAccess& a = kernel.accesses[static_cast<std::size_t>(access)];
     Pattern pattern;

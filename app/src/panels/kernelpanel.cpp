@@ -475,6 +475,14 @@ void KernelPanel::syncFromDocument() {
             QLineEdit* edit = m_launch[static_cast<std::size_t>(field)];
             if (edit->text() != QString::fromStdString(text)) {
                 edit->setText(QString::fromStdString(text));
+                if (!edit->hasFocus()) {
+                    // A long expression ("(nx + bx - 1) / bx") shows its start, and all of it
+                    // in the tooltip.
+                    edit->setCursorPosition(0);
+                }
+                edit->setToolTip(tr("%1\n\nA number or an expression of the parameters, e.g. "
+                                    "nx / bx")
+                                     .arg(QString::fromStdString(text)));
             }
         }
     }

@@ -207,7 +207,8 @@ bool MainWindow::showKernelPreset(const QString& id) {
         Preset shown;
         shown.id = kKernelPresetPrefix + preset->id;
         shown.topic = preset->topic;
-        shown.title = preset->title + ": " + preset->kernel.accesses.front().label;
+        // The selected access's name follows in the views' headings (shownTitle()).
+        shown.title = preset->title;
         shown.caption = preset->caption;
         shown.source = preset->source;
         shown.pattern = *pattern;
