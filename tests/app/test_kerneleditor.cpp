@@ -459,6 +459,31 @@ TEST_F(KernelEditorTest, TheAutosaveHoldsTheKernel) {
     EXPECT_EQ(restored.value().viewSettings.at("kernel.selectedAccess"), "1");
 }
 
+TEST_F(KernelEditorTest, AnEmptiedAddressFieldIsAnErrorAndTheSessionStaysReadable) {
+    showTranspose();
+    const Kernel original = kernel();
+    ExpressionEdit* address = window->editor()->addressEdit();
+    address->setFocus();
+    address->selectAll();
+    QTest::keyClick(address, Qt::Key_Delete);
+    QApplication::processEvents();
+    EXPECT_TRUE(address->text().isEmpty());
+    ASSERT_TRUE(document().error().has_value());
+    EXPECT_FALSE(window->editor()->addressErrorText().isEmpty());
+    EXPECT_EQ(kernel().accesses[0].addressExpression, original.accesses[0].addressExpression);
+
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("emptied.warpscope"));
+    ASSERT_TRUE(window->saveSession(path));
+    auto reopened = readSessionFile(path);
+    ASSERT_TRUE(reopened) << reopened.error().describe();
+    const NamedPattern& entry = reopened.value().entries.front().pattern;
+    ASSERT_TRUE(entry.kernel.has_value());
+    EXPECT_EQ(*entry.kernel, original);
+    EXPECT_TRUE(entry.pattern.source->addressExpression.empty());
+}
+
 TEST_F(KernelEditorTest, TypingALaneAddressLeavesTheKernelAndUndoReturnsToIt) {
     showTranspose();
     const NamedPattern before = document().current();

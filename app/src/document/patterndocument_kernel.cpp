@@ -37,6 +37,10 @@ bool nameTaken(const Kernel& kernel, const std::string& name, int exceptBuffer) 
     return false;
 }
 
+bool isBlank(const std::string& text) {
+    return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
 /// Insert `access` after access `index` (at the end when `index` is out of range); returns
 /// where it went.
 int insertAccessAfter(Kernel& kernel, int index, KernelAccess access) {
@@ -131,8 +135,17 @@ NamedPattern PatternDocument::foldIntoKernel(const Pattern& pattern) const {
         }
         access.buffer = kernel.buffers.front().name;
     }
-    access.addressExpression = source.addressExpression;
-    access.activeExpression = source.activeExpression;
+    // An emptied field is shown (and its error) but not written into the kernel: a kernel's
+    // expressions are never empty in a file, so the session stays readable and the text the
+    // field held before is what the kernel keeps.
+    const bool addressBlank = isBlank(source.addressExpression);
+    const bool activeBlank = isBlank(source.activeExpression);
+    if (!addressBlank) {
+        access.addressExpression = source.addressExpression;
+    }
+    if (!activeBlank) {
+        access.activeExpression = source.activeExpression;
+    }
     kernel.parameters = source.parameters;
     const Pattern& before = current().pattern;
     // The block and grid boxes give numbers; they replace the launch's expressions only when
@@ -144,6 +157,12 @@ NamedPattern PatternDocument::foldIntoKernel(const Pattern& pattern) const {
         kernel.launch.grid = dimTexts(source.gridDim);
     }
     after.pattern = accessPattern(kernel, index, pattern);
+    if (addressBlank) {
+        after.pattern.source->addressExpression = source.addressExpression;
+    }
+    if (activeBlank) {
+        after.pattern.source->activeExpression = source.activeExpression;
+    }
     return after;
 }
 
