@@ -3,6 +3,8 @@
 #   warp-readsegment-offset-11.png   the warp view, readSegment offset 11 (seed 002)
 #   bank-padded-tile.png             the bank view, the 32x33 padded shared tile (seed 003)
 #   sweep-offset.png                 the sweep plot of the offset experiment (seed 002)
+#   bank-float4-two-apart.png        the bank view, float4 loads whose phases fuse (l and l ^ 2)
+#   bank-float4-one-split.png        the bank view, float4 loads that one split pair keeps apart
 #   x11-window.png                   the same warp view read back from the X server itself
 # The first three are rendered by the app (--screenshot: a real window under Xvfb, grabbed once it
 # is exposed and painted); the last one is captured from the X server with ImageMagick's import.
@@ -37,6 +39,8 @@ shoot() { # name preset view
 shoot warp-readsegment-offset-11 "$warp_preset" warp
 shoot bank-padded-tile "$bank_preset" bank
 shoot sweep-offset "$sweep_preset" sweep
+shoot bank-float4-two-apart shared-float4-two-apart bank
+shoot bank-float4-one-split shared-float4-one-split bank
 
 # One capture straight from the X server: the window as the display shows it.
 display=":$((90 + RANDOM % 400))"

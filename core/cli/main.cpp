@@ -1071,17 +1071,32 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
         std::cout << "\n";
     }
     std::cout << "Buffers (footprint: distinct 32-byte sectors; L2: sectors L1 asks L2 for, "
-                 "estimated)\n";
+                 "estimated; in part: written sectors some store request writes only in part)\n";
     std::cout << "  " << std::left << std::setw(12) << "buffer" << std::right << std::setw(14)
               << "read" << std::setw(14) << "written" << std::setw(14) << "L2 read" << std::setw(14)
-              << "L2 written"
+              << "L2 written" << std::setw(14) << "in part"
               << "\n";
+    std::int64_t footprintRead = 0;
+    std::int64_t inPart = 0;
     for (const GridBufferFootprint& b : grid.buffers) {
         std::cout << "  " << std::left << std::setw(12) << b.name << std::right << std::setw(14)
                   << groupDigits(b.sectorsRead) << std::setw(14) << groupDigits(b.sectorsWritten)
                   << std::setw(14) << groupDigits(b.l2SectorsRead) << std::setw(14)
-                  << groupDigits(b.l2SectorsWritten) << "\n";
+                  << groupDigits(b.l2SectorsWritten) << std::setw(14)
+                  << groupDigits(b.sectorsWrittenInPart) << "\n";
+        footprintRead += b.sectorsRead;
+        inPart += b.sectorsWrittenInPart;
     }
+    std::cout << "DRAM read of a cold launch: at least the footprint, "
+              << groupDigits(footprintRead * 32) << " bytes";
+    if (inPart > 0) {
+        std::cout << ", plus DRAM fills of the sectors written in part that L2 evicts before "
+                     "they are complete (not predicted; "
+                  << groupDigits(inPart * 32)
+                  << " bytes if each were filled once; docs/models.md, \"Sectors written in "
+                     "part\")";
+    }
+    std::cout << "\n";
     std::cout << "\nTotals (Nsight Compute names; warpscope__ extras in docs/metrics.md)\n";
     for (const Metric& metric : grid.metrics) {
         std::cout << "  " << std::left << std::setw(58) << metric.name << std::right

@@ -716,7 +716,8 @@ public:
                     const auto& known = deckViewNames();
                     if (std::find(known.begin(), known.end(), name) == known.end()) {
                         return fail("unknown view \"" + name +
-                                        "\"; a slide shows warp, bank, block, sweep or metrics",
+                                        "\"; a slide shows warp, bank, block, sweep, metrics or "
+                                        "transfers",
                                     child(viewsAt, v));
                     }
                     if (std::find(parsed.views.begin(), parsed.views.end(), name) !=
@@ -884,7 +885,8 @@ Result<Session> sessionFromJsonText(std::string_view text) {
 }
 
 const std::vector<std::string>& deckViewNames() {
-    static const std::vector<std::string> names = {"warp", "bank", "block", "sweep", "metrics"};
+    static const std::vector<std::string> names = {"warp",  "bank",    "block",
+                                                   "sweep", "metrics", "transfers"};
     return names;
 }
 

@@ -5,6 +5,7 @@
 #include "warpscope/kernel.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -59,6 +60,42 @@ private:
     std::vector<std::unique_ptr<std::uint64_t[]>> m_pages;
     std::int64_t m_count = 0;
 };
+
+/// The sectors of one warp's store that its active lanes write only in part: `sectors` holds the
+/// request's `count` distinct sectors in ascending order, `addresses` all 32 lanes (inactive lanes
+/// repeating an active lane, which changes no byte). Such a sector reaches L2 as a partial write
+/// and is completed, if at all, by other requests. Writes them to `partial`; returns how many.
+int partlyWrittenSectors(const std::int64_t* addresses, int width, const std::int64_t* sectors,
+                         int count, std::int64_t* partial) {
+    // Fast path: when every run of lanes storing consecutive elements starts and ends on a
+    // sector boundary, each touched sector is covered whole (rows of a coalesced store).
+    bool whole = (addresses[0] & 31) == 0;
+    for (int lane = 1; lane < kWarpSize; ++lane) {
+        const bool next = addresses[lane] == addresses[lane - 1] + width;
+        whole &= next || (((addresses[lane - 1] + width) | addresses[lane]) & 31) == 0;
+    }
+    if (whole && ((addresses[kWarpSize - 1] + width) & 31) == 0) {
+        return 0;
+    }
+    std::array<std::uint32_t, kWarpSize + 1> covered{};
+    const std::uint64_t bytes = (std::uint64_t{1} << width) - 1;
+    int at = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const std::int64_t sector = addresses[lane] >> 5;
+        if (sectors[at] != sector) {
+            at = static_cast<int>(std::lower_bound(sectors, sectors + count, sector) - sectors);
+        }
+        covered[static_cast<std::size_t>(at)] |=
+            static_cast<std::uint32_t>(bytes << (addresses[lane] & 31));
+    }
+    int found = 0;
+    for (int i = 0; i < count; ++i) {
+        if (covered[static_cast<std::size_t>(i)] != 0xffffffffu) {
+            partial[found++] = sectors[i];
+        }
+    }
+    return found;
+}
 
 bool isL1Cached(const AccessKind& kind) {
     return kind.op == AccessOp::Load && kind.cache != CachePath::CacheGlobal;
@@ -249,13 +286,19 @@ inline SharedCounts sharedCounts(const AccessKind& kind, std::uint32_t mask,
     }
     int lanesPerPhase = kBankCount * kBankWordBytes / width; // 16 or 8
     if (kind.op == AccessOp::Load) {
-        bool pairsShare = true;
-        for (int even = 0; even < kWarpSize && pairsShare; even += 2) {
-            const bool a = (mask >> even) & 1u;
-            const bool b = (mask >> (even + 1)) & 1u;
-            pairsShare = !(a && b && addresses[even] != addresses[even + 1]);
-        }
-        if (pairsShare) {
+        // Fused when every active lane shares its address with its active partner lane ^ 1, or
+        // every one with lane ^ 2.
+        auto partnersShare = [&](int distance) {
+            for (int lane = 0; lane < kWarpSize; ++lane) {
+                const int partner = lane ^ distance;
+                if (((mask >> lane) & 1u) && ((mask >> partner) & 1u) &&
+                    addresses[lane] != addresses[partner]) {
+                    return false;
+                }
+            }
+            return true;
+        };
+        if (partnersShare(1) || partnersShare(2)) {
             lanesPerPhase *= 2;
         }
     }
@@ -562,12 +605,14 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
 
     std::vector<SectorSet> readSets;
     std::vector<SectorSet> writeSets;
+    std::vector<SectorSet> partialSets;    // written sectors some store request writes in part
     std::vector<BlockSectorSet> blockSets; // sectors the block's L1-cached loads brought in
     for (const ResolvedBuffer& buffer : kernel.buffers) {
         out.buffers.push_back(GridBufferFootprint{buffer.name, buffer.bytes, 0, 0, 0, 0});
         const std::int64_t sectors = (buffer.bytes + kSectorBytes - 1) / kSectorBytes;
         readSets.emplace_back(sectors);
         writeSets.emplace_back(sectors);
+        partialSets.emplace_back(sectors);
         blockSets.emplace_back(sectors);
     }
     struct AccessPlan {
@@ -583,6 +628,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                                    kind.space == MemorySpace::Global, isL1Cached(kind)});
     }
 
+    std::array<std::int64_t, kWarpSize + 1> partial{}; // one store's sectors written in part
     GridWalker walker(kernel, options, true);
     auto visit = [&](std::int64_t block, std::int64_t warp, std::size_t a, std::uint32_t mask,
                      const std::int64_t* addresses, const std::int64_t* sectors, int count) {
@@ -617,6 +663,11 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                         set.insert(sectors[i]);
                     }
                     footprint.l2SectorsWritten += count;
+                    const int parts = partlyWrittenSectors(addresses, plan.kind.widthBytes, sectors,
+                                                           count, partial.data());
+                    for (int i = 0; i < parts; ++i) {
+                        partialSets[plan.buffer].insert(partial[static_cast<std::size_t>(i)]);
+                    }
                 }
             } else {
                 const SharedCounts shared = sharedCounts(plan.kind, mask, addresses);
@@ -648,6 +699,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
     for (std::size_t b = 0; b < out.buffers.size(); ++b) {
         out.buffers[b].sectorsRead = readSets[b].count();
         out.buffers[b].sectorsWritten = writeSets[b].count();
+        out.buffers[b].sectorsWrittenInPart = partialSets[b].count();
     }
     out.metrics = gridMetrics(kernel, out);
     return out;
@@ -686,7 +738,9 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
     double l2Write = 0.0;
     double footprintRead = 0.0;
     double footprintWritten = 0.0;
+    double writtenInPart = 0.0;
     for (const GridBufferFootprint& b : prediction.buffers) {
+        writtenInPart += static_cast<double>(b.sectorsWrittenInPart);
         l2Read += static_cast<double>(b.l2SectorsRead);
         l2Write += static_cast<double>(b.l2SectorsWritten);
         footprintRead += static_cast<double>(b.sectorsRead);
@@ -704,6 +758,7 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
         {"warpscope__shared_bytes_per_block", static_cast<double>(prediction.sharedBytesPerBlock)});
     metrics.push_back({"warpscope__threads", static_cast<double>(kernel.threadCount())});
     metrics.push_back({"warpscope__warps", static_cast<double>(prediction.warps)});
+    metrics.push_back({"warpscope__sectors_written_in_part", writtenInPart});
     return metrics;
 }
 

@@ -104,20 +104,19 @@ std::vector<std::uint32_t> lanePhases(int widthBytes) {
     return phases;
 }
 
-/// True when every even/odd lane pair (2k, 2k+1) of the mask asks for at most one address: both
-/// lanes on the same address, or only one of them active.
-bool pairsShareAddresses(const WarpAccess& access, std::uint32_t mask) {
-    for (int even = 0; even < kWarpSize; even += 2) {
-        if (((mask >> even) & 3u) == 0) {
-            continue;
-        }
-        const auto& a = access.addresses[static_cast<std::size_t>(even)];
-        const auto& b = access.addresses[static_cast<std::size_t>(even + 1)];
+/// The lowest active lane whose active partner `lane ^ distance` asks for another address, or -1
+/// when every active lane shares its address with its partner or the partner is inactive: with
+/// distance 1 the even/odd pairs (2k, 2k+1), with distance 2 the lanes two apart in each group of
+/// four (4k with 4k+2, 4k+1 with 4k+3).
+int firstSplitLane(const WarpAccess& access, int distance) {
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& a = access.addresses[static_cast<std::size_t>(lane)];
+        const auto& b = access.addresses[static_cast<std::size_t>(lane ^ distance)];
         if (a && b && *a != *b) {
-            return false;
+            return lane;
         }
     }
-    return true;
+    return -1;
 }
 
 /// The phases an access is served in, only those with active lanes.
@@ -125,19 +124,27 @@ bool pairsShareAddresses(const WarpAccess& access, std::uint32_t mask) {
 /// Stores use the fixed lane phases. Measured on the H100: a 16-byte store of 32 lanes to one
 /// address costs 4 wavefronts, and two lanes of different quarter-warps never conflict.
 ///
-/// Loads of 8 and 16 bytes start from the same phases, but when every even/odd lane pair of the
-/// whole warp asks for at most one address, neighbouring phases are fused two by two (half-warps
-/// 0+1; quarter-warps 0+1 and 2+3): each fused phase still asks for at most 128 bytes. Measured: a
-/// 32-lane 8-byte broadcast load is one wavefront and a 16-byte one two; lanes 0 and 8 of a 16-byte
-/// load on the same bank conflict (2 wavefronts, 1 conflict) while as a store they do not; the
-/// same 16 addresses read by both half-warps (lane l and l + 16 alike) stay two wavefronts; and a
-/// single pair with two addresses anywhere in the warp stops all fusion, even of two quarter-warps
-/// whose own pairs all share. Rules fitted to the measured sets in turn and each checked on a set
-/// measured after it (tests/data/hardware_table_h100.jsonl; docs/models.md tells the story).
-std::vector<std::uint32_t> servicePhases(const WarpAccess& access) {
+/// Loads of 8 and 16 bytes start from the same phases, but neighbouring phases are fused two by
+/// two (half-warps 0+1; quarter-warps 0+1 and 2+3) when the whole warp asks for at most one
+/// address per partner pair, partners being either every even/odd pair (2k, 2k+1) or every pair
+/// of lanes two apart (l, l ^ 2); an inactive partner never splits a pair. Each fused phase then
+/// still asks for at most 128 bytes. Measured: a 32-lane 8-byte broadcast load is one wavefront and
+/// a 16-byte one two; lanes 0 and 8 of a 16-byte load on the same bank conflict (2 wavefronts,
+/// 1 conflict) while as a store they do not; the same 16 addresses read by both half-warps (lane
+/// l and l + 16 alike) stay two wavefronts; a single pair with two addresses anywhere in the warp
+/// stops all fusion, even of two quarter-warps whose own pairs all share; lanes l and l ^ 2 on one
+/// address fuse too, while l and l ^ 3, l ^ 4, l ^ 8, l ^ 16 or (2k+1, 2k+2) do not. Rules fitted
+/// to the measured sets in turn and each checked on a set measured after it
+/// (tests/data/hardware_table_h100.jsonl; docs/models.md tells the story).
+std::vector<std::uint32_t> servicePhases(const WarpAccess& access, PhaseFusion& fusion) {
     std::vector<std::uint32_t> phases = lanePhases(access.kind.widthBytes);
-    if (access.kind.op == AccessOp::Load && phases.size() > 1 &&
-        pairsShareAddresses(access, 0xFFFFFFFFu)) {
+    fusion = PhaseFusion{};
+    fusion.considered = access.kind.op == AccessOp::Load && phases.size() > 1;
+    if (fusion.considered) {
+        fusion.splitLane = {firstSplitLane(access, 1), firstSplitLane(access, 2)};
+        fusion.partnerDistance = fusion.splitLane[0] < 0 ? 1 : fusion.splitLane[1] < 0 ? 2 : 0;
+    }
+    if (fusion.partnerDistance > 0) {
         std::vector<std::uint32_t> fused;
         for (std::size_t i = 0; i + 1 < phases.size(); i += 2) {
             fused.push_back(phases[i] | phases[i + 1]);
@@ -214,7 +221,7 @@ void packPhase(const WarpAccess& access, std::uint32_t phaseMask, std::vector<Wa
 
 SharedPrediction predictShared(const WarpAccess& access) {
     SharedPrediction result;
-    result.phases = servicePhases(access);
+    result.phases = servicePhases(access, result.fusion);
     for (std::uint32_t phase : result.phases) {
         // Within a phase, a bank serves one distinct 4-byte word per wavefront; lanes asking for a
         // word already being read or written share it (broadcast). Measured: a phase costs exactly

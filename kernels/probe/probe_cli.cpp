@@ -4,6 +4,7 @@
 #include "probe_protocol.h"
 #include "probe_text.h"
 #include "run_kernel.h"
+#include "transfers_cli.h"
 #include "warpscope/command_line_text.h"
 #include "warpscope/file_format.h"
 #include "warpscope/model.h"
@@ -48,6 +49,8 @@ Usage:
   warpscope-probe [serve]                 JSON-lines server on stdin/stdout (what the app runs)
   warpscope-probe run <preset | file.json | expression> [options]
   warpscope-probe run-kernel <kernel preset | kernel file | kernel JSON> [options]
+  warpscope-probe transfers [options]     host and device transfers (pageable, pinned,
+                                          zero-copy, managed)
   warpscope-probe selfcheck               run the built-in hardware table on this GPU
   warpscope-probe info                    what this GPU is
   warpscope-probe --help | --version
@@ -71,6 +74,7 @@ run        Measures one pattern on the GPU and prints the modern model's predict
   --repetitions N        timed repetitions for the medians (default 21)
 
 @RUN_KERNEL@
+@TRANSFERS@
 selfcheck  Runs every pattern of the hardware table compiled into the probe (measured with
            Nsight Compute on an NVIDIA H100) and compares each counter exactly. Prints one line
            per failing pattern and ends with the line `N passed, M failed`.
@@ -590,6 +594,7 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     if (command == "--help" || command == "-h" || command == "help") {
         std::string usage = kUsage;
         usage.replace(usage.find("@RUN_KERNEL@\n"), 13, kRunKernelUsage);
+        usage.replace(usage.find("@TRANSFERS@\n"), 12, kTransfersUsage);
         std::cout << usage;
         return kExitOk;
     }
@@ -601,6 +606,9 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     }
     if (command == "run-kernel") {
         return runKernelCommand(rest, makeBackend);
+    }
+    if (command == "transfers") {
+        return transfersCommand(rest, makeBackend);
     }
     const auto noArguments = [&](int (*body)(const BackendFactory&)) {
         if (!rest.empty()) {

@@ -9,6 +9,7 @@
 #include "probe_backend.h"
 #include "replay_kernels.h"
 #include "timing_kernels.h"
+#include "transfers_cuda.h"
 
 #include "warpscope/model.h"
 
@@ -207,6 +208,39 @@ public:
             }
         }
         return results;
+    }
+
+    ProbeResult<TransferMeasurement> measureTransfers(const TransferOptions& options,
+                                                      const ProgressCallback& progress,
+                                                      const CancelCallback& cancelled) override {
+        if (auto error = ensureDevice()) {
+            return *error;
+        }
+        if (m_info.measuredCopyBandwidthGBs == 0.0) {
+            if (auto error = measureCopyBandwidth()) {
+                return *error;
+            }
+        }
+        auto memory = currentTransferMemory();
+        if (auto* error = std::get_if<ProbeError>(&memory)) {
+            return *error;
+        }
+        const TransferMemory& free = std::get<TransferMemory>(memory);
+        const TransferPlanResult planned = planTransfers(options, free);
+        if (!planned.plan) {
+            return ProbeError{planned.outOfMemory ? ProbeErrorCode::OutOfMemory
+                                                  : ProbeErrorCode::BadRequest,
+                              planned.error, false};
+        }
+        auto measured = runTransfersOnDevice(*planned.plan, progress, cancelled);
+        if (auto* result = std::get_if<TransferMeasurement>(&measured)) {
+            result->deviceName = m_info.name;
+            result->link = findTransferLink();
+            result->deviceCopyBandwidthGBs = m_info.measuredCopyBandwidthGBs;
+            result->deviceFreeBytes = free.deviceFreeBytes;
+            result->hostAvailableBytes = free.hostAvailableBytes;
+        }
+        return measured;
     }
 
     // Needs no driver: `hello` and --version ask it on machines without a GPU.

@@ -200,4 +200,91 @@ BuildInfo FakeBackend::buildInfo() const {
     return info;
 }
 
+ProbeResult<TransferMeasurement> FakeBackend::measureTransfers(const TransferOptions& options,
+                                                               const ProgressCallback& progress,
+                                                               const CancelCallback& cancelled) {
+    ++measureTransfersCalls;
+    if (failure) {
+        return *failure;
+    }
+    const TransferPlanResult planned =
+        planTransfers(options, TransferMemory{device.globalMemoryBytes, hostAvailableBytes});
+    if (!planned.plan) {
+        return ProbeError{planned.outOfMemory ? ProbeErrorCode::OutOfMemory
+                                              : ProbeErrorCode::BadRequest,
+                          planned.error, false};
+    }
+    const TransferPlan& plan = *planned.plan;
+    TransferMeasurement measurement;
+    measurement.deviceName = device.name;
+    measurement.link.kind = "pcie";
+    measurement.link.pcieGeneration = 4;
+    measurement.link.pcieWidth = 16;
+    measurement.link.pcieMaxGeneration = 4;
+    measurement.link.pcieMaxWidth = 16;
+    measurement.link.theoreticalGBs = pcieLinkGBs(4, 16);
+    measurement.link.source = "fake";
+    measurement.link.description = describeLink(measurement.link);
+    measurement.deviceCopyBandwidthGBs = device.measuredCopyBandwidthGBs;
+    measurement.deviceFreeBytes = device.globalMemoryBytes;
+    measurement.hostAvailableBytes = hostAvailableBytes;
+    measurement.repetitions = plan.repetitions;
+    measurement.capNote = plan.capNote;
+    const auto gbs = [](TransferMode mode) {
+        switch (mode) {
+        case TransferMode::H2dPageable:
+        case TransferMode::D2hPageable:
+            return 10.0;
+        case TransferMode::H2dPinned:
+        case TransferMode::D2hPinned:
+            return 25.0;
+        case TransferMode::BothPageable:
+            return 14.0;
+        case TransferMode::BothPinned:
+            return 45.0;
+        case TransferMode::SumDevice:
+            return 50.0;
+        case TransferMode::SumZeroCopy:
+        case TransferMode::ManagedPrefetch:
+            return 20.0;
+        case TransferMode::SumCopy:
+            return 24.0;
+        case TransferMode::ManagedFault:
+            return 6.0;
+        }
+        return 1.0;
+    };
+    const int total = static_cast<int>(plan.modes.size() * plan.sizes.size());
+    int done = 0;
+    for (TransferMode mode : plan.modes) {
+        measurement.curves.push_back(TransferCurve{mode, {}});
+    }
+    for (std::int64_t size : plan.sizes) {
+        for (std::size_t m = 0; m < plan.modes.size(); ++m) {
+            if (cancelled && cancelled()) {
+                return ProbeError{ProbeErrorCode::Cancelled,
+                                  "cancelled after " + std::to_string(done) + " of " +
+                                      std::to_string(total) + " points",
+                                  false};
+            }
+            if (beforeItem) {
+                beforeItem(done);
+            }
+            const TransferMode mode = plan.modes[m];
+            const double ms = 0.01 + static_cast<double>(transferBytesFactor(mode)) *
+                                         static_cast<double>(size) / (gbs(mode) * 1e6);
+            std::vector<double> samples;
+            for (int r = 0; r < plan.repetitions; ++r) {
+                samples.push_back(ms * (1.0 + 0.01 * ((r % 3) - 1)));
+            }
+            measurement.curves[m].points.push_back(transferPoint(mode, size, samples));
+            ++done;
+            if (progress) {
+                progress(done, total);
+            }
+        }
+    }
+    return measurement;
+}
+
 } // namespace warpscope::probe

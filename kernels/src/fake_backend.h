@@ -60,6 +60,16 @@ public:
     std::atomic<int> measureKernelCalls{0};
     KernelMeasureOptions lastKernelOptions;
 
+    /// Transfers: planned against device.globalMemoryBytes free and `hostAvailableBytes` (so the
+    /// default range is capped at 256 MiB and managed memory refused above it), then timed as a
+    /// link of fixed bandwidth per mode after 10 us of latency, with a 1 % spread. beforeItem(i)
+    /// is called before each point.
+    ProbeResult<TransferMeasurement> measureTransfers(const TransferOptions& options,
+                                                      const ProgressCallback& progress,
+                                                      const CancelCallback& cancelled) override;
+    std::int64_t hostAvailableBytes = std::int64_t{16} << 30;
+    std::atomic<int> measureTransfersCalls{0};
+
 private:
     ProbeResult<Measurement> answerFor(const SweepItem& item, const MeasureOptions& options);
 };

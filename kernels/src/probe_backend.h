@@ -4,6 +4,7 @@
 // faked in tests.
 #pragma once
 
+#include "transfer_types.h"
 #include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
 #include "warpscope/pattern.h"
@@ -188,6 +189,19 @@ public:
         (void)progress;
         (void)cancelled;
         return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot run whole kernels",
+                          false};
+    }
+
+    /// Host and device transfers (measure_transfers, transfer_types.h): plans the sizes with
+    /// planTransfers() against the memory free now (BadRequest or OutOfMemory when it refuses),
+    /// then times every mode at every size. Backends that cannot answer Internal by default.
+    virtual ProbeResult<TransferMeasurement> measureTransfers(const TransferOptions& options,
+                                                              const ProgressCallback& progress,
+                                                              const CancelCallback& cancelled) {
+        (void)options;
+        (void)progress;
+        (void)cancelled;
+        return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot measure transfers",
                           false};
     }
 

@@ -4,6 +4,7 @@
 
 #include "kernel_codegen.h"
 #include "kernel_request.h"
+#include "transfers.h"
 
 #include "warpscope/json_depth.h"
 #include "warpscope/model.h"
@@ -65,8 +66,9 @@ constexpr std::size_t kMaxQueuedBytes = 16u * 1024u * 1024u;
 constexpr int kMaxSweepPatterns = 65536;
 constexpr int kMaxRepetitions = 1000;
 
-const char* const kOps[] = {"hello",         "device_info", "measure",  "sweep",         "cancel",
-                            "kernel_source", "selfcheck",   "shutdown", "measure_kernel"};
+const char* const kOps[] = {"hello",          "device_info",      "measure",   "sweep",
+                            "cancel",         "kernel_source",    "selfcheck", "shutdown",
+                            "measure_kernel", "measure_transfers"};
 
 ProbeError makeError(ProbeErrorCode code, std::string message) {
     return ProbeError{code, std::move(message), false};
@@ -270,7 +272,8 @@ Pending parseRequestLine(const LineRead& line) {
     if (std::find(std::begin(kOps), std::end(kOps), pending.op) == std::end(kOps)) {
         pending.error = badRequest("unknown op \"" + pending.op +
                                        "\"; the ops are hello, device_info, measure, sweep, "
-                                       "measure_kernel, cancel, kernel_source, selfcheck and "
+                                       "measure_kernel, measure_transfers, cancel, "
+                                       "kernel_source, selfcheck and "
                                        "shutdown",
                                    "/op");
         return pending;
@@ -545,9 +548,9 @@ public:
                 if (!pending.endOfInput && !pending.error) {
                     m_shared->running = true;
                     m_shared->runningId = pending.id;
-                    m_shared->runningCancellable = pending.op == "sweep" ||
-                                                   pending.op == "selfcheck" ||
-                                                   pending.op == "measure_kernel";
+                    m_shared->runningCancellable =
+                        pending.op == "sweep" || pending.op == "selfcheck" ||
+                        pending.op == "measure_kernel" || pending.op == "measure_transfers";
                     m_shared->cancelRequested = false;
                 }
             }
@@ -627,6 +630,17 @@ private:
         }
         if (op == "selfcheck") {
             return selfcheck(id);
+        }
+        if (op == "measure_transfers") {
+            ProgressWriter progress(id, m_options.progressInterval,
+                                    [this](const json& line) { m_shared->write(line); });
+            auto result = runTransfersRequest(
+                request, m_backend, [&](int done, int total) { progress(done, total); },
+                [this] { return m_shared->cancelRequested.load(); });
+            if (auto* error = std::get_if<RequestError>(&result)) {
+                return fail(id, *error);
+            }
+            return {okResponse(id, std::get<json>(std::move(result)))};
         }
         return fail(id, makeError(ProbeErrorCode::Internal, "op \"" + op + "\" not dispatched"));
     }

@@ -11,12 +11,17 @@ check   For every kernel preset (or the ids given), in one run:
         - the probe's answer for one cold launch (`run-kernel ID --json`): the grid model's
           prediction and the probe's CUPTI counters;
         - `ncu` over `warpscope-probe run-kernel ID --no-counters` collecting the same metrics on
-          the same generated kernel (ncu flushes the caches before it: a cold launch too);
+          the same generated kernel (ncu flushes the caches before it: a cold launch too), with
+          ncu's default --clock-control base, and the DRAM counters again with clocks not
+          locked (--clock-control none, as the probe runs);
         - the generated kernel's SASS (cuobjdump): exactly one memory instruction per access;
         - compute-sanitizer memcheck, and racecheck for kernels with shared accesses.
         Prints a table; global requests and sectors must agree exactly in all three sources,
         shared wavefronts within 10 %, dram__bytes_read.sum within 5 % of the predicted
-        footprint. Writes OUTDIR/kernel_check.txt and OUTDIR/kernel_check.jsonl (raw).
+        footprint in every measurement (probe, ncu with both clock settings); a kernel over it
+        is named with its sectors written in part (warpscope__sectors_written_in_part: L2 fills
+        of those sectors are what a cold launch reads beyond the footprint, docs/models.md).
+        Writes OUTDIR/kernel_check.txt and OUTDIR/kernel_check.jsonl (raw).
         --extra: the launches of EXTRA below instead (non-square grids, other blocks and
         offsets), written to OUTDIR/kernel_check_extra.txt and .jsonl.
 tables  The notes' Tables 4-4, 4-6, 4-10, 4-11, 4-13 and the readSegment/writeSegment and
@@ -45,6 +50,7 @@ METRICS = nsight.ACCESS_METRICS + [
     "gpu__time_duration.sum",
 ]
 EXACT = METRICS[:4]
+DRAM = ["dram__bytes_read.sum", "dram__bytes_write.sum"]
 SHARED_WAVEFRONTS = [METRICS[4], METRICS[6]]
 
 
@@ -63,9 +69,10 @@ def run(args, timeout=240, env=None):
         return 124, "", "timed out after %d s" % timeout, time.perf_counter() - started
 
 
-def ncu_metrics(probe, kernel_id, extra=()):
-    code, out, err, seconds = run(["ncu", "--metrics", ",".join(METRICS), "--csv",
+def ncu_metrics(probe, kernel_id, extra=(), metrics=None, clock="base"):
+    code, out, err, seconds = run(["ncu", "--metrics", ",".join(metrics or METRICS), "--csv",
                                    "--print-units", "base", "--cache-control", "all",
+                                   "--clock-control", clock,
                                    "-k", "regex:warpscope_kernel", "-c", "1",
                                    probe, "run-kernel", kernel_id, *extra, "--no-counters",
                                    "--repetitions", "1"], timeout=300)
@@ -150,6 +157,7 @@ def check(probe, kernels_json, out_dir, ids):
             continue
         answer = json.loads(out.splitlines()[0])
         ncu, ncu_status = ncu_metrics(probe, kid, extra)
+        ncu_free, _ = ncu_metrics(probe, kid, extra, DRAM, "none")
         promised = answer["memoryInstructions"]
         found_full = check_kernel_sass.sass_memory_instructions(cubin)
         found = [op for _, _, op, _ in found_full]
@@ -172,12 +180,16 @@ def check(probe, kernels_json, out_dir, ids):
                     if v is None or (p == 0 and v != 0) or (p and abs(pct(v, p)) > 10):
                         problems.append("%s predicted %s %s %s" % (m, fmt(p), source, fmt(v)))
         footprint = predicted.get("dram__bytes_read.sum")
+        in_part = predicted.get("warpscope__sectors_written_in_part")
         for source, v in (("probe", counters.get("dram__bytes_read.sum")),
-                          ("ncu", ncu.get("dram__bytes_read.sum"))):
+                          ("ncu", ncu.get("dram__bytes_read.sum")),
+                          ("ncu (clocks free)", ncu_free.get("dram__bytes_read.sum"))):
             if footprint and (v is None or abs(pct(v, footprint)) > 5):
-                problems.append("dram__bytes_read.sum predicted %s %s %s (%+.1f %%)"
+                problems.append("dram__bytes_read.sum predicted %s %s %s (%+.1f %%)%s"
                                 % (fmt(footprint), source, fmt(v),
-                                   pct(v, footprint) if v else float("nan")))
+                                   pct(v, footprint) if v else float("nan"),
+                                   "; %s sectors written in part (fills, not predicted)"
+                                   % fmt(in_part) if in_part else ""))
         if not sass_ok:
             problems.append("SASS: " + sass_message)
         if memcheck[0] != 0:
@@ -185,6 +197,7 @@ def check(probe, kernels_json, out_dir, ids):
         if racecheck and racecheck[0] != 0:
             problems.append("racecheck exit %d %s" % (racecheck[0], racecheck[1]))
         record = {"id": label, "answer": answer, "ncu": ncu, "ncuStatus": ncu_status,
+                  "ncuClocksFree": ncu_free,
                   "sass": {"ok": sass_ok, "promised": promised, "found": found},
                   "memcheck": memcheck, "racecheck": racecheck, "problems": problems}
         raw.write(json.dumps(record) + "\n")
@@ -199,7 +212,8 @@ def check(probe, kernels_json, out_dir, ids):
     # The table for docs/benchmarks.md.
     log(text, "")
     log(text, "| preset | ld requests (model = probe = ncu) | ld sectors | st requests | st sectors "
-              "| shared wavefronts ld+st: model / probe / ncu | DRAM read: footprint / probe / ncu "
+              "| shared wavefronts ld+st: model / probe / ncu "
+              "| DRAM read: footprint / probe / ncu / ncu clocks free (sectors written in part) "
               "| L2 sectors rd from L1: model / probe / ncu | SASS | sanitizer |")
     log(text, "|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
@@ -215,11 +229,13 @@ def check(probe, kernels_json, out_dir, ids):
             return sum((src.get(m) or 0) for m in SHARED_WAVEFRONTS)
 
         fp = p.get("dram__bytes_read.sum") or 0
-        dram = "%s / %s / %s" % (fmt(fp), fmt(c.get("dram__bytes_read.sum")),
-                                 fmt(n.get("dram__bytes_read.sum")))
-        if fp and c.get("dram__bytes_read.sum") and n.get("dram__bytes_read.sum"):
-            dram += " (%+.1f %%, %+.1f %%)" % (pct(c["dram__bytes_read.sum"], fp),
-                                               pct(n["dram__bytes_read.sum"], fp))
+        free = r.get("ncuClocksFree", {})
+        reads = [c.get("dram__bytes_read.sum"), n.get("dram__bytes_read.sum"),
+                 free.get("dram__bytes_read.sum")]
+        dram = " / ".join(fmt(v) for v in [fp] + reads)
+        if fp and all(reads):
+            dram += " (%s)" % ", ".join("%+.1f %%" % pct(v, fp) for v in reads)
+        dram += " (%s)" % fmt(p.get("warpscope__sectors_written_in_part"))
         lts = "%s / %s / %s" % (fmt(p.get("lts__t_sectors_srcunit_tex_op_read.sum")),
                                 fmt(c.get("lts__t_sectors_srcunit_tex_op_read.sum")),
                                 fmt(n.get("lts__t_sectors_srcunit_tex_op_read.sum")))

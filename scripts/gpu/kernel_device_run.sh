@@ -2,12 +2,14 @@
 # Runs issue 11's whole-kernel checks on a GPU machine from a folder prepared by
 # scripts/gpu/kernel_device_pack.sh (binaries in bin/, the scripts and resources/kernels.json at
 # their paths in the tree). Usage, from that folder:
-#   scripts/gpu/kernel_device_run.sh smoke|experiment|check|extra|tables|all [OUTDIR]
+#   scripts/gpu/kernel_device_run.sh smoke|experiment|check|extra|dram|tables|all [OUTDIR]
 # smoke:  device facts, one kernel end to end, the generated SASS of every preset, and the
 #         probe's protocol tests;
 # check:  kernel_check.py check (model vs probe vs ncu, SASS, compute-sanitizer);
 # extra:  the same on non-square grids and other launches (kernel_check.py check --extra);
 # experiment: whether kernels that only store columns read DRAM (partial sectors), ECC mode;
+# dram:   kernel_dram.py: why row-reading transposes read more DRAM than their footprint
+#         (L2 fills of sectors written in part; every L2/DRAM counter, block shapes, sizes, clocks);
 # tables: kernel_check.py tables (the notes' tables, 5 runs each).
 set -u
 mode=${1:-all}
@@ -82,6 +84,9 @@ if [ "$mode" = extra ] || [ "$mode" = all ]; then
     python3 scripts/gpu/kernel_check.py check "$probe" resources/kernels.json "$out" --extra 2>&1 |
         tail -n 20
     rm -rf "$out/cubins"
+fi
+if [ "$mode" = dram ] || [ "$mode" = all ]; then
+    python3 scripts/gpu/kernel_dram.py "$probe" "$out" 2>&1 | tail -n 40
 fi
 if [ "$mode" = tables ] || [ "$mode" = all ]; then
     python3 scripts/gpu/kernel_check.py tables "$probe" resources/kernels.json "$out" 5 2>&1 |

@@ -13,6 +13,7 @@
 #include <QString>
 
 #include <bit>
+#include <vector>
 
 namespace warpscope::app::test {
 
@@ -59,6 +60,57 @@ inline QString expectedModernSummary(const ModernPrediction& modern) {
         .arg(s.wavefronts)
         .arg(s.idealWavefronts)
         .arg(s.bankConflicts);
+}
+
+/// The bank view's line saying why an 8/16-byte access has its phases, from core's fusion.
+inline QString expectedFusionNote(const WarpAccess& access, const SharedPrediction& shared) {
+    const int width = access.kind.widthBytes;
+    const PhaseFusion& f = shared.fusion;
+    const QString fixed =
+        width == 8 ? QStringLiteral("half-warps") : QStringLiteral("quarter-warps");
+    const QString fused = width == 8 ? QStringLiteral("half-warps 0 and 1")
+                                     : QStringLiteral("quarter-warps 0+1 and 2+3");
+    if (width <= 4) {
+        return QString();
+    }
+    if (!f.considered) {
+        return QStringLiteral("Not fused: a store is served in fixed %1, each on its own")
+            .arg(fixed);
+    }
+    if (f.partnerDistance == 1) {
+        return QStringLiteral("Fused: every lane pair (2k, 2k+1) asks for at most one address, so "
+                              "%1 are served together")
+            .arg(fused);
+    }
+    if (f.partnerDistance == 2) {
+        return QStringLiteral("Fused: every lane l asks for the same address as lane l ^ 2 (or "
+                              "one of them is off), so %1 are served together")
+            .arg(fused);
+    }
+    return QStringLiteral("Not fused: lanes %1 and %2 ask for different addresses, and so do "
+                          "lanes %3 and %4 (two apart): each of the %5 is served on its own")
+        .arg(f.splitLane[0])
+        .arg(f.splitLane[0] ^ 1)
+        .arg(f.splitLane[1])
+        .arg(f.splitLane[1] ^ 2)
+        .arg(fixed);
+}
+
+/// The bank view's label under each phase: its first and last lane, and whether it was fused.
+inline std::vector<QString> expectedPhaseLabels(const SharedPrediction& shared) {
+    std::vector<QString> labels;
+    for (std::size_t p = 0; p < shared.phases.size(); ++p) {
+        const std::uint32_t phase = shared.phases[p];
+        const int first = std::countr_zero(phase);
+        const int last = 31 - std::countl_zero(phase);
+        labels.push_back(
+            QStringLiteral("P%1 · lanes %2–%3%4")
+                .arg(p + 1)
+                .arg(first)
+                .arg(last)
+                .arg(shared.fusion.partnerDistance > 0 ? QStringLiteral(" · fused") : QString()));
+    }
+    return labels;
 }
 
 inline QString expectedAccess(const WarpAccess& access) {

@@ -298,8 +298,26 @@ void expectBankViewMatchesCore(const BankView& view, const CorePrediction& core)
         QStringLiteral("%1 wavefront(s)").arg(shared.wavefronts)));
     EXPECT_TRUE(content.wavefrontHeading.endsWith(
         QStringLiteral("it would take %1").arg(shared.idealWavefronts)));
+    // Why the phases are these, and a bracket under each phase's lanes.
+    EXPECT_EQ(content.fusionNote, expectedFusionNote(access, shared));
+    EXPECT_EQ(content.phaseLabels, expectedPhaseLabels(shared));
+    ASSERT_EQ(view.phaseBracketRects().size(), shared.phases.size());
+    for (std::size_t p = 0; p < shared.phases.size(); ++p) {
+        const QRectF bracket = view.phaseBracketRects()[p];
+        const int first = std::countr_zero(shared.phases[p]);
+        const int last = 31 - std::countl_zero(shared.phases[p]);
+        EXPECT_DOUBLE_EQ(bracket.left(), view.phaseLaneRect(first).left()) << "phase " << p;
+        EXPECT_DOUBLE_EQ(bracket.right(), view.phaseLaneRect(last).right()) << "phase " << p;
+        EXPECT_GT(bracket.top(), view.phaseLaneRect(first).bottom()) << "phase " << p;
+    }
+    std::uint32_t split = 0;
+    if (shared.fusion.considered && shared.fusion.partnerDistance == 0) {
+        split = (1u << shared.fusion.splitLane[0]) | (1u << (shared.fusion.splitLane[0] ^ 1)) |
+                (1u << shared.fusion.splitLane[1]) | (1u << (shared.fusion.splitLane[1] ^ 2));
+    }
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto index = static_cast<std::size_t>(lane);
+        EXPECT_EQ(content.laneSplit[index], isLaneInMask(split, lane)) << "lane " << lane;
         EXPECT_EQ(content.laneLabels[index], QString::number(lane));
         EXPECT_EQ(content.laneActive[index], access.addresses[index].has_value());
         for (std::size_t p = 0; p < shared.phases.size(); ++p) {
@@ -456,6 +474,55 @@ TEST_F(WindowTest, TheBankViewMarksTheColumnReadConflictAndThePaddedTileHasNone)
     const auto& padded = window->bankView()->bankDegrees();
     EXPECT_EQ(*std::max_element(padded.begin(), padded.end()), 1);
     EXPECT_EQ(document().evaluation()->modern.shared->bankConflicts, 0);
+}
+
+// The guide's example (docs/guide/models.md): float4 loads whose lanes two apart share an element
+// fuse; one split pair stops fusion for the whole warp and the view names it.
+TEST_F(WindowTest, TheBankViewSaysWhichPhasesFusedAndWhy) {
+    loadPreset("shared-float4-two-apart");
+    window->showView(MainWindow::View::Bank);
+    QApplication::processEvents();
+    BankContent content = window->bankView()->content();
+    EXPECT_EQ(content.fusionNote,
+              QStringLiteral("Fused: every lane l asks for the same address as lane l ^ 2 (or one "
+                             "of them is off), so quarter-warps 0+1 and 2+3 are served together"));
+    EXPECT_EQ(content.phaseLabels,
+              (std::vector<QString>{QStringLiteral("P1 · lanes 0–15 · fused"),
+                                    QStringLiteral("P2 · lanes 16–31 · fused")}));
+    EXPECT_EQ(std::count(content.laneSplit.begin(), content.laneSplit.end(), true), 0);
+    EXPECT_EQ(document().evaluation()->modern.shared->wavefronts, 2);
+
+    loadPreset("shared-float4-one-split");
+    QApplication::processEvents();
+    content = window->bankView()->content();
+    EXPECT_EQ(content.fusionNote,
+              QStringLiteral("Not fused: lanes 12 and 13 ask for different addresses, and so do "
+                             "lanes 0 and 2 (two apart): each of the quarter-warps is served on "
+                             "its own"));
+    EXPECT_EQ(content.phaseLabels, (std::vector<QString>{QStringLiteral("P1 · lanes 0–7"),
+                                                         QStringLiteral("P2 · lanes 8–15"),
+                                                         QStringLiteral("P3 · lanes 16–23"),
+                                                         QStringLiteral("P4 · lanes 24–31")}));
+    for (int lane : {0, 2, 12, 13}) {
+        EXPECT_TRUE(content.laneSplit[static_cast<std::size_t>(lane)]) << "lane " << lane;
+    }
+    EXPECT_EQ(std::count(content.laneSplit.begin(), content.laneSplit.end(), true), 4);
+    EXPECT_EQ(window->bankView()->phaseBracketRects().size(), 4u);
+    EXPECT_EQ(document().evaluation()->modern.shared->wavefronts, 5);
+
+    // A store never fuses, and 4-byte accesses have no note.
+    Pattern store = document().pattern();
+    store.kind.op = AccessOp::Store;
+    document().editPattern(store, QStringLiteral("test"));
+    QApplication::processEvents();
+    EXPECT_EQ(
+        window->bankView()->content().fusionNote,
+        QStringLiteral("Not fused: a store is served in fixed quarter-warps, each on its own"));
+    loadPreset("shared-tile-row");
+    QApplication::processEvents();
+    EXPECT_TRUE(window->bankView()->content().fusionNote.isEmpty());
+    EXPECT_EQ(window->bankView()->content().phaseLabels,
+              std::vector<QString>{QStringLiteral("P1 · lanes 0–31")});
 }
 
 TEST_F(WindowTest, ClickingAThreadInTheBlockViewChoosesItsWarp) {

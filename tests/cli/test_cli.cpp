@@ -486,6 +486,26 @@ TEST(Cli, AnalyzeKernelPrintsATablePerAccess) {
     EXPECT_TRUE(containsRegex(run.out, R"(dram__bytes_read.sum +16,777,216)")) << run.out;
 }
 
+TEST(Cli, AnalyzeKernelNamesSectorsWrittenInPart) {
+    // NaiveRow's column stores write every output sector in parts; NaiveCol's rows write whole
+    // sectors, and its DRAM line names no fills.
+    CliRun run =
+        runCli({"analyze-kernel", "transpose-naiverow", "--param", "nx=256", "--param", "ny=256"});
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(containsRegex(run.out, R"(^  out +0 +8,192 +0 +32,768 +8,192$)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(warpscope__sectors_written_in_part +8,192)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(^DRAM read of a cold launch: at least the footprint, )"
+                                       R"(262,144 bytes, plus DRAM fills .*262,144 bytes if each)"))
+        << run.out;
+    run =
+        runCli({"analyze-kernel", "transpose-naivecol", "--param", "nx=256", "--param", "ny=256"});
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(containsRegex(run.out, R"(warpscope__sectors_written_in_part +0$)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(^DRAM read of a cold launch: at least the footprint, )"
+                                       R"(262,144 bytes$)"))
+        << run.out;
+}
+
 TEST(Cli, AnalyzeKernelReadsAFileAndRefusesNonsense) {
     const auto path = std::filesystem::temp_directory_path() /
                       ("warpscope_kernel_" + std::to_string(::getpid()) + ".json");

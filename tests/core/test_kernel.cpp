@@ -410,6 +410,87 @@ TEST(GridModel, L2EstimateReusesInsideABlockOnlyForCachedLoads) {
     EXPECT_EQ(grid.buffers[0].l2SectorsRead, 16 * 4);
 }
 
+// ---- Sectors written in part (stores that leave a sector for other requests to complete) ----
+
+std::int64_t inPart(const GridPrediction& grid, std::size_t buffer) {
+    return grid.buffers.at(buffer).sectorsWrittenInPart;
+}
+
+Kernel storeKernel(const std::string& address, int width = 4, const std::string& active = "1") {
+    Kernel kernel = simpleKernel(address);
+    kernel.accesses[0].kind =
+        AccessKind{MemorySpace::Global, AccessOp::Store, width, CachePath::Default};
+    kernel.accesses[0].activeExpression = active;
+    return kernel;
+}
+
+TEST(GridModel, CountsSectorsWrittenInPart) {
+    // Coalesced 4-byte stores: every request writes its 4 sectors whole.
+    GridPrediction grid = gridOrFail(storeKernel("gid * 4"));
+    EXPECT_EQ(grid.buffers[0].sectorsWritten, 16);
+    EXPECT_EQ(inPart(grid, 0), 0);
+    EXPECT_EQ(metric(grid, "warpscope__sectors_written_in_part"), 0);
+    // Every other float: each sector gets 16 of its 32 bytes, from one request.
+    grid = gridOrFail(storeKernel("gid * 8"));
+    EXPECT_EQ(grid.buffers[0].sectorsWritten, 32);
+    EXPECT_EQ(inPart(grid, 0), 32);
+    EXPECT_EQ(metric(grid, "warpscope__sectors_written_in_part"), 32);
+    // Misaligned by 3 floats: each warp's 128 bytes start 12 bytes into a sector, so its first
+    // and last sectors are partial (completed by the neighbouring warp, but by another request):
+    // bytes 12..523 cover sectors 0..16, of which 0, 4, 8, 12 and 16 are written in part.
+    grid = gridOrFail(storeKernel("(gid + 3) * 4"));
+    EXPECT_EQ(grid.buffers[0].sectorsWritten, 17);
+    EXPECT_EQ(inPart(grid, 0), 5);
+    // An inactive lane leaves a hole in one sector per warp.
+    grid = gridOrFail(storeKernel("gid * 4", 4, "lane != 5"));
+    EXPECT_EQ(inPart(grid, 0), 4);
+    // 16-byte stores: two lanes fill a sector; 8-byte stores every 16 bytes fill half of one.
+    grid = gridOrFail(storeKernel("gid * 16", 16));
+    EXPECT_EQ(inPart(grid, 0), 0);
+    grid = gridOrFail(storeKernel("gid * 16", 8));
+    EXPECT_EQ(grid.buffers[0].sectorsWritten, 64);
+    EXPECT_EQ(inPart(grid, 0), 64);
+    // Two lanes writing the same 4 bytes add nothing: every other float of bytes 0..127, each
+    // written twice, leaves all 4 sectors half written.
+    grid = gridOrFail(storeKernel("(lane / 2) * 8"));
+    EXPECT_EQ(grid.buffers[0].sectorsWritten, 4);
+    EXPECT_EQ(inPart(grid, 0), 4);
+    // Loads are never counted.
+    Kernel load = storeKernel("gid * 8");
+    load.accesses[0].kind.op = AccessOp::Load;
+    grid = gridOrFail(load);
+    EXPECT_EQ(inPart(grid, 0), 0);
+}
+
+TEST(GridModel, RowReadingTransposesWriteSectorsInPartUnlessAWarpFillsThem) {
+    // NaiveRow on 64 x 64 floats: a 16 x 16 block's warp stores two floats of each of 16 output
+    // rows, so every output sector arrives in parts (from 4 warps); with (4, 64) blocks a warp
+    // stores 8 consecutive floats of each of 4 rows: whole sectors.
+    const std::string text = R"({"grid": ["(nx + bx - 1) / bx", "(ny + by - 1) / by", 1],
+      "block": ["bx", "by", 1], "parameters": {"nx": 64, "ny": 64, "bx": 16, "by": 16},
+      "buffers": [{"name": "in", "bytes": "nx * ny * 4"}, {"name": "out", "bytes": "nx * ny * 4"}],
+      "accesses": [
+       {"op": "load", "space": "global", "width": 4, "buffer": "in",
+        "address": "((bid.y * bdim.y + tid.y) * nx + (bid.x * bdim.x + tid.x)) * 4"},
+       {"op": "store", "space": "global", "width": 4, "buffer": "out",
+        "address": "((bid.x * bdim.x + tid.x) * ny + (bid.y * bdim.y + tid.y)) * 4"}]})";
+    Kernel kernel = kernelOrFail(text);
+    GridPrediction grid = gridOrFail(kernel);
+    EXPECT_EQ(grid.buffers[1].sectorsWritten, 512);
+    EXPECT_EQ(inPart(grid, 0), 0);
+    EXPECT_EQ(inPart(grid, 1), 512);
+    for (Parameter& p : kernel.parameters) {
+        if (p.name == "bx" || p.name == "by") {
+            p.value = p.name == "bx" ? 4 : 64;
+        }
+    }
+    grid = gridOrFail(kernel);
+    EXPECT_EQ(grid.buffers[1].sectorsWritten, 512);
+    EXPECT_EQ(inPart(grid, 1), 0);
+    // The issue's example stores rows: whole sectors.
+    EXPECT_EQ(inPart(gridOrFail(kernelOrFail(kIssueExample)), 1), 0);
+}
+
 /// Sums of the per-warp modern model over every warp, the way a reader of kernel.h would compute
 /// them by hand: what predictGrid must equal.
 struct Reference {
@@ -471,6 +552,7 @@ Kernel randomKernel(std::mt19937& rng) {
                              "lane / 8",
                              "tid.y * 32 + tid.x",
                              "(tid.x + bid.y) * 9",
+                             "lane & 29",
                              "0"};
     const char* actives[] = {
         "1", "lane % 3 != 0", "gid < 200", "tid.y != 1 && lane > 3", "(gid * 7) % 5 < 2", "0"};
@@ -489,7 +571,7 @@ Kernel randomKernel(std::mt19937& rng) {
                                  pick(2) ? AccessOp::Load : AccessOp::Store, width,
                                  static_cast<CachePath>(pick(4))};
         access.buffer = shared ? "" : (pick(2) ? "a" : "b");
-        access.addressExpression = "((" + std::string(indices[pick(13)]) + ") * " +
+        access.addressExpression = "((" + std::string(indices[pick(14)]) + ") * " +
                                    std::to_string(pick(4) + 1) + " + " + std::to_string(pick(9)) +
                                    ") * " + std::to_string(width);
         access.activeExpression = actives[pick(6)];
@@ -520,6 +602,38 @@ TEST(GridModel, EqualsThePerWarpModelOnRandomKernels) {
             EXPECT_EQ(got.histogram, want.histogram);
         }
         EXPECT_EQ(grid->sharedBytesPerBlock, ref.sharedBytes);
+        // Sectors written in part, byte by byte: a store request whose active lanes leave any of
+        // a sector's 32 bytes unwritten.
+        std::vector<std::map<std::int64_t, bool>> partly(kernel.buffers.size());
+        for (std::int64_t block = 0; block < resolved.grid.count(); ++block) {
+            for (std::int64_t warp = 0; warp < resolved.warpsPerBlock(); ++warp) {
+                for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
+                    const ResolvedAccess& access = resolved.accesses[a];
+                    if (access.access.kind.space != MemorySpace::Global ||
+                        access.access.kind.op != AccessOp::Store) {
+                        continue;
+                    }
+                    auto wa = resolveWarp(resolved, static_cast<int>(a), block, warp);
+                    ASSERT_TRUE(wa.ok());
+                    std::map<std::int64_t, std::uint32_t> bytes;
+                    for (const auto& address : wa->addresses) {
+                        for (int i = 0; address && i < wa->kind.widthBytes; ++i) {
+                            bytes[(*address + i) / 32] |= 1u << ((*address + i) % 32);
+                        }
+                    }
+                    auto& set = partly[static_cast<std::size_t>(access.bufferIndex)];
+                    for (const auto& [sector, mask] : bytes) {
+                        set[sector] = set[sector] || mask != 0xffffffffu;
+                    }
+                }
+            }
+        }
+        for (std::size_t b = 0; b < kernel.buffers.size(); ++b) {
+            const auto count = std::count_if(partly[b].begin(), partly[b].end(),
+                                             [](const auto& entry) { return entry.second; });
+            EXPECT_EQ(grid->buffers[b].sectorsWrittenInPart, count) << "buffer " << b << "\n"
+                                                                    << kernelToJsonText(kernel);
+        }
         // Warp by warp: each warp's sectors (or wavefronts) equal predictModern's for it.
         for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
             std::map<std::pair<std::int64_t, std::int64_t>, int> listed;

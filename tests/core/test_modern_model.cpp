@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -138,6 +140,53 @@ TEST(ModernShared, WavefrontsServeEveryActiveLaneOnceAndNeverTwoWordsInOneBank) 
 
 // The model is meant for validated accesses; like predictTextbook it must still be safe on any
 // input. Width 0 once divided by zero (SIGFPE) and width 256 never finished its shared phases.
+TEST(ModernShared, LoadPhasesFuseWithOnePartnerDistanceForTheWholeWarp) {
+    auto shared = [](AccessOp op, int width,
+                     const std::function<std::optional<std::int64_t>(int)>& address) {
+        return *predictModern(makeAccess(MemorySpace::Shared, op, width, address)).shared;
+    };
+    const std::vector<std::uint32_t> quarters = {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u};
+    const std::vector<std::uint32_t> fusedQuarters = {0xFFFFu, 0xFFFF0000u};
+    // Lanes 2k and 2k+1 on one address: distance 1.
+    auto pairs = shared(AccessOp::Load, 16, [](int l) { return (l / 2) * 16; });
+    EXPECT_TRUE(pairs.fusion.considered);
+    EXPECT_EQ(pairs.fusion.partnerDistance, 1);
+    EXPECT_EQ(pairs.phases, fusedQuarters);
+    EXPECT_EQ(pairs.fusion.splitLane[0], -1);
+    EXPECT_EQ(pairs.fusion.splitLane[1], 0); // lane 0 and lane 2 differ
+    // Lanes l and l ^ 2 on one address (measured on the H100: 2 phases, 2 wavefronts each).
+    auto apart = shared(AccessOp::Load, 16, [](int l) { return (l & ~2) * 16; });
+    EXPECT_EQ(apart.fusion.partnerDistance, 2);
+    EXPECT_EQ(apart.fusion.splitLane[0], 0);
+    EXPECT_EQ(apart.phases, fusedQuarters);
+    EXPECT_EQ(apart.wavefronts, 4);
+    EXPECT_EQ(apart.bankConflicts, 2);
+    // Lanes l and l ^ 3 do not fuse; the model names the first lane of each distance that splits.
+    auto xor3 = shared(AccessOp::Load, 16, [](int l) { return std::min(l, l ^ 3) * 16; });
+    EXPECT_EQ(xor3.fusion.partnerDistance, 0);
+    EXPECT_EQ(xor3.fusion.splitLane[0], 0);
+    EXPECT_EQ(xor3.fusion.splitLane[1], 0);
+    EXPECT_EQ(xor3.phases, quarters);
+    // One split pair anywhere stops fusion for the whole warp.
+    auto split = shared(AccessOp::Load, 16, [](int l) { return l == 27 ? 4096 : (l / 2) * 16; });
+    EXPECT_EQ(split.fusion.partnerDistance, 0);
+    EXPECT_EQ(split.fusion.splitLane[0], 26);
+    EXPECT_EQ(split.phases, quarters);
+    // An inactive partner never splits: every odd lane off still fuses (distance 1).
+    auto even = shared(AccessOp::Load, 8, [](int l) -> std::optional<std::int64_t> {
+        return l % 2 == 0 ? std::optional<std::int64_t>(l * 8) : std::nullopt;
+    });
+    EXPECT_EQ(even.fusion.partnerDistance, 1);
+    EXPECT_EQ(even.phases, std::vector<std::uint32_t>{0xFFFFFFFFu});
+    // Stores and narrow loads never fuse, and say so.
+    auto store = shared(AccessOp::Store, 16, [](int l) { return (l / 2) * 16; });
+    EXPECT_FALSE(store.fusion.considered);
+    EXPECT_EQ(store.phases, quarters);
+    auto narrow = shared(AccessOp::Load, 4, [](int l) { return (l / 2) * 4; });
+    EXPECT_FALSE(narrow.fusion.considered);
+    EXPECT_EQ(narrow.fusion.partnerDistance, 0);
+}
+
 TEST(ModernModel, InvalidInputGivesAnEmptyPredictionInsteadOfACrashOrAHang) {
     for (MemorySpace space : {MemorySpace::Global, MemorySpace::Shared}) {
         for (AccessOp op : {AccessOp::Load, AccessOp::Store}) {

@@ -257,9 +257,9 @@ TEST(ProbeProtocol, HelloNamesTheProtocolVersionAndTheBuild) {
     for (const json& op : hello["result"]["ops"]) {
         ops.insert(op.get<std::string>());
     }
-    EXPECT_EQ(ops,
-              (std::set<std::string>{"hello", "device_info", "measure", "sweep", "cancel",
-                                     "kernel_source", "selfcheck", "shutdown", "measure_kernel"}));
+    EXPECT_EQ(ops, (std::set<std::string>{"hello", "device_info", "measure", "sweep", "cancel",
+                                          "kernel_source", "selfcheck", "shutdown",
+                                          "measure_kernel", "measure_transfers"}));
 }
 
 TEST(ProbeProtocol, StringIdsAreEchoedAsGiven) {

@@ -14,6 +14,7 @@
 #include "views/lanehighlight.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
+#include "views/transfersview.h"
 #include "views/warpview.h"
 
 #include <QBuffer>
@@ -106,6 +107,7 @@ struct FigureRenderer::Private {
     qreal paintZoomable(QPainter* painter, const QString& view, const QRectF& cell,
                         const FigureSpec& spec, const QPalette& palette) const;
     qreal paintSweep(FigurePainter* painter, const QRectF& cell, const QPalette& palette) const;
+    qreal paintTransfers(FigurePainter* painter, const QRectF& cell, const QPalette& palette) const;
     qreal paintMetrics(QPainter* painter, const QRectF& cell, const QPalette& palette) const;
     void paintNote(QPainter& painter, const QRectF& cell, const QPalette& palette,
                    const QString& text) const;
@@ -238,6 +240,9 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
     if (view == QLatin1String("metrics")) {
         return paintMetrics(painter, cell, palette);
     }
+    if (view == QLatin1String("transfers")) { // a deck's slide: the notes' figures
+        return paintTransfers(painter, cell, palette);
+    }
     return 0;
 }
 
@@ -350,6 +355,27 @@ qreal FigureRenderer::Private::paintSweep(FigurePainter* painter, const QRectF& 
               QCoreApplication::translate("warpscope",
                                           "This build has no sweep plot (QCustomPlot missing)."));
 #endif
+    return fit;
+}
+
+qreal FigureRenderer::Private::paintTransfers(FigurePainter* painter, const QRectF& cell,
+                                              const QPalette& palette) const {
+    const qreal minWidth = 640;
+    const qreal minHeight = 400;
+    const qreal fit = std::min({1.0, cell.width() / minWidth, cell.height() / minHeight});
+    if (painter == nullptr) {
+        return fit;
+    }
+    TransfersView transfers;
+    transfers.setPalette(palette);
+    transfers.setAttribute(Qt::WA_DontShowOnScreen);
+    const QSize size(qRound(cell.width() / fit), qRound(cell.height() / fit));
+    painter->save();
+    painter->translate(cell.topLeft());
+    painter->scale(fit, fit);
+    painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(size)));
+    transfers.render(*painter, size);
+    painter->restore();
     return fit;
 }
 

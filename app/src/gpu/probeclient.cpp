@@ -22,8 +22,9 @@ constexpr qsizetype kMaxAnswerBytes = 256 * 1024 * 1024;
 constexpr qsizetype kStderrKeep = 4096;
 
 const char* opName(int op) {
-    static const char* names[] = {"hello",         "device_info", "measure",  "sweep",
-                                  "kernel_source", "cancel",      "shutdown", "measure_kernel"};
+    static const char* names[] = {"hello",    "device_info",    "measure",
+                                  "sweep",    "kernel_source",  "cancel",
+                                  "shutdown", "measure_kernel", "measure_transfers"};
     return names[op];
 }
 
@@ -207,7 +208,8 @@ int ProbeClient::addJob(Op op, QJsonObject request) {
     request.insert(QStringLiteral("id"), job.id);
     request.insert(QStringLiteral("op"), QString::fromLatin1(opName(static_cast<int>(op))));
     job.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
-    const bool needsGpu = op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel;
+    const bool needsGpu = op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel ||
+                          op == Op::MeasureTransfers;
     if ((m_state == State::NoGpu && needsGpu) || m_state == State::Failed) {
         // Answered at once, after the caller has the id.
         const ProbeFailure failure = m_stateFailure.value_or(
@@ -258,6 +260,10 @@ int ProbeClient::measureKernel(const QJsonObject& kernel, const std::vector<Kern
     return addJob(Op::MeasureKernel, request);
 }
 
+int ProbeClient::measureTransfers(const QJsonObject& options) {
+    return addJob(Op::MeasureTransfers, QJsonObject{{QStringLiteral("options"), options}});
+}
+
 int ProbeClient::kernelSource(const NamedPattern& pattern) {
     return addJob(Op::KernelSource, QJsonObject{{QStringLiteral("pattern"), patternJson(pattern)}});
 }
@@ -272,7 +278,9 @@ void ProbeClient::cancel(int job) {
             return;
         }
         it->silent = true;
-        if ((it->op == Op::Sweep || it->op == Op::MeasureKernel) && m_process != nullptr) {
+        if ((it->op == Op::Sweep || it->op == Op::MeasureKernel ||
+             it->op == Op::MeasureTransfers) &&
+            m_process != nullptr) {
             Job cancel;
             cancel.id = m_nextId++;
             cancel.op = Op::Cancel;
@@ -443,8 +451,9 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
                 std::deque<Job> keep;
                 std::vector<Job> failed;
                 for (const Job& waiting : m_jobs) {
-                    if (!waiting.sent && (waiting.op == Op::Measure || waiting.op == Op::Sweep ||
-                                          waiting.op == Op::MeasureKernel)) {
+                    if (!waiting.sent &&
+                        (waiting.op == Op::Measure || waiting.op == Op::Sweep ||
+                         waiting.op == Op::MeasureKernel || waiting.op == Op::MeasureTransfers)) {
                         failed.push_back(waiting);
                     } else {
                         keep.push_back(waiting);
@@ -522,6 +531,11 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
                 measurements.push_back(KernelMeasurement::fromProbeResult(result, m_gpu, now));
             }
             emit kernelMeasured(job.id, measurements);
+        }
+        return;
+    case Op::MeasureTransfers:
+        if (!job.silent) {
+            emit transfersMeasured(job.id, result);
         }
         return;
     case Op::Cancel:

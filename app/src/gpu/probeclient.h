@@ -158,6 +158,10 @@ public:
     /// measurement per point in order.
     int measureKernel(const QJsonObject& kernel, const std::vector<KernelPoint>& sweep,
                       const KernelMeasureOptions& options);
+    /// Host and device transfers (measure_transfers; `options` as docs/protocol.md has them, {}
+    /// for the defaults). Answered by transfersMeasured with the answer's result object
+    /// (transferResultsFromJson in gpu/transfersmeasurement.h reads it).
+    int measureTransfers(const QJsonObject& options);
     /// Drop a job: a waiting one is never sent (or removed from the probe's queue), a running
     /// sweep is cancelled; its answer, if it still comes, is not reported. No signal follows.
     void cancel(int job);
@@ -171,6 +175,7 @@ signals:
     void progress(int job, int done, int total);
     void kernelSourceReady(int job, const QString& source);
     void kernelMeasured(int job, const std::vector<KernelMeasurement>& measurements);
+    void transfersMeasured(int job, const QJsonObject& result);
     void jobFailed(int job, const ProbeFailure& failure);
     /// The probe stopped on its own (`why`) and was started again.
     void restarted(const QString& why);
@@ -184,7 +189,8 @@ private:
         KernelSource,
         Cancel,
         Shutdown,
-        MeasureKernel
+        MeasureKernel,
+        MeasureTransfers
     };
     struct Job {
         int id = 0;

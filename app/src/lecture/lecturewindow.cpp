@@ -9,6 +9,7 @@
 #include "views/lanehighlight.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
+#include "views/transfersview.h"
 #include "views/viewpainting.h"
 #include "views/viewscrollarea.h"
 #include "views/warpview.h"
@@ -20,6 +21,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QTableView>
@@ -220,6 +222,13 @@ void LectureWindow::previousSlide() {
     }
 }
 
+void LectureWindow::setTransferResults(std::optional<TransferResults> results) {
+    m_transferResults = std::move(results);
+    if (auto it = m_views.find(QStringLiteral("transfers")); it != m_views.end()) {
+        static_cast<TransfersView*>(it->second)->setResults(m_transferResults);
+    }
+}
+
 QStringList LectureWindow::shownViews() const {
     QStringList names;
     if (m_slide >= 0) {
@@ -245,6 +254,12 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         view = new BlockView(m_document, m_highlight);
     } else if (name == QLatin1String("sweep")) {
         view = new SweepPlot(m_document, m_viewArea);
+        frame = view;
+    } else if (name == QLatin1String("transfers")) {
+        auto* transfers = new TransfersView(m_viewArea);
+        transfers->runButton()->hide(); // a slide shows; the main window measures
+        transfers->setResults(m_transferResults);
+        view = transfers;
         frame = view;
     } else {
         // "metrics": the two models' numbers in large type. The Measured column stays out of a

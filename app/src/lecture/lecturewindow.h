@@ -6,6 +6,8 @@
 // The slides live on the window's own PatternDocument: the user's session is never touched.
 #pragma once
 
+#include "gpu/transfersmeasurement.h"
+
 #include <warpscope/file_format.h>
 #include <warpscope/result.h>
 
@@ -15,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 class QHBoxLayout;
@@ -42,6 +45,9 @@ public:
     /// Full screen on the screen it is on; with a valid `size`, a plain window of that size
     /// instead (tests, scripted captures).
     void present(QSize size = {});
+    /// The host and device transfers a "transfers" slide draws (the main window's); without
+    /// them such a slide shows the notes' figures.
+    void setTransferResults(std::optional<TransferResults> results);
 
     const Deck& deck() const { return m_deck; }
     int slideCount() const { return static_cast<int>(m_deck.slides.size()); }
@@ -118,6 +124,8 @@ private:
     /// The view widgets made so far, by view name (made when a slide first needs them), and the
     /// widget placed in the layout for each (the view itself or its scroll area).
     std::map<QString, QWidget*> m_views;
+    /// What a "transfers" slide draws (none: the notes' figures).
+    std::optional<TransferResults> m_transferResults;
     std::map<QString, QWidget*> m_frames;
     QString m_stepView; // "warp", "bank" or empty: whose items m_steps are
     std::vector<Step> m_steps;

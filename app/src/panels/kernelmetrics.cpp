@@ -127,6 +127,20 @@ void KernelMetricsSection::setMeasurement(const QString& title,
         footprint && dramRead && *footprint > 0
             ? tr("%1 % of the footprint").arg(decimal(*dramRead / *footprint * 100.0, 1))
             : none);
+    // Sectors a store request writes only in part: an L2 that evicts one before it is complete
+    // fills it from DRAM, so the cold read can exceed the footprint by up to their bytes (the
+    // model does not predict how many; docs/models.md, "Sectors written in part").
+    if (const auto inPart = at(m.predicted, "warpscope__sectors_written_in_part");
+        inPart && *inPart > 0) {
+        add(tr("sectors written in part (%1 bytes; a cold launch reads again those that L2 "
+               "evicts before they are complete)")
+                .arg(integer(*inPart * 32.0)),
+            integer(*inPart), none,
+            footprint && dramRead && *dramRead > *footprint
+                ? tr("reads beyond the footprint: %1 % of their bytes")
+                      .arg(decimal((*dramRead - *footprint) / (*inPart * 32.0) * 100.0, 1))
+                : none);
+    }
     if (const auto written =
             m.countersMeasured ? at(m.counters, "dram__bytes_write.sum") : std::nullopt) {
         add(QStringLiteral("dram__bytes_write.sum"), none, integer(*written), none);

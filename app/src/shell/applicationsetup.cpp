@@ -76,6 +76,9 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     if (options.exporting && options.presetId.startsWith(QLatin1String(kNotesExperimentPrefix))) {
         return runNotesExport(options); // the notes-vs-GPU chart (mainwindow_notes.cpp)
     }
+    if (options.exporting && options.presetId == QLatin1String(kTransfersPresetId)) {
+        return runTransfersExport(options); // the Transfers chart (mainwindow_transfers.cpp)
+    }
     if (options.exporting) {
         return runFigureExport(options);
     }
@@ -138,6 +141,12 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
         window.resize(1600, 1000);
     }
 
+    for (const QString& file : options.transferResultsFiles) {
+        if (!window.loadTransferResults(file) && !options.screenshotPath.isEmpty()) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 1;
+        }
+    }
     for (const QString& file : options.kernelMeasurementsFiles) {
         if (!window.importKernelMeasurements(file, {}) && !options.screenshotPath.isEmpty()) {
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));

@@ -97,9 +97,15 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             "answers, e.g. tests/data/kernel_tables_h100.jsonl) for the notes tab; may be "
             "given more than once."),
         QStringLiteral("FILE"));
+    const QCommandLineOption transferResults(
+        QStringLiteral("transfers"),
+        QCoreApplication::translate(
+            "warpscope", "Show recorded host and device transfer results (a measure_transfers "
+                         "answer, e.g. tests/data/transfers_h100.json) in the Transfers tab."),
+        QStringLiteral("FILE"));
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
                        noSettings, probe, measure, benchmarkGpu, lecture, lectureScript,
-                       kernelMeasurements});
+                       kernelMeasurements, transferResults});
     const QList<QCommandLineOption> exportOptions = figureExportOptions();
     parser.addOptions(exportOptions);
     if (!parser.parse(arguments)) {
@@ -125,6 +131,7 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     }
     out.measure = parser.isSet(measure);
     out.kernelMeasurementsFiles = parser.values(kernelMeasurements);
+    out.transferResultsFiles = parser.values(transferResults);
     if (out.exporting) {
         out.view = parser.value(view);
         out.theme = parser.value(theme);

@@ -31,6 +31,8 @@ struct CommandLine {
     bool measure = false;
     /// --kernel-measurements: recorded measure_kernel answers (JSON lines) for the notes tab.
     QStringList kernelMeasurementsFiles;
+    /// --transfers: recorded measure_transfers results for the Transfers tab.
+    QStringList transferResultsFiles;
     /// --benchmark-gpu: time an edit to the measured overlay on screen, with the real probe.
     bool benchmarkGpu = false;
     /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).

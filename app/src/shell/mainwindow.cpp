@@ -67,6 +67,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     statusBar()->addPermanentWidget(m_gpuStatus);
     createGpu();
     createNotes();
+    createTransfers();
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
             statusBar()->showMessage(m_highlight->selectionText());
@@ -303,6 +304,7 @@ std::map<std::string, std::string> MainWindow::viewSettings() const {
         {kViewKey, viewName(currentView()).toStdString()},
         {kOutlinesKey, m_warpView->showsTextbook() ? "true" : "false"}};
     addNotesSettings(settings);
+    addTransfersSettings(settings);
     return settings;
 }
 
@@ -316,6 +318,7 @@ void MainWindow::applyViewSettings(const std::map<std::string, std::string>& set
         m_textbookOutlines->setChecked(it->second != "false");
     }
     applyNotesSettings(settings);
+    applyTransfersSettings(settings);
 }
 
 void MainWindow::setTheme(Theme theme) {

@@ -34,6 +34,7 @@ class GpuRunner;
 class KernelSourceDialog;
 class KernelMeasurementStore;
 class NotesRunner;
+class TransfersView;
 class NotesView;
 class GridView;
 class MeasurementStore;
@@ -99,6 +100,12 @@ public:
     GridView* gridView() const { return m_gridView; }
     NotesRunner* notesRunner() const { return m_notesRunner; }
     KernelMeasurementStore* kernelMeasurements() const { return m_kernelMeasurements; }
+    TransfersView* transfersView() const { return m_transfersView; }
+    /// Measure host and device transfers on the GPU (the Transfers tab's button).
+    void runTransfersOnGpu();
+    /// Show recorded transfer results (gpu/transfersmeasurement.h's readTransferResults) in the
+    /// Transfers tab; false, with the reason in the message bar, when they cannot be read.
+    bool loadTransferResults(const QString& path);
 
     /// Show the notes-vs-GPU tab on the notes experiment `id` ("table-4-11"); its first row's
     /// kernel's first access becomes the current pattern, so the warp, bank and block views
@@ -182,10 +189,17 @@ private:
     void updateGpuStatus();
     void editProbeSettings();
     void createNotes();
+    /// The sweep tab's whole-kernel page and its runner (mainwindow_notes.cpp).
+    void createKernelSweep();
     /// The notes tab's experiment and the session's kernel measurements, in the session's view
     /// settings (mainwindow_notes.cpp).
     void addNotesSettings(std::map<std::string, std::string>& settings) const;
     void applyNotesSettings(const std::map<std::string, std::string>& settings);
+    /// The Transfers tab and its probe job (mainwindow_transfers.cpp); its results in the
+    /// session's view settings.
+    void createTransfers();
+    void addTransfersSettings(std::map<std::string, std::string>& settings) const;
+    void applyTransfersSettings(const std::map<std::string, std::string>& settings);
 
     MainWindowOptions m_options;
     PatternDocument* m_document;
@@ -219,6 +233,8 @@ private:
     NotesRunner* m_notesRunner = nullptr;
     NotesView* m_notesView = nullptr;
     GridView* m_gridView = nullptr;
+    TransfersView* m_transfersView = nullptr;
+    int m_transfersJob = 0;      // the running measure_transfers job, 0 when none
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
 };
@@ -229,11 +245,19 @@ bool measureAndWait(MainWindow& window);
 /// --measure on the notes tab: measure its experiment and wait (up to five minutes); false, with
 /// the reason in the message bar, when no row was measured.
 bool measureNotesAndWait(MainWindow& window);
+/// The same for the sweep tab's whole-kernel sweep (its model computed too); true when every
+/// point was measured.
+bool measureKernelSweepAndWait(MainWindow& window);
 
 struct CommandLine;
 /// `--export FILE --preset notes:ID [--kernel-measurements F]... [--measure] [--size WxH]`: the
 /// notes-vs-GPU chart of that table as a figure (SVG, PDF or PNG), without a window. Returns
 /// the process's exit status (0; 1 when the figure cannot be written; 2 for bad arguments).
 int runNotesExport(const CommandLine& options);
+/// `--export FILE --preset transfers [--transfers F] [--measure] [--size WxH]`: the Transfers
+/// chart as a figure (mainwindow_transfers.cpp); the same exit statuses as runNotesExport.
+int runTransfersExport(const CommandLine& options);
+/// The preset id that shows the Transfers tab.
+inline constexpr const char* kTransfersPresetId = "transfers";
 
 } // namespace warpscope::app

@@ -2,6 +2,8 @@
 // unsaved changes are lost, and the offer to restore what autosave kept after a crash.
 #include "shell/mainwindow.h"
 
+#include "views/transfersview.h"
+
 #include "document/autosaver.h"
 #include "document/patterndocument.h"
 #include "document/recentfiles.h"
@@ -48,6 +50,10 @@ void MainWindow::markStartupState() {
 }
 
 bool MainWindow::loadPresetById(const QString& id) {
+    if (id == QLatin1String(kTransfersPresetId)) {
+        m_tabs->setCurrentWidget(m_transfersView);
+        return true;
+    }
     if (id.startsWith(QLatin1String(kNotesExperimentPrefix))) {
         return showNotesExperiment(id.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix))));
     }

@@ -176,6 +176,10 @@ bool measureAndWait(MainWindow& window) {
     if (window.viewTabs()->currentWidget() == static_cast<QWidget*>(window.notesView())) {
         return measureNotesAndWait(window);
     }
+    if (window.viewTabs()->currentWidget() == static_cast<QWidget*>(window.sweepPlot()) &&
+        window.sweepPlot()->kernelMode()) {
+        return measureKernelSweepAndWait(window);
+    }
     GpuRunner* gpu = window.gpuRunner();
     bool arrived = false;
     bool failed = false;

@@ -4,6 +4,7 @@
 
 #include "lecture/lecturewindow.h"
 #include "panels/messagebar.h"
+#include "views/transfersview.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -35,6 +36,7 @@ LectureWindow* MainWindow::startLecture(const QString& deckPath, QSize size) {
     }
     auto* lecture = new LectureWindow(std::move(deck).value(), this);
     lecture->setAttribute(Qt::WA_DeleteOnClose);
+    lecture->setTransferResults(m_transfersView->results());
     lecture->setSlide(slide);
     connect(lecture, &LectureWindow::finished, this, [this, path](int last) {
         if (m_options.useSettings) {

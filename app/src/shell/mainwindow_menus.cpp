@@ -12,7 +12,9 @@
 #include "views/bankview.h"
 #include "views/blockview.h"
 #include "views/gridview.h"
+#include "views/kernelsweepview.h"
 #include "views/notesview.h"
+#include "views/sweepplot.h"
 #include "views/warpview.h"
 
 #include <QAction>
@@ -23,6 +25,7 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
 #include <QUndoStack>
@@ -168,8 +171,13 @@ void MainWindow::createMenus() {
     });
     add(gpu, tr("Run the &Sweep on the GPU"), QKeySequence(tr("Shift+F5")),
         [this] { runSweepOnGpu(); });
-    add(gpu, tr("&Cancel the GPU Sweep"), QKeySequence(tr("Ctrl+Shift+F5")),
-        [this] { m_gpu->cancelSweep(); });
+    add(gpu, tr("&Cancel the GPU Sweep"), QKeySequence(tr("Ctrl+Shift+F5")), [this] {
+        if (m_sweepPlot->kernelMode()) {
+            m_sweepPlot->kernelSweepView()->cancelButton()->click();
+        } else {
+            m_gpu->cancelSweep();
+        }
+    });
     gpu->addSeparator();
     add(gpu, tr("Show &Kernel…"), QKeySequence(tr("Ctrl+K")), [this] { showKernelSource(); });
     gpu->addSeparator();

@@ -5,6 +5,7 @@
 
 #include "document/patterndocument.h"
 #include "gpu/kernelmeasurement.h"
+#include "gpu/kernelsweeprunner.h"
 #include "gpu/notesexperiment.h"
 #include "gpu/notesrunner.h"
 #include "gpu/probeclient.h"
@@ -14,7 +15,9 @@
 #include "panels/patterneditor.h"
 #include "panels/presetpicker.h"
 #include "views/gridview.h"
+#include "views/kernelsweepview.h"
 #include "views/notesview.h"
+#include "views/sweepplot.h"
 
 #include <warpscope/kernel.h>
 #include <warpscope/kernel_preset.h>
@@ -41,6 +44,27 @@ namespace {
 // opened without a GPU shows what was measured.
 constexpr const char* kNotesExperimentKey = "notes.experiment";
 constexpr const char* kKernelMeasurementsKey = "notes.kernelMeasurements";
+// The sweep tab's whole-kernel sweep: the kernel preset, the axis ("block" or "parameter:NAME")
+// and the values text. Its measurements are among the kernel measurements above.
+constexpr const char* kSweepKernelKey = "sweep.kernelPreset";
+constexpr const char* kSweepAxisKey = "sweep.kernelAxis";
+constexpr const char* kSweepValuesKey = "sweep.kernelValues";
+
+/// The kernel preset a document's preset id shows: "kernel:ID" itself, a notes experiment's
+/// first row's; empty for a pattern preset or none.
+QString kernelPresetOf(const QString& documentPresetId) {
+    if (documentPresetId.startsWith(QLatin1String(kKernelPresetPrefix))) {
+        return documentPresetId.mid(static_cast<int>(qstrlen(kKernelPresetPrefix)));
+    }
+    if (documentPresetId.startsWith(QLatin1String(kNotesExperimentPrefix))) {
+        const NotesExperiment* experiment = findNotesExperiment(
+            documentPresetId.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix))).toStdString());
+        if (experiment != nullptr && !experiment->rows.empty()) {
+            return QString::fromStdString(experiment->rows.front().presetId);
+        }
+    }
+    return {};
+}
 
 /// The pattern the single-warp views show for a kernel preset: its first access at block 0,
 /// warp 0, at the point's parameters.
@@ -119,6 +143,7 @@ void MainWindow::createNotes() {
             m_document->markModified();
         }
     });
+    createKernelSweep();
     connect(m_probe, &ProbeClient::stateChanged, this, [this](ProbeClient::State state) {
         if (state == ProbeClient::State::NoGpu || state == ProbeClient::State::Failed) {
             m_notesView->setGpuStatus(tr("This GPU: none present (%1); the chart shows the "
@@ -127,6 +152,58 @@ void MainWindow::createNotes() {
         } else if (state == ProbeClient::State::Ready) {
             m_notesView->setGpuStatus(
                 tr("This GPU: %1; press Run (F5) to measure.").arg(m_probe->gpu().describe()));
+        }
+    });
+}
+
+void MainWindow::createKernelSweep() {
+    KernelSweepView* view = m_sweepPlot->attachKernelSweep(m_kernelMeasurements);
+    auto* runner = new KernelSweepRunner(m_probe, m_kernelMeasurements, this);
+    runner->setObjectName(QStringLiteral("kernelSweepRunner"));
+    // The sweep tab follows the preset: a kernel preset or a notes experiment sweeps its whole
+    // kernel; any other preset, or a file, sweeps the current access as before.
+    connect(m_document, &PatternDocument::patternChanged, this, [this, last = QString()]() mutable {
+        const QString id = m_document->presetId();
+        if (id != last) {
+            last = id;
+            m_sweepPlot->setKernelPreset(kernelPresetOf(id));
+        }
+    });
+    connect(view, &KernelSweepView::runRequested, this, [this, view, runner] {
+        if (!view->plan()) {
+            return;
+        }
+        showView(View::Sweep);
+        statusBar()->showMessage(tr("Measuring the kernel sweep on the GPU…"));
+        runner->run(view->presetId(), view->kernel(), view->plan()->points);
+    });
+    connect(view, &KernelSweepView::cancelRequested, runner, &KernelSweepRunner::cancel);
+    connect(runner, &KernelSweepRunner::runningChanged, view, &KernelSweepView::setRunning);
+    connect(runner, &KernelSweepRunner::progress, view, &KernelSweepView::setProgress);
+    connect(runner, &KernelSweepRunner::cancelled, this, [this, view] {
+        view->setGpuStatus(tr("The GPU sweep was cancelled; what was measured before is kept."));
+        statusBar()->clearMessage();
+    });
+    connect(runner, &KernelSweepRunner::failed, this,
+            [this, view](const QString& message, bool noGpu) {
+                statusBar()->clearMessage();
+                if (noGpu) {
+                    view->setGpuStatus(tr("This GPU: none present (%1); the chart shows the grid "
+                                          "model alone.")
+                                           .arg(message));
+                    m_messageBar->showMessage(MessageBar::Level::Info,
+                                              tr("No GPU to measure on: %1").arg(message));
+                } else {
+                    view->setGpuStatus(tr("The GPU sweep failed: %1").arg(message));
+                    m_messageBar->showMessage(MessageBar::Level::Error, message);
+                }
+            });
+    // New measurements belong to the session: saved and autosaved with it.
+    connect(runner, &KernelSweepRunner::finished, this, [this](int points) {
+        statusBar()->showMessage(
+            tr("The kernel sweep measured %n point(s) on the GPU.", "", points), 5000);
+        if (points > 0) {
+            m_document->markModified();
         }
     });
 }
@@ -165,6 +242,14 @@ void MainWindow::addNotesSettings(std::map<std::string, std::string>& settings) 
         return;
     }
     settings[kNotesExperimentKey] = m_notesView->experimentId();
+    if (m_sweepPlot->kernelMode()) {
+        const KernelSweepView* sweep = m_sweepPlot->kernelSweepView();
+        const KernelSweepAxis axis = sweep->axis();
+        settings[kSweepKernelKey] = sweep->presetId().toStdString();
+        settings[kSweepAxisKey] =
+            axis.blockShape ? std::string("block") : "parameter:" + axis.parameter;
+        settings[kSweepValuesKey] = sweep->valuesText().toStdString();
+    }
     if (m_kernelMeasurements->size() > 0) {
         settings[kKernelMeasurementsKey] = QJsonDocument(m_kernelMeasurements->toJson())
                                                .toJson(QJsonDocument::Compact)
@@ -178,6 +263,21 @@ void MainWindow::applyNotesSettings(const std::map<std::string, std::string>& se
     }
     if (auto it = settings.find(kNotesExperimentKey); it != settings.end()) {
         m_notesView->setExperiment(it->second);
+    }
+    if (auto it = settings.find(kSweepKernelKey); it != settings.end()) {
+        m_sweepPlot->setKernelPreset(QString::fromStdString(it->second));
+        const auto axis = settings.find(kSweepAxisKey);
+        const auto values = settings.find(kSweepValuesKey);
+        if (m_sweepPlot->kernelMode() && axis != settings.end() && values != settings.end()) {
+            const std::string prefix = "parameter:";
+            KernelSweepAxis chosen;
+            chosen.blockShape = axis->second == "block";
+            if (!chosen.blockShape && axis->second.starts_with(prefix)) {
+                chosen.parameter = axis->second.substr(prefix.size());
+            }
+            m_sweepPlot->kernelSweepView()->setSweep(chosen,
+                                                     QString::fromStdString(values->second));
+        }
     }
     const auto it = settings.find(kKernelMeasurementsKey);
     if (it == settings.end()) {
@@ -272,6 +372,24 @@ bool measureNotesAndWait(MainWindow& window) {
     }
     QApplication::processEvents();
     return window.notesView()->comparison().measuredRows > 0;
+}
+
+bool measureKernelSweepAndWait(MainWindow& window) {
+    KernelSweepView* view = window.sweepPlot()->kernelSweepView();
+    view->ensureModel();
+    auto* runner = window.findChild<KernelSweepRunner*>(QStringLiteral("kernelSweepRunner"));
+    if (runner == nullptr || !view->plan()) {
+        return false;
+    }
+    window.runSweepOnGpu();
+    const bool answered =
+        waitForEvents([&] { return !runner->isRunning() && !view->isModelBusy(); }, 300000);
+    if (!answered) {
+        window.messageBar()->showMessage(MessageBar::Level::Error,
+                                         QObject::tr("No GPU answer within five minutes."));
+    }
+    QApplication::processEvents();
+    return view->measuredPointCount() == static_cast<int>(view->plan()->points.size());
 }
 
 int runNotesExport(const CommandLine& options) {

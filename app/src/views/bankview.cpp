@@ -54,6 +54,33 @@ std::uint32_t lanesOnWord(const WarpAccess& access, std::uint32_t mask, std::int
     return lanes;
 }
 
+/// The lowest and highest lane of a non-empty mask.
+std::pair<int, int> laneSpan(std::uint32_t mask) {
+    int first = 0;
+    while (!isLaneInMask(mask, first)) {
+        ++first;
+    }
+    int last = kWarpSize - 1;
+    while (!isLaneInMask(mask, last)) {
+        --last;
+    }
+    return {first, last};
+}
+
+/// The lanes a not-fused load's note names: each distance's first split lane and its partner.
+std::uint32_t splitLanes(const PhaseFusion& fusion) {
+    std::uint32_t lanes = 0;
+    if (fusion.considered && fusion.partnerDistance == 0) {
+        for (int d = 0; d < 2; ++d) {
+            const int lane = fusion.splitLane[static_cast<std::size_t>(d)];
+            if (lane >= 0) {
+                lanes |= (1u << lane) | (1u << (lane ^ (d + 1)));
+            }
+        }
+    }
+    return lanes;
+}
+
 } // namespace
 
 BankView::BankView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent)
@@ -95,12 +122,29 @@ QSizeF BankView::computeLayout(qreal width) {
     const qreal gridWidth = width - 2 * kMargin - m_labelWidth;
     const qreal cellWidth = std::max(24.0, gridWidth / kBankCount);
     const qreal phaseLaneWidth = cellWidth;
-    m_phaseRect = QRectF(kMargin, y, width - 2 * kMargin, lineHeight + 28);
+    const bool hasFusionNote = access.kind.widthBytes > kBankWordBytes;
+    const qreal bracketHeight = lineHeight + 8;
+    m_phaseRect = QRectF(kMargin, y, width - 2 * kMargin,
+                         lineHeight + 28 + bracketHeight + (hasFusionNote ? lineHeight + 6 : 0));
     for (int lane = 0; lane < kWarpSize; ++lane) {
         m_phaseLaneRects[static_cast<std::size_t>(lane)] =
             QRectF(kMargin + m_labelWidth + lane * phaseLaneWidth, y + lineHeight + 4,
                    phaseLaneWidth - 2, 22);
     }
+    // A bracket under each phase's lanes (phases are runs of lanes: the warp, half- or
+    // quarter-warps, or two of them fused), then the line saying why they are these.
+    m_phaseBracketRects.clear();
+    const qreal bracketTop = m_phaseLaneRects[0].bottom() + 3;
+    for (std::uint32_t phase : shared.phases) {
+        const auto [first, last] = laneSpan(phase);
+        m_phaseBracketRects.emplace_back(
+            QPointF(m_phaseLaneRects[static_cast<std::size_t>(first)].left(), bracketTop),
+            QPointF(m_phaseLaneRects[static_cast<std::size_t>(last)].right(),
+                    bracketTop + bracketHeight));
+    }
+    m_fusionRect = hasFusionNote ? QRectF(kMargin + m_labelWidth, bracketTop + bracketHeight + 2,
+                                          width - 2 * kMargin - m_labelWidth, lineHeight + 4)
+                                 : QRectF();
     y = m_phaseRect.bottom() + 12;
 
     // ---- Bank headers and conflict degrees ------------------------------------------------------
@@ -225,15 +269,56 @@ BankContent BankView::content() const {
     }
     const SharedPrediction& shared = *evaluation->modern.shared;
     const auto phaseCount = static_cast<int>(std::max<std::size_t>(1, shared.phases.size()));
+    const int lanesPerPhase = shared.phases.empty() ? kWarpSize : laneCount(shared.phases.front());
     content.phaseHeading =
-        phaseCount == 1 ? tr("Phases: one — all 32 lanes are served together")
-                        : tr("Phases: %1 — a %2-byte access is served %3 lanes at a time; bank "
-                             "conflicts only count within a phase")
-                              .arg(phaseCount)
-                              .arg(evaluation->access.kind.widthBytes)
-                              .arg(kWarpSize / phaseCount);
+        lanesPerPhase == kWarpSize
+            ? tr("Phases: one — all 32 lanes are served together")
+            : tr("Phases: %1 — a %2-byte access is served %3 lanes at a time; bank "
+                 "conflicts only count within a phase")
+                  .arg(phaseCount)
+                  .arg(evaluation->access.kind.widthBytes)
+                  .arg(lanesPerPhase);
+    const PhaseFusion& fusion = shared.fusion;
+    const int width = evaluation->access.kind.widthBytes;
+    const QString fixedPhases = width == 8 ? tr("half-warps") : tr("quarter-warps");
+    const QString fusedPhases =
+        width == 8 ? tr("half-warps 0 and 1") : tr("quarter-warps 0+1 and 2+3");
+    if (width <= kBankWordBytes) {
+        content.fusionNote.clear();
+    } else if (!fusion.considered) {
+        content.fusionNote =
+            tr("Not fused: a store is served in fixed %1, each on its own").arg(fixedPhases);
+    } else if (fusion.partnerDistance == 1) {
+        content.fusionNote = tr("Fused: every lane pair (2k, 2k+1) asks for at most one address, "
+                                "so %1 are served together")
+                                 .arg(fusedPhases);
+    } else if (fusion.partnerDistance == 2) {
+        content.fusionNote = tr("Fused: every lane l asks for the same address as lane l ^ 2 (or "
+                                "one of them is off), so %1 are served together")
+                                 .arg(fusedPhases);
+    } else {
+        const int a = fusion.splitLane[0];
+        const int b = fusion.splitLane[1];
+        content.fusionNote = tr("Not fused: lanes %1 and %2 ask for different addresses, and so "
+                                "do lanes %3 and %4 (two apart): each of the %5 is served on its "
+                                "own")
+                                 .arg(a)
+                                 .arg(a ^ 1)
+                                 .arg(b)
+                                 .arg(b ^ 2)
+                                 .arg(fixedPhases);
+    }
+    const bool fused = fusion.partnerDistance > 0;
+    for (std::size_t p = 0; p < shared.phases.size(); ++p) {
+        const auto [first, last] = laneSpan(shared.phases[p]);
+        content.phaseLabels.push_back(
+            fused ? tr("P%1 · lanes %2–%3 · fused").arg(p + 1).arg(first).arg(last)
+                  : tr("P%1 · lanes %2–%3").arg(p + 1).arg(first).arg(last));
+    }
+    const std::uint32_t split = splitLanes(fusion);
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto index = static_cast<std::size_t>(lane);
+        content.laneSplit[index] = isLaneInMask(split, lane);
         int phase = 0;
         for (std::size_t p = 0; p < shared.phases.size(); ++p) {
             if (isLaneInMask(shared.phases[p], lane)) {
@@ -347,10 +432,34 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
         if (phase % 2 == 1) {
             fillHatched(painter, r, withAlpha(colors.hatch, 0.35), 5);
         }
+        if (content.laneSplit[static_cast<std::size_t>(lane)]) {
+            // A lane the fusion note names: its pair asks for two addresses.
+            painter.setPen(QPen(colors.warning, 2.5));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(r.adjusted(1, 1, -1, -1));
+        }
         painter.setPen(active ? colors.text : colors.mutedText);
         painter.drawText(r, Qt::AlignCenter, content.laneLabels[static_cast<std::size_t>(lane)]);
     }
+    // Brackets under the phases, each with its label.
+    for (std::size_t p = 0; p < m_phaseBracketRects.size() && p < content.phaseLabels.size(); ++p) {
+        const QRectF b = m_phaseBracketRects[p];
+        const qreal tick = 5;
+        painter.setPen(QPen(colors.frame, 1.5));
+        painter.drawLine(QPointF(b.left() + 1, b.top()), QPointF(b.left() + 1, b.top() + tick));
+        painter.drawLine(QPointF(b.left() + 1, b.top() + tick),
+                         QPointF(b.right() - 1, b.top() + tick));
+        painter.drawLine(QPointF(b.right() - 1, b.top()), QPointF(b.right() - 1, b.top() + tick));
+        painter.setPen(colors.text);
+        painter.drawText(QRectF(b.left(), b.top() + tick, b.width(), b.height() - tick),
+                         Qt::AlignCenter, content.phaseLabels[p]);
+    }
     painter.setFont(font());
+    if (!content.fusionNote.isEmpty()) {
+        const bool fused = shared.fusion.partnerDistance > 0;
+        painter.setPen(fused || !shared.fusion.considered ? colors.text : colors.warning);
+        painter.drawText(m_fusionRect, Qt::AlignLeft | Qt::AlignVCenter, content.fusionNote);
+    }
     painter.setPen(colors.mutedText);
     painter.drawText(QRectF(m_phaseRect.left(), m_phaseLaneRects[0].top(), m_labelWidth - 6, 22),
                      Qt::AlignRight | Qt::AlignVCenter, tr("lanes"));

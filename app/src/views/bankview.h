@@ -30,6 +30,11 @@ struct BankContent {
     QString note;        // textbook numbers, the global-memory hint or the error
     bool noteIsWarning = false;
     QString phaseHeading;
+    /// 8- and 16-byte accesses: why the phases are these (fused by a partner distance, or which
+    /// lanes split the pairs, or a store's fixed phases); empty up to 4 bytes.
+    QString fusionNote;
+    std::vector<QString> phaseLabels;        // one per phase, under its lanes: "P1 · lanes 0–15"
+    std::array<bool, kWarpSize> laneSplit{}; // lanes the fusion note names as splitting a pair
     std::array<QString, kWarpSize> laneLabels{};
     std::array<bool, kWarpSize> laneActive{};
     std::array<int, kWarpSize> lanePhase{};
@@ -66,6 +71,11 @@ public:
     const std::array<int, kBankCount>& bankDegrees() const { return m_bankDegree; }
     int cellCount() const { return static_cast<int>(m_cells.size()); }
     const std::vector<Cell>& cells() const { return m_cells; }
+    /// Where lane `lane` is drawn in the phase row, and the bracket under phase `phase`'s lanes.
+    QRectF phaseLaneRect(int lane) const {
+        return m_phaseLaneRects.at(static_cast<std::size_t>(lane));
+    }
+    const std::vector<QRectF>& phaseBracketRects() const { return m_phaseBracketRects; }
     /// Where bank `bank`'s column header (its number and conflict degree) is drawn.
     QRectF headerRect(int bank) const { return m_headerRects.at(static_cast<std::size_t>(bank)); }
     /// What the view draws now.
@@ -104,6 +114,8 @@ private:
     QRectF m_titleRect;
     QRectF m_phaseRect;
     std::array<QRectF, kWarpSize> m_phaseLaneRects{};
+    std::vector<QRectF> m_phaseBracketRects; // one per phase of the prediction
+    QRectF m_fusionRect;                     // the fusion note's line
     std::array<QRectF, kBankCount> m_headerRects{};
     std::array<int, kBankCount> m_bankDegree{};
     std::vector<RowBand> m_rows;

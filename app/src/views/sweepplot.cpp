@@ -2,6 +2,7 @@
 #include "views/sweepplot.h"
 
 #include "document/patterndocument.h"
+#include "views/kernelsweepview.h"
 #include "views/theme.h"
 
 #include <QComboBox>
@@ -12,6 +13,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -53,7 +55,14 @@ SweepPlot::SweepPlot(PatternDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_parameter(new QComboBox(this)),
       m_from(new QSpinBox(this)), m_to(new QSpinBox(this)), m_status(new QLabel(this)) {
     setObjectName(QStringLiteral("sweepPlot"));
-    auto* layout = new QVBoxLayout(this);
+    // Two pages: the current access's sweep, and (attachKernelSweep) a whole kernel's.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_stack = new QStackedWidget(this);
+    outer->addWidget(m_stack);
+    m_patternPage = new QWidget(m_stack);
+    m_stack->addWidget(m_patternPage);
+    auto* layout = new QVBoxLayout(m_patternPage);
     auto* controls = new QHBoxLayout;
     m_parameter->setObjectName(QStringLiteral("sweepParameter"));
     m_from->setRange(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
@@ -180,6 +189,42 @@ int SweepPlot::graphCount() const {
 #else
     return 0;
 #endif
+}
+
+KernelSweepView* SweepPlot::attachKernelSweep(const KernelMeasurementStore* store) {
+    if (m_kernelView == nullptr) {
+        m_kernelView = new KernelSweepView(store, m_stack);
+        m_stack->addWidget(m_kernelView);
+        connect(m_document, &PatternDocument::evaluationChanged, this, [this] {
+            const auto& evaluation = m_document->evaluation();
+            if (m_kernelView->hasKernel() && evaluation && evaluation->pattern.source) {
+                m_kernelView->setParameterValues(evaluation->pattern.source->parameters);
+            }
+        });
+    }
+    return m_kernelView;
+}
+
+void SweepPlot::setKernelPreset(const QString& presetId) {
+    if (m_kernelView == nullptr) {
+        return;
+    }
+    const bool kernel = !presetId.isEmpty() && m_kernelView->setKernelPreset(presetId);
+    if (kernel) {
+        const auto& evaluation = m_document->evaluation();
+        if (evaluation && evaluation->pattern.source) {
+            m_kernelView->setParameterValues(evaluation->pattern.source->parameters);
+        }
+    }
+    m_stack->setCurrentWidget(kernel ? static_cast<QWidget*>(m_kernelView) : m_patternPage);
+}
+
+bool SweepPlot::kernelMode() const {
+    return m_kernelView != nullptr && m_stack->currentWidget() == m_kernelView;
+}
+
+QPushButton* SweepPlot::gpuRunButton() const {
+    return kernelMode() ? m_kernelView->runButton() : m_runGpu;
 }
 
 void SweepPlot::syncParameters() {

@@ -18,6 +18,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QStackedWidget;
 class QTableWidget;
 class QCustomPlot;
 class QCPAxisRect;
@@ -25,6 +26,8 @@ class QCPAxisRect;
 namespace warpscope::app {
 
 class PatternDocument;
+class KernelMeasurementStore;
+class KernelSweepView;
 
 class SweepPlot : public QWidget {
     Q_OBJECT
@@ -55,9 +58,20 @@ public:
     void setGpuMeasurements(const std::vector<ProbeMeasurement>& measurements);
     void setGpuStopped(const QString& why);
     bool hasGpuMeasurements() const { return !m_gpuX.isEmpty(); }
-    QPushButton* gpuRunButton() const { return m_runGpu; }
+    /// The Run button of the page shown (the kernel sweep's in kernel mode).
+    QPushButton* gpuRunButton() const;
     QPushButton* gpuCancelButton() const { return m_cancelGpu; }
     QProgressBar* gpuProgress() const { return m_progress; }
+
+    // ---- Whole kernels --------------------------------------------------------------------------
+    /// The page that sweeps a whole kernel (created on the first call), reading measurements
+    /// from `store`.
+    KernelSweepView* attachKernelSweep(const KernelMeasurementStore* store);
+    KernelSweepView* kernelSweepView() const { return m_kernelView; }
+    /// Sweep kernel preset `presetId` (the kernel page is shown), or, for an empty or unknown
+    /// id, the current access as before.
+    void setKernelPreset(const QString& presetId);
+    bool kernelMode() const;
 
 signals:
     void gpuSweepRequested(const std::vector<NamedPattern>& patterns);
@@ -79,6 +93,9 @@ private:
     QSpinBox* m_from;
     QSpinBox* m_to;
     QLabel* m_status;
+    QStackedWidget* m_stack = nullptr;
+    QWidget* m_patternPage = nullptr;
+    KernelSweepView* m_kernelView = nullptr;
     QCustomPlot* m_plot = nullptr;
     QCPAxisRect* m_countRect = nullptr;
     QCPAxisRect* m_efficiencyRect = nullptr;

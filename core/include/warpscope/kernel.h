@@ -167,6 +167,12 @@ struct GridBufferFootprint {
     /// docs/models.md states the rule.
     std::int64_t l2SectorsRead = 0;
     std::int64_t l2SectorsWritten = 0;
+    /// Of sectorsWritten, those that some store request writes only in part (its active lanes
+    /// cover fewer than the sector's 32 bytes): they reach L2 as partial writes, completed by
+    /// other requests, if at all. On an H100 (ECC on) such a sector that L2 evicts or misses
+    /// before it is complete is filled from DRAM: a cold launch can then read more than the
+    /// footprint. The model does not predict how many are (docs/models.md says why).
+    std::int64_t sectorsWrittenInPart = 0;
 };
 
 struct GridPrediction {

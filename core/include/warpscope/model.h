@@ -56,6 +56,20 @@ struct Wavefront {
     std::array<std::int64_t, kBankCount> bankWord{};
 };
 
+/// Why the phases of a shared access are what they are: 8- and 16-byte loads fuse their fixed
+/// phases two by two when the whole warp shares addresses with one partner distance
+/// (docs/models.md, "Shared memory").
+struct PhaseFusion {
+    /// True for 8- and 16-byte loads, the only accesses whose phases can fuse.
+    bool considered = false;
+    /// The partner distance that fused the phases: 1 (lanes 2k and 2k+1 on one address) or 2
+    /// (lanes l and l ^ 2); 0 when the phases were not fused. 1 when both hold.
+    int partnerDistance = 0;
+    /// For distance 1 and distance 2: the lowest active lane whose active partner
+    /// (lane ^ 1, lane ^ 2) asks for another address; -1 when there is none.
+    std::array<int, 2> splitLane{-1, -1};
+};
+
 struct SharedPrediction {
     int wavefronts = 0;
     /// As l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum counts them.
@@ -63,9 +77,11 @@ struct SharedPrediction {
     /// Wavefronts the access would need with no conflict at all (1 for widths up to 4 bytes).
     int idealWavefronts = 0;
     /// Lane masks of the phases, each served on its own before conflicts are counted: the whole
-    /// warp up to 4 bytes; for 8- and 16-byte stores half- and quarter-warps; for 8- and 16-byte
-    /// loads groups of 16 or 8 request units (see docs/models.md). Only phases with active lanes.
+    /// warp up to 4 bytes; half-warps for 8 bytes and quarter-warps for 16 bytes, which loads fuse
+    /// two by two as `fusion` says (see docs/models.md). Only phases with active lanes, in lane
+    /// order.
     std::vector<std::uint32_t> phases;
+    PhaseFusion fusion;
     std::vector<Wavefront> wavefrontList;
     /// The largest number of distinct 4-byte words any bank holds within a phase.
     int worstBankDegree = 0;

@@ -1,0 +1,517 @@
+// TransfersView: bandwidth against size, one curve per transfer mode, the notes' lines beside.
+#include "views/transfersview.h"
+
+#include "views/theme.h"
+
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpscope::app {
+
+namespace {
+
+QString number(double value, int decimals) {
+    return QLocale::c().toString(value, 'f', decimals);
+}
+
+QString bandwidthText(double gbs) {
+    return number(gbs, gbs >= 100 ? 0 : (gbs >= 10 ? 1 : 2));
+}
+
+/// One colour per family of modes (Okabe-Ito's seven); pageable and pinned copies, and managed
+/// memory faulted or prefetched, differ by line and by open or filled markers.
+int familyOf(const QString& mode) {
+    static const char* const families[] = {"h2d",      "d2h",      "both",   "sum_device",
+                                           "sum_zero", "sum_copy", "managed"};
+    for (int i = 0; i < 7; ++i) {
+        if (mode.startsWith(QLatin1String(families[i]))) {
+            return i;
+        }
+    }
+    return 6;
+}
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+/// A double-headed vertical bracket from `low` to `high` GB/s at `x`, labelled beside it.
+void addGap(QCustomPlot* plot, double x, double low, double high, const QString& text,
+            const QColor& color) {
+    auto* line = new QCPItemLine(plot);
+    line->start->setCoords(x, low);
+    line->end->setCoords(x, high);
+    line->setHead(QCPLineEnding::esSpikeArrow);
+    line->setTail(QCPLineEnding::esSpikeArrow);
+    line->setPen(QPen(color, 1.4));
+    auto* label = new QCPItemText(plot);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    label->position->setCoords(x * 1.15, std::sqrt(low * high));
+    label->setText(text);
+    label->setColor(color);
+}
+#endif
+
+constexpr double kHoverPixels = 12.0;
+
+} // namespace
+
+TransfersView::TransfersView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("transfersView"));
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    m_run = new QPushButton(tr("Measure transfers"), this);
+    m_run->setObjectName(QStringLiteral("transfersRunButton"));
+    m_run->setToolTip(tr("Time copies, zero-copy and managed memory from 4 KiB to 1 GiB with the "
+                         "probe (measure_transfers); takes about half a minute"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(QStringLiteral("transfersCancelButton"));
+    m_cancel->setVisible(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setVisible(false);
+    m_progress->setMaximumWidth(240);
+    controls->addWidget(m_run);
+    controls->addWidget(m_cancel);
+    controls->addWidget(m_progress);
+    controls->addStretch(1);
+    layout->addLayout(controls);
+
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_title->setWordWrap(true);
+    layout->addWidget(m_title);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("transfersChart"));
+    m_plot->setMinimumHeight(260);
+    m_plot->setMouseTracking(true);
+    layout->addWidget(m_plot, 1);
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QString text = hoverText(event->position());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+        }
+    });
+#else
+    layout->addWidget(new QLabel(tr("The chart is unavailable: this build did not find "
+                                    "QCustomPlot. The summary below has the main numbers."),
+                                 this),
+                      1);
+#endif
+    m_summaryLabel = new QLabel(this);
+    m_summaryLabel->setObjectName(QStringLiteral("transfersSummary"));
+    m_summaryLabel->setWordWrap(true);
+    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("transfersStatus"));
+    m_status->setWordWrap(true);
+    layout->addWidget(m_summaryLabel);
+    layout->addWidget(m_status);
+
+    connect(m_run, &QPushButton::clicked, this, &TransfersView::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &TransfersView::cancelRequested);
+    refresh();
+}
+
+void TransfersView::setResults(std::optional<TransferResults> results) {
+    m_results = std::move(results);
+    refresh();
+}
+
+void TransfersView::setGpuStatus(const QString& text) {
+    m_gpuStatus = text;
+    refresh();
+}
+
+void TransfersView::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_cancel->setVisible(running);
+    m_progress->setVisible(running);
+    if (running) {
+        m_progress->setRange(0, 0);
+    }
+}
+
+void TransfersView::setProgress(int done, int total) {
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+}
+
+void TransfersView::refresh() {
+    const TransferResults* results = m_results ? &*m_results : nullptr;
+    m_summary = summarizeTransfers(results);
+    if (results != nullptr) {
+        m_title->setText(tr("Host and device transfers — %1, %2")
+                             .arg(results->device.isEmpty() ? tr("unnamed GPU") : results->device,
+                                  results->link.isEmpty() ? tr("link unknown") : results->link));
+    } else {
+        m_title->setText(tr("Host and device transfers — the course notes' figures"));
+    }
+    m_summaryLabel->setText(m_summary.text);
+    QStringList status;
+    if (results != nullptr) {
+        status << tr("Medians of %n timed repetition(s) per point; hover a point for its spread.",
+                     "", results->repetitions);
+        if (!results->capped.isEmpty()) {
+            status << results->capped;
+        }
+    }
+    if (!m_gpuStatus.isEmpty()) {
+        status << m_gpuStatus;
+    } else if (results == nullptr) {
+        status << tr("Not measured yet: press Measure transfers.");
+    }
+    m_status->setText(status.join(QLatin1Char(' ')));
+    fillChart();
+}
+
+void TransfersView::fillChart() {
+    m_curves = 0;
+    m_references = 0;
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_plot->setBackground(colors.background);
+    const TransferResults* results = m_results ? &*m_results : nullptr;
+
+    qint64 smallest = 4 * 1024;
+    qint64 largest = qint64{1} << 30;
+    double lowest = NotesTransferFigures::pcieGBs;
+    double highest = NotesTransferFigures::deviceMemoryGBs;
+    if (results != nullptr) {
+        bool any = false;
+        for (const TransferCurveData& curve : results->curves) {
+            for (const TransferPointData& point : curve.points) {
+                smallest = any ? std::min(smallest, point.bytes) : point.bytes;
+                largest = any ? std::max(largest, point.bytes) : point.bytes;
+                if (point.bandwidthGBs > 0) {
+                    lowest = std::min(lowest, point.bandwidthGBs);
+                    highest = std::max(highest, point.bandwidthGBs);
+                }
+                any = true;
+            }
+        }
+        highest = std::max(highest, results->deviceCopyBandwidthGBs);
+    }
+    const double left = static_cast<double>(smallest) / 1.6;
+    const double right = static_cast<double>(largest) * 1.6;
+
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setBasePen(QPen(colors.frame));
+        axis->setTickPen(QPen(colors.frame));
+        axis->setSubTickPen(QPen(colors.frame));
+        axis->setTickLabelColor(colors.text);
+        axis->setLabelColor(colors.text);
+        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
+        axis->grid()->setSubGridVisible(false);
+    }
+    QSharedPointer<QCPAxisTickerText> sizes(new QCPAxisTickerText);
+    for (qint64 bytes = 1024; bytes <= (qint64{1} << 40); bytes *= 4) {
+        sizes->addTick(static_cast<double>(bytes), formatTransferBytes(bytes));
+    }
+    m_plot->xAxis->setTicker(sizes);
+    m_plot->xAxis->setLabel(tr("size (bytes of one buffer or array)"));
+    m_plot->xAxis->setRange(left, right);
+    QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
+    logTicker->setLogBase(10);
+    logTicker->setSubTickCount(8);
+    m_plot->yAxis->setTicker(logTicker);
+    m_plot->yAxis->setNumberFormat(QStringLiteral("gb"));
+    m_plot->yAxis->setNumberPrecision(6);
+    m_plot->yAxis->setLabel(tr("bandwidth, GB/s (1e9 bytes per second)"));
+    m_plot->yAxis->setRange(lowest / 2.0, highest * 2.5);
+
+    // Reference lines, labelled at their right end.
+    struct Reference {
+        double gbs;
+        QString name;
+        QColor color;
+        Qt::PenStyle style;
+    };
+    std::vector<Reference> references;
+    if (results != nullptr && results->deviceCopyBandwidthGBs > 0) {
+        references.push_back({results->deviceCopyBandwidthGBs,
+                              tr("this device's memory, copy (measured): %1 GB/s")
+                                  .arg(bandwidthText(results->deviceCopyBandwidthGBs)),
+                              colors.text, Qt::SolidLine});
+    }
+    if (results != nullptr && results->linkTheoreticalGBs > 0) {
+        references.push_back({results->linkTheoreticalGBs,
+                              tr("this link, theoretical per direction: %1 GB/s")
+                                  .arg(bandwidthText(results->linkTheoreticalGBs)),
+                              colors.mutedText, Qt::DashDotLine});
+    }
+    references.push_back({NotesTransferFigures::deviceMemoryGBs,
+                          tr("notes: device memory (GDDR5) %1 GB/s")
+                              .arg(number(NotesTransferFigures::deviceMemoryGBs, 0)),
+                          colors.warning, Qt::DashLine});
+    references.push_back(
+        {NotesTransferFigures::pcieGBs,
+         tr("notes: PCIe Gen2 bus %1 GB/s").arg(number(NotesTransferFigures::pcieGBs, 0)),
+         colors.warning, Qt::DotLine});
+    for (const Reference& reference : references) {
+        QCPGraph* line = m_plot->addGraph();
+        line->setName(reference.name);
+        QPen pen(reference.color, 1.6, reference.style);
+        line->setPen(pen);
+        line->setData(QVector<double>{left, right}, QVector<double>{reference.gbs, reference.gbs},
+                      true);
+        auto* label = new QCPItemText(m_plot);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(right / 1.05, reference.gbs * 1.05);
+        label->setText(reference.name);
+        label->setColor(reference.color);
+        ++m_references;
+    }
+
+    if (results != nullptr) {
+        const QCPScatterStyle::ScatterShape shapes[] = {
+            QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+            QCPScatterStyle::ssDiamond};
+        for (const TransferCurveData& curve : results->curves) {
+            if (curve.points.empty()) {
+                continue;
+            }
+            QVector<double> x;
+            QVector<double> y;
+            for (const TransferPointData& point : curve.points) {
+                if (point.bandwidthGBs > 0) {
+                    x << static_cast<double>(point.bytes);
+                    y << point.bandwidthGBs;
+                }
+            }
+            const int family = familyOf(curve.mode);
+            const bool managed = curve.mode.startsWith(QLatin1String("managed"));
+            const bool pageable = curve.mode.endsWith(QLatin1String("pageable")) ||
+                                  curve.mode == QLatin1String("managed_fault");
+            QCPGraph* graph = m_plot->addGraph();
+            graph->setName(curve.label);
+            QPen pen(colors.group(family), 2.0,
+                     pageable  ? Qt::DashLine
+                     : managed ? Qt::DashDotLine
+                               : Qt::SolidLine);
+            graph->setPen(pen);
+            QCPScatterStyle scatter(shapes[family % 4], 7);
+            scatter.setPen(QPen(colors.group(family), 1.5));
+            scatter.setBrush(pageable ? QBrush(colors.background) : QBrush(colors.group(family)));
+            graph->setScatterStyle(scatter);
+            graph->setData(x, y, true);
+            ++m_curves;
+        }
+        if (m_summary.deviceOverLink) {
+            addGap(m_plot, static_cast<double>(smallest) * 1.3, m_summary.linkGBs,
+                   results->deviceCopyBandwidthGBs,
+                   tr("%1× here").arg(number(*m_summary.deviceOverLink, 0)), colors.text);
+        }
+    } else {
+        auto* note = new QCPItemText(m_plot);
+        note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignVCenter);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setCoords(0.5, 0.35);
+        note->setText(tr("No measurement on this machine: the lines are the notes' figures.\n"
+                         "With a GPU, Measure transfers draws this machine's curves here."));
+        note->setColor(colors.mutedText);
+    }
+
+    addGap(
+        m_plot, static_cast<double>(smallest) * (results != nullptr ? 2.6 : 1.3),
+        NotesTransferFigures::pcieGBs, NotesTransferFigures::deviceMemoryGBs,
+        tr("%1× in the notes")
+            .arg(number(NotesTransferFigures::deviceMemoryGBs / NotesTransferFigures::pcieGBs, 0)),
+        colors.warning);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setBrush(colors.surface);
+    m_plot->legend->setTextColor(colors.text);
+    m_plot->legend->setBorderPen(QPen(colors.frame));
+    // The legend in a row of its own under the chart, never over a curve.
+    if (m_plot->plotLayout()->rowCount() == 1) {
+        m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+        m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        m_plot->legend->setWrap(4);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+#endif
+}
+
+QString TransfersView::pointText(const TransferCurveData& curve, const TransferPointData& point) {
+    const double spread =
+        point.medianMs > 0 ? 100.0 * (point.maxMs - point.minMs) / point.medianMs : 0.0;
+    QString text =
+        tr("%1, %2: %3 GB/s")
+            .arg(curve.label, formatTransferBytes(point.bytes), bandwidthText(point.bandwidthGBs));
+    text += QLatin1Char('\n') +
+            tr("median %1 ms of %2 (%3 to %4 ms, spread %5 %)")
+                .arg(number(point.medianMs, 4))
+                .arg(point.samples)
+                .arg(number(point.minMs, 4), number(point.maxMs, 4), number(spread, 1));
+    if (!curve.counts.isEmpty()) {
+        text += QLatin1Char('\n') + tr("GB/s counts %1").arg(curve.counts);
+    }
+    return text;
+}
+
+QString TransfersView::hoverText(const QPointF& pixel) const {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    if (!m_results) {
+        return {};
+    }
+    double best = kHoverPixels;
+    const TransferCurveData* bestCurve = nullptr;
+    const TransferPointData* bestPoint = nullptr;
+    for (const TransferCurveData& curve : m_results->curves) {
+        for (const TransferPointData& point : curve.points) {
+            if (point.bandwidthGBs <= 0) {
+                continue;
+            }
+            const double px = m_plot->xAxis->coordToPixel(static_cast<double>(point.bytes));
+            const double py = m_plot->yAxis->coordToPixel(point.bandwidthGBs);
+            const double distance = std::hypot(px - pixel.x(), py - pixel.y());
+            if (distance <= best) {
+                best = distance;
+                bestCurve = &curve;
+                bestPoint = &point;
+            }
+        }
+    }
+    return bestCurve != nullptr ? pointText(*bestCurve, *bestPoint) : QString();
+#else
+    Q_UNUSED(pixel);
+    return {};
+#endif
+}
+
+void TransfersView::render(QPainter& painter, QSize size) {
+    renderFigure(painter, size, false);
+}
+
+void TransfersView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    painter.fillRect(QRect(QPoint(0, 0), size), colors.background);
+    painter.setPen(colors.text);
+    QFont font = painter.font();
+    font.setBold(true);
+    painter.setFont(font);
+    const int margin = 12;
+    QRect text(margin, margin, size.width() - 2 * margin, size.height());
+    QRect used;
+    painter.drawText(text, Qt::TextWordWrap, m_title->text(), &used);
+    const int chartTop = used.bottom() + 8;
+    font.setBold(false);
+    painter.setFont(font);
+    // The summary and status under the chart, as on screen.
+    const QString below = m_summary.text + QLatin1Char('\n') + m_status->text();
+    const QRect belowBox = painter.boundingRect(
+        QRect(margin, 0, size.width() - 2 * margin, size.height()), Qt::TextWordWrap, below);
+    const int chartHeight = std::max(100, size.height() - chartTop - belowBox.height() - 16);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    const int width = size.width();
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+    painter.save();
+    painter.translate(0, chartTop);
+    if (vectorChart) {
+        // SVG and PDF keep the curves as vectors: exportFigure paints through a QCPPainter.
+        m_plot->toPainter(static_cast<QCPPainter*>(&painter), width, chartHeight);
+    } else {
+        painter.drawPixmap(0, 0, m_plot->toPixmap(width, chartHeight));
+    }
+    painter.restore();
+#else
+    Q_UNUSED(vectorChart);
+    painter.drawText(QRect(margin, chartTop, size.width() - 2 * margin, chartHeight),
+                     Qt::TextWordWrap, tr("(the chart needs QCustomPlot)"));
+#endif
+    painter.setPen(colors.text);
+    painter.drawText(
+        QRect(margin, chartTop + chartHeight + 8, size.width() - 2 * margin, belowBox.height() + 4),
+        Qt::TextWordWrap, below);
+}
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+constexpr bool kVectorChart = true;
+#else
+constexpr bool kVectorChart = false;
+#endif
+
+bool TransfersView::exportFigure(const QString& path, QSize size, QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        QPainter painter(&image);
+        render(painter, size);
+        painter.end();
+        if (!image.save(path)) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        return true;
+    }
+    if (suffix == QLatin1String("svg") || suffix == QLatin1String("pdf")) {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+        QCPPainter painter;
+#else
+        QPainter painter;
+#endif
+        QSvgGenerator generator;
+        QPdfWriter writer(suffix == QLatin1String("pdf") ? path : QString());
+        bool begun = false;
+        if (suffix == QLatin1String("svg")) {
+            generator.setFileName(path);
+            generator.setSize(size);
+            generator.setViewBox(QRect(QPoint(0, 0), size));
+            generator.setTitle(m_title->text());
+            begun = painter.begin(&generator);
+        } else {
+            writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+            writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+            writer.setResolution(96);
+            writer.setTitle(m_title->text());
+            begun = painter.begin(&writer);
+        }
+        if (!begun) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        renderFigure(painter, size, kVectorChart);
+        if (!painter.end()) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        return true;
+    }
+    *error = tr("unknown figure format \"%1\": use .svg, .pdf or .png").arg(suffix);
+    return false;
+}
+
+void TransfersView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        fillChart();
+    }
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,207 @@
+// `warpscope-probe transfers` (transfers_cli.h).
+#include "transfers_cli.h"
+
+#include "probe_text.h"
+#include "transfers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cctype>
+#include <csignal>
+#include <iostream>
+#include <sstream>
+
+namespace warpscope::probe {
+
+const char* const kTransfersUsage =
+    R"(transfers  Measures host and device transfers as the course notes do: copies host to
+           device, device to host and both at once (two streams), from pageable and from pinned
+           host memory; the notes' sumArrays kernel over device memory, over zero-copy (mapped
+           pinned) host memory, and with the copies around it; and over managed memory whose
+           pages the kernel faults in from the host, or prefetched first. Sizes run from 4 KiB to
+           1 GiB by factors of 4, capped by free device and host memory (a note says so);
+           managed memory is never asked for more than the device has free. Prints the median
+           of the timed repetitions, the spread and the bandwidth, and names the link.
+  --min SIZE --max SIZE  the range (sizes as 4096, 64K, 256M, 1G)
+  --step N               factor between sizes (default 4)
+  --sizes S1,S2,...      exactly these sizes (refused if one does not fit)
+  --modes M1,M2,...      h2d_pageable h2d_pinned d2h_pageable d2h_pinned both_pageable
+                         both_pinned sum_device sum_zerocopy sum_copy managed_fault
+                         managed_prefetch (default all)
+  --repetitions N        timed repetitions per point after one warm-up (default 7)
+  --json                 the measure_transfers answer as one JSON line
+  Ctrl-C cancels between points.
+)";
+
+namespace {
+
+using json = nlohmann::json;
+
+std::atomic<bool> g_cancelled{false};
+
+extern "C" void onInterrupt(int) {
+    g_cancelled = true;
+}
+
+int fail(const std::string& message, int status) {
+    std::cerr << "warpscope-probe: " << message << "\n";
+    if (status == kExitBadInput) {
+        std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
+    }
+    return status;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+        items.push_back(item);
+    }
+    return items;
+}
+
+} // namespace
+
+long long parseByteSize(const std::string& text) {
+    std::size_t digits = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) {
+        ++digits;
+    }
+    if (digits == 0 || digits > 15) {
+        return -1;
+    }
+    long long value = std::stoll(text.substr(0, digits));
+    std::string unit = text.substr(digits);
+    for (char& c : unit) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    if (unit.empty() || unit == "B") {
+        return value;
+    }
+    if (unit == "K" || unit == "KIB") {
+        return value << 10;
+    }
+    if (unit == "M" || unit == "MIB") {
+        return value << 20;
+    }
+    if (unit == "G" || unit == "GIB") {
+        return value << 30;
+    }
+    return -1;
+}
+
+int transfersCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
+    json options = json::object();
+    bool asJson = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "--json") {
+            asJson = true;
+            continue;
+        }
+        if (i + 1 >= args.size()) {
+            return fail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
+                                                : "unexpected argument '" + arg + "'",
+                        kExitBadInput);
+        }
+        const std::string& value = args[++i];
+        if (arg == "--min" || arg == "--max") {
+            const long long bytes = parseByteSize(value);
+            if (bytes < 0) {
+                return fail(arg + ": '" + value + "' is not a size (4096, 64K, 256M, 1G)",
+                            kExitBadInput);
+            }
+            options[arg == "--min" ? "minBytes" : "maxBytes"] = bytes;
+        } else if (arg == "--sizes") {
+            json sizes = json::array();
+            for (const std::string& item : splitList(value)) {
+                const long long bytes = parseByteSize(item);
+                if (bytes < 0) {
+                    return fail("--sizes: '" + item + "' is not a size (4096, 64K, 256M, 1G)",
+                                kExitBadInput);
+                }
+                sizes.push_back(bytes);
+            }
+            options["sizes"] = sizes;
+        } else if (arg == "--modes") {
+            options["modes"] = splitList(value);
+        } else if (arg == "--step" || arg == "--repetitions") {
+            const long long number = parseByteSize(value);
+            if (number < 0 || value.find_first_not_of("0123456789") != std::string::npos) {
+                return fail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
+            }
+            options[arg == "--step" ? "step" : "repetitions"] = number;
+        } else {
+            return fail("transfers takes no option '" + arg + "'", kExitBadInput);
+        }
+    }
+    auto backend = makeBackend();
+    g_cancelled = false;
+    auto previous = std::signal(SIGINT, onInterrupt);
+    int lastPercent = -1;
+    auto result = runTransfersRequest(
+        json{{"options", options}}, *backend,
+        [&](int done, int total) {
+            const int percent = total > 0 ? done * 100 / total : 100;
+            if (percent / 10 != lastPercent / 10 || done == total) {
+                std::cerr << "measured " << done << " of " << total << " points\n";
+                lastPercent = percent;
+            }
+        },
+        [] { return g_cancelled.load(); });
+    std::signal(SIGINT, previous);
+    if (auto* error = std::get_if<RequestError>(&result)) {
+        const ProbeErrorCode code = error->error.code;
+        const std::string where = error->where.empty() ? "" : " (at " + error->where + ")";
+        const std::string message =
+            std::string(probeErrorCodeName(code)) + ": " + error->error.message + where;
+        if (code == ProbeErrorCode::NoDriver || code == ProbeErrorCode::NoDevice ||
+            code == ProbeErrorCode::DriverTooOld) {
+            return fail(message, kExitNoGpu);
+        }
+        if (error->error.fatal) {
+            return fail(message, kExitFatal);
+        }
+        if (code == ProbeErrorCode::BadRequest || code == ProbeErrorCode::OutOfMemory) {
+            return fail(message, kExitBadInput);
+        }
+        return fail(message, kExitProbeError);
+    }
+    const json& answer = std::get<json>(result);
+    if (asJson) {
+        std::cout << answer.dump() << "\n";
+        return kExitOk;
+    }
+    std::cout << "device  " << answer.value("device", "") << "\n"
+              << "link    " << answer["link"].value("description", "") << "\n"
+              << "device memory copy bandwidth "
+              << fixed(answer.value("deviceCopyBandwidthGBs", 0.0), 1) << " GB/s (read + written)\n"
+              << "medians of " << answer.value("repetitions", 0)
+              << " timed repetitions after one warm-up; spread = (max - min) / median\n";
+    if (!answer.value("capped", std::string()).empty()) {
+        std::cout << "note    " << answer.value("capped", std::string()) << "\n";
+    }
+    for (const json& curve : answer["curves"]) {
+        std::cout << "\n"
+                  << curve.value("label", "") << " (" << curve.value("mode", "")
+                  << "): GB/s counts " << curve.value("counts", "") << "\n";
+        std::cout << pad("size", 10, true) << pad("median ms", 14, true) << pad("GB/s", 10, true)
+                  << pad("spread", 9, true) << "\n";
+        for (const json& point : curve["points"]) {
+            const double median = point.value("medianMs", 0.0);
+            const double spread =
+                median > 0.0
+                    ? 100.0 * (point.value("maxMs", 0.0) - point.value("minMs", 0.0)) / median
+                    : 0.0;
+            std::cout << pad(formatBytes(point.value("bytes", std::int64_t{0})), 10, true)
+                      << pad(fixed(median, 4), 14, true)
+                      << pad(fixed(point.value("bandwidthGBs", 0.0), 2), 10, true)
+                      << pad(fixed(spread, 1) + " %", 9, true) << "\n";
+        }
+    }
+    return kExitOk;
+}
+
+} // namespace warpscope::probe

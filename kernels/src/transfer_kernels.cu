@@ -1,0 +1,26 @@
+// The notes' sumArrays (transfer_kernels.h).
+#include "transfer_kernels.h"
+
+namespace warpscope::probe {
+
+namespace {
+
+constexpr int kBlock = 256;
+
+__global__ void sumArrays(const float* a, const float* b, float* c, std::int64_t n) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        c[i] = a[i] + b[i];
+    }
+}
+
+} // namespace
+
+cudaError_t launchSumArrays(const float* a, const float* b, float* c, std::int64_t n,
+                            cudaStream_t stream) {
+    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+    sumArrays<<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(a, b, c, n);
+    return cudaGetLastError();
+}
+
+} // namespace warpscope::probe

@@ -1,0 +1,338 @@
+// The Transfers tab: recorded H100 results (tests/data/transfers_h100.json) drawn as one curve per
+// mode with the notes' reference lines, the summary computed from the numbers, the hover text,
+// the model-only state (the notes' figures, never an empty chart), sessions, exports (in-process
+// and headless), and a run through the fake probe's measure_transfers.
+#include "gpu/transfersmeasurement.h"
+#include "lecture/lecturewindow.h"
+#include "views/transfersview.h"
+#include "windowfixture.h"
+
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+namespace warpscope::app::test {
+namespace {
+
+const QString kRecorded = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json");
+constexpr qint64 kMiB = 1024 * 1024;
+
+TransferResults recordedResults() {
+    QFile file(kRecorded);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+    QString error;
+    auto results = readTransferResults(file.readAll(), &error);
+    EXPECT_TRUE(results.has_value()) << qPrintable(error);
+    return results.value_or(TransferResults{});
+}
+
+TEST(TransfersData, RecordedH100ResultsHoldEveryMode) {
+    const TransferResults results = recordedResults();
+    EXPECT_EQ(results.device, QStringLiteral("NVIDIA H100 80GB HBM3"));
+    EXPECT_TRUE(results.link.startsWith(QStringLiteral("PCIe 5.0 x16")))
+        << qPrintable(results.link);
+    ASSERT_EQ(results.curves.size(), 11u);
+    for (const TransferCurveData& curve : results.curves) {
+        EXPECT_EQ(curve.points.size(), 10u) << qPrintable(curve.mode);
+        EXPECT_EQ(curve.points.front().bytes, 4096);
+        EXPECT_EQ(curve.points.back().bytes, 1024 * kMiB);
+    }
+    const TransferCurveData* pinned = results.curve(QStringLiteral("h2d_pinned"));
+    ASSERT_NE(pinned, nullptr);
+    ASSERT_NE(pinned->at(256 * kMiB), nullptr);
+    EXPECT_GT(pinned->at(256 * kMiB)->bandwidthGBs, 50.0);
+}
+
+TEST(TransfersData, SummaryIsComputedFromTheNumbers) {
+    const TransferResults results = recordedResults();
+    const TransferSummary summary = summarizeTransfers(&results);
+    ASSERT_EQ(summary.atBytes, 1024 * kMiB);
+    const double pinned =
+        results.curve(QStringLiteral("h2d_pinned"))->at(summary.atBytes)->bandwidthGBs;
+    const double pageable =
+        results.curve(QStringLiteral("h2d_pageable"))->at(summary.atBytes)->bandwidthGBs;
+    const double zeroCopy =
+        results.curve(QStringLiteral("sum_zerocopy"))->at(summary.atBytes)->bandwidthGBs;
+    ASSERT_TRUE(summary.pinnedOverPageable && summary.zeroCopyShareOfPinned &&
+                summary.deviceOverLink);
+    EXPECT_DOUBLE_EQ(*summary.pinnedOverPageable, pinned / pageable);
+    EXPECT_DOUBLE_EQ(*summary.zeroCopyShareOfPinned, zeroCopy / pinned);
+    EXPECT_DOUBLE_EQ(*summary.deviceOverLink, results.deviceCopyBandwidthGBs / pinned);
+    // The H100 run: 8.1 GB/s pageable, 55 GB/s pinned, 51 GB/s zero-copy, 2920 GB/s copy.
+    EXPECT_TRUE(summary.text.contains(QStringLiteral("pinned copies are 6.8× faster than "
+                                                     "pageable here")))
+        << qPrintable(summary.text);
+    EXPECT_TRUE(summary.text.contains(QStringLiteral("zero-copy reads reach 93 % of pinned copy "
+                                                     "bandwidth")))
+        << qPrintable(summary.text);
+    EXPECT_TRUE(summary.text.contains(QStringLiteral("the device's own memory is 53× the link")))
+        << qPrintable(summary.text);
+    EXPECT_TRUE(summary.text.contains(QStringLiteral("144 GB/s")));
+}
+
+TEST(TransfersData, BadResultsAreRefusedByPlace) {
+    QString error;
+    EXPECT_FALSE(readTransferResults("{\"curves\": 3}", &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("\"curves\""))) << qPrintable(error);
+    EXPECT_FALSE(readTransferResults(
+        R"({"curves":[{"mode":"h2d_pinned","points":[{"bytes":4096,"medianMs":1}]}]})", &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("/curves/0/points/0"))) << qPrintable(error);
+    EXPECT_FALSE(readTransferResults("not json", &error));
+    EXPECT_TRUE(error.startsWith(QStringLiteral("not JSON"))) << qPrintable(error);
+    EXPECT_FALSE(readTransferResults(R"({"runs":[]})", &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("no run"))) << qPrintable(error);
+}
+
+class TransfersWindowTest : public WindowTest {};
+
+// A model-only machine (nothing measured): the notes' two lines and their explanation.
+TEST_F(TransfersWindowTest, ModelOnlyShowsTheNotesFigures) {
+    TransfersView* view = window->transfersView();
+    ASSERT_NE(view, nullptr);
+    window->viewTabs()->setCurrentWidget(view);
+    EXPECT_FALSE(view->results());
+    EXPECT_TRUE(view->summaryLabel()->text().contains(QStringLiteral("144 GB/s")));
+    EXPECT_TRUE(view->summaryLabel()->text().contains(QStringLiteral("8 GB/s")));
+    EXPECT_TRUE(view->summaryLabel()->text().contains(QStringLiteral("Nothing measured here")));
+    EXPECT_EQ(view->curveCount(), 0);
+    if (view->chart() != nullptr) {
+        EXPECT_EQ(view->referenceLineCount(), 2);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+        EXPECT_EQ(view->chart()->graphCount(), 2); // never an empty chart
+#endif
+    }
+    EXPECT_TRUE(view->hoverText(QPointF(100, 100)).isEmpty());
+}
+
+TEST_F(TransfersWindowTest, RecordedResultsDrawEveryModeAndHoverGivesNumbers) {
+    ASSERT_TRUE(window->loadTransferResults(kRecorded));
+    TransfersView* view = window->transfersView();
+    window->viewTabs()->setCurrentWidget(view);
+    QApplication::processEvents();
+    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded earlier")));
+    if (view->chart() == nullptr) {
+        GTEST_SKIP() << "this build has no QCustomPlot";
+    }
+    EXPECT_EQ(view->curveCount(), 11);
+    EXPECT_EQ(view->referenceLineCount(), 4); // device copy, link, the notes' two
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    QCustomPlot* plot = view->chart();
+    plot->replot();
+    EXPECT_TRUE(plot->xAxis->scaleType() == QCPAxis::stLogarithmic);
+    EXPECT_TRUE(plot->yAxis->scaleType() == QCPAxis::stLogarithmic);
+    const TransferCurveData* pinned = view->results()->curve(QStringLiteral("d2h_pinned"));
+    const TransferPointData* point = pinned->at(256 * kMiB);
+    const QPointF pixel(plot->xAxis->coordToPixel(static_cast<double>(point->bytes)),
+                        plot->yAxis->coordToPixel(point->bandwidthGBs));
+    const QString text = view->hoverText(pixel + QPointF(2, -2));
+    EXPECT_TRUE(text.startsWith(QStringLiteral("D2H pinned, 256 MiB: "))) << qPrintable(text);
+    EXPECT_TRUE(text.contains(QStringLiteral("of 7"))) << qPrintable(text);
+    EXPECT_TRUE(view->hoverText(QPointF(-50, -50)).isEmpty());
+#endif
+}
+
+TEST_F(TransfersWindowTest, SessionsKeepTheResults) {
+    ASSERT_TRUE(window->loadTransferResults(kRecorded));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("transfers.warpscope"));
+    ASSERT_TRUE(window->saveSession(path));
+    MainWindow reopened(quietOptions());
+    ASSERT_TRUE(reopened.openSession(path));
+    ASSERT_TRUE(reopened.transfersView()->results());
+    EXPECT_EQ(reopened.transfersView()->results()->curves.size(), 11u);
+    EXPECT_EQ(reopened.transfersView()->summary().text, window->transfersView()->summary().text);
+    EXPECT_TRUE(reopened.transfersView()->statusLabel()->text().contains(
+        QStringLiteral("Recorded in this session")));
+    // A session without results opens with none.
+    MainWindow plain(quietOptions());
+    const QString plainPath = dir.filePath(QStringLiteral("plain.warpscope"));
+    ASSERT_TRUE(plain.saveSession(plainPath));
+    ASSERT_TRUE(reopened.openSession(plainPath));
+    EXPECT_FALSE(reopened.transfersView()->results());
+}
+
+TEST_F(TransfersWindowTest, ExportsTheChartAsSvgPdfAndPng) {
+    ASSERT_TRUE(window->loadTransferResults(kRecorded));
+    TransfersView* view = window->transfersView();
+    QTemporaryDir dir;
+    QString error;
+    const QString svg = dir.filePath(QStringLiteral("t.svg"));
+    ASSERT_TRUE(view->exportFigure(svg, QSize(1280, 720), &error)) << qPrintable(error);
+    QFile svgFile(svg);
+    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
+    const QByteArray text = svgFile.readAll();
+    EXPECT_TRUE(text.contains("Host and device transfers"));
+    EXPECT_TRUE(text.contains("pinned copies are"));
+    if (view->chart() != nullptr) {
+        EXPECT_TRUE(text.contains("notes: PCIe Gen2 bus 8 GB/s")); // a label, drawn as text
+        EXPECT_TRUE(text.contains("256 MiB"));                     // a tick label
+        EXPECT_FALSE(text.contains("<image"));                     // the curves are vectors
+    }
+    const QString png = dir.filePath(QStringLiteral("t.png"));
+    ASSERT_TRUE(view->exportFigure(png, QSize(1280, 720), &error)) << qPrintable(error);
+    EXPECT_EQ(QImage(png).size(), QSize(1280, 720));
+    const QString pdf = dir.filePath(QStringLiteral("t.pdf"));
+    ASSERT_TRUE(view->exportFigure(pdf, QSize(1280, 720), &error)) << qPrintable(error);
+    QFile pdfFile(pdf);
+    ASSERT_TRUE(pdfFile.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(pdfFile.read(5) == "%PDF-");
+    EXPECT_FALSE(view->exportFigure(dir.filePath(QStringLiteral("t.gif")), QSize(10, 10), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("gif"))) << qPrintable(error);
+}
+
+// Headless: `warpscope --preset transfers --transfers FILE --export FILE`, and without results
+// the notes' figures.
+TEST(TransfersExport, HeadlessExportWritesTheChart) {
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("transfers.svg"));
+    QProcess app;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--preset"), QStringLiteral("transfers"),
+               QStringLiteral("--transfers"), kRecorded, QStringLiteral("--export"), svg,
+               QStringLiteral("--size"), QStringLiteral("1280x720")});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    QFile file(svg);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(file.readAll().contains("NVIDIA H100 80GB HBM3"));
+    const QString notes = dir.filePath(QStringLiteral("notes.svg"));
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--preset"), QStringLiteral("transfers"), QStringLiteral("--export"),
+               notes});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    QFile notesFile(notes);
+    ASSERT_TRUE(notesFile.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(notesFile.readAll().contains("the course notes' figures"));
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--preset"), QStringLiteral("transfers"),
+               QStringLiteral("--transfers"), dir.filePath(QStringLiteral("missing.json")),
+               QStringLiteral("--export"), svg});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 2);
+    EXPECT_TRUE(app.readAllStandardError().contains("missing.json"));
+}
+
+QString fakeProbe() {
+#ifdef WARPSCOPE_FAKE_PROBE_PATH
+    return QStringLiteral(WARPSCOPE_FAKE_PROBE_PATH);
+#else
+    return {};
+#endif
+}
+
+std::unique_ptr<MainWindow> windowWithProbe(const QString& command) {
+    MainWindowOptions options = quietOptions();
+    options.probeCommand = command;
+    auto window = std::make_unique<MainWindow>(options);
+    window->resize(1600, 1000);
+    window->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+    return window;
+}
+
+// Measure through the probe: the fake's answer (capped at 256 MiB by its 1 GiB of memory) drawn,
+// recorded in the session.
+TEST(TransfersRun, MeasureThroughTheProbe) {
+    if (fakeProbe().isEmpty()) {
+        GTEST_SKIP() << "this build has no warpscope-probe-fake";
+    }
+    auto window = windowWithProbe(fakeProbe());
+    TransfersView* view = window->transfersView();
+    window->runTransfersOnGpu();
+    EXPECT_FALSE(view->runButton()->isEnabled());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->results().has_value(); }, 60000));
+    EXPECT_TRUE(view->runButton()->isEnabled());
+    EXPECT_EQ(view->results()->device, QStringLiteral("warpscope fake GPU"));
+    EXPECT_EQ(view->results()->curves.size(), 11u);
+    EXPECT_EQ(view->results()->curves.front().points.back().bytes, 256 * kMiB);
+    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("from 1 GiB up were left out")))
+        << qPrintable(view->statusLabel()->text());
+    // The fake: pinned 25 GB/s and pageable 10 GB/s (after 10 us each).
+    ASSERT_TRUE(view->summary().pinnedOverPageable);
+    EXPECT_NEAR(*view->summary().pinnedOverPageable, 2.5, 0.01);
+    EXPECT_TRUE(window->document()->isModified());
+}
+
+TEST(TransfersRun, NoGpuKeepsTheNotesFiguresAndSaysSo) {
+    if (fakeProbe().isEmpty()) {
+        GTEST_SKIP() << "this build has no warpscope-probe-fake";
+    }
+    qputenv("WARPSCOPE_FAKE_PROBE", "no_device");
+    auto window = windowWithProbe(fakeProbe());
+    TransfersView* view = window->transfersView();
+    window->runTransfersOnGpu();
+    const bool told = QTest::qWaitFor([&] { return view->runButton()->isEnabled(); }, 20000);
+    qunsetenv("WARPSCOPE_FAKE_PROBE");
+    ASSERT_TRUE(told);
+    EXPECT_FALSE(view->results());
+    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("no GPU to measure on")))
+        << qPrintable(view->statusLabel()->text());
+    if (view->chart() != nullptr) {
+        EXPECT_EQ(view->referenceLineCount(), 2);
+    }
+}
+
+// A lecture slide: resources/decks/transfers.json shows the Transfers chart full screen, the
+// notes' figures until the main window hands over its results; the deck exports headless.
+const QString kDeck =
+    QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/../../resources/decks/transfers.json");
+
+TEST(TransfersLecture, SlideShowsTheChartAndTheWindowsResults) {
+    auto deck = loadDeckFile(kDeck);
+    ASSERT_TRUE(deck.ok()) << deck.error().describe();
+    LectureWindow lecture(std::move(deck).value());
+    lecture.present(QSize(1280, 720));
+    lecture.setSlide(0);
+    QApplication::processEvents();
+    EXPECT_EQ(lecture.shownViews(), QStringList{QStringLiteral("transfers")});
+    auto* view = lecture.findChild<TransfersView*>();
+    ASSERT_NE(view, nullptr);
+    EXPECT_TRUE(view->runButton()->isHidden());
+    EXPECT_FALSE(view->results());
+    if (view->chart() != nullptr) {
+        EXPECT_EQ(view->referenceLineCount(), 2); // the notes' two lines
+    }
+    lecture.setTransferResults(recordedResults());
+    ASSERT_TRUE(view->results());
+    if (view->chart() != nullptr) {
+        EXPECT_EQ(view->curveCount(), 11);
+    }
+}
+
+TEST(TransfersLecture, DeckExportsTheSlide) {
+    QTemporaryDir dir;
+    QProcess app;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--export-deck"), kDeck, QStringLiteral("--output-dir"), dir.path(),
+               QStringLiteral("--format"), QStringLiteral("svg")});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    const QStringList files =
+        QDir(dir.path()).entryList({QStringLiteral("*.svg")}, QDir::Files, QDir::Name);
+    ASSERT_EQ(files.size(), 2);
+    QFile first(QDir(dir.path()).filePath(files.first()));
+    ASSERT_TRUE(first.open(QIODevice::ReadOnly));
+    const QByteArray text = first.readAll();
+    EXPECT_TRUE(text.contains("the course notes' figures")) << files.first().toStdString();
+}
+
+} // namespace
+} // namespace warpscope::app::test
