@@ -15,6 +15,8 @@ namespace {
 // Session view-setting keys the document itself owns (the textbook model's options).
 constexpr const char* kBankModeKey = "textbook.bankModeBytes";
 constexpr const char* kDefaultLoadsCachedKey = "textbook.defaultLoadsCached";
+// Which access of the current entry's kernel the editor shows.
+constexpr const char* kSelectedAccessKey = "kernel.selectedAccess";
 
 NamedPattern defaultPattern() {
     NamedPattern named;
@@ -65,19 +67,24 @@ void PatternDocument::editPattern(const Pattern& pattern, const QString& descrip
     }
     NamedPattern after = current();
     after.pattern = pattern;
+    if (current().kernel) {
+        after = foldIntoKernel(pattern);
+    }
+    const int select = after.kernel ? m_selectedAccess : 0;
     m_undoStack->push(new PatternEditCommand(this, m_currentEntry, current(), m_presetId, after,
-                                             m_presetId, description, mergeId));
+                                             m_presetId, description, mergeId, m_selectedAccess,
+                                             select));
 }
 
-void PatternDocument::loadPreset(const Preset& preset) {
-    NamedPattern after{preset.title, preset.caption, preset.pattern};
+void PatternDocument::loadPreset(const Preset& preset, const std::optional<Kernel>& kernel) {
+    NamedPattern after{preset.title, preset.caption, preset.pattern, kernel};
     const QString id = QString::fromStdString(preset.id);
-    if (after == current() && id == m_presetId) {
+    if (after == current() && id == m_presetId && m_selectedAccess == 0) {
         return;
     }
-    m_undoStack->push(new PatternEditCommand(this, m_currentEntry, current(), m_presetId, after, id,
-                                             tr("Load preset %1").arg(id),
-                                             static_cast<int>(EditMerge::None)));
+    m_undoStack->push(new PatternEditCommand(
+        this, m_currentEntry, current(), m_presetId, after, id, tr("Load preset %1").arg(id),
+        static_cast<int>(EditMerge::None), m_selectedAccess, 0));
 }
 
 void PatternDocument::setLaneAddress(int lane, std::optional<std::int64_t> address) {
@@ -93,13 +100,14 @@ void PatternDocument::setLaneAddress(int lane, std::optional<std::int64_t> addre
     editPattern(pattern, tr("Set lane %1's address").arg(lane));
 }
 
-void PatternDocument::applyPattern(int entry, const NamedPattern& pattern,
-                                   const QString& presetId) {
+void PatternDocument::applyPattern(int entry, const NamedPattern& pattern, const QString& presetId,
+                                   int selectedAccess) {
     if (entry < 0 || entry >= entryCount()) {
         return;
     }
     m_entries[static_cast<std::size_t>(entry)].pattern = pattern;
     m_currentEntry = entry;
+    m_selectedAccess = pattern.kernel ? selectedAccess : 0;
     m_presetId = presetId;
     touch();
     emit patternChanged();
@@ -132,6 +140,7 @@ void PatternDocument::setCurrentEntry(int index) {
         return;
     }
     m_currentEntry = index;
+    m_selectedAccess = 0;
     m_presetId.clear();
     m_settingsModified = true;
     touch();
@@ -140,6 +149,15 @@ void PatternDocument::setCurrentEntry(int index) {
 }
 
 void PatternDocument::reevaluate() {
+    // A kernel is checked whole first: a buffer's size, the launch or another access can be
+    // wrong while the selected access is fine, and the error then names that place.
+    if (const auto& kernel = current().kernel) {
+        if (auto resolved = resolveKernel(*kernel); !resolved) {
+            m_error = resolved.error();
+            emit errorChanged();
+            return;
+        }
+    }
     auto result = evaluatePattern(current().pattern, m_textbookOptions);
     if (result) {
         m_evaluation = std::move(result).value();
@@ -172,6 +190,11 @@ Session PatternDocument::toSession(const std::map<std::string, std::string>& vie
         m_textbookOptions.defaultLoadsCached ? std::string("true") : std::string("false");
     session.viewSettings.insert_or_assign(kBankModeKey, std::move(bankMode));
     session.viewSettings.insert_or_assign(kDefaultLoadsCachedKey, std::move(cached));
+    if (current().kernel) {
+        session.viewSettings.insert_or_assign(kSelectedAccessKey, std::to_string(m_selectedAccess));
+    } else {
+        session.viewSettings.erase(kSelectedAccessKey);
+    }
     return session;
 }
 
@@ -213,8 +236,24 @@ std::optional<Error> PatternDocument::loadSession(const Session& session) {
         options.defaultLoadsCached = it->second == "true";
     }
 
+    // The selected access of a kernel (0 when absent or not one of its accesses: the file's
+    // pattern is then what the views show until another access is chosen).
+    int selected = 0;
+    const NamedPattern& currentPattern =
+        session.entries[static_cast<std::size_t>(session.currentEntry)].pattern;
+    if (auto it = session.viewSettings.find(kSelectedAccessKey);
+        it != session.viewSettings.end() && currentPattern.kernel) {
+        const int count = static_cast<int>(currentPattern.kernel->accesses.size());
+        bool ok = false;
+        const int index = QString::fromStdString(it->second).toInt(&ok);
+        if (ok && index >= 0 && index < count) {
+            selected = index;
+        }
+    }
+
     m_entries = session.entries;
     m_currentEntry = session.currentEntry;
+    m_selectedAccess = selected;
     m_presetId.clear();
     m_model = model;
     m_textbookOptions = options;

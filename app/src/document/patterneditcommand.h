@@ -15,7 +15,8 @@ class PatternEditCommand : public QUndoCommand {
 public:
     PatternEditCommand(PatternDocument* document, int entry, NamedPattern before,
                        QString presetBefore, NamedPattern after, QString presetAfter,
-                       const QString& description, int mergeId);
+                       const QString& description, int mergeId, int selectedBefore = 0,
+                       int selectedAfter = 0);
 
     void undo() override;
     void redo() override;
@@ -30,6 +31,9 @@ private:
     NamedPattern m_after;
     QString m_presetAfter;
     int m_mergeId;
+    // The kernel access selected before and after (0 for plain patterns).
+    int m_selectedBefore;
+    int m_selectedAfter;
 };
 
 } // namespace warpscope::app

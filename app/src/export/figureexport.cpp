@@ -130,7 +130,7 @@ std::optional<QString> FigureRenderer::error() const {
 }
 
 QString FigureRenderer::patternTitle() const {
-    return QString::fromStdString(d->document.current().title);
+    return d->document.shownTitle();
 }
 
 QString FigureRenderer::patternCaption() const {

@@ -10,6 +10,7 @@
 
 #include "document/patterndocument.h"
 #include "harness/kernelbenchmark.h"
+#include "harness/kerneleditorbenchmark.h"
 #include "harness/screenshotrunner.h"
 #include "shell/commandline.h"
 #include "shell/mainwindow.h"
@@ -473,6 +474,10 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
 
     // Whole kernels: the grid view and the transpose's warp view (harness/kernelbenchmark.cpp).
     for (KernelBenchmarkRow& row : kernelBenchmarkRows(window, n)) {
+        timings.push_back(Timing{row.name, std::move(row.ms), row.target});
+    }
+    // The kernel editor on the same transpose (harness/kerneleditorbenchmark.cpp).
+    for (KernelBenchmarkRow& row : kernelEditorBenchmarkRows(window, n)) {
         timings.push_back(Timing{row.name, std::move(row.ms), row.target});
     }
     std::printf("## warpscope --benchmark\n\n");

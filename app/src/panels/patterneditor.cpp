@@ -5,6 +5,7 @@
 
 #include "document/patterndocument.h"
 #include "panels/expressionedit.h"
+#include "panels/kernelpanel.h"
 #include "panels/parameterpanel.h"
 #include "panels/parametertablemodel.h"
 #include "panels/presetpicker.h"
@@ -85,6 +86,10 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     auto* presetLayout = new QVBoxLayout(presetBox);
     m_presets = new PresetPicker(presetBox);
     m_presets->setToolTip(tr("Built-in patterns from the course notes, grouped by topic"));
+    // The longest preset title must not set the dock's width (it did, so the whole editor
+    // scrolled sideways): the box shows what fits and the list shows every title in full.
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_presets->setMinimumContentsLength(18);
     m_title = new QLabel(presetBox);
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
@@ -99,8 +104,16 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     layout->addWidget(presetBox);
     connect(m_presets, &PresetPicker::presetChosen, this, &PatternEditor::presetRequested);
 
+    // ---- The kernel: its accesses (one for a plain pattern), buffers and launch ---------------
+    auto* kernelBox = new QGroupBox(tr("Kernel"), this);
+    auto* kernelLayout = new QVBoxLayout(kernelBox);
+    m_kernel = new KernelPanel(m_document, kernelBox);
+    kernelLayout->addWidget(m_kernel);
+    layout->addWidget(kernelBox);
+
     // ---- Expressions ---------------------------------------------------------------------------
     auto* patternBox = new QGroupBox(tr("Pattern"), this);
+    m_patternBox = patternBox;
     auto* patternLayout = new QVBoxLayout(patternBox);
     auto* addressLabel = new QLabel(tr("&Address in bytes (per lane):"), patternBox);
     m_address = new ExpressionEdit(patternBox);
@@ -313,6 +326,11 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     connect(m_defaultCached, &QCheckBox::toggled, this, &PatternEditor::editModel);
 
     layout->addStretch(1);
+    // The longest item of a box ("Modern (cc 7.0 and later)") must not widen the dock either.
+    for (QComboBox* box : {m_space, m_op, m_width, m_cache, m_model, m_bankMode}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
 
     connect(m_document, &PatternDocument::patternChanged, this, &PatternEditor::syncFromDocument);
     connect(m_document, &PatternDocument::modelChanged, this, &PatternEditor::syncFromDocument);
@@ -367,7 +385,23 @@ void PatternEditor::showError() {
     QString general;
     int addressColumn = 0;
     int activeColumn = 0;
-    if (error) {
+    if (error && m_document->kernel() && error->where.starts_with('/')) {
+        // A kernel's error: the selected access's expressions show theirs here, with the column;
+        // the kernel panel names every other place (a buffer, the launch, another access).
+        const std::string prefix = "/accesses/" + std::to_string(m_document->selectedAccess());
+        QString message = QString::fromStdString(error->message);
+        if (error->column > 0) {
+            message = tr("column %1: %2").arg(error->column).arg(message);
+        }
+        const QString keep = tr(" — the picture shows the last valid pattern.");
+        if (error->where.starts_with(prefix + "/address")) {
+            address = message + keep;
+            addressColumn = error->column;
+        } else if (error->where.starts_with(prefix + "/active")) {
+            active = message + keep;
+            activeColumn = error->column;
+        }
+    } else if (error) {
         const QString where = QString::fromStdString(error->where);
         QString message = QString::fromStdString(error->message);
         // "addressExpression, lane 5": say which lane, as the core does.

@@ -8,6 +8,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -16,6 +17,7 @@ class QTableView;
 namespace warpscope::app {
 
 class ExpressionEdit;
+class KernelPanel;
 class ParameterPanel;
 class ParameterTableModel;
 class PatternDocument;
@@ -29,6 +31,8 @@ public:
     ExpressionEdit* addressEdit() const { return m_address; }
     ExpressionEdit* activeEdit() const { return m_active; }
     PresetPicker* presetPicker() const { return m_presets; }
+    /// The kernel's accesses, buffers and launch (one access for a plain pattern).
+    KernelPanel* kernelPanel() const { return m_kernel; }
     ParameterPanel* parameterPanel() const { return m_parameters; }
     QComboBox* widthBox() const { return m_width; }
     QComboBox* spaceBox() const { return m_space; }
@@ -71,6 +75,8 @@ private:
     PresetPicker* m_presets;
     QLabel* m_caption;
     QLabel* m_title;
+    KernelPanel* m_kernel;
+    QGroupBox* m_patternBox;
     ExpressionEdit* m_address;
     QLabel* m_addressError;
     ExpressionEdit* m_active;

@@ -11,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -54,6 +55,18 @@ void PatternEditor::syncFromDocument() {
     m_title->setText(QString::fromStdString(named.title));
     m_caption->setText(QString::fromStdString(named.caption));
     m_caption->setVisible(!named.caption.empty());
+    if (named.kernel) {
+        const int selected = m_document->selectedAccess();
+        const std::string& label = named.kernel->accesses[static_cast<std::size_t>(selected)].label;
+        m_patternBox->setTitle(
+            label.empty() ? tr("Access %1 of %2").arg(selected + 1).arg(m_document->accessCount())
+                          : tr("Access %1 of %2: %3")
+                                .arg(selected + 1)
+                                .arg(m_document->accessCount())
+                                .arg(QString::fromStdString(label)));
+    } else {
+        m_patternBox->setTitle(tr("Pattern"));
+    }
 
     const bool hasSource = pattern.source.has_value();
     m_address->setEnabled(hasSource);

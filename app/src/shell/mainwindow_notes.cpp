@@ -310,11 +310,13 @@ bool MainWindow::showKernelPreset(const QString& id) {
         Preset shown;
         shown.id = kKernelPresetPrefix + preset->id;
         shown.topic = preset->topic;
-        shown.title = preset->title + ": " + preset->kernel.accesses.front().label;
+        // The selected access's name follows in the views' headings (shownTitle()).
+        shown.title = preset->title;
         shown.caption = preset->caption;
         shown.source = preset->source;
         shown.pattern = *pattern;
-        m_document->loadPreset(shown);
+        // The whole kernel, so the editor shows and edits every access.
+        m_document->loadPreset(shown, preset->kernel);
     }
     for (const NotesExperiment& experiment : notesExperiments()) {
         for (const NotesExperimentRow& row : experiment.rows) {

@@ -62,7 +62,9 @@ GridView::GridView(PatternDocument* document, QWidget* parent)
 }
 
 void GridView::recompute() {
-    auto kernel = kernelFromPattern(m_document->pattern());
+    // The document's kernel and its selected access; a plain pattern's one-access kernel.
+    auto kernel = m_document->kernel() ? Result<Kernel>(*m_document->kernel())
+                                       : kernelFromPattern(m_document->pattern());
     if (!kernel) {
         m_computation->cancel();
         m_status = tr("No grid: %1").arg(QString::fromStdString(kernel.error().message));
@@ -74,7 +76,7 @@ void GridView::recompute() {
     }
     GridRequest request;
     request.kernel = kernel.value();
-    request.access = 0;
+    request.access = m_document->kernel() ? m_document->selectedAccess() : 0;
     m_progressPermille = 0;
     m_computation->request(std::move(request));
     update();

@@ -16,8 +16,8 @@ WarpContent WarpView::content() const {
         return content;
     }
     const Evaluation& evaluation = *optionalEvaluation;
-    content.title = QString::fromStdString(m_document->current().title) + QStringLiteral(" — ") +
-                    describeAccess(evaluation.access);
+    content.title =
+        m_document->shownTitle() + QStringLiteral(" — ") + describeAccess(evaluation.access);
     content.summary = modernSummary(evaluation);
     if (m_document->error()) {
         content.noteIsWarning = true;
