@@ -119,7 +119,8 @@ private:
     /// widget placed in the layout for each (the view itself or its scroll area).
     std::map<QString, QWidget*> m_views;
     std::map<QString, QWidget*> m_frames;
-    QString m_stepView; // "warp", "bank" or empty: whose items m_steps are
+    QStringList m_placedViews; // the views in the layout now, in order
+    QString m_stepView;        // "warp", "bank" or empty: whose items m_steps are
     std::vector<Step> m_steps;
     int m_revealed = 0;
     bool m_revealedAll = false; // by Return: the whole figure, no step singled out
