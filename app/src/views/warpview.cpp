@@ -187,7 +187,19 @@ void WarpView::updateChangedLook() {
         }
     }
     m_look = std::move(now);
-    if (!dirty.isEmpty()) {
+    if (dirty.isEmpty()) {
+        return;
+    }
+    // Painting through a clip of many rectangles costs the raster engine more per span than one
+    // rectangle does: when the rectangles cover most of their bounding box anyway, repaint that.
+    const QRect bounds = dirty.boundingRect();
+    qint64 area = 0;
+    for (const QRect& r : dirty) {
+        area += qint64{r.width()} * r.height();
+    }
+    if (dirty.rectCount() > 1 && 2 * area >= qint64{bounds.width()} * bounds.height()) {
+        update(bounds);
+    } else {
         update(dirty);
     }
 }
