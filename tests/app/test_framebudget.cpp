@@ -1,7 +1,9 @@
 // What keeps a slider drag within a frame (issue 18, docs/benchmarks.md): the tables tell their
 // views only about the cells an edit changed (no model reset, so no re-measuring and no repaint of
 // unchanged cells), and a dragged slider's moves are merged into one edit per pass of the event
-// loop, while a released slider, the keyboard and setValue() still edit at once.
+// loop, while a released slider, the keyboard and setValue() still edit at once. A hover, a
+// selection or a lecture reveal repaints only the parts of the warp view it changed, and the
+// window then shows what a whole repaint would.
 #include "windowfixture.h"
 
 #include "panels/lanetablemodel.h"
@@ -9,8 +11,12 @@
 #include "panels/parameterpanel.h"
 #include "panels/patterneditor.h"
 #include "views/lanehighlight.h"
+#include "views/warpview.h"
 
 #include <QAbstractItemModelTester>
+#include <QBackingStore>
+#include <QImage>
+#include <QPaintEvent>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTableView>
@@ -150,6 +156,101 @@ TEST_F(WindowTest, ADraggedSliderEditsOncePerPassOfTheEventLoop) {
     // Not dragged (keyboard, setValue): at once, as before.
     slider->setValue(20);
     EXPECT_EQ(document().pattern().source->parameters.front().value, 20);
+}
+
+/// The regions of the paint events a widget gets.
+class PaintRegions : public QObject {
+public:
+    explicit PaintRegions(QWidget* widget) { widget->installEventFilter(this); }
+    QRegion painted() const { return m_painted; }
+    void clear() { m_painted = QRegion(); }
+
+protected:
+    bool eventFilter(QObject* /*watched*/, QEvent* event) override {
+        if (event->type() == QEvent::Paint) {
+            m_painted += static_cast<QPaintEvent*>(event)->region();
+        }
+        return false;
+    }
+
+private:
+    QRegion m_painted;
+};
+
+/// What the window shows of `widget` now: the visible part of it in the window's backing store
+/// (an image on the offscreen platform), or a null image when there is none.
+QImage shownPixels(QWidget* widget) {
+    QBackingStore* store = widget->window()->backingStore();
+    const auto* image =
+        store != nullptr ? dynamic_cast<const QImage*>(store->paintDevice()) : nullptr;
+    if (image == nullptr) {
+        return {};
+    }
+    const QRect visible = widget->visibleRegion().boundingRect();
+    const QRect inWindow(widget->mapTo(widget->window(), visible.topLeft()), visible.size());
+    const qreal dpr = image->devicePixelRatio();
+    return image->copy(QRect((QPointF(inWindow.topLeft()) * dpr).toPoint(),
+                             (QSizeF(inWindow.size()) * dpr).toSize()));
+}
+
+void settle() {
+    for (int pass = 0; pass < 3; ++pass) {
+        QApplication::processEvents();
+    }
+}
+
+TEST_F(WindowTest, AHoverOrARevealRepaintsOnlyWhatChangedAndShowsTheWholePicture) {
+    loadPreset("readsegment-offset-11");
+    WarpView* view = window->warpView();
+    ASSERT_NE(view, nullptr);
+    settle();
+    ASSERT_FALSE(shownPixels(view).isNull()) << "no backing store image to compare";
+    PaintRegions paints(view);
+    const QRect title = view->currentLayout().titleRect.toAlignedRect();
+    LaneHighlight* highlight = window->laneHighlight();
+
+    const auto check = [&](const QString& what, auto change) {
+        paints.clear();
+        change();
+        settle();
+        const QRegion painted = paints.painted();
+        EXPECT_FALSE(painted.isEmpty()) << what.toStdString() << ": nothing repainted";
+        EXPECT_FALSE(painted.intersects(title)) << what.toStdString() << ": the title repainted";
+        const QImage partly = shownPixels(view);
+        view->repaint(); // the whole view, from scratch
+        EXPECT_TRUE(shownPixels(view) == partly)
+            << what.toStdString() << ": the partial repaint left other pixels than a whole one";
+    };
+    check(QStringLiteral("hover lane 5"), [&] { highlight->setHoveredLane(5); });
+    check(QStringLiteral("hover lane 6"), [&] { highlight->setHoveredLane(6); });
+    check(QStringLiteral("hover lane 31"), [&] { highlight->setHoveredLane(31); });
+    check(QStringLiteral("hover nothing"), [&] { highlight->setHoveredLane(-1); });
+    check(QStringLiteral("select lanes 8-15"),
+          [&] { highlight->setSelectedLanes(0xff00u, QStringLiteral("lanes 8–15")); });
+    for (int count : {0, 1, 2, 3, -1}) {
+        check(QStringLiteral("reveal %1").arg(count), [&] { view->setRevealCount(count); });
+    }
+    check(QStringLiteral("clear"), [&] { highlight->clear(); });
+
+    // An edit repaints the elements it moved or changed (all of them when their number
+    // changes); the window still shows the whole picture.
+    for (std::int64_t offset : {12, 13, 0, 11, 40}) {
+        paints.clear();
+        setOffset(document(), offset);
+        settle();
+        EXPECT_FALSE(paints.painted().isEmpty()) << "offset " << offset;
+        const QImage partly = shownPixels(view);
+        view->repaint();
+        EXPECT_TRUE(shownPixels(view) == partly)
+            << "offset " << offset << ": the partial repaint left other pixels than a whole one";
+    }
+
+    // Nothing changed: nothing repainted.
+    paints.clear();
+    highlight->clear();
+    view->setRevealCount(-1);
+    settle();
+    EXPECT_TRUE(paints.painted().isEmpty());
 }
 
 } // namespace

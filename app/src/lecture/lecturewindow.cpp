@@ -307,11 +307,18 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
 }
 
 void LectureWindow::showSlideViews() {
+    const QStringList names = shownViews();
+    if (names == m_placedViews) {
+        // The same views as on the slide before (most slides show a warp view and the metrics):
+        // keep them where they are. Taking them out and putting them back laid out and
+        // repainted the whole view area again.
+        return;
+    }
+    m_placedViews = names;
     for (auto& [name, frame] : m_frames) {
         m_viewLayout->removeWidget(frame);
         frame->hide();
     }
-    const QStringList names = shownViews();
     for (const QString& name : names) {
         QWidget* frame = viewWidget(name);
         // The metrics table takes the width of its columns; the drawings share the rest.

@@ -127,7 +127,8 @@ private:
     /// What a "transfers" slide draws (none: the notes' figures).
     std::optional<TransferResults> m_transferResults;
     std::map<QString, QWidget*> m_frames;
-    QString m_stepView; // "warp", "bank" or empty: whose items m_steps are
+    QStringList m_placedViews; // the views in the layout now, in order
+    QString m_stepView;        // "warp", "bank" or empty: whose items m_steps are
     std::vector<Step> m_steps;
     int m_revealed = 0;
     bool m_revealedAll = false; // by Return: the whole figure, no step singled out

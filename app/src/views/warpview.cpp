@@ -21,7 +21,7 @@ WarpView::WarpView(PatternDocument* document, LaneHighlight* highlight, QWidget*
     setObjectName(QStringLiteral("warpView"));
     connect(m_document, &PatternDocument::evaluationChanged, this, &WarpView::relayout);
     connect(m_document, &PatternDocument::errorChanged, this, qOverload<>(&WarpView::update));
-    connect(m_highlight, &LaneHighlight::changed, this, qOverload<>(&WarpView::update));
+    connect(m_highlight, &LaneHighlight::changed, this, &WarpView::updateChangedLook);
     relayout();
 }
 
@@ -39,7 +39,7 @@ void WarpView::setRevealCount(int count) {
         return;
     }
     m_revealCount = count;
-    update();
+    updateChangedLook();
 }
 
 bool WarpView::isRevealed(WarpLayout::ListKind kind, int index) const {
@@ -62,6 +62,154 @@ QSizeF WarpView::computeLayout(qreal width) {
     return m_layout.size;
 }
 
+std::vector<WarpView::LookItem> WarpView::lookItems() const {
+    std::vector<LookItem> items;
+    const auto& optionalEvaluation = m_document->evaluation();
+    if (!optionalEvaluation) {
+        return items;
+    }
+    const Evaluation& evaluation = *optionalEvaluation;
+    const WarpContent content = this->content();
+    const std::uint32_t emphasised = m_highlight->emphasisedLanes();
+    const std::uint32_t selectedLanes = m_highlight->selectedLanes();
+    const int width = evaluation.access.kind.widthBytes;
+    const qreal bandHeight = m_layout.lines.empty() ? 0 : m_layout.lines.front().rect.height();
+    const qreal rowHeight = m_layout.textHeight + 4;
+    const qreal viewWidth = std::max<qreal>(m_layout.size.width(), this->width());
+    // The margins hold the outlines (up to 3 px wide, centred or outside) and, where an element
+    // has a label, text that may run past its rectangle; paintEvent skips with the same ones. The
+    // key hashes everything the element is drawn from, its rectangle included.
+    const auto add = [&](const QRectF& rect, qreal margin, std::size_t key, qreal marginY = -1) {
+        marginY = marginY < 0 ? margin : marginY;
+        items.push_back(LookItem{rect.adjusted(-margin, -marginY, margin, marginY),
+                                 qHashMulti(key, rect.x(), rect.y(), rect.width(), rect.height())});
+    };
+    const auto band = [&](const QRectF& rect) {
+        return QRectF(rect.left(), rect.top(), std::max(rect.width(), viewWidth), rect.height());
+    };
+
+    add(band(m_layout.titleRect), 8,
+        qHashMulti(0, content.title, content.summary, content.note, content.noteIsWarning,
+                   m_mark.text, m_mark.shortText, m_mark.mismatch));
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto index = static_cast<std::size_t>(lane);
+        const WarpContent::Lane& drawn = content.lanes[index];
+        const bool isEmphasised = isLaneInMask(emphasised, lane);
+        const int group = groupOfLane(evaluation, lane);
+        std::optional<std::pair<qreal, qreal>> span;
+        if (drawn.address) {
+            span = m_layout.byteSpan(*drawn.address, *drawn.address + width);
+        }
+        if (!m_layout.ribbons[index].isEmpty() && span) {
+            add(m_layout.ribbons[index].boundingRect(), 2,
+                qHashMulti(0, group, isEmphasised, emphasised != 0,
+                           m_layout.laneRects[index].center().x(), span->first, span->second));
+        }
+        add(m_layout.laneRects[index], 4,
+            qHashMulti(0, drawn.active, drawn.inBlock, group, isEmphasised, drawn.label));
+        if (span) {
+            add(QRectF(span->first, m_layout.memoryTop, span->second - span->first, bandHeight), 4,
+                qHashMulti(0, group, isEmphasised, m_layout.global));
+        }
+    }
+    for (std::size_t index = 0; index < m_layout.lines.size(); ++index) {
+        const WarpLayout::Line& line = m_layout.lines[index];
+        add(line.rect.united(line.labelRect), 8,
+            qHashMulti(0, content.lineLabels[index], m_layout.pxPerByte, m_layout.global,
+                       line.labelRect.x(), line.labelRect.y(), line.labelRect.width()));
+    }
+    for (const WarpLayout::Gap& gap : m_layout.gaps) {
+        add(gap.rect, 24, qHash(gap.bytes), 8);
+    }
+    for (std::size_t index = 0; index < m_layout.sectors.size(); ++index) {
+        const WarpLayout::Sector& sector = m_layout.sectors[index];
+        const WarpContent::Sector& drawn = content.sectors[index];
+        const bool revealed = isRevealed(WarpLayout::ListKind::Line, sector.group);
+        const bool selected = drawn.fetched && selectedLanes != 0 && drawn.lanes == selectedLanes;
+        add(sector.stripRect.united(sector.bandRect), 8,
+            qHashMulti(0, revealed, selected, drawn.fetched, sector.group, drawn.label,
+                       drawn.shortLabel, m_layout.global, sector.stripRect.x(),
+                       sector.stripRect.y(), sector.stripRect.width()));
+    }
+    if (m_layout.showTextbook) {
+        add(band(m_layout.textbookTitleRect), 8, qHash(content.textbookSummary));
+    }
+    for (std::size_t index = 0; index < m_layout.transactions.size(); ++index) {
+        const WarpLayout::TransactionBox& box = m_layout.transactions[index];
+        const WarpContent::Transaction& drawn = content.transactions[index];
+        add(box.rect.united(box.labelRect), 24,
+            qHashMulti(0, isRevealed(WarpLayout::ListKind::Transaction, box.index),
+                       (drawn.lanes & emphasised) != 0, drawn.label, drawn.shortLabel, box.rect.x(),
+                       box.rect.y(), box.rect.width(), box.labelRect.x(), box.labelRect.y(),
+                       box.labelRect.width()),
+            8);
+    }
+    add(band(m_layout.legendRect), 8, qHashMulti(0, m_layout.global, m_layout.showTextbook));
+    add(band(QRectF(m_layout.legendRect.left(), m_layout.listTop, m_layout.legendRect.width(),
+                    rowHeight)),
+        8, qHash(content.listHeading));
+    bool transactionHeadingDone = false;
+    for (std::size_t index = 0; index < m_layout.listRows.size(); ++index) {
+        const WarpLayout::ListRow& row = m_layout.listRows[index];
+        const WarpContent::ListRow& drawn = content.listRows[index];
+        const bool revealed = isRevealed(row.kind, row.index);
+        const bool heading =
+            revealed && row.kind == WarpLayout::ListKind::Transaction && !transactionHeadingDone;
+        transactionHeadingDone = transactionHeadingDone || heading;
+        add(row.rect.united(row.rect.translated(0, -rowHeight)), 4,
+            qHashMulti(0, revealed, (drawn.lanes & emphasised) != 0, heading, drawn.text,
+                       drawn.marker, heading ? content.transactionHeading : QString()));
+    }
+    return items;
+}
+
+void WarpView::layoutApplied(bool resized) {
+    if (resized) {
+        m_look = lookItems();
+        update();
+        return;
+    }
+    updateChangedLook();
+}
+
+void WarpView::updateChangedLook() {
+    std::vector<LookItem> now = lookItems();
+    if (now.size() != m_look.size()) {
+        m_look = std::move(now);
+        update();
+        return;
+    }
+    QRegion dirty;
+    for (std::size_t index = 0; index < now.size(); ++index) {
+        if (now[index].key != m_look[index].key || now[index].rect != m_look[index].rect) {
+            dirty += now[index].rect.toAlignedRect();
+            dirty += m_look[index].rect.toAlignedRect();
+        }
+    }
+    m_look = std::move(now);
+    if (dirty.isEmpty()) {
+        return;
+    }
+    // Painting through a clip of many rectangles costs the raster engine more per span than one
+    // rectangle does: when the rectangles cover most of their bounding box anyway, repaint that.
+    const QRect bounds = dirty.boundingRect();
+    qint64 area = 0;
+    for (const QRect& r : dirty) {
+        area += qint64{r.width()} * r.height();
+    }
+    if (dirty.rectCount() > 1 && 2 * area >= qint64{bounds.width()} * bounds.height()) {
+        update(bounds);
+    } else {
+        update(dirty);
+    }
+}
+
+bool WarpView::needsPaint(const QRectF& rect, qreal margin, qreal marginY) const {
+    marginY = marginY < 0 ? margin : marginY;
+    return m_paintRegion.intersects(
+        rect.adjusted(-margin, -marginY, margin, marginY).toAlignedRect());
+}
+
 int WarpView::groupOfLane(const Evaluation& evaluation, int lane) const {
     const auto& address = laneAddress(evaluation, lane);
     if (!address) {
@@ -81,7 +229,10 @@ void WarpView::setMeasurementMark(const MeasurementMark& mark) {
     update();
 }
 
-void WarpView::paintEvent(QPaintEvent* /*event*/) {
+void WarpView::paintEvent(QPaintEvent* event) {
+    // A hover or a reveal repaints only the elements it changed (updateChangedLook()); what lies
+    // wholly outside the region is not drawn at all (needsPaint()), the rest is clipped to it.
+    m_paintRegion = event->region();
     QPainter painter(this);
     const ViewColors colors = ViewColors::fromPalette(palette());
     painter.fillRect(rect(), colors.background);
@@ -114,6 +265,16 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
     };
     QFont bold = font();
     bold.setBold(true);
+    if (!needsPaint(QRectF(r.left(), r.top(), std::max<qreal>(r.width(), width()), r.height()),
+                    8)) {
+        if (!m_mark.isEmpty() && m_mark.mismatch) {
+            // The mismatch frame runs around the whole view.
+            paintMeasurementBadge(
+                painter, colors, font(), line(1), QRectF(rect()), m_mark.text, m_mark.mismatch,
+                QFontMetricsF(font()).horizontalAdvance(content.summary), m_mark.shortText);
+        }
+        return;
+    }
     painter.setFont(bold);
     painter.setPen(colors.text);
     m_texts.draw(painter, line(0), Qt::AlignLeft, content.title);
@@ -142,6 +303,9 @@ void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Eva
         const WarpContent::Lane& drawn = content.lanes[static_cast<std::size_t>(lane)];
         const bool exists = drawn.inBlock;
         const bool isEmphasised = isLaneInMask(emphasised, lane);
+        if (!needsPaint(r)) {
+            continue;
+        }
         if (!drawn.active) {
             // Inactive (or not in the block): grey, crossed out, so it does not rely on colour.
             painter.setPen(QPen(colors.grid, 1, exists ? Qt::SolidLine : Qt::DashLine));
@@ -175,7 +339,8 @@ void WarpView::paintLinks(QPainter& painter, const ViewColors& colors, const Eva
         for (int lane = 0; lane < kWarpSize; ++lane) {
             const QPainterPath& path = m_layout.ribbons[static_cast<std::size_t>(lane)];
             const bool isEmphasised = isLaneInMask(emphasised, lane);
-            if (path.isEmpty() || (pass == 1) != isEmphasised) {
+            if (path.isEmpty() || (pass == 1) != isEmphasised ||
+                !needsPaint(path.boundingRect(), 2)) {
                 continue;
             }
             const int group = groupOfLane(evaluation, lane);
@@ -216,7 +381,8 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
         painter.drawRect(line.rect);
     }
     for (const WarpLayout::Sector& sector : m_layout.sectors) {
-        if (sector.sectorIndex < 0 || !isRevealed(WarpLayout::ListKind::Line, sector.group)) {
+        if (sector.sectorIndex < 0 || !isRevealed(WarpLayout::ListKind::Line, sector.group) ||
+            !needsPaint(sector.bandRect)) {
             continue;
         }
         const QColor fill = colors.groupFill(sector.group);
@@ -235,8 +401,11 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
         if (!span) {
             continue;
         }
-        const int group = groupOfLane(evaluation, lane);
         const QRectF bytes(span->first, m_layout.memoryTop, span->second - span->first, bandHeight);
+        if (!needsPaint(bytes)) {
+            continue;
+        }
+        const int group = groupOfLane(evaluation, lane);
         painter.setPen(Qt::NoPen);
         painter.setBrush(m_layout.global && group >= 0 ? colors.group(group) : colors.requested);
         painter.drawRect(bytes);
@@ -248,6 +417,9 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
     for (std::size_t lineIndex = 0; lineIndex < m_layout.lines.size(); ++lineIndex) {
         const WarpLayout::Line& line = m_layout.lines[lineIndex];
         const QRectF r = line.rect;
+        if (!needsPaint(r.united(line.labelRect), 8)) {
+            continue;
+        }
         if (pxPerByte * kBankWordBytes >= 4) {
             ticks.clear();
             for (int b = kBankWordBytes; b < kLineBytes; b += kBankWordBytes) {
@@ -287,6 +459,9 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
 
     // Gaps: untouched memory, elided with its size.
     for (const WarpLayout::Gap& gap : m_layout.gaps) {
+        if (!needsPaint(gap.rect, 24, 8)) {
+            continue;
+        }
         const QRectF r = gap.rect.adjusted(6, 6, -6, -6);
         painter.setPen(QPen(colors.mutedText, 1, Qt::DotLine));
         painter.setBrush(Qt::NoBrush);
@@ -310,6 +485,9 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
         const WarpLayout::Sector& sector = m_layout.sectors[index];
         const WarpContent::Sector& drawn = content.sectors[index];
         const QRectF r = sector.stripRect.adjusted(1, 0, -1, 0);
+        if (!needsPaint(sector.stripRect, 8)) {
+            continue;
+        }
         const bool revealed = isRevealed(WarpLayout::ListKind::Line, sector.group);
         const bool fetched = drawn.fetched && revealed;
         const bool selected = fetched && selectedLanes != 0 && drawn.lanes == selectedLanes;
@@ -343,11 +521,17 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
-    m_texts.draw(painter, m_layout.textbookTitleRect, Qt::AlignLeft, content.textbookSummary);
+    const QRectF& titleRect = m_layout.textbookTitleRect;
+    if (needsPaint(QRectF(titleRect.left(), titleRect.top(),
+                          std::max<qreal>(titleRect.width(), width()), titleRect.height()),
+                   8)) {
+        m_texts.draw(painter, titleRect, Qt::AlignLeft, content.textbookSummary);
+    }
     painter.setFont(font());
     for (std::size_t index = 0; index < m_layout.transactions.size(); ++index) {
         const WarpLayout::TransactionBox& box = m_layout.transactions[index];
-        if (!isRevealed(WarpLayout::ListKind::Transaction, box.index)) {
+        if (!isRevealed(WarpLayout::ListKind::Transaction, box.index) ||
+            !needsPaint(box.rect.united(box.labelRect), 24, 8)) {
             continue;
         }
         const WarpContent::Transaction& drawn = content.transactions[index];
@@ -379,9 +563,16 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
 void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
                                   const WarpContent& content, std::uint32_t emphasised) {
     // Legend: every fill the band uses, with its meaning.
+    const bool legendShown = needsPaint(
+        QRectF(0, m_layout.legendRect.top(), std::max<qreal>(m_layout.legendRect.right(), width()),
+               m_layout.legendRect.height()),
+        8);
     qreal x = m_layout.legendRect.left();
     const qreal cy = m_layout.legendRect.center().y();
     auto swatch = [&](auto paintSwatch, const QString& text) {
+        if (!legendShown) {
+            return;
+        }
         const QRectF box(x, cy - 7, 22, 14);
         paintSwatch(box);
         x += 28;
@@ -430,10 +621,11 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
     const qreal rowHeight = m_layout.textHeight + 4;
     painter.setFont(bold);
     painter.setPen(colors.text);
-    m_texts.draw(painter,
-                 QRectF(m_layout.legendRect.left(), m_layout.listTop, m_layout.legendRect.width(),
-                        rowHeight),
-                 Qt::AlignLeft, content.listHeading);
+    const QRectF headingRect(m_layout.legendRect.left(), m_layout.listTop,
+                             m_layout.legendRect.width(), rowHeight);
+    if (needsPaint(headingRect, 8)) {
+        m_texts.draw(painter, headingRect, Qt::AlignLeft, content.listHeading);
+    }
     painter.setFont(font());
     bool transactionHeadingDone = false;
     for (std::size_t index = 0; index < m_layout.listRows.size(); ++index) {
@@ -446,11 +638,16 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
         const int marker = drawn.marker;
         if (row.kind == WarpLayout::ListKind::Transaction && !transactionHeadingDone) {
             transactionHeadingDone = true;
-            painter.setFont(bold);
-            painter.setPen(colors.text);
-            m_texts.draw(painter, row.rect.translated(0, -rowHeight), Qt::AlignLeft,
-                         content.transactionHeading);
-            painter.setFont(font());
+            if (needsPaint(row.rect.translated(0, -rowHeight))) {
+                painter.setFont(bold);
+                painter.setPen(colors.text);
+                m_texts.draw(painter, row.rect.translated(0, -rowHeight), Qt::AlignLeft,
+                             content.transactionHeading);
+                painter.setFont(font());
+            }
+        }
+        if (!needsPaint(row.rect)) {
+            continue;
         }
         const bool isEmphasised = (mask & emphasised) != 0;
         if (isEmphasised) {
@@ -541,7 +738,13 @@ bool WarpView::event(QEvent* event) {
         }
         return true;
     }
-    return ZoomableView::event(event);
+    const bool handled = ZoomableView::event(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange ||
+        event->type() == QEvent::StyleChange) {
+        // Colours and type are not in the elements' keys: everything is drawn anew.
+        update();
+    }
+    return handled;
 }
 
 void WarpView::mouseMoveEvent(QMouseEvent* event) {

@@ -10,6 +10,8 @@
 #include "views/warplayout.h"
 #include "views/zoomableview.h"
 
+#include <QRegion>
+
 namespace warpscope::app {
 
 class LaneHighlight;
@@ -90,6 +92,7 @@ public:
 
 protected:
     QSizeF computeLayout(qreal width) override;
+    void layoutApplied(bool resized) override;
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -113,6 +116,22 @@ private:
     bool isRevealed(WarpLayout::ListKind kind, int index) const;
     QString toolTipAt(const QPointF& point) const;
 
+    /// One element of the picture (the title lines, a lane's ribbon, box or bytes, a line, a gap,
+    /// a sector, a transaction, the legend, a list row): where it is drawn, with room for its
+    /// outline and text, and a hash of everything it is drawn from.
+    struct LookItem {
+        QRectF rect;
+        std::size_t key = 0;
+    };
+    /// Every element of the current layout, in a fixed order.
+    std::vector<LookItem> lookItems() const;
+    /// After an edit, a highlight or a reveal: repaint only the elements whose key or place
+    /// changed (old and new place); all when their number changed.
+    void updateChangedLook();
+    /// Whether `rect` grown by `margin` (by `marginY` above and below, when given) meets the
+    /// region being painted.
+    bool needsPaint(const QRectF& rect, qreal margin = 4, qreal marginY = -1) const;
+
     PatternDocument* m_document;
     LaneHighlight* m_highlight;
     WarpLayout m_layout;
@@ -120,6 +139,8 @@ private:
     bool m_showTextbook = true;
     MeasurementMark m_mark;
     int m_revealCount = -1;
+    std::vector<LookItem> m_look; // as last scheduled for painting
+    QRegion m_paintRegion;        // the paint event's region, while painting
 };
 
 } // namespace warpscope::app

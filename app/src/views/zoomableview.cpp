@@ -51,6 +51,7 @@ void ZoomableView::relayout() {
         return;
     }
     m_inRelayout = true;
+    const QSize before = size();
     const QSize visible = visibleSize();
     const qreal width = std::max(200.0, visible.width() * m_zoom);
     const QSizeF needed = computeLayout(width);
@@ -65,6 +66,10 @@ void ZoomableView::relayout() {
         }
     }
     m_inRelayout = false;
+    layoutApplied(size() != before);
+}
+
+void ZoomableView::layoutApplied(bool /*resized*/) {
     update();
 }
 

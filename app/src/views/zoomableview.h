@@ -31,6 +31,9 @@ signals:
 protected:
     /// Lay the content out for `width` logical pixels; return the size it needs.
     virtual QSizeF computeLayout(qreal width) = 0;
+    /// After relayout(): repaint what the new layout changed (`resized`: the view's size did).
+    /// All of the view by default.
+    virtual void layoutApplied(bool resized);
 
     bool eventFilter(QObject* watched, QEvent* event) override;
     bool event(QEvent* event) override;
