@@ -17,14 +17,15 @@ constexpr int kMargin = 12;
 constexpr int kHeaderHeight = 40;
 constexpr int kHistogramWidth = 260;
 
-/// Blue (one sector or wavefront, ideal) to orange-red (many): a sequential Okabe-Ito-friendly
-/// ramp; inactive warps grey.
-QRgb heatColour(int value, int maxValue) {
+/// Blue (one sector or wavefront, ideal) to orange-red (32, a lane each): a sequential
+/// Okabe-Ito-friendly ramp on a fixed scale, so that a uniform grid of 4-sector warps is not drawn
+/// as badly as one of 32 and two kernels' maps compare; inactive warps grey.
+QRgb heatRgb(int value, int maxValue) {
     if (value < 0) {
         return qRgb(200, 200, 200);
     }
-    const double t =
-        maxValue <= 1 ? 0.0 : std::clamp((value - 1.0) / std::max(1, maxValue - 1), 0.0, 1.0);
+    const int top = std::max(32, maxValue);
+    const double t = std::clamp((value - 1.0) / (top - 1), 0.0, 1.0);
     const QColor low(0, 114, 178); // Okabe-Ito blue
     const QColor high(213, 94, 0); // Okabe-Ito vermillion
     return qRgb(static_cast<int>(low.red() + t * (high.red() - low.red())),
@@ -33,6 +34,10 @@ QRgb heatColour(int value, int maxValue) {
 }
 
 } // namespace
+
+QColor GridView::heatColour(int value, int maxValue) {
+    return QColor(heatRgb(value, maxValue));
+}
 
 GridView::GridView(PatternDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_computation(new GridComputation(this)) {
@@ -81,6 +86,11 @@ void GridView::recompute() {
 }
 
 void GridView::onResult(int, const GridResult& result) {
+    showResult(result);
+    emit computed();
+}
+
+void GridView::showResult(const GridResult& result) {
     m_result = result;
     m_progressPermille = -1;
     const QString unit = result.shared ? tr("wavefronts") : tr("sectors per request");
@@ -99,7 +109,27 @@ void GridView::onResult(int, const GridResult& result) {
     m_status += tr("; colour: %1").arg(unit);
     rebuildImage();
     update();
-    emit computed();
+}
+
+std::vector<GridView::Run> GridView::heatMapRuns() const {
+    std::vector<Run> runs;
+    if (!m_result) {
+        return runs;
+    }
+    const GridResult& r = *m_result;
+    const int width = static_cast<int>(r.shownBlocksX * r.warpsPerBlock);
+    const int height = static_cast<int>(r.shownBlocksY);
+    for (int y = 0; y < height; ++y) {
+        const int* values = r.values.data() + static_cast<std::size_t>(y) * width;
+        for (int x = 0; x < width; ++x) {
+            if (x > 0 && values[x] == values[x - 1]) {
+                ++runs.back().count;
+            } else {
+                runs.push_back(Run{y, x, 1, values[x]});
+            }
+        }
+    }
+    return runs;
 }
 
 void GridView::rebuildImage() {
@@ -110,10 +140,16 @@ void GridView::rebuildImage() {
     const int width = static_cast<int>(r.shownBlocksX * r.warpsPerBlock);
     const int height = static_cast<int>(r.shownBlocksY);
     m_image = QImage(std::max(1, width), std::max(1, height), QImage::Format_RGB32);
+    // One colour per value (values are small counts), looked up per warp.
+    std::vector<QRgb> colours(static_cast<std::size_t>(std::max(0, r.maxValue)) + 2);
+    for (std::size_t v = 0; v < colours.size(); ++v) {
+        colours[v] = heatRgb(static_cast<int>(v) - 1, r.maxValue);
+    }
     for (int y = 0; y < height; ++y) {
         auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+        const int* values = r.values.data() + static_cast<std::size_t>(y) * width;
         for (int x = 0; x < width; ++x) {
-            line[x] = heatColour(r.values[static_cast<std::size_t>(y) * width + x], r.maxValue);
+            line[x] = colours[static_cast<std::size_t>(std::max(-1, values[x]) + 1)];
         }
     }
 }
@@ -188,7 +224,24 @@ void GridView::paintEvent(QPaintEvent*) {
                      Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
     const QRect area = heatMapRect();
     if (!m_image.isNull()) {
-        painter.drawImage(area, m_image);
+        std::vector<Run> runs;
+        if (m_vectorCells) {
+            runs = heatMapRuns();
+        }
+        if (!runs.empty() && runs.size() <= static_cast<std::size_t>(kMaxVectorRuns)) {
+            const double cellW = static_cast<double>(area.width()) / m_image.width();
+            const double cellH = static_cast<double>(area.height()) / m_image.height();
+            painter.save();
+            painter.setRenderHint(QPainter::Antialiasing, false);
+            for (const Run& run : runs) {
+                painter.fillRect(QRectF(area.left() + run.first * cellW,
+                                        area.top() + run.row * cellH, run.count * cellW, cellH),
+                                 heatColour(run.value, m_result->maxValue));
+            }
+            painter.restore();
+        } else {
+            painter.drawImage(area, m_image);
+        }
         // The selected warp, outlined.
         const auto& source = m_document->pattern().source;
         if (source && m_result && source->blockIdx.z == 0 &&
@@ -236,7 +289,7 @@ void GridView::paintEvent(QPaintEvent*) {
                          QString::number(k));
         const int barWidth = static_cast<int>((hist.width() - 110) * n / most);
         painter.fillRect(QRect(hist.left() + 30, y + 1, barWidth, rowHeight - 2),
-                         QColor(heatColour(k == 0 ? -1 : k, m_result->maxValue)));
+                         heatColour(k == 0 ? -1 : k, m_result->maxValue));
         if (n > 0) {
             painter.setPen(colors.text);
             painter.drawText(QRect(hist.left() + 34 + barWidth, y, 80, rowHeight),

@@ -52,6 +52,9 @@ public:
 
     /// The chart with its title, finding and status, for figures: `size` in pixels.
     void render(QPainter& painter, QSize size);
+    /// render(), with the chart painted through QCustomPlot's own painter when `vectorChart`
+    /// (the painter must then be a QCPPainter) so that SVG and PDF hold vectors.
+    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
     /// Write that figure to `path` (.svg, .pdf or .png by its suffix); false with `error` set
     /// when the suffix is unknown or the file cannot be written.
     bool exportFigure(const QString& path, QSize size, QString* error);
@@ -70,9 +73,6 @@ private:
     void refresh();
     void fillTable();
     void fillChart();
-    /// render(), with the chart painted through QCustomPlot's own painter when `vectorChart`
-    /// (the painter is then a QCPPainter) so that SVG and PDF hold vectors.
-    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
 
     KernelMeasurementStore* m_store;
     std::string m_experimentId;
