@@ -402,14 +402,20 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
     body += QStringLiteral("\\begin{tikzpicture}[ws picture]\n");
     const NotesExperiment* experiment = comparison.experiment;
     const QString unit = experiment != nullptr ? quantityUnit(experiment->quantity) : QString();
-    double most = 0;
+    // Each series on its own scale, as the app's chart has an axis for each: the notes' GPU and
+    // this one differ by an order of magnitude, and the shapes are what the rows compare. The
+    // numbers stay on the bars.
+    double mostNotes = 0;
+    double mostMeasured = 0;
     for (const NotesComparisonRow& row : comparison.rows) {
-        most = std::max({most, row.notes.value_or(0.0), row.measured.value_or(0.0)});
+        mostNotes = std::max(mostNotes, row.notes.value_or(0.0));
+        mostMeasured = std::max(mostMeasured, row.measured.value_or(0.0));
     }
     // Rows run downward from y = 0: two bars of 0.8 units each and a gap; 24 units of bar length.
     constexpr double kLength = 24.0;
     constexpr double kLabel = 6.0;
-    const double scale = most > 0 ? kLength / most : 0.0;
+    const double scales[] = {mostNotes > 0 ? kLength / mostNotes : 0.0,
+                             mostMeasured > 0 ? kLength / mostMeasured : 0.0};
     double y = 0;
     for (const NotesComparisonRow& row : comparison.rows) {
         body += QStringLiteral("  %% %1\n").arg(texText(row.label));
@@ -420,7 +426,7 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
         for (int i = 0; i < 2; ++i) {
             const double top = y - 0.8 * i;
             if (bars[i]) {
-                const double end = kLabel + *bars[i] * scale;
+                const double end = kLabel + *bars[i] * scales[i];
                 body += QStringLiteral("  \\draw[%1] (%2,%3) rectangle (%4,%5);\n")
                             .arg(QLatin1String(styles[i]), number(kLabel), number(top - 0.75),
                                  number(end), number(top - 0.05));
@@ -456,7 +462,8 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
     if (experiment != nullptr) {
         body += QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {%3};\n")
                     .arg(number(kLabel), number(below - 0.3),
-                         texText(QStringLiteral("%1 (%2); rows: %3")
+                         texText(QStringLiteral("%1 (%2); rows: %3; each series drawn to its "
+                                                "own largest value")
                                      .arg(quantityName(experiment->quantity), unit,
                                           experiment->axisLabel)));
         below -= 1.0;

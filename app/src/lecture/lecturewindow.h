@@ -23,7 +23,10 @@ class QLabel;
 namespace warpscope::app {
 
 class BankView;
+class GridView;
+class KernelMeasurementStore;
 class LaneHighlight;
+class NotesView;
 class PatternDocument;
 class WarpView;
 
@@ -52,7 +55,8 @@ public:
     void previousSlide();
 
     /// The step-through: the items of the slide's first warp or bank view (the warp view's lines
-    /// and textbook transactions in its list order, or the bank view's wavefronts).
+    /// and textbook transactions in its list order, or the bank view's wavefronts), or on a
+    /// "notes" slide its two series: the notes' bars, then this GPU's.
     int stepCount() const { return static_cast<int>(m_steps.size()); }
     int revealedSteps() const { return m_revealed; }
     /// Reveal the next item; when all are shown, go to the next slide.
@@ -76,6 +80,12 @@ public:
     /// The slide's warp or bank view, or nullptr when the slide does not show it.
     WarpView* warpView() const;
     BankView* bankView() const;
+    /// The slide's grid view or notes-vs-GPU chart, or nullptr when the slide does not show it.
+    GridView* gridView() const;
+    NotesView* notesView() const;
+    /// Where the "notes" slides find this GPU's bars: the session's kernel measurements (the
+    /// window's own, empty store until set). Not owned.
+    void setKernelMeasurements(KernelMeasurementStore* store);
 
 signals:
     void slideChanged(int index);
@@ -119,7 +129,8 @@ private:
     /// widget placed in the layout for each (the view itself or its scroll area).
     std::map<QString, QWidget*> m_views;
     std::map<QString, QWidget*> m_frames;
-    QString m_stepView; // "warp", "bank" or empty: whose items m_steps are
+    QString m_stepView; // "warp", "bank", "notes" or empty: whose items m_steps are
+    KernelMeasurementStore* m_kernelMeasurements;
     std::vector<Step> m_steps;
     int m_revealed = 0;
     bool m_revealedAll = false; // by Return: the whole figure, no step singled out

@@ -3,6 +3,7 @@
 #include "shell/exportcommand.h"
 
 #include "document/sessionfile.h"
+#include "gpu/notesexperiment.h"
 #include "gpu/sessionmeasurement.h"
 #include "panels/presetpicker.h"
 
@@ -269,7 +270,11 @@ int exportDeck(const CommandLine& options, CommonSpec common) {
     int status = 0;
     for (std::size_t i = 0; i < deck->slides.size(); ++i) {
         const DeckSlide& slide = deck->slides[i];
-        const FigureRenderer renderer(sessionForPattern(slide.pattern));
+        Session slideSession = sessionForPattern(slide.pattern);
+        if (!slide.notesExperiment.empty()) {
+            slideSession.viewSettings[kNotesExperimentSetting] = slide.notesExperiment;
+        }
+        const FigureRenderer renderer(slideSession);
         const QString title = QString::fromStdString(slide.title);
         const QString path = dir.filePath(slideFileStem(static_cast<int>(i), title) +
                                           QLatin1Char('.') + figureFormatSuffix(format));

@@ -8,6 +8,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <array>
 
 namespace warpscope::app {
 
@@ -17,20 +18,24 @@ constexpr int kMargin = 12;
 constexpr int kHeaderHeight = 40;
 constexpr int kHistogramWidth = 260;
 
-/// Blue (one sector or wavefront, ideal) to orange-red (32, a lane each): a sequential
-/// Okabe-Ito-friendly ramp on a fixed scale, so that a uniform grid of 4-sector warps is not drawn
-/// as badly as one of 32 and two kernels' maps compare; inactive warps grey.
+/// Blue (one sector or wavefront, ideal) through sky blue and orange to vermillion (32, a lane
+/// each): Okabe-Ito colours on a fixed scale, so that a uniform grid of 4-sector warps is not
+/// drawn as badly as one of 32 and two kernels' maps compare; inactive warps light grey.
 QRgb heatRgb(int value, int maxValue) {
     if (value < 0) {
         return qRgb(200, 200, 200);
     }
+    static constexpr std::array<std::array<int, 3>, 4> kStops = {
+        {{0, 114, 178}, {86, 180, 233}, {230, 159, 0}, {213, 94, 0}}};
     const int top = std::max(32, maxValue);
-    const double t = std::clamp((value - 1.0) / (top - 1), 0.0, 1.0);
-    const QColor low(0, 114, 178); // Okabe-Ito blue
-    const QColor high(213, 94, 0); // Okabe-Ito vermillion
-    return qRgb(static_cast<int>(low.red() + t * (high.red() - low.red())),
-                static_cast<int>(low.green() + t * (high.green() - low.green())),
-                static_cast<int>(low.blue() + t * (high.blue() - low.blue())));
+    const double t = std::clamp((value - 1.0) / (top - 1), 0.0, 1.0) * (kStops.size() - 1);
+    const auto segment = std::min<std::size_t>(static_cast<std::size_t>(t), kStops.size() - 2);
+    const double f = t - static_cast<double>(segment);
+    const auto& a = kStops[segment];
+    const auto& b = kStops[segment + 1];
+    return qRgb(static_cast<int>(a[0] + f * (b[0] - a[0])),
+                static_cast<int>(a[1] + f * (b[1] - a[1])),
+                static_cast<int>(a[2] + f * (b[2] - a[2])));
 }
 
 } // namespace

@@ -50,6 +50,13 @@ public:
     int notesBarCount() const { return m_notesBars; }
     int measuredBarCount() const { return m_measuredBars; }
 
+    /// Lecture slides: the chart, its title and status only (no picker, Run button or table).
+    void setPresentation(bool presentation);
+    /// Which series the chart draws, for a slide that reveals them: 0 none (axes and labels
+    /// only), 1 the notes' bars, 2 also this GPU's (with the finding); -1 (the default) all.
+    void setRevealedSeries(int count);
+    int revealedSeries() const { return m_revealedSeries; }
+
     /// The chart with its title, finding and status, for figures: `size` in pixels.
     void render(QPainter& painter, QSize size);
     /// render(), with the chart painted through QCustomPlot's own painter when `vectorChart`
@@ -88,6 +95,7 @@ private:
     QCustomPlot* m_plot = nullptr;
     int m_notesBars = 0;
     int m_measuredBars = 0;
+    int m_revealedSeries = -1;
 };
 
 } // namespace warpscope::app
