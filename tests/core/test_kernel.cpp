@@ -281,6 +281,24 @@ TEST(KernelFromPattern, SizesTheBufferToTheGrid) {
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(back->source->gridDim, (Dim3{4, 1, 1}));
     EXPECT_EQ(back->source->addressExpression, "(gid + offset) * 4");
+
+    // Unsized (no walk over the grid): the largest buffer, the same counts over the grid.
+    auto unsized = kernelFromPatternUnsized(pattern);
+    ASSERT_TRUE(unsized.ok()) << unsized.error().describe();
+    ASSERT_EQ(unsized->buffers.size(), 1u);
+    EXPECT_EQ(unsized->buffers[0].bytesExpression, std::to_string(kMaxBufferBytes));
+    const GridPrediction same = gridOrFail(unsized.value());
+    EXPECT_EQ(same.accesses[0].histogram, grid.accesses[0].histogram);
+    EXPECT_EQ(same.accesses[0].sectors, grid.accesses[0].sectors);
+    EXPECT_EQ(same.buffers[0].sectorsRead, grid.buffers[0].sectorsRead);
+    EXPECT_FALSE(kernelFromPatternUnsized(listed).ok());
+    // A negative address is still found, by predictGrid's own walk.
+    pattern.source->addressExpression = "(gid - 3) * 4";
+    auto negative = kernelFromPatternUnsized(pattern);
+    ASSERT_TRUE(negative.ok());
+    auto walked = predictGrid(resolvedOrFail(negative.value()));
+    ASSERT_FALSE(walked.ok());
+    EXPECT_EQ(walked.error().code, ErrorCode::NegativeAddress);
 }
 
 // ---- The grid model ------------------------------------------------------------------------

@@ -78,7 +78,17 @@ int GridComputation::request(GridRequest request) {
 Result<GridResult>
 GridComputation::compute(const GridRequest& request, const std::atomic<bool>* cancelled,
                          const std::function<void(std::int64_t, std::int64_t)>& progress) {
-    auto resolved = resolveKernel(request.kernel);
+    Kernel fromPattern;
+    if (request.pattern) {
+        auto made = kernelFromPatternUnsized(*request.pattern);
+        if (!made) {
+            Error error = made.error();
+            error.message = "No grid: " + error.message;
+            return error;
+        }
+        fromPattern = std::move(made).value();
+    }
+    auto resolved = resolveKernel(request.pattern ? fromPattern : request.kernel);
     if (!resolved) {
         return resolved.error();
     }

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QThreadPool;
@@ -24,6 +25,10 @@ namespace warpscope::app {
 
 struct GridRequest {
     Kernel kernel;
+    /// When set, the kernel is this pattern's one-access kernel, made on the worker
+    /// (kernelFromPatternUnsized: its buffer is not sized by a walk over the grid, so the GUI
+    /// thread does no per-warp work at all); `kernel` is then ignored.
+    std::optional<Pattern> pattern;
     int access = 0;
     /// The heat map's budget: above it, a rectangle of whole blocks with at most this many warps
     /// (the values cost 4 bytes a warp; computing them costs nothing beyond the grid model).

@@ -288,20 +288,11 @@ qreal FigureRenderer::Private::paintGrid(QPainter* painter, const QRectF& cell,
     if (painter == nullptr) {
         return scale;
     }
-    auto kernel = kernelFromPattern(document.pattern());
-    if (!kernel) {
-        paintNote(*painter, cell, palette,
-                  QCoreApplication::translate("warpscope", "No grid: %1")
-                      .arg(QString::fromStdString(kernel.error().message)));
-        return scale;
-    }
     GridRequest request;
-    request.kernel = kernel.value();
+    request.pattern = document.pattern();
     auto result = GridComputation::compute(request);
     if (!result) {
-        paintNote(*painter, cell, palette,
-                  QCoreApplication::translate("warpscope", "No grid: %1")
-                      .arg(QString::fromStdString(result.error().describe())));
+        paintNote(*painter, cell, palette, QString::fromStdString(result.error().describe()));
         return scale;
     }
     GridView widget(&document);

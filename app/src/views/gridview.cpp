@@ -60,6 +60,8 @@ GridView::GridView(PatternDocument* document, QWidget* parent)
     connect(m_computation, &GridComputation::failed, this, [this](int, const QString& message) {
         m_status = message;
         m_progressPermille = -1;
+        m_result.reset();
+        m_image = QImage();
         update();
         emit computed();
     });
@@ -72,18 +74,9 @@ GridView::GridView(PatternDocument* document, QWidget* parent)
 }
 
 void GridView::recompute() {
-    auto kernel = kernelFromPattern(m_document->pattern());
-    if (!kernel) {
-        m_computation->cancel();
-        m_status = tr("No grid: %1").arg(QString::fromStdString(kernel.error().message));
-        m_result.reset();
-        m_image = QImage();
-        update();
-        emit computed();
-        return;
-    }
+    // The pattern's kernel is made on the worker: sizing its buffer walks the whole grid.
     GridRequest request;
-    request.kernel = kernel.value();
+    request.pattern = m_document->pattern();
     request.access = 0;
     m_progressPermille = 0;
     m_computation->request(std::move(request));

@@ -83,6 +83,10 @@ struct Kernel {
 /// buffer "data" large enough for every address the grid touches, and the pattern's access.
 /// Patterns that list 32 addresses have no kernel (an error says so).
 Result<Kernel> kernelFromPattern(const Pattern& pattern);
+/// kernelFromPattern without the walk over the grid that sizes "data": the buffer is
+/// kMaxBufferBytes large. For callers that walk the grid anyway (the app's grid view runs
+/// predictGrid, which checks every address as that walk does).
+Result<Kernel> kernelFromPatternUnsized(const Pattern& pattern);
 
 // ---- Resolution --------------------------------------------------------------------------------
 
