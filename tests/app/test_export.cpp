@@ -492,7 +492,7 @@ TEST(ExportHeadless, BadArgumentsNameTheArgumentAndTheFix) {
         {{QStringLiteral("--export"), out, QStringLiteral("--preset"), preset,
           QStringLiteral("--view"), QStringLiteral("sideways")},
          2,
-         {QStringLiteral("--view \"sideways\""), QStringLiteral("metrics or figure")}},
+         {QStringLiteral("--view \"sideways\""), QStringLiteral("grid, notes or figure")}},
         {{QStringLiteral("--export"), out, QStringLiteral("--preset"), preset,
           QStringLiteral("--views"), QStringLiteral("warp,nope")},
          2,
