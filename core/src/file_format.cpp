@@ -12,6 +12,8 @@
 #include "json_guard.h"
 #include "warpscope/expression.h"
 #include "warpscope/json_depth.h"
+#include "warpscope/kernel.h"
+#include "warpscope/kernel_preset.h"
 #include "warpscope/preset.h"
 
 #include <nlohmann/json.hpp>
@@ -678,12 +680,31 @@ public:
             }
             const json* preset = member(slide, "preset", slideAt, false);
             const json* pattern = member(slide, "pattern", slideAt, false);
-            if ((preset == nullptr) == (pattern == nullptr)) {
-                return fail("a slide has either \"preset\" (a built-in preset's id) or "
-                            "\"pattern\" (a pattern object), not both or neither",
+            const json* kernel = member(slide, "kernel", slideAt, false);
+            if ((preset != nullptr) + (pattern != nullptr) + (kernel != nullptr) != 1) {
+                return fail("a slide has either \"preset\" (a built-in preset's id), "
+                            "\"pattern\" (a pattern object) or \"kernel\" (a kernel preset's "
+                            "id): exactly one of them",
                             slideAt);
             }
-            if (preset != nullptr) {
+            if (!optionalString(slide, "notes", slideAt, parsed.notesExperiment)) {
+                return false;
+            }
+            if (kernel != nullptr) {
+                if (!readString(*kernel, child(slideAt, "kernel"), "kernel",
+                                parsed.kernelPresetId)) {
+                    return false;
+                }
+                const KernelPreset* found = findKernelPreset(parsed.kernelPresetId);
+                auto first = found != nullptr ? patternFromKernel(found->kernel, 0)
+                                              : Result<Pattern>(Error{});
+                if (found == nullptr || !first) {
+                    return fail("no kernel preset is called \"" + parsed.kernelPresetId +
+                                    "\" (resources/kernels.json lists them)",
+                                child(slideAt, "kernel"));
+                }
+                parsed.pattern = NamedPattern{found->title, found->caption, first.value()};
+            } else if (preset != nullptr) {
                 if (!readString(*preset, child(slideAt, "preset"), "preset", parsed.presetId)) {
                     return false;
                 }
@@ -717,10 +738,11 @@ public:
                     }
                     const auto& known = deckViewNames();
                     if (std::find(known.begin(), known.end(), name) == known.end()) {
-                        return fail("unknown view \"" + name +
-                                        "\"; a slide shows warp, bank, block, sweep, metrics or "
-                                        "transfers",
-                                    child(viewsAt, v));
+                        return fail(
+                            "unknown view \"" + name +
+                                "\"; a slide shows warp, bank, block, sweep, metrics, grid, notes "
+                                "or transfers",
+                            child(viewsAt, v));
                     }
                     if (std::find(parsed.views.begin(), parsed.views.end(), name) !=
                         parsed.views.end()) {
@@ -893,8 +915,8 @@ Result<Session> sessionFromJsonText(std::string_view text) {
 }
 
 const std::vector<std::string>& deckViewNames() {
-    static const std::vector<std::string> names = {"warp",  "bank",    "block",
-                                                   "sweep", "metrics", "transfers"};
+    static const std::vector<std::string> names = {"warp",    "bank", "block", "sweep",
+                                                   "metrics", "grid", "notes", "transfers"};
     return names;
 }
 
@@ -906,7 +928,9 @@ std::string deckToJsonText(const Deck& deck) {
     ordered_json slides = ordered_json::array();
     for (const DeckSlide& slide : deck.slides) {
         ordered_json s = ordered_json::object();
-        if (!slide.presetId.empty()) {
+        if (!slide.kernelPresetId.empty()) {
+            s["kernel"] = slide.kernelPresetId;
+        } else if (!slide.presetId.empty()) {
             s["preset"] = slide.presetId;
         } else {
             s["pattern"] = patternToJson(slide.pattern, false);
@@ -914,6 +938,9 @@ std::string deckToJsonText(const Deck& deck) {
         s["title"] = slide.title;
         s["caption"] = slide.caption;
         s["views"] = slide.views;
+        if (!slide.notesExperiment.empty()) {
+            s["notes"] = slide.notesExperiment;
+        }
         slides.push_back(std::move(s));
     }
     out["slides"] = std::move(slides);

@@ -684,6 +684,9 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
         }
         acc.histogram[static_cast<std::size_t>(std::min(value, kHistogramBuckets - 1))] += 1;
         worst[a].offer(block, warp, value);
+        if (options.warpValue) {
+            options.warpValue(block, warp, static_cast<int>(a), value);
+        }
     };
     auto blockDone = [&](std::int64_t) {
         for (std::size_t b = 0; b < blockSets.size(); ++b) {

@@ -342,7 +342,7 @@ Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::in
     return out;
 }
 
-Result<Kernel> kernelFromPattern(const Pattern& pattern) {
+Result<Kernel> kernelFromPatternUnsized(const Pattern& pattern) {
     if (!pattern.source) {
         return invalidAt("a pattern that lists its 32 addresses has no kernel; only an "
                          "expression pattern (with a source) becomes one",
@@ -366,9 +366,15 @@ Result<Kernel> kernelFromPattern(const Pattern& pattern) {
         kernel.buffers.push_back(KernelBuffer{"data", decimal(kMaxBufferBytes)});
     }
     kernel.accesses.push_back(access);
-    if (pattern.kind.space == MemorySpace::Shared) {
-        return kernel;
+    return kernel;
+}
+
+Result<Kernel> kernelFromPattern(const Pattern& pattern) {
+    auto unsized = kernelFromPatternUnsized(pattern);
+    if (!unsized || pattern.kind.space == MemorySpace::Shared) {
+        return unsized;
     }
+    Kernel kernel = std::move(unsized).value();
     // Size "data" to the largest address any thread of the grid touches.
     auto resolved = resolveKernel(kernel);
     if (!resolved) {

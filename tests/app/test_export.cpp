@@ -492,7 +492,7 @@ TEST(ExportHeadless, BadArgumentsNameTheArgumentAndTheFix) {
         {{QStringLiteral("--export"), out, QStringLiteral("--preset"), preset,
           QStringLiteral("--view"), QStringLiteral("sideways")},
          2,
-         {QStringLiteral("--view \"sideways\""), QStringLiteral("metrics or figure")}},
+         {QStringLiteral("--view \"sideways\""), QStringLiteral("grid, notes or figure")}},
         {{QStringLiteral("--export"), out, QStringLiteral("--preset"), preset,
           QStringLiteral("--views"), QStringLiteral("warp,nope")},
          2,
@@ -987,7 +987,7 @@ TEST_F(ExportInApp, DialogOffersEveryChoiceAndPreviews) {
     dialog.resize(720, 820);
     dialog.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
-    EXPECT_EQ(dialog.viewBox()->count(), 6);
+    EXPECT_EQ(dialog.viewBox()->count(), 8);
     EXPECT_EQ(dialog.formatBox()->count(), 4);
     EXPECT_EQ(dialog.sizeBox()->count(), 4);
     EXPECT_EQ(dialog.themeBox()->count(), 3);

@@ -3,24 +3,36 @@
 // large and the theme high-contrast, the main window opens and leaves it unchanged, and bad decks
 // are reported with the place in the file.
 #include "document/patterndocument.h"
+#include "gpu/kernelmeasurement.h"
 #include "lecture/lecturewindow.h"
 #include "panels/messagebar.h"
 #include "shell/commandline.h"
 #include "views/bankview.h"
+#include "views/gridview.h"
 #include "views/lanehighlight.h"
+#include "views/notesview.h"
 #include "views/warpview.h"
 #include "windowfixture.h"
 
+#include <QApplication>
+#include <QFile>
 #include <QFontInfo>
 #include <QImage>
 #include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <memory>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
 
 namespace warpscope::app::test {
 namespace {
@@ -238,6 +250,110 @@ TEST_F(LectureTest, EscapeAndF11Leave) {
     QSignalSpy leftAgain(again.get(), &LectureWindow::finished);
     QTest::keyClick(again.get(), Qt::Key_F11);
     EXPECT_EQ(leftAgain.count(), 1);
+}
+
+// ---- The kernel experiments
+// ----------------------------------------------------------------------
+
+int notesSlide(const Deck& deck, const std::string& experiment) {
+    for (std::size_t i = 0; i < deck.slides.size(); ++i) {
+        if (deck.slides[i].notesExperiment == experiment) {
+            return static_cast<int>(i);
+        }
+    }
+    ADD_FAILURE() << "the course deck has no notes slide for " << experiment;
+    return 0;
+}
+
+// Table 4-11's slide: Space reveals the notes' nine bars, then this GPU's (the recorded H100
+// answers where there is no GPU), and the finding only with them; Backspace hides them again.
+TEST_F(LectureTest, TheNotesSlideRevealsTheNotesBarsThenThisGpus) {
+    KernelMeasurementStore store;
+    QFile file(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/kernel_tables_h100.jsonl"));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    ASSERT_FALSE(store.importJsonLines(file.readAll(), {}).has_value());
+    lecture->setKernelMeasurements(&store);
+    lecture->setSlide(notesSlide(deck, "table-4-11"));
+    NotesView* notes = lecture->notesView();
+    ASSERT_NE(notes, nullptr);
+    EXPECT_EQ(notes->experimentId(), "table-4-11");
+    EXPECT_FALSE(notes->table()->isVisible()) << "a slide shows the chart, not the table";
+    EXPECT_FALSE(notes->runButton()->isVisible());
+    ASSERT_EQ(lecture->stepCount(), 2);
+    EXPECT_TRUE(label("lectureStep").contains(QStringLiteral("notes' bars")));
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    QCustomPlot* chart = notes->chart();
+    ASSERT_NE(chart, nullptr);
+    ASSERT_EQ(chart->plottableCount(), 2);
+    const auto shown = [&] {
+        return std::make_pair(chart->plottable(0)->visible(), chart->plottable(1)->visible());
+    };
+    EXPECT_EQ(shown(), std::make_pair(false, false)) << "axes and labels first";
+    EXPECT_EQ(notes->notesBarCount(), 9);
+    EXPECT_EQ(notes->measuredBarCount(), 9);
+#endif
+    EXPECT_FALSE(notes->findingLabel()->isVisible());
+    press(Qt::Key_Space);
+    EXPECT_EQ(lecture->revealedSteps(), 1);
+    EXPECT_TRUE(label("lectureStep").contains(QStringLiteral("The notes' numbers")))
+        << label("lectureStep").toStdString();
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    EXPECT_EQ(shown(), std::make_pair(true, false));
+#endif
+    EXPECT_FALSE(notes->findingLabel()->isVisible());
+    press(Qt::Key_Space);
+    EXPECT_EQ(lecture->revealedSteps(), 2);
+    EXPECT_TRUE(label("lectureStep").contains(QStringLiteral("NVIDIA H100 80GB HBM3")))
+        << label("lectureStep").toStdString();
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    EXPECT_EQ(shown(), std::make_pair(true, true));
+#endif
+    EXPECT_TRUE(notes->findingLabel()->isVisible());
+    press(Qt::Key_Backspace);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    EXPECT_EQ(shown(), std::make_pair(true, false));
+#endif
+    // For looking at: build/<preset>/tests/app/lecture-notes.png.
+    press(Qt::Key_Space);
+    QApplication::processEvents();
+    lecture->grab().save(QCoreApplication::applicationDirPath() +
+                         QStringLiteral("/lecture-notes.png"));
+    // Without a measurement the second step says so instead of drawing nothing.
+    KernelMeasurementStore empty;
+    lecture->setKernelMeasurements(&empty);
+    ASSERT_NE(lecture->notesView(), nullptr);
+    EXPECT_EQ(lecture->notesView()->measuredBarCount(), 0);
+    press(Qt::Key_Space);
+    press(Qt::Key_Space);
+    EXPECT_TRUE(label("lectureStep").contains(QStringLiteral("no measurement")))
+        << label("lectureStep").toStdString();
+    EXPECT_TRUE(recordedQtWarnings().isEmpty())
+        << recordedQtWarnings().join(QLatin1Char('\n')).toStdString();
+}
+
+// The grid slide: the whole launch beside the warp that explains it.
+TEST_F(LectureTest, TheGridSlideShowsTheWholeLaunch) {
+    int slide = -1;
+    for (std::size_t i = 0; i < deck.slides.size() && slide < 0; ++i) {
+        const auto& views = deck.slides[i].views;
+        if (std::find(views.begin(), views.end(), "grid") != views.end()) {
+            slide = static_cast<int>(i);
+        }
+    }
+    ASSERT_GE(slide, 0);
+    lecture->setSlide(slide);
+    GridView* grid = lecture->gridView();
+    ASSERT_NE(grid, nullptr);
+    ASSERT_NE(lecture->warpView(), nullptr);
+    QSignalSpy computed(grid, &GridView::computed);
+    ASSERT_TRUE(computed.wait(60000));
+    ASSERT_TRUE(grid->result().has_value());
+    EXPECT_EQ(grid->result()->totalWarps, 131072);
+    // NaiveCol, block (16, 16): a warp reads 2 rows of 16 columns, a sector per column.
+    EXPECT_EQ(grid->result()->prediction.histogram[16], 131072);
+    EXPECT_GT(lecture->stepCount(), 0) << "the warp view's lines step";
+    lecture->grab().save(QCoreApplication::applicationDirPath() +
+                         QStringLiteral("/lecture-grid.png"));
 }
 
 // ---- From the main window ----------------------------------------------------------------------

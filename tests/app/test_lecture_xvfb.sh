@@ -35,10 +35,10 @@ expect() {
         status=1
     fi
 }
-expect 'Space -> slide 3/30 "Cached load: misaligned" · revealed 3/4'
-expect 'Return -> slide 11/30 "readSegment: offset 11" · revealed 4/4'
-expect 'Backspace -> slide 1/30'
-expect 'Shift+Space -> slide 25/30 "Shared memory: offset 32, a 32-way conflict" · revealed 3/32'
+expect 'Space -> slide 3/35 "Cached load: misaligned" · revealed 3/4'
+expect 'Return -> slide 11/35 "readSegment: offset 11" · revealed 4/4'
+expect 'Backspace -> slide 1/35'
+expect 'Shift+Space -> slide 25/35 "Shared memory: offset 32, a 32-way conflict" · revealed 3/32'
 expect 'capture of slide 3 '
 expect 'capture of slide 11 '
 expect 'capture of slide 25 '

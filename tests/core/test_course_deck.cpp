@@ -2,6 +2,8 @@
 // slide is a built-in preset that resolves and is predicted, shows a view that fits its memory
 // space, has its words, and the slides follow the course notes' chapter in order.
 #include "warpscope/file_format.h"
+#include "warpscope/kernel.h"
+#include "warpscope/kernel_preset.h"
 #include "warpscope/model.h"
 #include "warpscope/preset.h"
 
@@ -38,15 +40,26 @@ TEST(CourseDeck, EverySlideResolvesAndIsPredicted) {
     ASSERT_GE(deck.slides.size(), 25u);
     for (std::size_t i = 0; i < deck.slides.size(); ++i) {
         const DeckSlide& slide = deck.slides[i];
-        SCOPED_TRACE("slide " + std::to_string(i + 1) + " (" + slide.presetId + ")");
-        ASSERT_NE(findPreset(slide.presetId), nullptr) << "the course deck uses built-in presets";
+        SCOPED_TRACE("slide " + std::to_string(i + 1) + " (" + slide.presetId +
+                     slide.kernelPresetId + ")");
+        if (slide.kernelPresetId.empty()) {
+            ASSERT_NE(findPreset(slide.presetId), nullptr)
+                << "the course deck uses built-in presets";
+        } else {
+            ASSERT_NE(findKernelPreset(slide.kernelPresetId), nullptr)
+                << "the kernel slides use kernel presets";
+        }
         EXPECT_FALSE(slide.title.empty());
         EXPECT_GE(slide.caption.size(), 40u) << "a caption that explains the figure";
         const auto access = resolve(slide.pattern.pattern);
         ASSERT_TRUE(access.ok()) << access.error().describe();
         const ModernPrediction modern = predictModern(access.value());
         const TextbookPrediction textbook = predictTextbook(access.value());
-        if (access.value().kind.space == MemorySpace::Global) {
+        if (shows(slide, "notes")) {
+            // The notes' bar chart of a kernel experiment: the table to chart, nothing else.
+            EXPECT_FALSE(slide.notesExperiment.empty());
+            EXPECT_FALSE(slide.kernelPresetId.empty());
+        } else if (access.value().kind.space == MemorySpace::Global) {
             ASSERT_TRUE(modern.global.has_value());
             EXPECT_GT(modern.global->sectorList.size(), 0u);
             EXPECT_GT(textbook.transactions.size(), 0u);

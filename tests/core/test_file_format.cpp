@@ -1,6 +1,8 @@
 // Pattern and session files (docs/file-formats.md): round trips, the bare line form of
 // `warpscope-cli predict`, and hostile input, each refused with a JSON pointer to the place.
 #include "warpscope/file_format.h"
+#include "warpscope/kernel.h"
+#include "warpscope/kernel_preset.h"
 
 #include <gtest/gtest.h>
 
@@ -602,6 +604,48 @@ TEST(FileFormat, DeckSlidesFromPresetsAndWrittenPatterns) {
     const auto again = deckFromJsonText(deckToJsonText(deck.value()));
     ASSERT_TRUE(again.ok()) << again.error().describe();
     EXPECT_EQ(again.value(), deck.value());
+}
+
+// Slides of whole kernels: a kernel preset's first access, the grid and notes views, the notes
+// table a "notes" view charts; they round-trip, and a wrong kernel id names its place.
+TEST(FileFormat, DeckSlidesOfKernels) {
+    const std::string text = R"({"format": "warpscope-deck", "version": 1, "slides": [
+          {"kernel": "transpose-naivecol-cg", "views": ["grid", "warp"]},
+          {"kernel": "readsegment", "views": ["notes"], "notes": "readsegment",
+           "title": "Offsets"}]})";
+    const auto deck = deckFromJsonText(text);
+    ASSERT_TRUE(deck.ok()) << deck.error().describe();
+    ASSERT_EQ(deck.value().slides.size(), 2u);
+    const DeckSlide& grid = deck.value().slides[0];
+    EXPECT_EQ(grid.kernelPresetId, "transpose-naivecol-cg");
+    EXPECT_TRUE(grid.presetId.empty());
+    EXPECT_TRUE(grid.notesExperiment.empty());
+    EXPECT_EQ(grid.views, (std::vector<std::string>{"grid", "warp"}));
+    // The single-warp views show the kernel's first access, block 0, warp 0.
+    const KernelPreset* naiveCol = findKernelPreset("transpose-naivecol-cg");
+    ASSERT_NE(naiveCol, nullptr);
+    EXPECT_EQ(grid.title, naiveCol->title);
+    ASSERT_TRUE(grid.pattern.pattern.source.has_value());
+    EXPECT_EQ(grid.pattern.pattern.source->addressExpression,
+              naiveCol->kernel.accesses.front().addressExpression);
+    const DeckSlide& notes = deck.value().slides[1];
+    EXPECT_EQ(notes.notesExperiment, "readsegment");
+    EXPECT_EQ(notes.title, "Offsets");
+    const auto again = deckFromJsonText(deckToJsonText(deck.value()));
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    EXPECT_EQ(again.value(), deck.value());
+
+    const std::string head = R"({"format": "warpscope-deck", "version": 1, "slides": )";
+    auto bad = deckFromJsonText(head + R"([{"kernel": "no-such-kernel"}]})");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().where, "/slides/0/kernel");
+    EXPECT_NE(bad.error().message.find("no-such-kernel"), std::string::npos);
+    bad = deckFromJsonText(head + R"([{"kernel": "readsegment", "preset": "stride-2"}]})");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("exactly one"), std::string::npos);
+    bad = deckFromJsonText(head + R"([{"kernel": "readsegment", "notes": 7}]})");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().where.find("/slides/0"), std::string::npos) << bad.error().describe();
 }
 
 TEST(FileFormat, BadDecksNameThePlace) {

@@ -281,6 +281,24 @@ TEST(KernelFromPattern, SizesTheBufferToTheGrid) {
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(back->source->gridDim, (Dim3{4, 1, 1}));
     EXPECT_EQ(back->source->addressExpression, "(gid + offset) * 4");
+
+    // Unsized (no walk over the grid): the largest buffer, the same counts over the grid.
+    auto unsized = kernelFromPatternUnsized(pattern);
+    ASSERT_TRUE(unsized.ok()) << unsized.error().describe();
+    ASSERT_EQ(unsized->buffers.size(), 1u);
+    EXPECT_EQ(unsized->buffers[0].bytesExpression, std::to_string(kMaxBufferBytes));
+    const GridPrediction same = gridOrFail(unsized.value());
+    EXPECT_EQ(same.accesses[0].histogram, grid.accesses[0].histogram);
+    EXPECT_EQ(same.accesses[0].sectors, grid.accesses[0].sectors);
+    EXPECT_EQ(same.buffers[0].sectorsRead, grid.buffers[0].sectorsRead);
+    EXPECT_FALSE(kernelFromPatternUnsized(listed).ok());
+    // A negative address is still found, by predictGrid's own walk.
+    pattern.source->addressExpression = "(gid - 3) * 4";
+    auto negative = kernelFromPatternUnsized(pattern);
+    ASSERT_TRUE(negative.ok());
+    auto walked = predictGrid(resolvedOrFail(negative.value()));
+    ASSERT_FALSE(walked.ok());
+    EXPECT_EQ(walked.error().code, ErrorCode::NegativeAddress);
 }
 
 // ---- The grid model ------------------------------------------------------------------------
@@ -651,6 +669,55 @@ TEST(GridModel, EqualsThePerWarpModelOnRandomKernels) {
                         << "access " << a << ", block " << block << ", warp " << warp;
                 }
             }
+        }
+    }
+}
+
+// GridOptions::warpValue hands out every warp's value, in launch order, as the histogram counts
+// it: the grid view's heat map reads these instead of running the per-warp model again.
+TEST(GridModel, HandsOutEveryWarpsValueInLaunchOrder) {
+    std::mt19937 rng(20261123);
+    for (int round = 0; round < 150; ++round) {
+        const Kernel kernel = randomKernel(rng);
+        const ResolvedKernel resolved = resolvedOrFail(kernel);
+        struct Seen {
+            std::int64_t block;
+            std::int64_t warp;
+            int access;
+            int value;
+        };
+        std::vector<Seen> seen;
+        GridOptions options;
+        options.warpValue = [&](std::int64_t block, std::int64_t warp, int access, int value) {
+            seen.push_back({block, warp, access, value});
+        };
+        auto grid = predictGrid(resolved, options);
+        ASSERT_TRUE(grid.ok()) << grid.error().describe();
+        const std::size_t accesses = kernel.accesses.size();
+        ASSERT_EQ(seen.size(), static_cast<std::size_t>(resolved.warpCount()) * accesses);
+        std::vector<std::array<std::int64_t, kHistogramBuckets>> histograms(accesses);
+        std::size_t i = 0;
+        for (std::int64_t block = 0; block < resolved.grid.count(); ++block) {
+            for (std::int64_t warp = 0; warp < resolved.warpsPerBlock(); ++warp) {
+                for (std::size_t a = 0; a < accesses; ++a, ++i) {
+                    SCOPED_TRACE(kernelToJsonText(kernel) + " access " + std::to_string(a) +
+                                 ", block " + std::to_string(block) + ", warp " +
+                                 std::to_string(warp));
+                    ASSERT_EQ(seen[i].block, block);
+                    ASSERT_EQ(seen[i].warp, warp);
+                    ASSERT_EQ(seen[i].access, static_cast<int>(a));
+                    auto wa = resolveWarp(resolved, static_cast<int>(a), block, warp);
+                    ASSERT_TRUE(wa.ok());
+                    const ModernPrediction p = predictModern(wa.value());
+                    const int want = p.global ? p.global->sectors : p.shared->wavefronts;
+                    EXPECT_EQ(seen[i].value, want);
+                    histograms[a][static_cast<std::size_t>(
+                        std::min(seen[i].value, kHistogramBuckets - 1))]++;
+                }
+            }
+        }
+        for (std::size_t a = 0; a < accesses; ++a) {
+            EXPECT_EQ(histograms[a], grid->accesses[a].histogram);
         }
     }
 }

@@ -1,8 +1,6 @@
 // GridComputation: the grid model and the per-warp heat map on a worker thread.
 #include "document/gridcomputation.h"
 
-#include <warpscope/model.h>
-
 #include <QMetaObject>
 #include <QMetaType>
 #include <QThreadPool>
@@ -80,7 +78,17 @@ int GridComputation::request(GridRequest request) {
 Result<GridResult>
 GridComputation::compute(const GridRequest& request, const std::atomic<bool>* cancelled,
                          const std::function<void(std::int64_t, std::int64_t)>& progress) {
-    auto resolved = resolveKernel(request.kernel);
+    Kernel fromPattern;
+    if (request.pattern) {
+        auto made = kernelFromPatternUnsized(*request.pattern);
+        if (!made) {
+            Error error = made.error();
+            error.message = "No grid: " + error.message;
+            return error;
+        }
+        fromPattern = std::move(made).value();
+    }
+    auto resolved = resolveKernel(request.pattern ? fromPattern : request.kernel);
     if (!resolved) {
         return resolved.error();
     }
@@ -106,59 +114,45 @@ GridComputation::compute(const GridRequest& request, const std::atomic<bool>* ca
         const auto side = static_cast<std::int64_t>(std::sqrt(static_cast<double>(budgetBlocks)));
         bx = std::min(kernel.grid.x, std::max<std::int64_t>(1, side));
         by = std::min(kernel.grid.y, std::max<std::int64_t>(1, budgetBlocks / bx));
+        // A flat grid (few rows of blocks) spends the rest of the budget on longer rows.
+        bx = std::min(kernel.grid.x, std::max(bx, budgetBlocks / by));
     }
     out.shownBlocksX = bx;
     out.shownBlocksY = by;
     out.representative = bx * by * out.warpsPerBlock < out.totalWarps;
 
-    // Progress: the heat map's warps first, then the grid model's.
+    // One pass: the grid model hands out each warp's value (the one its histogram counts) and
+    // the heat map keeps those of the shown region. 0 (no active lane) is drawn as -1.
     const std::int64_t shown = bx * by * out.warpsPerBlock;
-    const std::int64_t total = shown + out.totalWarps;
-    out.values.reserve(static_cast<std::size_t>(shown));
-    for (std::int64_t y = 0; y < by; ++y) {
-        for (std::int64_t x = 0; x < bx; ++x) {
-            if (cancelled != nullptr && cancelled->load()) {
-                return Error{ErrorCode::Cancelled, "cancelled", 0, ""};
-            }
-            const std::int64_t block = y * kernel.grid.x + x;
-            for (std::int64_t w = 0; w < out.warpsPerBlock; ++w) {
-                auto warp = resolveWarp(kernel, request.access, block, w);
-                int value = -1;
-                if (warp) {
-                    const WarpAccess& access = warp.value();
-                    const bool anyActive =
-                        std::any_of(access.addresses.begin(), access.addresses.end(),
-                                    [](const auto& a) { return a.has_value(); });
-                    if (anyActive) {
-                        const ModernPrediction p = predictModern(access);
-                        if (p.shared) {
-                            value = p.shared->wavefronts;
-                        } else if (p.global && p.global->requests > 0) {
-                            value = p.global->sectors / p.global->requests;
-                        }
-                    }
-                }
-                out.values.push_back(value);
-                out.maxValue = std::max(out.maxValue, value);
-            }
-        }
-        if (progress) {
-            progress((y + 1) * bx * out.warpsPerBlock, total);
-        }
-    }
+    out.values.assign(static_cast<std::size_t>(shown), -1);
+    const std::int64_t gridX = kernel.grid.x;
+    const std::int64_t perBlock = out.warpsPerBlock;
+    const int wanted = request.access;
+    int maxValue = 0;
     GridOptions options;
     options.cancelled = cancelled;
     if (progress) {
-        options.progress = [&](std::int64_t done, std::int64_t) { progress(shown + done, total); };
+        options.progress = progress;
     }
+    options.warpValue = [&](std::int64_t block, std::int64_t warp, int access, int value) {
+        if (access != wanted) {
+            return;
+        }
+        const std::int64_t x = block % gridX;
+        const std::int64_t rest = block / gridX;
+        if (x >= bx || rest >= by) { // rest >= grid.y for blocks of z > 0
+            return;
+        }
+        out.values[static_cast<std::size_t>((rest * bx + x) * perBlock + warp)] =
+            value > 0 ? value : -1;
+        maxValue = std::max(maxValue, value);
+    };
     auto prediction = predictGrid(kernel, options);
     if (!prediction) {
         return prediction.error();
     }
+    out.maxValue = maxValue;
     out.prediction = prediction.value().accesses[static_cast<std::size_t>(request.access)];
-    if (progress) {
-        progress(total, total);
-    }
     return out;
 }
 

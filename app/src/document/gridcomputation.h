@@ -1,9 +1,10 @@
 // GridComputation: the grid model for the grid view, off the GUI thread. One request is the
-// current pattern's one-access kernel (or any kernel and access): the core's grid model gives the
-// whole grid's histogram of sectors per request (or wavefronts), and the per-warp model gives
-// each warp of the heat map, every warp of the launch or, past `maxWarps`, a representative
-// rectangle of blocks starting at block (0, 0) (the result says so). Job ids: a newer request
-// cancels the one under way (GridOptions::cancelled) and results of superseded jobs are dropped.
+// current pattern's one-access kernel (or any kernel and access): one pass of the core's grid
+// model gives the whole grid's histogram of sectors per request (or wavefronts) and hands out
+// each warp's value (GridOptions::warpValue) for the heat map: every warp of the launch or, past
+// `maxWarps`, a representative rectangle of blocks starting at block (0, 0) (the result says so).
+// Job ids: a newer request cancels the one under way (GridOptions::cancelled) and results of
+// superseded jobs are dropped.
 #pragma once
 
 #include <warpscope/kernel.h>
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QThreadPool;
@@ -23,9 +25,14 @@ namespace warpscope::app {
 
 struct GridRequest {
     Kernel kernel;
+    /// When set, the kernel is this pattern's one-access kernel, made on the worker
+    /// (kernelFromPatternUnsized: its buffer is not sized by a walk over the grid, so the GUI
+    /// thread does no per-warp work at all); `kernel` is then ignored.
+    std::optional<Pattern> pattern;
     int access = 0;
-    /// The heat map's budget: above it, a rectangle of whole blocks with at most this many warps.
-    std::int64_t maxWarps = 8192;
+    /// The heat map's budget: above it, a rectangle of whole blocks with at most this many warps
+    /// (the values cost 4 bytes a warp; computing them costs nothing beyond the grid model).
+    std::int64_t maxWarps = 262144;
 };
 
 struct GridResult {
@@ -39,8 +46,8 @@ struct GridResult {
     std::int64_t shownBlocksY = 0;
     /// True when the heat map holds a region, not the whole launch.
     bool representative = false;
-    /// Per shown warp, row-major over blocks (y, then x), then the warps of a block: sectors per
-    /// request, or wavefronts; -1 for a warp with no active lane.
+    /// Per shown warp, row-major over blocks (y, then x), then the warps of a block: the grid
+    /// model's sectors per request, or wavefronts; -1 for a warp with no active lane.
     std::vector<int> values;
     /// The whole grid's distribution (the grid model's), and its totals.
     GridAccessPrediction prediction;

@@ -3,15 +3,20 @@
 // the metrics table painted from its model.
 #include "export/figureexport.h"
 
+#include "gpu/kernelmeasurement.h"
+#include "gpu/notesexperiment.h"
 #include "gpu/probemeasurement.h"
 
 #include "document/evaluation.h"
+#include "document/gridcomputation.h"
 #include "document/patterndocument.h"
 #include "export/tikzexport.h"
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
+#include "views/gridview.h"
 #include "views/lanehighlight.h"
+#include "views/notesview.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/transfersview.h"
@@ -23,6 +28,8 @@
 #include <QFontInfo>
 #include <QFontMetricsF>
 #include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
@@ -68,6 +75,9 @@ qreal minimumLayoutWidth(const QString& view) {
     if (view == QLatin1String("block")) {
         return 820; // its hint line runs about 800 pixels
     }
+    if (view == QLatin1String("grid") || view == QLatin1String("notes")) {
+        return 720;
+    }
     return 480;
 }
 
@@ -96,6 +106,9 @@ struct FigureRenderer::Private {
     mutable LaneHighlight highlight;
     // The session's recorded measurements: figures show the GPU's verdict as the window does.
     mutable MeasurementStore measurements;
+    // The notes tab of the session: its experiment and kernel measurements.
+    mutable KernelMeasurementStore kernelMeasurements;
+    std::string notesExperiment;
     std::optional<QString> error;
 
     void paint(FigurePainter& painter, const FigureSpec& spec) const;
@@ -109,12 +122,27 @@ struct FigureRenderer::Private {
     qreal paintSweep(FigurePainter* painter, const QRectF& cell, const QPalette& palette) const;
     qreal paintTransfers(FigurePainter* painter, const QRectF& cell, const QPalette& palette) const;
     qreal paintMetrics(QPainter* painter, const QRectF& cell, const QPalette& palette) const;
+    qreal paintGrid(QPainter* painter, const QRectF& cell, const QPalette& palette) const;
+    qreal paintNotes(FigurePainter* painter, const QRectF& cell, const QPalette& palette) const;
+    /// The notes view of the session's experiment, filled from its kernel measurements.
+    std::unique_ptr<NotesView> notesView(const QPalette& palette) const;
     void paintNote(QPainter& painter, const QRectF& cell, const QPalette& palette,
                    const QString& text) const;
 };
 
 FigureRenderer::FigureRenderer(const Session& session) : d(std::make_unique<Private>()) {
     d->measurements.takeFromSession(session);
+    if (auto it = session.viewSettings.find(kNotesExperimentSetting);
+        it != session.viewSettings.end() && findNotesExperiment(it->second) != nullptr) {
+        d->notesExperiment = it->second;
+    }
+    if (auto it = session.viewSettings.find(kKernelMeasurementsSetting);
+        it != session.viewSettings.end()) {
+        const QJsonDocument json = QJsonDocument::fromJson(QByteArray::fromStdString(it->second));
+        if (json.isArray()) {
+            d->kernelMeasurements.takeJson(json.array());
+        }
+    }
     if (auto error = d->document.loadSession(session)) {
         d->error = QString::fromStdString(error->describe());
     } else if (!d->document.evaluation()) {
@@ -135,6 +163,10 @@ QString FigureRenderer::patternTitle() const {
 
 QString FigureRenderer::patternCaption() const {
     return QString::fromStdString(d->document.current().caption);
+}
+
+std::string FigureRenderer::notesExperiment() const {
+    return d->notesExperiment;
 }
 
 bool FigureRenderer::isSharedMemory() const {
@@ -243,7 +275,88 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
     if (view == QLatin1String("transfers")) { // a deck's slide: the notes' figures
         return paintTransfers(painter, cell, palette);
     }
+    if (view == QLatin1String("grid")) {
+        return paintGrid(painter, cell, palette);
+    }
+    if (view == QLatin1String("notes")) {
+        return paintNotes(painter, cell, palette);
+    }
     return 0;
+}
+
+qreal FigureRenderer::Private::paintGrid(QPainter* painter, const QRectF& cell,
+                                         const QPalette& palette) const {
+    // Laid out at no less than 720 x 420 (the histogram's labels need the room), scaled down.
+    const qreal width = std::max(cell.width(), minimumLayoutWidth(QStringLiteral("grid")));
+    const qreal height = std::max(cell.height(), 420.0);
+    const qreal scale = std::min(cell.width() / width, cell.height() / height);
+    if (painter == nullptr) {
+        return scale;
+    }
+    GridRequest request;
+    request.pattern = document.pattern();
+    auto result = GridComputation::compute(request);
+    if (!result) {
+        paintNote(*painter, cell, palette, QString::fromStdString(result.error().describe()));
+        return scale;
+    }
+    GridView widget(&document);
+    widget.setPalette(palette);
+    widget.setFont(figureFont());
+    widget.setAttribute(Qt::WA_DontShowOnScreen);
+    widget.resize(qRound(width), qRound(height));
+    widget.setVectorCells(true);
+    widget.showResult(result.value());
+    painter->save();
+    painter->translate(cell.left() + (cell.width() - width * scale) / 2,
+                       cell.top() + (cell.height() - height * scale) / 2);
+    painter->scale(scale, scale);
+    widget.render(painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter->restore();
+    return scale;
+}
+
+std::unique_ptr<NotesView> FigureRenderer::Private::notesView(const QPalette& palette) const {
+    auto view = std::make_unique<NotesView>(&kernelMeasurements);
+    view->setAttribute(Qt::WA_DontShowOnScreen);
+    view->setPalette(palette);
+    view->setFont(figureFont());
+    if (!notesExperiment.empty()) {
+        view->setExperiment(notesExperiment);
+    }
+    const NotesComparison& comparison = view->comparison();
+    view->setGpuStatus(
+        comparison.measuredRows > 0
+            ? QCoreApplication::translate("warpscope", "This GPU: %1 (%2 of %3 rows measured).")
+                  .arg(comparison.measuredGpu)
+                  .arg(comparison.measuredRows)
+                  .arg(comparison.rows.size())
+            : QCoreApplication::translate("warpscope",
+                                          "No measurement of this GPU in the session: the "
+                                          "notes' bars only."));
+    return view;
+}
+
+qreal FigureRenderer::Private::paintNotes(FigurePainter* painter, const QRectF& cell,
+                                          const QPalette& palette) const {
+    const qreal width = std::max(cell.width(), minimumLayoutWidth(QStringLiteral("notes")));
+    const qreal height = std::max(cell.height(), 405.0);
+    const qreal scale = std::min(cell.width() / width, cell.height() / height);
+    if (painter == nullptr) {
+        return scale;
+    }
+    const auto view = notesView(palette);
+    painter->save();
+    painter->translate(cell.left() + (cell.width() - width * scale) / 2,
+                       cell.top() + (cell.height() - height * scale) / 2);
+    painter->scale(scale, scale);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    view->renderFigure(*painter, QSize(qRound(width), qRound(height)), true);
+#else
+    view->renderFigure(*painter, QSize(qRound(width), qRound(height)), false);
+#endif
+    painter->restore();
+    return scale;
 }
 
 template <class View>
@@ -552,6 +665,13 @@ QByteArray FigureRenderer::render(const FigureSpec& spec, FigureFormat format,
         options.title = spec.title;
         options.caption = spec.caption;
         options.standalone = spec.tikzStandalone;
+        if (spec.views.contains(QStringLiteral("notes")) &&
+            !spec.views.contains(QStringLiteral("warp")) &&
+            !spec.views.contains(QStringLiteral("bank"))) {
+            const auto view = d->notesView(figurePalette(spec.theme));
+            bytes = notesTikz(view->comparison(), options).toUtf8();
+            break;
+        }
         const Evaluation& evaluation = *d->document.evaluation();
         const bool shared = evaluation.modern.shared.has_value();
         QString tex;

@@ -1,9 +1,9 @@
-// Figure export: one view (warp, bank, block, sweep, metrics) or several side by side with a title
-// and a caption, drawn off any window onto an SVG, PDF or PNG page of a chosen size, in a print
-// theme (white paper, black text) or the app's light and dark themes. The views are fresh widgets
-// on a private PatternDocument, rendered through QPainter onto QSvgGenerator, QPdfWriter or QImage:
-// SVG and PDF come out as vectors with their text as text. Sizes and the DPI rule are documented
-// in docs/guide/figures-and-lectures.md ("Exporting figures").
+// Figure export: one view (warp, bank, block, sweep, metrics, grid, notes) or several side by side
+// with a title and a caption, drawn off any window onto an SVG, PDF or PNG page of a chosen size,
+// in a print theme (white paper, black text) or the app's light and dark themes. The views are
+// fresh widgets on a private PatternDocument, rendered through QPainter onto QSvgGenerator,
+// QPdfWriter or QImage: SVG and PDF come out as vectors with their text as text. Sizes and the DPI
+// rule are documented in docs/guide/figures-and-lectures.md ("Exporting figures").
 #pragma once
 
 #include <warpscope/file_format.h>
@@ -51,7 +51,7 @@ std::optional<FigureSize> figureSizeFromName(const QString& name);
 QStringList figureSizePresetNames();
 
 /// The views a figure can show, in their usual order.
-QStringList figureViewNames(); // warp, bank, block, sweep, metrics
+QStringList figureViewNames(); // warp, bank, block, sweep, metrics, grid, notes
 
 /// The resolution a figure's canvas is laid out at (CSS pixels): page sizes derive from it.
 inline constexpr double kScreenDpi = 96.0;
@@ -92,8 +92,11 @@ public:
     QString patternCaption() const;
     /// Whether the pattern accesses shared memory (its natural view is the bank view).
     bool isSharedMemory() const;
+    /// The notes experiment the session's notes tab shows ("table-4-11"), empty for none.
+    std::string notesExperiment() const;
 
-    /// The figure as the bytes of a file of `format` (Tex: the warp and bank diagrams as TikZ),
+    /// The figure as the bytes of a file of `format` (Tex: the warp and bank diagrams, or the
+    /// notes' bar chart, as TikZ),
     /// or the reason it cannot be made in `*error`.
     QByteArray render(const FigureSpec& spec, FigureFormat format, QString* error) const;
     /// The figure as an image of spec.size.pixelSize(spec.dpi), DPI set.

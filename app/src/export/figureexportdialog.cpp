@@ -35,6 +35,8 @@ constexpr ViewChoice kViewChoices[] = {
     {"block", QT_TRANSLATE_NOOP("FigureExportDialog", "Block view")},
     {"sweep", QT_TRANSLATE_NOOP("FigureExportDialog", "Sweep plot")},
     {"metrics", QT_TRANSLATE_NOOP("FigureExportDialog", "Metrics table")},
+    {"grid", QT_TRANSLATE_NOOP("FigureExportDialog", "Grid view (every warp of the launch)")},
+    {"notes", QT_TRANSLATE_NOOP("FigureExportDialog", "Notes vs this GPU (bar chart)")},
     {"figure", QT_TRANSLATE_NOOP("FigureExportDialog", "Composed figure (views, title, caption)")},
 };
 

@@ -117,8 +117,9 @@ std::optional<FigureSize> figureSizeFromName(const QString& name) {
 }
 
 QStringList figureViewNames() {
-    return {QStringLiteral("warp"), QStringLiteral("bank"), QStringLiteral("block"),
-            QStringLiteral("sweep"), QStringLiteral("metrics")};
+    return {QStringLiteral("warp"),  QStringLiteral("bank"),    QStringLiteral("block"),
+            QStringLiteral("sweep"), QStringLiteral("metrics"), QStringLiteral("grid"),
+            QStringLiteral("notes")};
 }
 
 FigureSpec::FigureSpec() : size(*figureSizeFromName(QStringLiteral("slide-16x9"))) {}

@@ -3,6 +3,7 @@
 #include "export/tikzexport.h"
 
 #include "document/evaluation.h"
+#include "gpu/notesexperiment.h"
 #include "views/viewpainting.h"
 
 #include <QStringList>
@@ -389,6 +390,97 @@ QString bankTikz(const Evaluation& evaluation, const TikzOptions& options) {
 
 QString diagramTikz(const Evaluation& evaluation, const TikzOptions& options) {
     return evaluation.modern.shared ? bankTikz(evaluation, options) : warpTikz(evaluation, options);
+}
+
+QString notesTikz(const NotesComparison& comparison, const TikzOptions& options) {
+    QString body = preamble(QStringLiteral("notes-vs-GPU bar chart"));
+    body += QStringLiteral("\\tikzset{\n"
+                           "  ws notes bar/.style={draw=black!60, fill=black!25},\n"
+                           "  ws gpu bar/.style={draw=black!60, fill=wsGroup4!70},\n"
+                           "  ws axis/.style={draw=black, line width=0.4pt},\n"
+                           "}\n");
+    body += QStringLiteral("\\begin{tikzpicture}[ws picture]\n");
+    const NotesExperiment* experiment = comparison.experiment;
+    const QString unit = experiment != nullptr ? quantityUnit(experiment->quantity) : QString();
+    // Each series on its own scale, as the app's chart has an axis for each: the notes' GPU and
+    // this one differ by an order of magnitude, and the shapes are what the rows compare. The
+    // numbers stay on the bars.
+    double mostNotes = 0;
+    double mostMeasured = 0;
+    for (const NotesComparisonRow& row : comparison.rows) {
+        mostNotes = std::max(mostNotes, row.notes.value_or(0.0));
+        mostMeasured = std::max(mostMeasured, row.measured.value_or(0.0));
+    }
+    // Rows run downward from y = 0: two bars of 0.8 units each and a gap; 24 units of bar length.
+    constexpr double kLength = 24.0;
+    constexpr double kLabel = 6.0;
+    const double scales[] = {mostNotes > 0 ? kLength / mostNotes : 0.0,
+                             mostMeasured > 0 ? kLength / mostMeasured : 0.0};
+    double y = 0;
+    for (const NotesComparisonRow& row : comparison.rows) {
+        body += QStringLiteral("  %% %1\n").arg(texText(row.label));
+        body += QStringLiteral("  \\node[ws label, anchor=east] at (%1,%2) {%3};\n")
+                    .arg(number(kLabel - 0.3), number(y - 0.8), texText(row.label));
+        const std::optional<double> bars[] = {row.notes, row.measured};
+        const char* styles[] = {"ws notes bar", "ws gpu bar"};
+        for (int i = 0; i < 2; ++i) {
+            const double top = y - 0.8 * i;
+            if (bars[i]) {
+                const double end = kLabel + *bars[i] * scales[i];
+                body += QStringLiteral("  \\draw[%1] (%2,%3) rectangle (%4,%5);\n")
+                            .arg(QLatin1String(styles[i]), number(kLabel), number(top - 0.75),
+                                 number(end), number(top - 0.05));
+                body += QStringLiteral("  \\node[ws small label, anchor=west] at (%1,%2) {%3};\n")
+                            .arg(number(end + 0.1), number(top - 0.4),
+                                 texText(QString::number(*bars[i], 'f', 1)));
+            } else {
+                body += QStringLiteral("  \\node[ws small label, anchor=west] at (%1,%2) {%3};\n")
+                            .arg(number(kLabel + 0.1), number(top - 0.4),
+                                 i == 0 ? QStringLiteral("notes: no number")
+                                        : QStringLiteral("this GPU: not measured"));
+            }
+        }
+        y -= 2.2;
+    }
+    body += QStringLiteral("  \\draw[ws axis] (%1,0.2) -- (%1,%2);\n")
+                .arg(number(kLabel), number(y + 0.6));
+    // Legend and axis name under the bars.
+    double below = y - 0.2;
+    body += QStringLiteral("  \\draw[ws notes bar] (%1,%2) rectangle ++(0.8,0.6);\n")
+                .arg(number(kLabel), number(below - 0.6));
+    body += QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {the notes (%3)};\n")
+                .arg(number(kLabel + 1.0), number(below - 0.3), texText(comparison.notesGpu));
+    below -= 1.0;
+    body += QStringLiteral("  \\draw[ws gpu bar] (%1,%2) rectangle ++(0.8,0.6);\n")
+                .arg(number(kLabel), number(below - 0.6));
+    body += QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {%3};\n")
+                .arg(number(kLabel + 1.0), number(below - 0.3),
+                     texText(comparison.measuredGpu.isEmpty()
+                                 ? QStringLiteral("this GPU: no measurement recorded")
+                                 : QStringLiteral("this GPU (%1)").arg(comparison.measuredGpu)));
+    below -= 1.0;
+    if (experiment != nullptr) {
+        body += QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {%3};\n")
+                    .arg(number(kLabel), number(below - 0.3),
+                         texText(QStringLiteral("%1 (%2); rows: %3; each series drawn to its "
+                                                "own largest value")
+                                     .arg(quantityName(experiment->quantity), unit,
+                                          experiment->axisLabel)));
+        below -= 1.0;
+    }
+    if (!comparison.finding.isEmpty()) {
+        body += QStringLiteral("  \\node[ws caption, anchor=north west] at (0,%1) {%2};\n")
+                    .arg(number(below), texText(comparison.finding));
+        below -= 2.0;
+    }
+    const QString title =
+        options.title.isEmpty() && experiment != nullptr ? experiment->title : options.title;
+    if (!title.isEmpty()) {
+        body += QStringLiteral("  \\node[ws title] at (0,1.0) {%1};\n").arg(texText(title));
+    }
+    body += captionNode(options, below);
+    body += QStringLiteral("\\end{tikzpicture}\n");
+    return wrapDocument(body, options);
 }
 
 } // namespace warpscope::app

@@ -1,6 +1,7 @@
-// TikZ export of the warp and bank diagrams, written from the Evaluation (lanes, lines, sectors,
-// requested bytes, wavefronts and banks), not from paint calls, so a LaTeX course can restyle
-// them: every colour, line width and font is a named style set at the top of the picture
+// TikZ export of the warp and bank diagrams (and the notes-vs-GPU bar chart), written from the
+// Evaluation (lanes, lines, sectors, requested bytes, wavefronts and banks), not from paint calls,
+// so a LaTeX course can restyle them: every colour, line width and font is a named style set at the
+// top of the picture
 // ("ws lane", "ws sector", "ws conflict", ...). The output is a complete document for pdflatex
 // or lualatex with nothing but the tikz package (texlive-latex-base and texlive-pictures on
 // Debian), or only the \tikzset and the tikzpicture, to \input into a course's own document.
@@ -11,6 +12,7 @@
 namespace warpscope::app {
 
 struct Evaluation;
+struct NotesComparison;
 
 struct TikzOptions {
     QString title;
@@ -28,5 +30,8 @@ QString warpTikz(const Evaluation& evaluation, const TikzOptions& options);
 QString bankTikz(const Evaluation& evaluation, const TikzOptions& options);
 /// warpTikz for global memory, bankTikz for shared memory.
 QString diagramTikz(const Evaluation& evaluation, const TikzOptions& options);
+/// The notes beside this GPU as a bar chart: one row per experiment row (its label), the notes'
+/// bar and this GPU's, each with its number; the GPUs named in a legend, the finding below.
+QString notesTikz(const NotesComparison& comparison, const TikzOptions& options);
 
 } // namespace warpscope::app

@@ -43,6 +43,11 @@ struct NotesExperiment {
     std::vector<NotesExperimentRow> rows;
 };
 
+/// The session's view settings that hold the notes tab: the experiment's id and the kernel
+/// measurements (a JSON array of KernelMeasurement), read by the window and by figures.
+inline constexpr const char* kNotesExperimentSetting = "notes.experiment";
+inline constexpr const char* kKernelMeasurementsSetting = "notes.kernelMeasurements";
+
 /// The built-in experiments, in display order, checked against the presets at first use: a row
 /// whose preset or reference is missing is left out.
 const std::vector<NotesExperiment>& notesExperiments();

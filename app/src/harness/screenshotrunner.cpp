@@ -2,12 +2,14 @@
 #include "harness/screenshotrunner.h"
 
 #include "shell/mainwindow.h"
+#include "views/gridview.h"
 #include "views/warpview.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
 #include <QPixmap>
 #include <QPointer>
+#include <QTabWidget>
 #include <QTimer>
 #include <QWindow>
 
@@ -67,6 +69,16 @@ bool waitUntilPainted(MainWindow& window, int timeoutMs) {
 int takeScreenshot(MainWindow& window, const QString& path) {
     if (!waitUntilPainted(window, 5000)) {
         std::fprintf(stderr, "warpscope: the window was not painted within 5 s; grabbing anyway\n");
+    }
+    // The grid tab computes on a worker: photograph its result, not its progress.
+    if (GridView* grid = window.gridView();
+        grid != nullptr && window.viewTabs()->currentWidget() == grid) {
+        const QDeadlineTimer computed(60000);
+        while (!computed.hasExpired() &&
+               (grid->computation()->isBusy() || grid->statusText().isEmpty())) {
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        }
+        QApplication::processEvents();
     }
     const QPixmap pixmap = window.grab();
     if (pixmap.isNull() || !pixmap.save(path, "PNG")) {

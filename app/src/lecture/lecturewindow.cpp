@@ -3,10 +3,13 @@
 #include "lecture/lecturewindow.h"
 
 #include "document/patterndocument.h"
+#include "gpu/kernelmeasurement.h"
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
+#include "views/gridview.h"
 #include "views/lanehighlight.h"
+#include "views/notesview.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/transfersview.h"
@@ -114,7 +117,8 @@ LectureWindow::LectureWindow(Deck deck, QWidget* parent)
     : QWidget(parent, Qt::Window), m_deck(std::move(deck)), m_document(new PatternDocument(this)),
       m_highlight(new LaneHighlight(this)), m_title(new QLabel(this)), m_counter(new QLabel(this)),
       m_viewArea(new QWidget(this)), m_viewLayout(new QHBoxLayout(m_viewArea)),
-      m_caption(new QLabel(this)), m_step(new QLabel(this)), m_keys(new QLabel(this)) {
+      m_caption(new QLabel(this)), m_step(new QLabel(this)), m_keys(new QLabel(this)),
+      m_kernelMeasurements(new KernelMeasurementStore(this)) {
     setObjectName(QStringLiteral("lectureWindow"));
     setWindowTitle(m_deck.title.empty()
                        ? tr("warpscope lecture")
@@ -198,6 +202,17 @@ void LectureWindow::setSlide(int index) {
     const auto error = m_document->loadSession(session);
     m_highlight->clear();
     showSlideViews();
+    if (NotesView* notes = notesView()) {
+        if (!slide.notesExperiment.empty() && !notes->setExperiment(slide.notesExperiment)) {
+            m_step->setText(tr("This slide's notes table \"%1\" does not exist.")
+                                .arg(QString::fromStdString(slide.notesExperiment)));
+        }
+        const NotesComparison& comparison = notes->comparison();
+        notes->setGpuStatus(comparison.measuredRows > 0
+                                ? tr("This GPU: %1.").arg(comparison.measuredGpu)
+                                : tr("No measurement of this GPU: run the table on the Notes vs "
+                                     "GPU tab, or start with --kernel-measurements FILE."));
+    }
     computeSteps();
     m_revealed = 0;
     m_revealedAll = false;
@@ -260,6 +275,13 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         transfers->runButton()->hide(); // a slide shows; the main window measures
         transfers->setResults(m_transferResults);
         view = transfers;
+    } else if (name == QLatin1String("grid")) {
+        view = new GridView(m_document, m_viewArea); // scales its heat map to its size
+        frame = view;
+    } else if (name == QLatin1String("notes")) {
+        auto* notes = new NotesView(m_kernelMeasurements, m_viewArea);
+        notes->setPresentation(true);
+        view = notes;
         frame = view;
     } else {
         // "metrics": the two models' numbers in large type. The Measured column stays out of a
@@ -304,6 +326,37 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
     m_frames[name] = frame;
     applyFonts();
     return frame;
+}
+
+GridView* LectureWindow::gridView() const {
+    auto it = m_views.find(QStringLiteral("grid"));
+    return it != m_views.end() && shownViews().contains(it->first)
+               ? static_cast<GridView*>(it->second)
+               : nullptr;
+}
+
+NotesView* LectureWindow::notesView() const {
+    auto it = m_views.find(QStringLiteral("notes"));
+    return it != m_views.end() && shownViews().contains(it->first)
+               ? static_cast<NotesView*>(it->second)
+               : nullptr;
+}
+
+void LectureWindow::setKernelMeasurements(KernelMeasurementStore* store) {
+    if (store == nullptr || store == m_kernelMeasurements) {
+        return;
+    }
+    m_kernelMeasurements = store;
+    // A notes view made before reads the old store: make it again when a slide needs it.
+    if (auto it = m_frames.find(QStringLiteral("notes")); it != m_frames.end()) {
+        m_viewLayout->removeWidget(it->second);
+        it->second->deleteLater();
+        m_frames.erase(it);
+        m_views.erase(QStringLiteral("notes"));
+        if (m_slide >= 0) {
+            setSlide(m_slide);
+        }
+    }
 }
 
 void LectureWindow::showSlideViews() {
@@ -364,6 +417,9 @@ QString LectureWindow::counterText() const {
 QString LectureWindow::stepText() const {
     if (stepCount() == 0) {
         return m_slide + 1 < slideCount() ? tr("Space: next slide") : tr("The end of the deck");
+    }
+    if (m_revealed == 0 && m_stepView == QLatin1String("notes")) {
+        return tr("Space: the notes' bars, then this GPU's");
     }
     if (m_revealed == 0) {
         return m_stepView == QLatin1String("bank")

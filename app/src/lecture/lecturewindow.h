@@ -26,7 +26,10 @@ class QLabel;
 namespace warpscope::app {
 
 class BankView;
+class GridView;
+class KernelMeasurementStore;
 class LaneHighlight;
+class NotesView;
 class PatternDocument;
 class WarpView;
 
@@ -58,7 +61,8 @@ public:
     void previousSlide();
 
     /// The step-through: the items of the slide's first warp or bank view (the warp view's lines
-    /// and textbook transactions in its list order, or the bank view's wavefronts).
+    /// and textbook transactions in its list order, or the bank view's wavefronts), or on a
+    /// "notes" slide its two series: the notes' bars, then this GPU's.
     int stepCount() const { return static_cast<int>(m_steps.size()); }
     int revealedSteps() const { return m_revealed; }
     /// Reveal the next item; when all are shown, go to the next slide.
@@ -82,6 +86,12 @@ public:
     /// The slide's warp or bank view, or nullptr when the slide does not show it.
     WarpView* warpView() const;
     BankView* bankView() const;
+    /// The slide's grid view or notes-vs-GPU chart, or nullptr when the slide does not show it.
+    GridView* gridView() const;
+    NotesView* notesView() const;
+    /// Where the "notes" slides find this GPU's bars: the session's kernel measurements (the
+    /// window's own, empty store until set). Not owned.
+    void setKernelMeasurements(KernelMeasurementStore* store);
 
 signals:
     void slideChanged(int index);
@@ -128,7 +138,8 @@ private:
     std::optional<TransferResults> m_transferResults;
     std::map<QString, QWidget*> m_frames;
     QStringList m_placedViews; // the views in the layout now, in order
-    QString m_stepView;        // "warp", "bank" or empty: whose items m_steps are
+    QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are
+    KernelMeasurementStore* m_kernelMeasurements;
     std::vector<Step> m_steps;
     int m_revealed = 0;
     bool m_revealedAll = false; // by Return: the whole figure, no step singled out

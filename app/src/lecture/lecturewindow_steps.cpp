@@ -6,6 +6,7 @@
 #include "document/patterndocument.h"
 #include "views/bankview.h"
 #include "views/lanehighlight.h"
+#include "views/notesview.h"
 #include "views/viewpainting.h"
 #include "views/warplayout.h"
 #include "views/warpview.h"
@@ -20,6 +21,20 @@ void LectureWindow::computeSteps() {
         return;
     }
     for (const QString& name : shownViews()) {
+        if (name == QLatin1String("notes")) {
+            // The bar chart slide: the notes' bars first, then this GPU's beside them.
+            const NotesComparison& comparison = notesView()->comparison();
+            m_steps.push_back(
+                Step{0, comparison.notesRows > 0
+                            ? tr("The notes' numbers (%1)").arg(comparison.notesGpu)
+                            : tr("The notes publish no number here: the model's count per warp")});
+            m_steps.push_back(Step{0, comparison.measuredRows > 0
+                                          ? tr("This GPU's numbers (%1) · %2")
+                                                .arg(comparison.measuredGpu, comparison.finding)
+                                          : tr("This GPU: no measurement recorded")});
+            m_stepView = name;
+            return;
+        }
         if (name == QLatin1String("warp")) {
             const WarpLayout& layout = warpView()->currentLayout();
             const int lineCount = static_cast<int>(layout.lines.size());
@@ -106,6 +121,8 @@ void LectureWindow::applyReveal() {
             static_cast<WarpView*>(view)->setRevealCount(count);
         } else if (name == QLatin1String("bank")) {
             static_cast<BankView*>(view)->setRevealCount(count);
+        } else if (name == QLatin1String("notes")) {
+            static_cast<NotesView*>(view)->setRevealedSeries(count);
         }
     }
     if (m_revealed > 0 && m_revealed <= stepCount()) {

@@ -10,6 +10,8 @@
 #include "shell/commandline.h"
 #include "shell/exportcommand.h"
 #include "shell/mainwindow.h"
+#include "views/gridview.h"
+#include "views/notesview.h"
 #include "views/theme.h"
 
 #include <warpscope/preset.h>
@@ -18,6 +20,7 @@
 #include <QElapsedTimer>
 #include <QIcon>
 #include <QSettings>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -135,6 +138,10 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     }
     if (auto view = MainWindow::viewFromName(options.view)) {
         window.showView(*view);
+    } else if (options.view == QLatin1String("grid") || options.view == QLatin1String("notes")) {
+        window.viewTabs()->setCurrentWidget(options.view == QLatin1String("grid")
+                                                ? static_cast<QWidget*>(window.gridView())
+                                                : static_cast<QWidget*>(window.notesView()));
     }
     if (options.windowSize.isValid()) {
         window.resize(options.windowSize);

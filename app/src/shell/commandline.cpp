@@ -10,8 +10,8 @@
 namespace warpscope::app {
 
 QStringList CommandLine::viewNames() {
-    return {QStringLiteral("warp"), QStringLiteral("bank"), QStringLiteral("block"),
-            QStringLiteral("sweep")};
+    return {QStringLiteral("warp"),  QStringLiteral("bank"), QStringLiteral("block"),
+            QStringLiteral("sweep"), QStringLiteral("grid"), QStringLiteral("notes")};
 }
 
 std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandLine& out) {
@@ -166,8 +166,8 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     }
     out.view = parser.value(view);
     if (!out.view.isEmpty() && !viewNames().contains(out.view)) {
-        return QCoreApplication::translate("warpscope",
-                                           "Unknown view \"%1\": use warp, bank, block or sweep.")
+        return QCoreApplication::translate(
+                   "warpscope", "Unknown view \"%1\": use warp, bank, block, sweep, grid or notes.")
             .arg(out.view);
     }
     out.theme = parser.value(theme);

@@ -3,8 +3,11 @@
 #include "shell/exportcommand.h"
 
 #include "document/sessionfile.h"
+#include "gpu/notesexperiment.h"
 #include "gpu/sessionmeasurement.h"
+#include "panels/presetpicker.h"
 
+#include <warpscope/kernel_preset.h>
 #include <warpscope/preset.h>
 
 #include <QCommandLineParser>
@@ -157,6 +160,22 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
             return 2;
         }
         session = std::move(read).value();
+    } else if (options.presetId.startsWith(QLatin1String(kKernelPresetPrefix))) {
+        // A kernel preset: its first access, as the window shows it (the grid view draws the
+        // whole launch).
+        const QString id = options.presetId.mid(static_cast<int>(qstrlen(kKernelPresetPrefix)));
+        const KernelPreset* preset = findKernelPreset(id.toStdString());
+        auto pattern = preset != nullptr
+                           ? patternFromKernel(preset->kernel, 0)
+                           : Result<Pattern>(Error{ErrorCode::InvalidValue, "", 0, ""});
+        if (preset == nullptr || !pattern) {
+            printError(
+                tr("--preset \"%1\" is not a kernel preset (e.g. kernel:transpose-naivecol).")
+                    .arg(options.presetId));
+            return 2;
+        }
+        session = sessionForPattern({preset->title + ": " + preset->kernel.accesses.front().label,
+                                     preset->caption, pattern.value()});
     } else if (!options.presetId.isEmpty()) {
         const Preset* preset = findPreset(options.presetId.toStdString());
         if (preset == nullptr) {
@@ -205,9 +224,10 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
         spec.views = views;
     }
     if (*format == FigureFormat::Tex && !spec.views.contains(QStringLiteral("warp")) &&
-        !spec.views.contains(QStringLiteral("bank"))) {
-        printError(tr("TikZ export draws the warp or the bank diagram: use --view warp, bank or "
-                      "figure with a .tex file."));
+        !spec.views.contains(QStringLiteral("bank")) &&
+        !spec.views.contains(QStringLiteral("notes"))) {
+        printError(tr("TikZ export draws the warp or the bank diagram, or the notes' bar chart: "
+                      "use --view warp, bank, notes or figure with a .tex file."));
         return 2;
     }
     return writeOne(renderer, spec, a.output);
@@ -250,7 +270,11 @@ int exportDeck(const CommandLine& options, CommonSpec common) {
     int status = 0;
     for (std::size_t i = 0; i < deck->slides.size(); ++i) {
         const DeckSlide& slide = deck->slides[i];
-        const FigureRenderer renderer(sessionForPattern(slide.pattern));
+        Session slideSession = sessionForPattern(slide.pattern);
+        if (!slide.notesExperiment.empty()) {
+            slideSession.viewSettings[kNotesExperimentSetting] = slide.notesExperiment;
+        }
+        const FigureRenderer renderer(slideSession);
         const QString title = QString::fromStdString(slide.title);
         const QString path = dir.filePath(slideFileStem(static_cast<int>(i), title) +
                                           QLatin1Char('.') + figureFormatSuffix(format));

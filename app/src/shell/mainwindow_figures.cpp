@@ -5,6 +5,8 @@
 #include "export/figureexport.h"
 #include "export/figureexportdialog.h"
 #include "panels/messagebar.h"
+#include "views/gridview.h"
+#include "views/notesview.h"
 #include "views/warpview.h"
 
 #include <QClipboard>
@@ -13,12 +15,30 @@
 #include <QDir>
 #include <QGuiApplication>
 #include <QMimeData>
+#include <QTabWidget>
 
 namespace warpscope::app {
 
+namespace {
+
+/// The figure view of the tab shown: the grid and notes tabs have figures of their own.
+QString figureViewOf(const QTabWidget* tabs, const QWidget* grid, const QWidget* notes,
+                     const QString& pattern) {
+    if (tabs->currentWidget() == grid) {
+        return QStringLiteral("grid");
+    }
+    if (tabs->currentWidget() == notes) {
+        return QStringLiteral("notes");
+    }
+    return pattern;
+}
+
+} // namespace
+
 void MainWindow::exportFigureWithDialog() {
-    FigureExportDialog dialog(currentSession(), viewName(currentView()), m_options.useSettings,
-                              this);
+    FigureExportDialog dialog(
+        currentSession(), figureViewOf(m_tabs, m_gridView, m_notesView, viewName(currentView())),
+        m_options.useSettings, this);
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }
@@ -36,7 +56,7 @@ void MainWindow::exportFigureWithDialog() {
 void MainWindow::copyFigureToClipboard() {
     const FigureRenderer renderer(currentSession());
     FigureSpec spec;
-    spec.views = {viewName(currentView())};
+    spec.views = {figureViewOf(m_tabs, m_gridView, m_notesView, viewName(currentView()))};
     spec.showTextbook = m_warpView->showsTextbook();
     QString error;
     const QByteArray svg = renderer.render(spec, FigureFormat::Svg, &error);

@@ -37,6 +37,7 @@ LectureWindow* MainWindow::startLecture(const QString& deckPath, QSize size) {
     auto* lecture = new LectureWindow(std::move(deck).value(), this);
     lecture->setAttribute(Qt::WA_DeleteOnClose);
     lecture->setTransferResults(m_transfersView->results());
+    lecture->setKernelMeasurements(m_kernelMeasurements); // the notes slides' GPU bars
     lecture->setSlide(slide);
     connect(lecture, &LectureWindow::finished, this, [this, path](int last) {
         if (m_options.useSettings) {

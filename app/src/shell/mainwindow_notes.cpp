@@ -4,6 +4,7 @@
 #include "shell/mainwindow.h"
 
 #include "document/patterndocument.h"
+#include "export/tikzexport.h"
 #include "gpu/kernelmeasurement.h"
 #include "gpu/kernelsweeprunner.h"
 #include "gpu/notesexperiment.h"
@@ -28,7 +29,9 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <QSaveFile>
 #include <QSize>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -42,8 +45,8 @@ namespace {
 // Session view settings (strings): the notes tab's experiment, and every whole-kernel
 // measurement of the session as a JSON array (KernelMeasurementStore::toJson), so a session
 // opened without a GPU shows what was measured.
-constexpr const char* kNotesExperimentKey = "notes.experiment";
-constexpr const char* kKernelMeasurementsKey = "notes.kernelMeasurements";
+constexpr const char* kNotesExperimentKey = kNotesExperimentSetting;
+constexpr const char* kKernelMeasurementsKey = kKernelMeasurementsSetting;
 // The sweep tab's whole-kernel sweep: the kernel preset, the axis ("block" or "parameter:NAME")
 // and the values text. Its measurements are among the kernel measurements above.
 constexpr const char* kSweepKernelKey = "sweep.kernelPreset";
@@ -442,6 +445,23 @@ int runNotesExport(const CommandLine& options) {
         measureNotesAndWait(window);
     }
     QString error;
+    if (QFileInfo(output).suffix().toLower() == QLatin1String("tex")) {
+        // The bar chart as TikZ (export/tikzexport.h), numbers and labels as text.
+        TikzOptions tikz;
+        tikz.title = options.exportArguments.title;
+        tikz.caption = options.exportArguments.caption;
+        tikz.standalone = !options.exportArguments.tikzPicture;
+        QSaveFile file(output);
+        if (!file.open(QIODevice::WriteOnly) ||
+            file.write(notesTikz(window.notesView()->comparison(), tikz).toUtf8()) < 0 ||
+            !file.commit()) {
+            std::fprintf(stderr, "warpscope: cannot write %s: %s\n", qPrintable(output),
+                         qPrintable(file.errorString()));
+            return 1;
+        }
+        std::fprintf(stderr, "warpscope: wrote %s\n", qPrintable(output));
+        return 0;
+    }
     if (!window.notesView()->exportFigure(output, size, &error)) {
         std::fprintf(stderr, "warpscope: %s\n", qPrintable(error));
         return 1;

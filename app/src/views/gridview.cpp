@@ -8,6 +8,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <array>
 
 namespace warpscope::app {
 
@@ -17,22 +18,31 @@ constexpr int kMargin = 12;
 constexpr int kHeaderHeight = 40;
 constexpr int kHistogramWidth = 260;
 
-/// Blue (one sector or wavefront, ideal) to orange-red (many): a sequential Okabe-Ito-friendly
-/// ramp; inactive warps grey.
-QRgb heatColour(int value, int maxValue) {
+/// Blue (one sector or wavefront, ideal) through sky blue and orange to vermillion (32, a lane
+/// each): Okabe-Ito colours on a fixed scale, so that a uniform grid of 4-sector warps is not
+/// drawn as badly as one of 32 and two kernels' maps compare; inactive warps light grey.
+QRgb heatRgb(int value, int maxValue) {
     if (value < 0) {
         return qRgb(200, 200, 200);
     }
-    const double t =
-        maxValue <= 1 ? 0.0 : std::clamp((value - 1.0) / std::max(1, maxValue - 1), 0.0, 1.0);
-    const QColor low(0, 114, 178); // Okabe-Ito blue
-    const QColor high(213, 94, 0); // Okabe-Ito vermillion
-    return qRgb(static_cast<int>(low.red() + t * (high.red() - low.red())),
-                static_cast<int>(low.green() + t * (high.green() - low.green())),
-                static_cast<int>(low.blue() + t * (high.blue() - low.blue())));
+    static constexpr std::array<std::array<int, 3>, 4> kStops = {
+        {{0, 114, 178}, {86, 180, 233}, {230, 159, 0}, {213, 94, 0}}};
+    const int top = std::max(32, maxValue);
+    const double t = std::clamp((value - 1.0) / (top - 1), 0.0, 1.0) * (kStops.size() - 1);
+    const auto segment = std::min<std::size_t>(static_cast<std::size_t>(t), kStops.size() - 2);
+    const double f = t - static_cast<double>(segment);
+    const auto& a = kStops[segment];
+    const auto& b = kStops[segment + 1];
+    return qRgb(static_cast<int>(a[0] + f * (b[0] - a[0])),
+                static_cast<int>(a[1] + f * (b[1] - a[1])),
+                static_cast<int>(a[2] + f * (b[2] - a[2])));
 }
 
 } // namespace
+
+QColor GridView::heatColour(int value, int maxValue) {
+    return QColor(heatRgb(value, maxValue));
+}
 
 GridView::GridView(PatternDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_computation(new GridComputation(this)) {
@@ -50,6 +60,8 @@ GridView::GridView(PatternDocument* document, QWidget* parent)
     connect(m_computation, &GridComputation::failed, this, [this](int, const QString& message) {
         m_status = message;
         m_progressPermille = -1;
+        m_result.reset();
+        m_image = QImage();
         update();
         emit computed();
     });
@@ -62,27 +74,27 @@ GridView::GridView(PatternDocument* document, QWidget* parent)
 }
 
 void GridView::recompute() {
-    // The document's kernel and its selected access; a plain pattern's one-access kernel.
-    auto kernel = m_document->kernel() ? Result<Kernel>(*m_document->kernel())
-                                       : kernelFromPattern(m_document->pattern());
-    if (!kernel) {
-        m_computation->cancel();
-        m_status = tr("No grid: %1").arg(QString::fromStdString(kernel.error().message));
-        m_result.reset();
-        m_image = QImage();
-        update();
-        emit computed();
-        return;
-    }
+    // The document's kernel and its selected access; a plain pattern's one-access kernel is made
+    // on the worker, since sizing its buffer walks the whole grid.
     GridRequest request;
-    request.kernel = kernel.value();
-    request.access = m_document->kernel() ? m_document->selectedAccess() : 0;
+    if (m_document->kernel()) {
+        request.kernel = *m_document->kernel();
+        request.access = m_document->selectedAccess();
+    } else {
+        request.pattern = m_document->pattern();
+        request.access = 0;
+    }
     m_progressPermille = 0;
     m_computation->request(std::move(request));
     update();
 }
 
 void GridView::onResult(int, const GridResult& result) {
+    showResult(result);
+    emit computed();
+}
+
+void GridView::showResult(const GridResult& result) {
     m_result = result;
     m_progressPermille = -1;
     const QString unit = result.shared ? tr("wavefronts") : tr("sectors per request");
@@ -101,7 +113,27 @@ void GridView::onResult(int, const GridResult& result) {
     m_status += tr("; colour: %1").arg(unit);
     rebuildImage();
     update();
-    emit computed();
+}
+
+std::vector<GridView::Run> GridView::heatMapRuns() const {
+    std::vector<Run> runs;
+    if (!m_result) {
+        return runs;
+    }
+    const GridResult& r = *m_result;
+    const int width = static_cast<int>(r.shownBlocksX * r.warpsPerBlock);
+    const int height = static_cast<int>(r.shownBlocksY);
+    for (int y = 0; y < height; ++y) {
+        const int* values = r.values.data() + static_cast<std::size_t>(y) * width;
+        for (int x = 0; x < width; ++x) {
+            if (x > 0 && values[x] == values[x - 1]) {
+                ++runs.back().count;
+            } else {
+                runs.push_back(Run{y, x, 1, values[x]});
+            }
+        }
+    }
+    return runs;
 }
 
 void GridView::rebuildImage() {
@@ -112,10 +144,16 @@ void GridView::rebuildImage() {
     const int width = static_cast<int>(r.shownBlocksX * r.warpsPerBlock);
     const int height = static_cast<int>(r.shownBlocksY);
     m_image = QImage(std::max(1, width), std::max(1, height), QImage::Format_RGB32);
+    // One colour per value (values are small counts), looked up per warp.
+    std::vector<QRgb> colours(static_cast<std::size_t>(std::max(0, r.maxValue)) + 2);
+    for (std::size_t v = 0; v < colours.size(); ++v) {
+        colours[v] = heatRgb(static_cast<int>(v) - 1, r.maxValue);
+    }
     for (int y = 0; y < height; ++y) {
         auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+        const int* values = r.values.data() + static_cast<std::size_t>(y) * width;
         for (int x = 0; x < width; ++x) {
-            line[x] = heatColour(r.values[static_cast<std::size_t>(y) * width + x], r.maxValue);
+            line[x] = colours[static_cast<std::size_t>(std::max(-1, values[x]) + 1)];
         }
     }
 }
@@ -190,7 +228,24 @@ void GridView::paintEvent(QPaintEvent*) {
                      Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
     const QRect area = heatMapRect();
     if (!m_image.isNull()) {
-        painter.drawImage(area, m_image);
+        std::vector<Run> runs;
+        if (m_vectorCells) {
+            runs = heatMapRuns();
+        }
+        if (!runs.empty() && runs.size() <= static_cast<std::size_t>(kMaxVectorRuns)) {
+            const double cellW = static_cast<double>(area.width()) / m_image.width();
+            const double cellH = static_cast<double>(area.height()) / m_image.height();
+            painter.save();
+            painter.setRenderHint(QPainter::Antialiasing, false);
+            for (const Run& run : runs) {
+                painter.fillRect(QRectF(area.left() + run.first * cellW,
+                                        area.top() + run.row * cellH, run.count * cellW, cellH),
+                                 heatColour(run.value, m_result->maxValue));
+            }
+            painter.restore();
+        } else {
+            painter.drawImage(area, m_image);
+        }
         // The selected warp, outlined.
         const auto& source = m_document->pattern().source;
         if (source && m_result && source->blockIdx.z == 0 &&
@@ -238,7 +293,7 @@ void GridView::paintEvent(QPaintEvent*) {
                          QString::number(k));
         const int barWidth = static_cast<int>((hist.width() - 110) * n / most);
         painter.fillRect(QRect(hist.left() + 30, y + 1, barWidth, rowHeight - 2),
-                         QColor(heatColour(k == 0 ? -1 : k, m_result->maxValue)));
+                         heatColour(k == 0 ? -1 : k, m_result->maxValue));
         if (n > 0) {
             painter.setPen(colors.text);
             painter.drawText(QRect(hist.left() + 34 + barWidth, y, 80, rowHeight),

@@ -7,11 +7,13 @@
 
 #include "document/gridcomputation.h"
 
+#include <QColor>
 #include <QImage>
 #include <QTimer>
 #include <QWidget>
 
 #include <optional>
+#include <vector>
 
 namespace warpscope::app {
 
@@ -35,6 +37,23 @@ public:
     void selectWarp(std::int64_t blockLinear, std::int64_t warpInBlock);
     /// Ask for the current pattern's grid now (it is asked for after every edit anyway).
     void recompute();
+    /// Show a result computed elsewhere (figures compute it on their own thread).
+    void showResult(const GridResult& result);
+    /// Draw the heat map as one rectangle per run of equal warps in a row (vectors in SVG and
+    /// PDF figures) instead of an image; past `kMaxVectorRuns` runs the image is drawn anyway.
+    void setVectorCells(bool vector) { m_vectorCells = vector; }
+    static constexpr int kMaxVectorRuns = 20000;
+    /// The heat map's runs of equal warps, row by row: what setVectorCells draws.
+    struct Run {
+        int row = 0;
+        int first = 0; // column of the first warp
+        int count = 0;
+        int value = -1;
+    };
+    std::vector<Run> heatMapRuns() const;
+    /// The colour of a warp with `value` sectors per request (or wavefronts; -1: no active lane)
+    /// in a map whose largest value is `maxValue`: cells and histogram bars alike.
+    static QColor heatColour(int value, int maxValue);
 
 signals:
     void computed();
@@ -55,6 +74,7 @@ private:
     QImage m_image;
     QString m_status;
     int m_progressPermille = -1;
+    bool m_vectorCells = false;
 };
 
 } // namespace warpscope::app

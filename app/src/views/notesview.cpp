@@ -63,7 +63,9 @@ NotesView::NotesView(KernelMeasurementStore* store, QWidget* parent)
     m_progress->setValue(0);
     m_progress->setVisible(false);
     m_progress->setMaximumWidth(200);
-    controls->addWidget(new QLabel(tr("Table:"), this));
+    auto* tableLabel = new QLabel(tr("Table:"), this);
+    tableLabel->setObjectName(QStringLiteral("notesTableLabel"));
+    controls->addWidget(tableLabel);
     controls->addWidget(m_picker, 1);
     controls->addWidget(m_run);
     controls->addWidget(m_progress);
@@ -308,6 +310,8 @@ void NotesView::fillChart() {
     measuredBars->setWidth(0.38);
     measuredBars->setData(measuredKeys, measuredValues, true);
     measuredBars->setBarsGroup(group);
+    notesBars->setVisible(m_revealedSeries < 0 || m_revealedSeries >= 1);
+    measuredBars->setVisible(m_revealedSeries < 0 || m_revealedSeries >= 2);
     m_notesBars = static_cast<int>(notesKeys.size());
     m_measuredBars = static_cast<int>(measuredKeys.size());
     const auto maxOf = [](const QVector<double>& values) {
@@ -335,6 +339,29 @@ void NotesView::fillChart() {
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 #endif
+}
+
+void NotesView::setPresentation(bool presentation) {
+    for (QWidget* control : {static_cast<QWidget*>(m_picker), static_cast<QWidget*>(m_run),
+                             static_cast<QWidget*>(m_table)}) {
+        control->setVisible(!presentation);
+    }
+    if (auto* label = findChild<QLabel*>(QStringLiteral("notesTableLabel"))) {
+        label->setVisible(!presentation);
+    }
+    if (presentation) {
+        m_progress->setVisible(false);
+    }
+}
+
+void NotesView::setRevealedSeries(int count) {
+    if (count == m_revealedSeries) {
+        return;
+    }
+    m_revealedSeries = count;
+    // The finding compares the two series: it waits for this GPU's bars.
+    m_finding->setVisible(count < 0 || count >= 2);
+    fillChart();
 }
 
 void NotesView::render(QPainter& painter, QSize size) {

@@ -50,8 +50,18 @@ public:
     int notesBarCount() const { return m_notesBars; }
     int measuredBarCount() const { return m_measuredBars; }
 
+    /// Lecture slides: the chart, its title and status only (no picker, Run button or table).
+    void setPresentation(bool presentation);
+    /// Which series the chart draws, for a slide that reveals them: 0 none (axes and labels
+    /// only), 1 the notes' bars, 2 also this GPU's (with the finding); -1 (the default) all.
+    void setRevealedSeries(int count);
+    int revealedSeries() const { return m_revealedSeries; }
+
     /// The chart with its title, finding and status, for figures: `size` in pixels.
     void render(QPainter& painter, QSize size);
+    /// render(), with the chart painted through QCustomPlot's own painter when `vectorChart`
+    /// (the painter must then be a QCPPainter) so that SVG and PDF hold vectors.
+    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
     /// Write that figure to `path` (.svg, .pdf or .png by its suffix); false with `error` set
     /// when the suffix is unknown or the file cannot be written.
     bool exportFigure(const QString& path, QSize size, QString* error);
@@ -70,9 +80,6 @@ private:
     void refresh();
     void fillTable();
     void fillChart();
-    /// render(), with the chart painted through QCustomPlot's own painter when `vectorChart`
-    /// (the painter is then a QCPPainter) so that SVG and PDF hold vectors.
-    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
 
     KernelMeasurementStore* m_store;
     std::string m_experimentId;
@@ -88,6 +95,7 @@ private:
     QCustomPlot* m_plot = nullptr;
     int m_notesBars = 0;
     int m_measuredBars = 0;
+    int m_revealedSeries = -1;
 };
 
 } // namespace warpscope::app

@@ -104,8 +104,15 @@ struct DeckSlide {
     /// The slide's heading and caption; the reader fills them from the pattern when absent.
     std::string title;
     std::string caption;
-    /// Which views to show, in order: "warp", "bank", "block", "sweep", "metrics" (at least one).
+    /// Which views to show, in order: "warp", "bank", "block", "sweep", "metrics", "grid",
+    /// "notes" (at least one).
     std::vector<std::string> views;
+    /// A kernel preset ("kernel": id) the slide shows instead of a pattern preset: its first
+    /// access in the single-warp views, its whole launch in the grid view. Empty for none.
+    std::string kernelPresetId;
+    /// The notes experiment ("notes": "table-4-11") the "notes" view charts; the app checks the
+    /// id. Empty for none.
+    std::string notesExperiment;
 
     bool operator==(const DeckSlide&) const = default;
 };

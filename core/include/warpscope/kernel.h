@@ -83,6 +83,10 @@ struct Kernel {
 /// buffer "data" large enough for every address the grid touches, and the pattern's access.
 /// Patterns that list 32 addresses have no kernel (an error says so).
 Result<Kernel> kernelFromPattern(const Pattern& pattern);
+/// kernelFromPattern without the walk over the grid that sizes "data": the buffer is
+/// kMaxBufferBytes large. For callers that walk the grid anyway (the app's grid view runs
+/// predictGrid, which checks every address as that walk does).
+Result<Kernel> kernelFromPatternUnsized(const Pattern& pattern);
 
 // ---- Resolution --------------------------------------------------------------------------------
 
@@ -194,6 +198,12 @@ struct GridOptions {
     const std::atomic<bool>* cancelled = nullptr;
     /// How many worst warps to keep per access.
     int worstWarpCount = 8;
+    /// Called for every warp and access in launch order (block, warp in block, access) with the
+    /// value the histogram counts for it: the warp's sectors for its request (global), its
+    /// wavefronts (shared), 0 when no lane is active. What a per-warp heat map draws, without a
+    /// second pass over the warps. May be empty.
+    std::function<void(std::int64_t blockLinear, std::int64_t warpInBlock, int access, int value)>
+        warpValue;
 };
 
 /// Evaluates every thread of every warp of the launch. Any thread whose address falls outside
