@@ -224,20 +224,29 @@ void NotesView::fillTable() {
                   << cell(row.kernelMs, 4) << cell(row.bandwidthGBs, 1)
                   << cell(row.shareOfCopyPct, 1);
         } else {
-            for (const NotesGpuValues& gpu : m_comparison.perGpu[static_cast<std::size_t>(r)]) {
-                texts << cell(gpu.measured, decimals);
-            }
-            for (const NotesGpuValues& gpu : m_comparison.perGpu[static_cast<std::size_t>(r)]) {
-                texts << ratioText(row.notes, gpu.measured);
-            }
-            for (const NotesGpuValues& gpu : m_comparison.perGpu[static_cast<std::size_t>(r)]) {
-                texts << cell(gpu.kernelMs, 4);
-            }
-            for (const NotesGpuValues& gpu : m_comparison.perGpu[static_cast<std::size_t>(r)]) {
-                texts << cell(gpu.bandwidthGBs, 1);
-            }
-            for (const NotesGpuValues& gpu : m_comparison.perGpu[static_cast<std::size_t>(r)]) {
-                texts << cell(gpu.shareOfCopyPct, 1);
+            // Each number for every GPU in turn, as the headers are.
+            const std::vector<NotesGpuValues>& perGpu =
+                m_comparison.perGpu[static_cast<std::size_t>(r)];
+            for (int what = 0; what < 5; ++what) {
+                for (const NotesGpuValues& gpu : perGpu) {
+                    switch (what) {
+                    case 0:
+                        texts << cell(gpu.measured, decimals);
+                        break;
+                    case 1:
+                        texts << ratioText(row.notes, gpu.measured);
+                        break;
+                    case 2:
+                        texts << cell(gpu.kernelMs, 4);
+                        break;
+                    case 3:
+                        texts << cell(gpu.bandwidthGBs, 1);
+                        break;
+                    default:
+                        texts << cell(gpu.shareOfCopyPct, 1);
+                        break;
+                    }
+                }
             }
         }
         for (int c = 0; c < static_cast<int>(texts.size()); ++c) {
