@@ -13,9 +13,13 @@
 #include "panels/messagebar.h"
 #include "panels/metricspanel.h"
 #include "views/notesview.h"
+#include "views/theme.h"
 
+#include <QFile>
 #include <QHeaderView>
+#include <QLabel>
 #include <QMenu>
+#include <QProcess>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -237,6 +241,121 @@ TEST(TwoGpus, TheSessionRecordedOnTwoH200sOpensWithoutAGpu) {
     const QTableWidget* table = window.metricsPanel()->kernelSection()->table();
     ASSERT_EQ(table->columnCount(), 4);
     EXPECT_EQ(table->horizontalHeaderItem(3)->text(), QStringLiteral("GPU 1\nNVIDIA H200"));
+}
+
+std::unique_ptr<MainWindow> windowWithTheH200Session() {
+    MainWindowOptions options = quietOptions();
+    options.probeCommand = QStringLiteral("/nonexistent/warpscope-probe");
+    auto window = std::make_unique<MainWindow>(options);
+    window->resize(1600, 1000);
+    window->show();
+    EXPECT_TRUE(
+        window->openSession(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/two_gpus_h200.warpscope")))
+        << qPrintable(window->messageBar()->text());
+    EXPECT_TRUE(window->showNotesExperiment(QStringLiteral("readsegment")));
+    QApplication::processEvents();
+    return window;
+}
+
+int columnOf(const QTableWidget* table, const QString& header) {
+    for (int c = 0; c < table->columnCount(); ++c) {
+        if (table->horizontalHeaderItem(c)->text() == header) {
+            return c;
+        }
+    }
+    return -1;
+}
+
+const QString kGpu0 = QStringLiteral("GPU 0 · NVIDIA H200");
+const QString kGpu1 = QStringLiteral("GPU 1 · NVIDIA H200");
+
+// The Notes vs GPU tab: the notes' bars first, then one series and one column per GPU, each
+// named by its GPU, with the numbers recorded on it.
+TEST(TwoGpus, TheNotesViewShowsBothH200sBesideTheNotes) {
+    auto window = windowWithTheH200Session();
+    const NotesView* view = window->notesView();
+    const NotesComparison& comparison = view->comparison();
+    EXPECT_EQ(comparison.gpuColumns, (QStringList{kGpu0, kGpu1}));
+    ASSERT_EQ(comparison.rows.size(), 3u);
+    ASSERT_EQ(comparison.perGpu.size(), 3u);
+    ASSERT_EQ(comparison.rows[1].label, QStringLiteral("offset 11"));
+    ASSERT_EQ(comparison.perGpu[1].size(), 2u);
+    ASSERT_TRUE(comparison.perGpu[1][0].bandwidthGBs && comparison.perGpu[1][1].bandwidthGBs);
+    EXPECT_NEAR(*comparison.perGpu[1][0].bandwidthGBs, 1370.1, 0.1);
+    EXPECT_NEAR(*comparison.perGpu[1][1].bandwidthGBs, 1355.9, 0.1);
+    EXPECT_TRUE(comparison.finding.contains(kGpu0)) << qPrintable(comparison.finding);
+    EXPECT_TRUE(view->statusLabel()->text().contains(kGpu1))
+        << qPrintable(view->statusLabel()->text());
+
+    // The table: a column per GPU for each number, headed by the GPU.
+    const QTableWidget* table = view->table();
+    const int bandwidth0 = columnOf(table, kGpu0 + QStringLiteral("\nGB/s"));
+    const int bandwidth1 = columnOf(table, kGpu1 + QStringLiteral("\nGB/s"));
+    ASSERT_GE(bandwidth0, 0);
+    ASSERT_GT(bandwidth1, bandwidth0);
+    EXPECT_EQ(table->item(1, bandwidth0)->text(), QStringLiteral("1370.1"));
+    EXPECT_EQ(table->item(1, bandwidth1)->text(), QStringLiteral("1355.9"));
+    EXPECT_GE(columnOf(table, kGpu1 + QStringLiteral("\n(%)")), 0);
+    EXPECT_EQ(columnOf(table, QStringLiteral("this GPU (%)")), -1);
+    EXPECT_EQ(table->horizontalHeaderItem(1)->text(), QStringLiteral("notes (%)"));
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    // The chart: the notes' three bars, then three per GPU, in the GPUs' order.
+    EXPECT_EQ(view->notesBarCount(), 3);
+    EXPECT_EQ(view->measuredBarCount(), 6);
+    ASSERT_EQ(view->gpuSeries().size(), 2u);
+    EXPECT_EQ(view->gpuSeries()[0].name, kGpu0);
+    EXPECT_EQ(view->gpuSeries()[1].name, kGpu1);
+    for (std::size_t g = 0; g < 2; ++g) {
+        ASSERT_EQ(view->gpuSeries()[g].values.size(), 3);
+        ASSERT_TRUE(comparison.perGpu[1][g].measured);
+        EXPECT_DOUBLE_EQ(view->gpuSeries()[g].values[1], *comparison.perGpu[1][g].measured);
+    }
+#endif
+}
+
+// The exported figure shows the same series: both GPUs named, and each GPU's bars drawn.
+TEST(TwoGpus, TheNotesFigureShowsBothH200s) {
+    auto window = windowWithTheH200Session();
+    NotesView* view = window->notesView();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("two.svg"));
+    QString error;
+    ASSERT_TRUE(view->exportFigure(path, QSize(1200, 700), &error)) << qPrintable(error);
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    EXPECT_TRUE(svg.contains(QStringLiteral(">") + kGpu0 + QStringLiteral("</text>")));
+    EXPECT_TRUE(svg.contains(QStringLiteral(">") + kGpu1 + QStringLiteral("</text>")));
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    // Each GPU's colour fills its three bars and its legend swatch.
+    const ViewColors colors = ViewColors::fromPalette(view->palette());
+    for (int g = 1; g <= 2; ++g) {
+        const QString fill = QStringLiteral("fill=\"%1\"").arg(colors.group(g).name());
+        EXPECT_GE(svg.count(fill), 4) << qPrintable(fill);
+    }
+#endif
+
+    // Headless, from the saved session: the same two series.
+    const QString headless = dir.filePath(QStringLiteral("headless.svg"));
+    QProcess app;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--preset"), QStringLiteral("notes:readsegment"),
+               QStringLiteral("--session"),
+               QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/two_gpus_h200.warpscope"),
+               QStringLiteral("--probe"), QStringLiteral("/nonexistent/warpscope-probe"),
+               QStringLiteral("--export"), headless, QStringLiteral("--size"),
+               QStringLiteral("1280x720")});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    QFile written(headless);
+    ASSERT_TRUE(written.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(written.readAll());
+    EXPECT_TRUE(text.contains(QStringLiteral(">") + kGpu0 + QStringLiteral("</text>")));
+    EXPECT_TRUE(text.contains(QStringLiteral(">") + kGpu1 + QStringLiteral("</text>")));
 }
 
 } // namespace

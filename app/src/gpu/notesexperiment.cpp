@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace warpscope::app {
@@ -290,6 +291,69 @@ std::optional<Extremes> extremes(NotesQuantity quantity,
     return result;
 }
 
+std::optional<double> inQuantity(NotesQuantity quantity, const KernelMeasurement& m) {
+    switch (quantity) {
+    case NotesQuantity::Bandwidth:
+        return m.effectiveBandwidthGBs;
+    case NotesQuantity::LoadEfficiency:
+        return m.globalEfficiencyPct(true);
+    case NotesQuantity::StoreEfficiency:
+        return m.globalEfficiencyPct(false);
+    case NotesQuantity::Time:
+        return m.kernelMsMedian;
+    }
+    return std::nullopt;
+}
+
+NotesGpuValues gpuValues(NotesQuantity quantity, const KernelMeasurement& m) {
+    NotesGpuValues values;
+    values.measured = inQuantity(quantity, m);
+    values.bandwidthGBs = m.effectiveBandwidthGBs;
+    values.kernelMs = m.kernelMsMedian;
+    values.shareOfCopyPct = m.shareOfCopyPct;
+    if (!values.shareOfCopyPct && m.effectiveBandwidthGBs && m.copyBandwidthGBs &&
+        *m.copyBandwidthGBs > 0) {
+        values.shareOfCopyPct = *m.effectiveBandwidthGBs / *m.copyBandwidthGBs * 100.0;
+    }
+    return values;
+}
+
+/// One column per GPU when the experiment's rows were measured on more than one.
+void fillGpuColumns(const NotesExperiment& experiment, const KernelMeasurementStore& store,
+                    NotesComparison& comparison) {
+    // gpuKey() -> (index, label): the columns, ordered by device index, then name.
+    std::map<QString, std::pair<int, QString>> gpus;
+    std::vector<std::vector<const KernelMeasurement*>> perRow;
+    for (const NotesExperimentRow& row : experiment.rows) {
+        perRow.push_back(store.findAll(QString::fromStdString(row.presetId), row.point));
+        for (const KernelMeasurement* m : perRow.back()) {
+            gpus.emplace(m->gpuKey(), std::make_pair(m->gpuIndex, m->gpuLabel()));
+        }
+    }
+    if (gpus.size() < 2) {
+        return;
+    }
+    std::vector<std::pair<std::pair<int, QString>, QString>> order; // ((index, label), key)
+    for (const auto& [key, gpu] : gpus) {
+        order.push_back({gpu, key});
+    }
+    std::sort(order.begin(), order.end());
+    for (const auto& entry : order) {
+        comparison.gpuColumns << entry.first.second;
+    }
+    comparison.perGpu.assign(comparison.rows.size(),
+                             std::vector<NotesGpuValues>(order.size(), NotesGpuValues{}));
+    for (std::size_t r = 0; r < comparison.rows.size(); ++r) {
+        for (const KernelMeasurement* m : perRow[r]) {
+            for (std::size_t c = 0; c < order.size(); ++c) {
+                if (order[c].second == m->gpuKey()) {
+                    comparison.perGpu[r][c] = gpuValues(experiment.quantity, *m);
+                }
+            }
+        }
+    }
+}
+
 } // namespace
 
 QString quantityName(NotesQuantity quantity) {
@@ -393,11 +457,28 @@ NotesComparison compareWithNotes(const NotesExperiment& experiment,
         }
         comparison.rows.push_back(out);
     }
+    fillGpuColumns(experiment, store, comparison);
     QStringList names(notesGpus.begin(), notesGpus.end());
     comparison.notesGpu = names.join(QStringLiteral("; "));
     QStringList measured(measuredGpus.begin(), measuredGpus.end());
     comparison.measuredGpu = measured.join(QStringLiteral(", "));
-    comparison.finding = notesFinding(experiment, comparison.rows);
+    if (comparison.gpuColumns.isEmpty()) {
+        comparison.finding = notesFinding(experiment, comparison.rows);
+        return comparison;
+    }
+    // Several GPUs: the sentence is about the first of them, and names it.
+    std::vector<NotesComparisonRow> first = comparison.rows;
+    for (std::size_t r = 0; r < first.size(); ++r) {
+        const NotesGpuValues& gpu = comparison.perGpu[r].front();
+        first[r].measured = gpu.measured;
+        first[r].bandwidthGBs = gpu.bandwidthGBs;
+        first[r].kernelMs = gpu.kernelMs;
+        first[r].shareOfCopyPct = gpu.shareOfCopyPct;
+    }
+    comparison.finding = notesFinding(experiment, first);
+    if (!comparison.finding.isEmpty()) {
+        comparison.finding += tr(" (Here: %1.)").arg(comparison.gpuColumns.front());
+    }
     return comparison;
 }
 

@@ -8,6 +8,7 @@
 #include "gpu/kernelmeasurement.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <string>
@@ -58,6 +59,14 @@ QString quantityUnit(NotesQuantity quantity);
 /// Higher is better (bandwidth, efficiency), or lower (time).
 bool higherIsBetter(NotesQuantity quantity);
 
+/// One GPU's numbers for a row, when the rows were measured on more than one GPU.
+struct NotesGpuValues {
+    std::optional<double> measured; // in the experiment's quantity
+    std::optional<double> bandwidthGBs;
+    std::optional<double> kernelMs;
+    std::optional<double> shareOfCopyPct;
+};
+
 struct NotesComparisonRow {
     QString label;
     std::optional<double> notes;    // the notes' number
@@ -79,6 +88,13 @@ struct NotesComparison {
     std::vector<NotesComparisonRow> rows;
     int measuredRows = 0;
     int notesRows = 0;
+    /// When the rows were measured on more than one GPU (told apart by UUID, else name and
+    /// index): each GPU's name, "GPU 0 · NVIDIA H200", ordered by device index then name; the
+    /// rows' perGpu follow this order. Empty with one GPU or none (`measured` is then the one).
+    QStringList gpuColumns;
+    /// Per row, each GPU's numbers in gpuColumns' order: perGpu[row][column]; empty when
+    /// gpuColumns is.
+    std::vector<std::vector<NotesGpuValues>> perGpu;
     /// What `model` counts ("wavefronts of load tile[tid.x][tid.y], warp 0"); empty without.
     QString modelName;
     /// One sentence from the numbers; empty when there is nothing to compare.

@@ -431,6 +431,11 @@ int runNotesExport(const CommandLine& options) {
     windowOptions.probeCommand = options.probeCommand;
     MainWindow window(windowOptions);
     window.resize(size);
+    // A saved session brings its kernel measurements (every GPU's) to the chart.
+    if (!options.sessionFile.isEmpty() && !window.openSession(options.sessionFile)) {
+        std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+        return 2;
+    }
     if (!window.showNotesExperiment(id)) {
         std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
         return 2;

@@ -170,9 +170,13 @@ void NotesView::refresh() {
         const bool recorded =
             std::any_of(m_comparison.rows.begin(), m_comparison.rows.end(),
                         [](const NotesComparisonRow& row) { return row.recorded; });
-        status << tr("This GPU: %1 (%2 of %3 rows%4).")
-                      .arg(m_comparison.measuredGpu.isEmpty() ? tr("unnamed GPU")
-                                                              : m_comparison.measuredGpu)
+        const QString gpus = !m_comparison.gpuColumns.isEmpty()
+                                 ? m_comparison.gpuColumns.join(QStringLiteral(", "))
+                             : m_comparison.measuredGpu.isEmpty() ? tr("unnamed GPU")
+                                                                  : m_comparison.measuredGpu;
+        status << (m_comparison.gpuColumns.isEmpty() ? tr("This GPU: %1 (%2 of %3 rows%4).")
+                                                     : tr("GPUs: %1 (%2 of %3 rows%4)."))
+                      .arg(gpus)
                       .arg(m_comparison.measuredRows)
                       .arg(m_comparison.rows.size())
                       .arg(recorded ? tr(", recorded earlier") : QString());
@@ -188,32 +192,65 @@ void NotesView::refresh() {
 void NotesView::fillTable() {
     const NotesExperiment* experiment = m_comparison.experiment;
     const QString unit = quantityUnit(experiment->quantity);
-    const QStringList headers = {experiment->axisLabel,
-                                 tr("notes (%1)").arg(unit),
-                                 tr("this GPU (%1)").arg(unit),
-                                 tr("this GPU / notes"),
-                                 tr("time (ms)"),
-                                 tr("GB/s"),
-                                 tr("% of copy")};
+    const QStringList& gpus = m_comparison.gpuColumns;
+    QStringList headers = {experiment->axisLabel, tr("notes (%1)").arg(unit)};
+    if (gpus.isEmpty()) {
+        headers << tr("this GPU (%1)").arg(unit) << tr("this GPU / notes") << tr("time (ms)")
+                << tr("GB/s") << tr("% of copy");
+    } else {
+        // One column per GPU, named by it, for each number: the GPUs side by side.
+        for (const QString& what : {QStringLiteral("(%1)").arg(unit), tr("/ notes"),
+                                    tr("time (ms)"), tr("GB/s"), tr("% of copy")}) {
+            for (const QString& gpu : gpus) {
+                headers << QStringLiteral("%1\n%2").arg(gpu, what);
+            }
+        }
+    }
     m_table->clear();
     m_table->setColumnCount(static_cast<int>(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->setRowCount(static_cast<int>(m_comparison.rows.size()));
     const int decimals = decimalsFor(experiment->quantity);
+    const auto ratioText = [](const std::optional<double>& notes,
+                              const std::optional<double>& measured) {
+        if (notes && measured && *notes != 0) {
+            return QStringLiteral("%1×").arg(cell(*measured / *notes, 2));
+        }
+        return QStringLiteral("–");
+    };
     for (int r = 0; r < static_cast<int>(m_comparison.rows.size()); ++r) {
         const NotesComparisonRow& row = m_comparison.rows[static_cast<std::size_t>(r)];
-        std::optional<double> ratio;
-        if (row.notes && row.measured && *row.notes != 0) {
-            ratio = *row.measured / *row.notes;
+        QStringList texts = {row.label, cell(row.notes, decimals)};
+        if (gpus.isEmpty()) {
+            texts << cell(row.measured, decimals) << ratioText(row.notes, row.measured)
+                  << cell(row.kernelMs, 4) << cell(row.bandwidthGBs, 1)
+                  << cell(row.shareOfCopyPct, 1);
+        } else {
+            // Each number for every GPU in turn, as the headers are.
+            const std::vector<NotesGpuValues>& perGpu =
+                m_comparison.perGpu[static_cast<std::size_t>(r)];
+            for (int what = 0; what < 5; ++what) {
+                for (const NotesGpuValues& gpu : perGpu) {
+                    switch (what) {
+                    case 0:
+                        texts << cell(gpu.measured, decimals);
+                        break;
+                    case 1:
+                        texts << ratioText(row.notes, gpu.measured);
+                        break;
+                    case 2:
+                        texts << cell(gpu.kernelMs, 4);
+                        break;
+                    case 3:
+                        texts << cell(gpu.bandwidthGBs, 1);
+                        break;
+                    default:
+                        texts << cell(gpu.shareOfCopyPct, 1);
+                        break;
+                    }
+                }
+            }
         }
-        const QStringList texts = {row.label,
-                                   cell(row.notes, decimals),
-                                   cell(row.measured, decimals),
-                                   ratio ? QStringLiteral("%1×").arg(cell(ratio, 2))
-                                         : QStringLiteral("–"),
-                                   cell(row.kernelMs, 4),
-                                   cell(row.bandwidthGBs, 1),
-                                   cell(row.shareOfCopyPct, 1)};
         for (int c = 0; c < static_cast<int>(texts.size()); ++c) {
             auto* item = new QTableWidgetItem(texts[c]);
             if (c > 0) {
@@ -240,6 +277,10 @@ void NotesView::fillChart() {
     QVector<double> notesKeys;
     QVector<double> measuredKeys;
     QVector<double> measuredValues;
+    // With more than one GPU: a series per GPU (gpuColumns), in place of "this GPU".
+    const QStringList& gpus = m_comparison.gpuColumns;
+    std::vector<QVector<double>> gpuKeys(static_cast<std::size_t>(gpus.size()));
+    std::vector<QVector<double>> gpuValues(static_cast<std::size_t>(gpus.size()));
     for (int i = 0; i < static_cast<int>(m_comparison.rows.size()); ++i) {
         const NotesComparisonRow& row = m_comparison.rows[static_cast<std::size_t>(i)];
         ticker->addTick(i + 1, row.label);
@@ -254,6 +295,22 @@ void NotesView::fillChart() {
         if (row.measured) {
             measuredKeys << i + 1;
             measuredValues << *row.measured;
+        }
+        if (!gpus.isEmpty()) {
+            const auto& perGpu = m_comparison.perGpu[static_cast<std::size_t>(i)];
+            for (std::size_t g = 0; g < perGpu.size() && g < gpuKeys.size(); ++g) {
+                if (perGpu[g].measured) {
+                    gpuKeys[g] << i + 1;
+                    gpuValues[g] << *perGpu[g].measured;
+                }
+            }
+        }
+    }
+    if (!gpus.isEmpty()) {
+        // The right axis (or the shared one) spans every GPU's bars.
+        measuredValues.clear();
+        for (const QVector<double>& values : gpuValues) {
+            measuredValues << values;
         }
     }
     const QString unit = quantityUnit(experiment->quantity);
@@ -282,38 +339,62 @@ void NotesView::fillChart() {
                                   ? tr("notes (%1)").arg(m_comparison.notesGpu)
                               : modelSeries ? m_comparison.modelName
                                             : tr("notes: no number");
-    const QString measuredName = m_comparison.measuredGpu.isEmpty()
+    const QString measuredName = !gpus.isEmpty() ? QString()
+                                 : m_comparison.measuredGpu.isEmpty()
                                      ? tr("this GPU: not measured")
                                      : tr("this GPU (%1)").arg(m_comparison.measuredGpu);
     if (modelSeries) {
         notesAxis->setLabel(tr("model, per warp"));
-        measuredAxis->setLabel(tr("this GPU, %1").arg(unit));
+        measuredAxis->setLabel(gpus.isEmpty() ? tr("this GPU, %1").arg(unit)
+                                              : tr("each GPU, %1").arg(unit));
     } else if (ownAxes) {
         notesAxis->setLabel(tr("notes, %1").arg(unit));
-        measuredAxis->setLabel(tr("this GPU, %1").arg(unit));
+        measuredAxis->setLabel(gpus.isEmpty() ? tr("this GPU, %1").arg(unit)
+                                              : tr("each GPU, %1").arg(unit));
     } else {
         notesAxis->setLabel(unit);
     }
+    // The bars of one row share 0.76 of a tick: the notes' and each GPU's side by side.
+    const double barWidth = 0.76 / static_cast<double>(1 + std::max<qsizetype>(1, gpus.size()));
     auto* group = new QCPBarsGroup(m_plot);
     auto* notesBars = new QCPBars(bottom, notesAxis);
     notesBars->setName(notesName);
     notesBars->setPen(QPen(colors.group(0).darker(130)));
     notesBars->setBrush(colors.groupFill(0));
-    notesBars->setWidth(0.38);
+    notesBars->setWidth(barWidth);
     notesBars->setData(notesKeys, notesValues, true);
     notesBars->setBarsGroup(group);
-    auto* measuredBars = new QCPBars(bottom, measuredAxis);
-    measuredBars->setName(measuredName);
-    measuredBars->setPen(QPen(colors.group(1).darker(130)));
-    // Light fill for the notes, full colour for this GPU: the two differ without colour too.
-    measuredBars->setBrush(colors.group(1));
-    measuredBars->setWidth(0.38);
-    measuredBars->setData(measuredKeys, measuredValues, true);
-    measuredBars->setBarsGroup(group);
+    // In a lecture the series appear one by one: the notes' bars, then the GPUs'.
     notesBars->setVisible(m_revealedSeries < 0 || m_revealedSeries >= 1);
-    measuredBars->setVisible(m_revealedSeries < 0 || m_revealedSeries >= 2);
+    const bool gpuBarsShown = m_revealedSeries < 0 || m_revealedSeries >= 2;
     m_notesBars = static_cast<int>(notesKeys.size());
-    m_measuredBars = static_cast<int>(measuredKeys.size());
+    m_gpuSeries.clear();
+    if (gpus.isEmpty()) {
+        auto* measuredBars = new QCPBars(bottom, measuredAxis);
+        measuredBars->setName(measuredName);
+        measuredBars->setPen(QPen(colors.group(1).darker(130)));
+        // Light fill for the notes, full colour for this GPU: the two differ without colour too.
+        measuredBars->setBrush(colors.group(1));
+        measuredBars->setWidth(barWidth);
+        measuredBars->setData(measuredKeys, measuredValues, true);
+        measuredBars->setBarsGroup(group);
+        measuredBars->setVisible(gpuBarsShown);
+        m_measuredBars = static_cast<int>(measuredKeys.size());
+    } else {
+        for (int g = 0; g < gpus.size(); ++g) {
+            const auto at = static_cast<std::size_t>(g);
+            auto* bars = new QCPBars(bottom, measuredAxis);
+            bars->setName(gpus[g]);
+            bars->setPen(QPen(colors.group(1 + g).darker(130)));
+            bars->setBrush(colors.group(1 + g));
+            bars->setWidth(barWidth);
+            bars->setData(gpuKeys[at], gpuValues[at], true);
+            bars->setBarsGroup(group);
+            bars->setVisible(gpuBarsShown);
+            m_measuredBars += static_cast<int>(gpuKeys[at].size());
+            m_gpuSeries.push_back({gpus[g], gpuValues[at]});
+        }
+    }
     const auto maxOf = [](const QVector<double>& values) {
         double top = 0;
         for (const double v : values) {
@@ -336,6 +417,9 @@ void NotesView::fillChart() {
         m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
         m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
         m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        // A few pixels round the chart, so the legend's frame is not cut at the figure's edge.
+        m_plot->plotLayout()->setAutoMargins(QCP::msNone);
+        m_plot->plotLayout()->setMargins(QMargins(2, 0, 2, 4));
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 #endif

@@ -8,9 +8,11 @@
 
 #include "gpu/notesexperiment.h"
 
+#include <QVector>
 #include <QWidget>
 
 #include <string>
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -49,6 +51,14 @@ public:
     /// Bars drawn in the chart: the notes' series and this GPU's (0 without QCustomPlot).
     int notesBarCount() const { return m_notesBars; }
     int measuredBarCount() const { return m_measuredBars; }
+    /// With more than one GPU: the chart's series per GPU, each its legend name ("GPU 0 ·
+    /// NVIDIA H200") and its bars' values in row order; empty with one GPU or none, or without
+    /// QCustomPlot.
+    struct GpuSeries {
+        QString name;
+        QVector<double> values;
+    };
+    const std::vector<GpuSeries>& gpuSeries() const { return m_gpuSeries; }
 
     /// Lecture slides: the chart, its title and status only (no picker, Run button or table).
     void setPresentation(bool presentation);
@@ -96,6 +106,7 @@ private:
     int m_notesBars = 0;
     int m_measuredBars = 0;
     int m_revealedSeries = -1;
+    std::vector<GpuSeries> m_gpuSeries;
 };
 
 } // namespace warpscope::app
