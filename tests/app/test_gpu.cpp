@@ -3,6 +3,7 @@
 // and on a GPU machine it measures); the probe's own command line over its scripted fake backend
 // plays a GPU whose counters equal the model, one with no device, and a slow one to kill mid-sweep.
 // Overlay rendering is checked with answers recorded from a real H100 (tests/data).
+#include "probefixture.h"
 #include "windowfixture.h"
 
 #include "document/sessionfile.h"
@@ -37,14 +38,6 @@ namespace {
 
 constexpr int kWaitMs = 20000;
 
-QString fakeProbe() {
-#ifdef WARPSCOPE_FAKE_PROBE_PATH
-    return QStringLiteral(WARPSCOPE_FAKE_PROBE_PATH);
-#else
-    return {};
-#endif
-}
-
 QString realProbe() {
 #ifdef WARPSCOPE_PROBE_PATH
     return QStringLiteral(WARPSCOPE_PROBE_PATH);
@@ -52,13 +45,6 @@ QString realProbe() {
     return {};
 #endif
 }
-
-/// Sets WARPSCOPE_FAKE_PROBE for the probes started while it lives.
-class FakeScript {
-public:
-    explicit FakeScript(const char* script) { qputenv("WARPSCOPE_FAKE_PROBE", script); }
-    ~FakeScript() { qunsetenv("WARPSCOPE_FAKE_PROBE"); }
-};
 
 /// Sets WARPSCOPE_FAKE_PROBE_ANSWERS to the recorded H100 answers while it lives.
 class RecordedAnswersFile {
@@ -70,27 +56,10 @@ public:
     ~RecordedAnswersFile() { qunsetenv("WARPSCOPE_FAKE_PROBE_ANSWERS"); }
 };
 
-std::unique_ptr<MainWindow> windowWithProbe(const QString& command, int timeoutMs = 0) {
-    MainWindowOptions options = quietOptions();
-    options.probeCommand = command;
-    options.probeTimeoutMs = timeoutMs;
-    auto window = std::make_unique<MainWindow>(options);
-    window->resize(1600, 1000);
-    window->show();
-    EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-    return window;
-}
-
 QString measured(MainWindow& window, const char* quantity) {
     return window.metricsPanel()->summaryModel()->text(QString::fromUtf8(quantity),
                                                        MetricsTableModel::MeasuredColumn);
 }
-
-#define REQUIRE_FAKE_PROBE()                                                                       \
-    if (fakeProbe().isEmpty()) {                                                                   \
-        GTEST_SKIP() << "this build has no warpscope-probe-fake (the probe needs CUDA at build "   \
-                        "time)";                                                                   \
-    }
 
 TEST(GpuProbe, RealProbeAnswersAndTheModelStaysUsable) {
     if (realProbe().isEmpty()) {

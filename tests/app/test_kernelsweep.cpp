@@ -9,6 +9,7 @@
 #include "gpu/probeclient.h"
 #include "panels/patterneditor.h"
 #include "panels/presetpicker.h"
+#include "probefixture.h"
 #include "views/kernelsweepview.h"
 #include "views/notesview.h"
 #include "views/sweepplot.h"
@@ -152,37 +153,6 @@ TEST(KernelSweepData, GridModelAtEveryPoint) {
     std::atomic<bool> cancelled{true};
     EXPECT_TRUE(computeKernelSweep(kernel, *plan, &cancelled).modelSectors.isEmpty());
 }
-
-QString fakeProbe() {
-#ifdef WARPSCOPE_FAKE_PROBE_PATH
-    return QStringLiteral(WARPSCOPE_FAKE_PROBE_PATH);
-#else
-    return {};
-#endif
-}
-
-class FakeScript {
-public:
-    explicit FakeScript(const char* script) { qputenv("WARPSCOPE_FAKE_PROBE", script); }
-    ~FakeScript() { qunsetenv("WARPSCOPE_FAKE_PROBE"); }
-    FakeScript(const FakeScript&) = delete;
-    FakeScript& operator=(const FakeScript&) = delete;
-};
-
-std::unique_ptr<MainWindow> windowWithProbe(const QString& command) {
-    MainWindowOptions options = quietOptions();
-    options.probeCommand = command;
-    auto window = std::make_unique<MainWindow>(options);
-    window->resize(1600, 1000);
-    window->show();
-    EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-    return window;
-}
-
-#define REQUIRE_FAKE_PROBE()                                                                       \
-    if (fakeProbe().isEmpty()) {                                                                   \
-        GTEST_SKIP() << "this build has no warpscope-probe-fake (the probe needs CUDA)";           \
-    }
 
 /// The sweep tab on Table 4-11, with its model computed. The matrix is 512 x 512 instead of the
 /// notes' 2048 x 2048 (an edit of the pattern's nx and ny, which the kernel follows), so that the

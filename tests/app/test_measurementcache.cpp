@@ -2,6 +2,7 @@
 // entry of another device or probe build is never shown, that values measured ahead show their
 // overlay at once (marked as from the cache), and that a measure-ahead sweep the drag left
 // behind is cancelled. The GPU is the probe's fake backend (WARPSCOPE_FAKE_PROBE).
+#include "probefixture.h"
 #include "windowfixture.h"
 
 #include "document/patterndocument.h"
@@ -18,20 +19,6 @@ namespace warpscope::app::test {
 namespace {
 
 constexpr int kWaitMs = 20000;
-
-QString fakeProbe() {
-#ifdef WARPSCOPE_FAKE_PROBE_PATH
-    return QStringLiteral(WARPSCOPE_FAKE_PROBE_PATH);
-#else
-    return {};
-#endif
-}
-
-#define REQUIRE_FAKE_PROBE()                                                                       \
-    if (fakeProbe().isEmpty()) {                                                                   \
-        GTEST_SKIP() << "this build has no warpscope-probe-fake (the probe needs CUDA at build "   \
-                        "time)";                                                                   \
-    }
 
 WarpAccess coalesced(int offset, int width = 4) {
     WarpAccess access;

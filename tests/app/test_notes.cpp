@@ -11,6 +11,7 @@
 #include "panels/metricspanel.h"
 #include "panels/patterneditor.h"
 #include "panels/presetpicker.h"
+#include "probefixture.h"
 #include "views/notesview.h"
 #include "windowfixture.h"
 
@@ -321,24 +322,6 @@ TEST_F(NotesWindowTest, RecordedMeasurementsShowBesideTheNotes) {
         << qPrintable(view->statusLabel()->text());
     EXPECT_TRUE(view->findingLabel()->text().contains(QStringLiteral("(8, 8) worst")));
     EXPECT_FALSE(window->showNotesExperiment(QStringLiteral("table-99")));
-}
-
-QString fakeProbe() {
-#ifdef WARPSCOPE_FAKE_PROBE_PATH
-    return QStringLiteral(WARPSCOPE_FAKE_PROBE_PATH);
-#else
-    return {};
-#endif
-}
-
-std::unique_ptr<MainWindow> windowWithProbe(const QString& command) {
-    MainWindowOptions options = quietOptions();
-    options.probeCommand = command;
-    auto window = std::make_unique<MainWindow>(options);
-    window->resize(1600, 1000);
-    window->show();
-    EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-    return window;
 }
 
 // Pick, Run, look: the probe's measure_kernel answers (the fake backend's, whose bandwidth is

@@ -4,6 +4,7 @@
 // remote start goes wrong (a missing binary, a login prompt, a refused login, a dropped link,
 // another protocol version, a lost answer) gets a message of its own and the session stays as it
 // was.
+#include "probefixture.h"
 #include "windowfixture.h"
 
 #include "gpu/gpurunner.h"
@@ -23,20 +24,6 @@ namespace warpscope::app::test {
 namespace {
 
 constexpr int kWaitMs = 20000;
-
-QString fakeProbe() {
-#ifdef WARPSCOPE_FAKE_PROBE_PATH
-    return QStringLiteral(WARPSCOPE_FAKE_PROBE_PATH);
-#else
-    return {};
-#endif
-}
-
-#define REQUIRE_FAKE_PROBE()                                                                       \
-    if (fakeProbe().isEmpty()) {                                                                   \
-        GTEST_SKIP() << "this build has no warpscope-probe-fake (the probe needs CUDA at build "   \
-                        "time)";                                                                   \
-    }
 
 QStringList list(std::initializer_list<const char*> words) {
     QStringList out;
@@ -309,17 +296,6 @@ TEST(RemoteProbe, AProbeThatPrintsNothingIsAnsweredWithTheLoginAdvice) {
     EXPECT_EQ(c.client.state(), ProbeClient::State::Failed);
     EXPECT_EQ(c.client.stateFailure()->code, QStringLiteral("probe_silent"));
     EXPECT_TRUE(c.client.stateFailure()->message.contains(QStringLiteral("BatchMode=yes")));
-}
-
-std::unique_ptr<MainWindow> windowWithProbe(const QString& command, int timeoutMs) {
-    MainWindowOptions options = quietOptions();
-    options.probeCommand = command;
-    options.probeTimeoutMs = timeoutMs;
-    auto window = std::make_unique<MainWindow>(options);
-    window->resize(1600, 1000);
-    window->show();
-    EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-    return window;
 }
 
 /// Runs the current pattern once and checks that the message names `expected`, that no

@@ -4,6 +4,7 @@
 // and headless), and a run through the fake probe's measure_transfers.
 #include "gpu/transfersmeasurement.h"
 #include "lecture/lecturewindow.h"
+#include "probefixture.h"
 #include "views/transfersview.h"
 #include "windowfixture.h"
 
@@ -225,24 +226,6 @@ TEST(TransfersExport, HeadlessExportWritesTheChart) {
     ASSERT_TRUE(app.waitForFinished(60000));
     EXPECT_EQ(app.exitCode(), 2);
     EXPECT_TRUE(app.readAllStandardError().contains("missing.json"));
-}
-
-QString fakeProbe() {
-#ifdef WARPSCOPE_FAKE_PROBE_PATH
-    return QStringLiteral(WARPSCOPE_FAKE_PROBE_PATH);
-#else
-    return {};
-#endif
-}
-
-std::unique_ptr<MainWindow> windowWithProbe(const QString& command) {
-    MainWindowOptions options = quietOptions();
-    options.probeCommand = command;
-    auto window = std::make_unique<MainWindow>(options);
-    window->resize(1600, 1000);
-    window->show();
-    EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-    return window;
 }
 
 // Measure through the probe: the fake's answer (capped at 256 MiB by its 1 GiB of memory) drawn,

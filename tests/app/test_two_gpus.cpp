@@ -3,6 +3,7 @@
 // both, GPU ▸ Device picks one, each measurement keeps its GPU's identity, the metrics dock shows
 // the prediction beside one column per GPU, and a saved session carries both to a window with no
 // GPU at all.
+#include "probefixture.h"
 #include "windowfixture.h"
 
 #include "gpu/kernelmeasurement.h"
@@ -27,20 +28,6 @@ namespace warpscope::app::test {
 namespace {
 
 constexpr int kWaitMs = 30000;
-
-QString fakeProbe() {
-#ifdef WARPSCOPE_FAKE_PROBE_PATH
-    return QStringLiteral(WARPSCOPE_FAKE_PROBE_PATH);
-#else
-    return {};
-#endif
-}
-
-#define REQUIRE_FAKE_PROBE()                                                                       \
-    if (fakeProbe().isEmpty()) {                                                                   \
-        GTEST_SKIP() << "this build has no warpscope-probe-fake (the probe needs CUDA at build "   \
-                        "time)";                                                                   \
-    }
 
 /// WARPSCOPE_FAKE_DEVICES for the probes started while it lives.
 class FakeDevices {
@@ -117,16 +104,6 @@ TEST(TwoGpus, TheDeviceIsRememberedPerProbeCommand) {
     EXPECT_EQ(ProbeSettings::rememberedDevice(b.commandKey()), 1);
     EXPECT_EQ(ProbeSettings::rememberedDevice(c.commandKey()), 0);
     ProbeSettings::rememberDevice(a.commandKey(), 0);
-}
-
-std::unique_ptr<MainWindow> windowWithProbe(const QString& command) {
-    MainWindowOptions options = quietOptions();
-    options.probeCommand = command;
-    auto window = std::make_unique<MainWindow>(options);
-    window->resize(1600, 1000);
-    window->show();
-    EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-    return window;
 }
 
 QStringList headers(const QTableWidget* table) {

@@ -353,6 +353,7 @@ void LectureWindow::setKernelMeasurements(KernelMeasurementStore* store) {
         it->second->deleteLater();
         m_frames.erase(it);
         m_views.erase(QStringLiteral("notes"));
+        m_placedViews.clear(); // the layout lost a view: place the slide's views again
         if (m_slide >= 0) {
             setSlide(m_slide);
         }
