@@ -14,6 +14,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSize>
 #include <QString>
 
 #include <map>
@@ -270,6 +271,12 @@ struct CommandLine;
 /// `--export FILE --preset notes:ID [--kernel-measurements F]... [--measure] [--size WxH]`: the
 /// notes-vs-GPU chart of that table as a figure (SVG, PDF or PNG), without a window. Returns
 /// the process's exit status (0; 1 when the figure cannot be written; 2 for bad arguments).
+/// The window size a headless chart export (notes, transfers) renders at: --size as WxH,
+/// slide-16x9 (the default) or slide-4x3; prints what is wrong and gives nothing for a missing
+/// output file or a bad size.
+std::optional<QSize> chartExportSize(const CommandLine& options);
+/// A window for a headless chart export: no settings, no autosave, no questions.
+MainWindowOptions headlessChartWindowOptions(const CommandLine& options);
 int runNotesExport(const CommandLine& options);
 /// `--export FILE --preset transfers [--transfers F] [--measure] [--size WxH]`: the Transfers
 /// chart as a figure (mainwindow_transfers.cpp); the same exit statuses as runNotesExport.

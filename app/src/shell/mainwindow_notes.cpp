@@ -37,6 +37,7 @@
 #include <QTabWidget>
 
 #include <cstdio>
+#include <optional>
 
 namespace warpscope::app {
 
@@ -398,38 +399,51 @@ bool measureKernelSweepAndWait(MainWindow& window) {
     return view->measuredPointCount() == static_cast<int>(view->plan()->points.size());
 }
 
-int runNotesExport(const CommandLine& options) {
-    const QString id = options.presetId.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix)));
-    const QString output = options.exportArguments.output;
-    if (output.isEmpty()) {
+std::optional<QSize> chartExportSize(const CommandLine& options) {
+    if (options.exportArguments.output.isEmpty()) {
         std::fprintf(stderr, "warpscope: --export needs a file name\n");
-        return 2;
+        return std::nullopt;
     }
-    QSize size(1920, 1080); // a 16:9 slide
     const QString sizeText = options.exportArguments.size;
-    if (sizeText == QLatin1String("slide-4x3")) {
-        size = QSize(1440, 1080);
-    } else if (!sizeText.isEmpty() && sizeText != QLatin1String("slide-16x9")) {
-        const QStringList parts = sizeText.split(QLatin1Char('x'));
-        bool okW = false;
-        bool okH = false;
-        const int w = parts.value(0).toInt(&okW);
-        const int h = parts.value(1).toInt(&okH);
-        if (parts.size() != 2 || !okW || !okH || w < 200 || h < 150 || w > 8000 || h > 8000) {
-            std::fprintf(stderr,
-                         "warpscope: --size \"%s\": use WIDTHxHEIGHT (200x150 to 8000x8000), "
-                         "slide-16x9 or slide-4x3\n",
-                         qPrintable(sizeText));
-            return 2;
-        }
-        size = QSize(w, h);
+    if (sizeText.isEmpty() || sizeText == QLatin1String("slide-16x9")) {
+        return QSize(1920, 1080);
     }
+    if (sizeText == QLatin1String("slide-4x3")) {
+        return QSize(1440, 1080);
+    }
+    const QStringList parts = sizeText.split(QLatin1Char('x'));
+    bool okW = false;
+    bool okH = false;
+    const int w = parts.value(0).toInt(&okW);
+    const int h = parts.value(1).toInt(&okH);
+    if (parts.size() != 2 || !okW || !okH || w < 200 || h < 150 || w > 8000 || h > 8000) {
+        std::fprintf(stderr,
+                     "warpscope: --size \"%s\": use WIDTHxHEIGHT (200x150 to 8000x8000), "
+                     "slide-16x9 or slide-4x3\n",
+                     qPrintable(sizeText));
+        return std::nullopt;
+    }
+    return QSize(w, h);
+}
+
+MainWindowOptions headlessChartWindowOptions(const CommandLine& options) {
     MainWindowOptions windowOptions;
     windowOptions.useSettings = false;
     windowOptions.autosave = false;
     windowOptions.confirmDiscard = false;
     windowOptions.probeCommand = options.probeCommand;
-    MainWindow window(windowOptions);
+    return windowOptions;
+}
+
+int runNotesExport(const CommandLine& options) {
+    const QString id = options.presetId.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix)));
+    const QString output = options.exportArguments.output;
+    const std::optional<QSize> exportSize = chartExportSize(options);
+    if (!exportSize) {
+        return 2;
+    }
+    const QSize size = *exportSize;
+    MainWindow window(headlessChartWindowOptions(options));
     window.resize(size);
     // A saved session brings its kernel measurements (every GPU's) to the chart.
     if (!options.sessionFile.isEmpty() && !window.openSession(options.sessionFile)) {

@@ -164,35 +164,12 @@ void MainWindow::applyTransfersSettings(const std::map<std::string, std::string>
 
 int runTransfersExport(const CommandLine& options) {
     const QString output = options.exportArguments.output;
-    if (output.isEmpty()) {
-        std::fprintf(stderr, "warpscope: --export needs a file name\n");
+    const std::optional<QSize> exportSize = chartExportSize(options);
+    if (!exportSize) {
         return 2;
     }
-    QSize size(1920, 1080); // a 16:9 slide
-    const QString sizeText = options.exportArguments.size;
-    if (sizeText == QLatin1String("slide-4x3")) {
-        size = QSize(1440, 1080);
-    } else if (!sizeText.isEmpty() && sizeText != QLatin1String("slide-16x9")) {
-        const QStringList parts = sizeText.split(QLatin1Char('x'));
-        bool okW = false;
-        bool okH = false;
-        const int w = parts.value(0).toInt(&okW);
-        const int h = parts.value(1).toInt(&okH);
-        if (parts.size() != 2 || !okW || !okH || w < 200 || h < 150 || w > 8000 || h > 8000) {
-            std::fprintf(stderr,
-                         "warpscope: --size \"%s\": use WIDTHxHEIGHT (200x150 to 8000x8000), "
-                         "slide-16x9 or slide-4x3\n",
-                         qPrintable(sizeText));
-            return 2;
-        }
-        size = QSize(w, h);
-    }
-    MainWindowOptions windowOptions;
-    windowOptions.useSettings = false;
-    windowOptions.autosave = false;
-    windowOptions.confirmDiscard = false;
-    windowOptions.probeCommand = options.probeCommand;
-    MainWindow window(windowOptions);
+    const QSize size = *exportSize;
+    MainWindow window(headlessChartWindowOptions(options));
     window.resize(size);
     for (const QString& file : options.transferResultsFiles) {
         if (!window.loadTransferResults(file)) {
