@@ -1,6 +1,8 @@
 // NotesView: the notes' numbers beside this GPU's, as bars and a table.
 #include "views/notesview.h"
 
+#include "views/chartfigure.h"
+
 #include "gpu/kernelmeasurement.h"
 #include "views/theme.h"
 
@@ -12,11 +14,9 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
-#include <QPdfWriter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
-#include <QSvgGenerator>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -496,56 +496,9 @@ constexpr bool kVectorChart = false;
 #endif
 
 bool NotesView::exportFigure(const QString& path, QSize size, QString* error) {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("png")) {
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        QPainter painter(&image);
-        render(painter, size);
-        painter.end();
-        if (!image.save(path)) {
-            *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        return true;
-    }
-    if (suffix == QLatin1String("svg")) {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(size);
-        generator.setViewBox(QRect(QPoint(0, 0), size));
-        generator.setTitle(m_title->text());
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-        QCPPainter painter;
-#else
-        QPainter painter;
-#endif
-        if (!painter.begin(&generator)) {
-            *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        renderFigure(painter, size, kVectorChart);
-        return painter.end();
-    }
-    if (suffix == QLatin1String("pdf")) {
-        QPdfWriter writer(path);
-        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        writer.setResolution(96);
-        writer.setTitle(m_title->text());
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-        QCPPainter painter;
-#else
-        QPainter painter;
-#endif
-        if (!painter.begin(&writer)) {
-            *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        renderFigure(painter, size, kVectorChart);
-        return painter.end();
-    }
-    *error = tr("unknown figure format \"%1\": use .svg, .pdf or .png").arg(suffix);
-    return false;
+    return writeChartFigure(
+        path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
+        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kVectorChart); }, error);
 }
 
 void NotesView::changeEvent(QEvent* event) {

@@ -1,6 +1,8 @@
 // TransfersView: bandwidth against size, one curve per transfer mode, the notes' lines beside.
 #include "views/transfersview.h"
 
+#include "views/chartfigure.h"
+
 #include "views/theme.h"
 
 #include <QEvent>
@@ -10,10 +12,8 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPdfWriter>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -458,53 +458,9 @@ constexpr bool kVectorChart = false;
 #endif
 
 bool TransfersView::exportFigure(const QString& path, QSize size, QString* error) {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("png")) {
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        QPainter painter(&image);
-        render(painter, size);
-        painter.end();
-        if (!image.save(path)) {
-            *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        return true;
-    }
-    if (suffix == QLatin1String("svg") || suffix == QLatin1String("pdf")) {
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-        QCPPainter painter;
-#else
-        QPainter painter;
-#endif
-        QSvgGenerator generator;
-        QPdfWriter writer(suffix == QLatin1String("pdf") ? path : QString());
-        bool begun = false;
-        if (suffix == QLatin1String("svg")) {
-            generator.setFileName(path);
-            generator.setSize(size);
-            generator.setViewBox(QRect(QPoint(0, 0), size));
-            generator.setTitle(m_title->text());
-            begun = painter.begin(&generator);
-        } else {
-            writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
-            writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-            writer.setResolution(96);
-            writer.setTitle(m_title->text());
-            begun = painter.begin(&writer);
-        }
-        if (!begun) {
-            *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        renderFigure(painter, size, kVectorChart);
-        if (!painter.end()) {
-            *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        return true;
-    }
-    *error = tr("unknown figure format \"%1\": use .svg, .pdf or .png").arg(suffix);
-    return false;
+    return writeChartFigure(
+        path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
+        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kVectorChart); }, error);
 }
 
 void TransfersView::changeEvent(QEvent* event) {

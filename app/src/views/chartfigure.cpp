@@ -1,0 +1,80 @@
+// writeChartFigure: PNG through the widget's own rendering, SVG and PDF through a vector painter.
+#include "views/chartfigure.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+namespace warpscope::app {
+
+namespace {
+
+QString cannotWrite(const QString& path) {
+    return QCoreApplication::translate("warpscope", "cannot write %1").arg(path);
+}
+
+} // namespace
+
+bool writeChartFigure(const QString& path, QSize size, const QString& title,
+                      const std::function<void(QPainter&, QSize)>& raster,
+                      const std::function<void(QPainter&, QSize)>& vector, QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        QPainter painter(&image);
+        raster(painter, size);
+        painter.end();
+        if (!image.save(path)) {
+            *error = cannotWrite(path);
+            return false;
+        }
+        return true;
+    }
+    if (suffix != QLatin1String("svg") && suffix != QLatin1String("pdf")) {
+        *error = QCoreApplication::translate("warpscope",
+                                             "unknown figure format \"%1\": use .svg, .pdf or .png")
+                     .arg(suffix);
+        return false;
+    }
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    QCPPainter painter;
+#else
+    QPainter painter;
+#endif
+    QSvgGenerator generator;
+    QPdfWriter writer(suffix == QLatin1String("pdf") ? path : QString());
+    bool begun = false;
+    if (suffix == QLatin1String("svg")) {
+        generator.setFileName(path);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setTitle(title);
+        begun = painter.begin(&generator);
+    } else {
+        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setResolution(96);
+        writer.setTitle(title);
+        begun = painter.begin(&writer);
+    }
+    if (!begun) {
+        *error = cannotWrite(path);
+        return false;
+    }
+    vector(painter, size);
+    if (!painter.end()) {
+        *error = cannotWrite(path);
+        return false;
+    }
+    return true;
+}
+
+} // namespace warpscope::app
