@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,9 @@ using Clock = std::chrono::steady_clock;
 /// quarter of the GPU's memory on a small GPU.
 constexpr std::size_t kMaxGlobalArenaBytes = std::size_t{1} << 30;
 constexpr double kWaitTimeoutSeconds = 10.0;
+/// Latency repetitions queued before the host reads them (two counts each in m_cycles, and
+/// room for the never-taken third store of the last).
+constexpr int kLatencySlots = 256;
 
 std::string versionText(int version) {
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
@@ -137,7 +141,7 @@ public:
 
     ProbeResult<DeviceInfo> deviceInfo() override {
         const TraceSpan whole("device_info");
-        if (auto error = ensureDevice()) {
+        if (auto error = ensureDevice(true)) {
             return *error;
         }
         if (m_info.measuredCopyBandwidthGBs == 0.0) {
@@ -158,7 +162,7 @@ public:
     ProbeResult<Measurement> measure(const NamedPattern& pattern, const WarpAccess& access,
                                      const MeasureOptions& options) override {
         const TraceSpan whole("measure");
-        if (auto error = ensureDevice()) {
+        if (auto error = ensureDevice(options.counters)) {
             return *error;
         }
         auto launch = toLaunch(access);
@@ -167,9 +171,24 @@ public:
         }
         const gpu::ReplayLaunch& replay = std::get<gpu::ReplayLaunch>(launch);
         Measurement result;
+        // The latency's kernels run while the counters' first pass stops (host work in CUPTI,
+        // about 5 ms on an H100), outside every range; they are read afterwards.
+        bool latencyQueued = false;
+        std::optional<ProbeError> latencyError;
+        const bool overlapLatency = options.latency && replay.op == gpu::ReplayOp::Load &&
+                                    std::max(1, options.repetitions) <= kLatencySlots;
         if (options.counters) {
             const TraceSpan step("measure counters");
-            if (auto error = keepCounters(countersFor({replay}), result)) {
+            auto queueLatency = [&] {
+                latencyError = queueLatencyRuns(replay, std::max(1, options.repetitions));
+                latencyQueued = !latencyError;
+            };
+            auto counters =
+                overlapLatency ? countersFor({replay}, queueLatency) : countersFor({replay});
+            if (latencyError) {
+                return *latencyError;
+            }
+            if (auto error = keepCounters(std::move(counters), result)) {
                 return *error;
             }
         } else {
@@ -177,7 +196,7 @@ public:
         }
         if (options.latency) {
             const TraceSpan step("measure latency");
-            if (auto error = measureLatency(replay, options.repetitions, result)) {
+            if (auto error = measureLatency(replay, options.repetitions, result, latencyQueued)) {
                 return *error;
             }
         }
@@ -193,7 +212,7 @@ public:
                                                 const MeasureOptions& options,
                                                 const ProgressCallback& progress,
                                                 const CancelCallback& cancelled) override {
-        if (auto error = ensureDevice()) {
+        if (auto error = ensureDevice(options.counters)) {
             return *error;
         }
         std::vector<gpu::ReplayLaunch> launches;
@@ -210,7 +229,7 @@ public:
         std::vector<Measurement> results(items.size());
         const int total = static_cast<int>(items.size());
         // Counters in batches: one profiling session per batch of ranges, progress in between.
-        constexpr std::size_t kBatch = 32;
+        constexpr std::size_t kBatch = CounterSession::kMaxRangesPerBatch;
         for (std::size_t first = 0; first < launches.size(); first += kBatch) {
             if (cancelled && cancelled()) {
                 return ProbeError{ProbeErrorCode::Cancelled, "the sweep was cancelled", false};
@@ -262,7 +281,7 @@ public:
     ProbeResult<std::vector<KernelMeasurement>>
     measureKernels(const std::vector<KernelItem>& items, const KernelMeasureOptions& options,
                    const ProgressCallback& progress, const CancelCallback& cancelled) override {
-        if (auto error = ensureDevice()) {
+        if (auto error = ensureDevice(options.counters)) {
             return *error;
         }
         if (m_info.measuredCopyBandwidthGBs == 0.0) {
@@ -360,6 +379,16 @@ public:
         return info;
     }
 
+    void idle() override {
+        // Only a backend whose replay counters are open: the costliest pass of the next
+        // measurement (on an H100 the sector counters', whose start takes about 16 ms) is
+        // configured and started now.
+        if (!m_ready || !m_counters.session || cudaSetDevice(m_device) != cudaSuccess) {
+            return;
+        }
+        m_counters.session->prepare();
+    }
+
     ProbeResult<std::string> kernelSource(const NamedPattern& pattern) override {
         auto source = generateGridKernel(pattern.pattern);
         if (auto* error = std::get_if<ProbeError>(&source)) {
@@ -369,8 +398,9 @@ public:
     }
 
 private:
-    /// Finds the driver and device once; afterwards returns the same answer.
-    std::optional<ProbeError> ensureDevice() {
+    /// Finds the driver and device once; afterwards returns the same answer. `counters`: the
+    /// request will read counters, so CUPTI is loaded and initialised beside the context.
+    std::optional<ProbeError> ensureDevice(bool counters = false) {
         if (m_ready) {
             // The current device is the thread's: another device's backend may have set it.
             if (cudaSetDevice(m_device) != cudaSuccess) {
@@ -383,14 +413,14 @@ private:
         if (m_deviceError) {
             return m_deviceError;
         }
-        m_deviceError = openDevice();
+        m_deviceError = openDevice(counters);
         if (!m_deviceError) {
             m_ready = true;
         }
         return m_deviceError;
     }
 
-    std::optional<ProbeError> openDevice() {
+    std::optional<ProbeError> openDevice(bool counters) {
         // cudart loads libcuda itself; looking first tells "no driver" from "no device".
         void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
         if (!driver) {
@@ -424,6 +454,13 @@ private:
             return ProbeError{
                 ProbeErrorCode::NoDevice,
                 std::string("CUDA could not be initialised: ") + cudaGetErrorString(status), false};
+        }
+        // CUPTI's own initialisation needs no context: another thread does it meanwhile, and
+        // is joined when this function returns (on an H100 machine the context takes 100 to
+        // 170 ms, CUPTI's initialisation 70 to 100 ms of CPU).
+        std::jthread preload;
+        if (counters) {
+            preload = std::jthread([] { CounterSession::preload(); });
         }
         cudaDeviceProp prop{};
         const int device = m_device;
@@ -470,7 +507,7 @@ private:
             cudaMalloc(&m_arena, m_arenaBytes) != cudaSuccess ||
             cudaMemset(m_arena, 0x5a, m_arenaBytes) != cudaSuccess ||
             cudaMalloc(&m_sink, 32 * 16) != cudaSuccess ||
-            cudaMalloc(&m_cycles, 4 * sizeof(long long)) != cudaSuccess ||
+            cudaMalloc(&m_cycles, (2 * kLatencySlots + 2) * sizeof(long long)) != cudaSuccess ||
             cudaMalloc(&m_flush, m_flushBytes) != cudaSuccess ||
             cudaDeviceSynchronize() != cudaSuccess) {
             return ProbeError{ProbeErrorCode::Internal,
@@ -524,14 +561,19 @@ private:
     void ensureCounters() { openCounters(m_counters, m_kernelCounters, nsightCounterNames()); }
 
     ProbeResult<std::vector<std::map<std::string, double>>>
-    countersFor(const std::vector<gpu::ReplayLaunch>& launches) {
+    countersFor(const std::vector<gpu::ReplayLaunch>& launches,
+                const std::function<void()>& whileStopping = {}) {
         ensureCounters();
         if (!m_counters.session) {
             return m_counters.error;
         }
-        return m_counters.session->measure(static_cast<int>(launches.size()), [&](int i) {
-            return gpu::launchReplay(launches[static_cast<std::size_t>(i)], nullptr) == cudaSuccess;
-        });
+        return m_counters.session->measure(
+            static_cast<int>(launches.size()),
+            [&](int i) {
+                return gpu::launchReplay(launches[static_cast<std::size_t>(i)], nullptr) ==
+                       cudaSuccess;
+            },
+            {}, whileStopping);
     }
 
     /// The launch for a checked access, or PatternRefused naming the first lane that does not fit.
@@ -620,24 +662,45 @@ private:
                           std::string(what) + ": " + cudaGetErrorString(status), true};
     }
 
-    std::optional<ProbeError> measureLatency(const gpu::ReplayLaunch& launch, int repetitions,
-                                             Measurement& result) {
-        if (launch.op != gpu::ReplayOp::Load) {
-            return std::nullopt; // a store's completion is not visible to the warp
-        }
-        std::vector<double> cold;
-        std::vector<double> warm;
-        long long cycles[2] = {0, 0};
-        for (int i = 0; i < std::max(1, repetitions); ++i) {
+    /// Queues `n` (at most kLatencySlots) latency runs of a load on m_stream, back to back, each
+    /// writing its own pair of counts to m_cycles: the stream keeps them in order (the flush,
+    /// then its latency kernel) and the host does not wait between them.
+    std::optional<ProbeError> queueLatencyRuns(const gpu::ReplayLaunch& launch, int n) {
+        for (int i = 0; i < n; ++i) {
             if (launch.space == gpu::ReplaySpace::Global) {
                 if (auto e = check(gpu::launchFlush(m_flush, m_flushBytes, m_stream), "L2 flush")) {
                     return e;
                 }
             }
-            if (auto e = check(gpu::launchLatency(launch, m_cycles, m_stream), "latency kernel")) {
+            if (auto e = check(gpu::launchLatency(launch, m_cycles + 2 * i, m_stream),
+                               "latency kernel")) {
                 return e;
             }
-            if (auto e = check(cudaMemcpyAsync(cycles, m_cycles, sizeof cycles,
+        }
+        return std::nullopt;
+    }
+
+    /// Times a load's cold and warm latency `repetitions` times, in batches of kLatencySlots
+    /// runs read with one copy and one wait each. `queued`: the first batch is on m_stream
+    /// already (queueLatencyRuns).
+    std::optional<ProbeError> measureLatency(const gpu::ReplayLaunch& launch, int repetitions,
+                                             Measurement& result, bool queued = false) {
+        if (launch.op != gpu::ReplayOp::Load) {
+            return std::nullopt; // a store's completion is not visible to the warp
+        }
+        std::vector<double> cold;
+        std::vector<double> warm;
+        const int total = std::max(1, repetitions);
+        std::vector<long long> cycles(2 * static_cast<std::size_t>(kLatencySlots));
+        for (int first = 0; first < total; first += kLatencySlots) {
+            const int n = std::min(kLatencySlots, total - first);
+            if (!(queued && first == 0)) {
+                if (auto e = queueLatencyRuns(launch, n)) {
+                    return e;
+                }
+            }
+            if (auto e = check(cudaMemcpyAsync(cycles.data(), m_cycles,
+                                               2 * static_cast<std::size_t>(n) * sizeof(long long),
                                                cudaMemcpyDeviceToHost, m_stream),
                                "reading latency")) {
                 return e;
@@ -645,8 +708,10 @@ private:
             if (auto e = wait("the latency kernel")) {
                 return e;
             }
-            cold.push_back(static_cast<double>(cycles[0]));
-            warm.push_back(static_cast<double>(cycles[1]));
+            for (int i = 0; i < n; ++i) {
+                cold.push_back(static_cast<double>(cycles[2 * static_cast<std::size_t>(i)]));
+                warm.push_back(static_cast<double>(cycles[2 * static_cast<std::size_t>(i) + 1]));
+            }
         }
         result.latencyColdCycles = statsOf(cold);
         result.latencyWarmCycles = statsOf(warm);

@@ -1,8 +1,9 @@
 // CUPTI range profiler, loaded at run time. The sequence (profiler initialise, host object and
 // config image for the metric list, range profiler enabled on the context, counter data image,
-// auto range with kernel replay, decode, evaluate) follows the CUPTI range profiling API of CUDA
+// user ranges with user replay, decode, evaluate) follows the CUPTI range profiling API of CUDA
 // 12.6 and later; the probe keeps one enabled profiler for its whole life, so only the first
-// measurement pays the set-up.
+// measurement pays the set-up. The pass whose start costs most is configured and started while
+// the probe waits for its next request (prepare()).
 #include "cupti_counters.h"
 #include "probe_trace.h"
 
@@ -15,7 +16,10 @@
 #include <cupti_target.h>
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -26,7 +30,6 @@ namespace {
 #define WS_CUPTI_FUNCTIONS(X)                                                                      \
     X(cuptiGetResultString)                                                                        \
     X(cuptiProfilerInitialize)                                                                     \
-    X(cuptiProfilerDeInitialize)                                                                   \
     X(cuptiDeviceGetChipName)                                                                      \
     X(cuptiProfilerGetCounterAvailability)                                                         \
     X(cuptiProfilerHostInitialize)                                                                 \
@@ -58,6 +61,8 @@ struct CuptiApi {
 /// Where libcupti may be: the loader's path first (LD_LIBRARY_PATH, ldconfig), then the CUDA
 /// toolkit's usual places. WARPSCOPE_CUPTI_LIBRARY overrides them all.
 const CuptiApi* loadCupti(std::string& why) {
+    static std::mutex mutex; // preload() may load it from another thread
+    const std::lock_guard lock(mutex);
     static CuptiApi api;
     static std::string loadError;
     static bool tried = false;
@@ -113,6 +118,21 @@ template <class Params> Params makeParams(std::size_t structSize) {
     return params;
 }
 
+/// cuptiProfilerInitialize, once per process: about 70 to 100 ms of CPU on the H100 machine
+/// (docs/benchmarks.md), which CounterSession::preload() lets another thread pay while the CUDA
+/// context is made. The profiler stays initialised until the process ends, so a session opened
+/// again (the replay's and whole kernels' take turns) does not pay it again.
+CUptiResult initialiseProfilerOnce(const CuptiApi& api) {
+    static std::once_flag once;
+    static CUptiResult result = CUPTI_SUCCESS;
+    std::call_once(once, [&] {
+        auto init = makeParams<CUpti_Profiler_Initialize_Params>(
+            CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+        result = api.cuptiProfilerInitialize(&init);
+    });
+    return result;
+}
+
 ProbeError cuptiError(const CuptiApi& api, CUptiResult result, const char* call) {
     const char* text = nullptr;
     if (api.cuptiGetResultString) {
@@ -154,14 +174,104 @@ struct CounterSession::Impl {
     CUpti_RangeProfiler_Object* profiler = nullptr;
     std::vector<std::uint8_t> configImage;
     std::vector<std::uint8_t> counterData;
-    bool profilerInitialised = false;
+    int passes = 0;
+    /// How long each pass's last start took (ms, 0 until timed). The session's first start is
+    /// left out: it carries a one-time set-up (about 200 ms on an H100).
+    std::vector<double> startMs;
+    bool firstStartDone = false;
+    /// The pass CUPTI runs next. Measured on an H100 (scripts/gpu/cupti_pass_costs.cu): after
+    /// the first, CUPTI takes the passes in turn, 0, 1, ..., passes - 1, 0, ..., whatever
+    /// SetConfig's passIndex says, and each Stop names the next; every run of `passes`
+    /// consecutive passes therefore covers them all, whichever comes first.
+    std::size_t nextPass = 0;
+    bool imageReady = false; // the counter data image initialised for the next measure()
+    bool started = false;    // nextPass configured and started by prepare()
+
+    std::optional<ProbeError> initialiseImage();
+    /// Configures and starts nextPass, timing its start.
+    std::optional<ProbeError> startPass();
+    /// Stops the pass running; nextPass becomes the one CUPTI names.
+    CUptiResult stopPass();
+    /// The pass whose start costs most (the one worth starting ahead), or -1 before any is timed.
+    int costliestPass() const;
 };
+
+std::optional<ProbeError> CounterSession::Impl::initialiseImage() {
+    auto init = makeParams<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    init.pRangeProfilerObject = profiler;
+    init.counterDataSize = counterData.size();
+    init.pCounterData = counterData.data();
+    if (CUptiResult r = api->cuptiRangeProfilerCounterDataImageInitialize(&init);
+        r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiRangeProfilerCounterDataImageInitialize");
+    }
+    return std::nullopt;
+}
+
+std::optional<ProbeError> CounterSession::Impl::startPass() {
+    const std::size_t pass = nextPass;
+    // The same maxRangesPerPass in every configuration, and counter data sized for it: measured
+    // on an H100, a session first configured for one range kept recording at most two ranges
+    // (one per pass) when later configured for 32.
+    auto config = makeParams<CUpti_RangeProfiler_SetConfig_Params>(
+        CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    config.pRangeProfilerObject = profiler;
+    config.configSize = configImage.size();
+    config.pConfig = configImage.data();
+    config.counterDataImageSize = counterData.size();
+    config.pCounterDataImage = counterData.data();
+    config.range = CUPTI_UserRange;
+    config.replayMode = CUPTI_UserReplay;
+    config.maxRangesPerPass = kMaxRangesPerBatch;
+    config.numNestingLevels = 1;
+    config.minNestingLevel = 1;
+    config.passIndex = pass;
+    config.targetNestingLevel = 1;
+    if (CUptiResult r = api->cuptiRangeProfilerSetConfig(&config); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiRangeProfilerSetConfig");
+    }
+    auto start =
+        makeParams<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    start.pRangeProfilerObject = profiler;
+    const auto began = std::chrono::steady_clock::now();
+    if (CUptiResult r = api->cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiRangeProfilerStart");
+    }
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - began;
+    if (firstStartDone && pass < startMs.size()) {
+        startMs[pass] = took.count();
+    }
+    firstStartDone = true;
+    return std::nullopt;
+}
+
+CUptiResult CounterSession::Impl::stopPass() {
+    auto stop =
+        makeParams<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    stop.pRangeProfilerObject = profiler;
+    const CUptiResult stopped = api->cuptiRangeProfilerStop(&stop);
+    const std::size_t count = startMs.empty() ? 1 : startMs.size();
+    nextPass = stopped == CUPTI_SUCCESS && stop.passIndex < count ? stop.passIndex
+                                                                  : (nextPass + 1) % count;
+    return stopped;
+}
+
+int CounterSession::Impl::costliestPass() const {
+    const auto costliest = std::max_element(startMs.begin(), startMs.end());
+    return costliest == startMs.end() || *costliest <= 0.0
+               ? -1
+               : static_cast<int>(costliest - startMs.begin());
+}
 
 CounterSession::~CounterSession() {
     if (!m_impl || !m_impl->api) {
         return;
     }
     const CuptiApi& api = *m_impl->api;
+    if (m_impl->started) {
+        m_impl->stopPass();
+    }
     if (m_impl->profiler) {
         auto disable = makeParams<CUpti_RangeProfiler_Disable_Params>(
             CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
@@ -174,15 +284,19 @@ CounterSession::~CounterSession() {
         deinit.pHostObject = m_impl->host;
         api.cuptiProfilerHostDeinitialize(&deinit);
     }
-    if (m_impl->profilerInitialised) {
-        auto deinit = makeParams<CUpti_Profiler_DeInitialize_Params>(
-            CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
-        api.cuptiProfilerDeInitialize(&deinit);
+}
+
+void CounterSession::preload() {
+    std::string why;
+    if (const CuptiApi* api = loadCupti(why)) {
+        initialiseProfilerOnce(*api);
     }
 }
 
 ProbeResult<std::unique_ptr<CounterSession>>
 CounterSession::open(const std::vector<std::string>& metrics) {
+    std::optional<TraceSpan> step;
+    step.emplace("counters open: load CUPTI");
     std::string why;
     const CuptiApi* api = loadCupti(why);
     if (!api) {
@@ -214,20 +328,20 @@ CounterSession::open(const std::vector<std::string>& metrics) {
                           false};
     }
 
-    auto init =
-        makeParams<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-    if (CUptiResult r = api->cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS) {
+    step.emplace("counters open: profiler initialise");
+    if (CUptiResult r = initialiseProfilerOnce(*api); r != CUPTI_SUCCESS) {
         return cuptiError(*api, r, "cuptiProfilerInitialize");
     }
-    impl.profilerInitialised = true;
 
+    step.emplace("counters open: chip and counter availability");
     auto chip =
         makeParams<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
     chip.deviceIndex = static_cast<std::size_t>(device);
     if (CUptiResult r = api->cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS) {
         return cuptiError(*api, r, "cuptiDeviceGetChipName");
     }
-
+    // About 120 to 180 ms on an H100; without the image the first start takes about 450 ms
+    // longer, so it is asked for.
     auto availability = makeParams<CUpti_Profiler_GetCounterAvailability_Params>(
         CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
     availability.ctx = context;
@@ -241,6 +355,7 @@ CounterSession::open(const std::vector<std::string>& metrics) {
         }
     }
 
+    step.emplace("counters open: host object and configuration");
     auto hostInit = makeParams<CUpti_Profiler_Host_Initialize_Params>(
         CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     hostInit.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -282,11 +397,14 @@ CounterSession::open(const std::vector<std::string>& metrics) {
     if (CUptiResult r = api->cuptiProfilerHostGetNumOfPasses(&passes); r != CUPTI_SUCCESS) {
         return cuptiError(*api, r, "cuptiProfilerHostGetNumOfPasses");
     }
-    session->m_passes = static_cast<int>(passes.numOfPasses);
+    impl.passes = static_cast<int>(passes.numOfPasses);
+    impl.startMs.assign(static_cast<std::size_t>(impl.passes), 0.0);
+    session->m_passes = impl.passes;
     if (traceEnabled()) {
         std::fprintf(stderr, "trace: counter passes %d\n", session->m_passes);
     }
 
+    step.emplace("counters open: enable");
     auto enable = makeParams<CUpti_RangeProfiler_Enable_Params>(
         CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     enable.ctx = context;
@@ -294,12 +412,64 @@ CounterSession::open(const std::vector<std::string>& metrics) {
         return cuptiError(*api, r, "cuptiRangeProfilerEnable");
     }
     impl.profiler = enable.pRangeProfilerObject;
+
+    // One counter data image, sized once for the largest batch.
+    auto dataSize = makeParams<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    dataSize.pRangeProfilerObject = impl.profiler;
+    dataSize.pMetricNames = impl.metricPointers.data();
+    dataSize.numMetrics = impl.metricPointers.size();
+    dataSize.maxNumOfRanges = kMaxRangesPerBatch;
+    dataSize.maxNumRangeTreeNodes = kMaxRangesPerBatch;
+    if (CUptiResult r = api->cuptiRangeProfilerGetCounterDataSize(&dataSize); r != CUPTI_SUCCESS) {
+        return cuptiError(*api, r, "cuptiRangeProfilerGetCounterDataSize");
+    }
+    impl.counterData.assign(dataSize.counterDataSize, 0);
     return session;
+}
+
+void CounterSession::prepare() {
+    Impl& impl = *m_impl;
+    if (impl.started) {
+        return;
+    }
+    const TraceSpan step("cupti prepare (while idle)");
+    // Passes are taken in turn: until the costliest comes next, passes are run empty (about
+    // 2.5 ms each on an H100, once: afterwards every measurement runs all passes and the turn
+    // comes back to the same one).
+    const int costliest = impl.costliestPass();
+    bool ranEmpty = false;
+    for (int i = 0;
+         costliest >= 0 && impl.nextPass != static_cast<std::size_t>(costliest) && i < impl.passes;
+         ++i) {
+        if (impl.startPass()) {
+            return;
+        }
+        if (impl.stopPass() != CUPTI_SUCCESS) {
+            return;
+        }
+        auto decode = makeParams<CUpti_RangeProfiler_DecodeData_Params>(
+            CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+        decode.pRangeProfilerObject = impl.profiler;
+        impl.api->cuptiRangeProfilerDecodeData(&decode);
+        ranEmpty = true;
+    }
+    if (!impl.imageReady || ranEmpty) {
+        impl.imageReady = false;
+        if (impl.initialiseImage()) {
+            return;
+        }
+        impl.imageReady = true;
+    }
+    if (!impl.startPass()) {
+        impl.started = true;
+    }
 }
 
 ProbeResult<std::vector<std::map<std::string, double>>>
 CounterSession::measure(int count, const std::function<bool(int)>& launch,
-                        const std::function<bool(int)>& before) {
+                        const std::function<bool(int)>& before,
+                        const std::function<void()>& whileStopping) {
     Impl& impl = *m_impl;
     const CuptiApi& api = *impl.api;
     if (count <= 0) {
@@ -311,71 +481,41 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
                               " kernels can be measured in one batch",
                           false};
     }
-    // One counter data image, sized once for the largest batch, and the same maxRangesPerPass in
-    // every configuration: measured on an H100, a session first configured for one range kept
-    // recording at most two ranges (one per pass) when later configured for 32.
-    if (impl.counterData.empty()) {
-        auto size = makeParams<CUpti_RangeProfiler_GetCounterDataSize_Params>(
-            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-        size.pRangeProfilerObject = impl.profiler;
-        size.pMetricNames = impl.metricPointers.data();
-        size.numMetrics = impl.metricPointers.size();
-        size.maxNumOfRanges = kMaxRangesPerBatch;
-        size.maxNumRangeTreeNodes = kMaxRangesPerBatch;
-        if (CUptiResult r = api.cuptiRangeProfilerGetCounterDataSize(&size); r != CUPTI_SUCCESS) {
-            return cuptiError(api, r, "cuptiRangeProfilerGetCounterDataSize");
-        }
-        impl.counterData.assign(size.counterDataSize, 0);
-    }
+    // What prepare() set up is used now, and only now.
+    const bool startedAhead = impl.started;
+    const bool imageReady = impl.imageReady;
+    impl.started = false;
+    impl.imageReady = false;
     std::optional<TraceSpan> step;
-    step.emplace("cupti counter data initialise");
-    auto init = makeParams<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-    init.pRangeProfilerObject = impl.profiler;
-    init.counterDataSize = impl.counterData.size();
-    init.pCounterData = impl.counterData.data();
-    if (CUptiResult r = api.cuptiRangeProfilerCounterDataImageInitialize(&init);
-        r != CUPTI_SUCCESS) {
-        return cuptiError(api, r, "cuptiRangeProfilerCounterDataImageInitialize");
+    if (!imageReady) {
+        step.emplace("cupti counter data initialise");
+        if (auto error = impl.initialiseImage()) {
+            return *error;
+        }
     }
     // User ranges with user replay: one range around each launch, and the whole batch launched
     // once per pass the metrics need. Kernel replay (an auto range per kernel, CUPTI saving and
     // restoring device memory around every replay) cost about 38 ms per pattern on an H100; user
     // replay pays the per-pass cost once per batch. Counters of a range are those of its one
     // kernel, since nothing else runs on the device while the probe measures.
+    //
+    // Every pass is run exactly once, in CUPTI's turn (Impl::nextPass), starting with the one
+    // prepare() started, if any: measured on an H100 (scripts/gpu/cupti_pass_costs.cu), the
+    // counters are the same whichever pass comes first.
     std::vector<std::string> names(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
         names[static_cast<std::size_t>(i)] = "pattern " + std::to_string(i);
     }
-    std::size_t pass = 0;
-    bool allPassesSubmitted = false;
-    for (int attempt = 0; attempt <= m_passes + 1 && !allPassesSubmitted; ++attempt) {
-        step.emplace("cupti set config");
-        auto config = makeParams<CUpti_RangeProfiler_SetConfig_Params>(
-            CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
-        config.pRangeProfilerObject = impl.profiler;
-        config.configSize = impl.configImage.size();
-        config.pConfig = impl.configImage.data();
-        config.counterDataImageSize = impl.counterData.size();
-        config.pCounterDataImage = impl.counterData.data();
-        config.range = CUPTI_UserRange;
-        config.replayMode = CUPTI_UserReplay;
-        config.maxRangesPerPass = kMaxRangesPerBatch;
-        config.numNestingLevels = 1;
-        config.minNestingLevel = 1;
-        config.passIndex = pass;
-        config.targetNestingLevel = 1;
-        if (CUptiResult r = api.cuptiRangeProfilerSetConfig(&config); r != CUPTI_SUCCESS) {
-            return cuptiError(api, r, "cuptiRangeProfilerSetConfig");
+    for (int k = 0; k < impl.passes; ++k) {
+        const bool ahead = k == 0 && startedAhead;
+        if (!ahead) {
+            step.emplace("cupti set config and start");
+            if (auto error = impl.startPass()) {
+                return *error;
+            }
         }
-        step.emplace("cupti start");
-        auto start = makeParams<CUpti_RangeProfiler_Start_Params>(
-            CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-        start.pRangeProfilerObject = impl.profiler;
-        if (CUptiResult r = api.cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS) {
-            return cuptiError(api, r, "cuptiRangeProfilerStart");
-        }
-        step.emplace("cupti ranges and launches");
+        step.emplace(ahead ? "cupti ranges and launches (pass started ahead)"
+                           : "cupti ranges and launches");
         bool launched = true;
         CUptiResult rangeResult = CUPTI_SUCCESS;
         for (int i = 0; i < count && launched && rangeResult == CUPTI_SUCCESS; ++i) {
@@ -399,14 +539,20 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
         }
         step.emplace("cupti pass synchronise");
         const cudaError_t sync = cudaDeviceSynchronize();
-        step.emplace("cupti stop");
-        auto stop = makeParams<CUpti_RangeProfiler_Stop_Params>(
-            CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-        stop.pRangeProfilerObject = impl.profiler;
-        const CUptiResult stopped = api.cuptiRangeProfilerStop(&stop);
-        if (sync != cudaSuccess) {
+        const bool overlap = k == 0 && whileStopping && sync == cudaSuccess && launched &&
+                             rangeResult == CUPTI_SUCCESS;
+        if (overlap) {
+            // Outside every range: the caller queues work that runs while Stop works on the host.
+            whileStopping();
+        }
+        step.emplace(ahead ? "cupti stop (pass started ahead)" : "cupti stop");
+        const CUptiResult stopped = impl.stopPass();
+        // The caller's work ends before the next pass begins, so no range ever sees it.
+        const cudaError_t overlapped = overlap ? cudaDeviceSynchronize() : cudaSuccess;
+        if (sync != cudaSuccess || overlapped != cudaSuccess) {
             return ProbeError{ProbeErrorCode::KernelFault,
-                              std::string("a measured kernel failed: ") + cudaGetErrorString(sync),
+                              std::string("a measured kernel failed: ") +
+                                  cudaGetErrorString(sync != cudaSuccess ? sync : overlapped),
                               true};
         }
         if (!launched) {
@@ -426,12 +572,6 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
         if (CUptiResult r = api.cuptiRangeProfilerDecodeData(&decode); r != CUPTI_SUCCESS) {
             return cuptiError(api, r, "cuptiRangeProfilerDecodeData");
         }
-        allPassesSubmitted = stop.isAllPassSubmitted != 0;
-        pass = stop.passIndex;
-    }
-    if (!allPassesSubmitted) {
-        return ProbeError{ProbeErrorCode::CountersUnavailable,
-                          "the profiler did not finish its passes", false};
     }
     step.emplace("cupti counter data info and evaluate");
     auto info = makeParams<CUpti_RangeProfiler_GetCounterDataInfo_Params>(

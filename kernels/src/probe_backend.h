@@ -224,6 +224,11 @@ public:
                           false};
     }
 
+    /// Called when the probe has answered every request it was sent: the backend may set up its
+    /// next measurement here (the CUDA backend starts its costly counter pass). A request that
+    /// arrives meanwhile waits until this returns. Does nothing by default.
+    virtual void idle() {}
+
     /// How this backend was built, for the protocol's `hello` and `--version`. Must not touch
     /// the GPU or the driver: it answers on machines with neither.
     virtual BuildInfo buildInfo() const { return {}; }

@@ -581,6 +581,15 @@ public:
             if (pending.op == "shutdown") {
                 return kServeExitOk;
             }
+            bool waiting = false;
+            {
+                std::lock_guard lock(m_shared->mutex);
+                waiting = m_shared->queue.empty();
+            }
+            if (waiting) {
+                // Nothing asked: set up the next measurement on the device last measured on.
+                m_target->idle();
+            }
         }
     }
 

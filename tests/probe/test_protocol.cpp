@@ -791,6 +791,68 @@ TEST(ProbeProtocol, ARunningMeasureCannotBeCancelled) {
     EXPECT_EQ(measureAnswer["ok"], true);
 }
 
+/// A fake backend that counts how often the server tells it that nothing is waiting.
+class IdleCountingBackend : public FakeBackend {
+public:
+    std::atomic<int> idleCalls{0};
+    void idle() override { ++idleCalls; }
+};
+
+bool waitUntil(const std::function<bool()>& done, std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            return false;
+        }
+        std::this_thread::sleep_for(1ms);
+    }
+    return true;
+}
+
+TEST(ProbeProtocol, TheBackendIsToldOnceEveryRequestIsAnswered) {
+    // The CUDA backend starts its costliest counter pass in idle(): never between requests
+    // already waiting, once after the last of them.
+    IdleCountingBackend fake;
+    std::promise<void> started;
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    std::atomic<bool> signalled{false};
+    std::mutex mutex;
+    std::vector<int> idleAtAnswer;
+    fake.answer = [&](const SweepItem& item, const MeasureOptions& options) {
+        {
+            std::lock_guard lock(mutex);
+            idleAtAnswer.push_back(fake.idleCalls.load());
+        }
+        if (!signalled.exchange(true)) {
+            started.set_value();
+            released.wait_for(10s);
+        }
+        return ProbeResult<Measurement>(FakeBackend::modelMeasurement(item.access, options));
+    };
+    LiveServer server(fake);
+    LiveInput& input = server.input;
+    LiveOutput& output = server.output;
+    input.push(request(1, "measure", "\"pattern\":" + kCoalesced));
+    ASSERT_EQ(started.get_future().wait_for(10s), std::future_status::ready);
+    input.push(request(2, "measure", "\"pattern\":" + kCoalesced));
+    input.push(request(3, "hello"));
+    // The reader answers a cancel at once, after queueing the lines before it.
+    input.push(R"({"id":4,"op":"cancel","target":"nobody"})"
+               "\n");
+    EXPECT_EQ(output.waitFor(responseTo(4))["result"]["state"], "not_found");
+    release.set_value();
+    EXPECT_EQ(output.waitFor(responseTo(3))["ok"], true);
+    EXPECT_TRUE(waitUntil([&] { return fake.idleCalls.load() >= 1; }));
+    input.push(request(5, "hello"));
+    EXPECT_EQ(output.waitFor(responseTo(5))["ok"], true);
+    EXPECT_TRUE(waitUntil([&] { return fake.idleCalls.load() >= 2; }));
+    EXPECT_EQ(server.finish(), kServeExitOk);
+
+    EXPECT_EQ(idleAtAnswer, (std::vector<int>{0, 0}));
+    EXPECT_EQ(fake.idleCalls.load(), 2);
+}
+
 // ---- kernel_source
 // ----------------------------------------------------------------------------------------
 
