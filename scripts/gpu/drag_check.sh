@@ -24,8 +24,10 @@ echo "exit $?"; tail -n 1 "$out/selfcheck.txt"
 
 echo "== one measure, step by step"
 python3 scripts/gpu/probe_trace.py "$probe" "$out/trace" >"$out/probe_trace.txt" 2>&1
-grep -E '^##|cupti start|cupti stop|measure latency' "$out/probe_trace.txt" | sed 's/  */ /g'
-head -n 8 "$out/trace/trace-both-21.txt"
+grep -E '^##|set config and start|stop |cupti prepare|measure latency' "$out/probe_trace.txt" |
+    sed 's/  */ /g'
+grep -E '^trace: (open device|device_info|counter|cupti prepare)' "$out/trace/trace-both-21-idle.txt" |
+    head -n 16
 
 echo "== benchmark"
 LD_LIBRARY_PATH=$qtlib:${LD_LIBRARY_PATH:-} "$app" --benchmark-gpu --probe "$probe" \

@@ -5,7 +5,9 @@ Usage: probe_trace.py PROBE OUTDIR
 Runs PROBE with WARPSCOPE_PROBE_TRACE=1 (probe_trace.h: one stderr line per timed step) once
 per experiment below, each time with its own stderr file (OUTDIR/trace-NAME.txt; its first lines
 time the probe's start-up), and prints for each the request-to-answer median and, per traced
-step, how often it ran per request, its median and its total per request.
+step, how often it ran per request, its median and its total per request. An experiment either
+sends its requests back to back or leaves the probe idle for a while before each (as a user's
+edits do), so that what the probe sets up while idle is not counted in the request.
 """
 import json
 import os
@@ -24,7 +26,7 @@ def coalesced(i):
             "addresses": [(l + i) * 4 for l in range(32)]}
 
 
-def run(name, requests, env=None, repeat=30):
+def run(name, requests, env=None, repeat=30, gap=0.0):
     err_path = os.path.join(out_dir, f"trace-{name}.txt")
     with open(err_path, "w") as err:
         proc = subprocess.Popen([probe_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -49,11 +51,19 @@ def run(name, requests, env=None, repeat=30):
         op, fields = requests(0)
         ask(op, **fields)  # warm-up
         times = []
+        cold, warm = [], []
         for i in range(repeat):
+            if gap:
+                time.sleep(gap)
             t = time.perf_counter()
             op, fields = requests(i + 1)
-            ask(op, **fields)
+            result = ask(op, **fields)
             times.append(1e3 * (time.perf_counter() - t))
+            for m in result.get("measurements", [result]):
+                latency = m.get("latency") or {}
+                if "coldCycles" in latency:
+                    cold.append(latency["coldCycles"]["median"])
+                    warm.append(latency["warmCycles"]["median"])
         ask("shutdown")
         proc.wait(timeout=60)
     steps = {}
@@ -62,8 +72,13 @@ def run(name, requests, env=None, repeat=30):
         if m:
             steps.setdefault(m.group(1), []).append(float(m.group(2)))
     n = repeat + 1
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
     print(f"## {name}: request to answer p50 {statistics.median(times):.2f} ms, "
-          f"min {min(times):.2f}, max {max(times):.2f}")
+          f"p95 {p95:.2f}, min {min(times):.2f}, max {max(times):.2f}, n {len(times)}"
+          + (f", {gap * 1e3:.0f} ms idle before each" if gap else ", back to back")
+          + (f"; latency medians of the answers: cold {statistics.median(cold):.0f}, "
+             f"warm {statistics.median(warm):.0f} cycles" if cold else ""))
     for step, values in steps.items():
         print(f"   {step:40s} calls/request {len(values) / n:5.1f}  median {statistics.median(values):8.3f} ms"
               f"  sum/request {sum(values) / n:8.3f} ms")
@@ -83,14 +98,15 @@ def sweep(n, latency):
 
 
 experiments = [
-    ("both-21", measure(True, True, 21), None, 30),
-    ("both-5", measure(True, True, 5), None, 30),
-    ("counters", measure(True, False, 21), None, 30),
-    ("latency-21", measure(False, True, 21), None, 30),
-    ("sweep-24-latency", sweep(24, True), None, 10),
+    ("both-21-idle", measure(True, True, 21), None, 30, 0.1),
+    ("both-21", measure(True, True, 21), None, 30, 0.0),
+    ("both-5-idle", measure(True, True, 5), None, 30, 0.1),
+    ("counters-idle", measure(True, False, 21), None, 30, 0.1),
+    ("latency-21", measure(False, True, 21), None, 30, 0.0),
+    ("sweep-24-latency-idle", sweep(24, True), None, 10, 0.1),
 ]
-for name, requests, env, repeat in experiments:
+for name, requests, env, repeat, gap in experiments:
     try:
-        run(name, requests, env, repeat)
+        run(name, requests, env, repeat, gap)
     except Exception as e:  # one experiment failing keeps the others
         print(f"## {name}: failed: {e}")
