@@ -435,7 +435,7 @@ void CounterSession::prepare() {
     }
     const TraceSpan step("cupti prepare (while idle)");
     // Passes are taken in turn: until the costliest comes next, passes are run empty (about
-    // 2.5 ms each on an H100, once: afterwards every measurement runs all passes and the turn
+    // 2 ms each on an H100, once: afterwards every measurement runs all passes and the turn
     // comes back to the same one).
     const int costliest = impl.costliestPass();
     bool ranEmpty = false;
