@@ -4,6 +4,7 @@
 // faked in tests.
 #pragma once
 
+#include "streams_types.h"
 #include "transfer_types.h"
 #include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
@@ -221,6 +222,19 @@ public:
         (void)progress;
         (void)cancelled;
         return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot measure transfers",
+                          false};
+    }
+
+    /// Streams and overlap (measure_streams, streams_types.h): the staged copy-in, kernel and
+    /// copy-out over each stream count, timed with the timeline of every operation.
+    /// OutOfMemory when the arrays do not fit. Backends that cannot answer Internal by default.
+    virtual ProbeResult<StreamsMeasurement> measureStreams(const StreamsOptions& options,
+                                                           const ProgressCallback& progress,
+                                                           const CancelCallback& cancelled) {
+        (void)options;
+        (void)progress;
+        (void)cancelled;
+        return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot measure streams",
                           false};
     }
 
