@@ -330,6 +330,14 @@ TEST(StreamsLecture, CourseSlideShowsTheTimeline) {
     EXPECT_TRUE(view->runButton()->isHidden());
     EXPECT_FALSE(view->results());
     EXPECT_FALSE(view->bars().empty());
+    // Stepping: one stream first (nothing overlaps), then 2, 4 and 8.
+    EXPECT_EQ(view->streamCount(), 1);
+    ASSERT_EQ(lecture.stepCount(), 3);
+    lecture.revealNext();
+    EXPECT_EQ(view->streamCount(), 2);
+    lecture.revealAll();
+    EXPECT_EQ(view->streamCount(), 8);
+    EXPECT_EQ(view->bars().size(), 24u);
     lecture.setStreamsResults(recordedStreams());
     ASSERT_TRUE(view->results());
     EXPECT_TRUE(view->bars().front().measured);

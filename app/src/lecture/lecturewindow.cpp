@@ -435,6 +435,9 @@ QString LectureWindow::stepText() const {
     if (m_revealed == 0 && m_stepView == QLatin1String("notes")) {
         return tr("Space: the notes' bars, then this GPU's");
     }
+    if (m_revealed == 0 && m_stepView == QLatin1String("streams")) {
+        return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
+    }
     if (m_revealed == 0) {
         return m_stepView == QLatin1String("bank")
                    ? tr("Space: show the %n wavefront(s) one at a time", "", stepCount())

@@ -52,6 +52,13 @@ QString bytesText(qint64 bytes) {
     return QStringLiteral("%1 KiB").arg(number(static_cast<double>(bytes) / 1024, 0));
 }
 
+/// A stream's colour: Okabe-Ito's seven, then grey for the eighth (the selector's last), so that
+/// no two of eight streams share one; beyond eight they repeat.
+QColor streamColor(const ViewColors& colors, int stream) {
+    const int i = stream % 8;
+    return i == 7 ? colors.mutedText : colors.group(i);
+}
+
 constexpr double kHoverPixels = 12.0;
 constexpr double kBarHalfHeight = 0.36;
 constexpr int kMaxSelectable = 8;
@@ -216,7 +223,9 @@ void StreamsView::refresh() {
         status << tr("Totals are medians of %n timed run(s); the timeline is the median run's.", "",
                      results->repetitions);
         if (!results->timelineNote.isEmpty()) {
-            status << results->timelineNote + QLatin1Char('.');
+            QString note = results->timelineNote;
+            note[0] = note[0].toUpper();
+            status << note + QLatin1Char('.');
         }
         status << tr("Copies are drawn in the row of their direction's engine.");
     }
@@ -309,7 +318,7 @@ void StreamsView::fillTimeline() {
         auto* rect = new QCPItemRect(m_timeline);
         rect->topLeft->setCoords(bar.startMs, bar.row - kBarHalfHeight);
         rect->bottomRight->setCoords(bar.endMs, bar.row + kBarHalfHeight);
-        QColor fill = colors.group(bar.stream % 8);
+        QColor fill = streamColor(colors, bar.stream);
         if (!bar.measured && m_results) {
             fill.setAlpha(110); // the model's bars lighter than the measured ones
         }
@@ -337,10 +346,10 @@ void StreamsView::fillTimeline() {
     for (int s = 0; s < streams; ++s) {
         QCPGraph* key = m_timeline->addGraph();
         key->setName(tr("stream %1").arg(s + 1));
-        key->setPen(QPen(colors.group(s % 8), 8));
+        key->setPen(QPen(streamColor(colors, s), 8));
         key->setLineStyle(QCPGraph::lsNone);
-        key->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colors.group(s % 8),
-                                             colors.group(s % 8), 9));
+        key->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, streamColor(colors, s),
+                                             streamColor(colors, s), 9));
     }
     m_timeline->legend->setVisible(true);
     m_timeline->legend->setBrush(colors.surface);
@@ -394,10 +403,10 @@ void StreamsView::fillSpeedup() {
         }
         QCPGraph* measured = m_speedup->addGraph();
         measured->setName(tr("measured (medians)"));
-        measured->setPen(QPen(colors.group(0), 2.2));
+        measured->setPen(QPen(colors.text, 2.2));
         QCPScatterStyle scatter(QCPScatterStyle::ssDisc, 8);
-        scatter.setPen(QPen(colors.group(0)));
-        scatter.setBrush(colors.group(0));
+        scatter.setPen(QPen(colors.text));
+        scatter.setBrush(colors.text);
         measured->setScatterStyle(scatter);
         measured->setData(mx, my, true);
     }
