@@ -4,6 +4,7 @@
 #include "probe_protocol.h"
 #include "probe_text.h"
 #include "run_kernel.h"
+#include "streams_cli.h"
 #include "transfers_cli.h"
 #include "warpscope/command_line_text.h"
 #include "warpscope/file_format.h"
@@ -51,6 +52,7 @@ Usage:
   warpscope-probe run-kernel <kernel preset | kernel file | kernel JSON> [options]
   warpscope-probe transfers [options]     host and device transfers (pageable, pinned,
                                           zero-copy, managed)
+  warpscope-probe streams [options]       copies and a kernel over 1 to 8 streams: overlap
   warpscope-probe selfcheck               run the built-in hardware table on this GPU
   warpscope-probe info                    what this GPU is
   warpscope-probe --help | --version
@@ -75,6 +77,7 @@ run        Measures one pattern on the GPU and prints the modern model's predict
 
 @RUN_KERNEL@
 @TRANSFERS@
+@STREAMS@
 selfcheck  Runs every pattern of the hardware table compiled into the probe (measured with
            Nsight Compute on an NVIDIA H100) and compares each counter exactly. Prints one line
            per failing pattern and ends with the line `N passed, M failed`.
@@ -595,6 +598,7 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
         std::string usage = kUsage;
         usage.replace(usage.find("@RUN_KERNEL@\n"), 13, kRunKernelUsage);
         usage.replace(usage.find("@TRANSFERS@\n"), 12, kTransfersUsage);
+        usage.replace(usage.find("@STREAMS@\n"), 10, kStreamsUsage);
         std::cout << usage;
         return kExitOk;
     }
@@ -609,6 +613,9 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     }
     if (command == "transfers") {
         return transfersCommand(rest, makeBackend);
+    }
+    if (command == "streams") {
+        return streamsCommand(rest, makeBackend);
     }
     const auto noArguments = [&](int (*body)(const BackendFactory&)) {
         if (!rest.empty()) {

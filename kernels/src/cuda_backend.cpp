@@ -9,6 +9,7 @@
 #include "probe_backend.h"
 #include "probe_trace.h"
 #include "replay_kernels.h"
+#include "streams_cuda.h"
 #include "timing_kernels.h"
 #include "transfers_cuda.h"
 
@@ -342,6 +343,19 @@ public:
             result->deviceCopyBandwidthGBs = m_info.measuredCopyBandwidthGBs;
             result->deviceFreeBytes = free.deviceFreeBytes;
             result->hostAvailableBytes = free.hostAvailableBytes;
+        }
+        return measured;
+    }
+
+    ProbeResult<StreamsMeasurement> measureStreams(const StreamsOptions& options,
+                                                   const ProgressCallback& progress,
+                                                   const CancelCallback& cancelled) override {
+        if (auto error = ensureDevice()) {
+            return *error;
+        }
+        auto measured = runStreamsOnDevice(options, progress, cancelled);
+        if (auto* result = std::get_if<StreamsMeasurement>(&measured)) {
+            result->deviceName = m_info.name;
         }
         return measured;
     }

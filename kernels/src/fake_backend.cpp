@@ -338,4 +338,71 @@ ProbeResult<TransferMeasurement> FakeBackend::measureTransfers(const TransferOpt
     return measurement;
 }
 
+ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions& options,
+                                                            const ProgressCallback& progress,
+                                                            const CancelCallback& cancelled) {
+    ++measureStreamsCalls;
+    if (failure) {
+        return *failure;
+    }
+    if (2 * options.bytes > device.globalMemoryBytes) {
+        return ProbeError{ProbeErrorCode::OutOfMemory,
+                          "refused before anything ran: two arrays of " +
+                              formatBytes(options.bytes) + " do not fit the device's " +
+                              formatBytes(device.globalMemoryBytes),
+                          false};
+    }
+    constexpr double kOverheadMs = 0.01;
+    const double copyMs = static_cast<double>(options.bytes) / 25e6;
+    const double mib = static_cast<double>(options.bytes) / (1 << 20);
+    const StreamStageTimes whole{copyMs, options.work == 0 ? copyMs : options.work * mib * 1e-3,
+                                 copyMs};
+    StreamsMeasurement measurement;
+    measurement.deviceName = device.name;
+    measurement.asyncEngineCount = streamsEngines;
+    measurement.concurrentKernels = true;
+    measurement.bytes = options.bytes;
+    measurement.work = options.work == 0 ? 1000 : options.work;
+    measurement.repetitions = options.repetitions;
+    measurement.order = options.order;
+    measurement.timelineSource = "cupti_activity";
+    measurement.timelineNote = "fake: scheduled by the model with 10 us per operation added";
+    measurement.stages = StreamStageTimes{whole.h2dMs + kOverheadMs, whole.kernelMs + kOverheadMs,
+                                          whole.d2hMs + kOverheadMs};
+    const std::vector<int> counts = streamsCounts(options);
+    const int total = static_cast<int>(counts.size());
+    for (int i = 0; i < total; ++i) {
+        if (cancelled && cancelled()) {
+            return ProbeError{ProbeErrorCode::Cancelled,
+                              "cancelled after " + std::to_string(i) + " of " +
+                                  std::to_string(total) + " stream counts",
+                              false};
+        }
+        if (beforeItem) {
+            beforeItem(i);
+        }
+        const int n = counts[static_cast<std::size_t>(i)];
+        const StreamStageTimes padded{whole.h2dMs + n * kOverheadMs,
+                                      whole.kernelMs + n * kOverheadMs,
+                                      whole.d2hMs + n * kOverheadMs};
+        const StreamPrediction schedule = predictStreams(padded, n, streamsEngines, options.order);
+        StreamsRun run;
+        run.streams = n;
+        run.totalMs = schedule.totalMs;
+        run.minMs = schedule.totalMs * 0.99;
+        run.maxMs = schedule.totalMs * 1.01;
+        run.samples = options.repetitions;
+        for (const StreamSpan& span : schedule.spans) {
+            const StreamsChunk chunk = streamsChunk(options.bytes / 4, n, span.stream);
+            run.timeline.push_back(StreamsOpRecord{span.stream, span.op, span.startMs, span.endMs,
+                                                   chunk.count * 4, -1});
+        }
+        measurement.runs.push_back(std::move(run));
+        if (progress) {
+            progress(i + 1, total);
+        }
+    }
+    return measurement;
+}
+
 } // namespace warpscope::probe

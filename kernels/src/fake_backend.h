@@ -81,6 +81,18 @@ public:
     std::int64_t hostAvailableBytes = std::int64_t{16} << 30;
     std::atomic<int> measureTransfersCalls{0};
 
+    /// Streams: a device of `streamsEngines` copy engines whose copies run at 25 GB/s and whose
+    /// kernel takes as long as the copy in (work 0) or work x 1 us per MiB, every operation
+    /// 10 us longer than its share (a launch cost the model leaves out, so measured and
+    /// predicted speed-ups differ), scheduled as the model schedules them. Arrays larger than
+    /// half of device.globalMemoryBytes are refused (OutOfMemory). beforeItem(i) is called
+    /// before each stream count.
+    ProbeResult<StreamsMeasurement> measureStreams(const StreamsOptions& options,
+                                                   const ProgressCallback& progress,
+                                                   const CancelCallback& cancelled) override;
+    int streamsEngines = 2;
+    std::atomic<int> measureStreamsCalls{0};
+
 private:
     std::vector<std::unique_ptr<FakeBackend>> m_others; // devices 1, 2, ... once used
     ProbeResult<Measurement> answerFor(const SweepItem& item, const MeasureOptions& options);

@@ -4,6 +4,7 @@
 // faked in tests.
 #pragma once
 
+#include "streams_types.h"
 #include "transfer_types.h"
 #include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
@@ -228,6 +229,19 @@ public:
     /// next measurement here (the CUDA backend starts its costly counter pass). A request that
     /// arrives meanwhile waits until this returns. Does nothing by default.
     virtual void idle() {}
+
+    /// Streams and overlap (measure_streams, streams_types.h): the staged copy-in, kernel and
+    /// copy-out over each stream count, timed with the timeline of every operation.
+    /// OutOfMemory when the arrays do not fit. Backends that cannot answer Internal by default.
+    virtual ProbeResult<StreamsMeasurement> measureStreams(const StreamsOptions& options,
+                                                           const ProgressCallback& progress,
+                                                           const CancelCallback& cancelled) {
+        (void)options;
+        (void)progress;
+        (void)cancelled;
+        return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot measure streams",
+                          false};
+    }
 
     /// How this backend was built, for the protocol's `hello` and `--version`. Must not touch
     /// the GPU or the driver: it answers on machines with neither.

@@ -1,4 +1,4 @@
-// The notes' sumArrays (transfer_kernels.h).
+// The notes' sumArrays and the staged experiment's kernel (transfer_kernels.h).
 #include "transfer_kernels.h"
 
 namespace warpscope::probe {
@@ -14,7 +14,25 @@ __global__ void sumArrays(const float* a, const float* b, float* c, std::int64_t
     }
 }
 
+__global__ void stagedWork(const float* in, float* out, std::int64_t n, int work) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float x = in[i];
+        for (int k = 0; k < work; ++k) {
+            x = fmaf(x, 0.9999f, 0.0001f);
+        }
+        out[i] = x;
+    }
+}
+
 } // namespace
+
+cudaError_t launchStagedWork(const float* in, float* out, std::int64_t n, int work,
+                             cudaStream_t stream) {
+    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+    stagedWork<<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(in, out, n, work);
+    return cudaGetLastError();
+}
 
 cudaError_t launchSumArrays(const float* a, const float* b, float* c, std::int64_t n,
                             cudaStream_t stream) {

@@ -1,5 +1,6 @@
-// The notes' sumArrays kernel for measure_transfers (transfers_cuda.cpp), behind a plain launch
-// function so that the host code compiles as C++20.
+// The notes' sumArrays kernel for measure_transfers (transfers_cuda.cpp) and the staged
+// experiment's kernel for measure_streams (streams_cuda.cpp), behind plain launch functions so that
+// the host code compiles as C++20.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,5 +13,11 @@ namespace warpscope::probe {
 /// launch's status (cudaGetLastError).
 cudaError_t launchSumArrays(const float* a, const float* b, float* c, std::int64_t n,
                             cudaStream_t stream);
+
+/// The staged experiment's kernel (measure_streams): out[i] = in[i] after `work` multiply-adds
+/// x = fmaf(x, 0.9999f, 0.0001f), over n floats in blocks of 256 on `stream`. Its time grows with
+/// `work`, so that it can be made as long as a copy. Returns the launch's status.
+cudaError_t launchStagedWork(const float* in, float* out, std::int64_t n, int work,
+                             cudaStream_t stream);
 
 } // namespace warpscope::probe

@@ -3,6 +3,7 @@
 // timed copy (except managed memory's, which is the point), and every kernel's result is checked.
 #include "transfers_cuda.h"
 
+#include "cuda_buffers.h"
 #include "transfer_kernels.h"
 
 #include <cuda_runtime.h>
@@ -21,68 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool isSticky(cudaError_t status) {
-    switch (status) {
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchFailure:
-    case cudaErrorMisalignedAddress:
-    case cudaErrorHardwareStackError:
-    case cudaErrorIllegalInstruction:
-    case cudaErrorInvalidPc:
-    case cudaErrorAssert:
-    case cudaErrorUnknown:
-        return true;
-    default:
-        return false;
-    }
-}
-
-std::optional<ProbeError> check(cudaError_t status, const std::string& what) {
-    if (status == cudaSuccess) {
-        return std::nullopt;
-    }
-    (void)cudaGetLastError();
-    if (status == cudaErrorMemoryAllocation) {
-        return ProbeError{ProbeErrorCode::OutOfMemory,
-                          "could not allocate " + what + " (" + cudaGetErrorString(status) + ")",
-                          false};
-    }
-    const bool fatal = isSticky(status);
-    return ProbeError{fatal ? ProbeErrorCode::KernelFault : ProbeErrorCode::Internal,
-                      what + ": " + cudaGetErrorString(status), fatal};
-}
-
-#define WS_TRY(call, what)                                                                         \
-    do {                                                                                           \
-        if (auto failed_ = check((call), (what))) {                                                \
-            return *failed_;                                                                       \
-        }                                                                                          \
-    } while (0)
-
-// ---- Buffers, freed on every path -------------------------------------------------------------
-
-struct DeviceArray {
-    void* p = nullptr;
-    ~DeviceArray() { reset(); }
-    void reset() {
-        if (p) {
-            cudaFree(p);
-            p = nullptr;
-        }
-    }
-};
-
-struct PinnedArray {
-    void* p = nullptr;
-    ~PinnedArray() { reset(); }
-    void reset() {
-        if (p) {
-            cudaFreeHost(p);
-            p = nullptr;
-        }
-    }
-};
-
 struct PageableArray {
     std::vector<float> data;
 };
@@ -96,15 +35,6 @@ struct Events {
         }
         if (stop) {
             cudaEventDestroy(stop);
-        }
-    }
-};
-
-struct Stream {
-    cudaStream_t s = nullptr;
-    ~Stream() {
-        if (s) {
-            cudaStreamDestroy(s);
         }
     }
 };

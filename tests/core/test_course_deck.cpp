@@ -59,6 +59,9 @@ TEST(CourseDeck, EverySlideResolvesAndIsPredicted) {
             // The notes' bar chart of a kernel experiment: the table to chart, nothing else.
             EXPECT_FALSE(slide.notesExperiment.empty());
             EXPECT_FALSE(slide.kernelPresetId.empty());
+        } else if (shows(slide, "streams")) {
+            // The streams timeline: copies and kernels over streams, no warp's access drawn.
+            EXPECT_EQ(slide.views.size(), 1u);
         } else if (access.value().kind.space == MemorySpace::Global) {
             ASSERT_TRUE(modern.global.has_value());
             EXPECT_GT(modern.global->sectorList.size(), 0u);

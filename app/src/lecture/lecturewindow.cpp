@@ -10,6 +10,7 @@
 #include "views/gridview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
+#include "views/streamsview.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/transfersview.h"
@@ -244,6 +245,13 @@ void LectureWindow::setTransferResults(std::optional<TransferResults> results) {
     }
 }
 
+void LectureWindow::setStreamsResults(std::optional<StreamsResults> results) {
+    m_streamsResults = std::move(results);
+    if (auto it = m_views.find(QStringLiteral("streams")); it != m_views.end()) {
+        static_cast<StreamsView*>(it->second)->setResults(m_streamsResults);
+    }
+}
+
 QStringList LectureWindow::shownViews() const {
     QStringList names;
     if (m_slide >= 0) {
@@ -275,6 +283,11 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         transfers->runButton()->hide(); // a slide shows; the main window measures
         transfers->setResults(m_transferResults);
         view = transfers;
+    } else if (name == QLatin1String("streams")) {
+        auto* streams = new StreamsView(m_viewArea);
+        streams->runButton()->hide(); // a slide shows; the main window measures
+        streams->setResults(m_streamsResults);
+        view = streams;
     } else if (name == QLatin1String("grid")) {
         view = new GridView(m_document, m_viewArea); // scales its heat map to its size
         frame = view;
@@ -421,6 +434,9 @@ QString LectureWindow::stepText() const {
     }
     if (m_revealed == 0 && m_stepView == QLatin1String("notes")) {
         return tr("Space: the notes' bars, then this GPU's");
+    }
+    if (m_revealed == 0 && m_stepView == QLatin1String("streams")) {
+        return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
     }
     if (m_revealed == 0) {
         return m_stepView == QLatin1String("bank")

@@ -6,6 +6,7 @@
 // The slides live on the window's own PatternDocument: the user's session is never touched.
 #pragma once
 
+#include "gpu/streamsmeasurement.h"
 #include "gpu/transfersmeasurement.h"
 
 #include <warpscope/file_format.h>
@@ -51,6 +52,9 @@ public:
     /// The host and device transfers a "transfers" slide draws (the main window's); without
     /// them such a slide shows the notes' figures.
     void setTransferResults(std::optional<TransferResults> results);
+    /// The stream results a "streams" slide draws (the main window's); without them such a
+    /// slide shows the model's timeline and the notes' statement.
+    void setStreamsResults(std::optional<StreamsResults> results);
 
     const Deck& deck() const { return m_deck; }
     int slideCount() const { return static_cast<int>(m_deck.slides.size()); }
@@ -136,6 +140,7 @@ private:
     std::map<QString, QWidget*> m_views;
     /// What a "transfers" slide draws (none: the notes' figures).
     std::optional<TransferResults> m_transferResults;
+    std::optional<StreamsResults> m_streamsResults;
     std::map<QString, QWidget*> m_frames;
     QStringList m_placedViews; // the views in the layout now, in order
     QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are

@@ -1,17 +1,31 @@
 // LectureWindow's step-through: the steps a slide reveals one by one (the warp view's textbook
 // transactions and lines, or the bank view's wavefronts, with the lanes each lights and a sentence
-// for the step), and Space, Backspace and Return moving through them.
+// for the step; the streams slide's stream counts), and Space, Backspace and Return moving through
+// them.
 #include "lecture/lecturewindow.h"
 
 #include "document/patterndocument.h"
 #include "views/bankview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
+#include "views/streamsview.h"
 #include "views/viewpainting.h"
 #include "views/warplayout.h"
 #include "views/warpview.h"
 
+#include <QLocale>
+
+#include <algorithm>
+#include <iterator>
+
 namespace warpscope::app {
+
+namespace {
+
+/// The stream counts a streams slide steps through.
+constexpr int kStreamsSlideCounts[] = {1, 2, 4, 8};
+
+} // namespace
 
 void LectureWindow::computeSteps() {
     m_steps.clear();
@@ -21,6 +35,27 @@ void LectureWindow::computeSteps() {
         return;
     }
     for (const QString& name : shownViews()) {
+        if (name == QLatin1String("streams")) {
+            // The streams slide: one stream (nothing overlaps), then 2, 4 and 8 (the pipeline).
+            const auto found = m_views.find(name);
+            const auto* view =
+                found != m_views.end() ? static_cast<StreamsView*>(found->second) : nullptr;
+            const StreamsResults* results =
+                view != nullptr && view->results() ? &*view->results() : nullptr;
+            for (std::size_t i = 1; i < std::size(kStreamsSlideCounts); ++i) {
+                const int n = kStreamsSlideCounts[i];
+                const StreamsComparison c = compareStreams(results, n);
+                const QString model = QLocale::c().toString(c.predicted.speedup, 'f', 2);
+                m_steps.push_back(
+                    Step{0, c.measuredSpeedup
+                                ? tr("%1 streams: %2× on this GPU, %3× by the model")
+                                      .arg(n)
+                                      .arg(QLocale::c().toString(*c.measuredSpeedup, 'f', 2), model)
+                                : tr("%1 streams: %2× by the model").arg(n).arg(model)});
+            }
+            m_stepView = name;
+            return;
+        }
         if (name == QLatin1String("notes")) {
             // The bar chart slide: the notes' bars first, then this GPU's beside them.
             const NotesComparison& comparison = notesView()->comparison();
@@ -123,6 +158,12 @@ void LectureWindow::applyReveal() {
             static_cast<BankView*>(view)->setRevealCount(count);
         } else if (name == QLatin1String("notes")) {
             static_cast<NotesView*>(view)->setRevealedSeries(count);
+        } else if (name == QLatin1String("streams")) {
+            // Nothing revealed: one stream; each step the next count; not stepped: the last.
+            const int last = static_cast<int>(std::size(kStreamsSlideCounts)) - 1;
+            const int step = count < 0 ? last : std::min(count, last);
+            static_cast<StreamsView*>(view)->setStreamCount(
+                kStreamsSlideCounts[static_cast<std::size_t>(step)]);
         }
     }
     if (m_revealed > 0 && m_revealed <= stepCount()) {

@@ -12,6 +12,7 @@
 #include "shell/mainwindow.h"
 #include "views/gridview.h"
 #include "views/notesview.h"
+#include "views/streamsview.h"
 #include "views/theme.h"
 
 #include <warpscope/preset.h>
@@ -83,6 +84,9 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     if (options.exporting && options.presetId == QLatin1String(kTransfersPresetId)) {
         return runTransfersExport(options); // the Transfers chart (mainwindow_transfers.cpp)
     }
+    if (options.exporting && options.presetId == QLatin1String(kStreamsPresetId)) {
+        return runStreamsExport(options); // the Streams timeline (mainwindow_streams.cpp)
+    }
     if (options.exporting) {
         return runFigureExport(options);
     }
@@ -151,6 +155,15 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
 
     for (const QString& file : options.transferResultsFiles) {
         if (!window.loadTransferResults(file) && !options.screenshotPath.isEmpty()) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 1;
+        }
+    }
+    if (options.streamCount > 0) {
+        window.streamsView()->setStreamCount(options.streamCount);
+    }
+    for (const QString& file : options.streamsResultsFiles) {
+        if (!window.loadStreamsResults(file) && !options.screenshotPath.isEmpty()) {
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
             return 1;
         }

@@ -103,6 +103,12 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             "warpscope", "Show recorded host and device transfer results (a measure_transfers "
                          "answer, e.g. tests/data/transfers_h100.json) in the Transfers tab."),
         QStringLiteral("FILE"));
+    const QCommandLineOption streamsResults(
+        QStringLiteral("streams"),
+        QCoreApplication::translate(
+            "warpscope", "Show recorded streams-and-overlap results (a measure_streams answer, "
+                         "e.g. tests/data/streams_h100.json) in the Streams tab."),
+        QStringLiteral("FILE"));
     const QCommandLineOption probeDevice(
         QStringLiteral("probe-device"),
         QCoreApplication::translate("warpscope",
@@ -119,6 +125,12 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
                        noSettings, probe, measure, benchmarkGpu, lecture, lectureScript,
                        kernelMeasurements, transferResults, probeDevice, saveSession});
+    const QCommandLineOption streamCount(
+        QStringLiteral("stream-count"),
+        QCoreApplication::translate("warpscope",
+                                    "The stream count the Streams tab draws (1 to 8; default 4)."),
+        QStringLiteral("N"));
+    parser.addOptions({streamsResults, streamCount});
     const QList<QCommandLineOption> exportOptions = figureExportOptions();
     parser.addOptions(exportOptions);
     if (!parser.parse(arguments)) {
@@ -158,6 +170,17 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     out.saveSessionPath = parser.value(saveSession);
     out.kernelMeasurementsFiles = parser.values(kernelMeasurements);
     out.transferResultsFiles = parser.values(transferResults);
+    out.streamsResultsFiles = parser.values(streamsResults);
+    if (parser.isSet(streamCount)) {
+        bool ok = false;
+        out.streamCount = parser.value(streamCount).toInt(&ok);
+        if (!ok || out.streamCount < 1 || out.streamCount > 8) {
+            return QCoreApplication::translate("warpscope",
+                                               "--stream-count must be a whole number from 1 to "
+                                               "8; found \"%1\"")
+                .arg(parser.value(streamCount));
+        }
+    }
     if (out.exporting) {
         out.view = parser.value(view);
         out.theme = parser.value(theme);

@@ -38,6 +38,8 @@ struct CommandLine {
     QStringList kernelMeasurementsFiles;
     /// --transfers: recorded measure_transfers results for the Transfers tab.
     QStringList transferResultsFiles;
+    QStringList streamsResultsFiles; // --streams: recorded measure_streams answers
+    int streamCount = 0;             // --stream-count: the Streams tab's count; 0 unset
     /// --benchmark-gpu: time an edit to the measured overlay on screen, with the real probe.
     bool benchmarkGpu = false;
     /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).

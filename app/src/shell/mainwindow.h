@@ -36,6 +36,7 @@ class KernelSourceDialog;
 class KernelMeasurementStore;
 class NotesRunner;
 class TransfersView;
+class StreamsView;
 class NotesView;
 class GridView;
 class MeasurementStore;
@@ -110,6 +111,12 @@ public:
     /// Show recorded transfer results (gpu/transfersmeasurement.h's readTransferResults) in the
     /// Transfers tab; false, with the reason in the message bar, when they cannot be read.
     bool loadTransferResults(const QString& path);
+    StreamsView* streamsView() const { return m_streamsView; }
+    /// Measure streams and overlap on the GPU (the Streams tab's button).
+    void runStreamsOnGpu();
+    /// Show recorded stream results (gpu/streamsmeasurement.h's readStreamsResults) in the
+    /// Streams tab; false, with the reason in the message bar, when they cannot be read.
+    bool loadStreamsResults(const QString& path);
 
     /// Show the notes-vs-GPU tab on the notes experiment `id` ("table-4-11"); its first row's
     /// kernel's first access becomes the current pattern, so the warp, bank and block views
@@ -217,6 +224,10 @@ private:
     void createTransfers();
     void addTransfersSettings(std::map<std::string, std::string>& settings) const;
     void applyTransfersSettings(const std::map<std::string, std::string>& settings);
+    /// The Streams tab and its probe job (mainwindow_streams.cpp); its results in the session.
+    void createStreams();
+    void addStreamsSettings(std::map<std::string, std::string>& settings) const;
+    void applyStreamsSettings(const std::map<std::string, std::string>& settings);
 
     MainWindowOptions m_options;
     PatternDocument* m_document;
@@ -252,7 +263,9 @@ private:
     NotesView* m_notesView = nullptr;
     GridView* m_gridView = nullptr;
     TransfersView* m_transfersView = nullptr;
-    int m_transfersJob = 0;      // the running measure_transfers job, 0 when none
+    int m_transfersJob = 0; // the running measure_transfers job, 0 when none
+    StreamsView* m_streamsView = nullptr;
+    int m_streamsJob = 0;        // the running measure_streams job, 0 when none
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
 };
@@ -283,5 +296,10 @@ int runNotesExport(const CommandLine& options);
 int runTransfersExport(const CommandLine& options);
 /// The preset id that shows the Transfers tab.
 inline constexpr const char* kTransfersPresetId = "transfers";
+/// `--export FILE --preset streams [--streams F] [--measure] [--size WxH]`: the Streams timeline
+/// and speed-up as a figure (mainwindow_streams.cpp); the same exit statuses as runNotesExport.
+int runStreamsExport(const CommandLine& options);
+/// The preset id that shows the Streams tab.
+inline constexpr const char* kStreamsPresetId = "streams";
 
 } // namespace warpscope::app

@@ -1,0 +1,565 @@
+// StreamsView: the staged experiment's timeline and speed-up, measured beside the model.
+#include "views/streamsview.h"
+
+#include "views/chartfigure.h"
+#include "views/theme.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <utility>
+
+namespace warpscope::app {
+
+namespace {
+
+QString number(double value, int decimals) {
+    return QLocale::c().toString(value, 'f', decimals);
+}
+
+QString opLabel(StreamOp op) {
+    switch (op) {
+    case StreamOp::H2d:
+        return QStringLiteral("H2D");
+    case StreamOp::Kernel:
+        return QStringLiteral("kernel");
+    case StreamOp::D2h:
+        return QStringLiteral("D2H");
+    }
+    return {};
+}
+
+QString bytesText(qint64 bytes) {
+    if (bytes >= (qint64{1} << 20)) {
+        return QStringLiteral("%1 MiB").arg(number(static_cast<double>(bytes) / (1 << 20), 1));
+    }
+    return QStringLiteral("%1 KiB").arg(number(static_cast<double>(bytes) / 1024, 0));
+}
+
+/// A stream's colour: Okabe-Ito's seven, then grey for the eighth (the selector's last), so that
+/// no two of eight streams share one; beyond eight they repeat.
+QColor streamColor(const ViewColors& colors, int stream) {
+    const int i = stream % 8;
+    return i == 7 ? colors.mutedText : colors.group(i);
+}
+
+constexpr double kHoverPixels = 12.0;
+constexpr double kBarHalfHeight = 0.36;
+constexpr int kMaxSelectable = 8;
+
+void installStreamsHover(QWidget* owner, QCustomPlot* plot,
+                         const std::function<QString(const QPointF&)>& text) {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    plot->setMouseTracking(true);
+    QObject::connect(plot, &QCustomPlot::mouseMove, owner, [plot, text](QMouseEvent* event) {
+        const QString tip = text(event->position());
+        if (tip.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            QToolTip::showText(event->globalPosition().toPoint(), tip, plot);
+        }
+    });
+#else
+    Q_UNUSED(owner);
+    Q_UNUSED(plot);
+    Q_UNUSED(text);
+#endif
+}
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+void styleAxes(QCustomPlot* plot, const ViewColors& colors) {
+    plot->setBackground(colors.background);
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+        axis->setBasePen(QPen(colors.frame));
+        axis->setTickPen(QPen(colors.frame));
+        axis->setSubTickPen(QPen(colors.frame));
+        axis->setTickLabelColor(colors.text);
+        axis->setLabelColor(colors.text);
+        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
+    }
+}
+#endif
+
+} // namespace
+
+StreamsView::StreamsView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("streamsView"));
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    m_run = new QPushButton(tr("Measure streams"), this);
+    m_run->setObjectName(QStringLiteral("streamsRunButton"));
+    m_run->setToolTip(tr("Copy 64 MiB in from pinned memory, run a kernel over it and copy it "
+                         "out, on 1 to 8 streams, with the probe (measure_streams); a few "
+                         "seconds"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(QStringLiteral("streamsCancelButton"));
+    m_cancel->setVisible(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1);
+    m_progress->setVisible(false);
+    m_progress->setMaximumWidth(200);
+    auto* streamsLabel = new QLabel(tr("Streams:"), this);
+    m_streams = new QSpinBox(this);
+    m_streams->setObjectName(QStringLiteral("streamsSelector"));
+    m_streams->setRange(1, kMaxSelectable);
+    m_streams->setValue(4);
+    m_streams->setToolTip(tr("The stream count whose timeline is drawn"));
+    streamsLabel->setBuddy(m_streams);
+    controls->addWidget(m_run);
+    controls->addWidget(m_cancel);
+    controls->addWidget(m_progress);
+    controls->addSpacing(16);
+    controls->addWidget(streamsLabel);
+    controls->addWidget(m_streams);
+    controls->addStretch(1);
+    layout->addLayout(controls);
+
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_title->setWordWrap(true);
+    layout->addWidget(m_title);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    m_timeline = new QCustomPlot(this);
+    m_timeline->setObjectName(QStringLiteral("streamsTimeline"));
+    m_timeline->setMinimumHeight(220);
+    layout->addWidget(m_timeline, 3);
+    m_speedup = new QCustomPlot(this);
+    m_speedup->setObjectName(QStringLiteral("streamsSpeedup"));
+    m_speedup->setMinimumHeight(160);
+    layout->addWidget(m_speedup, 2);
+    installStreamsHover(this, m_timeline,
+                        [this](const QPointF& pixel) { return timelineHoverText(pixel); });
+    installStreamsHover(this, m_speedup,
+                        [this](const QPointF& pixel) { return speedupHoverText(pixel); });
+#else
+    layout->addWidget(new QLabel(tr("The timeline is unavailable: this build did not find "
+                                    "QCustomPlot. The text below has the main numbers."),
+                                 this),
+                      1);
+#endif
+    m_summaryLabel = new QLabel(this);
+    m_summaryLabel->setObjectName(QStringLiteral("streamsSummary"));
+    m_summaryLabel->setWordWrap(true);
+    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("streamsStatus"));
+    m_status->setWordWrap(true);
+    layout->addWidget(m_summaryLabel);
+    layout->addWidget(m_status);
+
+    connect(m_run, &QPushButton::clicked, this, &StreamsView::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &StreamsView::cancelRequested);
+    connect(m_streams, &QSpinBox::valueChanged, this, [this] { refresh(); });
+    refresh();
+}
+
+void StreamsView::setResults(std::optional<StreamsResults> results) {
+    m_results = std::move(results);
+    refresh();
+}
+
+void StreamsView::setStreamCount(int streams) {
+    m_streams->setValue(streams); // refreshes through valueChanged when it changes
+}
+
+int StreamsView::streamCount() const {
+    return m_streams->value();
+}
+
+void StreamsView::setGpuStatus(const QString& text) {
+    m_gpuStatus = text;
+    refresh();
+}
+
+void StreamsView::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_cancel->setVisible(running);
+    m_progress->setVisible(running);
+    if (running) {
+        m_progress->setRange(0, 0);
+    }
+}
+
+void StreamsView::setProgress(int done, int total) {
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+}
+
+void StreamsView::refresh() {
+    const StreamsResults* results = m_results ? &*m_results : nullptr;
+    const int n = streamCount();
+    m_comparison = compareStreams(results, n);
+    if (results != nullptr) {
+        m_title->setText(tr("Streams and overlap — %1, %2 copy engines, %3 over %4 stream(s)")
+                             .arg(results->device.isEmpty() ? tr("unnamed GPU") : results->device)
+                             .arg(results->asyncEngineCount)
+                             .arg(bytesText(results->bytes))
+                             .arg(n));
+    } else {
+        m_title->setText(
+            tr("Streams and overlap — the model over %1 stream(s) (no measurement)").arg(n));
+    }
+    m_summaryLabel->setText(m_comparison.text);
+    QStringList status;
+    if (results != nullptr) {
+        status << tr("Totals are medians of %n timed run(s); the timeline is the median run's.", "",
+                     results->repetitions);
+        if (!results->timelineNote.isEmpty()) {
+            QString note = results->timelineNote;
+            note[0] = note[0].toUpper();
+            status << note + QLatin1Char('.');
+        }
+        status << tr("Copies are drawn in the row of their direction's engine.");
+    }
+    if (!m_gpuStatus.isEmpty()) {
+        status << m_gpuStatus;
+    } else if (results == nullptr) {
+        status << tr("Not measured yet: press Measure streams.");
+    }
+    m_status->setText(status.join(QLatin1Char(' ')));
+
+    // The bars: the measured rows first (with results), the model's beneath.
+    m_bars.clear();
+    m_rowNames.clear();
+    int firstModelRow = 0;
+    const StreamsRunData* run = results ? results->run(n) : nullptr;
+    if (results != nullptr) {
+        for (const std::string& name : streamRowNames(results->asyncEngineCount)) {
+            m_rowNames << tr("measured: %1").arg(QString::fromStdString(name));
+        }
+        firstModelRow = static_cast<int>(m_rowNames.size());
+        if (run != nullptr) {
+            for (const StreamsOpData& op : run->timeline) {
+                Bar bar;
+                bar.row = streamRowOf(op.op, results->asyncEngineCount);
+                bar.stream = op.stream;
+                bar.op = op.op;
+                bar.startMs = op.startMs;
+                bar.endMs = op.endMs;
+                const double ms = op.endMs - op.startMs;
+                bar.text = tr("measured, stream %1, %2 of %3: %4 to %5 ms (%6 ms)")
+                               .arg(op.stream + 1)
+                               .arg(opLabel(op.op), bytesText(op.bytes), number(op.startMs, 3),
+                                    number(op.endMs, 3), number(ms, 3));
+                if (op.op != StreamOp::Kernel && ms > 0) {
+                    bar.text += tr(", %1 GB/s").arg(number(op.bytes / (ms * 1e6), 1));
+                }
+                if (op.channel >= 0) {
+                    bar.text += tr(", channel %1").arg(op.channel);
+                }
+                m_bars.push_back(bar);
+            }
+        }
+    }
+    const QString prefix = results != nullptr ? tr("model: ") : QString();
+    for (const std::string& name : streamRowNames(m_comparison.asyncEngineCount)) {
+        m_rowNames << prefix + QString::fromStdString(name);
+    }
+    for (const StreamSpan& span : m_comparison.predicted.spans) {
+        Bar bar;
+        bar.row = firstModelRow + streamRowOf(span.op, m_comparison.asyncEngineCount);
+        bar.measured = false;
+        bar.stream = span.stream;
+        bar.op = span.op;
+        bar.startMs = span.startMs;
+        bar.endMs = span.endMs;
+        bar.text = tr("model, stream %1, %2: %3 to %4 ms (%5 ms, 1/%6 of the stage)")
+                       .arg(span.stream + 1)
+                       .arg(opLabel(span.op), number(span.startMs, 3), number(span.endMs, 3),
+                            number(span.endMs - span.startMs, 3))
+                       .arg(n);
+        m_bars.push_back(bar);
+    }
+    fillTimeline();
+    fillSpeedup();
+}
+
+void StreamsView::fillTimeline() {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    m_timeline->clearPlottables();
+    m_timeline->clearItems();
+    styleAxes(m_timeline, colors);
+    double end = 0.0;
+    for (const Bar& bar : m_bars) {
+        end = std::max(end, bar.endMs);
+    }
+    const int rows = static_cast<int>(m_rowNames.size());
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int r = 0; r < rows; ++r) {
+        ticker->addTick(r, m_rowNames.at(r));
+    }
+    m_timeline->yAxis->setTicker(ticker);
+    m_timeline->yAxis->setRangeReversed(true);
+    m_timeline->yAxis->setRange(-0.6, rows - 0.4);
+    m_timeline->yAxis->grid()->setVisible(false);
+    m_timeline->xAxis->setLabel(tr("time, ms from the first operation's start"));
+    m_timeline->xAxis->setRange(0.0, std::max(end, 1e-3) * 1.04);
+    const int streams = streamCount();
+    for (const Bar& bar : m_bars) {
+        auto* rect = new QCPItemRect(m_timeline);
+        rect->topLeft->setCoords(bar.startMs, bar.row - kBarHalfHeight);
+        rect->bottomRight->setCoords(bar.endMs, bar.row + kBarHalfHeight);
+        QColor fill = streamColor(colors, bar.stream);
+        if (!bar.measured && m_results) {
+            fill.setAlpha(110); // the model's bars lighter than the measured ones
+        }
+        rect->setBrush(fill);
+        rect->setPen(QPen(colors.background, 1.0));
+        if (bar.op == StreamOp::Kernel) {
+            QBrush hatch(colors.text, Qt::BDiagPattern); // kernels hatched over their colour
+            auto* over = new QCPItemRect(m_timeline);
+            over->topLeft->setCoords(bar.startMs, bar.row - kBarHalfHeight);
+            over->bottomRight->setCoords(bar.endMs, bar.row + kBarHalfHeight);
+            over->setBrush(hatch);
+            over->setPen(Qt::NoPen);
+        }
+    }
+    if (m_results) {
+        // A line between the measured rows and the model's.
+        const double split = static_cast<double>(streamCopyRows(m_results->asyncEngineCount)) + 0.5;
+        auto* line = new QCPItemStraightLine(m_timeline);
+        line->point1->setCoords(0, split);
+        line->point2->setCoords(1, split);
+        line->setPen(QPen(colors.frame, 1.0, Qt::DashLine));
+    }
+    // One legend entry per stream (empty graphs carrying the colours).
+    m_timeline->legend->clearItems();
+    for (int s = 0; s < streams; ++s) {
+        QCPGraph* key = m_timeline->addGraph();
+        key->setName(tr("stream %1").arg(s + 1));
+        key->setPen(QPen(streamColor(colors, s), 8));
+        key->setLineStyle(QCPGraph::lsNone);
+        key->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, streamColor(colors, s),
+                                             streamColor(colors, s), 9));
+    }
+    m_timeline->legend->setVisible(true);
+    m_timeline->legend->setBrush(colors.surface);
+    m_timeline->legend->setTextColor(colors.text);
+    m_timeline->legend->setBorderPen(QPen(colors.frame));
+    if (m_timeline->plotLayout()->rowCount() == 1) {
+        m_timeline->plotLayout()->addElement(1, 0, m_timeline->legend);
+        m_timeline->plotLayout()->setRowStretchFactor(1, 0.001);
+        m_timeline->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        m_timeline->legend->setWrap(8);
+    }
+    m_timeline->replot(QCustomPlot::rpQueuedReplot);
+#endif
+}
+
+void StreamsView::fillSpeedup() {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    m_speedup->clearPlottables();
+    m_speedup->clearItems();
+    styleAxes(m_speedup, colors);
+    const StreamsResults* results = m_results ? &*m_results : nullptr;
+    int last = kMaxSelectable;
+    if (results != nullptr) {
+        last = std::max(last, results->runs.back().streams);
+    }
+    QVector<double> xs;
+    QVector<double> predicted;
+    for (int n = 1; n <= last; ++n) {
+        const StreamsComparison c = compareStreams(results, n);
+        xs << n;
+        predicted << c.predicted.speedup;
+    }
+    double top = m_comparison.limit;
+    QCPGraph* model = m_speedup->addGraph();
+    model->setName(results ? tr("model (this device's engines, measured stages)")
+                           : tr("model (2 copy engines, equal stages)"));
+    model->setPen(QPen(colors.warning, 2.0, Qt::DashLine));
+    model->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+    model->setData(xs, predicted, true);
+    for (double value : predicted) {
+        top = std::max(top, value);
+    }
+    if (results != nullptr) {
+        QVector<double> mx;
+        QVector<double> my;
+        for (const StreamsRunData& run : results->runs) {
+            mx << run.streams;
+            my << run.speedup;
+            top = std::max(top, run.speedup);
+        }
+        QCPGraph* measured = m_speedup->addGraph();
+        measured->setName(tr("measured (medians)"));
+        measured->setPen(QPen(colors.text, 2.2));
+        QCPScatterStyle scatter(QCPScatterStyle::ssDisc, 8);
+        scatter.setPen(QPen(colors.text));
+        scatter.setBrush(colors.text);
+        measured->setScatterStyle(scatter);
+        measured->setData(mx, my, true);
+    }
+    QCPGraph* limit = m_speedup->addGraph();
+    limit->setName(tr("the model's limit, %1×").arg(number(m_comparison.limit, 2)));
+    limit->setPen(QPen(colors.mutedText, 1.2, Qt::DotLine));
+    limit->setData(QVector<double>{0.5, last + 0.5},
+                   QVector<double>{m_comparison.limit, m_comparison.limit}, true);
+    // The selected count.
+    auto* selected = new QCPItemStraightLine(m_speedup);
+    selected->point1->setCoords(streamCount(), 0);
+    selected->point2->setCoords(streamCount(), 1);
+    selected->setPen(QPen(colors.frame, 1.0, Qt::DashDotLine));
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(1.0);
+    m_speedup->xAxis->setTicker(ticker);
+    m_speedup->xAxis->setRange(0.5, last + 0.5);
+    m_speedup->xAxis->setLabel(tr("streams"));
+    m_speedup->yAxis->setRange(0.0, top * 1.15 + 0.05);
+    m_speedup->yAxis->setLabel(tr("speed-up over one stream"));
+    m_speedup->legend->setVisible(true);
+    m_speedup->legend->setBrush(colors.surface);
+    m_speedup->legend->setTextColor(colors.text);
+    m_speedup->legend->setBorderPen(QPen(colors.frame));
+    m_speedup->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_speedup->replot(QCustomPlot::rpQueuedReplot);
+#endif
+}
+
+QString StreamsView::timelineHoverText(const QPointF& pixel) const {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    const double x = m_timeline->xAxis->pixelToCoord(pixel.x());
+    const double y = m_timeline->yAxis->pixelToCoord(pixel.y());
+    for (const Bar& bar : m_bars) {
+        if (x >= bar.startMs && x <= bar.endMs && std::abs(y - bar.row) <= kBarHalfHeight) {
+            return bar.text;
+        }
+    }
+#else
+    Q_UNUSED(pixel);
+#endif
+    return {};
+}
+
+QString StreamsView::speedupHoverText(const QPointF& pixel) const {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    double best = kHoverPixels;
+    QString text;
+    const StreamsResults* results = m_results ? &*m_results : nullptr;
+    for (int n = 1; n <= kMaxSelectable || (results && n <= results->runs.back().streams); ++n) {
+        const StreamsComparison c = compareStreams(results, n);
+        const auto consider = [&](double value, const QString& what) {
+            const double px = m_speedup->xAxis->coordToPixel(n);
+            const double py = m_speedup->yAxis->coordToPixel(value);
+            const double distance = std::hypot(px - pixel.x(), py - pixel.y());
+            if (distance <= best) {
+                best = distance;
+                text = what;
+            }
+        };
+        consider(c.predicted.speedup,
+                 tr("%1 stream(s), model: %2× (%3 ms)")
+                     .arg(n)
+                     .arg(number(c.predicted.speedup, 2), number(c.predicted.totalMs, 3)));
+        if (results != nullptr) {
+            if (const StreamsRunData* run = results->run(n)) {
+                consider(run->speedup,
+                         tr("%1 stream(s), measured: %2× (median %3 ms of %4, %5 to %6 ms)")
+                             .arg(n)
+                             .arg(number(run->speedup, 2), number(run->totalMs, 3))
+                             .arg(run->samples)
+                             .arg(number(run->minMs, 3), number(run->maxMs, 3)));
+            }
+        }
+    }
+    return text;
+#else
+    Q_UNUSED(pixel);
+    return {};
+#endif
+}
+
+void StreamsView::render(QPainter& painter, QSize size) {
+    renderFigure(painter, size, false);
+}
+
+void StreamsView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    painter.fillRect(QRect(QPoint(0, 0), size), colors.background);
+    painter.setPen(colors.text);
+    QFont font = painter.font();
+    font.setBold(true);
+    painter.setFont(font);
+    const int margin = 12;
+    QRect used;
+    painter.drawText(QRect(margin, margin, size.width() - 2 * margin, size.height()),
+                     Qt::TextWordWrap, m_title->text(), &used);
+    const int top = used.bottom() + 8;
+    font.setBold(false);
+    painter.setFont(font);
+    const QString below = m_summaryLabel->text() + QLatin1Char('\n') + m_status->text();
+    const QRect belowBox = painter.boundingRect(
+        QRect(margin, 0, size.width() - 2 * margin, size.height()), Qt::TextWordWrap, below);
+    const int charts = std::max(160, size.height() - top - belowBox.height() - 16);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    const int width = size.width();
+    const int timelineHeight = charts * 3 / 5;
+    const int speedupHeight = charts - timelineHeight;
+    int y = top;
+    const std::pair<QCustomPlot*, int> plots[] = {{m_timeline, timelineHeight},
+                                                  {m_speedup, speedupHeight}};
+    for (const auto& [plot, height] : plots) {
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        painter.save();
+        painter.translate(0, y);
+        if (vectorChart) {
+            plot->toPainter(static_cast<QCPPainter*>(&painter), width, height);
+        } else {
+            painter.drawPixmap(0, 0, plot->toPixmap(width, height));
+        }
+        painter.restore();
+        y += height;
+    }
+#else
+    Q_UNUSED(vectorChart);
+    painter.drawText(QRect(margin, top, size.width() - 2 * margin, charts), Qt::TextWordWrap,
+                     tr("(the timeline needs QCustomPlot)"));
+#endif
+    painter.setPen(colors.text);
+    painter.drawText(
+        QRect(margin, top + charts + 8, size.width() - 2 * margin, belowBox.height() + 4),
+        Qt::TextWordWrap, below);
+}
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+constexpr bool kStreamsVectorChart = true;
+#else
+constexpr bool kStreamsVectorChart = false;
+#endif
+
+bool StreamsView::exportFigure(const QString& path, QSize size, QString* error) {
+    return writeChartFigure(
+        path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
+        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kStreamsVectorChart); },
+        error);
+}
+
+void StreamsView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        fillTimeline();
+        fillSpeedup();
+    }
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,187 @@
+// measure_streams without a GPU: the options and their errors, the chunks and stream counts, the
+// answer through serve() with the fake backend (progress lines, timeline, the model's prediction
+// beside the measured speed-up, which the fake makes differ), refusals and cancel.
+#include "fake_backend.h"
+#include "probe_protocol.h"
+#include "streams_request.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace warpscope::probe;
+using warpscope::StreamIssueOrder;
+using json = nlohmann::json;
+
+std::vector<json> serveStreams(Backend& backend, const std::string& input) {
+    std::istringstream in(input);
+    std::ostringstream out;
+    ServeOptions options;
+    options.progressInterval = std::chrono::milliseconds(0);
+    EXPECT_EQ(serve(in, out, backend, options), kServeExitOk);
+    std::vector<json> lines;
+    std::istringstream text(out.str());
+    std::string line;
+    while (std::getline(text, line)) {
+        lines.push_back(json::parse(line));
+    }
+    return lines;
+}
+
+std::string errorWhere(const json& request) {
+    auto parsed = parseStreamsOptions(request);
+    if (auto* error = std::get_if<RequestError>(&parsed)) {
+        return error->where + ": " + error->error.message;
+    }
+    return "accepted";
+}
+
+TEST(StreamsOptions, DefaultsAndValues) {
+    auto parsed = parseStreamsOptions(json::object());
+    ASSERT_TRUE(std::holds_alternative<StreamsOptions>(parsed));
+    const StreamsOptions defaults = std::get<StreamsOptions>(parsed);
+    EXPECT_EQ(defaults.bytes, 64 << 20);
+    EXPECT_EQ(defaults.repetitions, 7);
+    EXPECT_EQ(defaults.work, 0);
+    EXPECT_EQ(streamsCounts(defaults), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+    parsed = parseStreamsOptions(json::parse(
+        R"({"options":{"bytes":1048576,"streams":[4,2,4],"repetitions":3,"work":10,"order":"by_stage"}})"));
+    ASSERT_TRUE(std::holds_alternative<StreamsOptions>(parsed));
+    const StreamsOptions options = std::get<StreamsOptions>(parsed);
+    EXPECT_EQ(options.bytes, 1048576);
+    EXPECT_EQ(options.order, StreamIssueOrder::ByStage);
+    // One stream is always measured: it is the sequential baseline.
+    EXPECT_EQ(streamsCounts(options), (std::vector<int>{1, 2, 4}));
+}
+
+TEST(StreamsOptions, BadOptionsNameTheField) {
+    EXPECT_EQ(
+        errorWhere(json::parse(R"({"options":{"bytes":1048577}})")).rfind("/options/bytes:", 0),
+        0u);
+    EXPECT_NE(errorWhere(json::parse(R"({"options":{"bytes":1024}})")).find("from 65536"),
+              std::string::npos);
+    EXPECT_EQ(
+        errorWhere(json::parse(R"({"options":{"streams":[2,0]}})")).rfind("/options/streams/1:", 0),
+        0u);
+    EXPECT_EQ(
+        errorWhere(json::parse(R"({"options":{"streams":[]}})")).rfind("/options/streams:", 0), 0u);
+    EXPECT_EQ(errorWhere(json::parse(R"({"options":{"work":-1}})")).rfind("/options/work:", 0), 0u);
+    EXPECT_EQ(
+        errorWhere(json::parse(R"({"options":{"order":"sideways"}})")).rfind("/options/order:", 0),
+        0u);
+    EXPECT_NE(
+        errorWhere(json::parse(R"({"options":{"stream":[2]}})")).find("takes no option \"stream\""),
+        std::string::npos);
+}
+
+TEST(StreamsChunks, CoverTheArrayExactly) {
+    const std::int64_t elements = 1000003;
+    for (int n : {1, 3, 7, 8}) {
+        std::int64_t next = 0;
+        for (int i = 0; i < n; ++i) {
+            const StreamsChunk chunk = streamsChunk(elements, n, i);
+            EXPECT_EQ(chunk.first, next);
+            EXPECT_GE(chunk.count, elements / n);
+            EXPECT_LE(chunk.count, elements / n + 1);
+            next = chunk.first + chunk.count;
+        }
+        EXPECT_EQ(next, elements) << n;
+    }
+}
+
+TEST(MeasureStreams, AnswersRunsTimelinesAndPredictionThroughServe) {
+    FakeBackend backend;
+    const auto lines = serveStreams(
+        backend, R"({"id":1,"op":"measure_streams","options":{"bytes":16777216,"streams":[2,4],)"
+                 R"("repetitions":3}})"
+                 "\n");
+    ASSERT_EQ(lines.size(), 4u); // three progress lines (1, 2 and 4 streams), one answer
+    EXPECT_EQ(lines[0]["progress"]["total"], 3);
+    const json& answer = lines[3];
+    ASSERT_TRUE(answer["ok"].get<bool>()) << answer.dump();
+    const json& result = answer["result"];
+    EXPECT_EQ(result["asyncEngineCount"], 2);
+    EXPECT_EQ(result["timelineSource"], "cupti_activity");
+    ASSERT_EQ(result["runs"].size(), 3u);
+    const json& four = result["runs"][2];
+    EXPECT_EQ(four["streams"], 4);
+    ASSERT_EQ(four["timeline"].size(), 12u);
+    EXPECT_EQ(four["timeline"][0]["op"], "h2d");
+    EXPECT_EQ(four["timeline"][0]["bytes"], 16777216 / 4);
+    // Stage times: 16 MiB at 25 GB/s, plus the fake's 10 us.
+    const double copyMs = 16777216 / 25e6;
+    EXPECT_NEAR(result["stages"]["h2dMs"].get<double>(), copyMs + 0.01, 1e-12);
+    // The model's pipeline over the stages (equal, 2 engines): (3 + 4 - 1) / 4 of one stage.
+    const double stage = copyMs + 0.01;
+    EXPECT_NEAR(four["predictedMs"].get<double>(), 6.0 * stage / 4.0, 1e-9);
+    EXPECT_NEAR(four["predictedSpeedup"].get<double>(), 2.0, 1e-9);
+    // The fake pays 10 us per operation that the model leaves out: measured below predicted.
+    const double measured = four["speedup"].get<double>();
+    EXPECT_LT(measured, 2.0 - 1e-3);
+    EXPECT_NEAR(measured, 3.0 * stage / four["totalMs"].get<double>(), 1e-9);
+    EXPECT_EQ(result["runs"][0]["speedup"], 1.0);
+}
+
+TEST(MeasureStreams, OneCopyEngineIssuedPerStreamDoesNotSpeedUp) {
+    FakeBackend backend;
+    backend.streamsEngines = 1;
+    StreamsOptions options;
+    options.streams = {4};
+    auto measured = backend.measureStreams(options, nullptr, nullptr);
+    ASSERT_TRUE(std::holds_alternative<StreamsMeasurement>(measured));
+    const json result = toJson(std::get<StreamsMeasurement>(measured));
+    EXPECT_NEAR(result["runs"][1]["predictedSpeedup"].get<double>(), 1.0, 1e-9);
+    EXPECT_LE(result["runs"][1]["speedup"].get<double>(), 1.0);
+    EXPECT_NE(result["model"].get<std::string>().find("one copy engine"), std::string::npos);
+}
+
+TEST(MeasureStreams, RefusalsAreErrorsWithCodes) {
+    FakeBackend backend; // 1 GiB of device memory
+    const auto lines =
+        serveStreams(backend, R"({"id":1,"op":"measure_streams","options":{"bytes":1073741824}})"
+                              "\n"
+                              R"({"id":2,"op":"measure_streams","streams":[2]})"
+                              "\n"
+                              R"({"id":3,"op":"measure_streams","options":{"order":1}})"
+                              "\n");
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0]["error"]["code"], "out_of_memory");
+    EXPECT_NE(lines[0]["error"]["message"].get<std::string>().find("two arrays of 1 GiB"),
+              std::string::npos);
+    EXPECT_EQ(lines[1]["error"]["code"], "bad_request");
+    EXPECT_EQ(lines[1]["error"]["where"], "/streams");
+    EXPECT_EQ(lines[2]["error"]["where"], "/options/order");
+    EXPECT_EQ(backend.measureStreamsCalls.load(), 1);
+}
+
+TEST(MeasureStreams, CancelStopsBetweenStreamCounts) {
+    FakeBackend backend;
+    std::atomic<bool> cancel{false};
+    backend.beforeItem = [&](int index) {
+        if (index == 1) {
+            cancel = true;
+        }
+    };
+    auto result = backend.measureStreams(StreamsOptions{}, nullptr, [&] { return cancel.load(); });
+    ASSERT_TRUE(std::holds_alternative<ProbeError>(result));
+    EXPECT_EQ(std::get<ProbeError>(result).code, ProbeErrorCode::Cancelled);
+    EXPECT_EQ(std::get<ProbeError>(result).message, "cancelled after 2 of 8 stream counts");
+}
+
+TEST(MeasureStreams, HelloListsTheOp) {
+    FakeBackend backend;
+    const auto lines = serveStreams(backend, R"({"id":1,"op":"hello"})"
+                                             "\n");
+    ASSERT_EQ(lines.size(), 1u);
+    const json& ops = lines[0]["result"]["ops"];
+    EXPECT_NE(std::find(ops.begin(), ops.end(), "measure_streams"), ops.end()) << ops.dump();
+}
+
+} // namespace
