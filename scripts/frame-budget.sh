@@ -58,12 +58,16 @@ import re, sys
 
 # (column heading, start of the benchmark row's name)
 rows = [
-    ("window's frame p50 / p95", "edit → model → window's frame painted"),
+    ("window's frame p50 / p95", "edit → model → window's frame painted ("),
+    ("its GUI-thread CPU p50 / p95", "edit → model → window's frame painted, GUI-thread CPU"),
     ("whole window render() p50 / p95", "edit → model → whole window painted"),
     ("60 Hz drag: missed of 120", "60 Hz drag over"),
     ("drag frame p50 / p95", "60 Hz drag: each frame's repaint alone"),
+    ("drag frame CPU p50 / p95", "60 Hz drag: each frame's repaint, GUI-thread CPU"),
     ("lecture 4K reveal p50 / p95", "lecture mode 3840×2160 px: Space reveals"),
     ("lecture 4K next slide p50 / p95", "lecture mode 3840×2160 px: Space moves"),
+    ("lecture reveal CPU p50 / p95", "lecture mode: a reveal, GUI-thread CPU"),
+    ("lecture next slide CPU p50 / p95", "lecture mode: next slide, GUI-thread CPU"),
 ]
 print("| binary | scale | round | load before → after | " + " | ".join(r[0] for r in rows) + " |")
 print("| --- | --- | --- | --- |" + " --- |" * len(rows))
