@@ -253,49 +253,5 @@ TEST_F(WindowTest, AHoverOrARevealRepaintsOnlyWhatChangedAndShowsTheWholePicture
     EXPECT_TRUE(paints.painted().isEmpty());
 }
 
-TEST_F(WindowTest, AnOffsetStepLeavesTheUnchangedLanesAndTheLegendUnpainted) {
-    // A drag moves every ribbon and every requested byte, but of the lanes only those whose
-    // bytes cross into another line change, and the legend not at all: those stay as painted.
-    loadPreset("readsegment-offset-11");
-    WarpView* view = window->warpView();
-    ASSERT_NE(view, nullptr);
-    setOffset(document(), 12);
-    settle();
-    ASSERT_FALSE(shownPixels(view).isNull()) << "no backing store image to compare";
-    PaintRegions paints(view);
-    for (std::int64_t offset : {13, 14, 15}) {
-        paints.clear();
-        const WarpContent before = view->content();
-        const WarpLayout layoutBefore = view->currentLayout();
-        setOffset(document(), offset);
-        settle();
-        const QRegion painted = paints.painted();
-        const WarpLayout& layout = view->currentLayout();
-        ASSERT_EQ(layout.lines.size(), layoutBefore.lines.size()) << "offset " << offset;
-        EXPECT_FALSE(painted.isEmpty()) << "offset " << offset;
-        EXPECT_FALSE(painted.intersects(layout.legendRect.toAlignedRect()))
-            << "offset " << offset << ": the legend repainted";
-        int lanesChanged = 0;
-        int lanesPainted = 0;
-        const WarpContent after = view->content();
-        for (std::size_t lane = 0; lane < kWarpSize; ++lane) {
-            const bool sameLine =
-                (before.lanes[lane].line < 0) == (after.lanes[lane].line < 0) &&
-                (before.lanes[lane].line < 0 ||
-                 layoutBefore.lines[static_cast<std::size_t>(before.lanes[lane].line)].group ==
-                     layout.lines[static_cast<std::size_t>(after.lanes[lane].line)].group);
-            lanesChanged += sameLine ? 0 : 1;
-            // A lane's box is repainted when its middle is (the ribbons below it touch its edge).
-            lanesPainted += painted.contains(layout.laneRects[lane].center().toPoint()) ? 1 : 0;
-        }
-        EXPECT_LE(lanesPainted, lanesChanged) << "offset " << offset;
-        EXPECT_LT(lanesPainted, 4) << "offset " << offset << ": the lane row was repainted";
-        const QImage partly = shownPixels(view);
-        view->repaint();
-        EXPECT_TRUE(shownPixels(view) == partly)
-            << "offset " << offset << ": the partial repaint left other pixels than a whole one";
-    }
-}
-
 } // namespace
 } // namespace warpscope::app::test

@@ -14,16 +14,7 @@
 #include <QPainterPath>
 #include <QToolTip>
 
-#include <map>
-
 namespace warpscope::app {
-
-namespace {
-
-/// Up to this many rectangles in a paint event's region are painted one by one (see paintEvent).
-constexpr int kMaxPaintRects = 8;
-
-} // namespace
 
 WarpView::WarpView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent)
     : ZoomableView(parent), m_document(document), m_highlight(highlight) {
@@ -88,13 +79,10 @@ std::vector<WarpView::LookItem> WarpView::lookItems() const {
     // The margins hold the outlines (up to 3 px wide, centred or outside) and, where an element
     // has a label, text that may run past its rectangle; paintEvent skips with the same ones. The
     // key hashes everything the element is drawn from, its rectangle included.
-    enum Part { Title, Lanes, Ribbons, Memory, Legend, List };
-    int part = Title;
     const auto add = [&](const QRectF& rect, qreal margin, std::size_t key, qreal marginY = -1) {
         marginY = marginY < 0 ? margin : marginY;
         items.push_back(LookItem{rect.adjusted(-margin, -marginY, margin, marginY),
-                                 qHashMulti(key, rect.x(), rect.y(), rect.width(), rect.height()),
-                                 part});
+                                 qHashMulti(key, rect.x(), rect.y(), rect.width(), rect.height())});
     };
     const auto band = [&](const QRectF& rect) {
         return QRectF(rect.left(), rect.top(), std::max(rect.width(), viewWidth), rect.height());
@@ -113,21 +101,17 @@ std::vector<WarpView::LookItem> WarpView::lookItems() const {
             span = m_layout.byteSpan(*drawn.address, *drawn.address + width);
         }
         if (!m_layout.ribbons[index].isEmpty() && span) {
-            part = Ribbons;
             add(m_layout.ribbons[index].boundingRect(), 2,
                 qHashMulti(0, group, isEmphasised, emphasised != 0,
                            m_layout.laneRects[index].center().x(), span->first, span->second));
         }
-        part = Lanes;
         add(m_layout.laneRects[index], 4,
             qHashMulti(0, drawn.active, drawn.inBlock, group, isEmphasised, drawn.label));
         if (span) {
-            part = Memory;
             add(QRectF(span->first, m_layout.memoryTop, span->second - span->first, bandHeight), 4,
                 qHashMulti(0, group, isEmphasised, m_layout.global));
         }
     }
-    part = Memory;
     for (std::size_t index = 0; index < m_layout.lines.size(); ++index) {
         const WarpLayout::Line& line = m_layout.lines[index];
         add(line.rect.united(line.labelRect), 8,
@@ -160,9 +144,7 @@ std::vector<WarpView::LookItem> WarpView::lookItems() const {
                        box.labelRect.width()),
             8);
     }
-    part = Legend;
     add(band(m_layout.legendRect), 8, qHashMulti(0, m_layout.global, m_layout.showTextbook));
-    part = List;
     add(band(QRectF(m_layout.legendRect.left(), m_layout.listTop, m_layout.legendRect.width(),
                     rowHeight)),
         8, qHash(content.listHeading));
@@ -197,33 +179,27 @@ void WarpView::updateChangedLook() {
         update();
         return;
     }
-    // The changed elements' old and new rectangles, part by part (the title, the lanes, the
-    // ribbons, the memory, the legend, the list). Painting through a clip of many rectangles
-    // costs the raster engine more per span than one rectangle does, so where a part's changed
-    // rectangles cover most of their bounding box anyway, that box is repainted instead; the
-    // parts stay apart, so that a drag, which moves every ribbon and byte, does not repaint the
-    // lanes and the legend, which it leaves as they were.
-    std::map<int, QRegion> dirtyParts;
+    QRegion dirty;
     for (std::size_t index = 0; index < now.size(); ++index) {
         if (now[index].key != m_look[index].key || now[index].rect != m_look[index].rect) {
-            QRegion& part = dirtyParts[now[index].part];
-            part += now[index].rect.toAlignedRect();
-            part += m_look[index].rect.toAlignedRect();
+            dirty += now[index].rect.toAlignedRect();
+            dirty += m_look[index].rect.toAlignedRect();
         }
     }
     m_look = std::move(now);
-    QRegion dirty;
-    for (const auto& [part, region] : dirtyParts) {
-        const QRect bounds = region.boundingRect();
-        qint64 area = 0;
-        for (const QRect& r : region) {
-            area += qint64{r.width()} * r.height();
-        }
-        dirty += region.rectCount() > 1 && 2 * area >= qint64{bounds.width()} * bounds.height()
-                     ? QRegion(bounds)
-                     : region;
+    if (dirty.isEmpty()) {
+        return;
     }
-    if (!dirty.isEmpty()) {
+    // Painting through a clip of many rectangles costs the raster engine more per span than one
+    // rectangle does: when the rectangles cover most of their bounding box anyway, repaint that.
+    const QRect bounds = dirty.boundingRect();
+    qint64 area = 0;
+    for (const QRect& r : dirty) {
+        area += qint64{r.width()} * r.height();
+    }
+    if (dirty.rectCount() > 1 && 2 * area >= qint64{bounds.width()} * bounds.height()) {
+        update(bounds);
+    } else {
         update(dirty);
     }
 }
@@ -256,11 +232,12 @@ void WarpView::setMeasurementMark(const MeasurementMark& mark) {
 void WarpView::paintEvent(QPaintEvent* event) {
     // A hover or a reveal repaints only the elements it changed (updateChangedLook()); what lies
     // wholly outside the region is not drawn at all (needsPaint()), the rest is clipped to it.
+    m_paintRegion = event->region();
     QPainter painter(this);
     const ViewColors colors = ViewColors::fromPalette(palette());
+    painter.fillRect(rect(), colors.background);
     const auto& evaluation = m_document->evaluation();
     if (!evaluation) {
-        painter.fillRect(rect(), colors.background);
         painter.setPen(colors.mutedText);
         painter.drawText(rect(), Qt::AlignCenter,
                          tr("Nothing to draw: the pattern has never been valid.\n%1")
@@ -269,35 +246,15 @@ void WarpView::paintEvent(QPaintEvent* event) {
                                       : QString()));
         return;
     }
+    painter.setRenderHint(QPainter::Antialiasing, true);
     const std::uint32_t emphasised = m_highlight->emphasisedLanes();
     const WarpContent drawn = content();
-    const auto paintPicture = [&] {
-        painter.fillRect(rect(), colors.background);
-        painter.setRenderHint(QPainter::Antialiasing, true);
-        paintTitle(painter, colors, drawn);
-        paintLinks(painter, colors, *evaluation, emphasised);
-        paintLanes(painter, colors, *evaluation, drawn, emphasised);
-        paintMemory(painter, colors, *evaluation, drawn, emphasised);
-        paintTextbook(painter, colors, drawn, emphasised);
-        paintLegendAndList(painter, colors, drawn, emphasised);
-    };
-    const QRegion region = event->region();
-    if (region.rectCount() > 1 && region.rectCount() <= kMaxPaintRects) {
-        // A few rectangles (the parts an edit changed, apart): each painted through a clip of
-        // one rectangle, the raster engine's fast case, with only the elements that meet it.
-        // Each pixel gets the same drawing as in one paint through the whole region.
-        for (const QRect& rect : region) {
-            painter.save();
-            painter.setClipRect(rect);
-            m_paintRegion = QRegion(rect);
-            paintPicture();
-            painter.restore();
-        }
-    } else {
-        m_paintRegion = region;
-        paintPicture();
-    }
-    m_paintRegion = QRegion();
+    paintTitle(painter, colors, drawn);
+    paintLinks(painter, colors, *evaluation, emphasised);
+    paintLanes(painter, colors, *evaluation, drawn, emphasised);
+    paintMemory(painter, colors, *evaluation, drawn, emphasised);
+    paintTextbook(painter, colors, drawn, emphasised);
+    paintLegendAndList(painter, colors, drawn, emphasised);
 }
 
 void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const WarpContent& content) {

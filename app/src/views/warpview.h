@@ -122,9 +122,6 @@ private:
     struct LookItem {
         QRectF rect;
         std::size_t key = 0;
-        /// The part of the picture it belongs to (the title, the lanes, the ribbons, the memory,
-        /// the legend, the list): changed elements are bounded part by part.
-        int part = 0;
     };
     /// Every element of the current layout, in a fixed order.
     std::vector<LookItem> lookItems() const;
