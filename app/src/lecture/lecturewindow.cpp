@@ -489,7 +489,7 @@ void LectureWindow::applyFonts() {
     };
     m_title->setFont(sized(kTitlePx, true));
     m_counter->setFont(sized(kCounterPx, false));
-    // The counter is as wide as its widest text ("30 / 30"), so the title beside it keeps its
+    // The counter is as wide as its widest text ("35 / 35"), so the title beside it keeps its
     // width from slide to slide and its picture can be drawn ahead (prepareNextSlideTexts()).
     const QFontMetrics counterMetrics(m_counter->font());
     int counterWidth = 0;

@@ -35,8 +35,9 @@ QSize SlideTextLabel::sizeFor(const QString& text, int width, int minimumHeight)
 }
 
 bool SlideTextLabel::canKeepPictures() const {
-    // A picture is exact when QLabel's paint depends on nothing but the text, the size, the type,
-    // the colours and the device pixel ratio, and what lies under the label is one plain colour.
+    // A picture stands for QLabel's paint when that depends on nothing but the text, the size,
+    // the type, the colours and the device pixel ratio, and what lies under the label is one
+    // plain colour.
     // At a fractional ratio a widget's edge falls between device pixels: paint as QLabel does.
     const QWidget* parent = parentWidget();
     const qreal ratio = devicePixelRatioF();

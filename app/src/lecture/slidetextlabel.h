@@ -2,10 +2,12 @@
 // at a device pixel ratio of 2) their glyphs are over 64 device pixels high, the size above which
 // Qt's raster engine keeps no glyph cache and fills every glyph as a path on every paint: 20–30 ms
 // for a caption on the 2-core machine (docs/benchmarks.md, "The whole window at 60 Hz"). This
-// label paints its text once into a pixmap made at its device pixel ratio, exactly as QLabel paints
-// it there (QLabel's own paint, on the parent's plain background), and then only copies it, one
-// device pixel to one pixel. prepare() makes the picture of another text ahead of time (the next
-// slide's), so that a slide change only copies pixels.
+// label paints its text once into a pixmap made at its device pixel ratio with QLabel's own paint
+// (on the parent's plain background), and then only copies it, one device pixel to one pixel.
+// prepare() makes the picture of another text ahead of time (the next slide's), so that a slide
+// change only copies pixels. (The raster engine antialiases a path-filled glyph's edge a little
+// differently at another place on the device: on a 4K slide 0-17 pixels differ from text drawn in
+// place, by at most 4 of 255.)
 #pragma once
 
 #include <QColor>
