@@ -5,6 +5,7 @@
 #include "document/patterndocument.h"
 #include "gpu/kernelmeasurement.h"
 #include "lecture/lecturewindow.h"
+#include "lecture/slidetextlabel.h"
 #include "panels/messagebar.h"
 #include "shell/commandline.h"
 #include "views/bankview.h"
@@ -234,6 +235,56 @@ TEST_F(LectureTest, TypeIsLargeAndTheThemeHighContrast) {
     EXPECT_TRUE(colors.highContrast);
     EXPECT_EQ(colors.background, QColor(Qt::black));
     EXPECT_EQ(colors.text, QColor(Qt::white));
+}
+
+TEST_F(LectureTest, TheNextSlidesTitleAndCaptionAreDrawnAheadAsQLabelDrawsThem) {
+    // Every slide change in the deck: once the slide before has been painted (and the window
+    // had a pass of its event loop to itself), the new slide's title and caption are pictures
+    // already made at the size the layout gives them, so the change only copies pixels.
+    auto* caption = lecture->findChild<SlideTextLabel*>(QStringLiteral("lectureCaption"));
+    auto* title = lecture->findChild<SlideTextLabel*>(QStringLiteral("lectureTitle"));
+    ASSERT_NE(caption, nullptr);
+    ASSERT_NE(title, nullptr);
+    const auto settle = [] {
+        for (int pass = 0; pass < 4; ++pass) {
+            QApplication::processEvents();
+        }
+    };
+    press(Qt::Key_Home);
+    settle();
+    int captionsChecked = 0;
+    for (int slide = 1; slide < lecture->slideCount(); ++slide) {
+        lecture->nextSlide();
+        lecture->layout()->activate(); // the sizes the next paint will see
+        EXPECT_TRUE(title->isPrepared(title->text(), title->size()))
+            << "slide " << slide << ": title \"" << title->text().toStdString() << "\" at "
+            << title->width() << "×" << title->height();
+        if (!caption->text().isEmpty()) {
+            ++captionsChecked;
+            EXPECT_TRUE(caption->isPrepared(caption->text(), caption->size()))
+                << "slide " << slide << ": caption at " << caption->width() << "×"
+                << caption->height();
+        }
+        const int made = caption->picturesMade() + title->picturesMade();
+        lecture->repaint();
+        EXPECT_EQ(caption->picturesMade() + title->picturesMade(), made)
+            << "slide " << slide << ": the paint drew the text instead of copying it";
+        settle();
+    }
+    EXPECT_GT(captionsChecked, 10);
+
+    // The picture is what QLabel itself paints there: the same label set up the same way.
+    QLabel plain(lecture.get());
+    plain.setFont(caption->font());
+    plain.setWordWrap(true);
+    plain.setTextFormat(Qt::PlainText);
+    plain.setText(caption->text());
+    plain.resize(caption->size());
+    ASSERT_FALSE(caption->text().isEmpty());
+    EXPECT_EQ(caption->grab().toImage(), plain.grab().toImage());
+    // ... and a picture of other text is not: the comparison can fail.
+    plain.setText(caption->text() + QStringLiteral("."));
+    EXPECT_NE(caption->grab().toImage(), plain.grab().toImage());
 }
 
 TEST_F(LectureTest, EscapeAndF11Leave) {

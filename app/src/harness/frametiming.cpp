@@ -5,6 +5,8 @@
 #include <QEvent>
 #include <QWidget>
 
+#include <ctime>
+
 namespace warpscope::app {
 
 qint64 benchmarkNowNs() {
@@ -14,6 +16,12 @@ qint64 benchmarkNowNs() {
         return timer;
     }();
     return clock.nsecsElapsed();
+}
+
+qint64 benchmarkThreadCpuNs() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return qint64{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
 }
 
 FrameClock::FrameClock(QWidget* window) : m_window(window) {
@@ -30,6 +38,7 @@ bool FrameClock::eventFilter(QObject* watched, QEvent* event) {
     }
     // Deliver the repaint here, inside the filter, to know when it is over; then swallow it.
     const qint64 start = benchmarkNowNs();
+    const qint64 startCpu = benchmarkThreadCpuNs();
     m_inside = true;
     if (m_profile != nullptr) {
         m_profile->beginFrame();
@@ -40,9 +49,10 @@ bool FrameClock::eventFilter(QObject* watched, QEvent* event) {
     }
     m_inside = false;
     m_lastEndNs = benchmarkNowNs();
+    m_lastEndCpuNs = benchmarkThreadCpuNs();
     ++m_frames;
     if (onFrame) {
-        onFrame(start, m_lastEndNs);
+        onFrame(start, m_lastEndNs, m_lastEndCpuNs - startCpu);
     }
     return true;
 }

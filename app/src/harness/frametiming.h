@@ -16,6 +16,9 @@ namespace warpscope::app {
 
 /// Nanoseconds on one clock shared by every timing of a benchmark run.
 qint64 benchmarkNowNs();
+/// CPU time of the calling thread (the GUI thread), in nanoseconds: what a frame costs the
+/// window, apart from the waiting a loaded machine adds to its wall-clock time.
+qint64 benchmarkThreadCpuNs();
 
 /// Watches one top-level window and reports each repaint it gets from the event loop, from the
 /// start of its UpdateRequest to the end (every dirty widget painted and the result flushed).
@@ -26,8 +29,11 @@ public:
 
     int frameCount() const { return m_frames; }
     qint64 lastFrameEndNs() const { return m_lastEndNs; }
-    /// Called at the end of each frame with its start and end (benchmarkNowNs()).
-    std::function<void(qint64 startNs, qint64 endNs)> onFrame;
+    /// benchmarkThreadCpuNs() at the end of the last frame.
+    qint64 lastFrameEndCpuNs() const { return m_lastEndCpuNs; }
+    /// Called at the end of each frame with its start and end (benchmarkNowNs()) and the GUI
+    /// thread's CPU time it took.
+    std::function<void(qint64 startNs, qint64 endNs, qint64 cpuNs)> onFrame;
     /// Record each frame's paints in `profile` (nullptr: none).
     void setProfile(class PaintProfile* profile) { m_profile = profile; }
 
@@ -40,6 +46,7 @@ private:
     bool m_inside = false;
     int m_frames = 0;
     qint64 m_lastEndNs = 0;
+    qint64 m_lastEndCpuNs = 0;
 };
 
 /// While recording, the time from each widget's paint event to the next one (or to the end of the

@@ -4,6 +4,7 @@
 
 #include "document/patterndocument.h"
 #include "gpu/kernelmeasurement.h"
+#include "lecture/slidetextlabel.h"
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
@@ -29,6 +30,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -116,9 +118,10 @@ Result<Deck> loadDeckFile(const QString& path) {
 
 LectureWindow::LectureWindow(Deck deck, QWidget* parent)
     : QWidget(parent, Qt::Window), m_deck(std::move(deck)), m_document(new PatternDocument(this)),
-      m_highlight(new LaneHighlight(this)), m_title(new QLabel(this)), m_counter(new QLabel(this)),
-      m_viewArea(new QWidget(this)), m_viewLayout(new QHBoxLayout(m_viewArea)),
-      m_caption(new QLabel(this)), m_step(new QLabel(this)), m_keys(new QLabel(this)),
+      m_highlight(new LaneHighlight(this)), m_title(new SlideTextLabel(this)),
+      m_counter(new QLabel(this)), m_viewArea(new QWidget(this)),
+      m_viewLayout(new QHBoxLayout(m_viewArea)), m_caption(new SlideTextLabel(this)),
+      m_step(new QLabel(this)), m_keys(new QLabel(this)),
       m_kernelMeasurements(new KernelMeasurementStore(this)) {
     setObjectName(QStringLiteral("lectureWindow"));
     setWindowTitle(m_deck.title.empty()
@@ -142,7 +145,8 @@ LectureWindow::LectureWindow(Deck deck, QWidget* parent)
     setTextColour(m_step, kStepColour);
     setTextColour(m_keys, kMutedColour);
     m_keys->setText(tr("→ PgDn next · ← PgUp back · Space step · Enter all · Esc leave"));
-    for (QLabel* label : {m_title, m_counter, m_caption, m_step, m_keys}) {
+    for (QLabel* label :
+         std::initializer_list<QLabel*>{m_title, m_counter, m_caption, m_step, m_keys}) {
         label->setTextFormat(Qt::PlainText);
         label->setFocusPolicy(Qt::NoFocus);
     }
@@ -223,6 +227,7 @@ void LectureWindow::setSlide(int index) {
         m_step->setText(
             tr("This slide cannot be shown: %1").arg(QString::fromStdString(error->describe())));
     }
+    m_prepareAfterFrame = true;
     emit slideChanged(m_slide);
 }
 
@@ -410,18 +415,40 @@ BankView* LectureWindow::bankView() const {
 
 // ---- Texts and type ---------------------------------------------------------------------------
 
-QString LectureWindow::titleText() const {
-    if (m_slide < 0) {
-        return {};
-    }
-    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(m_slide)];
+namespace {
+
+QString slideTitle(const DeckSlide& slide) {
     return QString::fromStdString(slide.title.empty() ? slide.pattern.title : slide.title);
+}
+
+} // namespace
+
+QString LectureWindow::titleText() const {
+    return m_slide < 0 ? QString() : slideTitle(m_deck.slides[static_cast<std::size_t>(m_slide)]);
 }
 
 QString LectureWindow::captionText() const {
     return m_slide < 0
                ? QString()
                : QString::fromStdString(m_deck.slides[static_cast<std::size_t>(m_slide)].caption);
+}
+
+void LectureWindow::prepareNextSlideTexts() {
+    if (m_slide < 0 || m_slide + 1 >= slideCount() || !isVisible()) {
+        return;
+    }
+    const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(m_slide + 1)];
+    // The sizes the layout will give them: the title keeps its width (the counter beside it has
+    // a fixed one, see applyFonts()) and is at least as high as the counter; the caption spans
+    // the window. A wrong guess costs nothing but the time: the paint then draws the text itself.
+    const QString title = slideTitle(next);
+    m_title->prepare(title,
+                     m_title->sizeFor(title, m_title->width(), m_counter->sizeHint().height()));
+    const QString caption = QString::fromStdString(next.caption);
+    // (The window's width less the layout's margins: the layout's own rectangle is not valid
+    // while a layout request is pending.)
+    const int width = contentsRect().marginsRemoved(layout()->contentsMargins()).width();
+    m_caption->prepare(caption, m_caption->sizeFor(caption, width));
 }
 
 QString LectureWindow::counterText() const {
@@ -478,6 +505,18 @@ void LectureWindow::applyFonts() {
     };
     m_title->setFont(sized(kTitlePx, true));
     m_counter->setFont(sized(kCounterPx, false));
+    // The counter is as wide as its widest text ("35 / 35"), so the title beside it keeps its
+    // width from slide to slide and its picture can be drawn ahead (prepareNextSlideTexts()).
+    const QFontMetrics counterMetrics(m_counter->font());
+    int counterWidth = 0;
+    for (int slide = 1; slide <= slideCount(); ++slide) {
+        counterWidth = std::max(
+            counterWidth, counterMetrics
+                              .boundingRect(QRect(0, 0, 2000, 2000), Qt::AlignRight | Qt::AlignTop,
+                                            QStringLiteral("%1 / %2").arg(slide).arg(slideCount()))
+                              .width());
+    }
+    m_counter->setMinimumWidth(counterWidth);
     m_caption->setFont(sized(kCaptionPx, false));
     m_step->setFont(sized(kStepPx, true));
     m_keys->setFont(sized(kKeysPx, false));
@@ -571,6 +610,17 @@ bool LectureWindow::eventFilter(QObject* watched, QEvent* event) {
         return true;
     }
     return QWidget::eventFilter(watched, event);
+}
+
+bool LectureWindow::event(QEvent* event) {
+    const bool handled = QWidget::event(event);
+    if (event->type() == QEvent::UpdateRequest && m_prepareAfterFrame) {
+        // This slide is on screen now: draw the next one's texts in the pause before the next
+        // key, not in the frame the audience is waiting for.
+        m_prepareAfterFrame = false;
+        QTimer::singleShot(0, this, &LectureWindow::prepareNextSlideTexts);
+    }
+    return handled;
 }
 
 void LectureWindow::mouseDoubleClickEvent(QMouseEvent* event) {

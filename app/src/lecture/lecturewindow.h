@@ -32,6 +32,7 @@ class KernelMeasurementStore;
 class LaneHighlight;
 class NotesView;
 class PatternDocument;
+class SlideTextLabel;
 class WarpView;
 
 /// The deck compiled into the app (resources/decks/course.json).
@@ -110,6 +111,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     struct Step {
@@ -122,17 +124,20 @@ private:
     void applyReveal();
     void applyFonts();
     void updateTexts();
+    /// Draw the next slide's title and caption ahead (SlideTextLabel::prepare), after the frame
+    /// that shows this slide: a slide change then only copies their pixels.
+    void prepareNextSlideTexts();
     void finish();
 
     Deck m_deck;
     int m_slide = -1;
     PatternDocument* m_document;
     LaneHighlight* m_highlight;
-    QLabel* m_title;
+    SlideTextLabel* m_title;
     QLabel* m_counter;
     QWidget* m_viewArea;
     QHBoxLayout* m_viewLayout;
-    QLabel* m_caption;
+    SlideTextLabel* m_caption;
     QLabel* m_step;
     QLabel* m_keys;
     /// The view widgets made so far, by view name (made when a slide first needs them), and the
@@ -149,6 +154,8 @@ private:
     int m_revealed = 0;
     bool m_revealedAll = false; // by Return: the whole figure, no step singled out
     bool m_finished = false;
+    bool m_prepareAfterFrame =
+        false; // a slide was shown: draw the next one's texts after its frame
 };
 
 } // namespace warpscope::app
