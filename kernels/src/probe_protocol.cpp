@@ -4,6 +4,7 @@
 
 #include "kernel_codegen.h"
 #include "kernel_request.h"
+#include "l2_persistence.h"
 #include "transfers.h"
 
 #include "warpscope/json_depth.h"
@@ -66,9 +67,17 @@ constexpr std::size_t kMaxQueuedBytes = 16u * 1024u * 1024u;
 constexpr int kMaxSweepPatterns = 65536;
 constexpr int kMaxRepetitions = 1000;
 
-const char* const kOps[] = {"hello",          "device_info",      "measure",   "sweep",
-                            "cancel",         "kernel_source",    "selfcheck", "shutdown",
-                            "measure_kernel", "measure_transfers"};
+const char* const kOps[] = {"hello",
+                            "device_info",
+                            "measure",
+                            "sweep",
+                            "cancel",
+                            "kernel_source",
+                            "selfcheck",
+                            "shutdown",
+                            "measure_kernel",
+                            "measure_transfers",
+                            "measure_l2_persistence"};
 
 ProbeError makeError(ProbeErrorCode code, std::string message) {
     return ProbeError{code, std::move(message), false};
@@ -272,7 +281,8 @@ Pending parseRequestLine(const LineRead& line) {
     if (std::find(std::begin(kOps), std::end(kOps), pending.op) == std::end(kOps)) {
         pending.error = badRequest("unknown op \"" + pending.op +
                                        "\"; the ops are hello, device_info, measure, sweep, "
-                                       "measure_kernel, measure_transfers, cancel, "
+                                       "measure_kernel, measure_transfers, "
+                                       "measure_l2_persistence, cancel, "
                                        "kernel_source, selfcheck and "
                                        "shutdown",
                                    "/op");
@@ -550,7 +560,8 @@ public:
                     m_shared->runningId = pending.id;
                     m_shared->runningCancellable =
                         pending.op == "sweep" || pending.op == "selfcheck" ||
-                        pending.op == "measure_kernel" || pending.op == "measure_transfers";
+                        pending.op == "measure_kernel" || pending.op == "measure_transfers" ||
+                        pending.op == "measure_l2_persistence";
                     m_shared->cancelRequested = false;
                 }
             }
@@ -643,6 +654,17 @@ private:
                                     [this](const json& line) { m_shared->write(line); });
             auto result = runTransfersRequest(
                 request, m_backend, [&](int done, int total) { progress(done, total); },
+                [this] { return m_shared->cancelRequested.load(); });
+            if (auto* error = std::get_if<RequestError>(&result)) {
+                return fail(id, *error);
+            }
+            return {okResponse(id, std::get<json>(std::move(result)))};
+        }
+        if (op == "measure_l2_persistence") {
+            ProgressWriter progress(id, m_options.progressInterval,
+                                    [this](const json& line) { m_shared->write(line); });
+            auto result = runL2PersistenceRequest(
+                request, *m_target, [&](int done, int total) { progress(done, total); },
                 [this] { return m_shared->cancelRequested.load(); });
             if (auto* error = std::get_if<RequestError>(&result)) {
                 return fail(id, *error);

@@ -259,7 +259,8 @@ TEST(ProbeProtocol, HelloNamesTheProtocolVersionAndTheBuild) {
     }
     EXPECT_EQ(ops, (std::set<std::string>{"hello", "device_info", "measure", "sweep", "cancel",
                                           "kernel_source", "selfcheck", "shutdown",
-                                          "measure_kernel", "measure_transfers"}));
+                                          "measure_kernel", "measure_transfers",
+                                          "measure_l2_persistence"}));
 }
 
 TEST(ProbeProtocol, StringIdsAreEchoedAsGiven) {
