@@ -42,35 +42,6 @@ const std::vector<std::string>& l2PersistenceCounterNames() {
     return names;
 }
 
-double tunedHitRatio(std::int64_t windowBytes, std::int64_t setAsideBytes) {
-    if (windowBytes <= 0) {
-        return 1.0;
-    }
-    return std::min(1.0, static_cast<double>(setAsideBytes) / static_cast<double>(windowBytes));
-}
-
-L2PersistenceModel l2PersistenceModel(std::int64_t windowBytes, double hitRatio, bool window,
-                                      std::int64_t setAsideBytes, std::int64_t l2Bytes,
-                                      int streamPerRegion) {
-    L2PersistenceModel model;
-    const double w = static_cast<double>(windowBytes);
-    const double h = window ? std::clamp(hitRatio, 0.0, 1.0) : 0.0;
-    const double setAside = static_cast<double>(setAsideBytes);
-    const double persisting = h * w;
-    model.fits = !window || persisting <= setAside;
-    // The persisting lines: all kept where they fit the set-aside part, else at most set-aside
-    // bytes of the region.
-    const double kept = w <= 0.0 ? 0.0 : model.fits ? h : std::min(h, setAside / w);
-    // The streamed rest of the region hits when the traffic between two reads of it fits the L2
-    // that the persisting lines leave.
-    const double left = static_cast<double>(l2Bytes) - std::min(setAside, persisting);
-    const double between = (1.0 - h + static_cast<double>(streamPerRegion)) * w;
-    const double streamed = (1.0 - h) * (between <= left ? 1.0 : 0.0);
-    model.regionHitFraction = std::clamp(kept + streamed, 0.0, 1.0);
-    model.hitRateFraction = model.regionHitFraction / (1.0 + std::max(0, streamPerRegion));
-    return model;
-}
-
 std::vector<L2HitRatio> l2PersistenceRatios(const L2PersistencePlan& plan,
                                             std::int64_t windowBytes) {
     std::vector<L2HitRatio> ratios;
@@ -272,22 +243,6 @@ void deriveRegionHit(L2PersistencePoint& point, int streamPerRegion) {
         point.countersMeasured
             ? std::min(100.0, point.hitRatePct * (1.0 + std::max(0, streamPerRegion)))
             : 0.0;
-}
-
-const char* l2PersistenceModelStatement() {
-    return "The notes (seed 003, \"L2 Cache\"): \"A portion of the L2 cache can be set aside for "
-           "persistent (repeatedly) accesses to a data region in global memory\"; hitRatio is the "
-           "\"percentage of lines assigned hitProp, rest are assigned missProp\", and \"depending "
-           "on the value of the num_bytes parameter and the size of L2 cache, one may need to "
-           "tune the value of hitRatio to avoid thrashing of L2 cache lines\". The model in those "
-           "terms: hitRatio x num_bytes of the region is persisting; where that fits the set-aside "
-           "part, every re-read of those lines hits; where it does not, at most set-aside / "
-           "num_bytes of the region can be kept (the tuned hitRatio, min(1, set-aside / "
-           "num_bytes), keeps exactly that without thrashing). The rest of the region hits only "
-           "when the traffic between two of its reads fits the L2 that is left (plain LRU "
-           "reasoning, not in the notes), and the streaming buffer, read once, never hits. The "
-           "probe measures the L2 hit rate of all sectors (lts__t_sector_hit_rate.pct) and the "
-           "time; the region's own hit rate is derived from it assuming streaming reads miss.";
 }
 
 RequestResult<L2PersistenceOptions> parseL2PersistenceOptions(const json& request) {

@@ -17,10 +17,6 @@ RequestResult<L2PersistenceOptions> parseL2PersistenceOptions(const nlohmann::js
 
 nlohmann::json toJson(const L2PersistenceMeasurement& measurement);
 
-/// The model's statement (the notes' passage and what the probe measures), for answers and
-/// the app's model-only state.
-const char* l2PersistenceModelStatement();
-
 /// Runs a measure_l2_persistence request (id and op already checked).
 RequestResult<nlohmann::json> runL2PersistenceRequest(const nlohmann::json& request,
                                                       Backend& backend,

@@ -8,6 +8,8 @@
 // the command line.
 #pragma once
 
+#include "warpscope/l2_persistence_model.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -95,24 +97,12 @@ struct L2PersistenceMeasurement {
     std::vector<L2PersistencePoint> points;
 };
 
-/// The model for one point, in the notes' terms: hitRatio x num_bytes of the region is marked
-/// persisting. Where that fits the set-aside part of L2, those lines stay and every re-read of
-/// them hits; where it does not, they compete for the set-aside part ("tune hitRatio to avoid
-/// thrashing"), and at most set-aside / num_bytes of the region can be kept. The rest of the
-/// region (and all of it without a window) is streamed: it hits only when the traffic between
-/// two reads of it, (1 - hitRatio + streamPerRegion) x num_bytes, fits the L2 left over (LRU
-/// reasoning; the notes give no rule for it). Streaming reads never hit.
-struct L2PersistenceModel {
-    double regionHitFraction = 0.0; // of the region's reads, 0..1
-    double hitRateFraction = 0.0;   // of all reads: regionHitFraction / (1 + streamPerRegion)
-    bool fits = true;               // hitRatio x num_bytes <= set-aside
-};
-L2PersistenceModel l2PersistenceModel(std::int64_t windowBytes, double hitRatio, bool window,
-                                      std::int64_t setAsideBytes, std::int64_t l2Bytes,
-                                      int streamPerRegion);
-
-/// hitRatio = min(1, set-aside / window).
-double tunedHitRatio(std::int64_t windowBytes, std::int64_t setAsideBytes);
+/// The model for one point, in the notes' terms (warpscope/l2_persistence_model.h, shared with
+/// the app).
+using warpscope::L2PersistenceModel;
+using warpscope::l2PersistenceModel;
+using warpscope::l2PersistenceModelStatement;
+using warpscope::tunedHitRatio;
 
 /// Checks the options against the device: refuses (the message says why) where the device has
 /// no persisting L2, a window is larger than accessPolicyMaxWindowSize, a set-aside is larger
