@@ -740,8 +740,8 @@ public:
                     if (std::find(known.begin(), known.end(), name) == known.end()) {
                         return fail(
                             "unknown view \"" + name +
-                                "\"; a slide shows warp, bank, block, sweep, metrics, grid, notes "
-                                "or transfers",
+                                "\"; a slide shows warp, bank, block, sweep, metrics, grid, notes, "
+                                "transfers or l2-persistence",
                             child(viewsAt, v));
                     }
                     if (std::find(parsed.views.begin(), parsed.views.end(), name) !=
@@ -915,8 +915,9 @@ Result<Session> sessionFromJsonText(std::string_view text) {
 }
 
 const std::vector<std::string>& deckViewNames() {
-    static const std::vector<std::string> names = {"warp",    "bank", "block", "sweep",
-                                                   "metrics", "grid", "notes", "transfers"};
+    static const std::vector<std::string> names = {"warp",  "bank",      "block",
+                                                   "sweep", "metrics",   "grid",
+                                                   "notes", "transfers", "l2-persistence"};
     return names;
 }
 

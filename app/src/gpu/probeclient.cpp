@@ -23,9 +23,16 @@ constexpr qsizetype kMaxAnswerBytes = 256 * 1024 * 1024;
 constexpr qsizetype kStderrKeep = 4096;
 
 const char* opName(int op) {
-    static const char* names[] = {"hello",    "device_info",    "measure",
-                                  "sweep",    "kernel_source",  "cancel",
-                                  "shutdown", "measure_kernel", "measure_transfers"};
+    static const char* names[] = {"hello",
+                                  "device_info",
+                                  "measure",
+                                  "sweep",
+                                  "kernel_source",
+                                  "cancel",
+                                  "shutdown",
+                                  "measure_kernel",
+                                  "measure_transfers",
+                                  "measure_l2_persistence"};
     return names[op];
 }
 
@@ -230,7 +237,7 @@ int ProbeClient::addJob(Op op, QJsonObject request) {
     }
     job.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
     const bool needsGpu = op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel ||
-                          op == Op::MeasureTransfers;
+                          op == Op::MeasureTransfers || op == Op::MeasureL2Persistence;
     if ((m_state == State::NoGpu && needsGpu) || m_state == State::Failed) {
         // Answered at once, after the caller has the id.
         const ProbeFailure failure = m_stateFailure.value_or(
@@ -285,6 +292,10 @@ int ProbeClient::measureTransfers(const QJsonObject& options) {
     return addJob(Op::MeasureTransfers, QJsonObject{{QStringLiteral("options"), options}});
 }
 
+int ProbeClient::measureL2Persistence(const QJsonObject& options) {
+    return addJob(Op::MeasureL2Persistence, QJsonObject{{QStringLiteral("options"), options}});
+}
+
 int ProbeClient::kernelSource(const NamedPattern& pattern) {
     return addJob(Op::KernelSource, QJsonObject{{QStringLiteral("pattern"), patternJson(pattern)}});
 }
@@ -299,8 +310,8 @@ void ProbeClient::cancel(int job) {
             return;
         }
         it->silent = true;
-        if ((it->op == Op::Sweep || it->op == Op::MeasureKernel ||
-             it->op == Op::MeasureTransfers) &&
+        if ((it->op == Op::Sweep || it->op == Op::MeasureKernel || it->op == Op::MeasureTransfers ||
+             it->op == Op::MeasureL2Persistence) &&
             m_process != nullptr) {
             Job cancel;
             cancel.id = m_nextId++;
@@ -491,7 +502,8 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
                 for (const Job& waiting : m_jobs) {
                     if (!waiting.sent &&
                         (waiting.op == Op::Measure || waiting.op == Op::Sweep ||
-                         waiting.op == Op::MeasureKernel || waiting.op == Op::MeasureTransfers)) {
+                         waiting.op == Op::MeasureKernel || waiting.op == Op::MeasureTransfers ||
+                         waiting.op == Op::MeasureL2Persistence)) {
                         failed.push_back(waiting);
                     } else {
                         keep.push_back(waiting);
@@ -574,6 +586,11 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
     case Op::MeasureTransfers:
         if (!job.silent) {
             emit transfersMeasured(job.id, result);
+        }
+        return;
+    case Op::MeasureL2Persistence:
+        if (!job.silent) {
+            emit l2PersistenceMeasured(job.id, result);
         }
         return;
     case Op::Cancel:

@@ -188,6 +188,10 @@ public:
     /// for the defaults). Answered by transfersMeasured with the answer's result object
     /// (transferResultsFromJson in gpu/transfersmeasurement.h reads it).
     int measureTransfers(const QJsonObject& options);
+    /// The L2 persistence window (measure_l2_persistence; `options` as docs/protocol.md has
+    /// them, {} for the defaults). Answered by l2PersistenceMeasured with the result object
+    /// (l2PersistenceResultsFromJson in gpu/l2persistencemeasurement.h reads it).
+    int measureL2Persistence(const QJsonObject& options);
     /// Drop a job: a waiting one is never sent (or removed from the probe's queue), a running
     /// sweep is cancelled; its answer, if it still comes, is not reported. No signal follows.
     void cancel(int job);
@@ -202,6 +206,7 @@ signals:
     void kernelSourceReady(int job, const QString& source);
     void kernelMeasured(int job, const std::vector<KernelMeasurement>& measurements);
     void transfersMeasured(int job, const QJsonObject& result);
+    void l2PersistenceMeasured(int job, const QJsonObject& result);
     void jobFailed(int job, const ProbeFailure& failure);
     /// The probe stopped on its own (`why`) and was started again.
     void restarted(const QString& why);
@@ -220,7 +225,8 @@ private:
         Cancel,
         Shutdown,
         MeasureKernel,
-        MeasureTransfers
+        MeasureTransfers,
+        MeasureL2Persistence
     };
     struct Job {
         int id = 0;

@@ -8,6 +8,7 @@
 #include "views/bankview.h"
 #include "views/blockview.h"
 #include "views/gridview.h"
+#include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
 #include "views/sweepplot.h"
@@ -275,6 +276,10 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         transfers->runButton()->hide(); // a slide shows; the main window measures
         transfers->setResults(m_transferResults);
         view = transfers;
+    } else if (name == QLatin1String("l2-persistence")) {
+        auto* l2 = new L2PersistenceView(m_viewArea); // the model and the notes' statement
+        l2->runButton()->hide();
+        view = l2;
     } else if (name == QLatin1String("grid")) {
         view = new GridView(m_document, m_viewArea); // scales its heat map to its size
         frame = view;

@@ -103,6 +103,12 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             "warpscope", "Show recorded host and device transfer results (a measure_transfers "
                          "answer, e.g. tests/data/transfers_h100.json) in the Transfers tab."),
         QStringLiteral("FILE"));
+    const QCommandLineOption l2PersistenceResults(
+        QStringLiteral("l2-persistence"),
+        QCoreApplication::translate(
+            "warpscope", "Show recorded L2 persistence results (a measure_l2_persistence answer, "
+                         "e.g. tests/data/l2_persistence_h100.json) in the L2 persistence tab."),
+        QStringLiteral("FILE"));
     const QCommandLineOption probeDevice(
         QStringLiteral("probe-device"),
         QCoreApplication::translate("warpscope",
@@ -118,7 +124,8 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         QStringLiteral("FILE"));
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
                        noSettings, probe, measure, benchmarkGpu, lecture, lectureScript,
-                       kernelMeasurements, transferResults, probeDevice, saveSession});
+                       kernelMeasurements, transferResults, probeDevice, saveSession,
+                       l2PersistenceResults});
     const QList<QCommandLineOption> exportOptions = figureExportOptions();
     parser.addOptions(exportOptions);
     if (!parser.parse(arguments)) {
@@ -158,6 +165,7 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     out.saveSessionPath = parser.value(saveSession);
     out.kernelMeasurementsFiles = parser.values(kernelMeasurements);
     out.transferResultsFiles = parser.values(transferResults);
+    out.l2PersistenceResultsFiles = parser.values(l2PersistenceResults);
     if (out.exporting) {
         out.view = parser.value(view);
         out.theme = parser.value(theme);

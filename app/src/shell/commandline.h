@@ -38,6 +38,8 @@ struct CommandLine {
     QStringList kernelMeasurementsFiles;
     /// --transfers: recorded measure_transfers results for the Transfers tab.
     QStringList transferResultsFiles;
+    /// --l2-persistence: recorded measure_l2_persistence results for the L2 persistence tab.
+    QStringList l2PersistenceResultsFiles;
     /// --benchmark-gpu: time an edit to the measured overlay on screen, with the real probe.
     bool benchmarkGpu = false;
     /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).

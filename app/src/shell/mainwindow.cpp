@@ -75,6 +75,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     createGpu();
     createNotes();
     createTransfers();
+    createL2Persistence();
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
             statusBar()->showMessage(m_highlight->selectionText());
@@ -312,6 +313,7 @@ std::map<std::string, std::string> MainWindow::viewSettings() const {
         {kOutlinesKey, m_warpView->showsTextbook() ? "true" : "false"}};
     addNotesSettings(settings);
     addTransfersSettings(settings);
+    addL2PersistenceSettings(settings);
     return settings;
 }
 
@@ -326,6 +328,7 @@ void MainWindow::applyViewSettings(const std::map<std::string, std::string>& set
     }
     applyNotesSettings(settings);
     applyTransfersSettings(settings);
+    applyL2PersistenceSettings(settings);
 }
 
 void MainWindow::setTheme(Theme theme) {

@@ -36,6 +36,7 @@ class KernelSourceDialog;
 class KernelMeasurementStore;
 class NotesRunner;
 class TransfersView;
+class L2PersistenceView;
 class NotesView;
 class GridView;
 class MeasurementStore;
@@ -110,6 +111,12 @@ public:
     /// Show recorded transfer results (gpu/transfersmeasurement.h's readTransferResults) in the
     /// Transfers tab; false, with the reason in the message bar, when they cannot be read.
     bool loadTransferResults(const QString& path);
+    L2PersistenceView* l2PersistenceView() const { return m_l2PersistenceView; }
+    /// Measure the L2 persistence window on the GPU (the L2 persistence tab's button).
+    void runL2PersistenceOnGpu();
+    /// Show recorded measure_l2_persistence results in the L2 persistence tab; false, with the
+    /// reason in the message bar, when they cannot be read.
+    bool loadL2PersistenceResults(const QString& path);
 
     /// Show the notes-vs-GPU tab on the notes experiment `id` ("table-4-11"); its first row's
     /// kernel's first access becomes the current pattern, so the warp, bank and block views
@@ -217,6 +224,11 @@ private:
     void createTransfers();
     void addTransfersSettings(std::map<std::string, std::string>& settings) const;
     void applyTransfersSettings(const std::map<std::string, std::string>& settings);
+    /// The L2 persistence tab and its probe job (mainwindow_l2persistence.cpp); its results in
+    /// the session's view settings.
+    void createL2Persistence();
+    void addL2PersistenceSettings(std::map<std::string, std::string>& settings) const;
+    void applyL2PersistenceSettings(const std::map<std::string, std::string>& settings);
 
     MainWindowOptions m_options;
     PatternDocument* m_document;
@@ -252,7 +264,9 @@ private:
     NotesView* m_notesView = nullptr;
     GridView* m_gridView = nullptr;
     TransfersView* m_transfersView = nullptr;
-    int m_transfersJob = 0;      // the running measure_transfers job, 0 when none
+    int m_transfersJob = 0; // the running measure_transfers job, 0 when none
+    L2PersistenceView* m_l2PersistenceView = nullptr;
+    int m_l2PersistenceJob = 0;  // the running measure_l2_persistence job, 0 when none
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
 };
@@ -283,5 +297,9 @@ int runNotesExport(const CommandLine& options);
 int runTransfersExport(const CommandLine& options);
 /// The preset id that shows the Transfers tab.
 inline constexpr const char* kTransfersPresetId = "transfers";
+/// `--export FILE --preset l2-persistence [--l2-persistence F] [--size WxH]`: the L2 persistence
+/// chart as a figure (mainwindow_l2persistence.cpp).
+int runL2PersistenceExport(const CommandLine& options);
+inline constexpr const char* kL2PersistencePresetId = "l2-persistence";
 
 } // namespace warpscope::app

@@ -2,6 +2,7 @@
 // unsaved changes are lost, and the offer to restore what autosave kept after a crash.
 #include "shell/mainwindow.h"
 
+#include "views/l2persistenceview.h"
 #include "views/transfersview.h"
 
 #include "document/autosaver.h"
@@ -52,6 +53,10 @@ void MainWindow::markStartupState() {
 bool MainWindow::loadPresetById(const QString& id) {
     if (id == QLatin1String(kTransfersPresetId)) {
         m_tabs->setCurrentWidget(m_transfersView);
+        return true;
+    }
+    if (id == QLatin1String(kL2PersistencePresetId)) {
+        m_tabs->setCurrentWidget(m_l2PersistenceView);
         return true;
     }
     if (id.startsWith(QLatin1String(kNotesExperimentPrefix))) {
