@@ -5,6 +5,7 @@ measurement): left, the region's L2 hit rate against the window size, one curve 
 one without a window, the model dashed; right, the time per launch.
 Usage: l2_persistence_figure.py ANSWER.json OUT.svg"""
 import json
+import math
 import sys
 
 COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000"]
@@ -22,14 +23,24 @@ def series(points):
     return sorted(groups.items(), key=lambda item: item[0][1])
 
 
+def nice_step(top):
+    """A tick step of 1, 2 or 5 times a power of ten giving four to eight ticks up to `top`."""
+    step = 10 ** math.floor(math.log10(top / 5))
+    for factor in (1, 2, 5, 10):
+        if top / (step * factor) <= 8:
+            return step * factor
+    return step * 10
+
+
 def panel(out, x0, y0, w, h, groups, value, model, ymax, ylabel, xmax, set_aside):
     sx = lambda x: x0 + w * x / xmax
     sy = lambda y: y0 + h - h * y / ymax
     out.append(f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="none" stroke="#444"/>')
-    for i in range(0, 6):
-        y = ymax * i / 5
+    step = nice_step(ymax)
+    for i in range(0, int(ymax / step) + 1):
+        y = step * i
         out.append(f'<line x1="{x0}" y1="{sy(y):.1f}" x2="{x0 + w}" y2="{sy(y):.1f}" stroke="#ddd"/>')
-        out.append(f'<text x="{x0 - 6}" y="{sy(y) + 4:.1f}" text-anchor="end">{y:.3g}</text>')
+        out.append(f'<text x="{x0 - 6}" y="{sy(y) + 4:.1f}" text-anchor="end">{y:g}</text>')
     for x in range(0, int(xmax) + 1, 8):
         out.append(f'<text x="{sx(x):.1f}" y="{y0 + h + 16}" text-anchor="middle">{x}</text>')
     out.append(f'<text x="{x0 + w / 2}" y="{y0 + h + 34}" text-anchor="middle">region = window size (num_bytes), MiB</text>')
@@ -59,15 +70,17 @@ def main():
     groups = series(points)
     xmax = max(p["windowBytes"] for p in points) / 1048576 * 1.05
     tmax = max(p["maxMs"] for p in points) * 1.1
+    tmax = nice_step(tmax) * math.ceil(tmax / nice_step(tmax))
     W, H = 1200, 560
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
            f'<rect width="{W}" height="{H}" fill="white"/>',
            f'<text x="20" y="24" font-size="15" font-weight="bold">The L2 persistence window on {answer["device"]}: '
-           f'L2 {answer["l2Bytes"] / 1048576:g} MiB, {answer["setAsideBytes"] / 1048576:g} MiB set aside, '
-           f'{answer["streamBytes"] / 1073741824:g} GiB streamed, {answer["streamPerRegion"]} streaming bytes per region byte</text>']
-    panel(out, 80, 50, 480, 400, groups, lambda p: p.get("regionHitPct", 0.0), lambda p: p["modelRegionHitPct"],
-          105, "the region's L2 hit rate, % (solid measured, dashed model)", xmax, answer["setAsideBytes"])
-    panel(out, 680, 50, 480, 400, groups, lambda p: p["medianMs"], None, tmax,
+           f'L2 {answer["l2Bytes"] / 1048576:g} MiB, {answer["setAsideBytes"] / 1048576:g} MiB set aside</text>',
+           f'<text x="20" y="42">A region re-read while {answer["streamBytes"] / 1073741824:g} GiB stream through L2 '
+           f'({answer["streamPerRegion"]} streaming bytes per region byte); left the region\'s hit rate, right the time.</text>']
+    panel(out, 80, 60, 480, 390, groups, lambda p: p.get("regionHitPct", 0.0), lambda p: p["modelRegionHitPct"],
+          100, "the region's L2 hit rate, % (solid measured, dashed model)", xmax, answer["setAsideBytes"])
+    panel(out, 680, 60, 480, 390, groups, lambda p: p["medianMs"], None, tmax,
           "time per launch, ms (median)", xmax, answer["setAsideBytes"])
     for index, ((name, _), _) in enumerate(groups):
         colour = COLOURS[6] if name == "none" else COLOURS[index % 6]
