@@ -3,12 +3,14 @@
 // model-only state (the model and the notes' statement, never an empty chart), sessions, exports
 // (in-process and headless), and a run through the fake probe's measure_l2_persistence.
 #include "gpu/l2persistencemeasurement.h"
+#include "lecture/lecturewindow.h"
 #include "probefixture.h"
 #include "views/l2persistenceview.h"
 #include "windowfixture.h"
 
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QProcess>
@@ -97,6 +99,8 @@ TEST(L2PersistenceData, TheModelFollowsTheNotes) {
     EXPECT_DOUBLE_EQ(model.find(64 * kMiB, false, 0.0, false)->modelRegionHitPct, 0.0);
     const L2PersistenceSummary summary = summarizeL2Persistence(model);
     EXPECT_TRUE(summary.text.contains(QStringLiteral("tune the value of hitRatio")));
+    EXPECT_TRUE(
+        summary.details.contains(QStringLiteral("depending on the value of the num_bytes")));
 }
 
 class L2PersistenceWindowTest : public WindowTest {};
@@ -203,6 +207,59 @@ TEST(L2PersistenceRun, MeasureThroughTheProbe) {
     EXPECT_TRUE(view->runButton()->isEnabled());
     EXPECT_FALSE(view->results()->points.empty());
     EXPECT_TRUE(window->document()->isModified());
+}
+
+// The course deck's slide: the model until the main window hands over its results; the deck
+// exports headless with the slide drawn.
+const QString kCourseDeck =
+    QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/../../resources/decks/course.json");
+
+TEST(L2PersistenceLecture, CourseSlideShowsTheModelThenTheWindowsResults) {
+    auto deck = loadDeckFile(kCourseDeck);
+    ASSERT_TRUE(deck.ok()) << deck.error().describe();
+    int slide = -1;
+    for (std::size_t i = 0; i < deck.value().slides.size(); ++i) {
+        const auto& views = deck.value().slides[i].views;
+        if (std::find(views.begin(), views.end(), "l2-persistence") != views.end()) {
+            slide = static_cast<int>(i);
+        }
+    }
+    ASSERT_GE(slide, 0) << "the course deck has an l2-persistence slide";
+    LectureWindow lecture(std::move(deck).value());
+    lecture.present(QSize(1280, 720));
+    lecture.setSlide(slide);
+    QApplication::processEvents();
+    EXPECT_TRUE(lecture.shownViews().contains(QStringLiteral("l2-persistence")));
+    auto* view = lecture.findChild<L2PersistenceView*>();
+    ASSERT_NE(view, nullptr);
+    EXPECT_TRUE(view->runButton()->isHidden());
+    EXPECT_TRUE(view->shown().modelOnly);
+    lecture.setL2PersistenceResults(recordedResults());
+    ASSERT_TRUE(view->results());
+    EXPECT_EQ(view->shown().device, QStringLiteral("NVIDIA H100 80GB HBM3"));
+}
+
+TEST(L2PersistenceLecture, CourseDeckExportsTheSlide) {
+    QTemporaryDir dir;
+    QProcess app;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--export-deck"), kCourseDeck, QStringLiteral("--output-dir"),
+               dir.path(), QStringLiteral("--format"), QStringLiteral("svg")});
+    ASSERT_TRUE(app.waitForFinished(120000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    const QStringList files =
+        QDir(dir.path()).entryList({QStringLiteral("*.svg")}, QDir::Files, QDir::Name);
+    ASSERT_FALSE(files.isEmpty());
+    bool found = false;
+    for (const QString& name : files) {
+        QFile file(QDir(dir.path()).filePath(name));
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+        found = found || file.readAll().contains("The L2 persistence window");
+    }
+    EXPECT_TRUE(found) << "no exported slide draws the L2 persistence chart";
 }
 
 } // namespace

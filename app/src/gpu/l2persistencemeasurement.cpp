@@ -216,13 +216,19 @@ L2PersistenceResults modelL2Persistence(qint64 l2Bytes, qint64 setAsideBytes, in
 
 L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results) {
     L2PersistenceSummary summary;
+    summary.details = QString::fromUtf8(l2PersistenceModelStatement());
     QStringList lines;
     if (results.modelOnly) {
         lines << tr("No measurement: the curves are the model for an H100 (L2 %1, %2 set aside "
                     "for persisting lines), %3 bytes streamed per region byte.")
                      .arg(formatL2Bytes(results.l2Bytes), formatL2Bytes(results.setAsideBytes))
                      .arg(results.streamPerRegion);
-        lines << QString::fromUtf8(l2PersistenceModelStatement());
+        lines << tr("The notes (seed 003): \"A portion of the L2 cache can be set aside for "
+                    "persistent (repeatedly) accesses\"; hitRatio is the \"percentage of lines "
+                    "assigned hitProp\"; \"tune the value of hitRatio to avoid thrashing\".");
+        lines << tr("The model: hitRatio x size of the region persists. Where it fits the "
+                    "set-aside part every re-read hits; where not, at most set-aside / size is "
+                    "kept, as by the tuned hitRatio min(1, set-aside / size).");
         summary.text = lines.join(QLatin1Char('\n'));
         return summary;
     }

@@ -81,6 +81,8 @@ struct L2PersistenceSummary {
     std::optional<double> tunedSpeedup;       // no-window time / tuned time
     std::optional<double> largestModelGapPct; // max |measured - model| region hit, points
     QString text;
+    /// The model's whole statement with the notes' passages (the summary's tooltip).
+    QString details;
 };
 
 L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results);

@@ -245,6 +245,13 @@ void LectureWindow::setTransferResults(std::optional<TransferResults> results) {
     }
 }
 
+void LectureWindow::setL2PersistenceResults(std::optional<L2PersistenceResults> results) {
+    m_l2PersistenceResults = std::move(results);
+    if (auto it = m_views.find(QStringLiteral("l2-persistence")); it != m_views.end()) {
+        static_cast<L2PersistenceView*>(it->second)->setResults(m_l2PersistenceResults);
+    }
+}
+
 QStringList LectureWindow::shownViews() const {
     QStringList names;
     if (m_slide >= 0) {
@@ -277,8 +284,9 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         transfers->setResults(m_transferResults);
         view = transfers;
     } else if (name == QLatin1String("l2-persistence")) {
-        auto* l2 = new L2PersistenceView(m_viewArea); // the model and the notes' statement
-        l2->runButton()->hide();
+        auto* l2 = new L2PersistenceView(m_viewArea);
+        l2->runButton()->hide(); // a slide shows; the main window measures
+        l2->setResults(m_l2PersistenceResults);
         view = l2;
     } else if (name == QLatin1String("grid")) {
         view = new GridView(m_document, m_viewArea); // scales its heat map to its size

@@ -4,6 +4,7 @@
 
 #include "lecture/lecturewindow.h"
 #include "panels/messagebar.h"
+#include "views/l2persistenceview.h"
 #include "views/transfersview.h"
 
 #include <QFileDialog>
@@ -37,6 +38,7 @@ LectureWindow* MainWindow::startLecture(const QString& deckPath, QSize size) {
     auto* lecture = new LectureWindow(std::move(deck).value(), this);
     lecture->setAttribute(Qt::WA_DeleteOnClose);
     lecture->setTransferResults(m_transfersView->results());
+    lecture->setL2PersistenceResults(m_l2PersistenceView->results());
     lecture->setKernelMeasurements(m_kernelMeasurements); // the notes slides' GPU bars
     lecture->setSlide(slide);
     connect(lecture, &LectureWindow::finished, this, [this, path](int last) {

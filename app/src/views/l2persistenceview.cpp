@@ -175,6 +175,7 @@ void L2PersistenceView::refresh() {
         m_title->setText(tr("The L2 persistence window — the model and the notes' statement"));
     }
     m_summaryLabel->setText(m_summary.text);
+    m_summaryLabel->setToolTip(m_summary.details);
     QStringList status;
     if (m_results) {
         status << tr("Medians of %n timed launch(es) per point after one warm-up; hover a point "
@@ -363,7 +364,7 @@ void L2PersistenceView::fillChart() {
         auto* note = new QCPItemText(m_plot);
         note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignVCenter);
         note->position->setType(QCPItemPosition::ptAxisRectRatio);
-        note->position->setCoords(0.62, 0.45);
+        note->position->setCoords(0.55, 0.63);
         note->setText(time ? tr("No measurement on this machine: the model predicts hit rates,\n"
                                 "not times. Choose a hit rate, or measure on a GPU.")
                            : tr("No measurement on this machine: the curves are the model\n"
@@ -469,7 +470,9 @@ void L2PersistenceView::renderFigure(QPainter& painter, QSize size, bool vectorC
     const QString below = m_summary.text + QLatin1Char('\n') + m_status->text();
     const QRect belowBox = painter.boundingRect(
         QRect(margin, 0, size.width() - 2 * margin, size.height()), Qt::TextWordWrap, below);
-    const int chartHeight = std::max(100, size.height() - chartTop - belowBox.height() - 16);
+    // The chart keeps at least half the height; the text below is cut at the bottom if need be.
+    const int chartHeight = std::max(
+        {100, (size.height() - chartTop) / 2, size.height() - chartTop - belowBox.height() - 16});
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     m_plot->replot(QCustomPlot::rpImmediateRefresh);
     painter.save();
@@ -486,9 +489,12 @@ void L2PersistenceView::renderFigure(QPainter& painter, QSize size, bool vectorC
                      Qt::TextWordWrap, tr("(the chart needs QCustomPlot)"));
 #endif
     painter.setPen(colors.text);
-    painter.drawText(
-        QRect(margin, chartTop + chartHeight + 8, size.width() - 2 * margin, belowBox.height() + 4),
-        Qt::TextWordWrap, below);
+    const int textTop = chartTop + chartHeight + 8;
+    painter.save();
+    painter.setClipRect(QRect(0, textTop, size.width(), size.height() - textTop));
+    painter.drawText(QRect(margin, textTop, size.width() - 2 * margin, belowBox.height() + 4),
+                     Qt::TextWordWrap, below);
+    painter.restore();
 }
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
