@@ -232,7 +232,7 @@ int ProbeClient::addJob(Op op, QJsonObject request) {
     request.insert(QStringLiteral("id"), job.id);
     request.insert(QStringLiteral("op"), QString::fromLatin1(opName(static_cast<int>(op))));
     if (m_device != 0 && (op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel ||
-                          op == Op::KernelSource)) {
+                          op == Op::KernelSource || op == Op::MeasureL2Persistence)) {
         request.insert(QStringLiteral("device"), m_device); // absent means device 0
     }
     job.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
