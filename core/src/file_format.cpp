@@ -741,7 +741,7 @@ public:
                         return fail(
                             "unknown view \"" + name +
                                 "\"; a slide shows warp, bank, block, sweep, metrics, grid, notes, "
-                                "transfers or streams",
+                                "transfers, streams or l2-persistence",
                             child(viewsAt, v));
                     }
                     if (std::find(parsed.views.begin(), parsed.views.end(), name) !=
@@ -915,8 +915,9 @@ Result<Session> sessionFromJsonText(std::string_view text) {
 }
 
 const std::vector<std::string>& deckViewNames() {
-    static const std::vector<std::string> names = {
-        "warp", "bank", "block", "sweep", "metrics", "grid", "notes", "transfers", "streams"};
+    static const std::vector<std::string> names = {"warp",           "bank",   "block", "sweep",
+                                                   "metrics",        "grid",   "notes", "transfers",
+                                                   "l2-persistence", "streams"};
     return names;
 }
 

@@ -1,6 +1,7 @@
 // warpscope-probe's commands (probe_cli.h): serve, run, selfcheck, info, --help, --version.
 #include "probe_cli.h"
 
+#include "l2_persistence_cli.h"
 #include "probe_protocol.h"
 #include "probe_text.h"
 #include "run_kernel.h"
@@ -53,6 +54,8 @@ Usage:
   warpscope-probe transfers [options]     host and device transfers (pageable, pinned,
                                           zero-copy, managed)
   warpscope-probe streams [options]       copies and a kernel over 1 to 8 streams: overlap
+  warpscope-probe l2-persistence [options]
+                                          the L2 persistence window (set-aside, hitRatio)
   warpscope-probe selfcheck               run the built-in hardware table on this GPU
   warpscope-probe info                    what this GPU is
   warpscope-probe --help | --version
@@ -78,6 +81,7 @@ run        Measures one pattern on the GPU and prints the modern model's predict
 @RUN_KERNEL@
 @TRANSFERS@
 @STREAMS@
+@L2_PERSISTENCE@
 selfcheck  Runs every pattern of the hardware table compiled into the probe (measured with
            Nsight Compute on an NVIDIA H100) and compares each counter exactly. Prints one line
            per failing pattern and ends with the line `N passed, M failed`.
@@ -599,6 +603,7 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
         usage.replace(usage.find("@RUN_KERNEL@\n"), 13, kRunKernelUsage);
         usage.replace(usage.find("@TRANSFERS@\n"), 12, kTransfersUsage);
         usage.replace(usage.find("@STREAMS@\n"), 10, kStreamsUsage);
+        usage.replace(usage.find("@L2_PERSISTENCE@\n"), 17, kL2PersistenceUsage);
         std::cout << usage;
         return kExitOk;
     }
@@ -616,6 +621,9 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     }
     if (command == "streams") {
         return streamsCommand(rest, makeBackend);
+    }
+    if (command == "l2-persistence") {
+        return l2PersistenceCommand(rest, makeBackend);
     }
     const auto noArguments = [&](int (*body)(const BackendFactory&)) {
         if (!rest.empty()) {

@@ -6,6 +6,7 @@
 #include "grid_kernels.h"
 #include "kernel_codegen.h"
 #include "kernel_request.h"
+#include "l2_persistence_cuda.h"
 #include "probe_backend.h"
 #include "probe_trace.h"
 #include "replay_kernels.h"
@@ -358,6 +359,41 @@ public:
             result->deviceName = m_info.name;
         }
         return measured;
+    }
+    ProbeResult<L2PersistenceMeasurement>
+    measureL2Persistence(const L2PersistenceOptions& options, const ProgressCallback& progress,
+                         const CancelCallback& cancelled) override {
+        if (auto error = ensureDevice()) {
+            return *error;
+        }
+        auto device = currentL2PersistenceDevice(m_device);
+        if (auto* error = std::get_if<ProbeError>(&device)) {
+            return *error;
+        }
+        const L2PersistenceDevice& facts = std::get<L2PersistenceDevice>(device);
+        const L2PersistencePlanResult planned = planL2Persistence(options, facts);
+        if (!planned.plan) {
+            return ProbeError{planned.outOfMemory ? ProbeErrorCode::OutOfMemory
+                                                  : ProbeErrorCode::BadRequest,
+                              planned.error, false};
+        }
+        // A context has one range profiler: the other sessions give way and reopen when wanted.
+        std::unique_ptr<CounterSession> session;
+        std::string noCounters = "counters were not asked for";
+        if (planned.plan->counters) {
+            m_counters.session.reset();
+            m_counters.tried = false;
+            m_kernelCounters.session.reset();
+            m_kernelCounters.tried = false;
+            auto opened = CounterSession::open(l2PersistenceCounterNames());
+            if (auto* error = std::get_if<ProbeError>(&opened)) {
+                noCounters = error->message;
+            } else {
+                session = std::move(std::get<0>(opened));
+            }
+        }
+        return runL2PersistenceOnDevice(*planned.plan, facts, m_info.smCount, session.get(),
+                                        noCounters, progress, cancelled);
     }
 
     ProbeResult<std::vector<DeviceInfo>> listDevices() override { return listCudaDevices(); }

@@ -404,5 +404,83 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
     }
     return measurement;
 }
+ProbeResult<L2PersistenceMeasurement>
+FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
+                                  const ProgressCallback& progress,
+                                  const CancelCallback& cancelled) {
+    ++measureL2PersistenceCalls;
+    if (failure) {
+        return *failure;
+    }
+    const L2PersistencePlanResult planned = planL2Persistence(options, l2Device);
+    if (!planned.plan) {
+        return ProbeError{planned.outOfMemory ? ProbeErrorCode::OutOfMemory
+                                              : ProbeErrorCode::BadRequest,
+                          planned.error, false};
+    }
+    const L2PersistencePlan& plan = *planned.plan;
+    L2PersistenceMeasurement measurement;
+    measurement.device = l2Device;
+    measurement.setAsideBytes = plan.setAsideBytes;
+    measurement.previousSetAsideBytes = persistingL2Limit;
+    measurement.streamBytes = plan.streamBytes;
+    measurement.streamPerRegion = plan.streamPerRegion;
+    measurement.repetitions = plan.repetitions;
+    measurement.capNote = plan.capNote;
+    measurement.countersMeasured = plan.counters;
+    measurement.countersUnavailableReason = plan.counters ? "" : "counters were not asked for";
+    const int total = l2PersistencePointCount(plan);
+    const double bandwidth = device.measuredCopyBandwidthGBs > 0.0
+                                 ? device.measuredCopyBandwidthGBs
+                                 : 2000.0; // GB/s of bytes that miss
+    const double regionBytes = static_cast<double>(l2RegionReadBytes(plan));
+    const double sectors = (static_cast<double>(plan.streamBytes) + regionBytes) / 32.0;
+    int done = 0;
+    for (std::int64_t windowBytes : plan.windowBytes) {
+        std::vector<L2HitRatio> ratios{L2HitRatio{0.0, false}};
+        for (const L2HitRatio& ratio : l2PersistenceRatios(plan, windowBytes)) {
+            ratios.push_back(ratio);
+        }
+        for (std::size_t r = 0; r < ratios.size(); ++r) {
+            if (cancelled && cancelled()) {
+                return ProbeError{ProbeErrorCode::Cancelled,
+                                  "cancelled after " + std::to_string(done) + " of " +
+                                      std::to_string(total) + " points",
+                                  false};
+            }
+            if (beforeItem) {
+                beforeItem(done);
+            }
+            const bool window = r > 0;
+            const L2PersistenceModel model =
+                l2PersistenceModel(windowBytes, ratios[r].value, window, plan.setAsideBytes,
+                                   l2Device.l2Bytes, plan.streamPerRegion);
+            const double missBytes = static_cast<double>(plan.streamBytes) +
+                                     regionBytes * (1.0 - model.regionHitFraction);
+            const double ms = 0.005 + missBytes / (bandwidth * 1e6);
+            std::vector<double> samples;
+            for (int rep = 0; rep < plan.repetitions; ++rep) {
+                samples.push_back(ms * (1.0 + 0.01 * ((rep % 3) - 1)));
+            }
+            L2PersistencePoint point =
+                l2PersistencePoint(windowBytes, window, ratios[r].value, ratios[r].tuned, samples,
+                                   plan, l2Device.l2Bytes);
+            if (plan.counters) {
+                point.countersMeasured = true;
+                point.hitRatePct = 100.0 * model.hitRateFraction;
+                point.sectorHits = sectors * model.hitRateFraction;
+                point.sectorMisses = sectors - point.sectorHits;
+                point.dramReadBytes = missBytes;
+                deriveRegionHit(point, plan.streamPerRegion);
+            }
+            measurement.points.push_back(point);
+            ++done;
+            if (progress) {
+                progress(done, total);
+            }
+        }
+    }
+    return measurement;
+}
 
 } // namespace warpscope::probe

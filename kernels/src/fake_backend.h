@@ -92,6 +92,17 @@ public:
                                                    const CancelCallback& cancelled) override;
     int streamsEngines = 2;
     std::atomic<int> measureStreamsCalls{0};
+    /// The L2 persistence window: planned against `l2Device` (set persistingL2MaxBytes to 0 for
+    /// a device without persisting L2), then answered from the model: the hit rate the model
+    /// predicts, and a time of the bytes that miss at the fake copy bandwidth. beforeItem(i) is
+    /// called before each point. The set-aside limit it "restores" is `persistingL2Limit`.
+    ProbeResult<L2PersistenceMeasurement>
+    measureL2Persistence(const L2PersistenceOptions& options, const ProgressCallback& progress,
+                         const CancelCallback& cancelled) override;
+    L2PersistenceDevice l2Device{"Fake GPU", std::int64_t{50} << 20, std::int64_t{30} << 20,
+                                 std::int64_t{128} << 20, std::int64_t{16} << 30};
+    std::int64_t persistingL2Limit = 0;
+    std::atomic<int> measureL2PersistenceCalls{0};
 
 private:
     std::vector<std::unique_ptr<FakeBackend>> m_others; // devices 1, 2, ... once used

@@ -4,6 +4,7 @@
 // faked in tests.
 #pragma once
 
+#include "l2_persistence_types.h"
 #include "streams_types.h"
 #include "transfer_types.h"
 #include "warpscope/file_format.h"
@@ -241,6 +242,19 @@ public:
         (void)cancelled;
         return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot measure streams",
                           false};
+    }
+    /// The L2 persistence window (measure_l2_persistence, l2_persistence_types.h): plans with
+    /// planL2Persistence() against the device (BadRequest where it has no persisting L2 or an
+    /// option does not fit it, OutOfMemory for buffers), then times and counts every point and
+    /// leaves the device's persisting-L2 limit as it found it. Internal by default.
+    virtual ProbeResult<L2PersistenceMeasurement>
+    measureL2Persistence(const L2PersistenceOptions& options, const ProgressCallback& progress,
+                         const CancelCallback& cancelled) {
+        (void)options;
+        (void)progress;
+        (void)cancelled;
+        return ProbeError{ProbeErrorCode::Internal,
+                          "this probe backend cannot measure the L2 persistence window", false};
     }
 
     /// How this backend was built, for the protocol's `hello` and `--version`. Must not touch

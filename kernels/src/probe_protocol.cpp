@@ -4,6 +4,7 @@
 
 #include "kernel_codegen.h"
 #include "kernel_request.h"
+#include "l2_persistence.h"
 #include "streams_request.h"
 #include "transfers.h"
 
@@ -67,9 +68,18 @@ constexpr std::size_t kMaxQueuedBytes = 16u * 1024u * 1024u;
 constexpr int kMaxSweepPatterns = 65536;
 constexpr int kMaxRepetitions = 1000;
 
-const char* const kOps[] = {"hello",          "device_info",       "measure",        "sweep",
-                            "cancel",         "kernel_source",     "selfcheck",      "shutdown",
-                            "measure_kernel", "measure_transfers", "measure_streams"};
+const char* const kOps[] = {"hello",
+                            "device_info",
+                            "measure",
+                            "sweep",
+                            "cancel",
+                            "kernel_source",
+                            "selfcheck",
+                            "shutdown",
+                            "measure_kernel",
+                            "measure_transfers",
+                            "measure_l2_persistence",
+                            "measure_streams"};
 
 ProbeError makeError(ProbeErrorCode code, std::string message) {
     return ProbeError{code, std::move(message), false};
@@ -274,7 +284,7 @@ Pending parseRequestLine(const LineRead& line) {
         pending.error = badRequest("unknown op \"" + pending.op +
                                        "\"; the ops are hello, device_info, measure, sweep, "
                                        "measure_kernel, measure_transfers, "
-                                       "measure_streams, cancel, "
+                                       "measure_streams, measure_l2_persistence, cancel, "
                                        "kernel_source, selfcheck and "
                                        "shutdown",
                                    "/op");
@@ -553,7 +563,7 @@ public:
                     m_shared->runningCancellable =
                         pending.op == "sweep" || pending.op == "selfcheck" ||
                         pending.op == "measure_kernel" || pending.op == "measure_transfers" ||
-                        pending.op == "measure_streams";
+                        pending.op == "measure_streams" || pending.op == "measure_l2_persistence";
                     m_shared->cancelRequested = false;
                 }
             }
@@ -666,6 +676,17 @@ private:
                                     [this](const json& line) { m_shared->write(line); });
             auto result = runStreamsRequest(
                 request, m_backend, [&](int done, int total) { progress(done, total); },
+                [this] { return m_shared->cancelRequested.load(); });
+            if (auto* error = std::get_if<RequestError>(&result)) {
+                return fail(id, *error);
+            }
+            return {okResponse(id, std::get<json>(std::move(result)))};
+        }
+        if (op == "measure_l2_persistence") {
+            ProgressWriter progress(id, m_options.progressInterval,
+                                    [this](const json& line) { m_shared->write(line); });
+            auto result = runL2PersistenceRequest(
+                request, *m_target, [&](int done, int total) { progress(done, total); },
                 [this] { return m_shared->cancelRequested.load(); });
             if (auto* error = std::get_if<RequestError>(&result)) {
                 return fail(id, *error);

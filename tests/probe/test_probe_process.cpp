@@ -100,6 +100,29 @@ TEST(ProbeCommandLine, BadUsageExitsTwo) {
     }
 }
 
+TEST(ProbeCommandLine, L2PersistencePrintsATableAndRefusesBadOptions) {
+    const CommandResult table = runCommand(kFakeProbe, {"l2-persistence", "--windows", "16M,64M",
+                                                        "--hit-ratios", "1", "--repetitions", "2"});
+    EXPECT_EQ(table.exitStatus, 0) << table.err;
+    for (const char* part : {"set aside  30 MiB", "16 MiB", "64 MiB", "none", "1.000*", "0.469*"}) {
+        EXPECT_NE(table.out.find(part), std::string::npos) << part << "\n" << table.out;
+    }
+    EXPECT_NE(table.err.find("measured 5 of 5 points"), std::string::npos) << table.err;
+    const CommandResult answer = runCommand(
+        kFakeProbe, {"l2-persistence", "--json", "--windows", "8M", "--no-tuned", "--no-counters"});
+    EXPECT_EQ(answer.exitStatus, 0) << answer.err;
+    EXPECT_NE(answer.out.find("\"countersMeasured\":false"), std::string::npos) << answer.out;
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"l2-persistence", "--hit-ratios", "2"},
+          {"l2-persistence", "--windows", "1G"},
+          {"l2-persistence", "--hit-ratios", "half"},
+          {"l2-persistence", "--frob", "1"}}) {
+        const CommandResult result = runCommand(kFakeProbe, args);
+        EXPECT_EQ(result.exitStatus, 2) << args[1] << " " << result.err;
+        EXPECT_FALSE(result.err.empty());
+    }
+}
+
 TEST(ProbeCommandLine, SelfcheckEndsWithTheCountLine) {
     const CommandResult result = runCommand(kFakeProbe, {"selfcheck"}, fakeScript("model"));
     EXPECT_EQ(result.exitStatus, 0) << result.err;

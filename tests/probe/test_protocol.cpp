@@ -257,10 +257,10 @@ TEST(ProbeProtocol, HelloNamesTheProtocolVersionAndTheBuild) {
     for (const json& op : hello["result"]["ops"]) {
         ops.insert(op.get<std::string>());
     }
-    EXPECT_EQ(ops,
-              (std::set<std::string>{"hello", "device_info", "measure", "sweep", "cancel",
-                                     "kernel_source", "selfcheck", "shutdown", "measure_kernel",
-                                     "measure_transfers", "measure_streams"}));
+    EXPECT_EQ(ops, (std::set<std::string>{"hello", "device_info", "measure", "sweep", "cancel",
+                                          "kernel_source", "selfcheck", "shutdown",
+                                          "measure_kernel", "measure_transfers",
+                                          "measure_l2_persistence", "measure_streams"}));
 }
 
 TEST(ProbeProtocol, StringIdsAreEchoedAsGiven) {

@@ -15,6 +15,7 @@
 #include "views/bankview.h"
 #include "views/blockview.h"
 #include "views/gridview.h"
+#include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
 #include "views/sweepplot.h"
@@ -274,6 +275,22 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
     }
     if (view == QLatin1String("transfers")) { // a deck's slide: the notes' figures
         return paintTransfers(painter, cell, palette);
+    }
+    if (view == QLatin1String("l2-persistence")) { // a deck's slide: the model
+        const qreal fit = std::min({1.0, cell.width() / 640.0, cell.height() / 400.0});
+        if (painter != nullptr) {
+            L2PersistenceView l2;
+            l2.setPalette(palette);
+            l2.setAttribute(Qt::WA_DontShowOnScreen);
+            const QSize size(qRound(cell.width() / fit), qRound(cell.height() / fit));
+            painter->save();
+            painter->translate(cell.topLeft());
+            painter->scale(fit, fit);
+            painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(size)));
+            l2.render(*painter, size);
+            painter->restore();
+        }
+        return fit;
     }
     if (view == QLatin1String("grid")) {
         return paintGrid(painter, cell, palette);

@@ -23,9 +23,16 @@ constexpr qsizetype kMaxAnswerBytes = 256 * 1024 * 1024;
 constexpr qsizetype kStderrKeep = 4096;
 
 const char* opName(int op) {
-    static const char* names[] = {"hello",          "device_info",    "measure",
-                                  "sweep",          "kernel_source",  "cancel",
-                                  "shutdown",       "measure_kernel", "measure_transfers",
+    static const char* names[] = {"hello",
+                                  "device_info",
+                                  "measure",
+                                  "sweep",
+                                  "kernel_source",
+                                  "cancel",
+                                  "shutdown",
+                                  "measure_kernel",
+                                  "measure_transfers",
+                                  "measure_l2_persistence",
                                   "measure_streams"};
     return names[op];
 }
@@ -226,12 +233,13 @@ int ProbeClient::addJob(Op op, QJsonObject request) {
     request.insert(QStringLiteral("id"), job.id);
     request.insert(QStringLiteral("op"), QString::fromLatin1(opName(static_cast<int>(op))));
     if (m_device != 0 && (op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel ||
-                          op == Op::KernelSource)) {
+                          op == Op::KernelSource || op == Op::MeasureL2Persistence)) {
         request.insert(QStringLiteral("device"), m_device); // absent means device 0
     }
     job.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
     const bool needsGpu = op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel ||
-                          op == Op::MeasureTransfers || op == Op::MeasureStreams;
+                          op == Op::MeasureTransfers || op == Op::MeasureL2Persistence ||
+                          op == Op::MeasureStreams;
     if ((m_state == State::NoGpu && needsGpu) || m_state == State::Failed) {
         // Answered at once, after the caller has the id.
         const ProbeFailure failure = m_stateFailure.value_or(
@@ -289,6 +297,9 @@ int ProbeClient::measureTransfers(const QJsonObject& options) {
 int ProbeClient::measureStreams(const QJsonObject& options) {
     return addJob(Op::MeasureStreams, QJsonObject{{QStringLiteral("options"), options}});
 }
+int ProbeClient::measureL2Persistence(const QJsonObject& options) {
+    return addJob(Op::MeasureL2Persistence, QJsonObject{{QStringLiteral("options"), options}});
+}
 
 int ProbeClient::kernelSource(const NamedPattern& pattern) {
     return addJob(Op::KernelSource, QJsonObject{{QStringLiteral("pattern"), patternJson(pattern)}});
@@ -305,7 +316,7 @@ void ProbeClient::cancel(int job) {
         }
         it->silent = true;
         if ((it->op == Op::Sweep || it->op == Op::MeasureKernel || it->op == Op::MeasureTransfers ||
-             it->op == Op::MeasureStreams) &&
+             it->op == Op::MeasureStreams || it->op == Op::MeasureL2Persistence) &&
             m_process != nullptr) {
             Job cancel;
             cancel.id = m_nextId++;
@@ -497,7 +508,8 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
                     if (!waiting.sent &&
                         (waiting.op == Op::Measure || waiting.op == Op::Sweep ||
                          waiting.op == Op::MeasureKernel || waiting.op == Op::MeasureTransfers ||
-                         waiting.op == Op::MeasureStreams)) {
+                         waiting.op == Op::MeasureStreams ||
+                         waiting.op == Op::MeasureL2Persistence)) {
                         failed.push_back(waiting);
                     } else {
                         keep.push_back(waiting);
@@ -585,6 +597,10 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
     case Op::MeasureStreams:
         if (!job.silent) {
             emit streamsMeasured(job.id, result);
+        }
+    case Op::MeasureL2Persistence:
+        if (!job.silent) {
+            emit l2PersistenceMeasured(job.id, result);
         }
         return;
     case Op::Cancel:

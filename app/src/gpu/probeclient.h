@@ -192,6 +192,10 @@ public:
     /// defaults). Answered by streamsMeasured with the answer's result object
     /// (streamsResultsFromJson in gpu/streamsmeasurement.h reads it).
     int measureStreams(const QJsonObject& options);
+    /// The L2 persistence window (measure_l2_persistence; `options` as docs/protocol.md has
+    /// them, {} for the defaults). Answered by l2PersistenceMeasured with the result object
+    /// (l2PersistenceResultsFromJson in gpu/l2persistencemeasurement.h reads it).
+    int measureL2Persistence(const QJsonObject& options);
     /// Drop a job: a waiting one is never sent (or removed from the probe's queue), a running
     /// sweep is cancelled; its answer, if it still comes, is not reported. No signal follows.
     void cancel(int job);
@@ -207,6 +211,7 @@ signals:
     void kernelMeasured(int job, const std::vector<KernelMeasurement>& measurements);
     void transfersMeasured(int job, const QJsonObject& result);
     void streamsMeasured(int job, const QJsonObject& result);
+    void l2PersistenceMeasured(int job, const QJsonObject& result);
     void jobFailed(int job, const ProbeFailure& failure);
     /// The probe stopped on its own (`why`) and was started again.
     void restarted(const QString& why);
@@ -226,6 +231,7 @@ private:
         Shutdown,
         MeasureKernel,
         MeasureTransfers,
+        MeasureL2Persistence,
         MeasureStreams
     };
     struct Job {

@@ -9,6 +9,7 @@
 #include "views/bankview.h"
 #include "views/blockview.h"
 #include "views/gridview.h"
+#include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
 #include "views/streamsview.h"
@@ -256,6 +257,12 @@ void LectureWindow::setStreamsResults(std::optional<StreamsResults> results) {
         static_cast<StreamsView*>(it->second)->setResults(m_streamsResults);
     }
 }
+void LectureWindow::setL2PersistenceResults(std::optional<L2PersistenceResults> results) {
+    m_l2PersistenceResults = std::move(results);
+    if (auto it = m_views.find(QStringLiteral("l2-persistence")); it != m_views.end()) {
+        static_cast<L2PersistenceView*>(it->second)->setResults(m_l2PersistenceResults);
+    }
+}
 
 QStringList LectureWindow::shownViews() const {
     QStringList names;
@@ -293,6 +300,11 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         streams->runButton()->hide(); // a slide shows; the main window measures
         streams->setResults(m_streamsResults);
         view = streams;
+    } else if (name == QLatin1String("l2-persistence")) {
+        auto* l2 = new L2PersistenceView(m_viewArea);
+        l2->runButton()->hide(); // a slide shows; the main window measures
+        l2->setResults(m_l2PersistenceResults);
+        view = l2;
     } else if (name == QLatin1String("grid")) {
         view = new GridView(m_document, m_viewArea); // scales its heat map to its size
         frame = view;

@@ -6,6 +6,7 @@
 // The slides live on the window's own PatternDocument: the user's session is never touched.
 #pragma once
 
+#include "gpu/l2persistencemeasurement.h"
 #include "gpu/streamsmeasurement.h"
 #include "gpu/transfersmeasurement.h"
 
@@ -56,6 +57,9 @@ public:
     /// The stream results a "streams" slide draws (the main window's); without them such a
     /// slide shows the model's timeline and the notes' statement.
     void setStreamsResults(std::optional<StreamsResults> results);
+    /// The L2 persistence results an "l2-persistence" slide draws (the main window's); without
+    /// them such a slide shows the model and the notes' statement.
+    void setL2PersistenceResults(std::optional<L2PersistenceResults> results);
 
     const Deck& deck() const { return m_deck; }
     int slideCount() const { return static_cast<int>(m_deck.slides.size()); }
@@ -146,6 +150,8 @@ private:
     /// What a "transfers" slide draws (none: the notes' figures).
     std::optional<TransferResults> m_transferResults;
     std::optional<StreamsResults> m_streamsResults;
+    /// What an "l2-persistence" slide draws (none: the model).
+    std::optional<L2PersistenceResults> m_l2PersistenceResults;
     std::map<QString, QWidget*> m_frames;
     QStringList m_placedViews; // the views in the layout now, in order
     QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are

@@ -87,6 +87,9 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     if (options.exporting && options.presetId == QLatin1String(kStreamsPresetId)) {
         return runStreamsExport(options); // the Streams timeline (mainwindow_streams.cpp)
     }
+    if (options.exporting && options.presetId == QLatin1String(kL2PersistencePresetId)) {
+        return runL2PersistenceExport(options); // mainwindow_l2persistence.cpp
+    }
     if (options.exporting) {
         return runFigureExport(options);
     }
@@ -164,6 +167,12 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     }
     for (const QString& file : options.streamsResultsFiles) {
         if (!window.loadStreamsResults(file) && !options.screenshotPath.isEmpty()) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 1;
+        }
+    }
+    for (const QString& file : options.l2PersistenceResultsFiles) {
+        if (!window.loadL2PersistenceResults(file) && !options.screenshotPath.isEmpty()) {
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
             return 1;
         }

@@ -109,6 +109,12 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             "warpscope", "Show recorded streams-and-overlap results (a measure_streams answer, "
                          "e.g. tests/data/streams_h100.json) in the Streams tab."),
         QStringLiteral("FILE"));
+    const QCommandLineOption l2PersistenceResults(
+        QStringLiteral("l2-persistence"),
+        QCoreApplication::translate(
+            "warpscope", "Show recorded L2 persistence results (a measure_l2_persistence answer, "
+                         "e.g. tests/data/l2_persistence_h100.json) in the L2 persistence tab."),
+        QStringLiteral("FILE"));
     const QCommandLineOption probeDevice(
         QStringLiteral("probe-device"),
         QCoreApplication::translate("warpscope",
@@ -130,7 +136,7 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         QCoreApplication::translate("warpscope",
                                     "The stream count the Streams tab draws (1 to 8; default 4)."),
         QStringLiteral("N"));
-    parser.addOptions({streamsResults, streamCount});
+    parser.addOptions({streamsResults, streamCount, l2PersistenceResults});
     const QList<QCommandLineOption> exportOptions = figureExportOptions();
     parser.addOptions(exportOptions);
     if (!parser.parse(arguments)) {
@@ -181,6 +187,7 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
                 .arg(parser.value(streamCount));
         }
     }
+    out.l2PersistenceResultsFiles = parser.values(l2PersistenceResults);
     if (out.exporting) {
         out.view = parser.value(view);
         out.theme = parser.value(theme);

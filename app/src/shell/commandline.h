@@ -40,6 +40,8 @@ struct CommandLine {
     QStringList transferResultsFiles;
     QStringList streamsResultsFiles; // --streams: recorded measure_streams answers
     int streamCount = 0;             // --stream-count: the Streams tab's count; 0 unset
+    /// --l2-persistence: recorded measure_l2_persistence results for the L2 persistence tab.
+    QStringList l2PersistenceResultsFiles;
     /// --benchmark-gpu: time an edit to the measured overlay on screen, with the real probe.
     bool benchmarkGpu = false;
     /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).

@@ -76,6 +76,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     createNotes();
     createTransfers();
     createStreams();
+    createL2Persistence();
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
             statusBar()->showMessage(m_highlight->selectionText());
@@ -314,6 +315,7 @@ std::map<std::string, std::string> MainWindow::viewSettings() const {
     addNotesSettings(settings);
     addTransfersSettings(settings);
     addStreamsSettings(settings);
+    addL2PersistenceSettings(settings);
     return settings;
 }
 
@@ -329,6 +331,7 @@ void MainWindow::applyViewSettings(const std::map<std::string, std::string>& set
     applyNotesSettings(settings);
     applyTransfersSettings(settings);
     applyStreamsSettings(settings);
+    applyL2PersistenceSettings(settings);
 }
 
 void MainWindow::setTheme(Theme theme) {

@@ -37,6 +37,7 @@ class KernelMeasurementStore;
 class NotesRunner;
 class TransfersView;
 class StreamsView;
+class L2PersistenceView;
 class NotesView;
 class GridView;
 class MeasurementStore;
@@ -117,6 +118,12 @@ public:
     /// Show recorded stream results (gpu/streamsmeasurement.h's readStreamsResults) in the
     /// Streams tab; false, with the reason in the message bar, when they cannot be read.
     bool loadStreamsResults(const QString& path);
+    L2PersistenceView* l2PersistenceView() const { return m_l2PersistenceView; }
+    /// Measure the L2 persistence window on the GPU (the L2 persistence tab's button).
+    void runL2PersistenceOnGpu();
+    /// Show recorded measure_l2_persistence results in the L2 persistence tab; false, with the
+    /// reason in the message bar, when they cannot be read.
+    bool loadL2PersistenceResults(const QString& path);
 
     /// Show the notes-vs-GPU tab on the notes experiment `id` ("table-4-11"); its first row's
     /// kernel's first access becomes the current pattern, so the warp, bank and block views
@@ -228,6 +235,11 @@ private:
     void createStreams();
     void addStreamsSettings(std::map<std::string, std::string>& settings) const;
     void applyStreamsSettings(const std::map<std::string, std::string>& settings);
+    /// The L2 persistence tab and its probe job (mainwindow_l2persistence.cpp); its results in
+    /// the session's view settings.
+    void createL2Persistence();
+    void addL2PersistenceSettings(std::map<std::string, std::string>& settings) const;
+    void applyL2PersistenceSettings(const std::map<std::string, std::string>& settings);
 
     MainWindowOptions m_options;
     PatternDocument* m_document;
@@ -265,7 +277,9 @@ private:
     TransfersView* m_transfersView = nullptr;
     int m_transfersJob = 0; // the running measure_transfers job, 0 when none
     StreamsView* m_streamsView = nullptr;
-    int m_streamsJob = 0;        // the running measure_streams job, 0 when none
+    int m_streamsJob = 0; // the running measure_streams job, 0 when none
+    L2PersistenceView* m_l2PersistenceView = nullptr;
+    int m_l2PersistenceJob = 0;  // the running measure_l2_persistence job, 0 when none
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
 };
@@ -301,5 +315,9 @@ inline constexpr const char* kTransfersPresetId = "transfers";
 int runStreamsExport(const CommandLine& options);
 /// The preset id that shows the Streams tab.
 inline constexpr const char* kStreamsPresetId = "streams";
+/// `--export FILE --preset l2-persistence [--l2-persistence F] [--size WxH]`: the L2 persistence
+/// chart as a figure (mainwindow_l2persistence.cpp).
+int runL2PersistenceExport(const CommandLine& options);
+inline constexpr const char* kL2PersistencePresetId = "l2-persistence";
 
 } // namespace warpscope::app

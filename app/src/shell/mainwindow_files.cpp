@@ -2,6 +2,7 @@
 // unsaved changes are lost, and the offer to restore what autosave kept after a crash.
 #include "shell/mainwindow.h"
 
+#include "views/l2persistenceview.h"
 #include "views/streamsview.h"
 #include "views/transfersview.h"
 
@@ -57,6 +58,10 @@ bool MainWindow::loadPresetById(const QString& id) {
     }
     if (id == QLatin1String(kStreamsPresetId)) {
         m_tabs->setCurrentWidget(m_streamsView);
+        return true;
+    }
+    if (id == QLatin1String(kL2PersistencePresetId)) {
+        m_tabs->setCurrentWidget(m_l2PersistenceView);
         return true;
     }
     if (id.startsWith(QLatin1String(kNotesExperimentPrefix))) {

@@ -4,6 +4,7 @@
 
 #include "lecture/lecturewindow.h"
 #include "panels/messagebar.h"
+#include "views/l2persistenceview.h"
 #include "views/streamsview.h"
 #include "views/transfersview.h"
 
@@ -39,6 +40,7 @@ LectureWindow* MainWindow::startLecture(const QString& deckPath, QSize size) {
     lecture->setAttribute(Qt::WA_DeleteOnClose);
     lecture->setTransferResults(m_transfersView->results());
     lecture->setStreamsResults(m_streamsView->results());
+    lecture->setL2PersistenceResults(m_l2PersistenceView->results());
     lecture->setKernelMeasurements(m_kernelMeasurements); // the notes slides' GPU bars
     lecture->setSlide(slide);
     connect(lecture, &LectureWindow::finished, this, [this, path](int last) {

@@ -1,0 +1,519 @@
+// L2PersistenceView: hit rate or time against the window's size or hitRatio, measured and model.
+#include "views/l2persistenceview.h"
+
+#include "views/chartfigure.h"
+#include "views/theme.h"
+
+#include "warpscope/l2_persistence_model.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace warpscope::app {
+
+namespace {
+
+QString number(double value, int decimals) {
+    return QLocale::c().toString(value, 'f', decimals);
+}
+
+constexpr double kHoverPixels = 12.0;
+constexpr double kMiB = 1024.0 * 1024.0;
+
+/// A series: the points of one curve, ordered along x.
+struct Series {
+    QString name;
+    std::vector<const L2PointData*> points;
+    int colour = 0;
+    bool window = true;
+};
+
+} // namespace
+
+L2PersistenceView::L2PersistenceView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("l2PersistenceView"));
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    m_run = new QPushButton(tr("Measure L2 persistence"), this);
+    m_run->setObjectName(QStringLiteral("l2PersistenceRunButton"));
+    m_run->setToolTip(tr("Re-read a region while streaming 2 GiB, with and without an access "
+                         "policy window, over window sizes and hitRatios "
+                         "(measure_l2_persistence)"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(QStringLiteral("l2PersistenceCancelButton"));
+    m_cancel->setVisible(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1);
+    m_progress->setVisible(false);
+    m_progress->setMaximumWidth(240);
+    m_quantityBox = new QComboBox(this);
+    m_quantityBox->setObjectName(QStringLiteral("l2PersistenceQuantity"));
+    m_quantityBox->addItems(
+        {tr("region's hit rate"), tr("L2 hit rate, all sectors"), tr("time per launch")});
+    m_axisBox = new QComboBox(this);
+    m_axisBox->setObjectName(QStringLiteral("l2PersistenceAxis"));
+    m_axisBox->addItems({tr("against window size"), tr("against hitRatio")});
+    controls->addWidget(m_run);
+    controls->addWidget(m_cancel);
+    controls->addWidget(m_progress);
+    controls->addStretch(1);
+    controls->addWidget(m_quantityBox);
+    controls->addWidget(m_axisBox);
+    layout->addLayout(controls);
+
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_title->setWordWrap(true);
+    layout->addWidget(m_title);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("l2PersistenceChart"));
+    m_plot->setMinimumHeight(260);
+    m_plot->setMouseTracking(true);
+    layout->addWidget(m_plot, 1);
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QString text = hoverText(event->position());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+        }
+    });
+#else
+    layout->addWidget(new QLabel(tr("The chart is unavailable: this build did not find "
+                                    "QCustomPlot. The summary below has the main numbers."),
+                                 this),
+                      1);
+#endif
+    m_summaryLabel = new QLabel(this);
+    m_summaryLabel->setObjectName(QStringLiteral("l2PersistenceSummary"));
+    m_summaryLabel->setWordWrap(true);
+    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("l2PersistenceStatus"));
+    m_status->setWordWrap(true);
+    layout->addWidget(m_summaryLabel);
+    layout->addWidget(m_status);
+
+    connect(m_run, &QPushButton::clicked, this, &L2PersistenceView::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &L2PersistenceView::cancelRequested);
+    connect(m_quantityBox, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setQuantity(static_cast<Quantity>(index)); });
+    connect(m_axisBox, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setAxis(static_cast<Axis>(index)); });
+    refresh();
+}
+
+void L2PersistenceView::setResults(std::optional<L2PersistenceResults> results) {
+    m_results = std::move(results);
+    refresh();
+}
+
+void L2PersistenceView::setQuantity(Quantity quantity) {
+    m_quantity = quantity;
+    if (m_quantityBox->currentIndex() != static_cast<int>(quantity)) {
+        m_quantityBox->setCurrentIndex(static_cast<int>(quantity));
+    }
+    fillChart();
+}
+
+void L2PersistenceView::setAxis(Axis axis) {
+    m_axis = axis;
+    if (m_axisBox->currentIndex() != static_cast<int>(axis)) {
+        m_axisBox->setCurrentIndex(static_cast<int>(axis));
+    }
+    fillChart();
+}
+
+void L2PersistenceView::setGpuStatus(const QString& text) {
+    m_gpuStatus = text;
+    refresh();
+}
+
+void L2PersistenceView::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_cancel->setVisible(running);
+    m_progress->setVisible(running);
+    if (running) {
+        m_progress->setRange(0, 0);
+    }
+}
+
+void L2PersistenceView::setProgress(int done, int total) {
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+}
+
+void L2PersistenceView::refresh() {
+    m_shown = m_results ? *m_results : modelL2Persistence();
+    m_summary = summarizeL2Persistence(m_shown);
+    if (m_results) {
+        m_title->setText(
+            tr("The L2 persistence window — %1, %2 set aside of %3")
+                .arg(m_results->device.isEmpty() ? tr("unnamed GPU") : m_results->device,
+                     formatL2Bytes(m_results->setAsideBytes), formatL2Bytes(m_results->l2Bytes)));
+    } else {
+        m_title->setText(tr("The L2 persistence window — the model and the notes' statement"));
+    }
+    m_summaryLabel->setText(m_summary.text);
+    m_summaryLabel->setToolTip(m_summary.details);
+    QStringList status;
+    if (m_results) {
+        status << tr("Medians of %n timed launch(es) per point after one warm-up; hover a point "
+                     "for its spread. Solid: measured; dashed: the model.",
+                     "", m_results->repetitions);
+        if (!m_results->capped.isEmpty()) {
+            status << m_results->capped;
+        }
+    }
+    if (!m_gpuStatus.isEmpty()) {
+        status << m_gpuStatus;
+    } else if (!m_results) {
+        status << tr("Not measured yet: press Measure L2 persistence.");
+    }
+    m_status->setText(status.join(QLatin1Char(' ')));
+    fillChart();
+}
+
+double L2PersistenceView::valueOf(const L2PointData& point, bool model) const {
+    switch (m_quantity) {
+    case Quantity::RegionHitRate:
+        return model ? point.modelRegionHitPct : point.regionHitPct;
+    case Quantity::L2HitRate:
+        return model ? point.modelHitRatePct : point.hitRatePct;
+    case Quantity::Time:
+        return point.medianMs;
+    }
+    return 0.0;
+}
+
+double L2PersistenceView::xOf(const L2PointData& point) const {
+    return m_axis == Axis::WindowSize ? static_cast<double>(point.windowBytes) / kMiB
+                                      : point.hitRatio;
+}
+
+void L2PersistenceView::fillChart() {
+    m_curves = 0;
+    m_modelCurves = 0;
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_plot->setBackground(colors.background);
+    const L2PersistenceResults& shown = m_shown;
+    const bool measured = m_results.has_value();
+    const bool time = m_quantity == Quantity::Time;
+
+    // The series: by hitRatio (none, each ratio, tuned) against size, or by size against ratio.
+    std::vector<Series> series;
+    if (m_axis == Axis::WindowSize) {
+        std::map<long long, Series> byRatio; // hitRatio x 1e6; -1 none, 2e6 tuned
+        for (const L2PointData& point : shown.points) {
+            const long long key = point.window ? std::llround(point.hitRatio * 1e6) : -1;
+            Series& s = byRatio[key];
+            s.window = point.window;
+            s.name =
+                point.window ? tr("hitRatio %1").arg(number(point.hitRatio, 2)) : tr("no window");
+            s.points.push_back(&point);
+            if (point.tuned) {
+                Series& t = byRatio[2000000];
+                t.name = tr("tuned hitRatio, min(1, set-aside / size)");
+                t.points.push_back(&point);
+            }
+        }
+        int colour = 0;
+        for (auto& [key, s] : byRatio) {
+            // Tuned values below 1 are measured once each: they belong to the tuned curve only.
+            if (key >= 0 && key < 2000000 &&
+                std::all_of(s.points.begin(), s.points.end(),
+                            [](const L2PointData* p) { return p->tuned; }) &&
+                key != 250000 && key != 500000 && key != 750000 && key != 1000000) {
+                continue;
+            }
+            s.colour = key == -1 ? 6 : colour++;
+            series.push_back(s);
+        }
+    } else {
+        std::map<qint64, Series> bySize;
+        for (const L2PointData& point : shown.points) {
+            Series& s = bySize[point.windowBytes];
+            s.name = formatL2Bytes(point.windowBytes);
+            s.points.push_back(&point);
+        }
+        int colour = 0;
+        for (auto& [size, s] : bySize) {
+            s.colour = colour++;
+            std::sort(s.points.begin(), s.points.end(),
+                      [](const L2PointData* a, const L2PointData* b) {
+                          return a->hitRatio < b->hitRatio;
+                      });
+            series.push_back(s);
+        }
+    }
+
+    double highest = time ? 0.0 : 100.0;
+    double right = 1.0;
+    for (const L2PointData& point : shown.points) {
+        right = std::max(right, xOf(point));
+        if (time) {
+            highest = std::max(highest, point.maxMs);
+        }
+    }
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setBasePen(QPen(colors.frame));
+        axis->setTickPen(QPen(colors.frame));
+        axis->setSubTickPen(QPen(colors.frame));
+        axis->setTickLabelColor(colors.text);
+        axis->setLabelColor(colors.text);
+        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
+    }
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    m_plot->xAxis->setLabel(m_axis == Axis::WindowSize ? tr("region = window size (num_bytes), MiB")
+                                                       : tr("hitRatio (0: no window)"));
+    m_plot->xAxis->setRange(0.0, right * 1.05);
+    m_plot->yAxis->setLabel(m_quantity == Quantity::RegionHitRate
+                                ? tr("the region's L2 hit rate, % (derived)")
+                            : m_quantity == Quantity::L2HitRate
+                                ? tr("L2 hit rate, all sectors, % (lts__t_sector_hit_rate)")
+                                : tr("time per launch, ms (median)"));
+    m_plot->yAxis->setRange(0.0, highest * 1.08 + (time ? 0.01 : 0.0));
+
+    const QCPScatterStyle::ScatterShape shapes[] = {
+        QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond};
+    for (const Series& s : series) {
+        const QColor colour = s.window ? colors.group(s.colour) : colors.text; // none: plain
+        if (measured) {
+            QVector<double> x;
+            QVector<double> y;
+            for (const L2PointData* point : s.points) {
+                if (time || point->countersMeasured) {
+                    x << xOf(*point);
+                    y << valueOf(*point, false);
+                }
+            }
+            if (!x.isEmpty()) {
+                QCPGraph* graph = m_plot->addGraph();
+                graph->setName(s.name);
+                graph->setPen(QPen(colour, 2.0));
+                QCPScatterStyle scatter(shapes[s.colour % 4], 7);
+                scatter.setPen(QPen(colour, 1.5));
+                scatter.setBrush(QBrush(colour));
+                graph->setScatterStyle(scatter);
+                graph->setData(x, y, true);
+                ++m_curves;
+            }
+        }
+        if (!time) {
+            QVector<double> x;
+            QVector<double> y;
+            for (const L2PointData* point : s.points) {
+                x << xOf(*point);
+                y << valueOf(*point, true);
+            }
+            QCPGraph* model = m_plot->addGraph();
+            model->setName(measured ? tr("%1, model").arg(s.name) : s.name);
+            model->setPen(QPen(colour, measured ? 1.2 : 2.0, Qt::DashLine));
+            if (!measured) {
+                QCPScatterStyle scatter(shapes[s.colour % 4], 6);
+                scatter.setPen(QPen(colour, 1.2));
+                scatter.setBrush(QBrush(colors.background));
+                model->setScatterStyle(scatter);
+            }
+            model->setData(x, y, true);
+            if (measured) {
+                model->removeFromLegend();
+            }
+            ++m_modelCurves;
+        }
+    }
+    if (m_axis == Axis::WindowSize && shown.setAsideBytes > 0) {
+        // The set-aside size: hitRatio 1 fits up to here.
+        auto* line = new QCPItemStraightLine(m_plot);
+        const double x = static_cast<double>(shown.setAsideBytes) / kMiB;
+        line->point1->setCoords(x, 0.0);
+        line->point2->setCoords(x, 1.0);
+        line->setPen(QPen(colors.warning, 1.2, Qt::DotLine));
+        auto* label = new QCPItemText(m_plot);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->position->setCoords(x * 1.01, highest * 1.06 + (time ? 0.01 : 0.0));
+        label->setText(tr("set aside %1").arg(formatL2Bytes(shown.setAsideBytes)));
+        label->setColor(colors.warning);
+    }
+    if (!measured || (time && !measured)) {
+        auto* note = new QCPItemText(m_plot);
+        note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignVCenter);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setCoords(0.55, 0.63);
+        note->setText(time ? tr("No measurement on this machine: the model predicts hit rates,\n"
+                                "not times. Choose a hit rate, or measure on a GPU.")
+                           : tr("No measurement on this machine: the curves are the model\n"
+                                "(H100 figures). With a GPU, Measure draws measured curves."));
+        note->setColor(colors.mutedText);
+    }
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setBrush(colors.surface);
+    m_plot->legend->setTextColor(colors.text);
+    m_plot->legend->setBorderPen(QPen(colors.frame));
+    if (m_plot->plotLayout()->rowCount() == 1) {
+        m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+        m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        m_plot->legend->setWrap(4);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+#endif
+}
+
+QString L2PersistenceView::pointText(const L2PersistenceResults& results,
+                                     const L2PointData& point) {
+    QString text =
+        tr("%1, hitRatio %2").arg(formatL2Bytes(point.windowBytes), hitRatioLabel(point));
+    if (point.samples > 0) {
+        const double spread =
+            point.medianMs > 0 ? 100.0 * (point.maxMs - point.minMs) / point.medianMs : 0.0;
+        text += QLatin1Char('\n') + tr("median %1 ms of %2 (%3 to %4 ms, spread %5 %), %6 GB/s")
+                                        .arg(number(point.medianMs, 4))
+                                        .arg(point.samples)
+                                        .arg(number(point.minMs, 4), number(point.maxMs, 4),
+                                             number(spread, 1), number(point.bandwidthGBs, 0));
+    }
+    if (point.countersMeasured) {
+        text += QLatin1Char('\n') +
+                tr("L2 hit rate %1 % (model %2 %); the region's %3 % (model "
+                   "%4 %); DRAM read %5")
+                    .arg(number(point.hitRatePct, 2), number(point.modelHitRatePct, 2),
+                         number(point.regionHitPct, 1), number(point.modelRegionHitPct, 1),
+                         formatL2Bytes(static_cast<qint64>(point.dramReadBytes)));
+    } else {
+        text += QLatin1Char('\n') +
+                tr("model: the region's hit rate %1 %, L2 hit rate %2 %")
+                    .arg(number(point.modelRegionHitPct, 1), number(point.modelHitRatePct, 2));
+    }
+    if (point.window && results.setAsideBytes > 0) {
+        const double persisting = point.hitRatio * static_cast<double>(point.windowBytes);
+        text += QLatin1Char('\n') +
+                (persisting <= static_cast<double>(results.setAsideBytes)
+                     ? tr("hitRatio x size = %1 fits the %2 set aside")
+                     : tr("hitRatio x size = %1 exceeds the %2 set aside: thrashing"))
+                    .arg(formatL2Bytes(static_cast<qint64>(persisting)),
+                         formatL2Bytes(results.setAsideBytes));
+    }
+    return text;
+}
+
+QString L2PersistenceView::hoverText(const QPointF& pixel) const {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    double best = kHoverPixels;
+    const L2PointData* found = nullptr;
+    const bool measured = m_results.has_value();
+    for (const L2PointData& point : m_shown.points) {
+        if (measured && m_quantity != Quantity::Time && !point.countersMeasured) {
+            continue;
+        }
+        if (!measured && m_quantity == Quantity::Time) {
+            continue;
+        }
+        const double px = m_plot->xAxis->coordToPixel(xOf(point));
+        const double py = m_plot->yAxis->coordToPixel(valueOf(point, !measured));
+        const double distance = std::hypot(px - pixel.x(), py - pixel.y());
+        if (distance <= best) {
+            best = distance;
+            found = &point;
+        }
+    }
+    return found != nullptr ? pointText(m_shown, *found) : QString();
+#else
+    Q_UNUSED(pixel);
+    return {};
+#endif
+}
+
+void L2PersistenceView::render(QPainter& painter, QSize size) {
+    renderFigure(painter, size, false);
+}
+
+void L2PersistenceView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    painter.fillRect(QRect(QPoint(0, 0), size), colors.background);
+    painter.setPen(colors.text);
+    QFont font = painter.font();
+    font.setBold(true);
+    painter.setFont(font);
+    const int margin = 12;
+    QRect used;
+    painter.drawText(QRect(margin, margin, size.width() - 2 * margin, size.height()),
+                     Qt::TextWordWrap, m_title->text(), &used);
+    const int chartTop = used.bottom() + 8;
+    font.setBold(false);
+    painter.setFont(font);
+    const QString below = m_summary.text + QLatin1Char('\n') + m_status->text();
+    const QRect belowBox = painter.boundingRect(
+        QRect(margin, 0, size.width() - 2 * margin, size.height()), Qt::TextWordWrap, below);
+    // The chart keeps at least half the height; the text below is cut at the bottom if need be.
+    const int chartHeight = std::max(
+        {100, (size.height() - chartTop) / 2, size.height() - chartTop - belowBox.height() - 16});
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+    painter.save();
+    painter.translate(0, chartTop);
+    if (vectorChart) {
+        m_plot->toPainter(static_cast<QCPPainter*>(&painter), size.width(), chartHeight);
+    } else {
+        painter.drawPixmap(0, 0, m_plot->toPixmap(size.width(), chartHeight));
+    }
+    painter.restore();
+#else
+    Q_UNUSED(vectorChart);
+    painter.drawText(QRect(margin, chartTop, size.width() - 2 * margin, chartHeight),
+                     Qt::TextWordWrap, tr("(the chart needs QCustomPlot)"));
+#endif
+    painter.setPen(colors.text);
+    const int textTop = chartTop + chartHeight + 8;
+    painter.save();
+    painter.setClipRect(QRect(0, textTop, size.width(), size.height() - textTop));
+    painter.drawText(QRect(margin, textTop, size.width() - 2 * margin, belowBox.height() + 4),
+                     Qt::TextWordWrap, below);
+    painter.restore();
+}
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+constexpr bool kL2VectorChart = true;
+#else
+constexpr bool kL2VectorChart = false;
+#endif
+
+bool L2PersistenceView::exportFigure(const QString& path, QSize size, QString* error) {
+    return writeChartFigure(
+        path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
+        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kL2VectorChart); }, error);
+}
+
+void L2PersistenceView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        fillChart();
+    }
+}
+
+} // namespace warpscope::app

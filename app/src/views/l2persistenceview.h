@@ -1,0 +1,96 @@
+// L2PersistenceView, the "L2 persistence" tab: the region's L2 hit rate (or the L2 hit rate of all
+// sectors, or the time) against the window's size or its hitRatio (QCustomPlot), one curve per
+// hitRatio (or per size) with the window and one without, the model's curves dashed beside the
+// measured ones. Hovering a point shows its numbers. A summary computed from the numbers sits
+// under the chart. Without results (a model-only machine, or not run yet) the chart draws the
+// model for an H100 and the notes' statement, never an empty chart.
+#pragma once
+
+#include "gpu/l2persistencemeasurement.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QCustomPlot;
+class QPainter;
+
+namespace warpscope::app {
+
+class L2PersistenceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit L2PersistenceView(QWidget* parent = nullptr);
+
+    enum class Quantity { RegionHitRate, L2HitRate, Time };
+    enum class Axis { WindowSize, HitRatio };
+
+    /// Show these results (nullopt: none, the model for an H100 and the notes' statement).
+    void setResults(std::optional<L2PersistenceResults> results);
+    const std::optional<L2PersistenceResults>& results() const { return m_results; }
+    /// What is drawn: the results, or the model's points.
+    const L2PersistenceResults& shown() const { return m_shown; }
+    const L2PersistenceSummary& summary() const { return m_summary; }
+
+    void setQuantity(Quantity quantity);
+    void setAxis(Axis axis);
+
+    void setGpuStatus(const QString& text);
+    void setRunning(bool running);
+    void setProgress(int done, int total);
+
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QLabel* summaryLabel() const { return m_summaryLabel; }
+    QLabel* statusLabel() const { return m_status; }
+    QCustomPlot* chart() const { return m_plot; }
+    /// Measured curves and model curves drawn (0 without QCustomPlot).
+    int curveCount() const { return m_curves; }
+    int modelCurveCount() const { return m_modelCurves; }
+
+    /// The tooltip for the point nearest `pixel` (within 12 pixels), empty when none.
+    QString hoverText(const QPointF& pixel) const;
+    /// The numbers of one point, as the tooltip shows them.
+    static QString pointText(const L2PersistenceResults& results, const L2PointData& point);
+
+    void render(QPainter& painter, QSize size);
+    bool exportFigure(const QString& path, QSize size, QString* error);
+
+signals:
+    void runRequested();
+    void cancelRequested();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void refresh();
+    void fillChart();
+    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
+    double valueOf(const L2PointData& point, bool model) const;
+    double xOf(const L2PointData& point) const;
+
+    std::optional<L2PersistenceResults> m_results;
+    L2PersistenceResults m_shown;
+    L2PersistenceSummary m_summary;
+    Quantity m_quantity = Quantity::RegionHitRate;
+    Axis m_axis = Axis::WindowSize;
+    QPushButton* m_run;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QComboBox* m_quantityBox;
+    QComboBox* m_axisBox;
+    QLabel* m_title;
+    QLabel* m_summaryLabel;
+    QLabel* m_status;
+    QString m_gpuStatus;
+    QCustomPlot* m_plot = nullptr;
+    int m_curves = 0;
+    int m_modelCurves = 0;
+};
+
+} // namespace warpscope::app

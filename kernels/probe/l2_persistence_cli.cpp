@@ -1,0 +1,213 @@
+// `warpscope-probe l2-persistence` (l2_persistence_cli.h).
+#include "l2_persistence_cli.h"
+
+#include "l2_persistence.h"
+#include "probe_text.h"
+#include "transfers_cli.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <sstream>
+
+namespace warpscope::probe {
+
+const char* const kL2PersistenceUsage =
+    R"(l2-persistence
+           The notes' L2 persistence window: a kernel re-reads a region again and again while
+           it streams a buffer much larger than L2, once without an access policy window and
+           once per hitRatio with one (hitProp persisting, missProp streaming) over the region,
+           with cudaLimitPersistingL2CacheSize set to persistingL2CacheMaxSize (set back
+           afterwards). Prints per region size and hitRatio the median time, the spread, the L2
+           hit rate (lts__t_sector_hit_rate.pct, from CUPTI) and the model's. Refused where the
+           device has no persisting L2 (persistingL2CacheMaxSize = 0).
+  --windows S1,S2,...    region (= window) sizes (default 2M,4M,8M,16M,24M,32M,48M,64M)
+  --hit-ratios R1,R2,... hitRatio values in (0, 1] (default 0.25,0.5,0.75,1)
+  --no-tuned             leave out hitRatio = min(1, set-aside / window)
+  --set-aside SIZE       bytes set aside (default persistingL2CacheMaxSize)
+  --stream SIZE          streaming buffer (default 2G)
+  --stream-per-region N  streaming bytes per region byte read (default 4)
+  --repetitions N        timed launches per point after one warm-up (default 7)
+  --no-counters          timing only
+  --json                 the measure_l2_persistence answer as one JSON line
+  Ctrl-C cancels between points.
+)";
+
+namespace {
+
+using json = nlohmann::json;
+
+std::atomic<bool> g_cancelled{false};
+
+extern "C" void onL2Interrupt(int) {
+    g_cancelled = true;
+}
+
+int fail(const std::string& message, int status) {
+    std::cerr << "warpscope-probe: " << message << "\n";
+    if (status == kExitBadInput) {
+        std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
+    }
+    return status;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+        items.push_back(item);
+    }
+    return items;
+}
+
+} // namespace
+
+int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
+    json options = json::object();
+    bool asJson = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "--json") {
+            asJson = true;
+            continue;
+        }
+        if (arg == "--no-tuned" || arg == "--no-counters") {
+            options[arg == "--no-tuned" ? "tuned" : "counters"] = false;
+            continue;
+        }
+        if (i + 1 >= args.size()) {
+            return fail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
+                                                : "unexpected argument '" + arg + "'",
+                        kExitBadInput);
+        }
+        const std::string& value = args[++i];
+        if (arg == "--windows") {
+            json sizes = json::array();
+            for (const std::string& item : splitList(value)) {
+                const long long bytes = parseByteSize(item);
+                if (bytes < 0) {
+                    return fail("--windows: '" + item + "' is not a size (4096, 64K, 16M)",
+                                kExitBadInput);
+                }
+                sizes.push_back(bytes);
+            }
+            options["windowBytes"] = sizes;
+        } else if (arg == "--hit-ratios") {
+            json ratios = json::array();
+            for (const std::string& item : splitList(value)) {
+                std::size_t used = 0;
+                double ratio = 0.0;
+                try {
+                    ratio = std::stod(item, &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (used == 0 || used != item.size()) {
+                    return fail("--hit-ratios: '" + item + "' is not a number", kExitBadInput);
+                }
+                ratios.push_back(ratio);
+            }
+            options["hitRatios"] = ratios;
+        } else if (arg == "--set-aside" || arg == "--stream") {
+            const long long bytes = parseByteSize(value);
+            if (bytes < 0) {
+                return fail(arg + ": '" + value + "' is not a size (4096, 64K, 16M, 2G)",
+                            kExitBadInput);
+            }
+            options[arg == "--set-aside" ? "setAsideBytes" : "streamBytes"] = bytes;
+        } else if (arg == "--stream-per-region" || arg == "--repetitions") {
+            const long long number = parseByteSize(value);
+            if (number < 0 || value.find_first_not_of("0123456789") != std::string::npos) {
+                return fail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
+            }
+            options[arg == "--repetitions" ? "repetitions" : "streamPerRegion"] = number;
+        } else {
+            return fail("l2-persistence takes no option '" + arg + "'", kExitBadInput);
+        }
+    }
+    auto backend = makeBackend();
+    g_cancelled = false;
+    auto previous = std::signal(SIGINT, onL2Interrupt);
+    int lastPercent = -1;
+    auto result = runL2PersistenceRequest(
+        json{{"options", options}}, *backend,
+        [&](int done, int total) {
+            const int percent = total > 0 ? done * 100 / total : 100;
+            if (percent / 10 != lastPercent / 10 || done == total) {
+                std::cerr << "measured " << done << " of " << total << " points\n";
+                lastPercent = percent;
+            }
+        },
+        [] { return g_cancelled.load(); });
+    std::signal(SIGINT, previous);
+    if (auto* error = std::get_if<RequestError>(&result)) {
+        const ProbeErrorCode code = error->error.code;
+        const std::string where = error->where.empty() ? "" : " (at " + error->where + ")";
+        const std::string message =
+            std::string(probeErrorCodeName(code)) + ": " + error->error.message + where;
+        if (code == ProbeErrorCode::NoDriver || code == ProbeErrorCode::NoDevice ||
+            code == ProbeErrorCode::DriverTooOld) {
+            return fail(message, kExitNoGpu);
+        }
+        if (error->error.fatal) {
+            return fail(message, kExitFatal);
+        }
+        if (code == ProbeErrorCode::BadRequest || code == ProbeErrorCode::OutOfMemory) {
+            return fail(message, kExitBadInput);
+        }
+        return fail(message, kExitProbeError);
+    }
+    const json& answer = std::get<json>(result);
+    if (asJson) {
+        std::cout << answer.dump() << "\n";
+        return kExitOk;
+    }
+    const auto bytes = [](const json& value) { return formatBytes(value.get<std::int64_t>()); };
+    std::cout << "device     " << answer.value("device", "") << "\n"
+              << "L2         " << bytes(answer["l2Bytes"]) << ", persisting at most "
+              << bytes(answer["persistingL2MaxBytes"]) << ", largest window "
+              << bytes(answer["maxWindowBytes"]) << "\n"
+              << "set aside  " << bytes(answer["setAsideBytes"]) << " (was "
+              << bytes(answer["previousSetAsideBytes"]) << ", set back afterwards)\n"
+              << "streaming  " << bytes(answer["streamBytes"]) << " read once per launch, "
+              << answer.value("streamPerRegion", 0) << " bytes per region byte\n"
+              << "medians of " << answer.value("repetitions", 0)
+              << " timed launches after one warm-up; spread = (max - min) / median\n";
+    if (!answer.value("countersMeasured", false)) {
+        std::cout << "counters   not measured: "
+                  << answer.value("countersUnavailableReason", std::string()) << "\n";
+    }
+    if (!answer.value("capped", std::string()).empty()) {
+        std::cout << "note       " << answer.value("capped", std::string()) << "\n";
+    }
+    std::cout << "\n"
+              << pad("window", 9, true) << pad("hitRatio", 10, true) << pad("median ms", 11, true)
+              << pad("spread", 9, true) << pad("GB/s", 9, true) << pad("L2 hit", 9, true)
+              << pad("model", 9, true) << pad("region", 9, true) << pad("model", 9, true) << "\n";
+    for (const json& point : answer["points"]) {
+        const double median = point.value("medianMs", 0.0);
+        const double spread =
+            median > 0.0 ? 100.0 * (point.value("maxMs", 0.0) - point.value("minMs", 0.0)) / median
+                         : 0.0;
+        const bool window = point.value("window", false);
+        const std::string ratio = window ? fixed(point.value("hitRatio", 0.0), 3) +
+                                               (point.value("tuned", false) ? "*" : "")
+                                         : std::string("none");
+        const bool counted = point.value("countersMeasured", false);
+        std::cout << pad(bytes(point["windowBytes"]), 9, true) << pad(ratio, 10, true)
+                  << pad(fixed(median, 4), 11, true) << pad(fixed(spread, 1) + " %", 9, true)
+                  << pad(fixed(point.value("bandwidthGBs", 0.0), 0), 9, true)
+                  << pad(counted ? fixed(point.value("hitRatePct", 0.0), 1) + " %" : "-", 9, true)
+                  << pad(fixed(point.value("modelHitRatePct", 0.0), 1) + " %", 9, true)
+                  << pad(counted ? fixed(point.value("regionHitPct", 0.0), 1) + " %" : "-", 9, true)
+                  << pad(fixed(point.value("modelRegionHitPct", 0.0), 1) + " %", 9, true) << "\n";
+    }
+    std::cout << "\n* the tuned hitRatio, min(1, set-aside / window). 'region' is the region's own "
+                 "hit rate, derived assuming every streaming read misses.\n";
+    return kExitOk;
+}
+
+} // namespace warpscope::probe

@@ -1,0 +1,143 @@
+// The L2 persistence window (measure_l2_persistence, `warpscope-probe l2-persistence`): the course
+// notes' best-practice summary (seed 003, "L2 Cache") sets part of L2 aside for a region read
+// again and again (cudaLimitPersistingL2CacheSize) and marks the region with an access policy
+// window (accessPolicyWindow: base_ptr, num_bytes, hitRatio, hitProp, missProp). The experiment
+// keeps re-reading a region of `windowBytes` while streaming a much larger buffer through L2, once
+// without a window and once per hitRatio with one, and reports the time and the L2 hit rate. Plain
+// C++: the plan, the model and the JSON forms are shared by the CUDA backend, the fake backend and
+// the command line.
+#pragma once
+
+#include "warpscope/l2_persistence_model.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpscope::probe {
+
+struct L2PersistenceOptions {
+    /// Sizes of the re-read region, which the window covers exactly (num_bytes). Empty: 2, 4, 8,
+    /// 16, 24, 32, 48 and 64 MiB, those above the device's largest window left out with a note.
+    std::vector<std::int64_t> windowBytes;
+    /// hitRatio values measured with the window, each in (0, 1]. Empty: 0.25, 0.5, 0.75 and 1.
+    std::vector<double> hitRatios;
+    /// Also measure hitRatio = min(1, set-aside / window), the notes' "tune hitRatio".
+    bool tuned = true;
+    /// Bytes set aside for persisting lines (cudaLimitPersistingL2CacheSize); 0: the device's
+    /// persistingL2CacheMaxSize.
+    std::int64_t setAsideBytes = 0;
+    /// The streaming buffer, read once per launch.
+    std::int64_t streamBytes = std::int64_t{2} << 30;
+    /// Streaming bytes read for every byte of the region read (the traffic between two reads of
+    /// the same region byte is (1 + streamPerRegion) x windowBytes).
+    int streamPerRegion = 4;
+    int repetitions = 7; // timed launches per point, after one warm-up launch
+    bool counters = true;
+};
+
+/// What the device says about persisting L2 (cudaDeviceProp).
+struct L2PersistenceDevice {
+    std::string name;
+    std::int64_t l2Bytes = 0;
+    std::int64_t persistingL2MaxBytes = 0; // persistingL2CacheMaxSize; 0: no persisting L2
+    std::int64_t maxWindowBytes = 0;       // accessPolicyMaxWindowSize
+    std::int64_t deviceFreeBytes = 0;
+};
+
+struct L2PersistencePlan {
+    std::vector<std::int64_t> windowBytes; // ascending
+    std::vector<double> hitRatios;         // ascending, without the tuned one
+    bool tuned = true;
+    std::int64_t setAsideBytes = 0;
+    std::int64_t streamBytes = 0;
+    int streamPerRegion = 4;
+    int repetitions = 7;
+    bool counters = true;
+    std::string capNote; // why default sizes were left out (empty when none were)
+};
+
+/// One measured point: a region size, with or without the window.
+struct L2PersistencePoint {
+    std::int64_t windowBytes = 0;
+    bool window = false;   // false: the same launch with no access policy window
+    double hitRatio = 0.0; // 0 without the window
+    bool tuned = false;    // hitRatio = min(1, set-aside / window)
+    double medianMs = 0.0;
+    double minMs = 0.0;
+    double maxMs = 0.0;
+    int samples = 0;
+    /// Bytes one launch reads (region reads + streaming reads) / median time, GB/s.
+    double bandwidthGBs = 0.0;
+    bool countersMeasured = false;
+    double hitRatePct = 0.0; // lts__t_sector_hit_rate.pct of one launch
+    double sectorHits = 0.0; // lts__t_sectors_lookup_hit.sum
+    double sectorMisses = 0.0;
+    double dramReadBytes = 0.0; // dram__bytes_read.sum
+    /// The hit rate of the region's reads alone, derived from hitRatePct assuming every streaming
+    /// read misses (it is read once per launch): hitRatePct x (1 + streamPerRegion), at most 100.
+    double regionHitPct = 0.0;
+    /// The model's region hit rate and overall hit rate (l2PersistenceModel).
+    double modelRegionHitPct = 0.0;
+    double modelHitRatePct = 0.0;
+};
+
+struct L2PersistenceMeasurement {
+    L2PersistenceDevice device;
+    std::int64_t setAsideBytes = 0;
+    /// cudaLimitPersistingL2CacheSize before the measurement; set back afterwards.
+    std::int64_t previousSetAsideBytes = 0;
+    std::int64_t streamBytes = 0;
+    int streamPerRegion = 4;
+    int repetitions = 0;
+    bool countersMeasured = false;
+    std::string countersUnavailableReason;
+    std::string capNote;
+    std::vector<L2PersistencePoint> points;
+};
+
+/// The model for one point, in the notes' terms (warpscope/l2_persistence_model.h, shared with
+/// the app).
+using warpscope::L2PersistenceModel;
+using warpscope::l2PersistenceModel;
+using warpscope::l2PersistenceModelStatement;
+using warpscope::tunedHitRatio;
+
+/// Checks the options against the device: refuses (the message says why) where the device has
+/// no persisting L2, a window is larger than accessPolicyMaxWindowSize, a set-aside is larger
+/// than persistingL2CacheMaxSize, or the buffers do not fit 90 % of free memory.
+struct L2PersistencePlanResult {
+    std::optional<L2PersistencePlan> plan;
+    std::string error;
+    bool noPersistingL2 = false; // the refusal is persistingL2CacheMaxSize == 0
+    bool outOfMemory = false;
+};
+L2PersistencePlanResult planL2Persistence(const L2PersistenceOptions& options,
+                                          const L2PersistenceDevice& device);
+
+/// Median, min and max of the timed samples and the point's bandwidth and model.
+L2PersistencePoint l2PersistencePoint(std::int64_t windowBytes, bool window, double hitRatio,
+                                      bool tuned, std::vector<double> samplesMs,
+                                      const L2PersistencePlan& plan, std::int64_t l2Bytes);
+/// Fills hitRatePct's derived regionHitPct (call after the counters are set).
+void deriveRegionHit(L2PersistencePoint& point, int streamPerRegion);
+
+/// The hitRatio values measured at one window size, ascending, each with whether it is the tuned
+/// one (a listed value equal to the tuned one is marked instead of measured twice).
+struct L2HitRatio {
+    double value = 1.0;
+    bool tuned = false;
+};
+std::vector<L2HitRatio> l2PersistenceRatios(const L2PersistencePlan& plan,
+                                            std::int64_t windowBytes);
+/// Points a plan measures: per window size, one without the window and one per hitRatio.
+int l2PersistencePointCount(const L2PersistencePlan& plan);
+
+/// The region bytes one launch reads: streamBytes / streamPerRegion.
+std::int64_t l2RegionReadBytes(const L2PersistencePlan& plan);
+
+/// The Nsight Compute metrics the probe asks CUPTI for.
+const std::vector<std::string>& l2PersistenceCounterNames();
+
+} // namespace warpscope::probe

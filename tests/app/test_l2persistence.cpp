@@ -1,0 +1,266 @@
+// The L2 persistence tab: recorded H100 results (tests/data/l2_persistence_h100.json) drawn as
+// measured and model curves, the summary computed from the numbers, the hover text, the
+// model-only state (the model and the notes' statement, never an empty chart), sessions, exports
+// (in-process and headless), and a run through the fake probe's measure_l2_persistence.
+#include "gpu/l2persistencemeasurement.h"
+#include "lecture/lecturewindow.h"
+#include "probefixture.h"
+#include "views/l2persistenceview.h"
+#include "windowfixture.h"
+
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+namespace warpscope::app::test {
+namespace {
+
+const QString kRecorded = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json");
+constexpr qint64 kMiB = 1024 * 1024;
+
+L2PersistenceResults recordedResults() {
+    QFile file(kRecorded);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+    QString error;
+    auto results = readL2PersistenceResults(file.readAll(), &error);
+    EXPECT_TRUE(results.has_value()) << qPrintable(error);
+    return results.value_or(L2PersistenceResults{});
+}
+
+TEST(L2PersistenceData, RecordedH100ResultsHoldEverySizeAndRatio) {
+    const L2PersistenceResults results = recordedResults();
+    EXPECT_EQ(results.device, QStringLiteral("NVIDIA H100 80GB HBM3"));
+    EXPECT_EQ(results.persistingL2MaxBytes, 32768000);
+    EXPECT_EQ(results.l2Bytes, 50 * kMiB);
+    EXPECT_EQ(results.windowSizes().size(), 8u);
+    EXPECT_EQ(results.points.size(), 43u);
+    const L2PointData* none = results.find(16 * kMiB, false, 0.0, false);
+    const L2PointData* full = results.find(16 * kMiB, true, 1.0, false);
+    ASSERT_NE(none, nullptr);
+    ASSERT_NE(full, nullptr);
+    // Measured on the H100: the window lifts the 16 MiB region's hit rate well above none.
+    EXPECT_GT(full->regionHitPct, none->regionHitPct + 30.0);
+    // At 64 MiB hitRatio 1 thrashes: the tuned ratio keeps more of the region.
+    const L2PointData* thrash = results.find(64 * kMiB, true, 1.0, false);
+    const L2PointData* tuned = results.find(64 * kMiB, true, 0.0, true);
+    ASSERT_NE(thrash, nullptr);
+    ASSERT_NE(tuned, nullptr);
+    EXPECT_GT(tuned->regionHitPct, thrash->regionHitPct);
+}
+
+TEST(L2PersistenceData, SummaryIsComputedFromTheNumbers) {
+    const L2PersistenceResults results = recordedResults();
+    const L2PersistenceSummary summary = summarizeL2Persistence(results);
+    EXPECT_EQ(summary.atBytes, 64 * kMiB);
+    ASSERT_TRUE(summary.tunedRegionHit && summary.noWindowRegionHit && summary.tunedSpeedup);
+    const L2PointData* tuned = results.find(64 * kMiB, true, 0.0, true);
+    EXPECT_DOUBLE_EQ(*summary.tunedRegionHit, tuned->regionHitPct);
+    EXPECT_GT(*summary.tunedSpeedup, 1.0);
+    EXPECT_TRUE(summary.text.contains(QStringLiteral("At 64 MiB"))) << qPrintable(summary.text);
+    ASSERT_TRUE(summary.largestModelGapPct);
+}
+
+TEST(L2PersistenceData, BadResultsAreRefusedByPlace) {
+    QString error;
+    EXPECT_FALSE(readL2PersistenceResults("{", &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("not JSON"))) << qPrintable(error);
+    EXPECT_FALSE(readL2PersistenceResults(R"({"device":"x"})", &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("\"points\""))) << qPrintable(error);
+    EXPECT_FALSE(readL2PersistenceResults(
+        R"({"points":[{"windowBytes":1048576,"medianMs":1},{"windowBytes":-1,"medianMs":1}]})",
+        &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("/points/1"))) << qPrintable(error);
+    EXPECT_FALSE(readL2PersistenceResults(
+        R"({"points":[{"windowBytes":1048576,"medianMs":1,"window":true,"hitRatio":2}]})", &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("hitRatio"))) << qPrintable(error);
+    EXPECT_FALSE(readL2PersistenceResults(
+        R"({"id":1,"ok":false,"error":{"code":"bad_request","message":"no persisting L2"}})",
+        &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("no persisting L2"))) << qPrintable(error);
+}
+
+TEST(L2PersistenceData, TheModelFollowsTheNotes) {
+    const L2PersistenceResults model = modelL2Persistence();
+    EXPECT_TRUE(model.modelOnly);
+    // 16 MiB with hitRatio 1 fits 31.25 MiB: every re-read hits; 64 MiB keeps 31.25/64.
+    EXPECT_DOUBLE_EQ(model.find(16 * kMiB, true, 1.0, false)->modelRegionHitPct, 100.0);
+    EXPECT_NEAR(model.find(64 * kMiB, true, 1.0, false)->modelRegionHitPct,
+                100.0 * 32768000.0 / (64.0 * kMiB), 1e-9);
+    EXPECT_DOUBLE_EQ(model.find(64 * kMiB, false, 0.0, false)->modelRegionHitPct, 0.0);
+    const L2PersistenceSummary summary = summarizeL2Persistence(model);
+    EXPECT_TRUE(summary.text.contains(QStringLiteral("tune the value of hitRatio")));
+    EXPECT_TRUE(
+        summary.details.contains(QStringLiteral("depending on the value of the num_bytes")));
+}
+
+class L2PersistenceWindowTest : public WindowTest {};
+
+TEST_F(L2PersistenceWindowTest, ModelOnlyShowsTheModelAndTheNotes) {
+    L2PersistenceView* view = window->l2PersistenceView();
+    ASSERT_NE(view, nullptr);
+    window->viewTabs()->setCurrentWidget(view);
+    EXPECT_FALSE(view->results());
+    EXPECT_TRUE(view->shown().modelOnly);
+    EXPECT_TRUE(view->summaryLabel()->text().contains(QStringLiteral("No measurement")));
+    EXPECT_TRUE(view->summaryLabel()->text().contains(QStringLiteral("set aside")));
+    EXPECT_EQ(view->curveCount(), 0);
+    if (view->chart() != nullptr) {
+        EXPECT_GT(view->modelCurveCount(), 4); // never an empty chart
+    }
+}
+
+TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
+    ASSERT_TRUE(window->loadL2PersistenceResults(kRecorded));
+    L2PersistenceView* view = window->l2PersistenceView();
+    window->viewTabs()->setCurrentWidget(view);
+    QApplication::processEvents();
+    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded earlier")));
+    if (view->chart() == nullptr) {
+        GTEST_SKIP() << "this build has no QCustomPlot";
+    }
+    // none, 0.25, 0.5, 0.75, 1 and the tuned curve.
+    EXPECT_EQ(view->curveCount(), 6);
+    EXPECT_EQ(view->modelCurveCount(), 6);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    QCustomPlot* plot = view->chart();
+    plot->replot();
+    const L2PointData* point = view->results()->find(16 * kMiB, true, 1.0, false);
+    const QPointF pixel(plot->xAxis->coordToPixel(16.0),
+                        plot->yAxis->coordToPixel(point->regionHitPct));
+    const QString text = view->hoverText(pixel + QPointF(1, -1));
+    EXPECT_TRUE(text.startsWith(QStringLiteral("16 MiB, hitRatio 1.000"))) << qPrintable(text);
+    EXPECT_TRUE(text.contains(QStringLiteral("fits the 31.3 MiB set aside")) ||
+                text.contains(QStringLiteral("set aside")))
+        << qPrintable(text);
+    EXPECT_TRUE(view->hoverText(QPointF(-50, -50)).isEmpty());
+    view->setQuantity(L2PersistenceView::Quantity::Time);
+    EXPECT_EQ(view->modelCurveCount(), 0); // the model gives no times
+    view->setAxis(L2PersistenceView::Axis::HitRatio);
+    EXPECT_EQ(view->curveCount(), 8); // one per size
+#endif
+}
+
+TEST_F(L2PersistenceWindowTest, SessionsKeepTheResults) {
+    ASSERT_TRUE(window->loadL2PersistenceResults(kRecorded));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("l2.warpscope"));
+    ASSERT_TRUE(window->saveSession(path));
+    MainWindow reopened(quietOptions());
+    ASSERT_TRUE(reopened.openSession(path));
+    ASSERT_TRUE(reopened.l2PersistenceView()->results());
+    EXPECT_EQ(reopened.l2PersistenceView()->results()->points.size(), 43u);
+    EXPECT_EQ(reopened.l2PersistenceView()->summary().text,
+              window->l2PersistenceView()->summary().text);
+}
+
+TEST_F(L2PersistenceWindowTest, ExportsTheChart) {
+    ASSERT_TRUE(window->loadL2PersistenceResults(kRecorded));
+    L2PersistenceView* view = window->l2PersistenceView();
+    QTemporaryDir dir;
+    QString error;
+    const QString svg = dir.filePath(QStringLiteral("l2.svg"));
+    ASSERT_TRUE(view->exportFigure(svg, QSize(1280, 720), &error)) << qPrintable(error);
+    QFile svgFile(svg);
+    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(svgFile.readAll().contains("The L2 persistence window"));
+    const QString png = dir.filePath(QStringLiteral("l2.png"));
+    ASSERT_TRUE(view->exportFigure(png, QSize(1280, 720), &error)) << qPrintable(error);
+}
+
+TEST(L2PersistenceExport, HeadlessExportWritesTheChart) {
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("l2.svg"));
+    QProcess app;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--preset"), QStringLiteral("l2-persistence"),
+               QStringLiteral("--l2-persistence"), kRecorded, QStringLiteral("--export"), svg,
+               QStringLiteral("--size"), QStringLiteral("1280x720")});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    QFile file(svg);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(file.readAll().contains("NVIDIA H100 80GB HBM3"));
+}
+
+TEST(L2PersistenceRun, MeasureThroughTheProbe) {
+    if (fakeProbe().isEmpty()) {
+        GTEST_SKIP() << "this build has no warpscope-probe-fake";
+    }
+    auto window = windowWithProbe(fakeProbe());
+    L2PersistenceView* view = window->l2PersistenceView();
+    window->runL2PersistenceOnGpu();
+    EXPECT_FALSE(view->runButton()->isEnabled());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->results().has_value(); }, 60000));
+    EXPECT_TRUE(view->runButton()->isEnabled());
+    EXPECT_FALSE(view->results()->points.empty());
+    EXPECT_TRUE(window->document()->isModified());
+}
+
+// The course deck's slide: the model until the main window hands over its results; the deck
+// exports headless with the slide drawn.
+const QString kCourseDeck =
+    QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/../../resources/decks/course.json");
+
+TEST(L2PersistenceLecture, CourseSlideShowsTheModelThenTheWindowsResults) {
+    auto deck = loadDeckFile(kCourseDeck);
+    ASSERT_TRUE(deck.ok()) << deck.error().describe();
+    int slide = -1;
+    for (std::size_t i = 0; i < deck.value().slides.size(); ++i) {
+        const auto& views = deck.value().slides[i].views;
+        if (std::find(views.begin(), views.end(), "l2-persistence") != views.end()) {
+            slide = static_cast<int>(i);
+        }
+    }
+    ASSERT_GE(slide, 0) << "the course deck has an l2-persistence slide";
+    LectureWindow lecture(std::move(deck).value());
+    lecture.present(QSize(1280, 720));
+    lecture.setSlide(slide);
+    QApplication::processEvents();
+    EXPECT_TRUE(lecture.shownViews().contains(QStringLiteral("l2-persistence")));
+    auto* view = lecture.findChild<L2PersistenceView*>();
+    ASSERT_NE(view, nullptr);
+    EXPECT_TRUE(view->runButton()->isHidden());
+    EXPECT_TRUE(view->shown().modelOnly);
+    lecture.setL2PersistenceResults(recordedResults());
+    ASSERT_TRUE(view->results());
+    EXPECT_EQ(view->shown().device, QStringLiteral("NVIDIA H100 80GB HBM3"));
+}
+
+TEST(L2PersistenceLecture, CourseDeckExportsTheSlide) {
+    QTemporaryDir dir;
+    QProcess app;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
+              {QStringLiteral("--export-deck"), kCourseDeck, QStringLiteral("--output-dir"),
+               dir.path(), QStringLiteral("--format"), QStringLiteral("svg")});
+    ASSERT_TRUE(app.waitForFinished(120000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    const QStringList files =
+        QDir(dir.path()).entryList({QStringLiteral("*.svg")}, QDir::Files, QDir::Name);
+    ASSERT_FALSE(files.isEmpty());
+    bool found = false;
+    for (const QString& name : files) {
+        QFile file(QDir(dir.path()).filePath(name));
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+        found = found || file.readAll().contains("The L2 persistence window");
+    }
+    EXPECT_TRUE(found) << "no exported slide draws the L2 persistence chart";
+}
+
+} // namespace
+} // namespace warpscope::app::test

@@ -1,0 +1,265 @@
+// measure_l2_persistence without a GPU: the plan (default sizes capped by the largest window with
+// a note, refusals where the device has no persisting L2 or an option does not fit it), the model
+// in the notes' terms, the options' errors by place, and the answer through serve() with the fake
+// backend (progress lines, cancel).
+#include "fake_backend.h"
+#include "l2_persistence.h"
+#include "probe_protocol.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace warpscope::probe;
+using json = nlohmann::json;
+
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+constexpr std::int64_t kGiB = 1024 * kMiB;
+
+std::vector<json> serveLines(Backend& backend, const std::string& input) {
+    std::istringstream in(input);
+    std::ostringstream out;
+    ServeOptions options;
+    options.progressInterval = std::chrono::milliseconds(0);
+    EXPECT_EQ(serve(in, out, backend, options), kServeExitOk);
+    std::vector<json> lines;
+    std::istringstream text(out.str());
+    std::string line;
+    while (std::getline(text, line)) {
+        lines.push_back(json::parse(line));
+    }
+    return lines;
+}
+
+L2PersistenceDevice h100Like() {
+    // Round figures near the H100's (it has 31.25 MiB persisting at most; tests/data).
+    return L2PersistenceDevice{"NVIDIA H100 80GB HBM3", 50 * kMiB, 30 * kMiB, 128 * kMiB,
+                               79 * kGiB};
+}
+
+TEST(L2PersistencePlan, DefaultsAreEightSizesFourRatiosAndTheTunedOne) {
+    const L2PersistencePlanResult planned = planL2Persistence({}, h100Like());
+    ASSERT_TRUE(planned.plan) << planned.error;
+    const L2PersistencePlan& plan = *planned.plan;
+    EXPECT_EQ(plan.windowBytes,
+              (std::vector<std::int64_t>{2 * kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB, 24 * kMiB,
+                                         32 * kMiB, 48 * kMiB, 64 * kMiB}));
+    EXPECT_EQ(plan.hitRatios, (std::vector<double>{0.25, 0.5, 0.75, 1.0}));
+    EXPECT_EQ(plan.setAsideBytes, 30 * kMiB); // persistingL2CacheMaxSize
+    EXPECT_TRUE(plan.capNote.empty());
+    // Up to 30 MiB the tuned ratio is 1 (marked on the listed 1); above, 30/32, 30/48, 30/64
+    // are measured besides: 8 x (1 + 4) + 3.
+    EXPECT_EQ(l2PersistencePointCount(plan), 43);
+    const auto ratios = l2PersistenceRatios(plan, 48 * kMiB);
+    ASSERT_EQ(ratios.size(), 5u);
+    EXPECT_DOUBLE_EQ(ratios[2].value, 0.625);
+    EXPECT_TRUE(ratios[2].tuned);
+    EXPECT_FALSE(ratios[4].tuned);
+    EXPECT_TRUE(l2PersistenceRatios(plan, 16 * kMiB).back().tuned);
+}
+
+TEST(L2PersistencePlan, DefaultSizesAboveTheLargestWindowAreLeftOutWithANote) {
+    L2PersistenceDevice device = h100Like();
+    device.maxWindowBytes = 20 * kMiB;
+    const L2PersistencePlanResult planned = planL2Persistence({}, device);
+    ASSERT_TRUE(planned.plan) << planned.error;
+    EXPECT_EQ(planned.plan->windowBytes.back(), 16 * kMiB);
+    EXPECT_NE(planned.plan->capNote.find("from 24 MiB up were left out"), std::string::npos)
+        << planned.plan->capNote;
+    EXPECT_NE(planned.plan->capNote.find("accessPolicyMaxWindowSize is 20 MiB"), std::string::npos);
+}
+
+TEST(L2PersistencePlan, ADeviceWithoutPersistingL2IsRefusedClearly) {
+    L2PersistenceDevice device = h100Like();
+    device.name = "Old GPU";
+    device.persistingL2MaxBytes = 0;
+    const L2PersistencePlanResult planned = planL2Persistence({}, device);
+    EXPECT_FALSE(planned.plan);
+    EXPECT_TRUE(planned.noPersistingL2);
+    EXPECT_NE(planned.error.find("this device (Old GPU) has no persisting L2: "
+                                 "persistingL2CacheMaxSize is 0"),
+              std::string::npos)
+        << planned.error;
+}
+
+TEST(L2PersistencePlan, OptionsThatDoNotFitTheDeviceAreRefusedNamingThem) {
+    L2PersistenceOptions options;
+    options.windowBytes = {256 * kMiB};
+    L2PersistencePlanResult planned = planL2Persistence(options, h100Like());
+    EXPECT_FALSE(planned.plan);
+    EXPECT_NE(planned.error.find("the window 256 MiB is larger than this device's "
+                                 "accessPolicyMaxWindowSize, 128 MiB"),
+              std::string::npos)
+        << planned.error;
+
+    options = {};
+    options.setAsideBytes = 40 * kMiB;
+    planned = planL2Persistence(options, h100Like());
+    EXPECT_NE(planned.error.find("persistingL2CacheMaxSize, 30 MiB; found 41943040"),
+              std::string::npos)
+        << planned.error;
+
+    options = {};
+    options.streamBytes = 128 * kMiB; // 32 MiB of region reads, less than 2 x 64 MiB
+    planned = planL2Persistence(options, h100Like());
+    EXPECT_NE(planned.error.find("at least twice per launch"), std::string::npos) << planned.error;
+
+    options = {};
+    options.streamBytes = 8 * kGiB;
+    L2PersistenceDevice small = h100Like();
+    small.deviceFreeBytes = 8 * kGiB;
+    planned = planL2Persistence(options, small);
+    EXPECT_TRUE(planned.outOfMemory);
+    EXPECT_NE(planned.error.find("refused before anything ran"), std::string::npos);
+
+    options = {};
+    options.hitRatios = {0.5, 1.5};
+    planned = planL2Persistence(options, h100Like());
+    EXPECT_NE(planned.error.find("above 0 and at most 1; found 1.5"), std::string::npos)
+        << planned.error;
+}
+
+TEST(L2PersistenceModel, PersistingLinesThatFitTheSetAsideAllHit) {
+    // 16 MiB region, 30 MiB set aside, 50 MiB of L2, 4 streaming bytes per region byte.
+    L2PersistenceModel model = l2PersistenceModel(16 * kMiB, 1.0, true, 30 * kMiB, 50 * kMiB, 4);
+    EXPECT_TRUE(model.fits);
+    EXPECT_DOUBLE_EQ(model.regionHitFraction, 1.0);
+    EXPECT_DOUBLE_EQ(model.hitRateFraction, 0.2); // one read in five is the region's
+    // Without a window the 80 MiB between two reads of a region byte do not fit 50 MiB.
+    model = l2PersistenceModel(16 * kMiB, 0.0, false, 30 * kMiB, 50 * kMiB, 4);
+    EXPECT_DOUBLE_EQ(model.regionHitFraction, 0.0);
+    // A 8 MiB region's 40 MiB between reads do: it hits without a window.
+    model = l2PersistenceModel(8 * kMiB, 0.0, false, 30 * kMiB, 50 * kMiB, 4);
+    EXPECT_DOUBLE_EQ(model.regionHitFraction, 1.0);
+    // Half the lines persisting: those hit, the streamed half does not.
+    model = l2PersistenceModel(16 * kMiB, 0.5, true, 30 * kMiB, 50 * kMiB, 4);
+    EXPECT_DOUBLE_EQ(model.regionHitFraction, 0.5);
+}
+
+TEST(L2PersistenceModel, PersistingLinesLargerThanTheSetAsideKeepAtMostItsShare) {
+    // 64 MiB with hitRatio 1 does not fit 30 MiB: at most 30/64 of the region is kept.
+    const L2PersistenceModel model =
+        l2PersistenceModel(64 * kMiB, 1.0, true, 30 * kMiB, 50 * kMiB, 4);
+    EXPECT_FALSE(model.fits);
+    EXPECT_DOUBLE_EQ(model.regionHitFraction, 30.0 / 64.0);
+    // The tuned ratio keeps the same share without overfilling the set-aside part.
+    EXPECT_DOUBLE_EQ(tunedHitRatio(64 * kMiB, 30 * kMiB), 30.0 / 64.0);
+    EXPECT_DOUBLE_EQ(tunedHitRatio(16 * kMiB, 30 * kMiB), 1.0);
+    const L2PersistenceModel tuned =
+        l2PersistenceModel(64 * kMiB, 30.0 / 64.0, true, 30 * kMiB, 50 * kMiB, 4);
+    EXPECT_TRUE(tuned.fits);
+    EXPECT_DOUBLE_EQ(tuned.regionHitFraction, 30.0 / 64.0);
+}
+
+TEST(L2PersistenceOptions, BadOptionsAreNamedByPlace) {
+    const auto where = [](const std::string& text) {
+        auto parsed = parseL2PersistenceOptions(json::parse(text));
+        if (auto* error = std::get_if<RequestError>(&parsed)) {
+            return error->where;
+        }
+        return std::string("ok");
+    };
+    EXPECT_EQ(where(R"({"options":{"windowBytes":[1048576]}})"), "ok");
+    EXPECT_EQ(where(R"({"options":[]})"), "/options");
+    EXPECT_EQ(where(R"({"options":{"window":1}})"), "/options/window");
+    EXPECT_EQ(where(R"({"options":{"windowBytes":[1048576,1000]}})"), "/options/windowBytes/1");
+    EXPECT_EQ(where(R"({"options":{"windowBytes":5}})"), "/options/windowBytes");
+    EXPECT_EQ(where(R"({"options":{"hitRatios":[0.5,0]}})"), "/options/hitRatios/1");
+    EXPECT_EQ(where(R"({"options":{"hitRatios":["all"]}})"), "/options/hitRatios/0");
+    EXPECT_EQ(where(R"({"options":{"tuned":1}})"), "/options/tuned");
+    EXPECT_EQ(where(R"({"options":{"streamPerRegion":0}})"), "/options/streamPerRegion");
+    EXPECT_EQ(where(R"({"options":{"repetitions":1001}})"), "/options/repetitions");
+    EXPECT_EQ(where(R"({"options":{"streamBytes":-1}})"), "/options/streamBytes");
+    EXPECT_EQ(where(R"({"options":{"counters":"no"}})"), "/options/counters");
+}
+
+TEST(MeasureL2Persistence, AnswersThroughServeWithProgressLines) {
+    FakeBackend backend;
+    const auto lines = serveLines(
+        backend,
+        R"({"id":1,"op":"measure_l2_persistence","options":{"windowBytes":[8388608,67108864],)"
+        R"("hitRatios":[1],"repetitions":3}})"
+        "\n");
+    // 8 MiB: none, 1 (tuned); 64 MiB: none, 30/64 (tuned), 1: five points.
+    ASSERT_EQ(lines.size(), 6u);
+    EXPECT_EQ(lines[0]["progress"]["total"], 5);
+    EXPECT_EQ(lines[4]["progress"]["done"], 5);
+    const json& answer = lines[5];
+    ASSERT_EQ(answer["ok"], true) << answer.dump();
+    const json& result = answer["result"];
+    EXPECT_EQ(result["device"], "Fake GPU");
+    EXPECT_EQ(result["persistingL2MaxBytes"], 30 * kMiB);
+    EXPECT_EQ(result["setAsideBytes"], 30 * kMiB);
+    EXPECT_EQ(result["previousSetAsideBytes"], 0);
+    EXPECT_NE(result["model"].get<std::string>().find("tune the value of hitRatio"),
+              std::string::npos);
+    const json& points = result["points"];
+    ASSERT_EQ(points.size(), 5u);
+    EXPECT_EQ(points[0]["window"], false);
+    EXPECT_EQ(points[1]["tuned"], true);
+    EXPECT_EQ(points[3]["tuned"], true);
+    EXPECT_DOUBLE_EQ(points[3]["hitRatio"].get<double>(), 30.0 / 64.0);
+    EXPECT_EQ(points[3]["samples"], 3);
+    // The fake answers the model: 64 MiB, no window, nothing of the region hits; the tuned
+    // window keeps 30/64 of it, and it takes less time.
+    EXPECT_DOUBLE_EQ(points[2]["hitRatePct"].get<double>(), 0.0);
+    EXPECT_NEAR(points[3]["regionHitPct"].get<double>(), 100.0 * 30.0 / 64.0, 1e-9);
+    EXPECT_LT(points[3]["medianMs"].get<double>(), points[2]["medianMs"].get<double>());
+    EXPECT_EQ(points[3]["counters"]["lts__t_sector_hit_rate.pct"], points[3]["hitRatePct"]);
+}
+
+TEST(MeasureL2Persistence, NoPersistingL2IsAClearError) {
+    FakeBackend backend;
+    backend.l2Device.persistingL2MaxBytes = 0;
+    const auto lines = serveLines(backend, R"({"id":7,"op":"measure_l2_persistence"})"
+                                           "\n");
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0]["ok"], false);
+    EXPECT_EQ(lines[0]["error"]["code"], "bad_request");
+    EXPECT_NE(lines[0]["error"]["message"].get<std::string>().find("persistingL2CacheMaxSize is 0"),
+              std::string::npos)
+        << lines[0].dump();
+}
+
+TEST(MeasureL2Persistence, RefusalsAreErrorsWithPlaces) {
+    FakeBackend backend;
+    const auto lines = serveLines(
+        backend, R"({"id":1,"op":"measure_l2_persistence","options":{"hitRatios":[2]}})"
+                 "\n"
+                 R"({"id":2,"op":"measure_l2_persistence","windowBytes":[4096]})"
+                 "\n"
+                 R"({"id":3,"op":"measure_l2_persistence","options":{"windowBytes":[1073741824]}})"
+                 "\n");
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0]["error"]["where"], "/options/hitRatios/0");
+    EXPECT_EQ(lines[1]["error"]["where"], "/windowBytes");
+    EXPECT_NE(lines[2]["error"]["message"].get<std::string>().find("accessPolicyMaxWindowSize"),
+              std::string::npos);
+    EXPECT_EQ(backend.measureL2PersistenceCalls.load(), 1);
+}
+
+TEST(MeasureL2Persistence, CancelStopsBetweenPoints) {
+    FakeBackend backend;
+    std::atomic<bool> cancel{false};
+    backend.beforeItem = [&](int index) {
+        if (index == 2) {
+            cancel = true;
+        }
+    };
+    L2PersistenceOptions options;
+    options.windowBytes = {4 * kMiB, 8 * kMiB};
+    options.hitRatios = {1.0};
+    auto result = backend.measureL2Persistence(options, nullptr, [&] { return cancel.load(); });
+    ASSERT_TRUE(std::holds_alternative<ProbeError>(result));
+    EXPECT_EQ(std::get<ProbeError>(result).code, ProbeErrorCode::Cancelled);
+    EXPECT_EQ(std::get<ProbeError>(result).message, "cancelled after 3 of 4 points");
+}
+
+} // namespace
