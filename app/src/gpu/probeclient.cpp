@@ -598,6 +598,7 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
         if (!job.silent) {
             emit streamsMeasured(job.id, result);
         }
+        return;
     case Op::MeasureL2Persistence:
         if (!job.silent) {
             emit l2PersistenceMeasured(job.id, result);
