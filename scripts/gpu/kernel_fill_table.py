@@ -20,7 +20,9 @@ MIB = 1 << 20
 
 
 def window(size):
-    return "%d MiB" % (size // MIB) if size >= MIB else "%d KiB" % (size // 1024)
+    if size >= MIB:
+        return "%d MiB" % (size // MIB)
+    return "%d KiB" % (size // 1024) if size >= 1024 else "%d B" % size
 
 
 def main(argv):
