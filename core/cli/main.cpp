@@ -1078,6 +1078,7 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
               << "\n";
     std::int64_t footprintRead = 0;
     std::int64_t inPart = 0;
+    std::int64_t filled = 0;
     for (const GridBufferFootprint& b : grid.buffers) {
         std::cout << "  " << std::left << std::setw(12) << b.name << std::right << std::setw(14)
                   << groupDigits(b.sectorsRead) << std::setw(14) << groupDigits(b.sectorsWritten)
@@ -1086,12 +1087,15 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
                   << groupDigits(b.sectorsWrittenInPart) << "\n";
         footprintRead += b.sectorsRead;
         inPart += b.sectorsWrittenInPart;
+        filled += b.sectorsFilled;
     }
     std::cout << "DRAM read of a cold launch: at least the footprint, "
               << groupDigits(footprintRead * 32) << " bytes";
     if (inPart > 0) {
         std::cout << ", plus DRAM fills of the sectors written in part that L2 evicts before "
-                     "they are complete (not predicted; "
+                     "they are complete (predicted: "
+                  << groupDigits(filled * 32)
+                  << " bytes, by a rule that does not see warps drift apart; "
                   << groupDigits(inPart * 32)
                   << " bytes if each were filled once; docs/models.md, \"Sectors written in "
                      "part\")";

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 namespace warpscope {
@@ -52,6 +54,12 @@ public:
 
     std::int64_t count() const { return m_count; }
 
+    bool contains(std::int64_t sector) const {
+        const auto index = static_cast<std::uint64_t>(sector);
+        const auto& page = m_pages[index >> kPageBits];
+        return page && (page[(index & kPageMask) >> 6] >> (index & 63) & 1);
+    }
+
 private:
     static constexpr int kPageBits = 19; // 2^19 sectors: 64 KiB of bits per page
     static constexpr std::int64_t kPageSectors = std::int64_t{1} << kPageBits;
@@ -66,7 +74,7 @@ private:
 /// repeating an active lane, which changes no byte). Such a sector reaches L2 as a partial write
 /// and is completed, if at all, by other requests. Writes them to `partial`; returns how many.
 int partlyWrittenSectors(const std::int64_t* addresses, int width, const std::int64_t* sectors,
-                         int count, std::int64_t* partial) {
+                         int count, std::int64_t* partial, std::uint32_t* partialBytes) {
     // Fast path: when every run of lanes storing consecutive elements starts and ends on a
     // sector boundary, each touched sector is covered whole (rows of a coalesced store).
     bool whole = (addresses[0] & 31) == 0;
@@ -91,6 +99,7 @@ int partlyWrittenSectors(const std::int64_t* addresses, int width, const std::in
     int found = 0;
     for (int i = 0; i < count; ++i) {
         if (covered[static_cast<std::size_t>(i)] != 0xffffffffu) {
+            partialBytes[found] = covered[static_cast<std::size_t>(i)];
             partial[found++] = sectors[i];
         }
     }
@@ -594,6 +603,135 @@ private:
     int m_sectorCount = 0;
 };
 
+/// The fill rule for sectors written in part (docs/models.md, "Sectors written in part"): L2
+/// holds at most `capacity` sectors that stores have written in part and not yet completed; when
+/// one more is opened, the one opened longest ago is evicted and, being incomplete, read from
+/// DRAM to be merged (one fill). A sector is opened by a partial write of a sector the grid has
+/// not read (a sector read before is whole in L2), completed when its 32 bytes are written (or a
+/// store writes it whole). A filled sector is whole in L2 too, until the grid has touched more
+/// sectors than the L2 holds (`l2Sectors`); a partial write after that opens it again. Sectors
+/// still open when the kernel ends are written back later, outside the launch: no fill is
+/// counted. Events are taken in the grid model's launch order (block, warp, access); the clock
+/// that ages filled sectors counts the sectors of every global request.
+class PartialSectors {
+public:
+    PartialSectors(std::size_t buffers, std::int64_t capacity, std::int64_t l2Sectors)
+        : m_state(buffers), m_capacity(std::max<std::int64_t>(capacity, 0)), m_l2Sectors(l2Sectors),
+          m_fills(buffers, 0) {}
+
+    /// Every global request, in launch order: its sector count.
+    void tick(int sectors) { m_clock += sectors; }
+
+    /// A store request's partial sectors with the bytes it writes of each.
+    void partial(std::size_t buffer, std::int64_t sectorCount, const std::int64_t* sectors,
+                 const std::uint32_t* bytes, int count, const SectorSet& read) {
+        std::vector<std::uint64_t>& state = m_state[buffer];
+        if (state.empty()) {
+            state.assign(static_cast<std::size_t>(sectorCount), 0);
+        }
+        for (int i = 0; i < count; ++i) {
+            const std::int64_t sector = sectors[i];
+            if (read.contains(sector)) {
+                continue; // whole in L2: the write completes it there
+            }
+            std::uint64_t& entry = state[static_cast<std::size_t>(sector)];
+            const auto written = static_cast<std::uint32_t>(entry);
+            if (written != 0) { // open: merge
+                const std::uint32_t now = written | bytes[i];
+                entry = (entry & ~std::uint64_t{0xffffffffu}) | now;
+                if (now == 0xffffffffu) {
+                    close(entry);
+                }
+                continue;
+            }
+            if (!m_filledAt.empty()) {
+                const auto filled = m_filledAt.find(key(buffer, sector));
+                if (filled != m_filledAt.end()) {
+                    if (m_clock - filled->second < m_l2Sectors) {
+                        continue; // filled and still whole in L2
+                    }
+                    m_filledAt.erase(filled);
+                }
+            }
+            const std::uint64_t serial = (entry >> 32) + 1;
+            entry = serial << 32 | bytes[i];
+            dropClosedFront(); // keeps the queue as short as the open sectors when they close
+            m_open.push_back({buffer, sector, static_cast<std::uint32_t>(serial)});
+            ++m_openCount;
+            while (m_openCount > m_capacity) {
+                evictOldest();
+            }
+        }
+    }
+
+    /// A store request that writes these sectors whole completes any that are open.
+    void whole(std::size_t buffer, const std::int64_t* sectors, int count) {
+        std::vector<std::uint64_t>& state = m_state[buffer];
+        if (state.empty()) {
+            return;
+        }
+        for (int i = 0; i < count; ++i) {
+            std::uint64_t& entry = state[static_cast<std::size_t>(sectors[i])];
+            if (static_cast<std::uint32_t>(entry) != 0) {
+                close(entry);
+            }
+        }
+    }
+
+    std::int64_t fills(std::size_t buffer) const { return m_fills[buffer]; }
+
+private:
+    struct Opened {
+        std::size_t buffer;
+        std::int64_t sector;
+        std::uint32_t serial;
+    };
+
+    static std::uint64_t key(std::size_t buffer, std::int64_t sector) {
+        return static_cast<std::uint64_t>(buffer) << 48 | static_cast<std::uint64_t>(sector);
+    }
+
+    void close(std::uint64_t& entry) {
+        entry &= ~std::uint64_t{0xffffffffu};
+        --m_openCount;
+    }
+
+    bool isOpen(const Opened& opened) const {
+        const std::uint64_t entry = m_state[opened.buffer][static_cast<std::size_t>(opened.sector)];
+        return static_cast<std::uint32_t>(entry) != 0 &&
+               static_cast<std::uint32_t>(entry >> 32) == opened.serial;
+    }
+
+    void dropClosedFront() {
+        while (!m_open.empty() && !isOpen(m_open.front())) {
+            m_open.pop_front();
+        }
+    }
+
+    void evictOldest() {
+        while (!m_open.empty()) {
+            const Opened oldest = m_open.front();
+            m_open.pop_front();
+            if (isOpen(oldest)) {
+                close(m_state[oldest.buffer][static_cast<std::size_t>(oldest.sector)]);
+                ++m_fills[oldest.buffer];
+                m_filledAt[key(oldest.buffer, oldest.sector)] = m_clock;
+                return;
+            }
+        }
+        m_openCount = 0; // unreachable: every open sector has an entry
+    }
+
+    std::vector<std::vector<std::uint64_t>> m_state; // per sector: serial << 32 | bytes written
+    std::deque<Opened> m_open;                       // opened sectors, oldest first (some closed)
+    std::int64_t m_openCount = 0;
+    std::int64_t m_capacity;
+    std::int64_t m_l2Sectors;
+    std::int64_t m_clock = 0;
+    std::unordered_map<std::uint64_t, std::int64_t> m_filledAt; // sector -> clock at its fill
+    std::vector<std::int64_t> m_fills;
+};
+
 } // namespace
 
 Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptions& options) {
@@ -628,7 +766,10 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                                    kind.space == MemorySpace::Global, isL1Cached(kind)});
     }
 
-    std::array<std::int64_t, kWarpSize + 1> partial{}; // one store's sectors written in part
+    std::array<std::int64_t, kWarpSize + 1> partial{};       // one store's sectors written in part
+    std::array<std::uint32_t, kWarpSize + 1> partialBytes{}; // and the bytes it writes of each
+    PartialSectors open(kernel.buffers.size(), options.partialSectorCapacityBytes / kSectorBytes,
+                        options.l2Bytes / kSectorBytes);
     GridWalker walker(kernel, options, true);
     auto visit = [&](std::int64_t block, std::int64_t warp, std::size_t a, std::uint32_t mask,
                      const std::int64_t* addresses, const std::int64_t* sectors, int count) {
@@ -642,6 +783,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
             if (plan.global) {
                 acc.requests += 1;
                 acc.sectors += count;
+                open.tick(count);
                 value = count;
                 GridBufferFootprint& footprint = out.buffers[plan.buffer];
                 if (plan.kind.op == AccessOp::Load) {
@@ -663,10 +805,28 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                         set.insert(sectors[i]);
                     }
                     footprint.l2SectorsWritten += count;
-                    const int parts = partlyWrittenSectors(addresses, plan.kind.widthBytes, sectors,
-                                                           count, partial.data());
+                    const int parts =
+                        partlyWrittenSectors(addresses, plan.kind.widthBytes, sectors, count,
+                                             partial.data(), partialBytes.data());
                     for (int i = 0; i < parts; ++i) {
                         partialSets[plan.buffer].insert(partial[static_cast<std::size_t>(i)]);
+                    }
+                    if (parts == 0) {
+                        open.whole(plan.buffer, sectors, count);
+                    } else if (parts < count) {
+                        // The others are written whole (both lists ascend).
+                        for (int i = 0, p = 0; i < count; ++i) {
+                            if (p < parts && partial[static_cast<std::size_t>(p)] == sectors[i]) {
+                                ++p;
+                            } else {
+                                open.whole(plan.buffer, sectors + i, 1);
+                            }
+                        }
+                    }
+                    if (parts > 0) {
+                        open.partial(
+                            plan.buffer, (footprint.bytes + kSectorBytes - 1) / kSectorBytes,
+                            partial.data(), partialBytes.data(), parts, readSets[plan.buffer]);
                     }
                 }
             } else {
@@ -703,6 +863,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
         out.buffers[b].sectorsRead = readSets[b].count();
         out.buffers[b].sectorsWritten = writeSets[b].count();
         out.buffers[b].sectorsWrittenInPart = partialSets[b].count();
+        out.buffers[b].sectorsFilled = open.fills(b);
     }
     out.metrics = gridMetrics(kernel, out);
     return out;
@@ -742,8 +903,10 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
     double footprintRead = 0.0;
     double footprintWritten = 0.0;
     double writtenInPart = 0.0;
+    double filled = 0.0;
     for (const GridBufferFootprint& b : prediction.buffers) {
         writtenInPart += static_cast<double>(b.sectorsWrittenInPart);
+        filled += static_cast<double>(b.sectorsFilled);
         l2Read += static_cast<double>(b.l2SectorsRead);
         l2Write += static_cast<double>(b.l2SectorsWritten);
         footprintRead += static_cast<double>(b.sectorsRead);
@@ -751,7 +914,7 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
     }
     metrics.push_back({"lts__t_sectors_srcunit_tex_op_read.sum", l2Read});
     metrics.push_back({"lts__t_sectors_srcunit_tex_op_write.sum", l2Write});
-    metrics.push_back({"dram__bytes_read.sum", footprintRead * kSectorBytes});
+    metrics.push_back({"dram__bytes_read.sum", (footprintRead + filled) * kSectorBytes});
     metrics.push_back({"dram__bytes_write.sum", footprintWritten * kSectorBytes});
     metrics.push_back({"warpscope__bytes_requested_read", bytesRead});
     metrics.push_back({"warpscope__bytes_requested_write", bytesWritten});
@@ -762,6 +925,8 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
     metrics.push_back({"warpscope__threads", static_cast<double>(kernel.threadCount())});
     metrics.push_back({"warpscope__warps", static_cast<double>(prediction.warps)});
     metrics.push_back({"warpscope__sectors_written_in_part", writtenInPart});
+    metrics.push_back({"warpscope__sectors_filled", filled});
+    metrics.push_back({"warpscope__footprint_bytes_read", footprintRead * kSectorBytes});
     return metrics;
 }
 

@@ -29,7 +29,8 @@ const char* const kTransfersUsage =
   --modes M1,M2,...      h2d_pageable h2d_pinned d2h_pageable d2h_pinned both_pageable
                          both_pinned sum_device sum_zerocopy sum_copy managed_fault
                          managed_prefetch (default all)
-  --repetitions N        timed repetitions per point after one warm-up (default 7)
+  --repetitions N        at least N timed repetitions per point (default 7), after two
+                         untimed ones; short points are repeated for 250 ms (at most 201)
   --json                 the measure_transfers answer as one JSON line
   Ctrl-C cancels between points.
 )";
@@ -178,8 +179,12 @@ int transfersCommand(const std::vector<std::string>& args, const BackendFactory&
               << "link    " << answer["link"].value("description", "") << "\n"
               << "device memory copy bandwidth "
               << fixed(answer.value("deviceCopyBandwidthGBs", 0.0), 1) << " GB/s (read + written)\n"
-              << "medians of " << answer.value("repetitions", 0)
-              << " timed repetitions after one warm-up; spread = (max - min) / median\n";
+              << "medians of at least " << answer.value("repetitions", 0)
+              << " timed repetitions (short points: 250 ms of them) after untimed warm-ups; "
+                 "spread = (max - min) / median\n";
+    if (!answer.value("hostPlacement", std::string()).empty()) {
+        std::cout << "host    " << answer.value("hostPlacement", std::string()) << "\n";
+    }
     if (!answer.value("capped", std::string()).empty()) {
         std::cout << "note    " << answer.value("capped", std::string()) << "\n";
     }

@@ -59,7 +59,7 @@ struct TransferOptions {
     /// anything runs (a range is capped instead, with a note).
     std::vector<std::int64_t> sizes;
     std::vector<TransferMode> modes; // empty: all
-    int repetitions = 7;             // timed repetitions per point, after one warm-up
+    int repetitions = 7;             // least timed repetitions per point (transfers_cuda.cpp)
 };
 
 /// The memory a plan may use, as the backend found it.
@@ -135,6 +135,9 @@ struct TransferMeasurement {
     std::int64_t hostAvailableBytes = 0;
     int repetitions = 0;
     std::string capNote;
+    /// Where the host threads ran ("host threads pinned to CPUs of the GPU's NUMA node 0 ..."),
+    /// "" when not measured on a device.
+    std::string hostPlacement;
     std::vector<TransferCurve> curves;
 };
 

@@ -430,6 +430,7 @@ json toJson(const TransferMeasurement& measurement) {
                 {"hostAvailableBytes", measurement.hostAvailableBytes},
                 {"repetitions", measurement.repetitions},
                 {"capped", measurement.capNote},
+                {"hostPlacement", measurement.hostPlacement},
                 {"curves", std::move(curves)}};
 }
 

@@ -1,6 +1,19 @@
 // measure_transfers on the GPU (transfers_cuda.h), host side; the kernel is in transfer_kernels.cu.
 // Every buffer is allocated before it is timed, filled so that no page is first touched inside a
 // timed copy (except managed memory's, which is the point), and every kernel's result is checked.
+//
+// What makes the host's part of a transfer repeat from one run to the next (issue 16):
+// - the measuring thread (and the two threads of pageable copies both ways) run pinned to CPUs of
+//   the GPU's NUMA node (sysfs local_cpulist), so host memory is first touched on that node and
+//   the staging copies run near the GPU (the node's CPUs, not one CPU: see CpuPlacement);
+// - the pageable buffers are allocated once for the largest size, pre-faulted, and reused for
+//   every size (a fresh buffer per size is backed differently each time); they are ordinary
+//   anonymous memory that CUDA never registers, asked for transparent huge pages as malloc gets
+//   them under THP "always";
+// - the link and the clocks are woken by untimed copies before the first point, each point has
+//   two untimed warm-ups, and each point is timed at least `repetitions` times and for at least
+//   kMinTimedMs (at most kMaxSamples samples): the median of more samples;
+// - managed memory's first touch is a first touch every time: fresh arrays per repetition.
 #include "transfers_cuda.h"
 
 #include "cuda_buffers.h"
@@ -8,11 +21,18 @@
 
 #include <cuda_runtime.h>
 
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -22,8 +42,159 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// Pageable host memory: anonymous pages that CUDA never registers (mmap, pre-faulted).
 struct PageableArray {
-    std::vector<float> data;
+    float* data = nullptr;
+    std::size_t mapped = 0;
+    PageableArray() = default;
+    PageableArray(const PageableArray&) = delete;
+    PageableArray& operator=(const PageableArray&) = delete;
+    ~PageableArray() { reset(); }
+    void reset() {
+        if (data) {
+            munmap(data, mapped);
+            data = nullptr;
+            mapped = 0;
+        }
+    }
+};
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+constexpr int kWarmups = 2;
+constexpr double kMinTimedMs = 250.0;
+constexpr int kMaxSamples = 201;
+constexpr int kMaxManagedSamples = 41; // each one allocates, writes and frees three arrays
+
+// ---- The host CPUs next to the GPU ----------------------------------------------------------
+
+/// "0-3,8,10-11" -> {0, 1, 2, 3, 8, 10, 11}; empty when unreadable.
+std::vector<int> parseCpuList(const std::string& text) {
+    std::vector<int> cpus;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        const auto dash = part.find('-');
+        try {
+            const int first = std::stoi(part.substr(0, dash));
+            const int last = dash == std::string::npos ? first : std::stoi(part.substr(dash + 1));
+            for (int cpu = first; cpu <= last && cpu - first < 4096; ++cpu) {
+                cpus.push_back(cpu);
+            }
+        } catch (const std::exception&) {
+            return {};
+        }
+    }
+    return cpus;
+}
+
+/// Keeps the calling thread on the GPU's node for as long as it lives; puts the old set back.
+class CpuPlacement {
+public:
+    /// The CPUs of `device`'s NUMA node that this process may use (all allowed CPUs when sysfs
+    /// does not say), and a sentence naming them.
+    explicit CpuPlacement(int device) {
+        m_saved = sched_getaffinity(0, sizeof m_old, &m_old) == 0;
+        char busId[32] = {};
+        std::string node = "?";
+        std::vector<int> local;
+        if (cudaDeviceGetPCIBusId(busId, sizeof busId, device) == cudaSuccess) {
+            std::string path = busId;
+            for (char& c : path) {
+                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            }
+            path = "/sys/bus/pci/devices/" + path + "/";
+            std::ifstream cpuList(path + "local_cpulist");
+            std::string text;
+            if (std::getline(cpuList, text)) {
+                local = parseCpuList(text);
+            }
+            std::ifstream numa(path + "numa_node");
+            std::getline(numa, node);
+        }
+        for (int cpu : local) {
+            if (!m_saved || (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &m_old))) {
+                m_cpus.push_back(cpu);
+            }
+        }
+        if (m_cpus.empty() && m_saved) {
+            for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+                if (CPU_ISSET(cpu, &m_old)) {
+                    m_cpus.push_back(cpu);
+                }
+            }
+        }
+        if (m_cpus.empty()) {
+            m_note = "host threads not pinned (no CPU list)";
+            return;
+        }
+        // The whole node, not one CPU: a thread held to one CPU waits whenever that CPU serves
+        // something else (interrupts, the driver's threads), which the first H100 runs showed as
+        // pinned copies up to 2 x slower in some repetitions.
+        pinToNode();
+        m_note = "host threads kept on the CPUs of the GPU's NUMA node " + node + " (" +
+                 std::to_string(m_cpus.size()) + " CPUs, " + std::to_string(m_cpus.front()) +
+                 " to " + std::to_string(m_cpus.back()) + ")";
+    }
+    ~CpuPlacement() {
+        if (m_saved) {
+            pthread_setaffinity_np(pthread_self(), sizeof m_old, &m_old);
+        }
+    }
+    CpuPlacement(const CpuPlacement&) = delete;
+    CpuPlacement& operator=(const CpuPlacement&) = delete;
+
+    /// Keeps the calling thread on the node's CPUs (the measuring thread, and each helper).
+    void pinToNode() const {
+        if (m_cpus.empty()) {
+            return;
+        }
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int cpu : m_cpus) {
+            if (cpu >= 0 && cpu < CPU_SETSIZE) {
+                CPU_SET(cpu, &set);
+            }
+        }
+        pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    }
+    const std::string& note() const { return m_note; }
+
+private:
+    cpu_set_t m_old{};
+    bool m_saved = false;
+    std::vector<int> m_cpus;
+    std::string m_note;
+};
+
+/// The pageable buffers of the whole run: allocated for the largest size on first use,
+/// pre-faulted on the measuring thread's node, reused for every size.
+struct HostPageable {
+    std::int64_t bytes = 0; // each
+    PageableArray arrays[2];
+    std::optional<ProbeError> need(int count) {
+        const auto size = static_cast<std::size_t>(bytes);
+        const std::size_t mapped = (size + kHugePage - 1) / kHugePage * kHugePage;
+        for (int i = 0; i < count; ++i) {
+            PageableArray& array = arrays[i];
+            if (array.data) {
+                continue;
+            }
+            void* p =
+                mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) {
+                return ProbeError{
+                    ProbeErrorCode::OutOfMemory,
+                    "could not allocate " + formatBytes(bytes) + " of pageable host memory", false};
+            }
+#ifdef MADV_HUGEPAGE
+            madvise(p, mapped, MADV_HUGEPAGE); // advice only: without THP, 4 KiB pages
+#endif
+            array.data = static_cast<float*>(p);
+            array.mapped = mapped;
+            std::fill(array.data, array.data + bytes / 4, i == 0 ? 1.0f : 2.0f);
+        }
+        return std::nullopt;
+    }
 };
 
 struct Events {
@@ -62,9 +233,11 @@ cudaError_t prefetch(const void* p, std::size_t bytes, bool toDevice, int device
 class SizeRun {
 public:
     SizeRun(std::int64_t bytes, int device, int repetitions, cudaStream_t stream,
-            cudaStream_t other, const Events& events)
+            cudaStream_t other, const Events& events, HostPageable& pageable,
+            const CpuPlacement& placement)
         : m_bytes(bytes), m_n(bytes / 4), m_device(device), m_repetitions(repetitions),
-          m_stream(stream), m_other(other), m_events(events) {}
+          m_stream(stream), m_other(other), m_events(events), m_pageable(pageable),
+          m_placement(placement) {}
     ~SizeRun() {
         if (m_joined) {
             cudaEventDestroy(m_joined);
@@ -124,25 +297,24 @@ private:
         }
         return std::nullopt;
     }
-    std::optional<ProbeError> needPageable(int count) {
-        try {
-            for (int i = 0; i < count; ++i) {
-                if (m_pageable[i].data.empty()) {
-                    m_pageable[i].data.assign(static_cast<std::size_t>(m_n), i == 0 ? 1.0f : 2.0f);
-                }
-            }
-        } catch (const std::bad_alloc&) {
-            return ProbeError{
-                ProbeErrorCode::OutOfMemory,
-                "could not allocate " + formatBytes(m_bytes) + " of pageable host memory", false};
-        }
-        return std::nullopt;
+    std::optional<ProbeError> needPageable(int count) { return m_pageable.need(count); }
+    void* pageable(int i) const { return m_pageable.arrays[i].data; }
+
+    /// Whether a point has enough samples: `repetitions` of them and kMinTimedMs timed in all
+    /// (a short copy is timed more often), at most kMaxSamples.
+    bool enough(const std::vector<double>& samples, double timedMs,
+                int maxSamples = kMaxSamples) const {
+        const int count = static_cast<int>(samples.size());
+        return count >= std::max(maxSamples, m_repetitions) ||
+               (count >= m_repetitions && timedMs >= kMinTimedMs);
     }
 
-    /// One untimed run, then `repetitions` timed with events on m_stream around `body`.
+    /// kWarmups untimed runs, then timed ones with events on m_stream around `body` until
+    /// enough().
     template <class Body> ProbeResult<std::vector<double>> timed(Body body) {
         std::vector<double> samples;
-        for (int rep = 0; rep <= m_repetitions; ++rep) {
+        double timedMs = 0.0;
+        for (int rep = 0; !enough(samples, timedMs); ++rep) {
             WS_TRY(cudaEventRecord(m_events.start, m_stream), "recording an event");
             if (auto error = body()) {
                 return *error;
@@ -151,8 +323,9 @@ private:
             WS_TRY(cudaEventSynchronize(m_events.stop), "waiting for the GPU");
             float ms = 0.0f;
             WS_TRY(cudaEventElapsedTime(&ms, m_events.start, m_events.stop), "reading an event");
-            if (rep > 0) {
+            if (rep >= kWarmups) {
                 samples.push_back(ms);
+                timedMs += ms;
             }
         }
         return samples;
@@ -167,7 +340,7 @@ private:
         if (auto error = pinned ? needPinned(1) : needPageable(1)) {
             return *error;
         }
-        void* host = pinned ? m_pinned[0].p : static_cast<void*>(m_pageable[0].data.data());
+        void* host = pinned ? m_pinned[0].p : pageable(0);
         void* device = m_device3[0].p;
         const auto bytes = static_cast<std::size_t>(m_bytes);
         return timed([&]() -> std::optional<ProbeError> {
@@ -192,8 +365,8 @@ private:
             WS_TRY(cudaEventCreateWithFlags(&m_joined, cudaEventDisableTiming),
                    "creating an event");
         }
-        void* in = pinned ? m_pinned[0].p : static_cast<void*>(m_pageable[0].data.data());
-        void* out = pinned ? m_pinned[1].p : static_cast<void*>(m_pageable[1].data.data());
+        void* in = pinned ? m_pinned[0].p : pageable(0);
+        void* out = pinned ? m_pinned[1].p : pageable(1);
         const auto bytes = static_cast<std::size_t>(m_bytes);
         if (pinned) {
             // Pinned copies are asynchronous: both issued from this thread, the second stream
@@ -210,12 +383,14 @@ private:
             });
         }
         std::vector<double> samples;
-        for (int rep = 0; rep <= m_repetitions; ++rep) {
+        double timedMs = 0.0;
+        for (int rep = 0; !enough(samples, timedMs); ++rep) {
             std::atomic<int> ready{0};
             std::atomic<bool> go{false};
             cudaError_t status[2] = {cudaSuccess, cudaSuccess};
             Clock::time_point end[2];
             const auto worker = [&](int which) {
+                m_placement.pinToNode();
                 cudaSetDevice(m_device);
                 ready.fetch_add(1);
                 while (!go.load()) {
@@ -245,8 +420,9 @@ private:
             }
             const double ms =
                 std::chrono::duration<double, std::milli>(std::max(end[0], end[1]) - start).count();
-            if (rep > 0) {
+            if (rep >= kWarmups) {
                 samples.push_back(ms);
+                timedMs += ms;
             }
         }
         return samples;
@@ -348,29 +524,35 @@ private:
         }
         struct Managed {
             void* p = nullptr;
-            ~Managed() {
+            Managed() = default;
+            Managed(const Managed&) = delete;
+            Managed& operator=(const Managed&) = delete;
+            ~Managed() { reset(); }
+            void reset() {
                 if (p) {
                     cudaFree(p);
+                    p = nullptr;
                 }
             }
-        } arrays[3];
-        for (Managed& array : arrays) {
-            WS_TRY(cudaMallocManaged(&array.p, bytes, cudaMemAttachGlobal),
-                   formatBytes(m_bytes) + " of managed memory");
-        }
-        auto* a = static_cast<float*>(arrays[0].p);
-        auto* b = static_cast<float*>(arrays[1].p);
-        auto* c = static_cast<float*>(arrays[2].p);
-        fill(a, m_n, 1.0f); // first touched on the host: the pages start there
-        fill(b, m_n, 2.0f);
-        std::memset(c, 0, bytes);
+        };
         std::vector<double> samples;
-        for (int rep = 0; rep <= m_repetitions; ++rep) {
-            // Untimed: every page back on the host.
+        double timedMs = 0.0;
+        // One warm-up (the driver's first managed allocation of the process costs more), then
+        // each repetition with arrays of its own: allocated, A and B written on the host (their
+        // pages start there), C left for the kernel to create on the device, timed, checked,
+        // freed. A repetition on arrays that earlier ones moved to the device and back would
+        // time a migration back, not the first touch the mode names.
+        for (int rep = 0; !enough(samples, timedMs, kMaxManagedSamples); ++rep) {
+            Managed arrays[3];
             for (Managed& array : arrays) {
-                WS_TRY(prefetch(array.p, bytes, false, m_device, m_stream),
-                       "prefetching managed memory to the host");
+                WS_TRY(cudaMallocManaged(&array.p, bytes, cudaMemAttachGlobal),
+                       formatBytes(m_bytes) + " of managed memory");
             }
+            auto* a = static_cast<float*>(arrays[0].p);
+            auto* b = static_cast<float*>(arrays[1].p);
+            auto* c = static_cast<float*>(arrays[2].p);
+            fill(a, m_n, 1.0f);
+            fill(b, m_n, 2.0f);
             WS_TRY(cudaStreamSynchronize(m_stream), "waiting for the GPU");
             WS_TRY(cudaEventRecord(m_events.start, m_stream), "recording an event");
             if (prefetched) {
@@ -386,12 +568,13 @@ private:
             WS_TRY(cudaEventSynchronize(m_events.stop), "waiting for the GPU");
             float ms = 0.0f;
             WS_TRY(cudaEventElapsedTime(&ms, m_events.start, m_events.stop), "reading an event");
-            if (rep > 0) {
-                samples.push_back(ms);
+            if (auto error = verify(c)) {
+                return *error;
             }
-        }
-        if (auto error = verify(c)) {
-            return *error;
+            if (rep >= 1) {
+                samples.push_back(ms);
+                timedMs += ms;
+            }
         }
         return samples;
     }
@@ -406,8 +589,29 @@ private:
     cudaEvent_t m_joined = nullptr; // the second stream's end, for pinned copies both ways
     DeviceArray m_device3[3];
     PinnedArray m_pinned[3];
-    PageableArray m_pageable[2];
+    HostPageable& m_pageable;
+    const CpuPlacement& m_placement;
 };
+
+/// Untimed pinned copies both ways for about 200 ms: an idle PCIe link trains down and idle clocks
+/// drop; the first point should not pay for waking them.
+std::optional<ProbeError> wakeTheLink(cudaStream_t stream) {
+    constexpr std::size_t kBytes = std::size_t{32} << 20;
+    DeviceArray device;
+    PinnedArray host;
+    WS_TRY(cudaMalloc(&device.p, kBytes), "32 MiB of device memory");
+    WS_TRY(cudaHostAlloc(&host.p, kBytes, cudaHostAllocDefault), "32 MiB of pinned host memory");
+    std::memset(host.p, 0, kBytes);
+    const auto start = Clock::now();
+    while (Clock::now() - start < std::chrono::milliseconds(200)) {
+        WS_TRY(cudaMemcpyAsync(device.p, host.p, kBytes, cudaMemcpyHostToDevice, stream),
+               "waking the link");
+        WS_TRY(cudaMemcpyAsync(host.p, device.p, kBytes, cudaMemcpyDeviceToHost, stream),
+               "waking the link");
+        WS_TRY(cudaStreamSynchronize(stream), "waking the link");
+    }
+    return std::nullopt;
+}
 
 } // namespace
 
@@ -447,6 +651,9 @@ ProbeResult<TransferMeasurement> runTransfersOnDevice(const TransferPlan& plan,
         modes.push_back(mode);
         measurement.curves.push_back(TransferCurve{mode, {}});
     }
+    // Pinned before anything is allocated, so that host pages are first touched on this node.
+    const CpuPlacement placement(device);
+    measurement.hostPlacement = placement.note();
     Stream stream;
     Stream other;
     Events events;
@@ -454,10 +661,15 @@ ProbeResult<TransferMeasurement> runTransfersOnDevice(const TransferPlan& plan,
     WS_TRY(cudaStreamCreateWithFlags(&other.s, cudaStreamNonBlocking), "creating a stream");
     WS_TRY(cudaEventCreate(&events.start), "creating an event");
     WS_TRY(cudaEventCreate(&events.stop), "creating an event");
+    HostPageable pageable;
+    pageable.bytes = plan.sizes.empty() ? 0 : plan.sizes.back();
+    if (auto error = wakeTheLink(stream.s)) {
+        return *error;
+    }
     const int total = static_cast<int>(modes.size() * plan.sizes.size());
     int done = 0;
     for (std::int64_t size : plan.sizes) {
-        SizeRun run(size, device, plan.repetitions, stream.s, other.s, events);
+        SizeRun run(size, device, plan.repetitions, stream.s, other.s, events, pageable, placement);
         for (std::size_t m = 0; m < modes.size(); ++m) {
             if (cancelled && cancelled()) {
                 return ProbeError{ProbeErrorCode::Cancelled,

@@ -10,6 +10,9 @@
 # experiment: whether kernels that only store columns read DRAM (partial sectors), ECC mode;
 # dram:   kernel_dram.py: why row-reading transposes read more DRAM than their footprint
 #         (L2 fills of sectors written in part; every L2/DRAM counter, block shapes, sizes, clocks);
+# fill:   kernel_fill.py: designed kernels that store half sectors, the other half written soon,
+#         late or never (when the L2 reads a sector written in part from DRAM), and
+#         compute-sanitizer over them;
 # tables: kernel_check.py tables (the notes' tables, 5 runs each).
 set -u
 mode=${1:-all}
@@ -87,6 +90,14 @@ if [ "$mode" = extra ] || [ "$mode" = all ]; then
 fi
 if [ "$mode" = dram ] || [ "$mode" = all ]; then
     python3 scripts/gpu/kernel_dram.py "$probe" "$out" 2>&1 | tail -n 40
+fi
+if [ "$mode" = fill ] || [ "$mode" = all ]; then
+    python3 scripts/gpu/kernel_fill.py "$probe" "$out" 2>&1 | tail -n 45
+    for k in fill_half fill_pair; do
+        compute-sanitizer --tool memcheck "$probe" run-kernel scripts/gpu/kernels/$k.json \
+            --param sectors=65536 --no-counters --repetitions 1 > "$out/sanitizer_$k.txt" 2>&1
+        echo "compute-sanitizer $k: exit $? $(grep -E "ERROR SUMMARY" "$out/sanitizer_$k.txt")"
+    done
 fi
 if [ "$mode" = tables ] || [ "$mode" = all ]; then
     python3 scripts/gpu/kernel_check.py tables "$probe" resources/kernels.json "$out" 5 2>&1 |

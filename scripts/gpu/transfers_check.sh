@@ -31,7 +31,8 @@ echo "== the plain cudaMemcpy loop, before and after the probe's runs (256 MiB p
 bin/memcpy_loop 256 20 > "$out/memcpy_before.json" 2>&1; cat "$out/memcpy_before.json"
 for run in 1 2 3 4 5; do
     start=$(date +%s%N)
-    "$probe" transfers --json > "$out/run$run.json" 2> "$out/run$run.err"
+    # TRANSFERS_ARGS: e.g. "--min 16M" to time only the sizes the repeatability check looks at.
+    "$probe" transfers ${TRANSFERS_ARGS:-} --json > "$out/run$run.json" 2> "$out/run$run.err"
     status=$?
     echo "run $run: exit $status in $(( ($(date +%s%N) - start) / 1000000 )) ms"
     tail -1 "$out/run$run.err"

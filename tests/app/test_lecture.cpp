@@ -124,7 +124,12 @@ TEST_F(LectureTest, EverySlideShowsItsViewsOnItsOwnDocument) {
         const QStringList views = lecture->shownViews();
         EXPECT_EQ(lecture->warpView() != nullptr, views.contains(QStringLiteral("warp")));
         EXPECT_EQ(lecture->bankView() != nullptr, views.contains(QStringLiteral("bank")));
-        EXPECT_GT(lecture->stepCount(), 0) << "every slide of the course deck can be stepped";
+        if (views.contains(QStringLiteral("transfers"))) {
+            // The Transfers chart has nothing to step through: Space goes on to the next slide.
+            EXPECT_EQ(lecture->stepCount(), 0);
+        } else {
+            EXPECT_GT(lecture->stepCount(), 0) << "every other slide of the course deck steps";
+        }
         EXPECT_EQ(lecture->revealedSteps(), 0);
     }
     EXPECT_TRUE(recordedQtWarnings().isEmpty())

@@ -282,7 +282,7 @@ TEST_F(NotesWindowTest, KernelSectionShowsPredictedBesideMeasured) {
     const int dram = rowOf(QStringLiteral("DRAM bytes read"));
     ASSERT_GE(dram, 0);
     EXPECT_EQ(table->item(dram, 1)->text(), QStringLiteral("134217728"));
-    EXPECT_TRUE(table->item(dram, 3)->text().endsWith(QStringLiteral("% of the footprint")));
+    EXPECT_TRUE(table->item(dram, 3)->text().endsWith(QStringLiteral("% of the prediction")));
     EXPECT_GE(rowOf(QStringLiteral("share of the measured copy bandwidth")), 0);
     EXPECT_TRUE(window->metricsPanel()->kernelSection()->titleLabel()->text().contains(kH100));
 }

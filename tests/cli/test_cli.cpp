@@ -497,6 +497,9 @@ TEST(Cli, AnalyzeKernelNamesSectorsWrittenInPart) {
     EXPECT_TRUE(containsRegex(run.out, R"(^DRAM read of a cold launch: at least the footprint, )"
                                        R"(262,144 bytes, plus DRAM fills .*262,144 bytes if each)"))
         << run.out;
+    // Completed inside each block: the fill rule predicts none.
+    EXPECT_TRUE(containsRegex(run.out, R"(\(predicted: 0 bytes, by a rule)")) << run.out;
+    EXPECT_TRUE(containsRegex(run.out, R"(warpscope__sectors_filled +0$)")) << run.out;
     run =
         runCli({"analyze-kernel", "transpose-naivecol", "--param", "nx=256", "--param", "ny=256"});
     EXPECT_EQ(run.status, 0) << run.err;

@@ -55,7 +55,10 @@ TEST(CourseDeck, EverySlideResolvesAndIsPredicted) {
         ASSERT_TRUE(access.ok()) << access.error().describe();
         const ModernPrediction modern = predictModern(access.value());
         const TextbookPrediction textbook = predictTextbook(access.value());
-        if (shows(slide, "notes")) {
+        if (shows(slide, "transfers")) {
+            // The Transfers chart (the notes' Figure 4-3, then this machine's curves): alone.
+            EXPECT_EQ(slide.views.size(), 1u);
+        } else if (shows(slide, "notes")) {
             // The notes' bar chart of a kernel experiment: the table to chart, nothing else.
             EXPECT_FALSE(slide.notesExperiment.empty());
             EXPECT_FALSE(slide.kernelPresetId.empty());
@@ -74,6 +77,16 @@ TEST(CourseDeck, EverySlideResolvesAndIsPredicted) {
             EXPECT_TRUE(shows(slide, "bank")) << "shared memory is drawn in the bank view";
         }
     }
+}
+
+TEST(CourseDeck, ShowsTheHostAndDeviceTransfers) {
+    // The first half of the notes (Figure 4-3, pinned and pageable copies, zero-copy, managed
+    // memory) has one slide: the Transfers chart, as resources/decks/transfers.json shows it.
+    const Deck deck = courseDeck();
+    const auto count =
+        std::count_if(deck.slides.begin(), deck.slides.end(),
+                      [](const DeckSlide& slide) { return shows(slide, "transfers"); });
+    EXPECT_EQ(count, 1);
 }
 
 TEST(CourseDeck, FollowsTheChapter) {

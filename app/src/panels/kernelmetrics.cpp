@@ -220,26 +220,27 @@ void KernelMetricsSection::setMeasurement(const QString& title,
             measured ? integer(*measured) : (m.countersMeasured ? none : tr("not measured")),
             predicted && measured ? agreement(*predicted, *measured) : none);
     }
-    // DRAM: the cold footprint is a lower bound, not an exact prediction.
+    // DRAM: the cold footprint plus the L2 fills the grid model predicts for sectors written in
+    // part (docs/models.md, "Sectors written in part").
     const auto footprint = at(m.predicted, "dram__bytes_read.sum");
     const auto dramRead =
         m.countersMeasured ? at(m.counters, "dram__bytes_read.sum") : std::nullopt;
-    add(tr("DRAM bytes read (dram__bytes_read.sum) against the footprint"),
+    add(tr("DRAM bytes read (dram__bytes_read.sum): the footprint and the predicted fills"),
         footprint ? integer(*footprint) : none, dramRead ? integer(*dramRead) : none,
         footprint && dramRead && *footprint > 0
-            ? tr("%1 % of the footprint").arg(decimal(*dramRead / *footprint * 100.0, 1))
+            ? tr("%1 % of the prediction").arg(decimal(*dramRead / *footprint * 100.0, 1))
             : none);
     // Sectors a store request writes only in part: an L2 that evicts one before it is complete
-    // fills it from DRAM, so the cold read can exceed the footprint by up to their bytes (the
-    // model does not predict how many; docs/models.md, "Sectors written in part").
+    // fills it from DRAM; the model predicts the fills of its rule, the GPU may fill more.
     if (const auto inPart = at(m.predicted, "warpscope__sectors_written_in_part");
         inPart && *inPart > 0) {
-        add(tr("sectors written in part (%1 bytes; a cold launch reads again those that L2 "
-               "evicts before they are complete)")
-                .arg(integer(*inPart * 32.0)),
+        const double filled = at(m.predicted, "warpscope__sectors_filled").value_or(0.0);
+        add(tr("sectors written in part (%1 bytes; those L2 evicts before they are complete are "
+               "read again: %2 predicted)")
+                .arg(integer(*inPart * 32.0), integer(filled)),
             integer(*inPart), none,
             footprint && dramRead && *dramRead > *footprint
-                ? tr("reads beyond the footprint: %1 % of their bytes")
+                ? tr("reads beyond the prediction: %1 % of their bytes")
                       .arg(decimal((*dramRead - *footprint) / (*inPart * 32.0) * 100.0, 1))
                 : none);
     }

@@ -175,8 +175,12 @@ struct GridBufferFootprint {
     /// cover fewer than the sector's 32 bytes): they reach L2 as partial writes, completed by
     /// other requests, if at all. On an H100 (ECC on) such a sector that L2 evicts or misses
     /// before it is complete is filled from DRAM: a cold launch can then read more than the
-    /// footprint. The model does not predict how many are (docs/models.md says why).
+    /// footprint.
     std::int64_t sectorsWrittenInPart = 0;
+    /// Of those, the fills the model predicts (GridOptions::partialSectorCapacityBytes; rule in
+    /// docs/models.md, "Sectors written in part"): each is 32 bytes read from DRAM beyond the
+    /// footprint, counted in dram__bytes_read.sum.
+    std::int64_t sectorsFilled = 0;
 };
 
 struct GridPrediction {
@@ -204,6 +208,12 @@ struct GridOptions {
     /// second pass over the warps. May be empty.
     std::function<void(std::int64_t blockLinear, std::int64_t warpInBlock, int access, int value)>
         warpValue;
+    /// How many bytes of sectors written in part and not yet complete L2 holds before it evicts
+    /// (and so fills from DRAM) the oldest: 6 MiB, measured on an H100 (50 MiB L2, ECC on) with
+    /// designed kernels (docs/benchmarks.md, "When L2 fills a sector written in part").
+    std::int64_t partialSectorCapacityBytes = std::int64_t{6} << 20;
+    /// The L2's size, for how long a sector filled from DRAM stays whole in it (the H100's).
+    std::int64_t l2Bytes = std::int64_t{50} << 20;
 };
 
 /// Evaluates every thread of every warp of the launch. Any thread whose address falls outside
