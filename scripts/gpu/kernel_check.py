@@ -21,6 +21,10 @@ check   For every kernel preset (or the ids given), in one run:
         footprint in every measurement (probe, ncu with both clock settings); a kernel over it
         is named with its sectors written in part (warpscope__sectors_written_in_part: L2 fills
         of those sectors are what a cold launch reads beyond the footprint, docs/models.md).
+        Kernels with a constant access (constant-broadcast, constant-divergent) also collect
+        idc__requests.sum and smsp__inst_executed_op_ldc_pred_on_any.sum under ncu; their
+        difference must equal the model's warpscope__constant_extra_requests and the probe's,
+        exactly (a table of them follows the main one).
         Writes OUTDIR/kernel_check.txt and OUTDIR/kernel_check.jsonl (raw).
         --extra: the launches of EXTRA below instead (non-square grids, other blocks and
         offsets), written to OUTDIR/kernel_check_extra.txt and .jsonl.
