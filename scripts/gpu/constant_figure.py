@@ -20,6 +20,7 @@ def main(argv):
     device = ""
     for line in open(argv[1]):
         a = json.loads(line)
+        a = a.get("answer", a)  # {"id", "answer"} records, or bare answers
         p, c = a["predicted"], a["counters"]
         measured = None
         if "warpscope__constant_extra_requests" in c:

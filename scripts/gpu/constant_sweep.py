@@ -7,7 +7,9 @@ Usage: constant_sweep.py PROBE OUTDIR [widths]   (widths: parts 3 and 4 only)
 
 1. sweep   `run-kernel constant-divergent --sweep distinct=1..32` (21 launches each, counters
            on): the grid model's constant-cache requests (distinct addresses, whole grid) beside
-           the probe's CUPTI counters and the median time. OUTDIR/constant_sweep.jsonl.
+           the probe's CUPTI counters and the median time. OUTDIR/constant_sweep.jsonl, one
+           {"id": "constant-divergent", "answer": ...} per point (what `warpscope
+           --kernel-measurements` reads).
 2. ncu     the same kernel at distinct = 1, 2, 3, 4, 8, 16, 32 (and a strided and a partial-grid
            variant) under `ncu`: idc__requests.sum and smsp__inst_executed_op_ldc_pred_on_any.sum,
            whose difference the model predicts exactly (warpscope__constant_extra_requests).
@@ -86,7 +88,8 @@ def main(argv):
     log("|---|---|---|---|---|---|---|---|---|")
     for line in out.splitlines():
         answer = json.loads(line)
-        sweep.write(line + "\n")
+        # The form the app reads with --kernel-measurements: the preset's id and the answer.
+        sweep.write(json.dumps({"id": "constant-divergent", "answer": answer}) + "\n")
         p, c = answer["predicted"], answer["counters"]
         ms = answer["timing"]["kernelMs"]
         ok = p.get(EXTRA) is not None and p.get(EXTRA) == c.get(EXTRA)

@@ -325,7 +325,9 @@ TEST(ConstantH100, SweepCountersEqualTheModel) {
     ASSERT_TRUE(file) << "tests/data/constant_sweep_h100.jsonl is missing";
     int points = 0;
     for (std::string line; std::getline(file, line);) {
-        const auto answer = nlohmann::json::parse(line);
+        const auto record = nlohmann::json::parse(line);
+        ASSERT_EQ(record["id"], "constant-divergent");
+        const auto& answer = record["answer"];
         const auto& c = answer["counters"];
         const double measured = c["idc__requests.sum"].get<double>() -
                                 c["smsp__inst_executed_op_ldc_pred_on_any.sum"].get<double>();

@@ -166,8 +166,14 @@ bool KernelSweepView::setKernelPreset(const QString& presetId) {
     m_presetId = presetId;
     m_presetKernel = preset->kernel;
     m_kernel = preset->kernel;
-    m_title->setText(tr("<b>%1</b>, the whole kernel (%2): the grid model's sectors over the "
-                        "whole grid, and this GPU's effective bandwidth")
+    const bool constant =
+        std::any_of(m_kernel.accesses.begin(), m_kernel.accesses.end(),
+                    [](const auto& a) { return a.kind.space == MemorySpace::Constant; });
+    m_title->setText((constant ? tr("<b>%1</b>, the whole kernel (%2): the grid model's "
+                                    "constant-cache requests (each warp's distinct addresses, "
+                                    "served one after another), and this GPU's kernel time")
+                               : tr("<b>%1</b>, the whole kernel (%2): the grid model's sectors "
+                                    "over the whole grid, and this GPU's effective bandwidth"))
                          .arg(QString::fromStdString(preset->title).toHtmlEscaped(),
                               QString::fromStdString(preset->source).toHtmlEscaped()));
     fillAxes();
