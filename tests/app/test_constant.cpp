@@ -1,9 +1,13 @@
 // Constant memory in the app (issue 19): the warp view draws a constant load's rounds, one per
 // distinct address, from the core's ConstantPrediction, with the notes' statement; the kernel
 // presets open without a GPU; the kernel sweep carries the grid model's constant-cache requests.
+#include "probefixture.h"
 #include "windowfixture.h"
 
 #include "document/kernelsweepdata.h"
+#include "gpu/kernelmeasurement.h"
+#include "views/kernelsweepview.h"
+#include "views/sweepplot.h"
 #include "views/warpview.h"
 
 #include <warpscope/kernel_preset.h>
@@ -12,6 +16,8 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QPushButton>
+#include <QTest>
 
 #include <bit>
 
@@ -131,6 +137,44 @@ TEST(ConstantSweep, TheGridModelCountsEveryWarpsDistinctAddresses) {
         EXPECT_EQ(data.modelConstantAddresses[d - 1], warps * d) << d;
         EXPECT_EQ(data.modelSectors[d - 1], 0) << d;
     }
+}
+
+// The sweep tab on constant-divergent (n = 8192 so the model is quick): 32 points, the grid
+// model's requests at each, then the (fake) GPU's time and measured requests at each.
+TEST(ConstantSweep, TheSweepTabDrawsRequestsBesideTheTime) {
+    REQUIRE_FAKE_PROBE();
+    auto window = windowWithProbe(fakeProbe());
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("kernel:constant-divergent")));
+    Pattern smaller = window->document()->pattern();
+    for (Parameter& p : smaller.source->parameters) {
+        if (p.name == "n") {
+            p.value = 8192;
+        }
+    }
+    window->document()->editPattern(smaller, QStringLiteral("smaller grid"));
+    window->showView(MainWindow::View::Sweep);
+    SweepPlot* sweep = window->sweepPlot();
+    ASSERT_TRUE(sweep->kernelMode());
+    KernelSweepView* view = sweep->kernelSweepView();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !view->isModelBusy(); }, 60000));
+    ASSERT_TRUE(view->plan().has_value());
+    EXPECT_EQ(view->plan()->points.size(), 32u);
+    EXPECT_TRUE(view->data().hasConstant);
+    ASSERT_EQ(view->data().modelConstantAddresses.size(), 32);
+    EXPECT_EQ(view->data().modelConstantAddresses[31], 32.0 * 8192 / 32);
+    if (SweepPlot::plotAvailable()) {
+        EXPECT_EQ(view->modelPointCount(), 32);
+    }
+    window->runSweepOnGpu();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->runButton()->isEnabled(); }, 60000));
+    EXPECT_EQ(view->measuredPointCount(), 32);
+    if (SweepPlot::plotAvailable()) {
+        // Time bars (constant loads move no global bytes, so no bandwidth).
+        EXPECT_EQ(view->bandwidthBarCount(), 32);
+    }
+    const KernelMeasurement* last = view->measurements().back();
+    ASSERT_NE(last, nullptr);
+    EXPECT_EQ(last->counters.at("warpscope__constant_extra_requests"), 31.0 * 8192 / 32);
 }
 
 } // namespace
