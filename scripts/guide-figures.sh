@@ -5,6 +5,7 @@
 #   bank-padded-tile.png    the bank view, the 32x33 padded shared tile
 #   figure-offset-11.png    a composed figure: warp view and metrics, title and caption
 #   figure-padded-dark.png  a composed figure: bank view and metrics of the padded tile, dark theme
+#   warp-constant-divergent.png  the warp view of a constant load: 32 distinct addresses, 32 rounds
 #
 # Usage: scripts/guide-figures.sh [BUILD_DIR] [OUT_DIR]
 #   BUILD_DIR  a build with the app (default: build/dev); the binary is BUILD_DIR/app/warpscope
@@ -31,3 +32,4 @@ figure bank-padded-tile --preset shared-tile-column-padded --view bank
 figure figure-offset-11 --preset readsegment-offset-11 --view figure --views warp,metrics
 figure figure-padded-dark --preset shared-tile-column-padded --view figure --views bank,metrics \
     --theme dark
+figure warp-constant-divergent --preset kernel:constant-divergent --view warp

@@ -69,7 +69,7 @@ analyze   Prints each lane's address, 32-byte sector, 128-byte line and shared-m
 
   --width N              element width in bytes: 1, 2, 4, 8 or 16 (default 4)
   --op load|store        (default load)
-  --space global|shared  (default global)
+  --space global|shared|constant  (default global; constant: loads only, 64 KiB)
   --cache default|ca|cg|nc
                          global-load cache operator, as PTX ld.global.ca/.cg/.nc
   --model modern|textbook|both
@@ -328,8 +328,9 @@ void printLaneTable(const WarpAccess& access, const ModernPrediction& modern) {
     const bool shared = access.kind.space == MemorySpace::Shared;
     const bool threads = access.threads.has_value();
     std::vector<LaneRow> rows;
-    rows.push_back(
-        LaneRow{"lane", "thread (x,y,z)", "address", "hex", "sector", "line", "bank", "wavefront"});
+    const bool constant = access.kind.space == MemorySpace::Constant;
+    rows.push_back(LaneRow{"lane", "thread (x,y,z)", "address", "hex", "sector", "line", "bank",
+                           constant ? "round" : "wavefront"});
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto index = static_cast<std::size_t>(lane);
         LaneRow row;
@@ -353,6 +354,14 @@ void printLaneTable(const WarpAccess& access, const ModernPrediction& modern) {
         row.sector = std::to_string(*address / kSectorBytes);
         row.line = std::to_string(*address / kLineBytes);
         row.bank = std::to_string((*address / kBankWordBytes) % kBankCount);
+        if (constant && modern.constant) {
+            const auto& rounds = modern.constant->rounds;
+            for (std::size_t r = 0; r < rounds.size(); ++r) {
+                if ((rounds[r].laneMask & (1u << lane)) != 0) {
+                    row.wavefront = std::to_string(r + 1);
+                }
+            }
+        }
         if (shared && modern.shared) {
             const auto& wavefronts = modern.shared->wavefrontList;
             for (std::size_t w = 0; w < wavefronts.size(); ++w) {
@@ -392,7 +401,7 @@ void printLaneTable(const WarpAccess& access, const ModernPrediction& modern) {
                  << std::right << "  " << std::setw(static_cast<int>(widths[4])) << row.sector
                  << "  " << std::setw(static_cast<int>(widths[5])) << row.line << "  "
                  << std::setw(static_cast<int>(widths[6])) << row.bank;
-            if (shared) {
+            if (shared || constant) {
                 line << "  " << std::setw(static_cast<int>(widths[7])) << row.wavefront;
             }
         }
@@ -446,6 +455,29 @@ void printModern(const ModernPrediction& modern) {
         }
         return;
     }
+    if (kind.space == MemorySpace::Constant) {
+        const ConstantPrediction constant = modern.constant.value_or(ConstantPrediction{});
+        printTotal("LDC instructions", std::to_string(constant.requests),
+                   constant.requests > 1 ? "32-bit parts of a wide load" : "");
+        printTotal("distinct addresses", std::to_string(constant.distinctAddresses));
+        printTotal("cache requests", std::to_string(constant.cacheRequests),
+                   "idc__requests.sum (this instruction's share)");
+        printTotal("serialized extra", std::to_string(constant.extraRequests),
+                   "warpscope__constant_extra_requests");
+        printTotal("bytes requested", std::to_string(constant.bytesRequested));
+        if (!constant.rounds.empty()) {
+            std::cout << "  rounds (one distinct address each, served one after another):\n"
+                      << "    #    " << std::left << std::setw(20) << "address"
+                      << "lanes" << std::right << "\n";
+            for (std::size_t r = 0; r < constant.rounds.size(); ++r) {
+                const ConstantRound& round = constant.rounds[r];
+                std::cout << "    " << std::left << std::setw(5) << r + 1 << std::setw(20)
+                          << (hex(round.address) + " (" + std::to_string(round.address) + ")")
+                          << laneList(round.laneMask) << std::right << "\n";
+            }
+        }
+        return;
+    }
     const SharedPrediction shared = modern.shared.value_or(SharedPrediction{});
     printTotal("wavefronts", std::to_string(shared.wavefronts),
                counterName(kind, "", "l1tex__data_pipe_lsu_wavefronts_mem_shared"));
@@ -472,6 +504,8 @@ std::string describeRule(const TextbookPrediction& textbook) {
         return "store: 1-, 2- or 4-segment transactions";
     case TextbookRule::SharedMemory:
         return "shared memory: " + std::to_string(textbook.bankWidthBytes) + "-byte banks";
+    case TextbookRule::ConstantCache:
+        return "constant cache: one pass per distinct address (seed 003)";
     }
     return toString(textbook.rule);
 }
@@ -481,9 +515,13 @@ void printTextbook(const TextbookPrediction& textbook) {
     std::cout << "  " << std::left << std::setw(20) << "rule" << std::right
               << describeRule(textbook) << "\n";
     const bool shared = textbook.kind.space == MemorySpace::Shared;
+    const bool constant = textbook.kind.space == MemorySpace::Constant;
     if (shared) {
         printTotal("passes", std::to_string(textbook.transactions.size()));
         printTotal("conflict degree", std::to_string(textbook.bankConflictDegree) + "-way");
+    } else if (constant) {
+        printTotal("passes", std::to_string(textbook.transactions.size()),
+                   "one per distinct address");
     } else {
         printTotal("transactions", std::to_string(textbook.transactions.size()));
     }
@@ -507,7 +545,7 @@ void printTextbook(const TextbookPrediction& textbook) {
             std::cout << laneList(transaction.laneMask) << std::right << "\n";
         }
     }
-    if (!shared) {
+    if (!shared && !constant) {
         printTotal("bytes requested", std::to_string(textbook.bytesRequested));
         printTotal("bytes unique", std::to_string(textbook.uniqueBytesRequested));
         printTotal("bytes moved", std::to_string(textbook.bytesMoved));
@@ -869,7 +907,11 @@ ordered_json kernelLine(const ResolvedKernel& kernel, const GridPrediction& pred
         ordered_json entry = ordered_json::object();
         entry["label"] = access.label;
         const AccessCounters names = nsightCountersFor(access.kind);
-        if (access.kind.space == MemorySpace::Global) {
+        if (access.kind.space == MemorySpace::Constant) {
+            entry["warpscope__constant_requests"] = p.requests;
+            entry["warpscope__constant_addresses"] = p.constantAddresses;
+            entry["warpscope__constant_extra_requests"] = p.constantAddresses - p.requests;
+        } else if (access.kind.space == MemorySpace::Global) {
             entry[names.first] = p.requests;
             entry[names.second] = p.sectors;
         } else {
@@ -1052,6 +1094,17 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
                           << static_cast<double>(p.sectors) / static_cast<double>(p.requests)
                           << "\n";
             }
+        } else if (access.kind.space == MemorySpace::Constant) {
+            std::cout << "  requests         " << std::setw(16) << groupDigits(p.requests) << "\n"
+                      << "  distinct addr.   " << std::setw(16) << groupDigits(p.constantAddresses)
+                      << "   (constant-cache rounds, served one after another)\n";
+            if (p.requests > 0) {
+                std::cout << "  rounds/request   " << std::setw(16) << std::fixed
+                          << std::setprecision(2)
+                          << static_cast<double>(p.constantAddresses) /
+                                 static_cast<double>(p.requests)
+                          << "\n";
+            }
         } else {
             std::cout << "  wavefronts       " << std::setw(16) << groupDigits(p.wavefronts) << "\n"
                       << "  bank conflicts   " << std::setw(16) << groupDigits(p.bankConflicts)
@@ -1060,8 +1113,9 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
         std::cout << "  bytes requested  " << std::setw(16) << groupDigits(p.bytesRequested)
                   << "\n";
         std::cout << "  warps by "
-                  << (access.kind.space == MemorySpace::Global ? "sectors per request"
-                                                               : "wavefronts")
+                  << (access.kind.space == MemorySpace::Global     ? "sectors per request"
+                      : access.kind.space == MemorySpace::Constant ? "distinct addresses"
+                                                                   : "wavefronts")
                   << ": " << histogramText(p.histogram) << "\n";
         if (!p.worstWarps.empty()) {
             const WarpRef& worst = p.worstWarps.front();

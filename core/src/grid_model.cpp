@@ -275,6 +275,18 @@ inline int phaseWavefronts(std::uint32_t phase, const std::int64_t* addresses, i
     return worst;
 }
 
+/// Distinct values among a warp's 32 dense addresses (inactive lanes repeat an active lane's).
+inline int distinctAddresses(const std::int64_t* addresses) {
+    std::int64_t all[kWarpSize];
+    std::copy(addresses, addresses + kWarpSize, all);
+    sortWarp(all);
+    int unique = 1;
+    for (int lane = 1; lane < kWarpSize; ++lane) {
+        unique += all[lane] != all[lane - 1];
+    }
+    return unique;
+}
+
 struct SharedCounts {
     int wavefronts = 0;
     int phases = 0;
@@ -758,12 +770,14 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
         std::size_t buffer = 0;
         bool global = false;
         bool cached = false;
+        bool constant = false;
     };
     std::vector<AccessPlan> plans;
     for (const ResolvedAccess& access : kernel.accesses) {
         const AccessKind& kind = access.access.kind;
         plans.push_back(AccessPlan{kind, static_cast<std::size_t>(std::max(access.bufferIndex, 0)),
-                                   kind.space == MemorySpace::Global, isL1Cached(kind)});
+                                   kind.space == MemorySpace::Global, isL1Cached(kind),
+                                   kind.space == MemorySpace::Constant});
     }
 
     std::array<std::int64_t, kWarpSize + 1> partial{};       // one store's sectors written in part
@@ -780,7 +794,16 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
         acc.bytesRequested += std::int64_t{active} * plan.kind.widthBytes;
         int value = 0;
         if (mask != 0) {
-            if (plan.global) {
+            if (plan.constant) {
+                // Served from the constant cache, one distinct address after another; no l1tex
+                // traffic, and no footprint counted (constant data is loaded with the module).
+                // 8- and 16-byte loads are 2 or 4 32-bit LDC instructions (ConstantPrediction).
+                const int parts = std::max(1, plan.kind.widthBytes / 4);
+                const int rounds = distinctAddresses(addresses);
+                acc.requests += parts;
+                acc.constantAddresses += std::int64_t{parts} * rounds;
+                value = rounds;
+            } else if (plan.global) {
                 acc.requests += 1;
                 acc.sectors += count;
                 open.tick(count);
@@ -875,9 +898,20 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
     double bytesRead = 0.0;
     double bytesWritten = 0.0;
     double sharedBytes = 0.0;
+    bool hasConstant = false;
+    double constantRequests = 0.0;
+    double constantAddresses = 0.0;
+    double constantBytes = 0.0;
     for (std::size_t a = 0; a < prediction.accesses.size(); ++a) {
         const AccessKind& kind = kernel.accesses[a].access.kind;
         const GridAccessPrediction& p = prediction.accesses[a];
+        if (kind.space == MemorySpace::Constant) {
+            hasConstant = true;
+            constantRequests += static_cast<double>(p.requests);
+            constantAddresses += static_cast<double>(p.constantAddresses);
+            constantBytes += static_cast<double>(p.bytesRequested);
+            continue;
+        }
         const AccessCounters which = nsightCountersFor(kind);
         const auto index = [&](const std::string& name) {
             return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) -
@@ -927,6 +961,14 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
     metrics.push_back({"warpscope__sectors_written_in_part", writtenInPart});
     metrics.push_back({"warpscope__sectors_filled", filled});
     metrics.push_back({"warpscope__footprint_bytes_read", footprintRead * kSectorBytes});
+    if (hasConstant) {
+        // Only for kernels with a constant access, so other kernels' metric lists are unchanged.
+        metrics.push_back({"warpscope__constant_requests", constantRequests});
+        metrics.push_back({"warpscope__constant_addresses", constantAddresses});
+        metrics.push_back(
+            {"warpscope__constant_extra_requests", constantAddresses - constantRequests});
+        metrics.push_back({"warpscope__constant_bytes_requested", constantBytes});
+    }
     return metrics;
 }
 

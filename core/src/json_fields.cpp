@@ -218,7 +218,8 @@ bool JsonFieldReader::readAccessKind(const json& object, const std::string& wher
                                 ? memorySpaceFromString(space->get_ref<const std::string&>())
                                 : std::nullopt;
         if (!parsed) {
-            return fail("space must be \"global\" or \"shared\"; found " + describe(*space),
+            return fail("space must be \"global\", \"shared\" or \"constant\"; found " +
+                            describe(*space),
                         child(where, "space"));
         }
         out.space = *parsed;
@@ -234,6 +235,11 @@ bool JsonFieldReader::readAccessKind(const json& object, const std::string& wher
         return fail("op must be \"load\" or \"store\"; found " + describe(*op), child(where, "op"));
     }
     out.op = *opValue;
+    if (out.space == MemorySpace::Constant && out.op == AccessOp::Store) {
+        return fail("constant memory is read-only in a kernel: a constant access must be a "
+                    "\"load\"",
+                    child(where, "op"));
+    }
 
     const json* width = member(object, "width", where, true);
     if (width == nullptr) {

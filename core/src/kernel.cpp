@@ -74,6 +74,55 @@ std::string decimal(std::int64_t value) {
     return std::to_string(value);
 }
 
+/// A buffer lives in one space: a buffer that constant accesses read is a __constant__ array,
+/// which global accesses cannot address, and all the kernel's constant buffers together fit in
+/// the 64 KiB of constant memory (seed 003: "Size: 64KB"). Checked for access `index` of
+/// `kernel`, which addresses buffer `bufferIndex`.
+std::optional<Error> constantSpaceCheck(const Kernel& kernel,
+                                        const std::vector<ResolvedBuffer>& buffers,
+                                        std::size_t index, int bufferIndex) {
+    const KernelAccess& access = kernel.accesses[index];
+    const std::string at = "/accesses/" + std::to_string(index) + "/buffer";
+    for (std::size_t j = 0; j < index; ++j) {
+        const KernelAccess& earlier = kernel.accesses[j];
+        const bool otherSpace = (earlier.kind.space == MemorySpace::Constant) !=
+                                (access.kind.space == MemorySpace::Constant);
+        if (earlier.buffer == access.buffer && otherSpace) {
+            return invalidAt("the buffer '" + access.buffer +
+                                 "' is read as constant memory by "
+                                 "one access and as global memory by another (access " +
+                                 std::to_string(j) + "); a __constant__ array is its own buffer",
+                             at);
+        }
+    }
+    if (access.kind.space != MemorySpace::Constant) {
+        return std::nullopt;
+    }
+    // The constant buffers of the accesses up to this one, each once.
+    std::int64_t total = 0;
+    std::vector<std::string> counted;
+    for (std::size_t j = 0; j <= index; ++j) {
+        const KernelAccess& a = kernel.accesses[j];
+        if (a.kind.space != MemorySpace::Constant ||
+            std::find(counted.begin(), counted.end(), a.buffer) != counted.end()) {
+            continue;
+        }
+        counted.push_back(a.buffer);
+        for (const ResolvedBuffer& b : buffers) {
+            total += b.name == a.buffer ? b.bytes : 0;
+        }
+    }
+    if (total > kConstantBytes) {
+        const auto& buffer = buffers[static_cast<std::size_t>(bufferIndex)];
+        return invalidAt("constant memory holds 64 KiB (65536 bytes); the kernel's constant "
+                         "buffers need " +
+                             decimal(total) + " bytes ('" + buffer.name + "' is " +
+                             decimal(buffer.bytes) + ")",
+                         "/buffers/" + std::to_string(bufferIndex) + "/bytes");
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 namespace detail {
@@ -216,17 +265,27 @@ Result<ResolvedKernel> resolveKernel(const Kernel& kernel) {
                                  std::to_string(access.kind.widthBytes),
                              at + "/width");
         }
-        if (access.kind.space == MemorySpace::Global) {
+        if (access.kind.space == MemorySpace::Constant && access.kind.op != AccessOp::Load) {
+            return invalidAt("constant memory is read-only in a kernel (the host writes it with "
+                             "cudaMemcpyToSymbol); a constant access must be a load",
+                             at + "/op");
+        }
+        if (access.kind.space == MemorySpace::Global ||
+            access.kind.space == MemorySpace::Constant) {
             const auto found =
                 std::find_if(out.buffers.begin(), out.buffers.end(),
                              [&](const ResolvedBuffer& b) { return b.name == access.buffer; });
             if (found == out.buffers.end()) {
                 return invalidAt(access.buffer.empty()
-                                     ? "a global access names its buffer"
+                                     ? std::string("a ") + toString(access.kind.space) +
+                                           " access names its buffer"
                                      : "no buffer is called '" + access.buffer + "'",
                                  at + "/buffer");
             }
             resolved.bufferIndex = static_cast<int>(found - out.buffers.begin());
+            if (auto error = constantSpaceCheck(kernel, out.buffers, i, resolved.bufferIndex)) {
+                return *error;
+            }
         } else if (!access.buffer.empty()) {
             return invalidAt("a shared access addresses the block's shared array and names no "
                              "buffer",
@@ -364,6 +423,9 @@ Result<Kernel> kernelFromPatternUnsized(const Pattern& pattern) {
     if (pattern.kind.space == MemorySpace::Global) {
         access.buffer = "data";
         kernel.buffers.push_back(KernelBuffer{"data", decimal(kMaxBufferBytes)});
+    } else if (pattern.kind.space == MemorySpace::Constant) {
+        access.buffer = "data";
+        kernel.buffers.push_back(KernelBuffer{"data", decimal(kConstantBytes)});
     }
     kernel.accesses.push_back(access);
     return kernel;

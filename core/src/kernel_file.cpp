@@ -254,13 +254,14 @@ private:
         if (!readAccessKind(value, where, false, kind)) {
             return false;
         }
-        if (kind.space == MemorySpace::Shared) {
-            kind.cache = CachePath::Default; // shared accesses have no cache operator
+        if (kind.space != MemorySpace::Global) {
+            kind.cache = CachePath::Default; // only global loads have a cache operator
         }
         const json* buffer = find(value, "buffer");
-        if (kind.space == MemorySpace::Global) {
+        if (kind.space == MemorySpace::Global || kind.space == MemorySpace::Constant) {
             if (buffer == nullptr) {
-                return fail("a global access names its buffer", child(where, "buffer"));
+                return fail(std::string("a ") + toString(kind.space) + " access names its buffer",
+                            child(where, "buffer"));
             }
             if (!readString(*buffer, child(where, "buffer"), "buffer", out.buffer)) {
                 return false;
@@ -335,6 +336,8 @@ ordered_json kernelToOrderedJson(const Kernel& kernel) {
         if (a.kind.space == MemorySpace::Global) {
             access["buffer"] = a.buffer;
             access["cache"] = toString(a.kind.cache);
+        } else if (a.kind.space == MemorySpace::Constant) {
+            access["buffer"] = a.buffer;
         }
         access["address"] = a.addressExpression;
         access["active"] = a.activeExpression;

@@ -36,6 +36,14 @@ const std::vector<std::string>& nsightCounterNames() {
     return names;
 }
 
+const std::vector<std::string>& constantCounterNames() {
+    static const std::vector<std::string> names = {
+        "idc__requests.sum",
+        "smsp__inst_executed_op_ldc_pred_on_any.sum",
+    };
+    return names;
+}
+
 AccessCounters nsightCountersFor(const AccessKind& kind) {
     const std::vector<std::string>& names = nsightCounterNames();
     const bool load = kind.op == AccessOp::Load;
@@ -64,6 +72,14 @@ std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
             {"warpscope__bytes_moved", static_cast<double>(global.bytesMoved)},
             {"warpscope__efficiency_pct", global.efficiency * 100.0},
         };
+    } else if (prediction.kind.space == MemorySpace::Constant) {
+        const ConstantPrediction constant = prediction.constant.value_or(ConstantPrediction{});
+        extras = {
+            {"warpscope__constant_requests", static_cast<double>(constant.requests)},
+            {"warpscope__constant_addresses", static_cast<double>(constant.cacheRequests)},
+            {"warpscope__constant_extra_requests", static_cast<double>(constant.extraRequests)},
+            {"warpscope__bytes_requested", static_cast<double>(constant.bytesRequested)},
+        };
     } else {
         const SharedPrediction shared = prediction.shared.value_or(SharedPrediction{});
         counters[isLoad ? SharedLoadWavefronts : SharedStoreWavefronts] = shared.wavefronts;
@@ -88,6 +104,9 @@ std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
 std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction) {
     const auto transactions = static_cast<double>(prediction.transactions.size());
     const bool isLoad = prediction.kind.op == AccessOp::Load;
+    if (prediction.kind.space == MemorySpace::Constant) {
+        return {{"textbook__constant_passes", transactions}};
+    }
     if (prediction.kind.space == MemorySpace::Shared) {
         return {
             {isLoad ? "textbook__shared_ld_transactions" : "textbook__shared_st_transactions",

@@ -219,6 +219,33 @@ void packPhase(const WarpAccess& access, std::uint32_t phaseMask, std::vector<Wa
     }
 }
 
+/// Constant memory (seed 003): one round per distinct address, its lanes served together.
+ConstantPrediction predictConstant(const WarpAccess& access) {
+    ConstantPrediction result;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto& address = access.addresses[static_cast<std::size_t>(lane)];
+        if (!address) {
+            continue;
+        }
+        result.bytesRequested += access.kind.widthBytes;
+        auto round = std::find_if(result.rounds.begin(), result.rounds.end(),
+                                  [&](const ConstantRound& r) { return r.address == *address; });
+        if (round == result.rounds.end()) {
+            result.rounds.push_back(ConstantRound{*address, 0});
+            round = result.rounds.end() - 1;
+        }
+        round->laneMask |= 1u << lane;
+    }
+    // ptxas compiles an 8- or 16-byte constant load into 2 or 4 32-bit LDC instructions (H100,
+    // CUDA 13: smsp__inst_executed_op_ldc counts them); each serves the warp's distinct addresses.
+    const int parts = std::max(1, access.kind.widthBytes / 4);
+    result.requests = result.rounds.empty() ? 0 : parts;
+    result.distinctAddresses = static_cast<int>(result.rounds.size());
+    result.cacheRequests = result.requests * result.distinctAddresses;
+    result.extraRequests = result.cacheRequests - result.requests;
+    return result;
+}
+
 SharedPrediction predictShared(const WarpAccess& access) {
     SharedPrediction result;
     result.phases = servicePhases(access, result.fusion);
@@ -244,17 +271,29 @@ ModernPrediction predictModern(const WarpAccess& access) {
     // anything else (a width of 0 would divide by zero, 256 would never finish a phase; a
     // negative or misaligned address would straddle sectors) gives an empty prediction.
     if (!isWellFormed(access)) {
-        if (access.kind.space == MemorySpace::Global) {
+        switch (access.kind.space) {
+        case MemorySpace::Global:
             prediction.global = GlobalPrediction{};
-        } else {
+            break;
+        case MemorySpace::Shared:
             prediction.shared = SharedPrediction{};
+            break;
+        case MemorySpace::Constant:
+            prediction.constant = ConstantPrediction{};
+            break;
         }
         return prediction;
     }
-    if (access.kind.space == MemorySpace::Global) {
+    switch (access.kind.space) {
+    case MemorySpace::Global:
         prediction.global = predictGlobal(access);
-    } else {
+        break;
+    case MemorySpace::Shared:
         prediction.shared = predictShared(access);
+        break;
+    case MemorySpace::Constant:
+        prediction.constant = predictConstant(access);
+        break;
     }
     return prediction;
 }

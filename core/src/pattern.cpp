@@ -12,7 +12,15 @@
 namespace warpscope {
 
 const char* toString(MemorySpace space) {
-    return space == MemorySpace::Global ? "global" : "shared";
+    switch (space) {
+    case MemorySpace::Global:
+        return "global";
+    case MemorySpace::Shared:
+        return "shared";
+    case MemorySpace::Constant:
+        return "constant";
+    }
+    return "global";
 }
 
 const char* toString(AccessOp op) {
@@ -39,6 +47,9 @@ std::optional<MemorySpace> memorySpaceFromString(std::string_view text) {
     }
     if (text == "shared") {
         return MemorySpace::Shared;
+    }
+    if (text == "constant") {
+        return MemorySpace::Constant;
     }
     return std::nullopt;
 }
@@ -114,12 +125,25 @@ Result<WarpAccess> validate(WarpAccess access) {
                            std::to_string(access.kind.widthBytes),
                        "width");
     }
+    const bool constant = access.kind.space == MemorySpace::Constant;
+    if (constant && access.kind.op == AccessOp::Store) {
+        return invalid("constant memory is read-only in a kernel (the host writes it with "
+                       "cudaMemcpyToSymbol); a constant access must be a load",
+                       "op");
+    }
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto& address = access.addresses[static_cast<std::size_t>(lane)];
         if (!address) {
             continue;
         }
         const std::string where = "lane " + std::to_string(lane);
+        if (constant && *address >= 0 && *address > kConstantBytes - access.kind.widthBytes) {
+            return Error{ErrorCode::OutOfBounds,
+                         "address " + std::to_string(*address) + " + " +
+                             std::to_string(access.kind.widthBytes) +
+                             " bytes is past the end of constant memory (64 KiB, 65536 bytes)",
+                         0, where};
+        }
         if (*address < 0) {
             return Error{ErrorCode::NegativeAddress,
                          "address " + std::to_string(*address) + " is negative", 0, where};

@@ -22,6 +22,8 @@ const char* toString(TextbookRule rule) {
         return "store";
     case TextbookRule::SharedMemory:
         return "shared_memory";
+    case TextbookRule::ConstantCache:
+        return "constant_cache";
     }
     return "cached_load";
 }
@@ -237,6 +239,11 @@ TextbookPrediction predictTextbook(const WarpAccess& access, const TextbookOptio
 
     if (access.kind.space == MemorySpace::Shared) {
         out.rule = TextbookRule::SharedMemory;
+    } else if (access.kind.space == MemorySpace::Constant) {
+        // Seed 003 "Constant Memory": best when a warp reads few distinct locations; one
+        // location is as fast as a register: one pass per distinct address, broadcast to its
+        // lanes.
+        out.rule = TextbookRule::ConstantCache;
     } else if (access.kind.op == AccessOp::Store) {
         // Seed 000: "The L1 cache is not used for store operations on either Fermi or Kepler".
         out.rule = TextbookRule::Store;
@@ -283,6 +290,18 @@ TextbookPrediction predictTextbook(const WarpAccess& access, const TextbookOptio
     case TextbookRule::SharedMemory:
         predictShared(lanes, width, out.bankWidthBytes, out);
         return out; // bytesMoved and efficiency are global-memory quantities
+    case TextbookRule::ConstantCache:
+        for (const ActiveLane& lane : lanes) {
+            auto found =
+                std::find_if(out.transactions.begin(), out.transactions.end(),
+                             [&](const Transaction& t) { return t.address == lane.address; });
+            if (found == out.transactions.end()) {
+                out.transactions.push_back(Transaction{lane.address, width, 0});
+                found = out.transactions.end() - 1;
+            }
+            found->laneMask |= laneBit(lane.lane);
+        }
+        return out; // served from the constant cache: no bytes moved in the notes' sense
     }
 
     for (const Transaction& t : out.transactions) {

@@ -153,7 +153,8 @@ std::optional<Kernel> findKernel(const std::string& subject, std::string& why) {
 
 bool isExactCounter(const std::string& name) {
     return name.rfind("l1tex__t_requests_pipe_lsu_mem_global", 0) == 0 ||
-           name.rfind("l1tex__t_sectors_pipe_lsu_mem_global", 0) == 0;
+           name.rfind("l1tex__t_sectors_pipe_lsu_mem_global", 0) == 0 ||
+           name == "warpscope__constant_extra_requests";
 }
 
 /// The counter table of one kernel; returns how many exact counters differ.
@@ -163,7 +164,15 @@ int printCounters(const json& m) {
     std::cout << pad("counter", 48) << pad("predicted", 14, true) << pad("measured", 14, true)
               << "  match\n";
     int mismatches = 0;
-    for (const std::string& name : kernelCounterNames()) {
+    std::vector<std::string> names = kernelCounterNames();
+    // Kernels with a constant access: the constant cache's counters and the one the model
+    // predicts exactly from them.
+    for (const std::string& name : constantCounterNames()) {
+        names.push_back(name);
+    }
+    names.emplace_back("warpscope__constant_extra_requests");
+    names.emplace_back("warpscope__constant_addresses");
+    for (const std::string& name : names) {
         const bool hasPrediction = predicted.contains(name);
         const bool hasMeasurement = counters.contains(name);
         if (!hasPrediction && !hasMeasurement) {

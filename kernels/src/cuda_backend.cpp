@@ -608,7 +608,11 @@ private:
     }
 
     /// The replay's counter session; the whole-kernel one gives way.
-    void ensureCounters() { openCounters(m_counters, m_kernelCounters, nsightCounterNames()); }
+    void ensureCounters() {
+        m_constantKernelCounters.session.reset();
+        m_constantKernelCounters.tried = false;
+        openCounters(m_counters, m_kernelCounters, nsightCounterNames());
+    }
 
     ProbeResult<std::vector<std::map<std::string, double>>>
     countersFor(const std::vector<gpu::ReplayLaunch>& launches,
@@ -827,7 +831,23 @@ private:
     /// The whole-kernel counter session (more metrics than the replay's); it and the replay
     /// session take turns, since a context has one range profiler.
     void ensureKernelCounters() {
+        m_constantKernelCounters.session.reset();
+        m_constantKernelCounters.tried = false;
         openCounters(m_kernelCounters, m_counters, kernelCounterNames());
+    }
+
+    /// For kernels with a constant access only: kernelCounterNames() and constantCounterNames(),
+    /// so that the plain measurement keeps its own (smaller) session.
+    void ensureConstantKernelCounters() {
+        m_kernelCounters.session.reset();
+        m_kernelCounters.tried = false;
+        static const std::vector<std::string> names = [] {
+            std::vector<std::string> list = kernelCounterNames();
+            const auto& extra = constantCounterNames();
+            list.insert(list.end(), extra.begin(), extra.end());
+            return list;
+        }();
+        openCounters(m_constantKernelCounters, m_counters, names);
     }
 
     /// Device buffers of one kernel, freed on every path.
@@ -1009,17 +1029,25 @@ private:
                 result.bytesRequested / (result.kernelMs.median * 1e-3) / 1e9;
         }
 
+        const bool hasConstant =
+            std::any_of(kernel.accesses.begin(), kernel.accesses.end(),
+                        [](const auto& a) { return a.access.kind.space == MemorySpace::Constant; });
         if (options.counters) {
-            ensureKernelCounters();
-            if (!m_kernelCounters.session) {
-                result.countersUnavailableReason = m_kernelCounters.error.message;
+            if (hasConstant) {
+                ensureConstantKernelCounters();
+            } else {
+                ensureKernelCounters();
+            }
+            CounterSlot& slot = hasConstant ? m_constantKernelCounters : m_kernelCounters;
+            if (!slot.session) {
+                result.countersUnavailableReason = slot.error.message;
             } else {
                 if (auto e = check(cudaDeviceSynchronize(), "before the counters")) {
                     return *e;
                 }
                 // One cold launch (flushed before every pass) on the legacy stream, which the
                 // profiler's ranges are ordered with.
-                auto counters = m_kernelCounters.session->measure(
+                auto counters = slot.session->measure(
                     1, [&](int) { return launch(nullptr) == cudaSuccess; },
                     [&](int) {
                         return flush(nullptr) == cudaSuccess &&
@@ -1028,6 +1056,7 @@ private:
                 if (auto error = keepCounters(std::move(counters), result)) {
                     return *error;
                 }
+                addConstantExtraRequests(result.counters);
             }
         } else {
             result.countersUnavailableReason = "counters were not asked for";
@@ -1054,6 +1083,8 @@ private:
     std::size_t m_maxSharedBytes = 48 * 1024;
     CounterSlot m_counters;       // the replay's (nsightCounterNames)
     CounterSlot m_kernelCounters; // whole kernels' (kernelCounterNames)
+    CounterSlot
+        m_constantKernelCounters; // kernels with constant accesses (and constantCounterNames)
 };
 
 } // namespace

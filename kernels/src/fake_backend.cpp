@@ -220,9 +220,15 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
                 m.bytesRequested += static_cast<double>(item.prediction.accesses[a].bytesRequested);
             }
         }
-        // A perfect fake: the effective bandwidth is the fake copy bandwidth.
+        // A perfect fake: the effective bandwidth is the fake copy bandwidth; constant loads add
+        // 1 ns per distinct address (served one after another).
+        double constantAddresses = 0.0;
+        for (const GridAccessPrediction& access : item.prediction.accesses) {
+            constantAddresses += static_cast<double>(access.constantAddresses);
+        }
         const double ms =
-            std::max(1e-9, m.bytesRequested / (device.measuredCopyBandwidthGBs * 1e9) * 1e3);
+            std::max(1e-9, m.bytesRequested / (device.measuredCopyBandwidthGBs * 1e9) * 1e3 +
+                               constantAddresses * 1e-6);
         m.samplesMs.assign(static_cast<std::size_t>(std::max(1, options.repetitions)), ms);
         m.kernelMs = Stats{ms, ms, ms, std::max(1, options.repetitions)};
         m.effectiveBandwidthGBs = m.bytesRequested / (ms * 1e-3) / 1e9;
@@ -232,7 +238,14 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
                 if (std::find(names.begin(), names.end(), metric.name) != names.end()) {
                     m.counters[metric.name] = metric.value;
                 }
+                // The constant cache's counters as a GPU without parameter loads would count.
+                if (metric.name == "warpscope__constant_addresses") {
+                    m.counters["idc__requests.sum"] = metric.value;
+                } else if (metric.name == "warpscope__constant_requests") {
+                    m.counters["smsp__inst_executed_op_ldc_pred_on_any.sum"] = metric.value;
+                }
             }
+            addConstantExtraRequests(m.counters);
             m.countersMeasured = true;
         } else {
             m.countersUnavailableReason = "counters were not asked for";

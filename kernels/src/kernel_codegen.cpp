@@ -9,7 +9,9 @@
 // store to a sink that never executes (acc cannot equal the sentinel: see below).
 #include "kernel_codegen.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace warpscope::probe {
 namespace {
@@ -68,6 +70,11 @@ std::string registerList(int first, int count) {
 }
 
 std::string expectedInstruction(const AccessKind& kind) {
+    if (kind.space == MemorySpace::Constant) {
+        // An indexed load from the constant bank of __constant__ data: LDC c[0x3][R]. ptxas
+        // splits 8- and 16-byte ones into 32-bit LDCs (expectedInstructions lists each).
+        return "LDC " + std::to_string(std::min(kind.widthBytes, 4));
+    }
     const bool global = kind.space == MemorySpace::Global;
     const bool load = kind.op == AccessOp::Load;
     std::string family = global ? (load ? "LDG" : "STG") : (load ? "LDS" : "STS");
@@ -77,6 +84,23 @@ std::string expectedInstruction(const AccessKind& kind) {
 /// The statement for one access; `pointer` is a C expression of the element's address
 /// (generic for global, a 32-bit shared-window address for shared).
 std::string accessStatement(const AccessKind& kind, int index) {
+    if (kind.space == MemorySpace::Constant) {
+        // ws_p is the generic address of the element of the __constant__ array; cvta.to.const
+        // turns it into a constant-space address, and ld.const reads it through the constant
+        // cache (resolveKernel refuses constant stores).
+        const int regs = registerCount(kind.widthBytes);
+        std::string text = "        unsigned ws_v[4] = {0u, 0u, 0u, 0u};\n";
+        text += "        asm volatile(\"{ .reg .u64 ws_c; cvta.to.const.u64 ws_c, %" +
+                std::to_string(regs) + "; ld.const." + widthSuffix(kind.widthBytes) + " " +
+                registerList(0, regs) + ", [ws_c]; }\"\n            : ";
+        for (int r = 0; r < regs; ++r) {
+            text += (r ? ", " : "") + std::string("\"=r\"(ws_v[") + std::to_string(r) + "])";
+        }
+        text += "\n            : \"l\"(ws_p) : \"memory\");\n";
+        text += "        ws_acc ^= ws_v[0] ^ ws_v[1] ^ ws_v[2] ^ ws_v[3] ^ " +
+                std::to_string(index + 1) + "u;\n";
+        return text;
+    }
     const bool global = kind.space == MemorySpace::Global;
     const int regs = registerCount(kind.widthBytes);
     const std::string space = global ? "global" : "shared";
@@ -124,6 +148,9 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
         const KernelAccess& access = kernel.accesses[i];
         s += "//   " + std::to_string(i) + ": " + toString(access.kind.op) + " " +
              toString(access.kind.space) + " " + std::to_string(access.kind.widthBytes) + " B";
+        if (access.kind.space == MemorySpace::Constant) {
+            s += " " + access.buffer + " (__constant__)";
+        }
         if (access.kind.space == MemorySpace::Global) {
             s += " " + access.buffer;
             if (access.kind.op == AccessOp::Load) {
@@ -140,6 +167,21 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
          "__device__ __forceinline__ i64 ws_min(i64 a, i64 b) { return a < b ? a : b; }\n"
          "__device__ __forceinline__ i64 ws_max(i64 a, i64 b) { return a > b ? a : b; }\n"
          "__device__ __forceinline__ i64 ws_abs(i64 a) { return a < 0 ? -a : a; }\n\n";
+    // Buffers that constant accesses read are __constant__ arrays (zero, as the probe clears
+    // global buffers); their pointer arguments stay in the argument list, unused.
+    std::vector<bool> constantBuffer(resolved.buffers.size(), false);
+    for (const ResolvedAccess& access : resolved.accesses) {
+        if (access.access.kind.space == MemorySpace::Constant && access.bufferIndex >= 0) {
+            constantBuffer[static_cast<std::size_t>(access.bufferIndex)] = true;
+        }
+    }
+    for (std::size_t b = 0; b < resolved.buffers.size(); ++b) {
+        if (constantBuffer[b]) {
+            s += "__constant__ __align__(16) unsigned char " +
+                 cName("const_" + resolved.buffers[b].name) + "[" +
+                 std::to_string(resolved.buffers[b].bytes) + "];\n";
+        }
+    }
     s += "extern \"C\" __global__ void " + out.entryPoint + "(";
     std::string arguments;
     for (const ResolvedBuffer& buffer : resolved.buffers) {
@@ -196,6 +238,11 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
         if (shared) {
             s += "        const unsigned ws_s = (unsigned)__cvta_generic_to_shared(ws_shared + "
                  "ws_a);\n";
+        } else if (kind.space == MemorySpace::Constant) {
+            s += "        const unsigned char* ws_p = " +
+                 cName("const_" +
+                       resolved.buffers[static_cast<std::size_t>(access.bufferIndex)].name) +
+                 " + ws_a;\n";
         } else {
             s += "        unsigned char* ws_p = " +
                  cName("buf_" +
@@ -208,7 +255,11 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
             (load ? sharedLoadBefore : sharedStoreBefore) = true;
         }
         loadsSinceStore = load ? true : false;
-        out.expectedMemoryInstructions.push_back(expectedInstruction(kind));
+        const int parts =
+            kind.space == MemorySpace::Constant ? std::max(1, kind.widthBytes / 4) : 1;
+        for (int part = 0; part < parts; ++part) {
+            out.expectedMemoryInstructions.push_back(expectedInstruction(kind));
+        }
     }
     if (loadsSinceStore) {
         // Keeps the trailing loads: acc depends on them, and the buffers never hold a word that

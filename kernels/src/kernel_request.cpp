@@ -243,6 +243,14 @@ RequestResult<std::vector<KernelItem>> prepareKernelItems(const json& kernelJson
     return items;
 }
 
+void addConstantExtraRequests(std::map<std::string, double>& counters) {
+    const auto requests = counters.find("idc__requests.sum");
+    const auto instructions = counters.find("smsp__inst_executed_op_ldc_pred_on_any.sum");
+    if (requests != counters.end() && instructions != counters.end()) {
+        counters["warpscope__constant_extra_requests"] = requests->second - instructions->second;
+    }
+}
+
 std::map<std::string, double> predictedKernelMetrics(const GridPrediction& prediction) {
     std::map<std::string, double> metrics;
     for (const Metric& metric : prediction.metrics) {
@@ -274,7 +282,8 @@ json toJson(const KernelMeasurement& measurement, const KernelItem& item) {
                                 {"wavefronts", access.wavefronts},
                                 {"bankConflicts", access.bankConflicts},
                                 {"bytesRequested", access.bytesRequested},
-                                {"activeThreads", access.activeThreads}});
+                                {"activeThreads", access.activeThreads},
+                                {"constantAddresses", access.constantAddresses}});
     }
     json buffers = json::array();
     for (const GridBufferFootprint& buffer : item.prediction.buffers) {

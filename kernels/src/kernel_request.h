@@ -36,6 +36,13 @@ inline constexpr int kMaxKernelSweepPoints = 4096;
 /// counters and timing, and the effective bandwidth.
 nlohmann::json toJson(const KernelMeasurement& measurement, const KernelItem& item);
 
+/// Adds warpscope__constant_extra_requests = idc__requests.sum -
+/// smsp__inst_executed_op_ldc_pred_on_any.sum to measured counters that hold both (kernels with a
+/// constant access): every LDC instruction of a warp costs one IDC request for its first address
+/// (the kernel's parameter loads included), and one more per further distinct address, so the
+/// difference is what the grid model's warpscope__constant_extra_requests predicts.
+void addConstantExtraRequests(std::map<std::string, double>& counters);
+
 /// The grid model's totals as name -> value (the `predicted` object).
 std::map<std::string, double> predictedKernelMetrics(const GridPrediction& prediction);
 

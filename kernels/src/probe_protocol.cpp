@@ -1044,6 +1044,13 @@ RequestResult<ResolvedPattern> resolvePatternJson(const json& pattern, const std
     if (!named) {
         return coreError(named.error(), pointer, ProbeErrorCode::BadRequest);
     }
+    if (named->pattern.kind.space == MemorySpace::Constant) {
+        // The replay kernels read global and shared memory; a constant load is generated as a
+        // whole kernel with a __constant__ array.
+        return badRequest("a constant-memory pattern is measured as a kernel: send it with "
+                          "measure_kernel (the app does so on F5)",
+                          pointer + "/space");
+    }
     return resolveNamedPattern(named.value(), pointer);
 }
 

@@ -21,6 +21,10 @@ check   For every kernel preset (or the ids given), in one run:
         footprint in every measurement (probe, ncu with both clock settings); a kernel over it
         is named with its sectors written in part (warpscope__sectors_written_in_part: L2 fills
         of those sectors are what a cold launch reads beyond the footprint, docs/models.md).
+        Kernels with a constant access (constant-broadcast, constant-divergent) also collect
+        idc__requests.sum and smsp__inst_executed_op_ldc_pred_on_any.sum under ncu; their
+        difference must equal the model's warpscope__constant_extra_requests and the probe's,
+        exactly (a table of them follows the main one).
         Writes OUTDIR/kernel_check.txt and OUTDIR/kernel_check.jsonl (raw).
         --extra: the launches of EXTRA below instead (non-square grids, other blocks and
         offsets), written to OUTDIR/kernel_check_extra.txt and .jsonl.
@@ -51,6 +55,18 @@ METRICS = nsight.ACCESS_METRICS + [
 ]
 EXACT = METRICS[:4]
 DRAM = ["dram__bytes_read.sum", "dram__bytes_write.sum"]
+# Kernels with a constant access: the constant cache's counters. Every LDC instruction costs one
+# IDC request per distinct address of the warp (the kernel's parameter loads one each), so
+# idc__requests - LDC instructions is what the grid model's warpscope__constant_extra_requests
+# predicts, exactly (docs/metrics.md).
+CONSTANT = ["idc__requests.sum", "smsp__inst_executed_op_ldc_pred_on_any.sum"]
+CONSTANT_EXTRA = "warpscope__constant_extra_requests"
+
+
+def constant_extra(values):
+    if all(values.get(m) is not None for m in CONSTANT):
+        return values[CONSTANT[0]] - values[CONSTANT[1]]
+    return None
 SHARED_WAVEFRONTS = [METRICS[4], METRICS[6]]
 
 
@@ -116,6 +132,8 @@ EXTRA = [
     ("transpose-unroll4col-cg", ["--param", "bx=8", "--param", "by=32"]),
     ("readoffset", ["--param", "offset=11"]),
     ("writeoffset-cg", ["--param", "offset=11"]),
+    ("constant-divergent", ["--param", "distinct=5", "--param", "stride=16"]),
+    ("constant-broadcast", ["--param", "n=1000", "--param", "bs=96"]),
 ]
 
 
@@ -147,6 +165,7 @@ def check(probe, kernels_json, out_dir, ids):
         preset = by_id[kid]
         label = " ".join([kid] + [a for a in extra if a != "--param"])
         has_shared = any(a.get("space") == "shared" for a in preset["kernel"]["accesses"])
+        has_constant = any(a.get("space") == "constant" for a in preset["kernel"]["accesses"])
         cubin = os.path.join(workdir, kid + ".cubin")
         code, out, err, seconds = run([probe, "run-kernel", kid, *extra, "--json",
                                        "--repetitions", "5"],
@@ -158,6 +177,11 @@ def check(probe, kernels_json, out_dir, ids):
         answer = json.loads(out.splitlines()[0])
         ncu, ncu_status = ncu_metrics(probe, kid, extra)
         ncu_free, _ = ncu_metrics(probe, kid, extra, DRAM, "none")
+        if has_constant:
+            ncu_constant, _ = ncu_metrics(probe, kid, extra, CONSTANT)
+            ncu.update(ncu_constant)
+            if constant_extra(ncu) is not None:
+                ncu[CONSTANT_EXTRA] = constant_extra(ncu)
         promised = answer["memoryInstructions"]
         found_full = check_kernel_sass.sass_memory_instructions(cubin)
         found = [op for _, _, op, _ in found_full]
@@ -173,6 +197,12 @@ def check(probe, kernels_json, out_dir, ids):
             p, c, n = predicted.get(m), counters.get(m), ncu.get(m)
             if not (p == c == n):
                 problems.append("%s predicted %s probe %s ncu %s" % (m, fmt(p), fmt(c), fmt(n)))
+        if has_constant:
+            p, c, n = predicted.get(CONSTANT_EXTRA), counters.get(CONSTANT_EXTRA), ncu.get(
+                CONSTANT_EXTRA)
+            if p is None or not (p == c == n):
+                problems.append("%s predicted %s probe %s ncu %s" % (CONSTANT_EXTRA, fmt(p),
+                                                                     fmt(c), fmt(n)))
         for m in SHARED_WAVEFRONTS:
             p, c, n = predicted.get(m, 0), counters.get(m), ncu.get(m)
             if p or c or n:
@@ -248,6 +278,22 @@ def check(probe, kernels_json, out_dir, ids):
         log(text, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["id"], triple(EXACT[0]), triple(EXACT[1]), triple(EXACT[2]), triple(EXACT[3]),
             shared, dram, lts, "✓" if r["sass"]["ok"] else "✗", san))
+    constant_rows = [r for r in rows if CONSTANT_EXTRA in r["answer"]["predicted"]]
+    if constant_rows:
+        log(text, "")
+        log(text, "| constant preset | distinct addresses (model) | extra requests: model / probe "
+                  "/ ncu | idc__requests.sum probe / ncu | LDC instructions probe / ncu | time (ms) |")
+        log(text, "|---|---|---|---|---|---|")
+        for r in constant_rows:
+            p, c, n = r["answer"]["predicted"], r["answer"]["counters"], r["ncu"]
+            values = [p.get(CONSTANT_EXTRA), c.get(CONSTANT_EXTRA), n.get(CONSTANT_EXTRA)]
+            log(text, "| %s | %s | %s %s | %s / %s | %s / %s | %.4f |" % (
+                r["id"], fmt(p.get("warpscope__constant_addresses")),
+                " / ".join(fmt(v) for v in values),
+                "✓" if values[0] == values[1] == values[2] else "✗",
+                fmt(c.get(CONSTANT[0])), fmt(n.get(CONSTANT[0])),
+                fmt(c.get(CONSTANT[1])), fmt(n.get(CONSTANT[1])),
+                r["answer"]["timing"]["kernelMs"]["median"]))
     log(text, "")
     log(text, "%d kernels, %d with problems%s" % (len(jobs), len(failures),
                                                   (": " + ", ".join(failures)) if failures else ""))

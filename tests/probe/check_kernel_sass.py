@@ -7,7 +7,9 @@ memory instructions the generator promises (`run-kernel ID --source --json`), ru
 with WARPSCOPE_SAVE_CUBIN set so the probe writes the cubin NVRTC made, disassembles it with
 `cuobjdump -sass`, and compares the sequence of global/shared memory instructions (LDG, STG, LDS,
 STS with their width) with the promise. Any other memory instruction (local spills LDL/STL,
-generic LD/ST, atomics) is a failure too.
+generic LD/ST, atomics) is a failure too. Indexed loads from the user constant bank (LDC with
+c[0x3][R], what a constant access compiles to) count as memory instructions; the kernel's own
+parameter loads (LDC c[0x0][...]) do not.
 
 Usage: check_kernel_sass.py PROBE [--kernels resources/kernels.json] [ID ...]
 Exit status: 0 all match; 1 a mismatch; 77 no GPU or no cuobjdump here (the test is skipped).
@@ -23,6 +25,10 @@ import tempfile
 SKIP = 77
 MEMORY = re.compile(r"^(LDG|STG|LDS|STS|LDL|STL|LD|ST|ATOM|ATOMG|ATOMS|RED|REDG|LDSM|LDGSTS)(\.|$)")
 INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)")
+# A load from __constant__ data indexed by a register: LDC R4, c[0x3][R2] (bank 3 holds the
+# module's __constant__ variables on sm_70 and later).
+CONSTANT_LOAD = re.compile(r"^LDC(\.|$)")
+USER_CONSTANT_BANK = re.compile(r"c\[0x3\]\[")
 
 
 def width_of(opcode):
@@ -48,6 +54,9 @@ def sass_memory_instructions(cubin):
         if not match:
             continue
         opcode = match.group(1)
+        if CONSTANT_LOAD.match(opcode) and USER_CONSTANT_BANK.search(line):
+            found.append(("LDC", width_of(opcode), opcode, line.strip()))
+            continue
         family = MEMORY.match(opcode)
         if family:
             found.append((family.group(1), width_of(opcode), opcode, line.strip()))

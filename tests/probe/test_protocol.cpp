@@ -1098,6 +1098,34 @@ std::string tiledTransposeKernel(std::int64_t n = 256, bool padded = true) {
     return kernel.dump();
 }
 
+// Constant memory (issue 19): a constant pattern is a kernel, never replayed; a constant kernel's
+// answer carries the constant cache's counters and the extra requests the model predicts.
+TEST(ProbeMeasureKernel, ConstantPatternsAreKernelsAndTheirCountersMeetTheModel) {
+    FakeBackend fake;
+    const Served served = serveText(
+        fake,
+        request(
+            1, "measure",
+            R"("pattern":{"space":"constant","op":"load","width":4,"source":{"address":"lane * 4"}})") +
+            request(
+                2, "measure_kernel",
+                R"("kernel":{"grid":[4,1,1],"block":[64,1,1],"buffers":[{"name":"c","bytes":128}],)"
+                R"("accesses":[{"op":"load","space":"constant","width":4,"buffer":"c",)"
+                R"("address":"(lane % 4) * 4"}]})"));
+    ASSERT_GE(served.lines.size(), 2u) << served.text;
+    EXPECT_EQ(served.lines.front()["error"]["code"], "bad_request");
+    EXPECT_EQ(served.lines.front()["error"]["where"], "/pattern/space");
+    EXPECT_EQ(fake.measureCalls, 0);
+    const json& result = served.lines.back()["result"];
+    ASSERT_EQ(served.lines.back()["ok"], true) << served.text;
+    // 8 warps, 4 distinct addresses each: 32 requests, 24 beyond one per warp.
+    EXPECT_EQ(result["predicted"]["warpscope__constant_addresses"], 32);
+    EXPECT_EQ(result["predicted"]["warpscope__constant_extra_requests"], 24);
+    EXPECT_EQ(result["counters"]["warpscope__constant_extra_requests"], 24);
+    EXPECT_EQ(result["accesses"][0]["constantAddresses"], 32);
+    EXPECT_EQ(result["memoryInstructions"][0], "LDC 4");
+}
+
 TEST(ProbeMeasureKernel, AnswersThePredictionTheCountersAndTheBandwidth) {
     FakeBackend fake;
     const Served served =

@@ -101,6 +101,8 @@ GridComputation::compute(const GridRequest& request, const std::atomic<bool>* ca
     out.access = request.access;
     out.shared = kernel.accesses[static_cast<std::size_t>(request.access)].access.kind.space ==
                  MemorySpace::Shared;
+    out.constant = kernel.accesses[static_cast<std::size_t>(request.access)].access.kind.space ==
+                   MemorySpace::Constant;
     out.grid = kernel.grid;
     out.warpsPerBlock = kernel.warpsPerBlock();
     out.totalWarps = kernel.warpCount();

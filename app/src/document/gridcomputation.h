@@ -37,8 +37,9 @@ struct GridRequest {
 
 struct GridResult {
     int access = 0;
-    bool shared = false; // wavefronts (shared) or sectors per request (global)
-    Dim3 grid;           // the launch's grid
+    bool shared = false;   // wavefronts (shared) or sectors per request (global)
+    bool constant = false; // distinct addresses per warp: constant-cache requests (constant)
+    Dim3 grid;             // the launch's grid
     std::int64_t warpsPerBlock = 1;
     std::int64_t totalWarps = 0;
     /// The blocks the heat map holds: bid.x < shownBlocksX, bid.y < shownBlocksY, bid.z == 0.

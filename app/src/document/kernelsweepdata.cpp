@@ -305,6 +305,7 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
     data.plan = plan;
     for (const KernelAccess& access : kernel.accesses) {
         data.hasShared = data.hasShared || access.kind.space == MemorySpace::Shared;
+        data.hasConstant = data.hasConstant || access.kind.space == MemorySpace::Constant;
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const int total = static_cast<int>(plan.points.size());
@@ -314,6 +315,7 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
         }
         double sectors = nan;
         double wavefronts = nan;
+        double constantAddresses = nan;
         QString error;
         auto resolved =
             resolveKernel(kernelAtPoint(kernel, plan.points[static_cast<std::size_t>(i)]));
@@ -329,9 +331,12 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
             } else {
                 sectors = 0;
                 wavefronts = 0;
+                constantAddresses = 0;
                 for (std::size_t a = 0; a < prediction->accesses.size(); ++a) {
                     const GridAccessPrediction& p = prediction->accesses[a];
-                    if (kernel.accesses[a].kind.space == MemorySpace::Global) {
+                    if (kernel.accesses[a].kind.space == MemorySpace::Constant) {
+                        constantAddresses += static_cast<double>(p.constantAddresses);
+                    } else if (kernel.accesses[a].kind.space == MemorySpace::Global) {
                         sectors += static_cast<double>(p.sectors);
                     } else {
                         wavefronts += static_cast<double>(p.wavefronts);
@@ -344,6 +349,7 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
         }
         data.modelSectors.push_back(sectors);
         data.modelWavefronts.push_back(data.hasShared ? wavefronts : nan);
+        data.modelConstantAddresses.push_back(data.hasConstant ? constantAddresses : nan);
         data.errors << error;
         if (progress) {
             progress(i + 1, total);

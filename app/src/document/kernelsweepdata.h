@@ -74,6 +74,11 @@ struct KernelSweepData {
     QVector<double> modelSectors;
     QVector<double> modelWavefronts;
     bool hasShared = false;
+    /// Kernels with a constant access: the grid model's constant-cache requests per point (the
+    /// warps' distinct addresses, served one after another), NaN where not valid. The sweep then
+    /// draws these beside the measured time.
+    QVector<double> modelConstantAddresses;
+    bool hasConstant = false;
     /// Per point: empty, or why the kernel is not valid there.
     QStringList errors;
 };

@@ -58,7 +58,7 @@ int accessUsingBuffer(const Kernel& kernel, int buffer) {
     }
     const std::string& name = kernel.buffers[static_cast<std::size_t>(buffer)].name;
     for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
-        if (kernel.accesses[i].kind.space == MemorySpace::Global &&
+        if (kernel.accesses[i].kind.space != MemorySpace::Shared &&
             kernel.accesses[i].buffer == name) {
             return static_cast<int>(i);
         }
@@ -126,9 +126,11 @@ NamedPattern PatternDocument::foldIntoKernel(const Pattern& pattern) const {
     KernelAccess& access = kernel.accesses[static_cast<std::size_t>(index)];
     const PatternSource& source = *pattern.source;
     access.kind = pattern.kind;
+    if (access.kind.space != MemorySpace::Global) {
+        access.kind.cache = CachePath::Default; // only global loads have a cache operator
+    }
     if (access.kind.space == MemorySpace::Shared) {
         access.buffer.clear();
-        access.kind.cache = CachePath::Default;
     } else if (access.buffer.empty()) {
         if (kernel.buffers.empty()) {
             kernel.buffers.push_back(KernelBuffer{"data", std::to_string(kMaxBufferBytes)});
@@ -352,7 +354,7 @@ std::optional<QString> PatternDocument::renameBuffer(int index, const QString& n
     Kernel kernel = *k;
     kernel.buffers[static_cast<std::size_t>(index)].name = text;
     for (KernelAccess& access : kernel.accesses) {
-        if (access.kind.space == MemorySpace::Global && access.buffer == old) {
+        if (access.kind.space != MemorySpace::Shared && access.buffer == old) {
             access.buffer = text;
         }
     }
@@ -423,7 +425,7 @@ void PatternDocument::setAccessBuffer(const QString& buffer) {
     }
     Kernel kernel = *k;
     KernelAccess& access = kernel.accesses[static_cast<std::size_t>(m_selectedAccess)];
-    if (access.kind.space != MemorySpace::Global || access.buffer == buffer.toStdString()) {
+    if (access.kind.space == MemorySpace::Shared || access.buffer == buffer.toStdString()) {
         return;
     }
     access.buffer = buffer.toStdString();

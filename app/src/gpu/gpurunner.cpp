@@ -107,6 +107,14 @@ void GpuRunner::run() {
         }
         return;
     }
+    if (m_document->pattern().kind.space == MemorySpace::Constant) {
+        // The probe replays global and shared accesses only; a constant load is a kernel.
+        emit message(MessageLevel::Info,
+                     tr("Constant loads are measured as whole kernels: open the kernel preset "
+                        "constant-divergent (or constant-broadcast) and use Run Sweep on GPU "
+                        "(Shift+F5) in the Sweep tab."));
+        return;
+    }
     const NamedPattern pattern = m_document->current();
     m_lastAutoPattern = pattern.pattern;
     m_waitingForAhead.reset();
@@ -306,6 +314,9 @@ void GpuRunner::warmUp() {
 }
 
 void GpuRunner::send(const NamedPattern& pattern) {
+    if (pattern.pattern.kind.space == MemorySpace::Constant) {
+        return; // measured as kernels only (run() says so); auto-run and warm-up skip them
+    }
     m_jobPattern = pattern.pattern;
     const Result<WarpAccess> access = resolve(pattern.pattern);
     m_jobAccess = access.ok() ? access.value() : WarpAccess{};

@@ -215,6 +215,7 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     m_space->setObjectName(QStringLiteral("spaceBox"));
     m_space->addItem(tr("Global memory"), QStringLiteral("global"));
     m_space->addItem(tr("Shared memory"), QStringLiteral("shared"));
+    m_space->addItem(tr("Constant memory"), QStringLiteral("constant"));
     m_op = new QComboBox(accessBox);
     m_op->addItem(tr("Load"), QStringLiteral("load"));
     m_op->addItem(tr("Store"), QStringLiteral("store"));

@@ -97,7 +97,9 @@ void GridView::onResult(int, const GridResult& result) {
 void GridView::showResult(const GridResult& result) {
     m_result = result;
     m_progressPermille = -1;
-    const QString unit = result.shared ? tr("wavefronts") : tr("sectors per request");
+    const QString unit = result.shared     ? tr("wavefronts")
+                         : result.constant ? tr("distinct addresses (constant-cache requests)")
+                                           : tr("sectors per request");
     m_status = tr("%1 warps in %2 × %3 × %4 blocks; %5")
                    .arg(result.totalWarps)
                    .arg(result.grid.x)
@@ -282,8 +284,9 @@ void GridView::paintEvent(QPaintEvent*) {
         }
     }
     painter.drawText(QRect(hist.left(), hist.top(), hist.width(), 18), Qt::AlignLeft,
-                     m_result->shared ? tr("warps by wavefronts (grid model)")
-                                      : tr("warps by sectors/request (grid model)"));
+                     m_result->shared     ? tr("warps by wavefronts (grid model)")
+                     : m_result->constant ? tr("warps by distinct addresses (grid model)")
+                                          : tr("warps by sectors/request (grid model)"));
     const int rowHeight = std::max(8, std::min(14, (hist.height() - 20) / (last + 1)));
     for (int k = 0; k <= last; ++k) {
         const int y = hist.top() + 20 + k * rowHeight;

@@ -45,6 +45,18 @@ std::optional<double> measuredSectors(const KernelMeasurement& m) {
            (st != m.counters.end() ? st->second : 0.0);
 }
 
+/// Measured constant-cache requests for the distinct addresses of the kernel's constant loads:
+/// idc__requests.sum - LDC instructions (the extra requests, which leaves out the parameter loads'
+/// one each) plus the warp instructions of the constant loads, as the model counts them.
+std::optional<double> measuredConstantAddresses(const KernelMeasurement& m) {
+    const auto extra = m.counters.find("warpscope__constant_extra_requests");
+    const auto requests = m.predicted.find("warpscope__constant_requests");
+    if (!m.countersMeasured || extra == m.counters.end() || requests == m.predicted.end()) {
+        return std::nullopt;
+    }
+    return extra->second + requests->second;
+}
+
 } // namespace
 
 KernelSweepView::KernelSweepView(const KernelMeasurementStore* store, QWidget* parent)
@@ -154,8 +166,14 @@ bool KernelSweepView::setKernelPreset(const QString& presetId) {
     m_presetId = presetId;
     m_presetKernel = preset->kernel;
     m_kernel = preset->kernel;
-    m_title->setText(tr("<b>%1</b>, the whole kernel (%2): the grid model's sectors over the "
-                        "whole grid, and this GPU's effective bandwidth")
+    const bool constant =
+        std::any_of(m_kernel.accesses.begin(), m_kernel.accesses.end(),
+                    [](const auto& a) { return a.kind.space == MemorySpace::Constant; });
+    m_title->setText((constant ? tr("<b>%1</b>, the whole kernel (%2): the grid model's "
+                                    "constant-cache requests (each warp's distinct addresses, "
+                                    "served one after another), and this GPU's kernel time")
+                               : tr("<b>%1</b>, the whole kernel (%2): the grid model's sectors "
+                                    "over the whole grid, and this GPU's effective bandwidth"))
                          .arg(QString::fromStdString(preset->title).toHtmlEscaped(),
                               QString::fromStdString(preset->source).toHtmlEscaped()));
     fillAxes();
@@ -413,9 +431,12 @@ void KernelSweepView::replot() {
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setLabel(m_plan ? axisName(m_plan->axis) : QString());
     m_plot->xAxis->setRange(0.4, labels.size() + 0.6);
-    m_plot->yAxis->setLabel(tr("grid model: sectors (whole grid)"));
+    const bool constant = m_data.hasConstant;
+    m_plot->yAxis->setLabel(constant ? tr("constant-cache requests (whole grid)")
+                                     : tr("grid model: sectors (whole grid)"));
     m_plot->yAxis2->setVisible(true);
-    m_plot->yAxis2->setLabel(tr("this GPU: effective bandwidth, GB/s"));
+    m_plot->yAxis2->setLabel(constant ? tr("this GPU: kernel time, µs")
+                                      : tr("this GPU: effective bandwidth, GB/s"));
     // The bandwidth first, as bars behind the model's line.
     QVector<double> barKeys;
     QVector<double> bandwidth;
@@ -426,17 +447,22 @@ void KernelSweepView::replot() {
         if (m == nullptr) {
             continue;
         }
-        if (m->effectiveBandwidthGBs) {
+        if (constant && m->kernelMsMedian) {
+            // Constant loads move no global bytes: the time is what shows the serialisation.
+            barKeys << i + 1;
+            bandwidth << *m->kernelMsMedian * 1000.0;
+        } else if (!constant && m->effectiveBandwidthGBs) {
             barKeys << i + 1;
             bandwidth << *m->effectiveBandwidthGBs;
         }
-        if (const auto s = measuredSectors(*m)) {
+        if (const auto s = constant ? measuredConstantAddresses(*m) : measuredSectors(*m)) {
             sectorKeys << i + 1;
             sectors << *s;
         }
     }
     auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis2);
     bars->setName(gpu.isEmpty() ? tr("this GPU: not measured")
+                  : constant    ? tr("this GPU (%1): time, right axis").arg(gpu)
                                 : tr("this GPU (%1): bandwidth, right axis").arg(gpu));
     bars->setPen(QPen(colors.group(1).darker(130)));
     bars->setBrush(colors.groupFill(1));
@@ -468,15 +494,24 @@ void KernelSweepView::replot() {
         graph->setData(keys, ys, true);
         return static_cast<int>(keys.size());
     };
-    m_modelPoints = addLine(tr("grid model: global sectors"), m_data.modelSectors, 4, Qt::SolidLine,
-                            QCPScatterStyle::ssCircle);
+    if (constant) {
+        m_modelPoints =
+            addLine(tr("grid model: constant-cache requests (distinct addresses, "
+                       "served in turn)"),
+                    m_data.modelConstantAddresses, 4, Qt::SolidLine, QCPScatterStyle::ssCircle);
+    } else {
+        m_modelPoints = addLine(tr("grid model: global sectors"), m_data.modelSectors, 4,
+                                Qt::SolidLine, QCPScatterStyle::ssCircle);
+    }
     if (m_data.hasShared) {
         addLine(tr("grid model: shared wavefronts"), m_data.modelWavefronts, 2, Qt::DashLine,
                 QCPScatterStyle::ssSquare);
     }
     if (!sectors.isEmpty()) {
         QCPGraph* graph = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-        graph->setName(tr("this GPU: global sectors (measured)"));
+        graph->setName(constant ? tr("this GPU: idc__requests.sum − LDC instructions + warps "
+                                     "(measured)")
+                                : tr("this GPU: global sectors (measured)"));
         graph->setLineStyle(QCPGraph::lsNone);
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, colors.text, 11));
         graph->setData(sectorKeys, sectors, true);
@@ -498,9 +533,12 @@ void KernelSweepView::replot() {
     m_plot->replot();
 #else
     m_table->clear();
-    const QStringList headers{tr("point"), tr("model: global sectors"),
-                              tr("model: shared wavefronts"), tr("measured: sectors"),
-                              tr("measured: GB/s")};
+    const bool constant = m_data.hasConstant;
+    const QStringList headers{
+        tr("point"), constant ? tr("model: constant-cache requests") : tr("model: global sectors"),
+        tr("model: shared wavefronts"),
+        constant ? tr("measured: constant-cache requests") : tr("measured: sectors"),
+        constant ? tr("measured: µs") : tr("measured: GB/s")};
     m_table->setColumnCount(static_cast<int>(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->setRowCount(static_cast<int>(labels.size()));
@@ -508,16 +546,20 @@ void KernelSweepView::replot() {
     for (int r = 0; r < labels.size(); ++r) {
         m_table->setItem(r, 0, new QTableWidgetItem(labels[r]));
         if (r < n) {
-            m_table->setItem(r, 1, new QTableWidgetItem(number(m_data.modelSectors[r])));
+            m_table->setItem(r, 1,
+                             new QTableWidgetItem(number(constant ? m_data.modelConstantAddresses[r]
+                                                                  : m_data.modelSectors[r])));
             m_table->setItem(r, 2, new QTableWidgetItem(number(m_data.modelWavefronts[r])));
             ++m_modelPoints;
         }
         if (r < static_cast<int>(measured.size()) && measured[static_cast<std::size_t>(r)]) {
             const KernelMeasurement* m = measured[static_cast<std::size_t>(r)];
-            if (const auto s = measuredSectors(*m)) {
+            if (const auto s = constant ? measuredConstantAddresses(*m) : measuredSectors(*m)) {
                 m_table->setItem(r, 3, new QTableWidgetItem(number(*s)));
             }
-            if (m->effectiveBandwidthGBs) {
+            if (constant && m->kernelMsMedian) {
+                m_table->setItem(r, 4, new QTableWidgetItem(number(*m->kernelMsMedian * 1000.0)));
+            } else if (!constant && m->effectiveBandwidthGBs) {
                 m_table->setItem(r, 4, new QTableWidgetItem(number(*m->effectiveBandwidthGBs)));
             }
         }

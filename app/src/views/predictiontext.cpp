@@ -24,6 +24,9 @@ QString describeAccess(const WarpAccess& access) {
     const bool load = access.kind.op == AccessOp::Load;
     QString what = global ? (load ? tr("Global load") : tr("Global store"))
                           : (load ? tr("Shared load") : tr("Shared store"));
+    if (access.kind.space == MemorySpace::Constant) {
+        what = tr("Constant load");
+    }
     if (global && load && access.kind.cache != CachePath::Default) {
         what += QStringLiteral(" (.%1)").arg(QString::fromLatin1(toString(access.kind.cache)));
     }
@@ -53,6 +56,15 @@ QString modernSummary(const Evaluation& evaluation) {
             .arg(s.idealWavefronts)
             .arg(s.bankConflicts);
     }
+    if (modern.constant) {
+        const ConstantPrediction& c = *modern.constant;
+        return tr("Modern model (cc 7.0+): %1 distinct address(es), served one after another: "
+                  "%2 constant-cache request(s) for %3 LDC instruction(s) · %4 beyond a broadcast")
+            .arg(c.distinctAddresses)
+            .arg(c.cacheRequests)
+            .arg(c.requests)
+            .arg(c.extraRequests);
+    }
     return tr("Modern model: no prediction");
 }
 
@@ -66,12 +78,20 @@ QString textbookRuleText(TextbookRule rule) {
         return tr("store, 1-, 2- or 4-segment transactions");
     case TextbookRule::SharedMemory:
         return tr("shared memory, bank passes");
+    case TextbookRule::ConstantCache:
+        return tr("constant cache, one pass per distinct address");
     }
     return {};
 }
 
 QString textbookSummary(const Evaluation& evaluation) {
     const TextbookPrediction& t = evaluation.textbook;
+    if (t.rule == TextbookRule::ConstantCache) {
+        return tr("The notes (seed 003): constant memory is best when a warp reads few distinct "
+                  "locations; one location is as fast as a register. Rounds here: %1, one per "
+                  "distinct address")
+            .arg(t.transactions.size());
+    }
     if (t.rule == TextbookRule::SharedMemory) {
         return tr("Textbook model (Fermi/Kepler, %1-byte banks): %2-way bank conflict, %3 pass(es)")
             .arg(t.bankWidthBytes)

@@ -23,6 +23,14 @@ WarpContent WarpView::content() const {
         content.noteIsWarning = true;
         content.note = tr("⚠ Showing the last valid pattern: %1")
                            .arg(QString::fromStdString(m_document->error()->describe()));
+    } else if (m_layout.constant) {
+        content.note = tr("Constant memory: the constant cache serves the warp's distinct "
+                          "addresses one after another, each broadcast to the lanes that ask "
+                          "for it (seed 003). Dashed boxes R1, R2, … are the rounds.");
+        if (!m_document->current().caption.empty()) {
+            content.note +=
+                QLatin1Char(' ') + QString::fromStdString(m_document->current().caption);
+        }
     } else if (!m_layout.global) {
         content.note = tr("Shared memory has no sectors or lines: each row is 128 bytes, one word "
                           "in each of the 32 banks. Banks and wavefronts are in the Bank view "
@@ -67,15 +75,25 @@ WarpContent WarpView::content() const {
     for (const WarpLayout::TransactionBox& box : m_layout.transactions) {
         const Transaction& t =
             evaluation.textbook.transactions[static_cast<std::size_t>(box.index)];
+        if (m_layout.constant) {
+            content.transactions.push_back(WarpContent::Transaction{
+                t.address, t.sizeBytes, t.laneMask,
+                tr("R%1 · %2 lane(s)").arg(box.index + 1).arg(__builtin_popcount(t.laneMask)),
+                QStringLiteral("R%1").arg(box.index + 1)});
+            continue;
+        }
         content.transactions.push_back(WarpContent::Transaction{
             t.address, t.sizeBytes, t.laneMask,
             QStringLiteral("T%1 · %2").arg(box.index + 1).arg(formatBytes(t.sizeBytes)),
             QStringLiteral("T%1").arg(box.index + 1)});
     }
 
-    content.listHeading = m_layout.global ? tr("Lines and sectors — modern model")
-                                          : tr("Rows of shared memory the lanes touch");
-    content.transactionHeading = tr("Transactions — textbook model");
+    content.listHeading = m_layout.global     ? tr("Lines and sectors — modern model")
+                          : m_layout.constant ? tr("Rows of constant memory the lanes touch")
+                                              : tr("Rows of shared memory the lanes touch");
+    content.transactionHeading =
+        m_layout.constant ? tr("Constant-cache rounds — one distinct address each, in turn")
+                          : tr("Transactions — textbook model");
     for (const WarpLayout::ListRow& row : m_layout.listRows) {
         WarpContent::ListRow drawn;
         if (row.kind == WarpLayout::ListKind::Line) {
@@ -120,6 +138,18 @@ WarpContent WarpView::content() const {
                               .arg(line.address + kLineBytes - 1)
                               .arg(laneListText(drawn.lanes));
             }
+        } else if (m_layout.constant) {
+            // The modern model's round (the textbook pass at the same index is the same lanes).
+            const ConstantRound& round =
+                evaluation.modern.constant->rounds[static_cast<std::size_t>(row.index)];
+            drawn.lanes = round.laneMask;
+            const int lanes = __builtin_popcount(round.laneMask);
+            drawn.text =
+                tr("round %1: %2 · lanes %3%4")
+                    .arg(row.index + 1)
+                    .arg(formatAddress(round.address))
+                    .arg(laneListText(round.laneMask))
+                    .arg(lanes > 1 ? tr(" (broadcast to %1 lanes)").arg(lanes) : QString());
         } else {
             const Transaction& t =
                 evaluation.textbook.transactions[static_cast<std::size_t>(row.index)];

@@ -30,7 +30,10 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
     WarpLayout layout;
     const WarpAccess& access = evaluation.access;
     layout.global = access.kind.space == MemorySpace::Global && evaluation.modern.global;
-    layout.showTextbook = showTextbook && layout.global;
+    layout.constant = access.kind.space == MemorySpace::Constant && evaluation.modern.constant;
+    // A constant load's rounds are the textbook model's passes too (one per distinct address, in
+    // the order of the lowest lane), so they are drawn as its transaction boxes.
+    layout.showTextbook = (showTextbook && layout.global) || layout.constant;
     const qreal lineHeight = font.height();
     layout.textHeight = lineHeight;
 

@@ -57,6 +57,9 @@ struct WarpLayout {
 
     bool global = true;
     bool showTextbook = true;
+    /// A constant load: the transaction boxes and rows are the constant cache's rounds, one per
+    /// distinct address (drawn whether or not the textbook model is shown).
+    bool constant = false;
     qreal pxPerByte = 1.0;
     qreal textHeight = 0; // the view font's line height
     QSizeF size;

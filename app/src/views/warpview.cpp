@@ -613,6 +613,9 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
                 drawGroupMarker(painter, box.center(), 10, 0, colors.group(0), colors.frame);
             },
             tr("one line: same colour and shape"));
+    } else if (m_layout.constant) {
+        swatch([&](const QRectF& box) { drawDashedRectOutline(painter, box, colors.text, 2); },
+               tr("constant-cache round Rn: one distinct address, served in turn"));
     }
 
     // The list of lines (modern) and transactions (textbook).
@@ -717,6 +720,13 @@ QString WarpView::toolTipAt(const QPointF& point) const {
     }
     if (int index = m_layout.transactionAt(point); index >= 0) {
         const Transaction& t = evaluation->textbook.transactions[static_cast<std::size_t>(index)];
+        if (m_layout.constant) {
+            return tr("constant-cache round R%1 of %2: %3 · lanes %4")
+                .arg(index + 1)
+                .arg(evaluation->textbook.transactions.size())
+                .arg(formatAddress(t.address))
+                .arg(laneListText(t.laneMask));
+        }
         return tr("textbook transaction T%1: %2 at %3 · lanes %4")
             .arg(index + 1)
             .arg(formatBytes(t.sizeBytes))

@@ -132,7 +132,8 @@ Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::in
 
 // ---- The grid model ----------------------------------------------------------------------------
 
-/// How many warps need 1, 2, ... 32 sectors per request (global) or wavefronts (shared):
+/// How many warps need 1, 2, ... 32 sectors per request (global), wavefronts (shared) or
+/// distinct addresses (constant):
 /// counts[k] is the number of warp-requests with k; index 0 counts warps with no active lane.
 /// Widths of 8 and 16 bytes can need more than 32 sectors; those land in the last bucket.
 inline constexpr int kHistogramBuckets = 33;
@@ -152,6 +153,11 @@ struct GridAccessPrediction {
     // Shared accesses.
     std::int64_t wavefronts = 0;
     std::int64_t bankConflicts = 0;
+    // Constant accesses: `requests` counts their LDC instructions (two or four per warp for 8-
+    // and 16-byte loads), this the requests the constant cache serves one after another: each
+    // instruction's distinct addresses (ConstantPrediction::cacheRequests). The histogram counts
+    // warps by distinct addresses.
+    std::int64_t constantAddresses = 0;
     /// Active lanes x width, over the grid (the notes' effective-bandwidth numerator).
     std::int64_t bytesRequested = 0;
     std::int64_t activeThreads = 0;

@@ -87,10 +87,40 @@ struct SharedPrediction {
     int worstBankDegree = 0;
 };
 
+/// One round of a constant-memory load: the lanes that asked for one address, served together
+/// (a broadcast when they are many).
+struct ConstantRound {
+    std::int64_t address = 0;
+    std::uint32_t laneMask = 0;
+};
+
+/// A load from the __constant__ space. The constant cache serves a warp's distinct addresses one
+/// after another (seed 003, "Constant Memory": best when the warp reads few distinct locations;
+/// one location is as fast as a register). On an H100, idc__requests.sum counts exactly one
+/// request per distinct address of an indexed constant load (docs/models.md, "Constant memory").
+struct ConstantPrediction {
+    /// The warp's LDC instructions (0 when no lane is active): 1 up to 4 bytes; an 8- or 16-byte
+    /// constant load is 2 or 4 32-bit LDC instructions, each served on its own (measured on an
+    /// H100: smsp__inst_executed_op_ldc, docs/models.md).
+    int requests = 0;
+    /// The warp's distinct addresses: the rounds of each instruction.
+    int distinctAddresses = 0;
+    /// What the constant cache serves: requests x distinctAddresses (idc__requests.sum's share).
+    int cacheRequests = 0;
+    /// Requests beyond the one per instruction a broadcast needs (cacheRequests - requests), as
+    /// idc__requests.sum - smsp__inst_executed_op_ldc_pred_on_any.sum measures them.
+    int extraRequests = 0;
+    std::int64_t bytesRequested = 0; // active lanes x width
+    /// The rounds, numbered in the order of their lowest lane (the hardware's order is not
+    /// documented; the count is what the model predicts).
+    std::vector<ConstantRound> rounds;
+};
+
 struct ModernPrediction {
     AccessKind kind;
-    std::optional<GlobalPrediction> global; // set for the global space
-    std::optional<SharedPrediction> shared; // set for the shared space
+    std::optional<GlobalPrediction> global;     // set for the global space
+    std::optional<SharedPrediction> shared;     // set for the shared space
+    std::optional<ConstantPrediction> constant; // set for the constant space
 };
 
 ModernPrediction predictModern(const WarpAccess& access);
@@ -118,10 +148,11 @@ struct Transaction {
 };
 
 enum class TextbookRule {
-    CachedLoad,   // 128-byte transactions
-    UncachedLoad, // 32-byte segments
-    Store,        // 1-, 2- or 4-segment transactions
-    SharedMemory, // bank passes
+    CachedLoad,    // 128-byte transactions
+    UncachedLoad,  // 32-byte segments
+    Store,         // 1-, 2- or 4-segment transactions
+    SharedMemory,  // bank passes
+    ConstantCache, // one pass per distinct address (seed 003)
 };
 
 struct TextbookPrediction {
@@ -167,5 +198,13 @@ struct AccessCounters {
     const std::string& second; // sectors / bank conflicts
 };
 AccessCounters nsightCountersFor(const AccessKind& kind);
+
+/// The counters measure_kernel adds when a kernel has a constant access (only then: they cost
+/// the plain measurement nothing): idc__requests.sum (one per distinct address of an indexed
+/// constant load, and one per other LDC instruction) and
+/// smsp__inst_executed_op_ldc_pred_on_any.sum (every LDC instruction, the kernel's parameter
+/// loads included). Their difference is warpscope__constant_extra_requests, which the model
+/// predicts exactly (docs/metrics.md).
+const std::vector<std::string>& constantCounterNames();
 
 } // namespace warpscope

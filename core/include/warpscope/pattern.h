@@ -17,17 +17,22 @@ namespace warpscope {
 
 inline constexpr int kWarpSize = 32;
 
-enum class MemorySpace { Global, Shared };
+/// Constant: the __constant__ space (loads only, at most kConstantBytes), read through the
+/// constant cache, which serves a warp's distinct addresses one after another (seed 003).
+enum class MemorySpace { Global, Shared, Constant };
 enum class AccessOp { Load, Store };
 /// Global load cache operator, as in PTX ld.global.{ca,cg,nc}; Default is a plain ld.global.
 enum class CachePath { Default, CacheAll, CacheGlobal, NonCoherent };
 
-const char* toString(MemorySpace space); // "global", "shared"
+const char* toString(MemorySpace space); // "global", "shared", "constant"
 const char* toString(AccessOp op);       // "load", "store"
 const char* toString(CachePath path);    // "default", "ca", "cg", "nc"
 std::optional<MemorySpace> memorySpaceFromString(std::string_view text);
 std::optional<AccessOp> accessOpFromString(std::string_view text);
 std::optional<CachePath> cachePathFromString(std::string_view text);
+
+/// The size of the __constant__ space a kernel may use, in bytes (seed 003: "Size: 64KB").
+inline constexpr std::int64_t kConstantBytes = 64 * 1024;
 
 /// Element widths a lane may access, in bytes.
 inline constexpr std::array<int, 5> kElementWidths = {1, 2, 4, 8, 16};
