@@ -257,18 +257,41 @@ private:
         if (kind.space == MemorySpace::Shared) {
             kind.cache = CachePath::Default; // shared accesses have no cache operator
         }
+        if (kind.space == MemorySpace::Local || kind.space == MemorySpace::Texture) {
+            kind.cache = CachePath::Default; // only global loads have a cache operator
+        }
         const json* buffer = find(value, "buffer");
-        if (kind.space == MemorySpace::Global) {
+        if (kind.space == MemorySpace::Global || kind.space == MemorySpace::Texture) {
             if (buffer == nullptr) {
-                return fail("a global access names its buffer", child(where, "buffer"));
+                return fail(kind.space == MemorySpace::Global
+                                ? "a global access names its buffer"
+                                : "a texture access names the buffer its texture is laid over",
+                            child(where, "buffer"));
             }
             if (!readString(*buffer, child(where, "buffer"), "buffer", out.buffer)) {
                 return false;
             }
         } else if (buffer != nullptr) {
-            return fail("a shared access addresses the block's shared array and has no "
-                        "\"buffer\"",
+            return fail(kind.space == MemorySpace::Local
+                            ? "a local access addresses the thread's own array and has no "
+                              "\"buffer\""
+                            : "a shared access addresses the block's shared array and has no "
+                              "\"buffer\"",
                         child(where, "buffer"));
+        }
+        const json* row = find(value, "row_bytes");
+        if (kind.space == MemorySpace::Texture) {
+            if (row == nullptr) {
+                return fail("a texture access gives the bytes of one texture row "
+                            "(\"row_bytes\")",
+                            child(where, "row_bytes"));
+            }
+            if (!readExpression(*row, child(where, "row_bytes"), "row_bytes",
+                                out.textureRowBytes)) {
+                return false;
+            }
+        } else if (row != nullptr) {
+            return fail("only a texture access has \"row_bytes\"", child(where, "row_bytes"));
         }
         const json* address = find(value, "address");
         if (address == nullptr) {
@@ -335,6 +358,10 @@ ordered_json kernelToOrderedJson(const Kernel& kernel) {
         if (a.kind.space == MemorySpace::Global) {
             access["buffer"] = a.buffer;
             access["cache"] = toString(a.kind.cache);
+        }
+        if (a.kind.space == MemorySpace::Texture) {
+            access["buffer"] = a.buffer;
+            access["row_bytes"] = expressionToJson(a.textureRowBytes);
         }
         access["address"] = a.addressExpression;
         access["active"] = a.activeExpression;

@@ -520,8 +520,11 @@ private:
         }
     }
 
-    /// The replay's counter session; the whole-kernel one gives way.
-    void ensureCounters() { openCounters(m_counters, m_kernelCounters, nsightCounterNames()); }
+    /// The replay's counter session; the whole-kernel ones give way.
+    void ensureCounters() {
+        m_kindCounters = CounterSlot{};
+        openCounters(m_counters, m_kernelCounters, nsightCounterNames());
+    }
 
     ProbeResult<std::vector<std::map<std::string, double>>>
     countersFor(const std::vector<gpu::ReplayLaunch>& launches) {
@@ -538,6 +541,13 @@ private:
     ProbeResult<gpu::ReplayLaunch> toLaunch(const WarpAccess& access) const {
         gpu::ReplayLaunch launch;
         const AccessKind& kind = access.kind;
+        if (kind.space == MemorySpace::Local || kind.space == MemorySpace::Texture) {
+            return ProbeError{ProbeErrorCode::PatternRefused,
+                              std::string(toString(kind.space)) +
+                                  " accesses are measured as a whole kernel (measure_kernel), "
+                                  "not replayed as one warp",
+                              false};
+        }
         launch.space =
             kind.space == MemorySpace::Global ? gpu::ReplaySpace::Global : gpu::ReplaySpace::Shared;
         launch.op = kind.op == AccessOp::Load ? gpu::ReplayOp::Load : gpu::ReplayOp::Store;
@@ -712,7 +722,92 @@ private:
     /// The whole-kernel counter session (more metrics than the replay's); it and the replay
     /// session take turns, since a context has one range profiler.
     void ensureKernelCounters() {
+        m_kindCounters = CounterSlot{};
         openCounters(m_kernelCounters, m_counters, kernelCounterNames());
+    }
+
+    /// For a kernel with local or texture accesses: kernelCounterNames() and those kinds'
+    /// counters (localCounterNames(), textureCounterNames()), a session of its own, so that
+    /// plain kernels keep their single pass. Null when the kernel has neither.
+    CounterSlot* ensureKindCounters(const ResolvedKernel& kernel) {
+        bool local = false;
+        bool texture = false;
+        for (const ResolvedAccess& access : kernel.accesses) {
+            local = local || access.access.kind.space == MemorySpace::Local;
+            texture = texture || access.access.kind.space == MemorySpace::Texture;
+        }
+        if (!local && !texture) {
+            return nullptr;
+        }
+        std::vector<std::string> names = kernelCounterNames();
+        if (local) {
+            names.insert(names.end(), localCounterNames().begin(), localCounterNames().end());
+        }
+        if (texture) {
+            names.insert(names.end(), textureCounterNames().begin(), textureCounterNames().end());
+        }
+        if (names != m_kindNames) {
+            m_kindCounters = CounterSlot{};
+            m_kindNames = names;
+        }
+        if (!m_kindCounters.tried) {
+            m_counters = CounterSlot{};
+            openCounters(m_kindCounters, m_kernelCounters, names);
+        }
+        return &m_kindCounters;
+    }
+
+    /// Texture objects of one kernel, destroyed on every path.
+    struct TextureObjects {
+        std::vector<cudaTextureObject_t> objects;
+        ~TextureObjects() {
+            for (cudaTextureObject_t object : objects) {
+                cudaDestroyTextureObject(object);
+            }
+        }
+    };
+
+    /// A 2-D texture of 32-bit unsigned texels over `pointer` (pitched linear memory), or
+    /// PatternRefused when this GPU cannot lay one over it (pitch or size limits).
+    ProbeResult<cudaTextureObject_t> createTexture(void* pointer, std::int64_t bytes,
+                                                   std::int64_t rowBytes, int access) {
+        cudaDeviceProp properties{};
+        cudaGetDeviceProperties(&properties, m_device);
+        const std::int64_t width = rowBytes / 4;
+        const std::int64_t height = bytes / rowBytes;
+        const std::string where = "access " + std::to_string(access) + ": ";
+        if (rowBytes % static_cast<std::int64_t>(properties.texturePitchAlignment) != 0 ||
+            width > properties.maxTexture2DLinear[0] || height > properties.maxTexture2DLinear[1] ||
+            rowBytes > properties.maxTexture2DLinear[2] ||
+            reinterpret_cast<std::uintptr_t>(pointer) % properties.textureAlignment != 0) {
+            return ProbeError{
+                ProbeErrorCode::PatternRefused,
+                where + "this GPU lays a 2-D texture over linear memory with rows that are a " +
+                    "multiple of " + std::to_string(properties.texturePitchAlignment) +
+                    " bytes, at most " + std::to_string(properties.maxTexture2DLinear[0]) +
+                    " texels wide and " + std::to_string(properties.maxTexture2DLinear[1]) +
+                    " rows high; rows of " + std::to_string(rowBytes) + " bytes x " +
+                    std::to_string(height) + " rows do not fit; nothing was launched",
+                false};
+        }
+        cudaResourceDesc resource{};
+        resource.resType = cudaResourceTypePitch2D;
+        resource.res.pitch2D.devPtr = pointer;
+        resource.res.pitch2D.desc = cudaCreateChannelDesc<unsigned>();
+        resource.res.pitch2D.width = static_cast<std::size_t>(width);
+        resource.res.pitch2D.height = static_cast<std::size_t>(height);
+        resource.res.pitch2D.pitchInBytes = static_cast<std::size_t>(rowBytes);
+        cudaTextureDesc description{};
+        description.filterMode = cudaFilterModePoint;
+        description.readMode = cudaReadModeElementType;
+        description.addressMode[0] = cudaAddressModeClamp;
+        description.addressMode[1] = cudaAddressModeClamp;
+        cudaTextureObject_t object = 0;
+        if (auto e = check(cudaCreateTextureObject(&object, &resource, &description, nullptr),
+                           "creating a texture object")) {
+            return *e;
+        }
+        return object;
     }
 
     /// Device buffers of one kernel, freed on every path.
@@ -770,7 +865,8 @@ private:
                               false};
         }
 
-        const GeneratedKernel generated = generateKernelSource(kernel);
+        const GeneratedKernel generated =
+            generateKernelSource(kernel, item.prediction.localBytesPerThread);
         result.entryPoint = generated.entryPoint;
         result.memoryInstructions = generated.expectedMemoryInstructions;
         std::vector<char> cubin;
@@ -828,6 +924,22 @@ private:
         for (long long& value : parameterValues) {
             args.push_back(&value);
         }
+        // One texture object per texture access: 32-bit texels over its buffer, as pitched
+        // linear memory with rows of the access's textureRowBytes (docs/models.md).
+        TextureObjects textures;
+        for (int index : generated.textureAccesses) {
+            const ResolvedAccess& access = kernel.accesses[static_cast<std::size_t>(index)];
+            const auto buffer = static_cast<std::size_t>(access.bufferIndex);
+            auto texture = createTexture(buffers.pointers[buffer], kernel.buffers[buffer].bytes,
+                                         access.textureRowBytes, index);
+            if (auto* error = std::get_if<ProbeError>(&texture)) {
+                return *error;
+            }
+            textures.objects.push_back(std::get<cudaTextureObject_t>(texture));
+        }
+        for (cudaTextureObject_t& texture : textures.objects) {
+            args.push_back(&texture);
+        }
         args.push_back(&sink);
         args.push_back(&sentinel);
         const dim3 gridDim(static_cast<unsigned>(kernel.grid.x),
@@ -884,7 +996,8 @@ private:
         result.samplesMs = samples;
         result.kernelMs = statsOf(samples);
         for (std::size_t i = 0; i < item.prediction.accesses.size(); ++i) {
-            if (kernel.accesses[i].access.kind.space == MemorySpace::Global) {
+            if (kernel.accesses[i].access.kind.space == MemorySpace::Global ||
+                kernel.accesses[i].access.kind.space == MemorySpace::Texture) {
                 result.bytesRequested +=
                     static_cast<double>(item.prediction.accesses[i].bytesRequested);
             }
@@ -895,16 +1008,20 @@ private:
         }
 
         if (options.counters) {
-            ensureKernelCounters();
-            if (!m_kernelCounters.session) {
-                result.countersUnavailableReason = m_kernelCounters.error.message;
+            CounterSlot* slot = ensureKindCounters(kernel);
+            if (slot == nullptr) {
+                ensureKernelCounters();
+                slot = &m_kernelCounters;
+            }
+            if (!slot->session) {
+                result.countersUnavailableReason = slot->error.message;
             } else {
                 if (auto e = check(cudaDeviceSynchronize(), "before the counters")) {
                     return *e;
                 }
                 // One cold launch (flushed before every pass) on the legacy stream, which the
                 // profiler's ranges are ordered with.
-                auto counters = m_kernelCounters.session->measure(
+                auto counters = slot->session->measure(
                     1, [&](int) { return launch(nullptr) == cudaSuccess; },
                     [&](int) {
                         return flush(nullptr) == cudaSuccess &&
@@ -939,6 +1056,8 @@ private:
     std::size_t m_maxSharedBytes = 48 * 1024;
     CounterSlot m_counters;       // the replay's (nsightCounterNames)
     CounterSlot m_kernelCounters; // whole kernels' (kernelCounterNames)
+    CounterSlot m_kindCounters;   // kernels with local or texture accesses (ensureKindCounters)
+    std::vector<std::string> m_kindNames;
 };
 
 } // namespace

@@ -5,8 +5,8 @@ instruction per access, in the kernel's order, of the access's width.
 For each kernel (preset ids, or all presets of resources/kernels.json), it asks the probe for the
 memory instructions the generator promises (`run-kernel ID --source --json`), runs the kernel once
 with WARPSCOPE_SAVE_CUBIN set so the probe writes the cubin NVRTC made, disassembles it with
-`cuobjdump -sass`, and compares the sequence of global/shared memory instructions (LDG, STG, LDS,
-STS with their width) with the promise. Any other memory instruction (local spills LDL/STL,
+`cuobjdump -sass`, and compares the sequence of global/shared/local memory instructions and
+texture reads (LDG, STG, LDS, STS, LDL, STL, TEX with their width) with the promise. Any other memory instruction (local spills LDL/STL the kernel has no local access for,
 generic LD/ST, atomics) is a failure too.
 
 Usage: check_kernel_sass.py PROBE [--kernels resources/kernels.json] [ID ...]
@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 SKIP = 77
-MEMORY = re.compile(r"^(LDG|STG|LDS|STS|LDL|STL|LD|ST|ATOM|ATOMG|ATOMS|RED|REDG|LDSM|LDGSTS)(\.|$)")
+MEMORY = re.compile(r"^(LDG|STG|LDS|STS|LDL|STL|LD|ST|ATOM|ATOMG|ATOMS|RED|REDG|LDSM|LDGSTS|TEX|TLD)(\.|$)")
 INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)")
 
 

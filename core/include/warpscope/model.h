@@ -87,11 +87,30 @@ struct SharedPrediction {
     int worstBankDegree = 0;
 };
 
+/// A texture read of a 2-D texture over pitched linear memory (docs/models.md, "Texture
+/// memory"): the texture pipe takes the warp as eight quads (lanes 4q to 4q + 3); each quad with
+/// an active lane is one request, and its sectors are counted per quad.
+struct TexturePrediction {
+    int requests = 0; // l1tex__t_requests_pipe_tex_mem_texture.sum
+    int sectors = 0;  // l1tex__t_sectors_pipe_tex_mem_texture.sum
+};
+
 struct ModernPrediction {
     AccessKind kind;
-    std::optional<GlobalPrediction> global; // set for the global space
-    std::optional<SharedPrediction> shared; // set for the shared space
+    /// Set for the global space; for local memory, the interleaved addresses' requests and
+    /// sectors; for a texture read, what a global load of the same addresses would count (its
+    /// "global-load equivalent").
+    std::optional<GlobalPrediction> global;
+    std::optional<SharedPrediction> shared;   // set for the shared space
+    std::optional<TexturePrediction> texture; // set for texture reads
 };
+
+/// Whether an access of this space is counted by the global rules (lines and sectors): global,
+/// local (on its interleaved addresses) and texture (its global-load equivalent).
+bool usesSectors(MemorySpace space);
+
+/// The texture rule alone (TexturePrediction) for a validated access.
+TexturePrediction predictTexture(const WarpAccess& access);
 
 ModernPrediction predictModern(const WarpAccess& access);
 
@@ -167,5 +186,11 @@ struct AccessCounters {
     const std::string& second; // sectors / bank conflicts
 };
 AccessCounters nsightCountersFor(const AccessKind& kind);
+
+/// Nsight Compute's counters for local memory and textures, measured only for kernels that have
+/// such accesses (a per-kind list appended to the request): local ld requests, ld sectors, st
+/// requests, st sectors, then texture requests and sectors.
+const std::vector<std::string>& localCounterNames();
+const std::vector<std::string>& textureCounterNames();
 
 } // namespace warpscope
