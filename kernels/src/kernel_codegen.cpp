@@ -250,8 +250,13 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved,
             s += "        const unsigned ws_s = (unsigned)__cvta_generic_to_shared(ws_shared + "
                  "ws_a);\n";
         } else if (local) {
-            s += "        const unsigned long long ws_l = ws_local_base + (unsigned long "
-                 "long)ws_a;\n";
+            // The last term is 0 at run time (the sentinel is no small number) but not to
+            // ptxas, and differs from access to access: it cannot prove two local accesses
+            // address the same element, so it neither forwards a store to a later load nor
+            // drops either (an H100 run of the plain form showed the load gone).
+            s += "        const unsigned long long ws_l = ws_local_base + (unsigned long long)ws_a"
+                 " + (ws_sentinel == " +
+                 std::to_string(i + 1) + "u ? 4ull : 0ull);\n";
         } else if (texture) {
             // no pointer: the texture object and the texel's coordinates
         } else {

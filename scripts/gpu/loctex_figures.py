@@ -78,23 +78,45 @@ def per_warp(record, pair, source):
     return sectors / warps
 
 
-def explore_array(table_path):
-    """Texture sectors per warp from a cudaArray (explore.cu, rows 70-74: row, 8x4, 4x8,
-    column, 16x2; 1024 warps each)."""
-    shapes = ["row 32x1", "tile 8x4", "tile 4x8", "column 1x32", "tile 16x2"]
-    out = {}
+SHAPES = [("row 32x1", 32), ("tile 8x4", 8), ("tile 4x8", 4), ("column 1x32", 1),
+          ("tile 16x2", 16)]
+
+
+def explore_table(table_path):
+    """Sectors per warp from explore.cu's table (1024 warps a line) for its five shapes: rows
+    60-69 texture (pitched) and global load in turn, rows 70-74 texture from a cudaArray.
+    Returns {shape: {"pitched": .., "global": .., "array": ..}}."""
+    out = {name: {} for name, _ in SHAPES}
     if not table_path or not os.path.exists(table_path):
         return out
     for line in open(table_path):
-        m = re.match(r"\s*(\d+) texKernel.*sectors_pipe_tex_mem_texture=([\d,]+)", line)
-        if m and 70 <= int(m.group(1)) <= 74:
-            out[shapes[int(m.group(1)) - 70]] = int(m.group(2).replace(",", "")) / 1024
+        m = re.match(r"\s*(\d+) (texKernel|globalKernel).*?sectors_pipe_"
+                     r"(?:tex_mem_texture|lsu_mem_global_op_ld)=([\d,]+)", line)
+        if not m or not 60 <= int(m.group(1)) <= 74:
+            continue
+        row, value = int(m.group(1)), int(m.group(3).replace(",", "")) / 1024
+        if row >= 70:
+            out[SHAPES[row - 70][0]]["array"] = value
+        else:
+            kind = "pitched" if m.group(2) == "texKernel" else "global"
+            out[SHAPES[(row - 60) // 2][0]][kind] = value
     return out
+
+
+def quad_rule(width, pitch=4096):
+    """The model's texture sectors for one warp reading `width` texels per row (docs/models.md):
+    per quad of lanes, its distinct 32-byte sectors."""
+    total = 0
+    for quad in range(8):
+        sectors = {((lane // width) * pitch + (lane % width) * 4) // 32
+                   for lane in range(quad * 4, quad * 4 + 4)}
+        total += len(sectors)
+    return total
 
 
 def svg_bars(title, subtitle, groups, series, path, unit):
     """groups: list of (label, [value per series]); series: list of (name, colour)."""
-    width, height = 960, 540
+    width, height = 1120, 560
     left, right, top, bottom = 90, 30, 90, 110
     plot_w, plot_h = width - left - right, height - top - bottom
     top_value = max([v for _, vs in groups for v in vs if v is not None] + [1])
@@ -159,12 +181,12 @@ def render(records, out_dir, table_path):
         groups.append((label, [per(r, LOCAL_ST, "predicted"), per(r, LOCAL_ST, "counters"),
                                per(r, LOCAL_LD, "predicted"), per(r, LOCAL_LD, "counters")]))
     svg_bars("Local memory: sectors per request", "a per-thread array, interleaved by 4-byte "
-             "words; model (interleaving rule) beside CUPTI on " + gpu,
+             "words: the model's rule beside CUPTI on " + gpu.split(",")[0],
              groups, [("store: model", "#9ecae1"), ("store: GPU", "#3182bd"),
                       ("load: model", "#fdae6b"), ("load: GPU", "#e6550d")],
              os.path.join(out_dir, "local-h100.svg"), "sectors per request")
     by_id = {r["id"]: r for r in records}
-    array = explore_array(table_path)
+    explored = explore_table(table_path)
     groups = []
     for shape, name in (("rows", "row 32x1"), ("tiles", "tile 8x4")):
         t, g = by_id.get("texture-" + shape), by_id.get("texture-" + shape + "-global")
@@ -172,13 +194,14 @@ def render(records, out_dir, table_path):
             per_warp(t, TEX, "predicted") if t else None,
             per_warp(t, TEX, "counters") if t else None,
             per_warp(g, GLD, "counters") if g else None,
-            array.get(name)]))
-    for name in ("tile 4x8", "column 1x32", "tile 16x2"):
-        if name in array:
-            groups.append((name + "\n(explore.cu)", [None, None, None, array[name]]))
+            explored[name].get("array")]))
+    for name, width in SHAPES[2:]:
+        e = explored[name]
+        groups.append((name + "\n(explore.cu)", [quad_rule(width), e.get("pitched"),
+                                                  e.get("global"), e.get("array")]))
     svg_bars("Texture against global loads: sectors per warp",
-             "2-D reads of 32-bit texels: tex2D over pitched memory (model: per-quad sectors), "
-             "global loads, cudaArray; " + gpu, groups,
+             "tex2D over pitched memory (model: per-quad sectors), the same addresses as "
+             "global loads, a cudaArray; " + gpu.split(",")[0], groups,
              [("texture, pitched: model", "#a1d99b"), ("texture, pitched: GPU", "#31a354"),
               ("global load: GPU", "#756bb1"), ("texture, cudaArray: GPU", "#e6550d")],
              os.path.join(out_dir, "texture-h100.svg"), "L1TEX sectors per warp")

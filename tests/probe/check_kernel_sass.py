@@ -6,7 +6,8 @@ For each kernel (preset ids, or all presets of resources/kernels.json), it asks 
 memory instructions the generator promises (`run-kernel ID --source --json`), runs the kernel once
 with WARPSCOPE_SAVE_CUBIN set so the probe writes the cubin NVRTC made, disassembles it with
 `cuobjdump -sass`, and compares the sequence of global/shared/local memory instructions and
-texture reads (LDG, STG, LDS, STS, LDL, STL, TEX with their width) with the promise. Any other memory instruction (local spills LDL/STL the kernel has no local access for,
+texture reads (LDG, STG, LDS, STS, LDL, STL, TEX with their width) with the promise. Any other
+memory instruction (local spills LDL/STL the kernel has no local access for,
 generic LD/ST, atomics) is a failure too.
 
 Usage: check_kernel_sass.py PROBE [--kernels resources/kernels.json] [ID ...]
