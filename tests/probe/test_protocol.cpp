@@ -1337,6 +1337,51 @@ TEST(ProbeKernelCodegen, WideAccessesUseVectorRegisters) {
               (std::vector<std::string>{"LDG 16", "LDG 4", "STG 8"}));
 }
 
+// Issue 19: a local array whose address goes into the PTX (each access with its own term that is
+// 0 at run time, so ptxas forwards nothing), and a texture read through an object argument.
+TEST(ProbeKernelCodegen, LocalArraysAndTextureReads) {
+    auto parsed = warpscope::kernelFromJsonText(
+        R"({"buffers": [{"name": "in", "bytes": 65536}, {"name": "out", "bytes": 4096}],
+            "grid": [4, 1, 1], "block": [256, 1, 1], "parameters": {"k": 3},
+            "accesses": [
+             {"op": "store", "space": "local", "width": 4, "address": "(lane % 8) * 4"},
+             {"op": "load", "space": "local", "width": 1, "address": "k"},
+             {"op": "load", "space": "texture", "width": 4, "buffer": "in", "row_bytes": 1024,
+              "address": "gid * 16"},
+             {"op": "store", "space": "global", "width": 4, "buffer": "out",
+              "address": "gid * 4"}]})");
+    ASSERT_TRUE(parsed.ok()) << parsed.error().describe();
+    auto resolved = warpscope::resolveKernel(parsed.value());
+    ASSERT_TRUE(resolved.ok()) << resolved.error().describe();
+    auto grid = warpscope::predictGrid(resolved.value());
+    ASSERT_TRUE(grid.ok());
+    EXPECT_EQ(grid->localBytesPerThread, 32);
+    const GeneratedKernel generated =
+        generateKernelSource(resolved.value(), grid->localBytesPerThread);
+    const std::string& s = generated.source;
+    EXPECT_NE(s.find("unsigned char ws_local[32];"), std::string::npos) << s;
+    EXPECT_NE(s.find("__cvta_generic_to_local(ws_local)"), std::string::npos);
+    EXPECT_NE(s.find("st.local.u32 [%0], %1;"), std::string::npos);
+    EXPECT_NE(s.find("ld.local.u8 %0, [%1];"), std::string::npos);
+    EXPECT_NE(s.find("(ws_sentinel == 1u ? 4ull : 0ull)"), std::string::npos);
+    EXPECT_NE(s.find("(ws_sentinel == 2u ? 4ull : 0ull)"), std::string::npos);
+    EXPECT_NE(s.find("tex.2d.v4.u32.f32"), std::string::npos);
+    EXPECT_NE(s.find("i64 ws_k, unsigned long long ws_tex_2, unsigned* ws_sink"), std::string::npos)
+        << s;
+    EXPECT_NE(s.find("(ws_a % 1024) / 4"), std::string::npos);
+    EXPECT_EQ(generated.textureAccesses, (std::vector<int>{2}));
+    EXPECT_EQ(generated.expectedMemoryInstructions,
+              (std::vector<std::string>{"STL 4", "LDL 1", "TEX 4", "STG 4"}));
+
+    // Without local accesses there is no array.
+    auto plain = warpscope::kernelFromJsonText(readOffsetKernel());
+    ASSERT_TRUE(plain.ok());
+    auto plainResolved = warpscope::resolveKernel(plain.value());
+    ASSERT_TRUE(plainResolved.ok());
+    EXPECT_EQ(generateKernelSource(plainResolved.value()).source.find("ws_local"),
+              std::string::npos);
+}
+
 } // namespace
 
 // ---- Every device: device_info lists them, "device" picks one (additive: absent is device 0)
