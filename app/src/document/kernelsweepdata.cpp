@@ -331,7 +331,7 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
                 wavefronts = 0;
                 for (std::size_t a = 0; a < prediction->accesses.size(); ++a) {
                     const GridAccessPrediction& p = prediction->accesses[a];
-                    if (kernel.accesses[a].kind.space == MemorySpace::Global) {
+                    if (usesSectors(kernel.accesses[a].kind.space)) {
                         sectors += static_cast<double>(p.sectors);
                     } else {
                         wavefronts += static_cast<double>(p.wavefronts);

@@ -58,7 +58,8 @@ int accessUsingBuffer(const Kernel& kernel, int buffer) {
     }
     const std::string& name = kernel.buffers[static_cast<std::size_t>(buffer)].name;
     for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
-        if (kernel.accesses[i].kind.space == MemorySpace::Global &&
+        if ((kernel.accesses[i].kind.space == MemorySpace::Global ||
+             kernel.accesses[i].kind.space == MemorySpace::Texture) &&
             kernel.accesses[i].buffer == name) {
             return static_cast<int>(i);
         }
@@ -126,14 +127,20 @@ NamedPattern PatternDocument::foldIntoKernel(const Pattern& pattern) const {
     KernelAccess& access = kernel.accesses[static_cast<std::size_t>(index)];
     const PatternSource& source = *pattern.source;
     access.kind = pattern.kind;
-    if (access.kind.space == MemorySpace::Shared) {
+    if (access.kind.space == MemorySpace::Shared || access.kind.space == MemorySpace::Local) {
         access.buffer.clear();
         access.kind.cache = CachePath::Default;
+        access.textureRowBytes.clear();
     } else if (access.buffer.empty()) {
         if (kernel.buffers.empty()) {
             kernel.buffers.push_back(KernelBuffer{"data", std::to_string(kMaxBufferBytes)});
         }
         access.buffer = kernel.buffers.front().name;
+    }
+    if (access.kind.space == MemorySpace::Texture && access.textureRowBytes.empty()) {
+        access.textureRowBytes = "32"; // a texture needs rows; the kernel file can widen them
+    } else if (access.kind.space != MemorySpace::Texture) {
+        access.textureRowBytes.clear();
     }
     // An emptied field is shown (and its error) but not written into the kernel: a kernel's
     // expressions are never empty in a file, so the session stays readable and the text the

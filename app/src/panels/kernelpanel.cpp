@@ -34,7 +34,8 @@ QString accessText(const KernelAccess& access, int index) {
                        .arg(QLatin1String(toString(access.kind.space)),
                             QLatin1String(toString(access.kind.op)))
                        .arg(access.kind.widthBytes);
-    if (access.kind.space == MemorySpace::Global && !access.buffer.empty()) {
+    if ((access.kind.space == MemorySpace::Global || access.kind.space == MemorySpace::Texture) &&
+        !access.buffer.empty()) {
         kind += QStringLiteral(", %1").arg(QString::fromStdString(access.buffer));
     }
     const QString label = QString::fromStdString(access.label);
@@ -440,7 +441,8 @@ void KernelPanel::syncFromDocument() {
             if (m_buffer->currentIndex() != current) {
                 m_buffer->setCurrentIndex(current);
             }
-            m_buffer->setEnabled(access.kind.space == MemorySpace::Global);
+            m_buffer->setEnabled(access.kind.space == MemorySpace::Global ||
+                                 access.kind.space == MemorySpace::Texture);
         }
         {
             const QSignalBlocker blocker(m_buffers);

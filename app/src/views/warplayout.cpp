@@ -29,7 +29,9 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
                                bool showTextbook) {
     WarpLayout layout;
     const WarpAccess& access = evaluation.access;
-    layout.global = access.kind.space == MemorySpace::Global && evaluation.modern.global;
+    // Local accesses draw their interleaved addresses, texture reads their global-load
+    // equivalent: both as lines and sectors.
+    layout.global = usesSectors(access.kind.space) && evaluation.modern.global;
     layout.showTextbook = showTextbook && layout.global;
     const qreal lineHeight = font.height();
     layout.textHeight = lineHeight;
