@@ -48,6 +48,15 @@ TEST_F(LocalTextureTest, TheWarpViewDrawsLocalMemoryInterleaved) {
     EXPECT_TRUE(summary.contains(QStringLiteral("Local memory"))) << summary.toStdString();
     EXPECT_TRUE(summary.contains(QStringLiteral("32 sector(s)"))) << summary.toStdString();
 
+    // Typing a lane's address in the table (interleaved, as shown) keeps the other lanes where
+    // they were: the pattern stores the threads' own offsets.
+    document().setLaneAddress(2, 0);
+    QApplication::processEvents();
+    EXPECT_EQ(document().pattern().addresses[2], 0);
+    EXPECT_EQ(document().pattern().addresses[3], 12);
+    EXPECT_EQ(document().evaluation()->access.addresses[2], 8);
+    EXPECT_EQ(document().evaluation()->access.addresses[3], 3 * 128 + 12);
+
     // Every thread the same element: a warp's a[5] is one line (640 to 767), 4 sectors.
     loadKernelPreset("local-same-index");
     const Evaluation& same = *document().evaluation();
