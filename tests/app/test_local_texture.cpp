@@ -39,6 +39,7 @@ TEST_F(LocalTextureTest, TheWarpViewDrawsLocalMemoryInterleaved) {
     EXPECT_EQ(evaluation.access.addresses[31], 31 * 128 + 31 * 4);
     const WarpLayout& layout = window->warpView()->currentLayout();
     EXPECT_TRUE(layout.global);
+    EXPECT_FALSE(layout.showTextbook) << "the notes give local memory no transaction rule";
     EXPECT_EQ(layout.lines.size(), 32u);
     EXPECT_EQ(fetchedSectors(), 32);
     const auto span = layout.byteSpan(132, 136);

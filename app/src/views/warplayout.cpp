@@ -32,7 +32,8 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
     // Local accesses draw their interleaved addresses, texture reads their global-load
     // equivalent: both as lines and sectors.
     layout.global = usesSectors(access.kind.space) && evaluation.modern.global;
-    layout.showTextbook = showTextbook && layout.global;
+    // The notes give local and texture accesses no transaction rule: no textbook overlay.
+    layout.showTextbook = showTextbook && layout.global && access.kind.space == MemorySpace::Global;
     const qreal lineHeight = font.height();
     layout.textHeight = lineHeight;
 
