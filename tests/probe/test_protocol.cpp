@@ -1074,6 +1074,37 @@ TEST(ProbeMeasureKernel, AnswersThePredictionTheCountersAndTheBandwidth) {
     EXPECT_EQ(fake.measureKernelCalls.load(), 1);
 }
 
+// Issue 19: a kernel with local accesses and a texture read carries those counters, predicted
+// and (from the fake, which measures what it predicts) measured; a plain kernel carries neither.
+TEST(ProbeMeasureKernel, LocalAndTextureKernelsCarryTheirCounters) {
+    FakeBackend fake;
+    const json kernel = json::parse(R"({"buffers": [{"name": "in", "bytes": 65536}],
+        "grid": [2, 1, 1], "block": [64, 1, 1], "accesses": [
+        {"op": "store", "space": "local", "width": 4, "address": "lane * 4"},
+        {"op": "load", "space": "texture", "width": 4, "buffer": "in", "row_bytes": 128,
+         "address": "(lane % 8) * 4 + (lane / 8) * 128"}]})");
+    const Served served =
+        serveText(fake, request(1, "measure_kernel", "\"kernel\":" + kernel.dump()));
+    ASSERT_EQ(served.lines.back()["ok"], true) << served.text;
+    const json& result = served.lines.back()["result"];
+    // 4 warps: lane l's word l is l x 128 + l x 4, 32 sectors each.
+    EXPECT_EQ(result["predicted"]["l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"], 4);
+    EXPECT_EQ(result["predicted"]["l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"], 128);
+    EXPECT_EQ(result["counters"]["l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"], 128);
+    // 8 x 4 texels: 8 quads of one sector each; as global loads 4 sectors.
+    EXPECT_EQ(result["predicted"]["l1tex__t_requests_pipe_tex_mem_texture.sum"], 32);
+    EXPECT_EQ(result["predicted"]["l1tex__t_sectors_pipe_tex_mem_texture.sum"], 32);
+    EXPECT_EQ(result["predicted"]["warpscope__texture_global_equivalent_sectors"], 16);
+    EXPECT_EQ(result["counters"]["l1tex__t_sectors_pipe_tex_mem_texture.sum"], 32);
+    EXPECT_EQ(result["memoryInstructions"], json::array({"STL 4", "TEX 4", "STG 4 (sink)"}));
+
+    const Served plain =
+        serveText(fake, request(2, "measure_kernel", "\"kernel\":" + readOffsetKernel()));
+    const json& counters = plain.lines.back()["result"]["counters"];
+    EXPECT_FALSE(counters.contains("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"));
+    EXPECT_FALSE(counters.contains("l1tex__t_sectors_pipe_tex_mem_texture.sum"));
+}
+
 TEST(ProbeMeasureKernel, WarmAndRepetitionsAreOptionsAndTheAnswerSaysWarm) {
     FakeBackend fake;
     const Served served = serveText(
