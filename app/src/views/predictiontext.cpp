@@ -42,9 +42,8 @@ QString modernSummary(const Evaluation& evaluation) {
     const ModernPrediction& modern = evaluation.modern;
     if (modern.texture && modern.global) {
         // The notes: a cache tuned for 2-D locality, not coherent with writes in the same kernel.
-        return tr("Texture (cc 7.0+, pitched 2-D): %1 request(s) · %2 sector(s), counted per quad "
-                  "of lanes · the same addresses as global loads: %3 sector(s) · not coherent "
-                  "with writes in the same kernel")
+        return tr("Texture (pitched 2-D): %1 request(s) · %2 sector(s), per quad of lanes · as "
+                  "global loads: %3 sector(s) · not coherent with writes in the kernel")
             .arg(modern.texture->requests)
             .arg(modern.texture->sectors)
             .arg(modern.global->sectors);
