@@ -59,10 +59,13 @@ TEST(CourseDeck, EverySlideResolvesAndIsPredicted) {
             // The notes' bar chart of a kernel experiment: the table to chart, nothing else.
             EXPECT_FALSE(slide.notesExperiment.empty());
             EXPECT_FALSE(slide.kernelPresetId.empty());
-        } else if (access.value().kind.space == MemorySpace::Global) {
+        } else if (usesSectors(access.value().kind.space)) {
+            // Global, local (interleaved) and texture (its global-load equivalent) slides.
             ASSERT_TRUE(modern.global.has_value());
             EXPECT_GT(modern.global->sectorList.size(), 0u);
-            EXPECT_GT(textbook.transactions.size(), 0u);
+            if (access.value().kind.space == MemorySpace::Global) {
+                EXPECT_GT(textbook.transactions.size(), 0u);
+            }
             EXPECT_TRUE(shows(slide, "warp")) << "global memory is drawn in the warp view";
             EXPECT_FALSE(shows(slide, "bank"));
         } else {
