@@ -424,18 +424,27 @@ void printTotal(const std::string& name, const std::string& value, const std::st
 std::string counterName(const AccessKind& kind, const char* globalPrefix,
                         const char* sharedPrefix) {
     const std::string op = kind.op == AccessOp::Load ? "_op_ld.sum" : "_op_st.sum";
-    return std::string(kind.space == MemorySpace::Global ? globalPrefix : sharedPrefix) + op;
+    return std::string(usesSectors(kind.space) ? globalPrefix : sharedPrefix) + op;
 }
 
 void printModern(const ModernPrediction& modern) {
     std::cout << "\nModern model (compute capability 7.0 and later, as Nsight Compute counts)\n";
     const AccessKind& kind = modern.kind;
-    if (kind.space == MemorySpace::Global) {
+    if (usesSectors(kind.space)) {
         const GlobalPrediction global = modern.global.value_or(GlobalPrediction{});
+        const AccessCounters counters = nsightCountersFor(kind);
+        if (kind.space == MemorySpace::Texture) {
+            const TexturePrediction texture = modern.texture.value_or(TexturePrediction{});
+            printTotal("texture requests", std::to_string(texture.requests), counters.first);
+            printTotal("texture sectors", std::to_string(texture.sectors), counters.second);
+            std::cout << "  as a global load of the same addresses:\n";
+        } else if (kind.space == MemorySpace::Local) {
+            std::cout << "  (interleaved addresses: offset / 4 x 128 + lane x 4 + offset % 4)\n";
+        }
         printTotal("requests", std::to_string(global.requests),
-                   counterName(kind, "l1tex__t_requests_pipe_lsu_mem_global", ""));
+                   kind.space == MemorySpace::Texture ? std::string() : counters.first);
         printTotal("sectors", std::to_string(global.sectors),
-                   counterName(kind, "l1tex__t_sectors_pipe_lsu_mem_global", ""));
+                   kind.space == MemorySpace::Texture ? std::string() : counters.second);
         printTotal("lines", std::to_string(global.lines));
         printTotal("bytes requested", std::to_string(global.bytesRequested));
         printTotal("bytes unique", std::to_string(global.uniqueBytesRequested));
@@ -911,9 +920,12 @@ ordered_json kernelLine(const ResolvedKernel& kernel, const GridPrediction& pred
             entry["warpscope__constant_requests"] = p.requests;
             entry["warpscope__constant_addresses"] = p.constantAddresses;
             entry["warpscope__constant_extra_requests"] = p.constantAddresses - p.requests;
-        } else if (access.kind.space == MemorySpace::Global) {
+        } else if (usesSectors(access.kind.space)) {
             entry[names.first] = p.requests;
             entry[names.second] = p.sectors;
+            if (access.kind.space == MemorySpace::Texture) {
+                entry["warpscope__global_equivalent_sectors"] = p.globalEquivalentSectors;
+            }
         } else {
             entry[names.first] = p.wavefronts;
             entry[names.second] = p.bankConflicts;
@@ -1073,6 +1085,10 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
         std::cout << "Shared memory: " << groupDigits(grid.sharedBytesPerBlock)
                   << " bytes per block\n";
     }
+    if (grid.localBytesPerThread > 0) {
+        std::cout << "Local memory: " << groupDigits(grid.localBytesPerThread)
+                  << " bytes per thread (interleaved: a warp's same word side by side)\n";
+    }
     std::cout << "\n";
     for (std::size_t a = 0; a < grid.accesses.size(); ++a) {
         const KernelAccess& access = kernel.accesses[a];
@@ -1085,9 +1101,13 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
             std::cout << "  active   " << access.activeExpression << "\n";
         }
         std::cout << "  active threads   " << std::setw(16) << groupDigits(p.activeThreads) << "\n";
-        if (access.kind.space == MemorySpace::Global) {
+        if (usesSectors(access.kind.space)) {
             std::cout << "  requests         " << std::setw(16) << groupDigits(p.requests) << "\n"
                       << "  sectors          " << std::setw(16) << groupDigits(p.sectors) << "\n";
+            if (access.kind.space == MemorySpace::Texture) {
+                std::cout << "  global-load equivalent sectors " << std::setw(16)
+                          << groupDigits(p.globalEquivalentSectors) << "\n";
+            }
             if (p.requests > 0) {
                 std::cout << "  sectors/request  " << std::setw(16) << std::fixed
                           << std::setprecision(2)
@@ -1113,7 +1133,7 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
         std::cout << "  bytes requested  " << std::setw(16) << groupDigits(p.bytesRequested)
                   << "\n";
         std::cout << "  warps by "
-                  << (access.kind.space == MemorySpace::Global     ? "sectors per request"
+                  << (usesSectors(access.kind.space)               ? "sectors per request"
                       : access.kind.space == MemorySpace::Constant ? "distinct addresses"
                                                                    : "wavefronts")
                   << ": " << histogramText(p.histogram) << "\n";

@@ -502,16 +502,36 @@ private:
     /// did it for the same addresses, lanes, width and bounds (loads of A[k] and B[k]).
     bool densifyOnce(std::size_t access, std::size_t addressSlot, std::uint32_t mask) {
         const ResolvedAccess& a = m_kernel.accesses[access];
-        DenseKey key{addressSlot, mask, a.access.kind.widthBytes,
+        const bool local = a.access.kind.space == MemorySpace::Local;
+        DenseKey key{addressSlot,
+                     mask,
+                     a.access.kind.widthBytes,
                      a.bufferIndex >= 0 && m_checkBounds
                          ? m_kernel.buffers[static_cast<std::size_t>(a.bufferIndex)].bytes
                          : -1,
+                     local,
                      true};
         if (m_denseKey.valid && key == m_denseKey) {
             return true;
         }
         m_denseKey.valid = false;
-        if (!densify(access, mask, m_values[addressSlot].data())) {
+        const std::int64_t* values = m_values[addressSlot].data();
+        if (local) {
+            // The thread's offsets are checked as written, then interleaved (resolveWarp does
+            // the same, so a bad offset is diagnosed there).
+            const std::int64_t width = a.access.kind.widthBytes;
+            for (int lane = 0; lane < kWarpSize; ++lane) {
+                const std::int64_t offset = values[lane];
+                if (((mask >> lane) & 1u) != 0) {
+                    if (offset < 0 || offset > (std::int64_t{1} << 40) || offset % width != 0) {
+                        return false;
+                    }
+                    m_local[static_cast<std::size_t>(lane)] = localInterleavedAddress(offset, lane);
+                }
+            }
+            values = m_local.data();
+        }
+        if (!densify(access, mask, values)) {
             return false;
         }
         m_denseKey = key;
@@ -600,6 +620,7 @@ private:
         std::uint32_t mask = 0;
         int width = 0;
         std::int64_t bytes = 0;
+        bool local = false;
         bool valid = false;
         bool operator==(const DenseKey&) const = default;
     };
@@ -611,6 +632,7 @@ private:
     std::array<std::int64_t, kWarpSize> m_gid{};
     std::array<std::int64_t, kWarpSize> m_fallback{};
     std::array<std::int64_t, kWarpSize> m_dense{};
+    std::array<std::int64_t, kWarpSize> m_local{};
     std::array<std::int64_t, kWarpSize + 1> m_sectors{};
     int m_sectorCount = 0;
 };
@@ -776,7 +798,7 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
     for (const ResolvedAccess& access : kernel.accesses) {
         const AccessKind& kind = access.access.kind;
         plans.push_back(AccessPlan{kind, static_cast<std::size_t>(std::max(access.bufferIndex, 0)),
-                                   kind.space == MemorySpace::Global, isL1Cached(kind),
+                                   usesSectors(kind.space), isL1Cached(kind),
                                    kind.space == MemorySpace::Constant});
     }
 
@@ -793,7 +815,38 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
         acc.activeThreads += active;
         acc.bytesRequested += std::int64_t{active} * plan.kind.widthBytes;
         int value = 0;
-        if (mask != 0) {
+        if (mask != 0 && plan.kind.space == MemorySpace::Local) {
+            // The interleaved addresses' requests and sectors (docs/models.md, "Local memory");
+            // no buffer footprint: the thread's own array.
+            acc.requests += 1;
+            acc.sectors += count;
+            value = count;
+            for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+                out.localBytesPerThread =
+                    std::max(out.localBytesPerThread,
+                             localThreadOffset(addresses[__builtin_ctz(m)]) + plan.kind.widthBytes);
+            }
+        } else if (mask != 0 && plan.kind.space == MemorySpace::Texture) {
+            // The texture rule (quads) under the texture counters, the global-load equivalent's
+            // sectors kept beside it; a texture read goes through L1TEX like a cached load.
+            WarpAccess quads;
+            quads.kind = plan.kind;
+            for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+                const int lane = __builtin_ctz(m);
+                quads.addresses[static_cast<std::size_t>(lane)] = addresses[lane];
+            }
+            const TexturePrediction texture = predictTexture(quads);
+            acc.requests += texture.requests;
+            acc.sectors += texture.sectors;
+            acc.globalEquivalentSectors += count;
+            value = texture.sectors;
+            SectorSet& set = readSets[plan.buffer];
+            BlockSectorSet& seen = blockSets[plan.buffer];
+            for (int i = 0; i < count; ++i) {
+                set.insert(sectors[i]);
+                seen.insert(sectors[i]);
+            }
+        } else if (mask != 0) {
             if (plan.constant) {
                 // Served from the constant cache, one distinct address after another; no l1tex
                 // traffic, and no footprint counted (constant data is loaded with the module).
@@ -902,6 +955,16 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
     double constantRequests = 0.0;
     double constantAddresses = 0.0;
     double constantBytes = 0.0;
+    double localBytes = 0.0;
+    double equivalentSectors = 0.0;
+    std::vector<double> localCounters(localCounterNames().size(), 0.0);
+    std::vector<double> textureCounters(textureCounterNames().size(), 0.0);
+    bool anyLocal = false;
+    bool anyTexture = false;
+    for (const ResolvedAccess& access : kernel.accesses) {
+        anyLocal = anyLocal || access.access.kind.space == MemorySpace::Local;
+        anyTexture = anyTexture || access.access.kind.space == MemorySpace::Texture;
+    }
     for (std::size_t a = 0; a < prediction.accesses.size(); ++a) {
         const AccessKind& kind = kernel.accesses[a].access.kind;
         const GridAccessPrediction& p = prediction.accesses[a];
@@ -917,7 +980,24 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
             return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) -
                                             names.begin());
         };
-        if (kind.space == MemorySpace::Global) {
+        if (kind.space == MemorySpace::Local || kind.space == MemorySpace::Texture) {
+            const bool local = kind.space == MemorySpace::Local;
+            std::vector<double>& extra = local ? localCounters : textureCounters;
+            const std::vector<std::string>& extraNames =
+                local ? localCounterNames() : textureCounterNames();
+            const auto at = [&](const std::string& name) {
+                return static_cast<std::size_t>(
+                    std::find(extraNames.begin(), extraNames.end(), name) - extraNames.begin());
+            };
+            extra[at(which.first)] += static_cast<double>(p.requests);
+            extra[at(which.second)] += static_cast<double>(p.sectors);
+            if (local) {
+                localBytes += static_cast<double>(p.bytesRequested);
+            } else {
+                bytesRead += static_cast<double>(p.bytesRequested);
+                equivalentSectors += static_cast<double>(p.globalEquivalentSectors);
+            }
+        } else if (kind.space == MemorySpace::Global) {
             counters[index(which.first)] += static_cast<double>(p.requests);
             counters[index(which.second)] += static_cast<double>(p.sectors);
             (kind.op == AccessOp::Load ? bytesRead : bytesWritten) +=
@@ -968,6 +1048,22 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
         metrics.push_back(
             {"warpscope__constant_extra_requests", constantAddresses - constantRequests});
         metrics.push_back({"warpscope__constant_bytes_requested", constantBytes});
+    }
+    // Only kernels with local or texture accesses carry these names (the probe measures them
+    // for such kernels only).
+    if (anyLocal) {
+        for (std::size_t i = 0; i < localCounters.size(); ++i) {
+            metrics.push_back({localCounterNames()[i], localCounters[i]});
+        }
+        metrics.push_back({"warpscope__local_bytes_requested", localBytes});
+        metrics.push_back({"warpscope__local_bytes_per_thread",
+                           static_cast<double>(prediction.localBytesPerThread)});
+    }
+    if (anyTexture) {
+        for (std::size_t i = 0; i < textureCounters.size(); ++i) {
+            metrics.push_back({textureCounterNames()[i], textureCounters[i]});
+        }
+        metrics.push_back({"warpscope__texture_global_equivalent_sectors", equivalentSectors});
     }
     return metrics;
 }

@@ -218,7 +218,8 @@ bool JsonFieldReader::readAccessKind(const json& object, const std::string& wher
                                 ? memorySpaceFromString(space->get_ref<const std::string&>())
                                 : std::nullopt;
         if (!parsed) {
-            return fail("space must be \"global\", \"shared\" or \"constant\"; found " +
+            return fail("space must be \"global\", \"shared\", \"constant\", \"local\" or "
+                        "\"texture\"; found " +
                             describe(*space),
                         child(where, "space"));
         }
@@ -251,6 +252,15 @@ bool JsonFieldReader::readAccessKind(const json& object, const std::string& wher
                     child(where, "width"));
     }
     out.widthBytes = static_cast<int>(*widthValue);
+    if (!isValidWidthFor(out.space, out.widthBytes)) {
+        return fail(out.space == MemorySpace::Local
+                        ? "a local access is 1, 2 or 4 bytes wide; found " + describe(*width)
+                        : "a texture read is 4 bytes wide; found " + describe(*width),
+                    child(where, "width"));
+    }
+    if (out.space == MemorySpace::Texture && out.op != AccessOp::Load) {
+        return fail("a texture is read only: op must be \"load\"", child(where, "op"));
+    }
 
     if (const json* cache = find(object, "cache")) {
         const auto parsed = cache->is_string()

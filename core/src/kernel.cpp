@@ -270,8 +270,23 @@ Result<ResolvedKernel> resolveKernel(const Kernel& kernel) {
                              "cudaMemcpyToSymbol); a constant access must be a load",
                              at + "/op");
         }
+        const bool texture = access.kind.space == MemorySpace::Texture;
+        if (!isValidWidthFor(access.kind.space, access.kind.widthBytes)) {
+            return invalidAt(texture ? "a texture read is 4 bytes wide (one 32-bit texel), not " +
+                                           std::to_string(access.kind.widthBytes)
+                                     : "a local access is 1, 2 or 4 bytes wide (within one "
+                                       "interleaved word), not " +
+                                           std::to_string(access.kind.widthBytes),
+                             at + "/width");
+        }
+        if (texture && access.kind.op != AccessOp::Load) {
+            return invalidAt("a texture is read only: a texture access is a load", at + "/op");
+        }
+        if (!texture && !access.textureRowBytes.empty()) {
+            return invalidAt("only a texture access has a row_bytes", at + "/row_bytes");
+        }
         if (access.kind.space == MemorySpace::Global ||
-            access.kind.space == MemorySpace::Constant) {
+            access.kind.space == MemorySpace::Constant || texture) {
             const auto found =
                 std::find_if(out.buffers.begin(), out.buffers.end(),
                              [&](const ResolvedBuffer& b) { return b.name == access.buffer; });
@@ -287,9 +302,31 @@ Result<ResolvedKernel> resolveKernel(const Kernel& kernel) {
                 return *error;
             }
         } else if (!access.buffer.empty()) {
-            return invalidAt("a shared access addresses the block's shared array and names no "
-                             "buffer",
+            return invalidAt(access.kind.space == MemorySpace::Local
+                                 ? "a local access addresses the thread's own array and names "
+                                   "no buffer"
+                                 : "a shared access addresses the block's shared array and names "
+                                   "no buffer",
                              at + "/buffer");
+        }
+        if (texture) {
+            auto row = evaluateUniform(access.textureRowBytes.empty() ? std::string("0")
+                                                                      : access.textureRowBytes,
+                                       names, out.parameterValues, at + "/row_bytes");
+            if (!row) {
+                return row.error();
+            }
+            const std::int64_t bytes =
+                out.buffers[static_cast<std::size_t>(resolved.bufferIndex)].bytes;
+            if (row.value() < 32 || row.value() % 32 != 0 || row.value() > bytes ||
+                bytes % row.value() != 0) {
+                return invalidAt("a texture's row_bytes must be a positive multiple of 32 that "
+                                 "divides its buffer's " +
+                                     decimal(bytes) + " bytes; '" + access.textureRowBytes +
+                                     "' is " + decimal(row.value()),
+                                 at + "/row_bytes");
+            }
+            resolved.textureRowBytes = row.value();
         }
         auto address = Expression::parse(access.addressExpression, names);
         if (!address) {
@@ -398,7 +435,7 @@ Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::in
         out.addresses[static_cast<std::size_t>(lane)] = value;
     }
     out.threads = threads.value();
-    return out;
+    return interleaveLocal(std::move(out));
 }
 
 Result<Kernel> kernelFromPatternUnsized(const Pattern& pattern) {
@@ -420,12 +457,17 @@ Result<Kernel> kernelFromPatternUnsized(const Pattern& pattern) {
     access.addressExpression = source.addressExpression;
     access.activeExpression = source.activeExpression;
     access.label = std::string(toString(pattern.kind.op));
-    if (pattern.kind.space == MemorySpace::Global) {
+    if (pattern.kind.space == MemorySpace::Global || pattern.kind.space == MemorySpace::Texture) {
         access.buffer = "data";
         kernel.buffers.push_back(KernelBuffer{"data", decimal(kMaxBufferBytes)});
     } else if (pattern.kind.space == MemorySpace::Constant) {
         access.buffer = "data";
         kernel.buffers.push_back(KernelBuffer{"data", decimal(kConstantBytes)});
+    }
+    if (pattern.kind.space == MemorySpace::Texture) {
+        // A pattern has no 2-D shape: its texture is rows of 32 bytes (the single-warp model
+        // reads byte addresses, as a global load would).
+        access.textureRowBytes = "32";
     }
     kernel.accesses.push_back(access);
     return kernel;
@@ -433,7 +475,8 @@ Result<Kernel> kernelFromPatternUnsized(const Pattern& pattern) {
 
 Result<Kernel> kernelFromPattern(const Pattern& pattern) {
     auto unsized = kernelFromPatternUnsized(pattern);
-    if (!unsized || pattern.kind.space == MemorySpace::Shared) {
+    if (!unsized || pattern.kind.space == MemorySpace::Shared ||
+        pattern.kind.space == MemorySpace::Local) {
         return unsized;
     }
     Kernel kernel = std::move(unsized).value();
@@ -453,7 +496,11 @@ Result<Kernel> kernelFromPattern(const Pattern& pattern) {
     if (!extent) {
         return extent.error();
     }
-    kernel.buffers[0].bytesExpression = decimal(std::max<std::int64_t>(extent.value(), 1));
+    std::int64_t bytes = std::max<std::int64_t>(extent.value(), 1);
+    if (pattern.kind.space == MemorySpace::Texture) {
+        bytes = (bytes + 31) / 32 * 32; // whole rows of the pattern's texture
+    }
+    kernel.buffers[0].bytesExpression = decimal(bytes);
     return kernel;
 }
 

@@ -258,18 +258,39 @@ private:
             kind.cache = CachePath::Default; // only global loads have a cache operator
         }
         const json* buffer = find(value, "buffer");
-        if (kind.space == MemorySpace::Global || kind.space == MemorySpace::Constant) {
+        if (kind.space == MemorySpace::Global || kind.space == MemorySpace::Constant ||
+            kind.space == MemorySpace::Texture) {
             if (buffer == nullptr) {
-                return fail(std::string("a ") + toString(kind.space) + " access names its buffer",
+                return fail(kind.space == MemorySpace::Texture
+                                ? "a texture access names the buffer its texture is laid over"
+                                : std::string("a ") + toString(kind.space) +
+                                      " access names its buffer",
                             child(where, "buffer"));
             }
             if (!readString(*buffer, child(where, "buffer"), "buffer", out.buffer)) {
                 return false;
             }
         } else if (buffer != nullptr) {
-            return fail("a shared access addresses the block's shared array and has no "
-                        "\"buffer\"",
+            return fail(kind.space == MemorySpace::Local
+                            ? "a local access addresses the thread's own array and has no "
+                              "\"buffer\""
+                            : "a shared access addresses the block's shared array and has no "
+                              "\"buffer\"",
                         child(where, "buffer"));
+        }
+        const json* row = find(value, "row_bytes");
+        if (kind.space == MemorySpace::Texture) {
+            if (row == nullptr) {
+                return fail("a texture access gives the bytes of one texture row "
+                            "(\"row_bytes\")",
+                            child(where, "row_bytes"));
+            }
+            if (!readExpression(*row, child(where, "row_bytes"), "row_bytes",
+                                out.textureRowBytes)) {
+                return false;
+            }
+        } else if (row != nullptr) {
+            return fail("only a texture access has \"row_bytes\"", child(where, "row_bytes"));
         }
         const json* address = find(value, "address");
         if (address == nullptr) {
@@ -338,6 +359,10 @@ ordered_json kernelToOrderedJson(const Kernel& kernel) {
             access["cache"] = toString(a.kind.cache);
         } else if (a.kind.space == MemorySpace::Constant) {
             access["buffer"] = a.buffer;
+        }
+        if (a.kind.space == MemorySpace::Texture) {
+            access["buffer"] = a.buffer;
+            access["row_bytes"] = expressionToJson(a.textureRowBytes);
         }
         access["address"] = a.addressExpression;
         access["active"] = a.activeExpression;

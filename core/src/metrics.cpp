@@ -44,9 +44,34 @@ const std::vector<std::string>& constantCounterNames() {
     return names;
 }
 
+const std::vector<std::string>& localCounterNames() {
+    static const std::vector<std::string> names = {
+        "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+        "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    };
+    return names;
+}
+
+const std::vector<std::string>& textureCounterNames() {
+    static const std::vector<std::string> names = {
+        "l1tex__t_requests_pipe_tex_mem_texture.sum",
+        "l1tex__t_sectors_pipe_tex_mem_texture.sum",
+    };
+    return names;
+}
+
 AccessCounters nsightCountersFor(const AccessKind& kind) {
     const std::vector<std::string>& names = nsightCounterNames();
     const bool load = kind.op == AccessOp::Load;
+    if (kind.space == MemorySpace::Local) {
+        const std::vector<std::string>& local = localCounterNames();
+        return {local[load ? 0 : 2], local[load ? 1 : 3]};
+    }
+    if (kind.space == MemorySpace::Texture) {
+        return {textureCounterNames()[0], textureCounterNames()[1]};
+    }
     if (kind.space == MemorySpace::Global) {
         return {names[load ? GlobalLoadRequests : GlobalStoreRequests],
                 names[load ? GlobalLoadSectors : GlobalStoreSectors]};
@@ -61,7 +86,28 @@ std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
     const bool isLoad = prediction.kind.op == AccessOp::Load;
 
     std::vector<Metric> extras;
-    if (prediction.kind.space == MemorySpace::Global) {
+    if (prediction.kind.space == MemorySpace::Local) {
+        // The interleaved addresses' requests and sectors under the local counters' names.
+        const GlobalPrediction local = prediction.global.value_or(GlobalPrediction{});
+        const AccessCounters which = nsightCountersFor(prediction.kind);
+        extras = {
+            {which.first, static_cast<double>(local.requests)},
+            {which.second, static_cast<double>(local.sectors)},
+            {"warpscope__lines", static_cast<double>(local.lines)},
+            {"warpscope__bytes_requested", static_cast<double>(local.bytesRequested)},
+            {"warpscope__bytes_moved", static_cast<double>(local.bytesMoved)},
+            {"warpscope__efficiency_pct", local.efficiency * 100.0},
+        };
+    } else if (prediction.kind.space == MemorySpace::Texture) {
+        const TexturePrediction texture = prediction.texture.value_or(TexturePrediction{});
+        const GlobalPrediction equivalent = prediction.global.value_or(GlobalPrediction{});
+        extras = {
+            {textureCounterNames()[0], static_cast<double>(texture.requests)},
+            {textureCounterNames()[1], static_cast<double>(texture.sectors)},
+            {"warpscope__global_equivalent_sectors", static_cast<double>(equivalent.sectors)},
+            {"warpscope__bytes_requested", static_cast<double>(equivalent.bytesRequested)},
+        };
+    } else if (prediction.kind.space == MemorySpace::Global) {
         const GlobalPrediction global = prediction.global.value_or(GlobalPrediction{});
         counters[isLoad ? GlobalLoadRequests : GlobalStoreRequests] = global.requests;
         counters[isLoad ? GlobalLoadSectors : GlobalStoreSectors] = global.sectors;
@@ -106,6 +152,10 @@ std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction) {
     const bool isLoad = prediction.kind.op == AccessOp::Load;
     if (prediction.kind.space == MemorySpace::Constant) {
         return {{"textbook__constant_passes", transactions}};
+    }
+    if (prediction.kind.space == MemorySpace::Local ||
+        prediction.kind.space == MemorySpace::Texture) {
+        return {}; // the Fermi/Kepler notes give these paths no transaction rule warpscope models
     }
     if (prediction.kind.space == MemorySpace::Shared) {
         return {

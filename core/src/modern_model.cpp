@@ -264,29 +264,72 @@ SharedPrediction predictShared(const WarpAccess& access) {
 
 } // namespace
 
+bool usesSectors(MemorySpace space) {
+    switch (space) {
+    case MemorySpace::Global:
+    case MemorySpace::Local:
+    case MemorySpace::Texture:
+        return true;
+    case MemorySpace::Shared:
+    case MemorySpace::Constant:
+        break;
+    }
+    return false;
+}
+
+TexturePrediction predictTexture(const WarpAccess& access) {
+    // Measured on an H100 (tests/data/loctex): every warp-wide read is 8 requests, and its
+    // sectors are the sum over the quads of each quad's distinct sectors (a row of 32 texels:
+    // 8, not a global load's 4; a column: 32).
+    TexturePrediction out;
+    for (int quad = 0; quad < kWarpSize / 4; ++quad) {
+        std::array<std::int64_t, 4> seen{};
+        int distinct = 0;
+        for (int lane = quad * 4; lane < quad * 4 + 4; ++lane) {
+            const auto& address = access.addresses[static_cast<std::size_t>(lane)];
+            if (!address) {
+                continue;
+            }
+            const std::int64_t sector = *address / kSectorBytes;
+            if (std::find(seen.begin(), seen.begin() + distinct, sector) ==
+                seen.begin() + distinct) {
+                seen[static_cast<std::size_t>(distinct++)] = sector;
+            }
+        }
+        out.requests += distinct > 0 ? 1 : 0;
+        out.sectors += distinct;
+    }
+    return out;
+}
+
 ModernPrediction predictModern(const WarpAccess& access) {
     ModernPrediction prediction;
     prediction.kind = access.kind;
     // Like predictTextbook, the model is meant for validated accesses (pattern.h: validate());
     // anything else (a width of 0 would divide by zero, 256 would never finish a phase; a
     // negative or misaligned address would straddle sectors) gives an empty prediction.
+    const bool sectors = usesSectors(access.kind.space);
     if (!isWellFormed(access)) {
-        switch (access.kind.space) {
-        case MemorySpace::Global:
+        if (sectors) {
             prediction.global = GlobalPrediction{};
-            break;
-        case MemorySpace::Shared:
+        } else if (access.kind.space == MemorySpace::Shared) {
             prediction.shared = SharedPrediction{};
-            break;
-        case MemorySpace::Constant:
+        } else if (access.kind.space == MemorySpace::Constant) {
             prediction.constant = ConstantPrediction{};
-            break;
+        }
+        if (access.kind.space == MemorySpace::Texture) {
+            prediction.texture = TexturePrediction{};
         }
         return prediction;
     }
     switch (access.kind.space) {
     case MemorySpace::Global:
+    case MemorySpace::Local:
         prediction.global = predictGlobal(access);
+        break;
+    case MemorySpace::Texture:
+        prediction.global = predictGlobal(access);
+        prediction.texture = predictTexture(access);
         break;
     case MemorySpace::Shared:
         prediction.shared = predictShared(access);

@@ -11,6 +11,11 @@
 
 namespace warpscope {
 
+namespace {
+/// Local memory is interleaved in 4-byte words (docs/models.md, "Local memory").
+constexpr std::int64_t kBankWordBytesLocal = 4;
+} // namespace
+
 const char* toString(MemorySpace space) {
     switch (space) {
     case MemorySpace::Global:
@@ -19,6 +24,10 @@ const char* toString(MemorySpace space) {
         return "shared";
     case MemorySpace::Constant:
         return "constant";
+    case MemorySpace::Local:
+        return "local";
+    case MemorySpace::Texture:
+        return "texture";
     }
     return "global";
 }
@@ -51,6 +60,12 @@ std::optional<MemorySpace> memorySpaceFromString(std::string_view text) {
     if (text == "constant") {
         return MemorySpace::Constant;
     }
+    if (text == "local") {
+        return MemorySpace::Local;
+    }
+    if (text == "texture") {
+        return MemorySpace::Texture;
+    }
     return std::nullopt;
 }
 
@@ -77,6 +92,43 @@ std::optional<CachePath> cachePathFromString(std::string_view text) {
 bool isValidWidth(int widthBytes) {
     return std::find(kElementWidths.begin(), kElementWidths.end(), widthBytes) !=
            kElementWidths.end();
+}
+
+std::int64_t localInterleavedAddress(std::int64_t offset, int lane) {
+    return (offset / kBankWordBytesLocal) * kWarpSize * kBankWordBytesLocal +
+           std::int64_t{lane} * kBankWordBytesLocal + offset % kBankWordBytesLocal;
+}
+
+std::int64_t localThreadOffset(std::int64_t interleaved) {
+    const std::int64_t row = kWarpSize * kBankWordBytesLocal;
+    return (interleaved / row) * kBankWordBytesLocal + interleaved % kBankWordBytesLocal;
+}
+
+bool isValidWidthFor(MemorySpace space, int widthBytes) {
+    switch (space) {
+    case MemorySpace::Local:
+        return widthBytes == 1 || widthBytes == 2 || widthBytes == 4;
+    case MemorySpace::Texture:
+        return widthBytes == 4;
+    case MemorySpace::Global:
+    case MemorySpace::Shared:
+    case MemorySpace::Constant:
+        break;
+    }
+    return isValidWidth(widthBytes);
+}
+
+WarpAccess interleaveLocal(WarpAccess access) {
+    if (access.kind.space != MemorySpace::Local) {
+        return access;
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        auto& address = access.addresses[static_cast<std::size_t>(lane)];
+        if (address) {
+            address = localInterleavedAddress(*address, lane);
+        }
+    }
+    return access;
 }
 
 int WarpAccess::activeLaneCount() const {
@@ -130,6 +182,16 @@ Result<WarpAccess> validate(WarpAccess access) {
         return invalid("constant memory is read-only in a kernel (the host writes it with "
                        "cudaMemcpyToSymbol); a constant access must be a load",
                        "op");
+    }
+    if (!isValidWidthFor(access.kind.space, access.kind.widthBytes)) {
+        return invalid(std::string(access.kind.space == MemorySpace::Local
+                                       ? "local accesses must be 1, 2 or 4 bytes wide, not "
+                                       : "texture reads must be 4 bytes wide, not ") +
+                           std::to_string(access.kind.widthBytes),
+                       "width");
+    }
+    if (access.kind.space == MemorySpace::Texture && access.kind.op != AccessOp::Load) {
+        return invalid("a texture is read only: texture accesses must be loads", "op");
     }
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto& address = access.addresses[static_cast<std::size_t>(lane)];
@@ -217,12 +279,25 @@ Result<std::array<LaneThread, kWarpSize>> warpThreads(const PatternSource& sourc
     return threads;
 }
 
+namespace {
+
+/// A local access's offsets are checked as the user wrote them, then interleaved.
+Result<WarpAccess> validateThenInterleave(WarpAccess access) {
+    auto checked = validate(std::move(access));
+    if (!checked) {
+        return checked;
+    }
+    return interleaveLocal(std::move(checked.value()));
+}
+
+} // namespace
+
 Result<WarpAccess> resolve(const Pattern& pattern) {
     WarpAccess access;
     access.kind = pattern.kind;
     if (!pattern.source) {
         access.addresses = pattern.addresses;
-        return validate(std::move(access));
+        return validateThenInterleave(std::move(access));
     }
     const PatternSource& source = *pattern.source;
 
@@ -287,7 +362,7 @@ Result<WarpAccess> resolve(const Pattern& pattern) {
         access.addresses[static_cast<std::size_t>(lane)] = value.value();
     }
     access.threads = threads.value();
-    return validate(std::move(access));
+    return validateThenInterleave(std::move(access));
 }
 
 } // namespace warpscope

@@ -62,7 +62,7 @@ std::optional<Error> parsePatternOption(std::string_view option, std::string_vie
     } else if (option == "--space") {
         arguments.space = memorySpaceFromString(value);
         if (!arguments.space) {
-            return badValue(option, value, "global, shared or constant");
+            return badValue(option, value, "global, shared, constant, local or texture");
         }
     } else if (option == "--cache") {
         arguments.cache = cachePathFromString(value);

@@ -154,7 +154,11 @@ std::optional<Kernel> findKernel(const std::string& subject, std::string& why) {
 bool isExactCounter(const std::string& name) {
     return name.rfind("l1tex__t_requests_pipe_lsu_mem_global", 0) == 0 ||
            name.rfind("l1tex__t_sectors_pipe_lsu_mem_global", 0) == 0 ||
-           name == "warpscope__constant_extra_requests";
+           name == "warpscope__constant_extra_requests" ||
+           name.rfind("l1tex__t_requests_pipe_lsu_mem_local", 0) == 0 ||
+           name.rfind("l1tex__t_sectors_pipe_lsu_mem_local", 0) == 0 ||
+           name.rfind("l1tex__t_requests_pipe_tex_mem_texture", 0) == 0 ||
+           name.rfind("l1tex__t_sectors_pipe_tex_mem_texture", 0) == 0;
 }
 
 /// The counter table of one kernel; returns how many exact counters differ.
@@ -371,7 +375,8 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
 
     if (sourceOnly) {
         for (const KernelItem& item : list) {
-            const GeneratedKernel generated = generateKernelSource(item.kernel);
+            const GeneratedKernel generated =
+                generateKernelSource(item.kernel, item.prediction.localBytesPerThread);
             if (asJson) {
                 json instructions = json::array();
                 for (const std::string& instruction : generated.expectedMemoryInstructions) {

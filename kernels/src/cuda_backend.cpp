@@ -385,6 +385,7 @@ public:
             m_counters.tried = false;
             m_kernelCounters.session.reset();
             m_kernelCounters.tried = false;
+            m_kindCounters = CounterSlot{};
             auto opened = CounterSession::open(l2PersistenceCounterNames());
             if (auto* error = std::get_if<ProbeError>(&opened)) {
                 noCounters = error->message;
@@ -607,10 +608,9 @@ private:
         }
     }
 
-    /// The replay's counter session; the whole-kernel one gives way.
+    /// The replay's counter session; the whole-kernel ones give way.
     void ensureCounters() {
-        m_constantKernelCounters.session.reset();
-        m_constantKernelCounters.tried = false;
+        m_kindCounters = CounterSlot{};
         openCounters(m_counters, m_kernelCounters, nsightCounterNames());
     }
 
@@ -634,6 +634,13 @@ private:
     ProbeResult<gpu::ReplayLaunch> toLaunch(const WarpAccess& access) const {
         gpu::ReplayLaunch launch;
         const AccessKind& kind = access.kind;
+        if (kind.space == MemorySpace::Local || kind.space == MemorySpace::Texture) {
+            return ProbeError{ProbeErrorCode::PatternRefused,
+                              std::string(toString(kind.space)) +
+                                  " accesses are measured as a whole kernel (measure_kernel), "
+                                  "not replayed as one warp",
+                              false};
+        }
         launch.space =
             kind.space == MemorySpace::Global ? gpu::ReplaySpace::Global : gpu::ReplaySpace::Shared;
         launch.op = kind.op == AccessOp::Load ? gpu::ReplayOp::Load : gpu::ReplayOp::Store;
@@ -831,23 +838,98 @@ private:
     /// The whole-kernel counter session (more metrics than the replay's); it and the replay
     /// session take turns, since a context has one range profiler.
     void ensureKernelCounters() {
-        m_constantKernelCounters.session.reset();
-        m_constantKernelCounters.tried = false;
+        m_kindCounters = CounterSlot{};
         openCounters(m_kernelCounters, m_counters, kernelCounterNames());
     }
 
-    /// For kernels with a constant access only: kernelCounterNames() and constantCounterNames(),
-    /// so that the plain measurement keeps its own (smaller) session.
-    void ensureConstantKernelCounters() {
-        m_kernelCounters.session.reset();
-        m_kernelCounters.tried = false;
-        static const std::vector<std::string> names = [] {
-            std::vector<std::string> list = kernelCounterNames();
-            const auto& extra = constantCounterNames();
-            list.insert(list.end(), extra.begin(), extra.end());
-            return list;
-        }();
-        openCounters(m_constantKernelCounters, m_counters, names);
+    /// For a kernel with constant, local or texture accesses: kernelCounterNames() and those
+    /// kinds' counters (constantCounterNames(), localCounterNames(), textureCounterNames()), a
+    /// session of its own, so that plain kernels keep their single pass. Null when the kernel
+    /// has none of them.
+    CounterSlot* ensureKindCounters(const ResolvedKernel& kernel) {
+        bool constant = false;
+        bool local = false;
+        bool texture = false;
+        for (const ResolvedAccess& access : kernel.accesses) {
+            constant = constant || access.access.kind.space == MemorySpace::Constant;
+            local = local || access.access.kind.space == MemorySpace::Local;
+            texture = texture || access.access.kind.space == MemorySpace::Texture;
+        }
+        if (!constant && !local && !texture) {
+            return nullptr;
+        }
+        std::vector<std::string> names = kernelCounterNames();
+        if (constant) {
+            names.insert(names.end(), constantCounterNames().begin(), constantCounterNames().end());
+        }
+        if (local) {
+            names.insert(names.end(), localCounterNames().begin(), localCounterNames().end());
+        }
+        if (texture) {
+            names.insert(names.end(), textureCounterNames().begin(), textureCounterNames().end());
+        }
+        if (names != m_kindNames) {
+            m_kindCounters = CounterSlot{};
+            m_kindNames = names;
+        }
+        if (!m_kindCounters.tried) {
+            m_counters = CounterSlot{};
+            openCounters(m_kindCounters, m_kernelCounters, names);
+        }
+        return &m_kindCounters;
+    }
+
+    /// Texture objects of one kernel, destroyed on every path.
+    struct TextureObjects {
+        std::vector<cudaTextureObject_t> objects;
+        ~TextureObjects() {
+            for (cudaTextureObject_t object : objects) {
+                cudaDestroyTextureObject(object);
+            }
+        }
+    };
+
+    /// A 2-D texture of 32-bit unsigned texels over `pointer` (pitched linear memory), or
+    /// PatternRefused when this GPU cannot lay one over it (pitch or size limits).
+    ProbeResult<cudaTextureObject_t> createTexture(void* pointer, std::int64_t bytes,
+                                                   std::int64_t rowBytes, int access) {
+        cudaDeviceProp properties{};
+        cudaGetDeviceProperties(&properties, m_device);
+        const std::int64_t width = rowBytes / 4;
+        const std::int64_t height = bytes / rowBytes;
+        const std::string where = "access " + std::to_string(access) + ": ";
+        if (rowBytes % static_cast<std::int64_t>(properties.texturePitchAlignment) != 0 ||
+            width > properties.maxTexture2DLinear[0] || height > properties.maxTexture2DLinear[1] ||
+            rowBytes > properties.maxTexture2DLinear[2] ||
+            reinterpret_cast<std::uintptr_t>(pointer) % properties.textureAlignment != 0) {
+            return ProbeError{
+                ProbeErrorCode::PatternRefused,
+                where + "this GPU lays a 2-D texture over linear memory with rows that are a " +
+                    "multiple of " + std::to_string(properties.texturePitchAlignment) +
+                    " bytes, at most " + std::to_string(properties.maxTexture2DLinear[0]) +
+                    " texels wide and " + std::to_string(properties.maxTexture2DLinear[1]) +
+                    " rows high; rows of " + std::to_string(rowBytes) + " bytes x " +
+                    std::to_string(height) + " rows do not fit; nothing was launched",
+                false};
+        }
+        cudaResourceDesc resource{};
+        resource.resType = cudaResourceTypePitch2D;
+        resource.res.pitch2D.devPtr = pointer;
+        resource.res.pitch2D.desc = cudaCreateChannelDesc<unsigned>();
+        resource.res.pitch2D.width = static_cast<std::size_t>(width);
+        resource.res.pitch2D.height = static_cast<std::size_t>(height);
+        resource.res.pitch2D.pitchInBytes = static_cast<std::size_t>(rowBytes);
+        cudaTextureDesc description{};
+        description.filterMode = cudaFilterModePoint;
+        description.readMode = cudaReadModeElementType;
+        description.addressMode[0] = cudaAddressModeClamp;
+        description.addressMode[1] = cudaAddressModeClamp;
+        cudaTextureObject_t object = 0;
+        if (auto e = check(cudaCreateTextureObject(&object, &resource, &description, nullptr),
+                           "creating a texture object")) {
+            return *e;
+        }
+        return object;
     }
 
     /// Device buffers of one kernel, freed on every path.
@@ -905,7 +987,8 @@ private:
                               false};
         }
 
-        const GeneratedKernel generated = generateKernelSource(kernel);
+        const GeneratedKernel generated =
+            generateKernelSource(kernel, item.prediction.localBytesPerThread);
         result.entryPoint = generated.entryPoint;
         result.memoryInstructions = generated.expectedMemoryInstructions;
         std::vector<char> cubin;
@@ -963,6 +1046,22 @@ private:
         for (long long& value : parameterValues) {
             args.push_back(&value);
         }
+        // One texture object per texture access: 32-bit texels over its buffer, as pitched
+        // linear memory with rows of the access's textureRowBytes (docs/models.md).
+        TextureObjects textures;
+        for (int index : generated.textureAccesses) {
+            const ResolvedAccess& access = kernel.accesses[static_cast<std::size_t>(index)];
+            const auto buffer = static_cast<std::size_t>(access.bufferIndex);
+            auto texture = createTexture(buffers.pointers[buffer], kernel.buffers[buffer].bytes,
+                                         access.textureRowBytes, index);
+            if (auto* error = std::get_if<ProbeError>(&texture)) {
+                return *error;
+            }
+            textures.objects.push_back(std::get<cudaTextureObject_t>(texture));
+        }
+        for (cudaTextureObject_t& texture : textures.objects) {
+            args.push_back(&texture);
+        }
         args.push_back(&sink);
         args.push_back(&sentinel);
         const dim3 gridDim(static_cast<unsigned>(kernel.grid.x),
@@ -1019,7 +1118,8 @@ private:
         result.samplesMs = samples;
         result.kernelMs = statsOf(samples);
         for (std::size_t i = 0; i < item.prediction.accesses.size(); ++i) {
-            if (kernel.accesses[i].access.kind.space == MemorySpace::Global) {
+            if (kernel.accesses[i].access.kind.space == MemorySpace::Global ||
+                kernel.accesses[i].access.kind.space == MemorySpace::Texture) {
                 result.bytesRequested +=
                     static_cast<double>(item.prediction.accesses[i].bytesRequested);
             }
@@ -1029,25 +1129,21 @@ private:
                 result.bytesRequested / (result.kernelMs.median * 1e-3) / 1e9;
         }
 
-        const bool hasConstant =
-            std::any_of(kernel.accesses.begin(), kernel.accesses.end(),
-                        [](const auto& a) { return a.access.kind.space == MemorySpace::Constant; });
         if (options.counters) {
-            if (hasConstant) {
-                ensureConstantKernelCounters();
-            } else {
+            CounterSlot* slot = ensureKindCounters(kernel);
+            if (slot == nullptr) {
                 ensureKernelCounters();
+                slot = &m_kernelCounters;
             }
-            CounterSlot& slot = hasConstant ? m_constantKernelCounters : m_kernelCounters;
-            if (!slot.session) {
-                result.countersUnavailableReason = slot.error.message;
+            if (!slot->session) {
+                result.countersUnavailableReason = slot->error.message;
             } else {
                 if (auto e = check(cudaDeviceSynchronize(), "before the counters")) {
                     return *e;
                 }
                 // One cold launch (flushed before every pass) on the legacy stream, which the
                 // profiler's ranges are ordered with.
-                auto counters = slot.session->measure(
+                auto counters = slot->session->measure(
                     1, [&](int) { return launch(nullptr) == cudaSuccess; },
                     [&](int) {
                         return flush(nullptr) == cudaSuccess &&
@@ -1083,8 +1179,8 @@ private:
     std::size_t m_maxSharedBytes = 48 * 1024;
     CounterSlot m_counters;       // the replay's (nsightCounterNames)
     CounterSlot m_kernelCounters; // whole kernels' (kernelCounterNames)
-    CounterSlot
-        m_constantKernelCounters; // kernels with constant accesses (and constantCounterNames)
+    CounterSlot m_kindCounters;   // kernels with constant, local or texture accesses
+    std::vector<std::string> m_kindNames;
 };
 
 } // namespace

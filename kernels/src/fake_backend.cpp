@@ -212,11 +212,14 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
         m.deviceBytes = bytes;
         m.sharedBytesPerBlock = item.prediction.sharedBytesPerBlock;
         m.entryPoint = "warpscope_kernel";
-        m.memoryInstructions = generateKernelSource(item.kernel).expectedMemoryInstructions;
+        m.memoryInstructions =
+            generateKernelSource(item.kernel, item.prediction.localBytesPerThread)
+                .expectedMemoryInstructions;
         m.copyBandwidthGBs = device.measuredCopyBandwidthGBs;
         m.theoreticalBandwidthGBs = device.theoreticalBandwidthGBs;
         for (std::size_t a = 0; a < item.prediction.accesses.size(); ++a) {
-            if (item.kernel.accesses[a].access.kind.space == MemorySpace::Global) {
+            if (item.kernel.accesses[a].access.kind.space == MemorySpace::Global ||
+                item.kernel.accesses[a].access.kind.space == MemorySpace::Texture) {
                 m.bytesRequested += static_cast<double>(item.prediction.accesses[a].bytesRequested);
             }
         }
@@ -233,7 +236,11 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
         m.kernelMs = Stats{ms, ms, ms, std::max(1, options.repetitions)};
         m.effectiveBandwidthGBs = m.bytesRequested / (ms * 1e-3) / 1e9;
         if (options.counters) {
-            const auto& names = kernelCounterNames();
+            std::vector<std::string> names = kernelCounterNames();
+            // Kernels with local or texture accesses carry those counters too (the prediction
+            // names them only then), as the CUDA backend measures them.
+            names.insert(names.end(), localCounterNames().begin(), localCounterNames().end());
+            names.insert(names.end(), textureCounterNames().begin(), textureCounterNames().end());
             for (const Metric& metric : item.prediction.metrics) {
                 if (std::find(names.begin(), names.end(), metric.name) != names.end()) {
                     m.counters[metric.name] = metric.value;

@@ -75,10 +75,42 @@ std::string expectedInstruction(const AccessKind& kind) {
         // splits 8- and 16-byte ones into 32-bit LDCs (expectedInstructions lists each).
         return "LDC " + std::to_string(std::min(kind.widthBytes, 4));
     }
-    const bool global = kind.space == MemorySpace::Global;
     const bool load = kind.op == AccessOp::Load;
-    std::string family = global ? (load ? "LDG" : "STG") : (load ? "LDS" : "STS");
+    std::string family;
+    switch (kind.space) {
+    case MemorySpace::Global:
+        family = load ? "LDG" : "STG";
+        break;
+    case MemorySpace::Shared:
+        family = load ? "LDS" : "STS";
+        break;
+    case MemorySpace::Local:
+        family = load ? "LDL" : "STL";
+        break;
+    case MemorySpace::Texture:
+        family = "TEX";
+        break;
+    case MemorySpace::Constant:
+        family = "LDC";
+        break;
+    }
     return family + " " + std::to_string(kind.widthBytes);
+}
+
+/// A 2-D texture read (one TEX instruction): texel ((a % row) / 4, a / row), sampled at its
+/// centre with point filtering, as a 32-bit unsigned texel.
+std::string textureStatement(int index, std::int64_t rowBytes) {
+    const std::string row = std::to_string(rowBytes);
+    std::string text;
+    text += "        const float ws_x = (float)((ws_a % " + row + ") / 4) + 0.5f;\n";
+    text += "        const float ws_y = (float)(ws_a / " + row + ") + 0.5f;\n";
+    text += "        unsigned ws_v[4] = {0u, 0u, 0u, 0u};\n";
+    text += "        asm volatile(\"tex.2d.v4.u32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];\"\n"
+            "            : \"=r\"(ws_v[0]), \"=r\"(ws_v[1]), \"=r\"(ws_v[2]), \"=r\"(ws_v[3])\n"
+            "            : \"l\"(ws_tex_" +
+            std::to_string(index) + "), \"f\"(ws_x), \"f\"(ws_y) : \"memory\");\n";
+    text += "        ws_acc ^= ws_v[0] ^ " + std::to_string(index + 1) + "u;\n";
+    return text;
 }
 
 /// The statement for one access; `pointer` is a C expression of the element's address
@@ -102,9 +134,11 @@ std::string accessStatement(const AccessKind& kind, int index) {
         return text;
     }
     const bool global = kind.space == MemorySpace::Global;
+    const bool local = kind.space == MemorySpace::Local;
     const int regs = registerCount(kind.widthBytes);
-    const std::string space = global ? "global" : "shared";
-    const std::string addressConstraint = global ? "\"l\"(ws_p)" : "\"r\"(ws_s)";
+    const std::string space = global ? "global" : (local ? "local" : "shared");
+    const std::string addressConstraint =
+        global ? "\"l\"(ws_p)" : (local ? "\"l\"(ws_l)" : "\"r\"(ws_s)");
     std::string text;
     if (kind.op == AccessOp::Load) {
         const std::string cache = global ? cacheSuffix(kind.cache) : "";
@@ -133,7 +167,8 @@ std::string accessStatement(const AccessKind& kind, int index) {
 
 } // namespace
 
-GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
+GeneratedKernel generateKernelSource(const ResolvedKernel& resolved,
+                                     std::int64_t localBytesPerThread) {
     const Kernel& kernel = resolved.kernel;
     GeneratedKernel out;
     out.entryPoint = "warpscope_kernel";
@@ -150,6 +185,10 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
              toString(access.kind.space) + " " + std::to_string(access.kind.widthBytes) + " B";
         if (access.kind.space == MemorySpace::Constant) {
             s += " " + access.buffer + " (__constant__)";
+        }
+        if (access.kind.space == MemorySpace::Texture) {
+            s +=
+                " texture over " + access.buffer + ", rows of " + access.textureRowBytes + " bytes";
         }
         if (access.kind.space == MemorySpace::Global) {
             s += " " + access.buffer;
@@ -191,6 +230,13 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
     for (const Parameter& parameter : kernel.parameters) {
         arguments += std::string(arguments.empty() ? "" : ", ") + "i64 " + cName(parameter.name);
     }
+    for (std::size_t i = 0; i < resolved.accesses.size(); ++i) {
+        if (resolved.accesses[i].access.kind.space == MemorySpace::Texture) {
+            out.textureAccesses.push_back(static_cast<int>(i));
+            arguments += std::string(arguments.empty() ? "" : ", ") + "unsigned long long ws_tex_" +
+                         std::to_string(i);
+        }
+    }
     arguments +=
         std::string(arguments.empty() ? "" : ", ") + "unsigned* ws_sink, unsigned ws_sentinel";
     s += arguments + ")\n{\n";
@@ -211,6 +257,14 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
     for (const Parameter& parameter : kernel.parameters) {
         s += "    (void)" + cName(parameter.name) + ";\n";
     }
+    if (localBytesPerThread > 0) {
+        // The thread's own array: its address goes into the inline PTX (ld.local / st.local),
+        // so ptxas keeps it in local memory (ptxas -v: "N bytes stack frame").
+        s += "    __align__(16) unsigned char ws_local[" +
+             std::to_string((localBytesPerThread + 15) / 16 * 16) +
+             "];\n"
+             "    const unsigned long long ws_local_base = __cvta_generic_to_local(ws_local);\n";
+    }
     // acc starts from the thread's number, so a thread's stored words depend on it and on
     // everything it loaded.
     s += "    unsigned ws_acc = (unsigned)ws_linear;\n";
@@ -222,6 +276,8 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
         const ResolvedAccess& access = resolved.accesses[i];
         const AccessKind& kind = access.access.kind;
         const bool shared = kind.space == MemorySpace::Shared;
+        const bool local = kind.space == MemorySpace::Local;
+        const bool texture = kind.space == MemorySpace::Texture;
         const bool load = kind.op == AccessOp::Load;
         if (shared && ((load && sharedStoreBefore) || (!load && sharedLoadBefore))) {
             // Between a shared store and a later shared load (or a load and a later store) of
@@ -243,13 +299,24 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved) {
                  cName("const_" +
                        resolved.buffers[static_cast<std::size_t>(access.bufferIndex)].name) +
                  " + ws_a;\n";
+        } else if (local) {
+            // The last term is 0 at run time (the sentinel is no small number) but not to
+            // ptxas, and differs from access to access: it cannot prove two local accesses
+            // address the same element, so it neither forwards a store to a later load nor
+            // drops either (an H100 run of the plain form showed the load gone).
+            s += "        const unsigned long long ws_l = ws_local_base + (unsigned long long)ws_a"
+                 " + (ws_sentinel == " +
+                 std::to_string(i + 1) + "u ? 4ull : 0ull);\n";
+        } else if (texture) {
+            // no pointer: the texture object and the texel's coordinates
         } else {
             s += "        unsigned char* ws_p = " +
                  cName("buf_" +
                        resolved.buffers[static_cast<std::size_t>(access.bufferIndex)].name) +
                  " + ws_a;\n";
         }
-        s += accessStatement(kind, static_cast<int>(i));
+        s += texture ? textureStatement(static_cast<int>(i), access.textureRowBytes)
+                     : accessStatement(kind, static_cast<int>(i));
         s += "    }\n";
         if (shared) {
             (load ? sharedLoadBefore : sharedStoreBefore) = true;

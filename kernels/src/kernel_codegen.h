@@ -24,12 +24,21 @@ struct GeneratedKernel {
     /// True when the kernel ends with loads no later store consumes: it then carries one extra
     /// guarded store to a sink (never executed, but present in the SASS) so nothing is elided.
     bool hasSink = false;
+    /// The accesses that read a texture, in order: after the parameters, the kernel takes one
+    /// cudaTextureObject_t (unsigned long long) per such access, a 2-D texture of 32-bit texels
+    /// over the access's buffer (pitched linear memory, rows of its textureRowBytes).
+    std::vector<int> textureAccesses;
 };
 
 /// The source for `kernel`. Shared memory is `extern __shared__` (dynamic, sized at launch from
 /// the grid model's sharedBytesPerBlock). A __syncthreads() separates a shared store from a later
 /// shared load (and a shared load from a later shared store), as the notes' tiled transpose does;
 /// barriers are not memory instructions.
-GeneratedKernel generateKernelSource(const ResolvedKernel& kernel);
+///
+/// Local accesses address the thread's own array `ws_local` of `localBytesPerThread` bytes (the
+/// grid model's GridPrediction::localBytesPerThread, rounded up to 16): its address is taken
+/// into the inline PTX, so it lives in local memory (ptxas -v reports it as the stack frame).
+GeneratedKernel generateKernelSource(const ResolvedKernel& kernel,
+                                     std::int64_t localBytesPerThread = 0);
 
 } // namespace warpscope::probe

@@ -919,7 +919,8 @@ private:
                 return fail(id, *error);
             }
             const auto& item = std::get<std::vector<KernelItem>>(items).front();
-            const GeneratedKernel generated = generateKernelSource(item.kernel);
+            const GeneratedKernel generated =
+                generateKernelSource(item.kernel, item.prediction.localBytesPerThread);
             json expected = json::array();
             for (const std::string& instruction : generated.expectedMemoryInstructions) {
                 expected.push_back(instruction);

@@ -21,6 +21,9 @@ script+=",$right8,Return,capture:$out/${shots[1]}"
 script+=",End,Home,Backspace,PgDown,$right8,$right8,$right8,Left"
 script+=",Space,Space,Space,Space,Shift+Space,capture:$out/${shots[2]},Esc"
 log="$out/lecture.log"
+# The deck's slide count (its "title" lines less the deck's own), so appended slides need no edit.
+deck="$(cd "$(dirname "$0")/../.." && pwd)/resources/decks/course.json"
+slides=$(($(grep -c '"title":' "$deck") - 1))
 if ! xvfb-run -a -s "-screen 0 1920x1080x24" "$app" --no-settings --lecture --size 1920x1080 \
         --lecture-script "$script" >"$log" 2>&1; then
     cat "$log"

@@ -65,10 +65,13 @@ TEST(CourseDeck, EverySlideResolvesAndIsPredicted) {
         } else if (shows(slide, "streams")) {
             // The streams timeline: copies and kernels over streams, no warp's access drawn.
             EXPECT_EQ(slide.views.size(), 1u);
-        } else if (access.value().kind.space == MemorySpace::Global) {
+        } else if (usesSectors(access.value().kind.space)) {
+            // Global, local (interleaved) and texture (its global-load equivalent) slides.
             ASSERT_TRUE(modern.global.has_value());
             EXPECT_GT(modern.global->sectorList.size(), 0u);
-            EXPECT_GT(textbook.transactions.size(), 0u);
+            if (access.value().kind.space == MemorySpace::Global) {
+                EXPECT_GT(textbook.transactions.size(), 0u);
+            }
             EXPECT_TRUE(shows(slide, "warp")) << "global memory is drawn in the warp view";
             EXPECT_FALSE(shows(slide, "bank"));
         } else {

@@ -42,7 +42,7 @@ TEST(PatternNames, SpacesOpsAndCachePathsRoundTrip) {
 
 TEST(PatternNames, UnknownNamesAreRejected) {
     EXPECT_EQ(memorySpaceFromString("Global"), std::nullopt); // names are case-sensitive
-    EXPECT_EQ(memorySpaceFromString("local"), std::nullopt);
+    EXPECT_EQ(memorySpaceFromString("surface"), std::nullopt);
     EXPECT_EQ(memorySpaceFromString(""), std::nullopt);
     EXPECT_EQ(accessOpFromString("read"), std::nullopt);
     EXPECT_EQ(cachePathFromString("cs"), std::nullopt);

@@ -547,7 +547,7 @@ TEST(PresetParser, NamesTheBadField) {
         {"missing pattern", R"([{"id": "x", "topic": "t", "title": "T", "caption": "c"}])",
          "/0/pattern"},
         {"bad space",
-         "[" + entry("x", R"("pattern": {"space": "local", "op": "load", "width": 4,
+         "[" + entry("x", R"("pattern": {"space": "surface", "op": "load", "width": 4,
                               "source": {"address": "0"}})") +
              "]",
          "/0/pattern/space"},

@@ -5,8 +5,9 @@ instruction per access, in the kernel's order, of the access's width.
 For each kernel (preset ids, or all presets of resources/kernels.json), it asks the probe for the
 memory instructions the generator promises (`run-kernel ID --source --json`), runs the kernel once
 with WARPSCOPE_SAVE_CUBIN set so the probe writes the cubin NVRTC made, disassembles it with
-`cuobjdump -sass`, and compares the sequence of global/shared memory instructions (LDG, STG, LDS,
-STS with their width) with the promise. Any other memory instruction (local spills LDL/STL,
+`cuobjdump -sass`, and compares the sequence of global/shared/local memory instructions and
+texture reads (LDG, STG, LDS, STS, LDL, STL, TEX with their width) with the promise. Any other
+memory instruction (local spills LDL/STL the kernel has no local access for,
 generic LD/ST, atomics) is a failure too. Indexed loads from the user constant bank (LDC with
 c[0x3][R], what a constant access compiles to) count as memory instructions; the kernel's own
 parameter loads (LDC c[0x0][...]) do not.
@@ -23,7 +24,7 @@ import sys
 import tempfile
 
 SKIP = 77
-MEMORY = re.compile(r"^(LDG|STG|LDS|STS|LDL|STL|LD|ST|ATOM|ATOMG|ATOMS|RED|REDG|LDSM|LDGSTS)(\.|$)")
+MEMORY = re.compile(r"^(LDG|STG|LDS|STS|LDL|STL|LD|ST|ATOM|ATOMG|ATOMS|RED|REDG|LDSM|LDGSTS|TEX|TLD)(\.|$)")
 INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)")
 # A load from __constant__ data indexed by a register: LDC R4, c[0x3][R2] (bank 3 holds the
 # module's __constant__ variables on sm_70 and later).

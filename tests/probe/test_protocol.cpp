@@ -1165,6 +1165,37 @@ TEST(ProbeMeasureKernel, AnswersThePredictionTheCountersAndTheBandwidth) {
     EXPECT_EQ(fake.measureKernelCalls.load(), 1);
 }
 
+// Issue 19: a kernel with local accesses and a texture read carries those counters, predicted
+// and (from the fake, which measures what it predicts) measured; a plain kernel carries neither.
+TEST(ProbeMeasureKernel, LocalAndTextureKernelsCarryTheirCounters) {
+    FakeBackend fake;
+    const json kernel = json::parse(R"({"buffers": [{"name": "in", "bytes": 65536}],
+        "grid": [2, 1, 1], "block": [64, 1, 1], "accesses": [
+        {"op": "store", "space": "local", "width": 4, "address": "lane * 4"},
+        {"op": "load", "space": "texture", "width": 4, "buffer": "in", "row_bytes": 128,
+         "address": "(lane % 8) * 4 + (lane / 8) * 128"}]})");
+    const Served served =
+        serveText(fake, request(1, "measure_kernel", "\"kernel\":" + kernel.dump()));
+    ASSERT_EQ(served.lines.back()["ok"], true) << served.text;
+    const json& result = served.lines.back()["result"];
+    // 4 warps: lane l's word l is l x 128 + l x 4, 32 sectors each.
+    EXPECT_EQ(result["predicted"]["l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"], 4);
+    EXPECT_EQ(result["predicted"]["l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"], 128);
+    EXPECT_EQ(result["counters"]["l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"], 128);
+    // 8 x 4 texels: 8 quads of one sector each; as global loads 4 sectors.
+    EXPECT_EQ(result["predicted"]["l1tex__t_requests_pipe_tex_mem_texture.sum"], 32);
+    EXPECT_EQ(result["predicted"]["l1tex__t_sectors_pipe_tex_mem_texture.sum"], 32);
+    EXPECT_EQ(result["predicted"]["warpscope__texture_global_equivalent_sectors"], 16);
+    EXPECT_EQ(result["counters"]["l1tex__t_sectors_pipe_tex_mem_texture.sum"], 32);
+    EXPECT_EQ(result["memoryInstructions"], json::array({"STL 4", "TEX 4", "STG 4 (sink)"}));
+
+    const Served plain =
+        serveText(fake, request(2, "measure_kernel", "\"kernel\":" + readOffsetKernel()));
+    const json& counters = plain.lines.back()["result"]["counters"];
+    EXPECT_FALSE(counters.contains("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"));
+    EXPECT_FALSE(counters.contains("l1tex__t_sectors_pipe_tex_mem_texture.sum"));
+}
+
 TEST(ProbeMeasureKernel, WarmAndRepetitionsAreOptionsAndTheAnswerSaysWarm) {
     FakeBackend fake;
     const Served served = serveText(
@@ -1426,6 +1457,51 @@ TEST(ProbeKernelCodegen, WideAccessesUseVectorRegisters) {
     EXPECT_NE(generated.source.find("st.global.v2.u32 [%0], {%1, %2};"), std::string::npos);
     EXPECT_EQ(generated.expectedMemoryInstructions,
               (std::vector<std::string>{"LDG 16", "LDG 4", "STG 8"}));
+}
+
+// Issue 19: a local array whose address goes into the PTX (each access with its own term that is
+// 0 at run time, so ptxas forwards nothing), and a texture read through an object argument.
+TEST(ProbeKernelCodegen, LocalArraysAndTextureReads) {
+    auto parsed = warpscope::kernelFromJsonText(
+        R"({"buffers": [{"name": "in", "bytes": 65536}, {"name": "out", "bytes": 4096}],
+            "grid": [4, 1, 1], "block": [256, 1, 1], "parameters": {"k": 3},
+            "accesses": [
+             {"op": "store", "space": "local", "width": 4, "address": "(lane % 8) * 4"},
+             {"op": "load", "space": "local", "width": 1, "address": "k"},
+             {"op": "load", "space": "texture", "width": 4, "buffer": "in", "row_bytes": 1024,
+              "address": "gid * 16"},
+             {"op": "store", "space": "global", "width": 4, "buffer": "out",
+              "address": "gid * 4"}]})");
+    ASSERT_TRUE(parsed.ok()) << parsed.error().describe();
+    auto resolved = warpscope::resolveKernel(parsed.value());
+    ASSERT_TRUE(resolved.ok()) << resolved.error().describe();
+    auto grid = warpscope::predictGrid(resolved.value());
+    ASSERT_TRUE(grid.ok());
+    EXPECT_EQ(grid->localBytesPerThread, 32);
+    const GeneratedKernel generated =
+        generateKernelSource(resolved.value(), grid->localBytesPerThread);
+    const std::string& s = generated.source;
+    EXPECT_NE(s.find("unsigned char ws_local[32];"), std::string::npos) << s;
+    EXPECT_NE(s.find("__cvta_generic_to_local(ws_local)"), std::string::npos);
+    EXPECT_NE(s.find("st.local.u32 [%0], %1;"), std::string::npos);
+    EXPECT_NE(s.find("ld.local.u8 %0, [%1];"), std::string::npos);
+    EXPECT_NE(s.find("(ws_sentinel == 1u ? 4ull : 0ull)"), std::string::npos);
+    EXPECT_NE(s.find("(ws_sentinel == 2u ? 4ull : 0ull)"), std::string::npos);
+    EXPECT_NE(s.find("tex.2d.v4.u32.f32"), std::string::npos);
+    EXPECT_NE(s.find("i64 ws_k, unsigned long long ws_tex_2, unsigned* ws_sink"), std::string::npos)
+        << s;
+    EXPECT_NE(s.find("(ws_a % 1024) / 4"), std::string::npos);
+    EXPECT_EQ(generated.textureAccesses, (std::vector<int>{2}));
+    EXPECT_EQ(generated.expectedMemoryInstructions,
+              (std::vector<std::string>{"STL 4", "LDL 1", "TEX 4", "STG 4"}));
+
+    // Without local accesses there is no array.
+    auto plain = warpscope::kernelFromJsonText(readOffsetKernel());
+    ASSERT_TRUE(plain.ok());
+    auto plainResolved = warpscope::resolveKernel(plain.value());
+    ASSERT_TRUE(plainResolved.ok());
+    EXPECT_EQ(generateKernelSource(plainResolved.value()).source.find("ws_local"),
+              std::string::npos);
 }
 
 } // namespace

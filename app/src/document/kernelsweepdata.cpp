@@ -336,7 +336,7 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
                     const GridAccessPrediction& p = prediction->accesses[a];
                     if (kernel.accesses[a].kind.space == MemorySpace::Constant) {
                         constantAddresses += static_cast<double>(p.constantAddresses);
-                    } else if (kernel.accesses[a].kind.space == MemorySpace::Global) {
+                    } else if (usesSectors(kernel.accesses[a].kind.space)) {
                         sectors += static_cast<double>(p.sectors);
                     } else {
                         wavefronts += static_cast<double>(p.wavefronts);

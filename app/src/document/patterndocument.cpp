@@ -97,6 +97,16 @@ void PatternDocument::setLaneAddress(int lane, std::optional<std::int64_t> addre
     pattern.addresses = m_evaluation->access.addresses;
     pattern.source.reset();
     pattern.addresses[static_cast<std::size_t>(lane)] = address;
+    if (pattern.kind.space == MemorySpace::Local) {
+        // The table shows local addresses interleaved; a pattern lists the threads' own offsets
+        // (resolve() interleaves them), so each goes back to its offset (the lane's place in the
+        // interleaved word is its own, whatever was typed).
+        for (auto& each : pattern.addresses) {
+            if (each) {
+                each = localThreadOffset(*each);
+            }
+        }
+    }
     editPattern(pattern, tr("Set lane %1's address").arg(lane));
 }
 

@@ -58,7 +58,9 @@ int accessUsingBuffer(const Kernel& kernel, int buffer) {
     }
     const std::string& name = kernel.buffers[static_cast<std::size_t>(buffer)].name;
     for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
-        if (kernel.accesses[i].kind.space != MemorySpace::Shared &&
+        if ((kernel.accesses[i].kind.space == MemorySpace::Global ||
+             kernel.accesses[i].kind.space == MemorySpace::Constant ||
+             kernel.accesses[i].kind.space == MemorySpace::Texture) &&
             kernel.accesses[i].buffer == name) {
             return static_cast<int>(i);
         }
@@ -129,13 +131,21 @@ NamedPattern PatternDocument::foldIntoKernel(const Pattern& pattern) const {
     if (access.kind.space != MemorySpace::Global) {
         access.kind.cache = CachePath::Default; // only global loads have a cache operator
     }
-    if (access.kind.space == MemorySpace::Shared) {
+    if (access.kind.space != MemorySpace::Texture) {
+        access.textureRowBytes.clear();
+    }
+    if (access.kind.space == MemorySpace::Shared || access.kind.space == MemorySpace::Local) {
         access.buffer.clear();
     } else if (access.buffer.empty()) {
         if (kernel.buffers.empty()) {
             kernel.buffers.push_back(KernelBuffer{"data", std::to_string(kMaxBufferBytes)});
         }
         access.buffer = kernel.buffers.front().name;
+    }
+    if (access.kind.space == MemorySpace::Texture && access.textureRowBytes.empty()) {
+        access.textureRowBytes = "32"; // a texture needs rows; the kernel file can widen them
+    } else if (access.kind.space != MemorySpace::Texture) {
+        access.textureRowBytes.clear();
     }
     // An emptied field is shown (and its error) but not written into the kernel: a kernel's
     // expressions are never empty in a file, so the session stays readable and the text the

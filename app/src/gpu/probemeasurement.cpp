@@ -240,7 +240,7 @@ std::vector<CounterComparison> compareWithModel(const ModernPrediction& predicti
         out.push_back({quantity, counter, predicted(counter), measurement.counter(counter)});
     };
     const AccessCounters counters = nsightCountersFor(prediction.kind);
-    if (prediction.kind.space == MemorySpace::Global) {
+    if (usesSectors(prediction.kind.space)) {
         add(QObject::tr("requests"), counters.first);
         add(QObject::tr("sectors"), counters.second);
     } else {

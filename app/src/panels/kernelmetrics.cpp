@@ -208,8 +208,14 @@ void KernelMetricsSection::setMeasurement(const QString& title,
                    : QStringLiteral("%1 / %2").arg(integer(a.requests), integer(a.sectors)),
             tr("kernel-wide"), none);
     }
-    // In total: every kernel-level counter.
-    for (const std::string& counter : gridCounterNames()) {
+    // In total: every kernel-level counter, then the local and texture counters of kernels that
+    // have such accesses (absent from both columns otherwise, so skipped), and a texture read's
+    // global-load equivalent beside its texture sectors.
+    std::vector<std::string> counters = gridCounterNames();
+    counters.insert(counters.end(), localCounterNames().begin(), localCounterNames().end());
+    counters.insert(counters.end(), textureCounterNames().begin(), textureCounterNames().end());
+    counters.emplace_back("warpscope__texture_global_equivalent_sectors");
+    for (const std::string& counter : counters) {
         const char* name = counter.c_str();
         const auto predicted = at(m.predicted, name);
         const auto measured = m.countersMeasured ? at(m.counters, name) : std::nullopt;

@@ -34,7 +34,9 @@ QString accessText(const KernelAccess& access, int index) {
                        .arg(QLatin1String(toString(access.kind.space)),
                             QLatin1String(toString(access.kind.op)))
                        .arg(access.kind.widthBytes);
-    if (access.kind.space != MemorySpace::Shared && !access.buffer.empty()) {
+    if ((access.kind.space == MemorySpace::Global || access.kind.space == MemorySpace::Constant ||
+         access.kind.space == MemorySpace::Texture) &&
+        !access.buffer.empty()) {
         kind += QStringLiteral(", %1").arg(QString::fromStdString(access.buffer));
     }
     const QString label = QString::fromStdString(access.label);
@@ -440,7 +442,9 @@ void KernelPanel::syncFromDocument() {
             if (m_buffer->currentIndex() != current) {
                 m_buffer->setCurrentIndex(current);
             }
-            m_buffer->setEnabled(access.kind.space != MemorySpace::Shared);
+            m_buffer->setEnabled(access.kind.space == MemorySpace::Global ||
+                                 access.kind.space == MemorySpace::Constant ||
+                                 access.kind.space == MemorySpace::Texture);
         }
         {
             const QSignalBlocker blocker(m_buffers);

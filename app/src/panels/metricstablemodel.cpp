@@ -67,24 +67,38 @@ void MetricsTableModel::rebuild() {
         const TextbookPrediction& t = evaluation->textbook;
         auto number = [](auto value) { return QString::number(value); };
         if (const auto& g = evaluation->modern.global) {
-            m_rows.push_back({tr("Requests"), number(g->requests), kDash,
-                              tr("Instructions issued to L1TEX for the warp")});
-            m_rows.push_back({tr("Sectors (32 B)"), number(g->sectors), kDash,
-                              tr("32-byte sectors the warp's request fetches")});
+            // Local and texture accesses: the notes give them no textbook rule.
+            const bool textbook = evaluation->access.kind.space == MemorySpace::Global;
+            const auto& texture = evaluation->modern.texture;
+            const auto tb = [&](const QString& text) { return textbook ? text : kDash; };
+            if (texture) {
+                m_rows.push_back(
+                    {tr("Requests"), number(texture->requests), kDash,
+                     tr("Texture requests: one per quad of lanes with an active one")});
+                m_rows.push_back({tr("Sectors (32 B)"), number(texture->sectors), kDash,
+                                  tr("Texture sectors: each quad's distinct sectors, summed")});
+                m_rows.push_back({tr("Sectors as global loads"), number(g->sectors), kDash,
+                                  tr("What global loads of the same addresses fetch (drawn)")});
+            } else {
+                m_rows.push_back({tr("Requests"), number(g->requests), kDash,
+                                  tr("Instructions issued to L1TEX for the warp")});
+                m_rows.push_back({tr("Sectors (32 B)"), number(g->sectors), kDash,
+                                  tr("32-byte sectors the warp's request fetches")});
+            }
             m_rows.push_back({tr("Lines (128 B)"), number(g->lines), kDash,
                               tr("128-byte lines those sectors fall in")});
             m_rows.push_back(
-                {tr("Transactions"), kDash, number(t.transactions.size()),
+                {tr("Transactions"), kDash, tb(number(t.transactions.size())),
                  tr("The textbook model's memory transactions: %1").arg(textbookRuleText(t.rule))});
             m_rows.push_back({tr("Bytes requested"), number(g->bytesRequested),
-                              number(t.bytesRequested), tr("Active lanes × element width")});
+                              tb(number(t.bytesRequested)), tr("Active lanes × element width")});
             m_rows.push_back({tr("Distinct bytes requested"), number(g->uniqueBytesRequested),
-                              number(t.uniqueBytesRequested),
+                              tb(number(t.uniqueBytesRequested)),
                               tr("Bytes the warp asked for, each counted once")});
-            m_rows.push_back({tr("Bytes moved"), number(g->bytesMoved), number(t.bytesMoved),
+            m_rows.push_back({tr("Bytes moved"), number(g->bytesMoved), tb(number(t.bytesMoved)),
                               tr("Sectors × 32 B (modern); transaction sizes (textbook)")});
             m_rows.push_back({tr("Efficiency"), percentText(g->efficiency),
-                              percentText(t.efficiency),
+                              tb(percentText(t.efficiency)),
                               tr("Distinct bytes requested / bytes moved")});
         } else if (const auto& s = evaluation->modern.shared) {
             m_rows.push_back({tr("Wavefronts"), number(s->wavefronts),

@@ -216,6 +216,8 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     m_space->addItem(tr("Global memory"), QStringLiteral("global"));
     m_space->addItem(tr("Shared memory"), QStringLiteral("shared"));
     m_space->addItem(tr("Constant memory"), QStringLiteral("constant"));
+    m_space->addItem(tr("Local memory"), QStringLiteral("local"));
+    m_space->addItem(tr("Texture"), QStringLiteral("texture"));
     m_op = new QComboBox(accessBox);
     m_op->addItem(tr("Load"), QStringLiteral("load"));
     m_op->addItem(tr("Store"), QStringLiteral("store"));

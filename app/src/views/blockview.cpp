@@ -61,7 +61,7 @@ void BlockView::recomputeWarps() {
     }
     const Pattern& pattern = evaluation->pattern;
     const PatternSource& source = *pattern.source;
-    m_global = pattern.kind.space == MemorySpace::Global;
+    m_global = usesSectors(pattern.kind.space);
     m_bx = source.blockDim.x;
     m_by = source.blockDim.y;
     m_bz = source.blockDim.z;

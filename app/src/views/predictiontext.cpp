@@ -26,6 +26,10 @@ QString describeAccess(const WarpAccess& access) {
                           : (load ? tr("Shared load") : tr("Shared store"));
     if (access.kind.space == MemorySpace::Constant) {
         what = tr("Constant load");
+    } else if (access.kind.space == MemorySpace::Local) {
+        what = load ? tr("Local load") : tr("Local store");
+    } else if (access.kind.space == MemorySpace::Texture) {
+        what = tr("Texture read");
     }
     if (global && load && access.kind.cache != CachePath::Default) {
         what += QStringLiteral(" (.%1)").arg(QString::fromLatin1(toString(access.kind.cache)));
@@ -38,6 +42,24 @@ QString describeAccess(const WarpAccess& access) {
 
 QString modernSummary(const Evaluation& evaluation) {
     const ModernPrediction& modern = evaluation.modern;
+    if (modern.texture && modern.global) {
+        // The notes: a cache tuned for 2-D locality, not coherent with writes in the same kernel.
+        return tr("Texture (pitched 2-D): %1 request(s) · %2 sector(s), per quad of lanes · as "
+                  "global loads: %3 sector(s) · not coherent with writes in the kernel")
+            .arg(modern.texture->requests)
+            .arg(modern.texture->sectors)
+            .arg(modern.global->sectors);
+    }
+    if (modern.global && modern.kind.space == MemorySpace::Local) {
+        // The notes: off-chip, as slow as global memory; interleaved so that consecutive
+        // threads' same element sit side by side.
+        const GlobalPrediction& g = *modern.global;
+        return tr("Local memory (off-chip, interleaved: word w of lane l at w x 128 + l x 4): "
+                  "%1 request(s) · %2 sector(s) in %3 line(s)")
+            .arg(g.requests)
+            .arg(g.sectors)
+            .arg(g.lines);
+    }
     if (modern.global) {
         const GlobalPrediction& g = *modern.global;
         return tr("Modern model (cc 7.0+): %1 request(s) · %2 sector(s) in %3 line(s) · %4 moved "

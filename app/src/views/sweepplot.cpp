@@ -348,12 +348,11 @@ void SweepPlot::setGpuMeasurements(const std::vector<ProbeMeasurement>& measurem
     const AccessKind& kind = evaluation->pattern.kind;
     // Sectors over the model's sectors, wavefronts over its wavefronts.
     const AccessCounters counters = nsightCountersFor(kind);
-    const std::string& counter =
-        kind.space == MemorySpace::Global ? counters.second : counters.first;
+    const std::string& counter = usesSectors(kind.space) ? counters.second : counters.first;
     const std::size_t n = std::min<std::size_t>(measurements.size(), m_data.values.size());
     int differ = 0;
     const QVector<double>& predicted =
-        kind.space == MemorySpace::Global ? m_data.modernSectors : m_data.modernWavefronts;
+        usesSectors(kind.space) ? m_data.modernSectors : m_data.modernWavefronts;
     for (std::size_t i = 0; i < n; ++i) {
         const ProbeMeasurement& m = measurements[i];
         if (const auto value = m.counter(counter)) {

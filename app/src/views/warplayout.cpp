@@ -29,11 +29,16 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
                                bool showTextbook) {
     WarpLayout layout;
     const WarpAccess& access = evaluation.access;
-    layout.global = access.kind.space == MemorySpace::Global && evaluation.modern.global;
+    // Local accesses draw their interleaved addresses, texture reads their global-load
+    // equivalent: both as lines and sectors.
+    layout.global = usesSectors(access.kind.space) && evaluation.modern.global;
     layout.constant = access.kind.space == MemorySpace::Constant && evaluation.modern.constant;
     // A constant load's rounds are the textbook model's passes too (one per distinct address, in
-    // the order of the lowest lane), so they are drawn as its transaction boxes.
-    layout.showTextbook = (showTextbook && layout.global) || layout.constant;
+    // the order of the lowest lane), so they are drawn as its transaction boxes. The notes give
+    // local and texture accesses no transaction rule: no textbook overlay.
+    layout.showTextbook =
+        (showTextbook && layout.global && access.kind.space == MemorySpace::Global) ||
+        layout.constant;
     const qreal lineHeight = font.height();
     layout.textHeight = lineHeight;
 

@@ -57,6 +57,10 @@ struct KernelAccess {
     std::string activeExpression = "1";
     /// A short name for tables and views ("load A"); may be empty.
     std::string label;
+    /// Texture reads only: the bytes of one row of the 2-D texture laid over the buffer (an
+    /// integer expression of the parameters, a multiple of 32). The address stays a byte offset
+    /// from the buffer's start; the probe reads texel ((address % row) / 4, address / row).
+    std::string textureRowBytes;
 
     bool operator==(const KernelAccess&) const = default;
 };
@@ -97,7 +101,8 @@ struct ResolvedBuffer {
 
 struct ResolvedAccess {
     KernelAccess access;
-    int bufferIndex = -1; // into ResolvedKernel::buffers; -1 for shared accesses
+    int bufferIndex = -1; // into ResolvedKernel::buffers; -1 for shared and local accesses
+    std::int64_t textureRowBytes = 0; // texture reads: textureRowBytes evaluated; 0 otherwise
     Expression address;
     Expression active;
 };
@@ -158,6 +163,9 @@ struct GridAccessPrediction {
     // instruction's distinct addresses (ConstantPrediction::cacheRequests). The histogram counts
     // warps by distinct addresses.
     std::int64_t constantAddresses = 0;
+    /// Texture reads: the sectors a global load of the same addresses would need (the
+    /// requests and sectors above are then the texture rule's, docs/models.md).
+    std::int64_t globalEquivalentSectors = 0;
     /// Active lanes x width, over the grid (the notes' effective-bandwidth numerator).
     std::int64_t bytesRequested = 0;
     std::int64_t activeThreads = 0;
@@ -194,6 +202,8 @@ struct GridPrediction {
     std::vector<GridBufferFootprint> buffers;   // in the kernel's order
     /// Bytes of shared memory one block uses: the largest shared address + width (0 for none).
     std::int64_t sharedBytesPerBlock = 0;
+    /// Bytes of the per-thread local array: the largest local offset + width (0 for none).
+    std::int64_t localBytesPerThread = 0;
     std::int64_t warps = 0;
     /// Totals under Nsight Compute names (the eight l1tex counters,
     /// lts__t_sectors_srcunit_tex_op_read.sum / _op_write.sum, dram__bytes_read.sum as the cold

@@ -116,16 +116,36 @@ struct ConstantPrediction {
     std::vector<ConstantRound> rounds;
 };
 
+/// A texture read of a 2-D texture over pitched linear memory (docs/models.md, "Texture
+/// memory"): the texture pipe takes the warp as eight quads (lanes 4q to 4q + 3); each quad
+/// with an active lane is one request, and its sectors are counted per quad.
+struct TexturePrediction {
+    int requests = 0; // l1tex__t_requests_pipe_tex_mem_texture.sum
+    int sectors = 0;  // l1tex__t_sectors_pipe_tex_mem_texture.sum
+};
+
 struct ModernPrediction {
     AccessKind kind;
-    std::optional<GlobalPrediction> global;     // set for the global space
+    /// Set for the global space; for local memory, the interleaved addresses' requests and
+    /// sectors; for a texture read, what a global load of the same addresses would count (its
+    /// "global-load equivalent").
+    std::optional<GlobalPrediction> global;
     std::optional<SharedPrediction> shared;     // set for the shared space
     std::optional<ConstantPrediction> constant; // set for the constant space
+    std::optional<TexturePrediction> texture;   // set for texture reads
 };
+
+/// Whether an access of this space is counted by the global rules (lines and sectors): global,
+/// local (on its interleaved addresses) and texture (its global-load equivalent).
+bool usesSectors(MemorySpace space);
+
+/// The texture rule alone (TexturePrediction) for a validated access.
+TexturePrediction predictTexture(const WarpAccess& access);
 
 ModernPrediction predictModern(const WarpAccess& access);
 
-// ---- Textbook (Fermi/Kepler) -------------------------------------------------------------------
+// ---- Textbook (Fermi/Kepler)
+// -------------------------------------------------------------------
 
 enum class SharedBankMode { FourByte, EightByte };
 
@@ -172,7 +192,8 @@ TextbookPrediction predictTextbook(const WarpAccess& access, const TextbookOptio
 
 const char* toString(TextbookRule rule);
 
-// ---- Metric names ------------------------------------------------------------------------------
+// ---- Metric names
+// ------------------------------------------------------------------------------
 
 /// A named number, under Nsight Compute's name where one exists, else warpscope's own
 /// (documented in docs/metrics.md).
@@ -181,14 +202,16 @@ struct Metric {
     double value = 0.0;
 };
 
-/// The modern model's values as Nsight Compute metrics (all eight ld/st counters for the access's
-/// space, zero for the op it does not do) plus warpscope__ extras (lines, bytes, efficiency).
+/// The modern model's values as Nsight Compute metrics (all eight ld/st counters for the
+/// access's space, zero for the op it does not do) plus warpscope__ extras (lines, bytes,
+/// efficiency).
 std::vector<Metric> modernMetrics(const ModernPrediction& prediction);
 
 /// The textbook values under warpscope's textbook__ names.
 std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction);
 
-/// The Nsight Compute counters the probe measures and the modern model predicts, in a fixed order.
+/// The Nsight Compute counters the probe measures and the modern model predicts, in a fixed
+/// order.
 const std::vector<std::string>& nsightCounterNames();
 
 /// The two of nsightCounterNames() that count an access of `kind`: its requests and sectors
@@ -206,5 +229,10 @@ AccessCounters nsightCountersFor(const AccessKind& kind);
 /// loads included). Their difference is warpscope__constant_extra_requests, which the model
 /// predicts exactly (docs/metrics.md).
 const std::vector<std::string>& constantCounterNames();
+/// Nsight Compute's counters for local memory and textures, measured only for kernels that have
+/// such accesses (a per-kind list appended to the request): local ld requests, ld sectors, st
+/// requests, st sectors, then texture requests and sectors.
+const std::vector<std::string>& localCounterNames();
+const std::vector<std::string>& textureCounterNames();
 
 } // namespace warpscope

@@ -19,12 +19,12 @@ inline constexpr int kWarpSize = 32;
 
 /// Constant: the __constant__ space (loads only, at most kConstantBytes), read through the
 /// constant cache, which serves a warp's distinct addresses one after another (seed 003).
-enum class MemorySpace { Global, Shared, Constant };
+enum class MemorySpace { Global, Shared, Constant, Local, Texture };
 enum class AccessOp { Load, Store };
 /// Global load cache operator, as in PTX ld.global.{ca,cg,nc}; Default is a plain ld.global.
 enum class CachePath { Default, CacheAll, CacheGlobal, NonCoherent };
 
-const char* toString(MemorySpace space); // "global", "shared", "constant"
+const char* toString(MemorySpace space); // "global", "shared", "constant", "local", "texture"
 const char* toString(AccessOp op);       // "load", "store"
 const char* toString(CachePath path);    // "default", "ca", "cg", "nc"
 std::optional<MemorySpace> memorySpaceFromString(std::string_view text);
@@ -37,6 +37,17 @@ inline constexpr std::int64_t kConstantBytes = 64 * 1024;
 /// Element widths a lane may access, in bytes.
 inline constexpr std::array<int, 5> kElementWidths = {1, 2, 4, 8, 16};
 bool isValidWidth(int widthBytes);
+
+/// Local memory: a thread's byte offset into its own array becomes the address the hardware
+/// uses, with consecutive lanes' same 4-byte word side by side (128 bytes per word for a warp):
+/// (offset / 4) * 128 + lane * 4 + offset % 4, relative to the warp's local window.
+/// docs/models.md ("Local memory") states where this comes from and how it was checked.
+std::int64_t localInterleavedAddress(std::int64_t offset, int lane);
+/// The thread's byte offset of an interleaved local address (the inverse of the above).
+std::int64_t localThreadOffset(std::int64_t interleaved);
+/// Widths a local access may have in warpscope's model (1, 2 or 4 bytes: within one
+/// interleaved word); texture reads are 4 bytes (one 32-bit texel).
+bool isValidWidthFor(MemorySpace space, int widthBytes);
 
 /// The instruction itself, without addresses.
 struct AccessKind {
@@ -123,6 +134,11 @@ struct WarpAccess {
 /// Check a concrete access: valid width, no negative address, every address a multiple of the
 /// width (the hardware faults otherwise). The error's `where` names the lane ("lane 7").
 Result<WarpAccess> validate(WarpAccess access);
+
+/// For a local access: each active lane's per-thread offset replaced by its interleaved address
+/// (localInterleavedAddress). Other spaces are returned unchanged. resolve() and resolveWarp()
+/// apply it, so a resolved local access holds the addresses the hardware touches.
+WarpAccess interleaveLocal(WarpAccess access);
 
 /// Evaluate a pattern into 32 concrete addresses (and validate them). Errors from the
 /// expressions keep their column; `where` says which expression or lane failed.
