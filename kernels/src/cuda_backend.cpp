@@ -127,6 +127,7 @@ public:
             cudaSetDevice(m_device);
             m_counters.session.reset();
             m_kernelCounters.session.reset();
+            m_copyCounters.session.reset();
             cudaFree(m_arena);
             cudaFree(m_sink);
             cudaFree(m_cycles);
@@ -711,8 +712,17 @@ private:
 
     /// The whole-kernel counter session (more metrics than the replay's); it and the replay
     /// session take turns, since a context has one range profiler.
-    void ensureKernelCounters() {
-        openCounters(m_kernelCounters, m_counters, kernelCounterNames());
+    /// Kernels with an async copy get their own session: kernelCounterNames() and the copy's
+    /// (kernelCopyCounterNames()), so that every other kernel keeps its single pass.
+    CounterSlot& ensureKernelCounters(bool copy) {
+        CounterSlot& slot = copy ? m_copyCounters : m_kernelCounters;
+        CounterSlot& third = copy ? m_kernelCounters : m_copyCounters;
+        if (!slot.tried) {
+            third.session.reset();
+            third.tried = false;
+        }
+        openCounters(slot, m_counters, copy ? kernelCopyCounterNames() : kernelCounterNames());
+        return slot;
     }
 
     /// Device buffers of one kernel, freed on every path.
@@ -895,16 +905,19 @@ private:
         }
 
         if (options.counters) {
-            ensureKernelCounters();
-            if (!m_kernelCounters.session) {
-                result.countersUnavailableReason = m_kernelCounters.error.message;
+            const bool copy = std::any_of(
+                kernel.accesses.begin(), kernel.accesses.end(),
+                [](const ResolvedAccess& a) { return a.access.kind.op == AccessOp::CopyAsync; });
+            CounterSlot& slot = ensureKernelCounters(copy);
+            if (!slot.session) {
+                result.countersUnavailableReason = slot.error.message;
             } else {
                 if (auto e = check(cudaDeviceSynchronize(), "before the counters")) {
                     return *e;
                 }
                 // One cold launch (flushed before every pass) on the legacy stream, which the
                 // profiler's ranges are ordered with.
-                auto counters = m_kernelCounters.session->measure(
+                auto counters = slot.session->measure(
                     1, [&](int) { return launch(nullptr) == cudaSuccess; },
                     [&](int) {
                         return flush(nullptr) == cudaSuccess &&
@@ -939,6 +952,7 @@ private:
     std::size_t m_maxSharedBytes = 48 * 1024;
     CounterSlot m_counters;       // the replay's (nsightCounterNames)
     CounterSlot m_kernelCounters; // whole kernels' (kernelCounterNames)
+    CounterSlot m_copyCounters;   // kernels with an async copy (kernelCopyCounterNames)
 };
 
 } // namespace

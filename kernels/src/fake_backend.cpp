@@ -227,7 +227,9 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
         m.kernelMs = Stats{ms, ms, ms, std::max(1, options.repetitions)};
         m.effectiveBandwidthGBs = m.bytesRequested / (ms * 1e-3) / 1e9;
         if (options.counters) {
-            const auto& names = kernelCounterNames();
+            // kernelCopyCounterNames() holds kernelCounterNames() and the async copy's, which
+            // only kernels with a copy predict.
+            const auto& names = kernelCopyCounterNames();
             for (const Metric& metric : item.prediction.metrics) {
                 if (std::find(names.begin(), names.end(), metric.name) != names.end()) {
                     m.counters[metric.name] = metric.value;

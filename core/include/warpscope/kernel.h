@@ -57,6 +57,9 @@ struct KernelAccess {
     std::string activeExpression = "1";
     /// A short name for tables and views ("load A"); may be empty.
     std::string label;
+    /// Async copies (kind.op == CopyAsync) only: the byte offset in the block's shared array the
+    /// thread's element is copied to. `buffer` and `addressExpression` are the global side.
+    std::string sharedAddressExpression;
 
     bool operator==(const KernelAccess&) const = default;
 };
@@ -100,6 +103,8 @@ struct ResolvedAccess {
     int bufferIndex = -1; // into ResolvedKernel::buffers; -1 for shared accesses
     Expression address;
     Expression active;
+    /// Async copies: the parsed shared address; unset for every other access.
+    std::optional<Expression> sharedAddress;
 };
 
 /// A kernel with its parameters' values applied: sizes and launch evaluated and checked against
@@ -126,7 +131,8 @@ Result<ResolvedKernel> resolveKernel(const Kernel& kernel);
 /// the per-warp models and views read it. Lanes past the end of the block are inactive. A
 /// negative or misaligned address, or an expression error, is an Error whose `where` names the
 /// thread: "/accesses/1/address (store out), block (3, 0, 0), thread (29, 0, 0)". Bounds are
-/// checked by predictGrid, not here.
+/// checked by predictGrid, not here. An async copy's WarpAccess carries its shared side too
+/// (sharedAddresses), its errors named ".../shared_address".
 Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::int64_t blockLinear,
                                std::int64_t warpInBlock);
 
@@ -149,7 +155,7 @@ struct GridAccessPrediction {
     // Global accesses (sums over every warp of the grid, the per-warp modern model's counts).
     std::int64_t requests = 0;
     std::int64_t sectors = 0;
-    // Shared accesses.
+    // Shared accesses, and the shared side of async copies.
     std::int64_t wavefronts = 0;
     std::int64_t bankConflicts = 0;
     /// Active lanes x width, over the grid (the notes' effective-bandwidth numerator).
@@ -222,6 +228,11 @@ const std::vector<std::string>& gridCounterNames();
 /// (dram__bytes_read.sum / _write.sum, of which the footprint is a lower bound), the L1 hit rate
 /// and the kernel's duration.
 const std::vector<std::string>& kernelCounterNames();
+
+/// What measure_kernel reads for a kernel with an async copy: kernelCounterNames() and those of
+/// copyAsyncCounterNames() that CUPTI's range profiler can count (all but the shared side's
+/// wavefronts, which only Nsight Compute's SASS patching measures).
+const std::vector<std::string>& kernelCopyCounterNames();
 
 /// The grid's totals as named metrics, as predictGrid fills GridPrediction::metrics.
 std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPrediction& prediction);
