@@ -3,7 +3,7 @@
 the course notes' bandwidth tables reproduced.
 
 Usage:
-  kernel_check.py check  PROBE KERNELS_JSON OUTDIR [ID ... | --extra]
+  kernel_check.py check  PROBE KERNELS_JSON OUTDIR [ID ... | --extra | --copy-async]
   kernel_check.py tables PROBE KERNELS_JSON OUTDIR [RUNS]
   kernel_check.py render KERNELS_JSON OUTDIR   (the tables again from OUTDIR/kernel_tables.jsonl)
 
@@ -50,6 +50,15 @@ METRICS = nsight.ACCESS_METRICS + [
     "gpu__time_duration.sum",
 ]
 EXACT = METRICS[:4]
+# Async copies (copy_async, LDGSTS): requested only for kernels that have one. All four must equal
+# the model exactly; the shared side's wavefronts (the SASS-patched metric) only ncu measures.
+COPY = [
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+]
+COPY_NCU_ONLY = [COPY[2]]
 DRAM = ["dram__bytes_read.sum", "dram__bytes_write.sum"]
 SHARED_WAVEFRONTS = [METRICS[4], METRICS[6]]
 
@@ -116,6 +125,12 @@ EXTRA = [
     ("transpose-unroll4col-cg", ["--param", "bx=8", "--param", "by=32"]),
     ("readoffset", ["--param", "offset=11"]),
     ("writeoffset-cg", ["--param", "offset=11"]),
+    ("copyasync-width", ["--param", "w=4"]),
+    ("copyasync-width", ["--param", "w=8"]),
+    ("copyasync-width-staged", ["--param", "w=4"]),
+    ("copyasync-shared-stride", ["--param", "stride=33"]),
+    ("copyasync-shared-stride", ["--param", "stride=1", "--param", "gstride=2"]),
+    ("copyasync-shared-stride", ["--param", "stride=2", "--param", "gstride=4"]),
 ]
 
 
@@ -125,6 +140,11 @@ def check(probe, kernels_json, out_dir, ids):
     jobs = [(p["id"], []) for p in presets]
     if ids == ["--extra"]:
         jobs, name = EXTRA, "kernel_check_extra"
+    elif ids == ["--copy-async"]:
+        # Issue 19's async copies alone: their presets and their EXTRA launches.
+        jobs = [(p["id"], []) for p in presets if p["id"].startswith("copyasync-")]
+        jobs += [job for job in EXTRA if job[0].startswith("copyasync-")]
+        name = "kernel_check_copy_async"
     elif ids:
         jobs = [(p["id"], []) for p in presets if p["id"] in ids]
     by_id = {p["id"]: p for p in presets}
@@ -146,7 +166,9 @@ def check(probe, kernels_json, out_dir, ids):
     for kid, extra in jobs:
         preset = by_id[kid]
         label = " ".join([kid] + [a for a in extra if a != "--param"])
-        has_shared = any(a.get("space") == "shared" for a in preset["kernel"]["accesses"])
+        has_shared = any(a.get("space") == "shared" or a.get("op") == "copy_async"
+                         for a in preset["kernel"]["accesses"])
+        has_copy = any(a.get("op") == "copy_async" for a in preset["kernel"]["accesses"])
         cubin = os.path.join(workdir, kid + ".cubin")
         code, out, err, seconds = run([probe, "run-kernel", kid, *extra, "--json",
                                        "--repetitions", "5"],
@@ -156,7 +178,7 @@ def check(probe, kernels_json, out_dir, ids):
             failures.append(label)
             continue
         answer = json.loads(out.splitlines()[0])
-        ncu, ncu_status = ncu_metrics(probe, kid, extra)
+        ncu, ncu_status = ncu_metrics(probe, kid, extra, METRICS + COPY if has_copy else None)
         ncu_free, _ = ncu_metrics(probe, kid, extra, DRAM, "none")
         promised = answer["memoryInstructions"]
         found_full = check_kernel_sass.sass_memory_instructions(cubin)
@@ -171,6 +193,12 @@ def check(probe, kernels_json, out_dir, ids):
         problems = []
         for m in EXACT:
             p, c, n = predicted.get(m), counters.get(m), ncu.get(m)
+            if not (p == c == n):
+                problems.append("%s predicted %s probe %s ncu %s" % (m, fmt(p), fmt(c), fmt(n)))
+        for m in COPY if has_copy else []:
+            p, c, n = predicted.get(m), counters.get(m), ncu.get(m)
+            if m in COPY_NCU_ONLY:
+                c = p
             if not (p == c == n):
                 problems.append("%s predicted %s probe %s ncu %s" % (m, fmt(p), fmt(c), fmt(n)))
         for m in SHARED_WAVEFRONTS:
@@ -248,6 +276,21 @@ def check(probe, kernels_json, out_dir, ids):
         log(text, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["id"], triple(EXACT[0]), triple(EXACT[1]), triple(EXACT[2]), triple(EXACT[3]),
             shared, dram, lts, "✓" if r["sass"]["ok"] else "✗", san))
+    copies = [r for r in rows if any(m in r["answer"]["predicted"] for m in COPY)]
+    if copies:
+        log(text, "")
+        log(text, "| launch | LDGSTS requests (model = probe = ncu) | LDGSTS sectors "
+                  "| shared wavefronts (model = ncu) | bank conflicts (model = probe = ncu) |")
+        log(text, "|---|---|---|---|---|")
+        for r in copies:
+            p, c, n = r["answer"]["predicted"], r["answer"]["counters"], r["ncu"]
+            cells = []
+            for m in COPY:
+                values = [p.get(m)] + ([] if m in COPY_NCU_ONLY else [c.get(m)]) + [n.get(m)]
+                same = all(v == values[0] for v in values)
+                cells.append(fmt(values[0]) + " ✓" if same
+                             else " / ".join(fmt(v) for v in values) + " ✗")
+            log(text, "| %s | %s |" % (r["id"], " | ".join(cells)))
     log(text, "")
     log(text, "%d kernels, %d with problems%s" % (len(jobs), len(failures),
                                                   (": " + ", ".join(failures)) if failures else ""))

@@ -304,7 +304,9 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
     KernelSweepData data;
     data.plan = plan;
     for (const KernelAccess& access : kernel.accesses) {
-        data.hasShared = data.hasShared || access.kind.space == MemorySpace::Shared;
+        // An async copy writes shared memory: its wavefronts count with the shared accesses'.
+        data.hasShared = data.hasShared || access.kind.space == MemorySpace::Shared ||
+                         access.kind.op == AccessOp::CopyAsync;
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const int total = static_cast<int>(plan.points.size());
@@ -333,7 +335,9 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
                     const GridAccessPrediction& p = prediction->accesses[a];
                     if (kernel.accesses[a].kind.space == MemorySpace::Global) {
                         sectors += static_cast<double>(p.sectors);
-                    } else {
+                    }
+                    if (kernel.accesses[a].kind.space == MemorySpace::Shared ||
+                        kernel.accesses[a].kind.op == AccessOp::CopyAsync) {
                         wavefronts += static_cast<double>(p.wavefronts);
                     }
                 }

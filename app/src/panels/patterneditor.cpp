@@ -218,6 +218,7 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     m_op = new QComboBox(accessBox);
     m_op->addItem(tr("Load"), QStringLiteral("load"));
     m_op->addItem(tr("Store"), QStringLiteral("store"));
+    m_op->addItem(tr("Async copy → shared"), QStringLiteral("copy_async"));
     m_width = new QComboBox(accessBox);
     m_width->setObjectName(QStringLiteral("widthBox"));
     for (int width : kElementWidths) {

@@ -212,6 +212,19 @@ void PatternEditor::editKind() {
         pattern.kind.op = *op;
     }
     pattern.kind.widthBytes = m_width->currentData().toInt();
+    if (pattern.source) {
+        // An async copy needs its shared side: it starts as the lanes' elements side by side,
+        // and follows the width while it is still that.
+        std::string& shared = pattern.source->sharedAddressExpression;
+        const bool generated =
+            shared.empty() || (shared.rfind("lane * ", 0) == 0 && shared.size() <= 9 &&
+                               shared.find_first_not_of("0123456789", 7) == std::string::npos);
+        if (pattern.kind.op != AccessOp::CopyAsync) {
+            shared.clear();
+        } else if (generated) {
+            shared = "lane * " + std::to_string(pattern.kind.widthBytes);
+        }
+    }
     pattern.kind.cache = static_cast<CachePath>(m_cache->currentData().toInt());
     m_document->editPattern(pattern, tr("Change the access kind"));
 }
