@@ -101,9 +101,14 @@ def main():
     os.makedirs(os.path.dirname(stem), exist_ok=True)
     open(stem + ".svg", "w").write("\n".join(out) + "\n")
     print(stem + ".svg")
-    if shutil.which("convert"):
-        subprocess.run(["convert", "-density", "96", stem + ".svg", stem + ".png"], check=True)
-        print(stem + ".png")
+    # A PNG beside it where a converter is installed (rsvg-convert, else ImageMagick).
+    for command in (["rsvg-convert", "-o", stem + ".png", stem + ".svg"],
+                    ["convert", "-density", "96", stem + ".svg", stem + ".png"]):
+        if shutil.which(command[0]) and subprocess.run(command).returncode == 0:
+            print(stem + ".png")
+            break
+    else:
+        print("no SVG converter worked here: SVG only", file=sys.stderr)
     return 0
 
 

@@ -919,12 +919,14 @@ const std::vector<std::string>& kernelCounterNames() {
 const std::vector<std::string>& kernelCopyCounterNames() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> list = kernelCounterNames();
-        // The shared side's wavefronts (the third) exist only as a SASS-patched metric, which
-        // Nsight Compute measures and CUPTI's range profiler does not.
+        // The shared side's wavefronts and conflicts exist per instruction only as SASS-patched
+        // metrics, which Nsight Compute measures and CUPTI's range profiler does not; the probe
+        // reads the hardware conflict counter instead, which also counts conflicts with other
+        // warps' traffic (at least the model's; docs/metrics.md).
         const std::vector<std::string>& copy = copyAsyncCounterNames();
-        for (std::size_t i : {0u, 1u, 3u}) {
-            list.push_back(copy[i]);
-        }
+        list.push_back(copy[0]);
+        list.push_back(copy[1]);
+        list.emplace_back(kCopyAsyncHardwareConflicts);
         return list;
     }();
     return names;

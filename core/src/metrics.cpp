@@ -41,7 +41,7 @@ const std::vector<std::string>& copyAsyncCounterNames() {
         "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
         "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+        "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
     };
     return names;
 }

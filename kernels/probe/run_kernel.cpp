@@ -153,8 +153,7 @@ std::optional<Kernel> findKernel(const std::string& subject, std::string& why) {
 
 bool isExactCounter(const std::string& name) {
     return name.rfind("l1tex__t_requests_pipe_lsu_mem_global", 0) == 0 ||
-           name.rfind("l1tex__t_sectors_pipe_lsu_mem_global", 0) == 0 ||
-           name == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum";
+           name.rfind("l1tex__t_sectors_pipe_lsu_mem_global", 0) == 0;
 }
 
 /// The counter table of one kernel; returns how many exact counters differ.

@@ -25,6 +25,7 @@ const std::vector<std::string>& panelCounterNames() {
         std::vector<std::string> list = gridCounterNames();
         const std::vector<std::string>& copy = copyAsyncCounterNames();
         list.insert(list.end(), copy.begin(), copy.end());
+        list.emplace_back(kCopyAsyncHardwareConflicts); // measured only
         return list;
     }();
     return names;

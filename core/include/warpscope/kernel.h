@@ -229,9 +229,16 @@ const std::vector<std::string>& gridCounterNames();
 /// and the kernel's duration.
 const std::vector<std::string>& kernelCounterNames();
 
-/// What measure_kernel reads for a kernel with an async copy: kernelCounterNames() and those of
-/// copyAsyncCounterNames() that CUPTI's range profiler can count (all but the shared side's
-/// wavefronts, which only Nsight Compute's SASS patching measures).
+/// The hardware counter of LDGSTS bank conflicts. Measured on the H100 it is at least the model's
+/// (per-instruction) conflicts and more under load, by conflicts with other warps' shared traffic:
+/// the probe reports it, nothing predicts it exactly.
+inline constexpr const char* kCopyAsyncHardwareConflicts =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum";
+
+/// What measure_kernel reads for a kernel with an async copy: kernelCounterNames(), the LDGSTS
+/// requests and sectors of copyAsyncCounterNames() and kCopyAsyncHardwareConflicts (the shared
+/// side's per-instruction wavefronts and conflicts are SASS-patched metrics, which only Nsight
+/// Compute measures).
 const std::vector<std::string>& kernelCopyCounterNames();
 
 /// The grid's totals as named metrics, as predictGrid fills GridPrediction::metrics.

@@ -162,9 +162,11 @@ std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction);
 const std::vector<std::string>& nsightCounterNames();
 
 /// What Nsight Compute counts for async copies (LDGSTS through L1, cp.async.ca) on compute
-/// capability 8.0 and later, in this order: requests and sectors of the global side, wavefronts
-/// and bank conflicts of the shared side. The global side also counts in the op_ld counters of
-/// nsightCounterNames(); the shared side in none of them. docs/metrics.md documents each.
+/// capability 8.0 and later, in this order: requests and sectors of the global side (hardware
+/// counters), wavefronts and bank conflicts of the shared side (SASS-patched metrics, counted per
+/// instruction; the hardware bank-conflict counter adds conflicts with other warps' traffic). The
+/// global side also counts in the op_ld counters of nsightCounterNames(); the shared side in none
+/// of them. docs/metrics.md documents each.
 const std::vector<std::string>& copyAsyncCounterNames();
 
 /// The two of nsightCounterNames() that count an access of `kind`: its requests and sectors
