@@ -71,6 +71,10 @@ void PatternEditor::syncFromDocument() {
     const bool hasSource = pattern.source.has_value();
     m_address->setEnabled(hasSource);
     m_active->setEnabled(hasSource);
+    const bool copy = hasSource && pattern.kind.op == AccessOp::CopyAsync;
+    m_sharedLabel->setVisible(copy);
+    m_shared->setVisible(copy);
+    m_sharedError->setVisible(copy && !m_sharedError->text().isEmpty());
     m_explicitNote->setVisible(!hasSource);
     m_blockX->setEnabled(hasSource);
     m_blockY->setEnabled(hasSource);
@@ -90,6 +94,8 @@ void PatternEditor::syncFromDocument() {
         }
         m_address->setParameterNames(names);
         m_active->setParameterNames(names);
+        m_shared->setParameterNames(names);
+        m_shared->setTextSilently(QString::fromStdString(source.sharedAddressExpression));
         m_address->setTextSilently(QString::fromStdString(source.addressExpression));
         m_active->setTextSilently(QString::fromStdString(source.activeExpression));
         m_parameters->setParameters(source.parameters);
@@ -182,6 +188,16 @@ void PatternEditor::editActive(const QString& text) {
     pattern.source->activeExpression = text.toStdString();
     m_document->editPattern(pattern, tr("Edit the active-lane expression"),
                             static_cast<int>(EditMerge::ActiveExpression));
+}
+
+void PatternEditor::editSharedAddress(const QString& text) {
+    if (m_syncing || !m_document->pattern().source) {
+        return;
+    }
+    Pattern pattern = m_document->pattern();
+    pattern.source->sharedAddressExpression = text.toStdString();
+    m_document->editPattern(pattern, tr("Edit the async copy's shared address"),
+                            static_cast<int>(EditMerge::SharedAddressExpression));
 }
 
 void PatternEditor::editParameter(int index, std::int64_t value) {
