@@ -414,7 +414,8 @@ void printTotal(const std::string& name, const std::string& value, const std::st
 
 std::string counterName(const AccessKind& kind, const char* globalPrefix,
                         const char* sharedPrefix) {
-    const std::string op = kind.op == AccessOp::Load ? "_op_ld.sum" : "_op_st.sum";
+    // An async copy's global side counts as a load (Nsight Compute's op_ld counters).
+    const std::string op = kind.op != AccessOp::Store ? "_op_ld.sum" : "_op_st.sum";
     return std::string(kind.space == MemorySpace::Global ? globalPrefix : sharedPrefix) + op;
 }
 
@@ -443,6 +444,15 @@ void printModern(const ModernPrediction& modern) {
                           << std::setw(12) << (std::to_string(sector.bytesUsed) + "/32")
                           << laneList(sector.laneMask) << std::right << "\n";
             }
+        }
+        if (kind.op == AccessOp::CopyAsync && modern.shared) {
+            const std::vector<std::string>& copy = copyAsyncCounterNames();
+            std::cout << "  async copy (LDGSTS), written to shared one global line at a time:\n";
+            printTotal("copy requests", std::to_string(global.requests), copy[0]);
+            printTotal("copy sectors", std::to_string(global.sectors), copy[1]);
+            printTotal("shared wavefronts", std::to_string(modern.shared->wavefronts), copy[2]);
+            printTotal("ideal wavefronts", std::to_string(modern.shared->idealWavefronts));
+            printTotal("bank conflicts", std::to_string(modern.shared->bankConflicts), copy[3]);
         }
         return;
     }

@@ -207,7 +207,9 @@ QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
                       .arg(evaluation.access.activeLaneCount())
                       .arg(width)
                       .arg(QLatin1String(evaluation.access.kind.op == AccessOp::Load ? "loads"
-                                                                                     : "stores"))
+                                         : evaluation.access.kind.op == AccessOp::Store
+                                             ? "stores"
+                                             : "async copies"))
                       .arg(global->sectors)
                       .arg(global->lines)
                       .arg(global->uniqueBytesRequested)
@@ -306,7 +308,9 @@ QString bankTikz(const Evaluation& evaluation, const TikzOptions& options) {
         summary = QStringLiteral("%1-byte %2: %3 wavefronts, %4 bank conflicts")
                       .arg(evaluation.access.kind.widthBytes)
                       .arg(QLatin1String(evaluation.access.kind.op == AccessOp::Load ? "loads"
-                                                                                     : "stores"))
+                                         : evaluation.access.kind.op == AccessOp::Store
+                                             ? "stores"
+                                             : "async copies"))
                       .arg(shared->wavefronts)
                       .arg(shared->bankConflicts);
     } else {
