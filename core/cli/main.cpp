@@ -1049,6 +1049,9 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
                   << ": " << describeAccessKind(access.kind)
                   << (access.buffer.empty() ? "" : ", buffer " + access.buffer) << "\n";
         std::cout << "  address  " << access.addressExpression << "\n";
+        if (access.kind.op == AccessOp::CopyAsync) {
+            std::cout << "  shared   " << access.sharedAddressExpression << "\n";
+        }
         if (access.activeExpression != "1") {
             std::cout << "  active   " << access.activeExpression << "\n";
         }
@@ -1060,6 +1063,13 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
                 std::cout << "  sectors/request  " << std::setw(16) << std::fixed
                           << std::setprecision(2)
                           << static_cast<double>(p.sectors) / static_cast<double>(p.requests)
+                          << "\n";
+            }
+            if (access.kind.op == AccessOp::CopyAsync) {
+                std::cout << "  shared side (written one global line at a time):\n"
+                          << "  wavefronts       " << std::setw(16) << groupDigits(p.wavefronts)
+                          << "\n"
+                          << "  bank conflicts   " << std::setw(16) << groupDigits(p.bankConflicts)
                           << "\n";
             }
         } else {

@@ -109,7 +109,8 @@ std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
 // notes measured with (seed 002, "NVPROF Profiling Results").
 std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction) {
     const auto transactions = static_cast<double>(prediction.transactions.size());
-    const bool isLoad = prediction.kind.op == AccessOp::Load;
+    // An async copy's global side reads: the textbook counts it as a load.
+    const bool isLoad = prediction.kind.op != AccessOp::Store;
     if (prediction.kind.space == MemorySpace::Shared) {
         return {
             {isLoad ? "textbook__shared_ld_transactions" : "textbook__shared_st_transactions",
