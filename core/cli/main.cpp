@@ -423,7 +423,8 @@ void printTotal(const std::string& name, const std::string& value, const std::st
 
 std::string counterName(const AccessKind& kind, const char* globalPrefix,
                         const char* sharedPrefix) {
-    const std::string op = kind.op == AccessOp::Load ? "_op_ld.sum" : "_op_st.sum";
+    // An async copy's global side counts as a load (Nsight Compute's op_ld counters).
+    const std::string op = kind.op != AccessOp::Store ? "_op_ld.sum" : "_op_st.sum";
     return std::string(usesSectors(kind.space) ? globalPrefix : sharedPrefix) + op;
 }
 
@@ -461,6 +462,15 @@ void printModern(const ModernPrediction& modern) {
                           << std::setw(12) << (std::to_string(sector.bytesUsed) + "/32")
                           << laneList(sector.laneMask) << std::right << "\n";
             }
+        }
+        if (kind.op == AccessOp::CopyAsync && modern.shared) {
+            const std::vector<std::string>& copy = copyAsyncCounterNames();
+            std::cout << "  async copy (LDGSTS), written to shared one global line at a time:\n";
+            printTotal("copy requests", std::to_string(global.requests), copy[0]);
+            printTotal("copy sectors", std::to_string(global.sectors), copy[1]);
+            printTotal("shared wavefronts", std::to_string(modern.shared->wavefronts), copy[2]);
+            printTotal("ideal wavefronts", std::to_string(modern.shared->idealWavefronts));
+            printTotal("bank conflicts", std::to_string(modern.shared->bankConflicts), copy[3]);
         }
         return;
     }
@@ -1097,6 +1107,9 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
                   << ": " << describeAccessKind(access.kind)
                   << (access.buffer.empty() ? "" : ", buffer " + access.buffer) << "\n";
         std::cout << "  address  " << access.addressExpression << "\n";
+        if (access.kind.op == AccessOp::CopyAsync) {
+            std::cout << "  shared   " << access.sharedAddressExpression << "\n";
+        }
         if (access.activeExpression != "1") {
             std::cout << "  active   " << access.activeExpression << "\n";
         }
@@ -1112,6 +1125,13 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
                 std::cout << "  sectors/request  " << std::setw(16) << std::fixed
                           << std::setprecision(2)
                           << static_cast<double>(p.sectors) / static_cast<double>(p.requests)
+                          << "\n";
+            }
+            if (access.kind.op == AccessOp::CopyAsync) {
+                std::cout << "  shared side (written one global line at a time):\n"
+                          << "  wavefronts       " << std::setw(16) << groupDigits(p.wavefronts)
+                          << "\n"
+                          << "  bank conflicts   " << std::setw(16) << groupDigits(p.bankConflicts)
                           << "\n";
             }
         } else if (access.kind.space == MemorySpace::Constant) {

@@ -417,6 +417,9 @@ public:
         if (!optionalString(value, "active", where, out.activeExpression)) {
             return false;
         }
+        if (!optionalString(value, "shared_address", where, out.sharedAddressExpression)) {
+            return false;
+        }
         if (const json* parameters = member(value, "parameters", where, false)) {
             const std::string at = child(where, "parameters");
             if (!parameters->is_array()) {
@@ -498,13 +501,28 @@ public:
                         "address expression)",
                         where);
         }
+        const bool copy = out.pattern.kind.op == AccessOp::CopyAsync;
         if (source != nullptr) {
             PatternSource parsed;
             if (!readSource(*source, child(where, "source"), parsed)) {
                 return false;
             }
+            if (copy && parsed.sharedAddressExpression.empty()) {
+                return fail("an async copy (copy_async) needs \"shared_address\": where each "
+                            "lane's element lands in shared memory",
+                            child(child(where, "source"), "shared_address"));
+            }
+            if (!copy && !parsed.sharedAddressExpression.empty()) {
+                return fail("only an async copy (op \"copy_async\") has a \"shared_address\"",
+                            child(child(where, "source"), "shared_address"));
+            }
             out.pattern.source = std::move(parsed);
             return true;
+        }
+        if (copy) {
+            return fail("an async copy (copy_async) is written with a \"source\" that gives its "
+                        "shared address; a list of addresses has only the global side",
+                        child(where, "addresses"));
         }
         const std::string at = child(where, "addresses");
         if (!addresses->is_array()) {
@@ -791,6 +809,9 @@ ordered_json patternToJson(const NamedPattern& named, bool withHeader) {
         ordered_json src = ordered_json::object();
         src["address"] = source.addressExpression;
         src["active"] = source.activeExpression;
+        if (!source.sharedAddressExpression.empty()) {
+            src["shared_address"] = source.sharedAddressExpression;
+        }
         src["parameters"] = detail::parametersToJson(source.parameters);
         src["blockDim"] = dim3ToJson(source.blockDim);
         src["gridDim"] = dim3ToJson(source.gridDim);

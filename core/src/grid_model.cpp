@@ -107,7 +107,8 @@ int partlyWrittenSectors(const std::int64_t* addresses, int width, const std::in
 }
 
 bool isL1Cached(const AccessKind& kind) {
-    return kind.op == AccessOp::Load && kind.cache != CachePath::CacheGlobal;
+    // Async copies go through L1 (cp.async.ca) like a default load.
+    return kind.op != AccessOp::Store && kind.cache != CachePath::CacheGlobal;
 }
 
 /// Keeps the `limit` warps with the largest values, worst first; among equals the earliest.
@@ -335,6 +336,44 @@ inline SharedCounts sharedCounts(const AccessKind& kind, std::uint32_t mask,
     return counts;
 }
 
+struct CopyCounts {
+    int wavefronts = 0;
+    int phases = 0;
+    std::int64_t highest = 0; // the largest active shared address
+};
+
+/// The shared side of one warp's async copy (modern_model.cpp, predictCopyShared): the lanes of
+/// each global 128-byte line are written as a plain store of those lanes would be; conflicts
+/// are counted against the phases of a store of the whole warp. `sectors` holds the warp's
+/// distinct global sectors, ascending.
+inline CopyCounts copySharedCounts(const AccessKind& kind, std::uint32_t mask,
+                                   const std::int64_t* addresses, const std::int64_t* shared,
+                                   const std::int64_t* sectors, int count) {
+    const AccessKind store{MemorySpace::Shared, AccessOp::Store, kind.widthBytes,
+                           CachePath::Default};
+    CopyCounts out;
+    out.phases = sharedCounts(store, mask, shared).phases;
+    constexpr int kSectorsPerLine = kLineBytes / kSectorBytes;
+    std::int64_t previousLine = -1;
+    for (int i = 0; i < count; ++i) {
+        const std::int64_t line = sectors[i] / kSectorsPerLine;
+        if (line == previousLine) {
+            continue;
+        }
+        previousLine = line;
+        std::uint32_t group = 0;
+        for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+            const int lane = __builtin_ctz(m);
+            group |= static_cast<std::uint32_t>(addresses[lane] / kLineBytes == line) << lane;
+        }
+        out.wavefronts += sharedCounts(store, group, shared).wavefronts;
+    }
+    for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+        out.highest = std::max(out.highest, shared[__builtin_ctz(m)]);
+    }
+    return out;
+}
+
 // ---- Walking the grid --------------------------------------------------------------------------
 
 /// Evaluates every warp of the launch, access by access, 32 lanes at a time. For each warp and
@@ -351,6 +390,7 @@ public:
         for (const ResolvedAccess& access : kernel.accesses) {
             m_addressSlot.push_back(slotFor(access.address));
             m_activeSlot.push_back(slotFor(access.active));
+            m_sharedSlot.push_back(access.sharedAddress ? slotFor(*access.sharedAddress) : kNoSlot);
         }
         m_values.resize(m_expressions.size());
         m_poison.resize(m_expressions.size());
@@ -373,8 +413,9 @@ public:
         }
     }
 
-    /// visit(block, warp, access, mask, addresses, sectors, sectorCount) for every warp-access in
-    /// order (the distinct sectors of the active lanes, ascending); blockDone(block)
+    /// visit(block, warp, access, mask, addresses, sectors, sectorCount, shared) for every
+    /// warp-access in order (the distinct sectors of the active lanes, ascending; `shared` the
+    /// 32 shared addresses of an async copy, dense as `addresses` are, else null); blockDone(block)
     /// after each block. Returns the first error.
     template <class Visit, class BlockDone>
     std::optional<Error> walk(Visit&& visit, BlockDone&& blockDone) {
@@ -440,11 +481,19 @@ public:
                     std::uint32_t mask = m_mask[activeSlot] & exists;
                     bool suspect = (m_poison[activeSlot] & exists) != 0;
                     const std::int64_t* addresses = nullptr;
+                    const std::int64_t* shared = nullptr;
                     if (!suspect && mask != 0) {
                         evaluateSlot(addressSlot, env, params, paramCount);
                         suspect = (m_poison[addressSlot] & mask) != 0 ||
                                   !densifyOnce(a, addressSlot, mask);
                         addresses = m_dense.data();
+                        const std::size_t sharedSlot = m_sharedSlot[a];
+                        if (!suspect && sharedSlot != kNoSlot) {
+                            evaluateSlot(sharedSlot, env, params, paramCount);
+                            suspect = (m_poison[sharedSlot] & mask) != 0 ||
+                                      !densifyShared(a, mask, m_values[sharedSlot].data());
+                            shared = m_sharedDense.data();
+                        }
                     }
                     if (suspect) {
                         if (auto error = diagnose(a, block, warp)) {
@@ -464,9 +513,19 @@ public:
                             densify(a, mask, m_fallback.data());
                             addresses = m_dense.data();
                         }
+                        if (resolved->sharedAddresses && mask != 0) {
+                            std::array<std::int64_t, kWarpSize> values{};
+                            for (int lane = 0; lane < kWarpSize; ++lane) {
+                                values[static_cast<std::size_t>(lane)] =
+                                    (*resolved->sharedAddresses)[static_cast<std::size_t>(lane)]
+                                        .value_or(0);
+                            }
+                            densifyShared(a, mask, values.data());
+                            shared = m_sharedDense.data();
+                        }
                     }
                     visit(block, warp, a, mask, addresses, m_sectors.data(),
-                          mask != 0 ? m_sectorCount : 0);
+                          mask != 0 ? m_sectorCount : 0, shared);
                 }
             }
             blockDone(block);
@@ -577,6 +636,22 @@ private:
         return true;
     }
 
+    /// An async copy's shared addresses into m_sharedDense, inactive lanes repeating the active
+    /// lane before them (as densify does). False when an active one is negative, misaligned or
+    /// too large.
+    bool densifyShared(std::size_t access, std::uint32_t mask, const std::int64_t* addresses) {
+        const std::int64_t width = m_kernel.accesses[access].access.kind.widthBytes;
+        std::int64_t last = addresses[__builtin_ctz(mask)];
+        bool fine = true;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            last = ((mask >> lane) & 1u) ? addresses[lane] : last;
+            m_sharedDense[static_cast<std::size_t>(lane)] = last;
+            fine = fine && last >= 0 && last <= std::numeric_limits<std::int64_t>::max() - 16 &&
+                   last % width == 0;
+        }
+        return fine;
+    }
+
     /// The exact error of a warp-access the fast checks flagged, or nullopt if there is none.
     std::optional<Error> diagnose(std::size_t access, std::int64_t block, std::int64_t warp) const {
         auto resolved = resolveWarp(m_kernel, static_cast<int>(access), block, warp);
@@ -610,6 +685,8 @@ private:
     std::vector<Expression> m_expressions;
     std::vector<std::size_t> m_addressSlot;
     std::vector<std::size_t> m_activeSlot;
+    static constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> m_sharedSlot; // kNoSlot unless the access is an async copy
     std::vector<std::array<std::int64_t, kWarpSize>> m_values;
     std::vector<std::uint32_t> m_poison;
     std::vector<char> m_evaluated;
@@ -633,6 +710,7 @@ private:
     std::array<std::int64_t, kWarpSize> m_fallback{};
     std::array<std::int64_t, kWarpSize> m_dense{};
     std::array<std::int64_t, kWarpSize> m_local{};
+    std::array<std::int64_t, kWarpSize> m_sharedDense{};
     std::array<std::int64_t, kWarpSize + 1> m_sectors{};
     int m_sectorCount = 0;
 };
@@ -808,7 +886,8 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                         options.l2Bytes / kSectorBytes);
     GridWalker walker(kernel, options, true);
     auto visit = [&](std::int64_t block, std::int64_t warp, std::size_t a, std::uint32_t mask,
-                     const std::int64_t* addresses, const std::int64_t* sectors, int count) {
+                     const std::int64_t* addresses, const std::int64_t* sectors, int count,
+                     const std::int64_t* shared) {
         const AccessPlan& plan = plans[a];
         GridAccessPrediction& acc = out.accesses[a];
         const int active = __builtin_popcount(mask);
@@ -862,7 +941,15 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                 open.tick(count);
                 value = count;
                 GridBufferFootprint& footprint = out.buffers[plan.buffer];
-                if (plan.kind.op == AccessOp::Load) {
+                if (shared != nullptr) {
+                    const CopyCounts copy =
+                        copySharedCounts(plan.kind, mask, addresses, shared, sectors, count);
+                    acc.wavefronts += copy.wavefronts;
+                    acc.bankConflicts += copy.wavefronts - copy.phases;
+                    out.sharedBytesPerBlock =
+                        std::max(out.sharedBytesPerBlock, copy.highest + plan.kind.widthBytes);
+                }
+                if (plan.kind.op != AccessOp::Store) {
                     SectorSet& set = readSets[plan.buffer];
                     for (int i = 0; i < count; ++i) {
                         set.insert(sectors[i]);
@@ -906,10 +993,10 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
                     }
                 }
             } else {
-                const SharedCounts shared = sharedCounts(plan.kind, mask, addresses);
-                acc.wavefronts += shared.wavefronts;
-                acc.bankConflicts += shared.wavefronts - shared.phases;
-                value = shared.wavefronts;
+                const SharedCounts counts = sharedCounts(plan.kind, mask, addresses);
+                acc.wavefronts += counts.wavefronts;
+                acc.bankConflicts += counts.wavefronts - counts.phases;
+                value = counts.wavefronts;
                 std::int64_t highest = 0;
                 for (std::uint32_t m = mask; m != 0; m &= m - 1) {
                     highest = std::max(highest, addresses[__builtin_ctz(m)]);
@@ -965,6 +1052,8 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
         anyLocal = anyLocal || access.access.kind.space == MemorySpace::Local;
         anyTexture = anyTexture || access.access.kind.space == MemorySpace::Texture;
     }
+    bool anyCopy = false;
+    std::array<double, 4> copy{}; // copyAsyncCounterNames(), in order
     for (std::size_t a = 0; a < prediction.accesses.size(); ++a) {
         const AccessKind& kind = kernel.accesses[a].access.kind;
         const GridAccessPrediction& p = prediction.accesses[a];
@@ -1000,8 +1089,16 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
         } else if (kind.space == MemorySpace::Global) {
             counters[index(which.first)] += static_cast<double>(p.requests);
             counters[index(which.second)] += static_cast<double>(p.sectors);
-            (kind.op == AccessOp::Load ? bytesRead : bytesWritten) +=
+            (kind.op != AccessOp::Store ? bytesRead : bytesWritten) +=
                 static_cast<double>(p.bytesRequested);
+            if (kind.op == AccessOp::CopyAsync) {
+                anyCopy = true;
+                copy[0] += static_cast<double>(p.requests);
+                copy[1] += static_cast<double>(p.sectors);
+                copy[2] += static_cast<double>(p.wavefronts);
+                copy[3] += static_cast<double>(p.bankConflicts);
+                sharedBytes += static_cast<double>(p.bytesRequested);
+            }
         } else {
             counters[index(which.first)] += static_cast<double>(p.wavefronts);
             counters[index(which.second)] += static_cast<double>(p.bankConflicts);
@@ -1025,6 +1122,13 @@ std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPredicti
         l2Write += static_cast<double>(b.l2SectorsWritten);
         footprintRead += static_cast<double>(b.sectorsRead);
         footprintWritten += static_cast<double>(b.sectorsWritten);
+    }
+    if (anyCopy) {
+        // Only for kernels with an async copy, so that a measurement of any other kernel
+        // requests no extra counter.
+        for (std::size_t i = 0; i < copy.size(); ++i) {
+            metrics.push_back({copyAsyncCounterNames()[i], copy[i]});
+        }
     }
     metrics.push_back({"lts__t_sectors_srcunit_tex_op_read.sum", l2Read});
     metrics.push_back({"lts__t_sectors_srcunit_tex_op_write.sum", l2Write});
@@ -1079,7 +1183,7 @@ Result<std::int64_t> gridAddressExtent(const ResolvedKernel& kernel, int access,
     std::int64_t extent = 0;
     GridWalker walker(kernel, options, false);
     auto visit = [&](std::int64_t, std::int64_t, std::size_t a, std::uint32_t mask,
-                     const std::int64_t* addresses, const std::int64_t*, int) {
+                     const std::int64_t* addresses, const std::int64_t*, int, const std::int64_t*) {
         if (a != static_cast<std::size_t>(access)) {
             return;
         }
@@ -1110,6 +1214,22 @@ const std::vector<std::string>& kernelCounterNames() {
                                  "l1tex__t_sector_hit_rate.pct", "gpu__time_duration.sum"}) {
             list.emplace_back(name);
         }
+        return list;
+    }();
+    return names;
+}
+
+const std::vector<std::string>& kernelCopyCounterNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> list = kernelCounterNames();
+        // The shared side's wavefronts and conflicts exist per instruction only as SASS-patched
+        // metrics, which Nsight Compute measures and CUPTI's range profiler does not; the probe
+        // reads the hardware conflict counter instead, which also counts conflicts with other
+        // warps' traffic (at least the model's; docs/metrics.md).
+        const std::vector<std::string>& copy = copyAsyncCounterNames();
+        list.push_back(copy[0]);
+        list.push_back(copy[1]);
+        list.emplace_back(kCopyAsyncHardwareConflicts);
         return list;
     }();
     return names;

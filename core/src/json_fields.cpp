@@ -233,7 +233,8 @@ bool JsonFieldReader::readAccessKind(const json& object, const std::string& wher
     const auto opValue =
         op->is_string() ? accessOpFromString(op->get_ref<const std::string&>()) : std::nullopt;
     if (!opValue) {
-        return fail("op must be \"load\" or \"store\"; found " + describe(*op), child(where, "op"));
+        return fail("op must be \"load\", \"store\" or \"copy_async\"; found " + describe(*op),
+                    child(where, "op"));
     }
     out.op = *opValue;
     if (out.space == MemorySpace::Constant && out.op == AccessOp::Store) {
@@ -272,6 +273,9 @@ bool JsonFieldReader::readAccessKind(const json& object, const std::string& wher
                         child(where, "cache"));
         }
         out.cache = *parsed;
+    }
+    if (auto error = checkCopyKind(out)) {
+        return fail(error->message, child(where, error->where));
     }
     return true;
 }

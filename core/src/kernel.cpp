@@ -285,6 +285,9 @@ Result<ResolvedKernel> resolveKernel(const Kernel& kernel) {
         if (!texture && !access.textureRowBytes.empty()) {
             return invalidAt("only a texture access has a row_bytes", at + "/row_bytes");
         }
+        if (auto error = checkCopyKind(access.kind)) {
+            return invalidAt(error->message, at + "/" + error->where);
+        }
         if (access.kind.space == MemorySpace::Global ||
             access.kind.space == MemorySpace::Constant || texture) {
             const auto found =
@@ -338,6 +341,21 @@ Result<ResolvedKernel> resolveKernel(const Kernel& kernel) {
         }
         resolved.address = std::move(address).value();
         resolved.active = std::move(active).value();
+        if (access.kind.op == AccessOp::CopyAsync) {
+            if (access.sharedAddressExpression.empty()) {
+                return invalidAt("an async copy needs a shared address (where each thread's "
+                                 "element lands in the block's shared array)",
+                                 at + "/shared_address");
+            }
+            auto shared = Expression::parse(access.sharedAddressExpression, names);
+            if (!shared) {
+                return placed(shared.error(), at + "/shared_address");
+            }
+            resolved.sharedAddress = std::move(shared).value();
+        } else if (!access.sharedAddressExpression.empty()) {
+            return invalidAt("only an async copy (copy_async) has a shared address",
+                             at + "/shared_address");
+        }
         out.accesses.push_back(std::move(resolved));
     }
     return out;
@@ -392,6 +410,9 @@ Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::in
     WarpAccess out;
     out.kind = resolved.access.kind;
     const int width = out.kind.widthBytes;
+    if (resolved.sharedAddress) {
+        out.sharedAddresses = LaneAddresses{};
+    }
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const LaneThread& t = threads.value()[static_cast<std::size_t>(lane)];
         if (!t.existsInBlock) {
@@ -433,6 +454,34 @@ Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::in
                                                        "-byte element width (the GPU would fault)");
         }
         out.addresses[static_cast<std::size_t>(lane)] = value;
+        if (!resolved.sharedAddress) {
+            continue;
+        }
+        auto shared = resolved.sharedAddress->evaluate(env, kernel.parameterValues);
+        const auto sharedPlace = [&] {
+            return detail::threadPlace(kernel, access, blockLinear, t.linearThreadIndex,
+                                       "shared_address");
+        };
+        if (!shared) {
+            return placed(shared.error(), sharedPlace());
+        }
+        const std::int64_t at = shared.value();
+        if (at < 0) {
+            return Error{ErrorCode::NegativeAddress,
+                         "shared address " + decimal(at) + " is negative", 0, sharedPlace()};
+        }
+        if (at > std::numeric_limits<std::int64_t>::max() - 16) {
+            return Error{ErrorCode::Overflow, "shared address " + decimal(at) + " is too large", 0,
+                         sharedPlace()};
+        }
+        if (at % width != 0) {
+            return Error{ErrorCode::Misaligned,
+                         "shared address " + decimal(at) + " is not a multiple of the " +
+                             std::to_string(width) +
+                             "-byte element width (cp.async needs both sides aligned)",
+                         0, sharedPlace()};
+        }
+        (*out.sharedAddresses)[static_cast<std::size_t>(lane)] = at;
     }
     out.threads = threads.value();
     return interleaveLocal(std::move(out));
@@ -456,6 +505,7 @@ Result<Kernel> kernelFromPatternUnsized(const Pattern& pattern) {
     access.kind = pattern.kind;
     access.addressExpression = source.addressExpression;
     access.activeExpression = source.activeExpression;
+    access.sharedAddressExpression = source.sharedAddressExpression;
     access.label = std::string(toString(pattern.kind.op));
     if (pattern.kind.space == MemorySpace::Global || pattern.kind.space == MemorySpace::Texture) {
         access.buffer = "data";
@@ -518,6 +568,7 @@ Result<Pattern> patternFromKernel(const Kernel& kernel, int access) {
     PatternSource source;
     source.addressExpression = a.addressExpression;
     source.activeExpression = a.activeExpression;
+    source.sharedAddressExpression = a.sharedAddressExpression;
     source.parameters = kernel.parameters;
     source.blockDim = resolved->block;
     source.gridDim = resolved->grid;

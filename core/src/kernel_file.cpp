@@ -304,6 +304,21 @@ private:
                 return false;
             }
         }
+        const json* shared = find(value, "shared_address");
+        if (kind.op == AccessOp::CopyAsync) {
+            if (shared == nullptr) {
+                return fail("an async copy (copy_async) needs \"shared_address\": where each "
+                            "thread's element lands in the block's shared array",
+                            child(where, "shared_address"));
+            }
+            if (!readExpression(*shared, child(where, "shared_address"), "shared_address",
+                                out.sharedAddressExpression)) {
+                return false;
+            }
+        } else if (shared != nullptr) {
+            return fail("only an async copy (op \"copy_async\") has a \"shared_address\"",
+                        child(where, "shared_address"));
+        }
         if (const json* label = find(value, "label")) {
             if (!readString(*label, child(where, "label"), "label", out.label)) {
                 return false;
@@ -365,6 +380,9 @@ ordered_json kernelToOrderedJson(const Kernel& kernel) {
             access["row_bytes"] = expressionToJson(a.textureRowBytes);
         }
         access["address"] = a.addressExpression;
+        if (a.kind.op == AccessOp::CopyAsync) {
+            access["shared_address"] = a.sharedAddressExpression;
+        }
         access["active"] = a.activeExpression;
         accesses.push_back(std::move(access));
     }

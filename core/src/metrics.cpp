@@ -62,9 +62,21 @@ const std::vector<std::string>& textureCounterNames() {
     return names;
 }
 
+const std::vector<std::string>& copyAsyncCounterNames() {
+    static const std::vector<std::string> names = {
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+        "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+    };
+    return names;
+}
+
 AccessCounters nsightCountersFor(const AccessKind& kind) {
     const std::vector<std::string>& names = nsightCounterNames();
-    const bool load = kind.op == AccessOp::Load;
+    // An async copy's global side is a load to Nsight Compute: its requests and sectors count
+    // in the op_ld counters too (measured on the H100).
+    const bool load = kind.op != AccessOp::Store;
     if (kind.space == MemorySpace::Local) {
         const std::vector<std::string>& local = localCounterNames();
         return {local[load ? 0 : 2], local[load ? 1 : 3]};
@@ -83,7 +95,7 @@ AccessCounters nsightCountersFor(const AccessKind& kind) {
 std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
     const std::vector<std::string>& names = nsightCounterNames();
     std::vector<double> counters(CounterCount, 0.0);
-    const bool isLoad = prediction.kind.op == AccessOp::Load;
+    const bool isLoad = prediction.kind.op != AccessOp::Store;
 
     std::vector<Metric> extras;
     if (prediction.kind.space == MemorySpace::Local) {
@@ -118,6 +130,16 @@ std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
             {"warpscope__bytes_moved", static_cast<double>(global.bytesMoved)},
             {"warpscope__efficiency_pct", global.efficiency * 100.0},
         };
+        if (prediction.kind.op == AccessOp::CopyAsync) {
+            const SharedPrediction shared = prediction.shared.value_or(SharedPrediction{});
+            const std::vector<std::string>& copy = copyAsyncCounterNames();
+            extras.insert(extras.begin(), {{copy[0], static_cast<double>(global.requests)},
+                                           {copy[1], static_cast<double>(global.sectors)},
+                                           {copy[2], static_cast<double>(shared.wavefronts)},
+                                           {copy[3], static_cast<double>(shared.bankConflicts)},
+                                           {"warpscope__ideal_wavefronts",
+                                            static_cast<double>(shared.idealWavefronts)}});
+        }
     } else if (prediction.kind.space == MemorySpace::Constant) {
         const ConstantPrediction constant = prediction.constant.value_or(ConstantPrediction{});
         extras = {
@@ -149,7 +171,8 @@ std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
 // notes measured with (seed 002, "NVPROF Profiling Results").
 std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction) {
     const auto transactions = static_cast<double>(prediction.transactions.size());
-    const bool isLoad = prediction.kind.op == AccessOp::Load;
+    // An async copy's global side reads: the textbook counts it as a load.
+    const bool isLoad = prediction.kind.op != AccessOp::Store;
     if (prediction.kind.space == MemorySpace::Constant) {
         return {{"textbook__constant_passes", transactions}};
     }

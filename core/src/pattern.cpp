@@ -33,7 +33,15 @@ const char* toString(MemorySpace space) {
 }
 
 const char* toString(AccessOp op) {
-    return op == AccessOp::Load ? "load" : "store";
+    switch (op) {
+    case AccessOp::Load:
+        return "load";
+    case AccessOp::Store:
+        return "store";
+    case AccessOp::CopyAsync:
+        return "copy_async";
+    }
+    return "load";
 }
 
 const char* toString(CachePath path) {
@@ -76,6 +84,9 @@ std::optional<AccessOp> accessOpFromString(std::string_view text) {
     if (text == "store" || text == "st") {
         return AccessOp::Store;
     }
+    if (text == "copy_async") {
+        return AccessOp::CopyAsync;
+    }
     return std::nullopt;
 }
 
@@ -87,6 +98,10 @@ std::optional<CachePath> cachePathFromString(std::string_view text) {
         }
     }
     return std::nullopt;
+}
+
+bool isValidCopyWidth(int widthBytes) {
+    return widthBytes == 4 || widthBytes == 8 || widthBytes == 16;
 }
 
 bool isValidWidth(int widthBytes) {
@@ -171,6 +186,29 @@ std::optional<Error> checkDim(const Dim3& dim, const std::array<std::int64_t, 3>
 
 } // namespace
 
+std::optional<Error> checkCopyKind(const AccessKind& kind) {
+    if (kind.op != AccessOp::CopyAsync) {
+        return std::nullopt;
+    }
+    if (kind.space != MemorySpace::Global) {
+        return invalid("an async copy (copy_async) reads global memory: its space is \"global\" "
+                       "and its shared side is the shared address",
+                       "space");
+    }
+    if (!isValidCopyWidth(kind.widthBytes)) {
+        return invalid("an async copy (cp.async) moves 4, 8 or 16 bytes per lane, not " +
+                           std::to_string(kind.widthBytes),
+                       "width");
+    }
+    if (kind.cache == CachePath::CacheGlobal || kind.cache == CachePath::NonCoherent) {
+        return invalid(std::string("warpscope models async copies through L1 (cp.async.ca); the "
+                                   "cache operator \"") +
+                           toString(kind.cache) + "\" is not modelled",
+                       "cache");
+    }
+    return std::nullopt;
+}
+
 Result<WarpAccess> validate(WarpAccess access) {
     if (!isValidWidth(access.kind.widthBytes)) {
         return invalid("element width must be 1, 2, 4, 8 or 16 bytes, not " +
@@ -193,33 +231,55 @@ Result<WarpAccess> validate(WarpAccess access) {
     if (access.kind.space == MemorySpace::Texture && access.kind.op != AccessOp::Load) {
         return invalid("a texture is read only: texture accesses must be loads", "op");
     }
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-        const auto& address = access.addresses[static_cast<std::size_t>(lane)];
-        if (!address) {
-            continue;
-        }
-        const std::string where = "lane " + std::to_string(lane);
-        if (constant && *address >= 0 && *address > kConstantBytes - access.kind.widthBytes) {
-            return Error{ErrorCode::OutOfBounds,
-                         "address " + std::to_string(*address) + " + " +
-                             std::to_string(access.kind.widthBytes) +
-                             " bytes is past the end of constant memory (64 KiB, 65536 bytes)",
-                         0, where};
-        }
-        if (*address < 0) {
-            return Error{ErrorCode::NegativeAddress,
-                         "address " + std::to_string(*address) + " is negative", 0, where};
-        }
-        if (*address > std::numeric_limits<std::int64_t>::max() - 16) {
-            return Error{ErrorCode::Overflow,
-                         "address " + std::to_string(*address) + " is too large", 0, where};
-        }
-        if (*address % access.kind.widthBytes != 0) {
-            return Error{ErrorCode::Misaligned,
-                         "address " + std::to_string(*address) + " is not a multiple of the " +
-                             std::to_string(access.kind.widthBytes) +
-                             "-byte element width (the GPU would fault)",
-                         0, where};
+    if (auto error = checkCopyKind(access.kind)) {
+        return *error;
+    }
+    const bool copy = access.kind.op == AccessOp::CopyAsync;
+    if (copy && !access.sharedAddresses) {
+        return invalid("an async copy needs a shared address for every lane", "shared address");
+    }
+    if (!copy && access.sharedAddresses) {
+        return invalid("only an async copy (copy_async) has shared addresses", "shared address");
+    }
+    for (int side = 0; side < (copy ? 2 : 1); ++side) {
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            const auto& address = side == 0
+                                      ? access.addresses[static_cast<std::size_t>(lane)]
+                                      : (*access.sharedAddresses)[static_cast<std::size_t>(lane)];
+            if (side == 1 && access.addresses[static_cast<std::size_t>(lane)].has_value() !=
+                                 address.has_value()) {
+                return invalid("lane " + std::to_string(lane) +
+                                   (address ? " has a shared address but no global one"
+                                            : " has a global address but no shared one"),
+                               "shared address, lane " + std::to_string(lane));
+            }
+            if (!address) {
+                continue;
+            }
+            const std::string where =
+                (side == 1 ? "shared address, lane " : "lane ") + std::to_string(lane);
+            if (constant && *address >= 0 && *address > kConstantBytes - access.kind.widthBytes) {
+                return Error{ErrorCode::OutOfBounds,
+                             "address " + std::to_string(*address) + " + " +
+                                 std::to_string(access.kind.widthBytes) +
+                                 " bytes is past the end of constant memory (64 KiB, 65536 bytes)",
+                             0, where};
+            }
+            if (*address < 0) {
+                return Error{ErrorCode::NegativeAddress,
+                             "address " + std::to_string(*address) + " is negative", 0, where};
+            }
+            if (*address > std::numeric_limits<std::int64_t>::max() - 16) {
+                return Error{ErrorCode::Overflow,
+                             "address " + std::to_string(*address) + " is too large", 0, where};
+            }
+            if (*address % access.kind.widthBytes != 0) {
+                return Error{ErrorCode::Misaligned,
+                             "address " + std::to_string(*address) + " is not a multiple of the " +
+                                 std::to_string(access.kind.widthBytes) +
+                                 "-byte element width (the GPU would fault)",
+                             0, where};
+            }
         }
     }
     return access;
@@ -326,6 +386,26 @@ Result<WarpAccess> resolve(const Pattern& pattern) {
         error.where = "activeExpression";
         return error;
     }
+    const bool copy = pattern.kind.op == AccessOp::CopyAsync;
+    std::optional<Expression> sharedAddress;
+    if (copy) {
+        if (auto error = checkCopyKind(pattern.kind)) {
+            return *error;
+        }
+        if (source.sharedAddressExpression.empty()) {
+            return invalid("an async copy needs a shared address expression (where each lane's "
+                           "element lands in shared memory)",
+                           "sharedAddressExpression");
+        }
+        auto parsed = Expression::parse(source.sharedAddressExpression, names);
+        if (!parsed) {
+            Error error = parsed.error();
+            error.where = "sharedAddressExpression";
+            return error;
+        }
+        sharedAddress = std::move(parsed).value();
+        access.sharedAddresses = LaneAddresses{};
+    }
     auto threads = warpThreads(source);
     if (!threads) {
         return threads.error();
@@ -360,6 +440,15 @@ Result<WarpAccess> resolve(const Pattern& pattern) {
             return error;
         }
         access.addresses[static_cast<std::size_t>(lane)] = value.value();
+        if (sharedAddress) {
+            auto shared = sharedAddress->evaluate(env, values);
+            if (!shared) {
+                Error error = shared.error();
+                error.where = "sharedAddressExpression, lane " + std::to_string(lane);
+                return error;
+            }
+            (*access.sharedAddresses)[static_cast<std::size_t>(lane)] = shared.value();
+        }
     }
     access.threads = threads.value();
     return validateThenInterleave(std::move(access));

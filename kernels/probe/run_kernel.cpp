@@ -168,7 +168,7 @@ int printCounters(const json& m) {
     std::cout << pad("counter", 48) << pad("predicted", 14, true) << pad("measured", 14, true)
               << "  match\n";
     int mismatches = 0;
-    std::vector<std::string> names = kernelCounterNames();
+    std::vector<std::string> names = kernelCopyCounterNames();
     // Kernels with a constant access: the constant cache's counters and the one the model
     // predicts exactly from them.
     for (const std::string& name : constantCounterNames()) {

@@ -133,6 +133,7 @@ public:
             cudaSetDevice(m_device);
             m_counters.session.reset();
             m_kernelCounters.session.reset();
+            m_kindCounters.session.reset();
             cudaFree(m_arena);
             cudaFree(m_sink);
             cudaFree(m_cycles);
@@ -842,23 +843,25 @@ private:
         openCounters(m_kernelCounters, m_counters, kernelCounterNames());
     }
 
-    /// For a kernel with constant, local or texture accesses: kernelCounterNames() and those
-    /// kinds' counters (constantCounterNames(), localCounterNames(), textureCounterNames()), a
-    /// session of its own, so that plain kernels keep their single pass. Null when the kernel
-    /// has none of them.
+    /// For a kernel with async-copy, constant, local or texture accesses: kernelCounterNames()
+    /// and those kinds' counters (the copy's of kernelCopyCounterNames(), constantCounterNames(),
+    /// localCounterNames(), textureCounterNames()), a session of its own, so that plain kernels
+    /// keep their single pass. Null when the kernel has none of them.
     CounterSlot* ensureKindCounters(const ResolvedKernel& kernel) {
+        bool copy = false;
         bool constant = false;
         bool local = false;
         bool texture = false;
         for (const ResolvedAccess& access : kernel.accesses) {
+            copy = copy || access.access.kind.op == AccessOp::CopyAsync;
             constant = constant || access.access.kind.space == MemorySpace::Constant;
             local = local || access.access.kind.space == MemorySpace::Local;
             texture = texture || access.access.kind.space == MemorySpace::Texture;
         }
-        if (!constant && !local && !texture) {
+        if (!copy && !constant && !local && !texture) {
             return nullptr;
         }
-        std::vector<std::string> names = kernelCounterNames();
+        std::vector<std::string> names = copy ? kernelCopyCounterNames() : kernelCounterNames();
         if (constant) {
             names.insert(names.end(), constantCounterNames().begin(), constantCounterNames().end());
         }

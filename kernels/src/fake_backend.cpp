@@ -236,7 +236,9 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
         m.kernelMs = Stats{ms, ms, ms, std::max(1, options.repetitions)};
         m.effectiveBandwidthGBs = m.bytesRequested / (ms * 1e-3) / 1e9;
         if (options.counters) {
-            std::vector<std::string> names = kernelCounterNames();
+            // kernelCopyCounterNames() holds kernelCounterNames() and the async copy's, which
+            // only kernels with a copy predict.
+            std::vector<std::string> names = kernelCopyCounterNames();
             // Kernels with local or texture accesses carry those counters too (the prediction
             // names them only then), as the CUDA backend measures them.
             names.insert(names.end(), localCounterNames().begin(), localCounterNames().end());

@@ -7,6 +7,11 @@
 // value is XOR-accumulated into `acc`, and every store writes `acc`: the loads feed the stores,
 // as in the notes' kernels (C[i] = A[k] + B[k]). Loads after the last store feed one guarded
 // store to a sink that never executes (acc cannot equal the sentinel: see below).
+//
+// An async copy (copy_async) is one cp.async.ca.shared.global of its width (SASS LDGSTS), then
+// cp.async.commit_group and cp.async.wait_all, so that its shared elements have landed before
+// anything after it (the notes' __pipeline_memcpy_async, __pipeline_commit,
+// __pipeline_wait_prior(0)). For the barriers it counts as a shared store.
 #include "kernel_codegen.h"
 
 #include <algorithm>
@@ -70,6 +75,9 @@ std::string registerList(int first, int count) {
 }
 
 std::string expectedInstruction(const AccessKind& kind) {
+    if (kind.op == AccessOp::CopyAsync) {
+        return "LDGSTS " + std::to_string(kind.widthBytes);
+    }
     if (kind.space == MemorySpace::Constant) {
         // An indexed load from the constant bank of __constant__ data: LDC c[0x3][R]. ptxas
         // splits 8- and 16-byte ones into 32-bit LDCs (expectedInstructions lists each).
@@ -140,6 +148,12 @@ std::string accessStatement(const AccessKind& kind, int index) {
     const std::string addressConstraint =
         global ? "\"l\"(ws_p)" : (local ? "\"l\"(ws_l)" : "\"r\"(ws_s)");
     std::string text;
+    if (kind.op == AccessOp::CopyAsync) {
+        text += "        asm volatile(\"cp.async.ca.shared.global [%0], [%1], " +
+                std::to_string(kind.widthBytes) +
+                ";\"\n            :: \"r\"(ws_s), \"l\"(ws_p) : \"memory\");\n";
+        return text;
+    }
     if (kind.op == AccessOp::Load) {
         const std::string cache = global ? cacheSuffix(kind.cache) : "";
         text += "        unsigned ws_v[4] = {0u, 0u, 0u, 0u};\n";
@@ -194,6 +208,9 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved,
             s += " " + access.buffer;
             if (access.kind.op == AccessOp::Load) {
                 s += std::string(" cache ") + toString(access.kind.cache);
+            }
+            if (access.kind.op == AccessOp::CopyAsync) {
+                s += " -> shared";
             }
         }
         if (!access.label.empty()) {
@@ -275,7 +292,8 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved,
     for (std::size_t i = 0; i < resolved.accesses.size(); ++i) {
         const ResolvedAccess& access = resolved.accesses[i];
         const AccessKind& kind = access.access.kind;
-        const bool shared = kind.space == MemorySpace::Shared;
+        const bool copy = kind.op == AccessOp::CopyAsync;
+        const bool shared = kind.space == MemorySpace::Shared || copy; // writes shared memory
         const bool local = kind.space == MemorySpace::Local;
         const bool texture = kind.space == MemorySpace::Texture;
         const bool load = kind.op == AccessOp::Load;
@@ -291,7 +309,15 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved,
              (access.access.label.empty() ? "" : ": " + access.access.label) + "\n";
         s += "    if (" + access.active.toCSource(rename) + ") {\n";
         s += "        const i64 ws_a = " + access.address.toCSource(rename) + ";\n";
-        if (shared) {
+        if (copy) {
+            s += "        const i64 ws_b = " + access.sharedAddress->toCSource(rename) + ";\n";
+            s += "        const unsigned ws_s = (unsigned)__cvta_generic_to_shared(ws_shared + "
+                 "ws_b);\n";
+            s += "        const unsigned char* ws_p = " +
+                 cName("buf_" +
+                       resolved.buffers[static_cast<std::size_t>(access.bufferIndex)].name) +
+                 " + ws_a;\n";
+        } else if (shared) {
             s += "        const unsigned ws_s = (unsigned)__cvta_generic_to_shared(ws_shared + "
                  "ws_a);\n";
         } else if (kind.space == MemorySpace::Constant) {
@@ -318,6 +344,11 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved,
         s += texture ? textureStatement(static_cast<int>(i), access.textureRowBytes)
                      : accessStatement(kind, static_cast<int>(i));
         s += "    }\n";
+        if (copy) {
+            // Every thread commits and waits, active or not (an empty group completes at once).
+            s += "    asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
+                 "    asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n";
+        }
         if (shared) {
             (load ? sharedLoadBefore : sharedStoreBefore) = true;
         }

@@ -1033,6 +1033,16 @@ RequestResult<ResolvedPattern> resolveNamedPattern(const NamedPattern& named,
         return coreError(access.error(), pointer,
                          wouldFault ? ProbeErrorCode::PatternRefused : ProbeErrorCode::BadRequest);
     }
+    if (access->kind.op == AccessOp::CopyAsync) {
+        // The one-warp replay and timing kernels load or store; an async copy has a shared side
+        // they do not have. Its kernel (measure_kernel) generates the copy itself.
+        RequestError refused(ProbeError{ProbeErrorCode::PatternRefused,
+                                        "an async copy (copy_async) is measured as a kernel "
+                                        "(measure_kernel), not replayed as one warp",
+                                        false});
+        refused.where = pointer + "/op";
+        return refused;
+    }
     return ResolvedPattern{named, std::move(access).value()};
 }
 

@@ -82,7 +82,8 @@ struct ResolvedPattern {
 
 /// Parses and resolves a pattern object found at `pointer` in a request. Errors: BadRequest for a
 /// malformed pattern or an expression that cannot be evaluated; PatternRefused for one that would
-/// fault (a negative or misaligned address). The message is the core's, with its place.
+/// fault (a negative or misaligned address), and for an async copy (measured as a kernel only). The
+/// message is the core's, with its place.
 RequestResult<ResolvedPattern> resolvePatternJson(const nlohmann::json& pattern,
                                                   const std::string& pointer);
 

@@ -14,6 +14,7 @@ cp "$build/tests/probe/warpscope-probe-protocol-tests" "$dest/bin/"
 strip "$dest/bin/"*
 cp "$src/scripts/gpu/kernel_check.py" "$src/scripts/gpu/nsight.py" "$src/scripts/gpu/kernel_device_run.sh" \
     "$src/scripts/gpu/kernel_dram.py" "$src/scripts/gpu/kernel_fill.py" "$dest/scripts/gpu/"
+cp "$src/scripts/gpu/copy_async_device.sh" "$src/scripts/gpu/copy_async_sweep.py" "$dest/scripts/gpu/"
 cp "$src/scripts/gpu/kernels/"*.json "$dest/scripts/gpu/kernels/"
 cp "$src/tests/probe/check_kernel_sass.py" "$dest/tests/probe/"
 cp "$src/resources/kernels.json" "$dest/resources/"

@@ -323,7 +323,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"space unknown", R"({"space":"surface","op":"load","width":4})", "/space",
                  "space must be"},
         BadInput{"op unknown", R"({"space":"global","op":"atomic","width":4})", "/op",
-                 "\"load\" or \"store\""},
+                 "\"store\" or \"copy_async\""},
         BadInput{"cache unknown", R"({"space":"global","op":"load","width":4,"cache":"cs"})",
                  "/cache", "\"nc\""},
         BadInput{"title a number", bareWith("\"title\":5"), "/title", "must be a string"},

@@ -55,6 +55,10 @@ def sass_memory_instructions(cubin):
         if not match:
             continue
         opcode = match.group(1)
+        if "@!PT " in line:
+            # Predicated on never-true: ptxas pads around async copies with `@!PT LDS RZ, [RZ]`,
+            # which never executes.
+            continue
         if CONSTANT_LOAD.match(opcode) and USER_CONSTANT_BANK.search(line):
             found.append(("LDC", width_of(opcode), opcode, line.strip()))
             continue
@@ -85,6 +89,11 @@ def check_one(probe, kernel_id, workdir, extra_args=()):
     got = [(family, width) for family, width, _, _ in found]
     ok = got == expected
     message = "" if ok else "SASS has " + ", ".join(op for _, _, op, _ in found)
+    if not ok and sorted(got) == sorted(expected):
+        # The same instructions in another order: accesses under distinct guards (the
+        # element-size presets' "w == 4", "w == 8") are blocks ptxas lays out freely.
+        ok = True
+        message = "same instructions, other order: " + message[len("SASS has "):]
     return ok, promised, [op for _, _, op, _ in found], message
 
 

@@ -538,6 +538,34 @@ TEST(ProbeProtocol, PatternsThatWouldFaultAreRefusedAndNeverMeasured) {
     EXPECT_EQ(fake.measureCalls, 0);
 }
 
+// An async copy is measured as a kernel: the one-warp replay has no shared side, so measure
+// refuses it, naming the op, and measure_kernel runs it (here on the fake backend).
+TEST(ProbeProtocol, AnAsyncCopyIsMeasuredAsAKernelNotReplayed) {
+    FakeBackend fake;
+    Served served = serveText(
+        fake,
+        request(
+            1, "measure",
+            R"("pattern":{"space":"global","op":"copy_async","width":16,"source":{"address":"lane * 16","shared_address":"lane * 16"}})") +
+            request(
+                2, "measure_kernel",
+                R"("kernel":{"grid":[2,1,1],"block":[64,1,1],"buffers":[{"name":"a","bytes":2048}],"accesses":[{"op":"copy_async","space":"global","width":16,"buffer":"a","address":"gid * 16","shared_address":"tid.x * 16"}]})"));
+    // The refusal, then measure_kernel's progress line and its answer.
+    ASSERT_EQ(served.lines.size(), 3u) << served.text;
+    EXPECT_EQ(served.lines[0]["error"]["code"], "pattern_refused") << served.text;
+    EXPECT_EQ(served.lines[0]["error"]["where"], "/pattern/op");
+    EXPECT_EQ(fake.measureCalls, 0);
+    const auto& result = served.lines.back()["result"];
+    ASSERT_TRUE(result.is_object()) << served.text;
+    const auto& predicted = result["predicted"];
+    // 128 threads, 4 warps: one request of 16 sectors each; 4 wavefronts each on the shared side.
+    EXPECT_EQ(predicted["l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum"], 4)
+        << predicted;
+    EXPECT_EQ(predicted["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 64);
+    EXPECT_EQ(predicted["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"], 16);
+    EXPECT_EQ(result["memoryInstructions"][0], "LDGSTS 16");
+}
+
 TEST(ProbeProtocol, MeasurementJsonHasGridNumbersAndNullNanosecondsWithoutAClock) {
     Measurement measurement;
     measurement.latencyColdCycles = Stats{500.0, 490.0, 510.0, 3};

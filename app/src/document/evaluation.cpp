@@ -61,11 +61,26 @@ int Evaluation::wavefrontOfLane(int lane) const {
     return -1;
 }
 
+WarpAccess sharedSideOf(const WarpAccess& access) {
+    if (!access.sharedAddresses) {
+        return access;
+    }
+    WarpAccess shared;
+    shared.kind = AccessKind{MemorySpace::Shared, AccessOp::Store, access.kind.widthBytes,
+                             CachePath::Default};
+    shared.addresses = *access.sharedAddresses;
+    shared.threads = access.threads;
+    return shared;
+}
+
 std::uint32_t Evaluation::banksOfLane(int lane) const {
     if (!modern.shared || lane < 0 || lane >= kWarpSize) {
         return 0;
     }
-    const auto& address = access.addresses[static_cast<std::size_t>(lane)];
+    // An async copy's banks are those of its shared side.
+    const auto& address = access.sharedAddresses
+                              ? (*access.sharedAddresses)[static_cast<std::size_t>(lane)]
+                              : access.addresses[static_cast<std::size_t>(lane)];
     if (!address) {
         return 0;
     }

@@ -35,6 +35,10 @@ inline const std::optional<std::int64_t>& laneAddress(const Evaluation& evaluati
     return evaluation.access.addresses[static_cast<std::size_t>(lane)];
 }
 
+/// The access the bank view draws: the access itself, or for an async copy its shared side (the
+/// shared addresses, as a shared store of the same width).
+WarpAccess sharedSideOf(const WarpAccess& access);
+
 /// Resolve `pattern` and run both models on it.
 Result<Evaluation> evaluatePattern(const Pattern& pattern, const TextbookOptions& textbookOptions);
 

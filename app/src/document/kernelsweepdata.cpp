@@ -304,7 +304,9 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
     KernelSweepData data;
     data.plan = plan;
     for (const KernelAccess& access : kernel.accesses) {
-        data.hasShared = data.hasShared || access.kind.space == MemorySpace::Shared;
+        // An async copy writes shared memory: its wavefronts count with the shared accesses'.
+        data.hasShared = data.hasShared || access.kind.space == MemorySpace::Shared ||
+                         access.kind.op == AccessOp::CopyAsync;
         data.hasConstant = data.hasConstant || access.kind.space == MemorySpace::Constant;
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -338,7 +340,9 @@ KernelSweepData computeKernelSweep(const Kernel& kernel, const KernelSweepPlan& 
                         constantAddresses += static_cast<double>(p.constantAddresses);
                     } else if (usesSectors(kernel.accesses[a].kind.space)) {
                         sectors += static_cast<double>(p.sectors);
-                    } else {
+                    }
+                    if (kernel.accesses[a].kind.space == MemorySpace::Shared ||
+                        kernel.accesses[a].kind.op == AccessOp::CopyAsync) {
                         wavefronts += static_cast<double>(p.wavefronts);
                     }
                 }

@@ -37,6 +37,7 @@ enum class EditMerge : int {
     GridShape = 5,
     BlockIndex = 6,
     AccessLabel = 7,
+    SharedAddressExpression = 8,
     FirstParameter = 1000,   // + index of the parameter
     FirstBufferName = 2000,  // + index of the buffer
     FirstBufferSize = 3000,  // + index of the buffer

@@ -96,6 +96,7 @@ Pattern PatternDocument::accessPattern(const Kernel& kernel, int access, const P
         PatternSource source = where.source ? *where.source : PatternSource{};
         source.addressExpression = a.addressExpression;
         source.activeExpression = a.activeExpression;
+        source.sharedAddressExpression = a.sharedAddressExpression;
         source.parameters = kernel.parameters;
         pattern.source = std::move(source);
         return pattern;
@@ -158,6 +159,14 @@ NamedPattern PatternDocument::foldIntoKernel(const Pattern& pattern) const {
     if (!activeBlank) {
         access.activeExpression = source.activeExpression;
     }
+    // An async copy's shared side (kept as typed while blank, as the others are); any other op
+    // has none.
+    const bool sharedBlank = isBlank(source.sharedAddressExpression);
+    if (access.kind.op != AccessOp::CopyAsync) {
+        access.sharedAddressExpression.clear();
+    } else if (!sharedBlank) {
+        access.sharedAddressExpression = source.sharedAddressExpression;
+    }
     kernel.parameters = source.parameters;
     const Pattern& before = current().pattern;
     // The block and grid boxes give numbers; they replace the launch's expressions only when
@@ -174,6 +183,9 @@ NamedPattern PatternDocument::foldIntoKernel(const Pattern& pattern) const {
     }
     if (activeBlank) {
         after.pattern.source->activeExpression = source.activeExpression;
+    }
+    if (sharedBlank && access.kind.op == AccessOp::CopyAsync) {
+        after.pattern.source->sharedAddressExpression = source.sharedAddressExpression;
     }
     return after;
 }

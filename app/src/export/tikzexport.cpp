@@ -192,6 +192,19 @@ QString captionNode(const TikzOptions& options, double bottom) {
         .arg(number(bottom), texText(options.caption));
 }
 
+/// "loads", "stores" or "async copies", for the summary lines.
+const char* opPlural(AccessOp op) {
+    switch (op) {
+    case AccessOp::Load:
+        return "loads";
+    case AccessOp::Store:
+        return "stores";
+    case AccessOp::CopyAsync:
+        return "async copies";
+    }
+    return "loads";
+}
+
 } // namespace
 
 QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
@@ -206,8 +219,7 @@ QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
                                  "used (%8%)")
                       .arg(evaluation.access.activeLaneCount())
                       .arg(width)
-                      .arg(QLatin1String(evaluation.access.kind.op == AccessOp::Load ? "loads"
-                                                                                     : "stores"))
+                      .arg(QLatin1String(opPlural(evaluation.access.kind.op)))
                       .arg(global->sectors)
                       .arg(global->lines)
                       .arg(global->uniqueBytesRequested)
@@ -305,8 +317,7 @@ QString bankTikz(const Evaluation& evaluation, const TikzOptions& options) {
     if (shared) {
         summary = QStringLiteral("%1-byte %2: %3 wavefronts, %4 bank conflicts")
                       .arg(evaluation.access.kind.widthBytes)
-                      .arg(QLatin1String(evaluation.access.kind.op == AccessOp::Load ? "loads"
-                                                                                     : "stores"))
+                      .arg(QLatin1String(opPlural(evaluation.access.kind.op)))
                       .arg(shared->wavefronts)
                       .arg(shared->bankConflicts);
     } else {

@@ -227,8 +227,11 @@ std::optional<double> KernelMeasurement::globalEfficiencyPct(bool loads) const {
     }
     double requested = 0;
     for (const KernelAccessMeasurement& access : accesses) {
+        // An async copy's global side counts in the load counters.
+        const bool load =
+            access.op == QLatin1String("load") || access.op == QLatin1String("copy_async");
         if (access.space == QLatin1String("global") &&
-            access.op == (loads ? QLatin1String("load") : QLatin1String("store"))) {
+            (loads ? load : access.op == QLatin1String("store"))) {
             requested += access.bytesRequested;
         }
     }

@@ -18,6 +18,19 @@ namespace warpscope::app {
 
 namespace {
 
+/// The kernel-level counters the panel lists: gridCounterNames() and, for kernels with an async
+/// copy (only they predict or measure them), copyAsyncCounterNames().
+const std::vector<std::string>& panelCounterNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> list = gridCounterNames();
+        const std::vector<std::string>& copy = copyAsyncCounterNames();
+        list.insert(list.end(), copy.begin(), copy.end());
+        list.emplace_back(kCopyAsyncHardwareConflicts); // measured only
+        return list;
+    }();
+    return names;
+}
+
 QString integer(double value) {
     return QLocale::c().toString(static_cast<qlonglong>(std::llround(value)));
 }
@@ -115,7 +128,7 @@ void KernelMetricsSection::setMeasurements(
             m_table->setItem(row, 1 + c, item);
         }
     };
-    for (const std::string& counter : gridCounterNames()) {
+    for (const std::string& counter : panelCounterNames()) {
         const char* name = counter.c_str();
         std::optional<double> predicted;
         QStringList measured;
@@ -207,11 +220,17 @@ void KernelMetricsSection::setMeasurement(const QString& title,
             shared ? QStringLiteral("%1 / %2").arg(integer(a.wavefronts), integer(a.bankConflicts))
                    : QStringLiteral("%1 / %2").arg(integer(a.requests), integer(a.sectors)),
             tr("kernel-wide"), none);
+        if (a.op == QLatin1String("copy_async")) {
+            add(tr("%1 (shared side, written one global line at a time): wavefronts / conflicts")
+                    .arg(a.label),
+                QStringLiteral("%1 / %2").arg(integer(a.wavefronts), integer(a.bankConflicts)),
+                tr("kernel-wide"), none);
+        }
     }
-    // In total: every kernel-level counter, then the local and texture counters of kernels that
-    // have such accesses (absent from both columns otherwise, so skipped), and a texture read's
-    // global-load equivalent beside its texture sectors.
-    std::vector<std::string> counters = gridCounterNames();
+    // In total: every kernel-level counter (async copies' included), then the local and texture
+    // counters of kernels that have such accesses (absent from both columns otherwise, so skipped),
+    // and a texture read's global-load equivalent beside its texture sectors.
+    std::vector<std::string> counters = panelCounterNames();
     counters.insert(counters.end(), localCounterNames().begin(), localCounterNames().end());
     counters.insert(counters.end(), textureCounterNames().begin(), textureCounterNames().end());
     counters.emplace_back("warpscope__texture_global_equivalent_sectors");

@@ -127,6 +127,12 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     m_active->setObjectName(QStringLiteral("activeExpression"));
     activeLabel->setBuddy(m_active);
     m_activeError = makeErrorLabel(patternBox, QStringLiteral("activeError"));
+    m_sharedLabel = new QLabel(tr("&Shared address in bytes (async copy):"), patternBox);
+    m_shared = new ExpressionEdit(patternBox);
+    m_shared->setObjectName(QStringLiteral("sharedAddressExpression"));
+    m_shared->setToolTip(tr("Where each lane's element lands in shared memory, e.g. tid.x * 16"));
+    m_sharedLabel->setBuddy(m_shared);
+    m_sharedError = makeErrorLabel(patternBox, QStringLiteral("sharedAddressError"));
     m_explicitNote = new QLabel(tr("Explicit addresses: edit them in the lane table. Undo "
                                    "(Ctrl+Z) returns to the expression."),
                                 patternBox);
@@ -138,11 +144,15 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     patternLayout->addWidget(activeLabel);
     patternLayout->addWidget(m_active);
     patternLayout->addWidget(m_activeError);
+    patternLayout->addWidget(m_sharedLabel);
+    patternLayout->addWidget(m_shared);
+    patternLayout->addWidget(m_sharedError);
     patternLayout->addWidget(m_explicitNote);
     patternLayout->addWidget(m_patternError);
     layout->addWidget(patternBox);
     connect(m_address, &ExpressionEdit::textEdited, this, &PatternEditor::editAddress);
     connect(m_active, &ExpressionEdit::textEdited, this, &PatternEditor::editActive);
+    connect(m_shared, &ExpressionEdit::textEdited, this, &PatternEditor::editSharedAddress);
 
     // ---- Parameters -----------------------------------------------------------------------------
     auto* parameterBox = new QGroupBox(tr("Parameters"), this);
@@ -221,6 +231,7 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     m_op = new QComboBox(accessBox);
     m_op->addItem(tr("Load"), QStringLiteral("load"));
     m_op->addItem(tr("Store"), QStringLiteral("store"));
+    m_op->addItem(tr("Async copy → shared"), QStringLiteral("copy_async"));
     m_width = new QComboBox(accessBox);
     m_width->setObjectName(QStringLiteral("widthBox"));
     for (int width : kElementWidths) {
@@ -385,9 +396,11 @@ void PatternEditor::showError() {
     const auto& error = m_document->error();
     QString address;
     QString active;
+    QString shared;
     QString general;
     int addressColumn = 0;
     int activeColumn = 0;
+    int sharedColumn = 0;
     if (error && m_document->kernel() && error->where.starts_with('/')) {
         // A kernel's error: the selected access's expressions show theirs here, with the column;
         // the kernel panel names every other place (a buffer, the launch, another access).
@@ -403,6 +416,9 @@ void PatternEditor::showError() {
         } else if (error->where.starts_with(prefix + "/active")) {
             active = message + keep;
             activeColumn = error->column;
+        } else if (error->where.starts_with(prefix + "/shared_address")) {
+            shared = message + keep;
+            sharedColumn = error->column;
         }
     } else if (error) {
         const QString where = QString::fromStdString(error->where);
@@ -422,6 +438,10 @@ void PatternEditor::showError() {
         } else if (where.startsWith(QLatin1String("activeExpression"))) {
             active = message;
             activeColumn = error->column;
+        } else if (where.startsWith(QLatin1String("sharedAddressExpression")) ||
+                   where.startsWith(QLatin1String("shared address"))) {
+            shared = message; // "lane 7: ..." when a lane's shared address is refused
+            sharedColumn = error->column;
         } else if (where.startsWith(QLatin1String("lane ")) && m_document->pattern().source) {
             // validate() refused a lane's address (negative, misaligned): the address
             // expression produced it.
@@ -429,13 +449,17 @@ void PatternEditor::showError() {
         } else {
             general = QString::fromStdString(error->describe());
         }
-        if (!general.isEmpty() || !address.isEmpty() || !active.isEmpty()) {
+        if (!general.isEmpty() || !address.isEmpty() || !active.isEmpty() || !shared.isEmpty()) {
             const QString keep = tr(" — the picture shows the last valid pattern.");
-            (general.isEmpty() ? (address.isEmpty() ? active : address) : general) += keep;
+            (general.isEmpty()
+                 ? (address.isEmpty() ? (active.isEmpty() ? shared : active) : address)
+                 : general) += keep;
         }
     }
     setErrorLabel(m_addressError, address);
     setErrorLabel(m_activeError, active);
+    setErrorLabel(m_sharedError, shared);
+    m_shared->setErrorColumn(sharedColumn);
     setErrorLabel(m_patternError, general);
     m_address->setErrorColumn(addressColumn);
     m_active->setErrorColumn(activeColumn);

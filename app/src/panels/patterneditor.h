@@ -62,6 +62,7 @@ private:
     void showError();
     void editAddress(const QString& text);
     void editActive(const QString& text);
+    void editSharedAddress(const QString& text);
     void editParameter(int index, std::int64_t value);
     void editKind();
     void editBlock();
@@ -81,6 +82,9 @@ private:
     QLabel* m_addressError;
     ExpressionEdit* m_active;
     QLabel* m_activeError;
+    QLabel* m_sharedLabel;    // async copies only
+    ExpressionEdit* m_shared; // async copies only: the shared side's address
+    QLabel* m_sharedError;
     QLabel* m_explicitNote;
     QLabel* m_patternError;
     ParameterPanel* m_parameters;

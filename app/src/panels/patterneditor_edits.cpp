@@ -71,6 +71,10 @@ void PatternEditor::syncFromDocument() {
     const bool hasSource = pattern.source.has_value();
     m_address->setEnabled(hasSource);
     m_active->setEnabled(hasSource);
+    const bool copy = hasSource && pattern.kind.op == AccessOp::CopyAsync;
+    m_sharedLabel->setVisible(copy);
+    m_shared->setVisible(copy);
+    m_sharedError->setVisible(copy && !m_sharedError->text().isEmpty());
     m_explicitNote->setVisible(!hasSource);
     m_blockX->setEnabled(hasSource);
     m_blockY->setEnabled(hasSource);
@@ -90,6 +94,8 @@ void PatternEditor::syncFromDocument() {
         }
         m_address->setParameterNames(names);
         m_active->setParameterNames(names);
+        m_shared->setParameterNames(names);
+        m_shared->setTextSilently(QString::fromStdString(source.sharedAddressExpression));
         m_address->setTextSilently(QString::fromStdString(source.addressExpression));
         m_active->setTextSilently(QString::fromStdString(source.activeExpression));
         m_parameters->setParameters(source.parameters);
@@ -184,6 +190,16 @@ void PatternEditor::editActive(const QString& text) {
                             static_cast<int>(EditMerge::ActiveExpression));
 }
 
+void PatternEditor::editSharedAddress(const QString& text) {
+    if (m_syncing || !m_document->pattern().source) {
+        return;
+    }
+    Pattern pattern = m_document->pattern();
+    pattern.source->sharedAddressExpression = text.toStdString();
+    m_document->editPattern(pattern, tr("Edit the async copy's shared address"),
+                            static_cast<int>(EditMerge::SharedAddressExpression));
+}
+
 void PatternEditor::editParameter(int index, std::int64_t value) {
     if (m_syncing || !m_document->pattern().source) {
         return;
@@ -212,6 +228,19 @@ void PatternEditor::editKind() {
         pattern.kind.op = *op;
     }
     pattern.kind.widthBytes = m_width->currentData().toInt();
+    if (pattern.source) {
+        // An async copy needs its shared side: it starts as the lanes' elements side by side,
+        // and follows the width while it is still that.
+        std::string& shared = pattern.source->sharedAddressExpression;
+        const bool generated =
+            shared.empty() || (shared.rfind("lane * ", 0) == 0 && shared.size() <= 9 &&
+                               shared.find_first_not_of("0123456789", 7) == std::string::npos);
+        if (pattern.kind.op != AccessOp::CopyAsync) {
+            shared.clear();
+        } else if (generated) {
+            shared = "lane * " + std::to_string(pattern.kind.widthBytes);
+        }
+    }
     pattern.kind.cache = static_cast<CachePath>(m_cache->currentData().toInt());
     m_document->editPattern(pattern, tr("Change the access kind"));
 }

@@ -114,7 +114,7 @@ QSizeF BankView::computeLayout(qreal width) {
         return QSizeF(width, m_titleRect.bottom() + 4 * lineHeight);
     }
     const SharedPrediction& shared = *evaluation->modern.shared;
-    const WarpAccess& access = evaluation->access;
+    const WarpAccess access = sharedSideOf(evaluation->access); // a copy's shared side
     qreal y = m_titleRect.bottom() + 10;
 
     // ---- Phases: which lanes are served together ----------------------------------------------
@@ -263,6 +263,12 @@ BankContent BankView::content() const {
         content.note = m_shared ? textbookSummary(*evaluation)
                                 : tr("Banks belong to shared memory. This pattern accesses "
                                      "global memory: set Space to \"Shared memory\" to see banks.");
+        if (evaluation->access.kind.op == AccessOp::CopyAsync) {
+            content.note = tr("The shared side of an async copy: no staging register, and the "
+                              "notes say it is best with 8- or 16-byte elements. The copy writes "
+                              "the lanes of each global 128-byte line together, so a warp over "
+                              "several lines takes a wavefront per line at least.");
+        }
     }
     if (!m_shared) {
         return content;

@@ -20,6 +20,12 @@ QString percentText(double fraction) {
 }
 
 QString describeAccess(const WarpAccess& access) {
+    if (access.kind.op == AccessOp::CopyAsync) {
+        return tr("Async copy global → shared (cp.async, LDGSTS), %1 B per lane, %2 of 32 lanes "
+                  "active")
+            .arg(access.kind.widthBytes)
+            .arg(access.activeLaneCount());
+    }
     const bool global = access.kind.space == MemorySpace::Global;
     const bool load = access.kind.op == AccessOp::Load;
     QString what = global ? (load ? tr("Global load") : tr("Global store"))
@@ -62,14 +68,23 @@ QString modernSummary(const Evaluation& evaluation) {
     }
     if (modern.global) {
         const GlobalPrediction& g = *modern.global;
-        return tr("Modern model (cc 7.0+): %1 request(s) · %2 sector(s) in %3 line(s) · %4 moved "
-                  "for %5 requested · %6 efficiency")
-            .arg(g.requests)
-            .arg(g.sectors)
-            .arg(g.lines)
-            .arg(formatBytes(g.bytesMoved))
-            .arg(formatBytes(g.uniqueBytesRequested))
-            .arg(percentText(g.efficiency));
+        QString text = tr("Modern model (cc 7.0+): %1 request(s) · %2 sector(s) in %3 line(s) · %4 "
+                          "moved for %5 requested · %6 efficiency")
+                           .arg(g.requests)
+                           .arg(g.sectors)
+                           .arg(g.lines)
+                           .arg(formatBytes(g.bytesMoved))
+                           .arg(formatBytes(g.uniqueBytesRequested))
+                           .arg(percentText(g.efficiency));
+        if (modern.kind.op == AccessOp::CopyAsync && modern.shared) {
+            const SharedPrediction& s = *modern.shared;
+            text += tr(" · shared side, written one global line at a time: %1 wavefront(s), "
+                       "ideal %2 · %3 bank conflict(s)")
+                        .arg(s.wavefronts)
+                        .arg(s.idealWavefronts)
+                        .arg(s.bankConflicts);
+        }
+        return text;
     }
     if (modern.shared) {
         const SharedPrediction& s = *modern.shared;

@@ -61,6 +61,9 @@ struct KernelAccess {
     /// integer expression of the parameters, a multiple of 32). The address stays a byte offset
     /// from the buffer's start; the probe reads texel ((address % row) / 4, address / row).
     std::string textureRowBytes;
+    /// Async copies (kind.op == CopyAsync) only: the byte offset in the block's shared array the
+    /// thread's element is copied to. `buffer` and `addressExpression` are the global side.
+    std::string sharedAddressExpression;
 
     bool operator==(const KernelAccess&) const = default;
 };
@@ -105,6 +108,8 @@ struct ResolvedAccess {
     std::int64_t textureRowBytes = 0; // texture reads: textureRowBytes evaluated; 0 otherwise
     Expression address;
     Expression active;
+    /// Async copies: the parsed shared address; unset for every other access.
+    std::optional<Expression> sharedAddress;
 };
 
 /// A kernel with its parameters' values applied: sizes and launch evaluated and checked against
@@ -131,7 +136,8 @@ Result<ResolvedKernel> resolveKernel(const Kernel& kernel);
 /// the per-warp models and views read it. Lanes past the end of the block are inactive. A
 /// negative or misaligned address, or an expression error, is an Error whose `where` names the
 /// thread: "/accesses/1/address (store out), block (3, 0, 0), thread (29, 0, 0)". Bounds are
-/// checked by predictGrid, not here.
+/// checked by predictGrid, not here. An async copy's WarpAccess carries its shared side too
+/// (sharedAddresses), its errors named ".../shared_address".
 Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::int64_t blockLinear,
                                std::int64_t warpInBlock);
 
@@ -155,7 +161,7 @@ struct GridAccessPrediction {
     // Global accesses (sums over every warp of the grid, the per-warp modern model's counts).
     std::int64_t requests = 0;
     std::int64_t sectors = 0;
-    // Shared accesses.
+    // Shared accesses, and the shared side of async copies.
     std::int64_t wavefronts = 0;
     std::int64_t bankConflicts = 0;
     // Constant accesses: `requests` counts their LDC instructions (two or four per warp for 8-
@@ -248,6 +254,18 @@ const std::vector<std::string>& gridCounterNames();
 /// (dram__bytes_read.sum / _write.sum, of which the footprint is a lower bound), the L1 hit rate
 /// and the kernel's duration.
 const std::vector<std::string>& kernelCounterNames();
+
+/// The hardware counter of LDGSTS bank conflicts. Measured on the H100 it is at least the model's
+/// (per-instruction) conflicts and more under load, by conflicts with other warps' shared traffic:
+/// the probe reports it, nothing predicts it exactly.
+inline constexpr const char* kCopyAsyncHardwareConflicts =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum";
+
+/// What measure_kernel reads for a kernel with an async copy: kernelCounterNames(), the LDGSTS
+/// requests and sectors of copyAsyncCounterNames() and kCopyAsyncHardwareConflicts (the shared
+/// side's per-instruction wavefronts and conflicts are SASS-patched metrics, which only Nsight
+/// Compute measures).
+const std::vector<std::string>& kernelCopyCounterNames();
 
 /// The grid's totals as named metrics, as predictGrid fills GridPrediction::metrics.
 std::vector<Metric> gridMetrics(const ResolvedKernel& kernel, const GridPrediction& prediction);

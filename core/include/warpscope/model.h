@@ -130,7 +130,8 @@ struct ModernPrediction {
     /// sectors; for a texture read, what a global load of the same addresses would count (its
     /// "global-load equivalent").
     std::optional<GlobalPrediction> global;
-    std::optional<SharedPrediction> shared;     // set for the shared space
+    /// Set for the shared space, and for an async copy: its shared side (the LDGSTS wavefronts).
+    std::optional<SharedPrediction> shared;
     std::optional<ConstantPrediction> constant; // set for the constant space
     std::optional<TexturePrediction> texture;   // set for texture reads
 };
@@ -213,6 +214,14 @@ std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction);
 /// The Nsight Compute counters the probe measures and the modern model predicts, in a fixed
 /// order.
 const std::vector<std::string>& nsightCounterNames();
+
+/// What Nsight Compute counts for async copies (LDGSTS through L1, cp.async.ca) on compute
+/// capability 8.0 and later, in this order: requests and sectors of the global side (hardware
+/// counters), wavefronts and bank conflicts of the shared side (SASS-patched metrics, counted per
+/// instruction; the hardware bank-conflict counter adds conflicts with other warps' traffic). The
+/// global side also counts in the op_ld counters of nsightCounterNames(); the shared side in none
+/// of them. docs/metrics.md documents each.
+const std::vector<std::string>& copyAsyncCounterNames();
 
 /// The two of nsightCounterNames() that count an access of `kind`: its requests and sectors
 /// (global memory) or its wavefronts and bank conflicts (shared memory), for its load or store.

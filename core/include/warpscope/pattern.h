@@ -20,12 +20,15 @@ inline constexpr int kWarpSize = 32;
 /// Constant: the __constant__ space (loads only, at most kConstantBytes), read through the
 /// constant cache, which serves a warp's distinct addresses one after another (seed 003).
 enum class MemorySpace { Global, Shared, Constant, Local, Texture };
-enum class AccessOp { Load, Store };
+/// CopyAsync: an asynchronous copy from global to shared memory (cp.async, LDGSTS): a global
+/// access whose lanes also name a shared address (PatternSource::sharedAddressExpression,
+/// WarpAccess::sharedAddresses). Widths 4, 8 and 16 bytes only.
+enum class AccessOp { Load, Store, CopyAsync };
 /// Global load cache operator, as in PTX ld.global.{ca,cg,nc}; Default is a plain ld.global.
 enum class CachePath { Default, CacheAll, CacheGlobal, NonCoherent };
 
 const char* toString(MemorySpace space); // "global", "shared", "constant", "local", "texture"
-const char* toString(AccessOp op);       // "load", "store"
+const char* toString(AccessOp op);       // "load", "store", "copy_async"
 const char* toString(CachePath path);    // "default", "ca", "cg", "nc"
 std::optional<MemorySpace> memorySpaceFromString(std::string_view text);
 std::optional<AccessOp> accessOpFromString(std::string_view text);
@@ -37,6 +40,8 @@ inline constexpr std::int64_t kConstantBytes = 64 * 1024;
 /// Element widths a lane may access, in bytes.
 inline constexpr std::array<int, 5> kElementWidths = {1, 2, 4, 8, 16};
 bool isValidWidth(int widthBytes);
+/// Element widths an asynchronous copy may move (cp.async's cp-size): 4, 8 and 16 bytes.
+bool isValidCopyWidth(int widthBytes);
 
 /// Local memory: a thread's byte offset into its own array becomes the address the hardware
 /// uses, with consecutive lanes' same 4-byte word side by side (128 bytes per word for a warp):
@@ -88,6 +93,8 @@ struct PatternSource {
     std::string addressExpression;
     /// Non-zero for lanes that execute the access.
     std::string activeExpression = "1";
+    /// Async copies only: the byte address in shared memory a lane's element is copied to.
+    std::string sharedAddressExpression;
     std::vector<Parameter> parameters;
     Dim3 blockDim{32, 1, 1};
     Dim3 gridDim{1, 1, 1};
@@ -123,6 +130,9 @@ struct LaneThread {
 struct WarpAccess {
     AccessKind kind;
     LaneAddresses addresses{};
+    /// Async copies only (kind.op == CopyAsync): where each active lane's element lands in
+    /// shared memory; `addresses` is the global side. Unset for every other access.
+    std::optional<LaneAddresses> sharedAddresses;
     /// Present when resolved from an expression.
     std::optional<std::array<LaneThread, kWarpSize>> threads;
 
@@ -132,13 +142,18 @@ struct WarpAccess {
 };
 
 /// Check a concrete access: valid width, no negative address, every address a multiple of the
-/// width (the hardware faults otherwise). The error's `where` names the lane ("lane 7").
+/// width (the hardware faults otherwise). The error's `where` names the lane ("lane 7"). An async
+/// copy must be global, 4, 8 or 16 bytes wide, and give every active lane a shared address that
+/// passes the same checks ("shared address, lane 7").
 Result<WarpAccess> validate(WarpAccess access);
 
 /// For a local access: each active lane's per-thread offset replaced by its interleaved address
 /// (localInterleavedAddress). Other spaces are returned unchanged. resolve() and resolveWarp()
 /// apply it, so a resolved local access holds the addresses the hardware touches.
 WarpAccess interleaveLocal(WarpAccess access);
+/// The error an async copy's kind has, if any: its space must be global, its width 4, 8 or 16
+/// bytes and its cache operator default or ca. Nullopt for every other op.
+std::optional<Error> checkCopyKind(const AccessKind& kind);
 
 /// Evaluate a pattern into 32 concrete addresses (and validate them). Errors from the
 /// expressions keep their column; `where` says which expression or lane failed.
