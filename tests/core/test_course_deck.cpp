@@ -81,6 +81,11 @@ TEST(CourseDeck, EverySlideResolvesAndIsPredicted) {
             } else {
                 EXPECT_FALSE(shows(slide, "bank"));
             }
+        } else if (access.value().kind.space == MemorySpace::Constant) {
+            // The constant cache's rounds, one per distinct address, drawn in the warp view.
+            ASSERT_TRUE(modern.constant.has_value());
+            EXPECT_GT(modern.constant->rounds.size(), 0u);
+            EXPECT_TRUE(shows(slide, "warp")) << "constant memory is drawn in the warp view";
         } else {
             ASSERT_TRUE(modern.shared.has_value());
             EXPECT_GT(modern.shared->wavefrontList.size(), 0u);
