@@ -220,8 +220,9 @@ def check(probe, kernels_json, out_dir, ids):
             failures.append(label)
             continue
         answer = json.loads(out.splitlines()[0])
-        extra_metrics = kind_metrics(preset) + (COPY + [COPY_HW_CONFLICTS] if has_copy else [])
-        ncu, ncu_status = ncu_metrics(probe, kid, extra, METRICS + extra_metrics)
+        extra_metrics = kind_metrics(preset)  # compared exactly below, with EXACT
+        copy_metrics = COPY + [COPY_HW_CONFLICTS] if has_copy else []  # compared on their own
+        ncu, ncu_status = ncu_metrics(probe, kid, extra, METRICS + extra_metrics + copy_metrics)
         ncu_free, _ = ncu_metrics(probe, kid, extra, DRAM, "none")
         if has_constant:
             ncu_constant, _ = ncu_metrics(probe, kid, extra, CONSTANT)
