@@ -38,6 +38,7 @@ class NotesRunner;
 class TransfersView;
 class StreamsView;
 class L2PersistenceView;
+struct ExperimentTabHost;
 class NotesView;
 class GridView;
 class MeasurementStore;
@@ -240,6 +241,8 @@ private:
     void createL2Persistence();
     void addL2PersistenceSettings(std::map<std::string, std::string>& settings) const;
     void applyL2PersistenceSettings(const std::map<std::string, std::string>& settings);
+    /// What the experiment tabs above are wired to (experimenttab.h).
+    ExperimentTabHost experimentTabHost();
 
     MainWindowOptions m_options;
     PatternDocument* m_document;
