@@ -2,15 +2,12 @@
 #include "l2_persistence_cli.h"
 
 #include "l2_persistence.h"
+#include "measurement_cli.h"
 #include "probe_text.h"
-#include "transfers_cli.h"
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
-#include <csignal>
 #include <iostream>
-#include <sstream>
 
 namespace warpscope::probe {
 
@@ -35,35 +32,7 @@ const char* const kL2PersistenceUsage =
   Ctrl-C cancels between points.
 )";
 
-namespace {
-
 using json = nlohmann::json;
-
-std::atomic<bool> g_cancelled{false};
-
-extern "C" void onL2Interrupt(int) {
-    g_cancelled = true;
-}
-
-int fail(const std::string& message, int status) {
-    std::cerr << "warpscope-probe: " << message << "\n";
-    if (status == kExitBadInput) {
-        std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
-    }
-    return status;
-}
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream stream(text);
-    std::string item;
-    while (std::getline(stream, item, ',')) {
-        items.push_back(item);
-    }
-    return items;
-}
-
-} // namespace
 
 int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
     json options = json::object();
@@ -79,9 +48,9 @@ int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFact
             continue;
         }
         if (i + 1 >= args.size()) {
-            return fail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
-                                                : "unexpected argument '" + arg + "'",
-                        kExitBadInput);
+            return commandFail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
+                                                       : "unexpected argument '" + arg + "'",
+                               kExitBadInput);
         }
         const std::string& value = args[++i];
         if (arg == "--windows") {
@@ -89,8 +58,8 @@ int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFact
             for (const std::string& item : splitList(value)) {
                 const long long bytes = parseByteSize(item);
                 if (bytes < 0) {
-                    return fail("--windows: '" + item + "' is not a size (4096, 64K, 16M)",
-                                kExitBadInput);
+                    return commandFail("--windows: '" + item + "' is not a size (4096, 64K, 16M)",
+                                       kExitBadInput);
                 }
                 sizes.push_back(bytes);
             }
@@ -106,7 +75,8 @@ int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFact
                     used = 0;
                 }
                 if (used == 0 || used != item.size()) {
-                    return fail("--hit-ratios: '" + item + "' is not a number", kExitBadInput);
+                    return commandFail("--hit-ratios: '" + item + "' is not a number",
+                                       kExitBadInput);
                 }
                 ratios.push_back(ratio);
             }
@@ -114,53 +84,26 @@ int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFact
         } else if (arg == "--set-aside" || arg == "--stream") {
             const long long bytes = parseByteSize(value);
             if (bytes < 0) {
-                return fail(arg + ": '" + value + "' is not a size (4096, 64K, 16M, 2G)",
-                            kExitBadInput);
+                return commandFail(arg + ": '" + value + "' is not a size (4096, 64K, 16M, 2G)",
+                                   kExitBadInput);
             }
             options[arg == "--set-aside" ? "setAsideBytes" : "streamBytes"] = bytes;
         } else if (arg == "--stream-per-region" || arg == "--repetitions") {
             const long long number = parseByteSize(value);
             if (number < 0 || value.find_first_not_of("0123456789") != std::string::npos) {
-                return fail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
+                return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
             }
             options[arg == "--repetitions" ? "repetitions" : "streamPerRegion"] = number;
         } else {
-            return fail("l2-persistence takes no option '" + arg + "'", kExitBadInput);
+            return commandFail("l2-persistence takes no option '" + arg + "'", kExitBadInput);
         }
     }
-    auto backend = makeBackend();
-    g_cancelled = false;
-    auto previous = std::signal(SIGINT, onL2Interrupt);
-    int lastPercent = -1;
-    auto result = runL2PersistenceRequest(
-        json{{"options", options}}, *backend,
-        [&](int done, int total) {
-            const int percent = total > 0 ? done * 100 / total : 100;
-            if (percent / 10 != lastPercent / 10 || done == total) {
-                std::cerr << "measured " << done << " of " << total << " points\n";
-                lastPercent = percent;
-            }
-        },
-        [] { return g_cancelled.load(); });
-    std::signal(SIGINT, previous);
-    if (auto* error = std::get_if<RequestError>(&result)) {
-        const ProbeErrorCode code = error->error.code;
-        const std::string where = error->where.empty() ? "" : " (at " + error->where + ")";
-        const std::string message =
-            std::string(probeErrorCodeName(code)) + ": " + error->error.message + where;
-        if (code == ProbeErrorCode::NoDriver || code == ProbeErrorCode::NoDevice ||
-            code == ProbeErrorCode::DriverTooOld) {
-            return fail(message, kExitNoGpu);
-        }
-        if (error->error.fatal) {
-            return fail(message, kExitFatal);
-        }
-        if (code == ProbeErrorCode::BadRequest || code == ProbeErrorCode::OutOfMemory) {
-            return fail(message, kExitBadInput);
-        }
-        return fail(message, kExitProbeError);
+    auto outcome =
+        runMeasurementCommand(runL2PersistenceRequest, options, makeBackend, pointsProgress());
+    if (const int* status = std::get_if<int>(&outcome)) {
+        return *status;
     }
-    const json& answer = std::get<json>(result);
+    const json& answer = std::get<json>(outcome);
     if (asJson) {
         std::cout << answer.dump() << "\n";
         return kExitOk;

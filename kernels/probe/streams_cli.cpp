@@ -1,14 +1,12 @@
 // `warpscope-probe streams` (streams_cli.h).
 #include "streams_cli.h"
 
+#include "measurement_cli.h"
 #include "probe_text.h"
 #include "streams_request.h"
-#include "transfers_cli.h"
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
-#include <csignal>
 #include <iostream>
 #include <sstream>
 
@@ -36,20 +34,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::atomic<bool> g_streamsCancelled{false};
-
-extern "C" void onStreamsInterrupt(int) {
-    g_streamsCancelled = true;
-}
-
-int fail(const std::string& message, int status) {
-    std::cerr << "warpscope-probe: " << message << "\n";
-    if (status == kExitBadInput) {
-        std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
-    }
-    return status;
-}
-
 bool wholeNumber(const std::string& text) {
     return !text.empty() && text.size() < 10 &&
            text.find_first_not_of("0123456789") == std::string::npos;
@@ -67,16 +51,16 @@ int streamsCommand(const std::vector<std::string>& args, const BackendFactory& m
             continue;
         }
         if (i + 1 >= args.size()) {
-            return fail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
-                                                : "unexpected argument '" + arg + "'",
-                        kExitBadInput);
+            return commandFail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
+                                                       : "unexpected argument '" + arg + "'",
+                               kExitBadInput);
         }
         const std::string& value = args[++i];
         if (arg == "--bytes") {
             const long long bytes = parseByteSize(value);
             if (bytes < 0) {
-                return fail("--bytes: '" + value + "' is not a size (65536, 64K, 256M, 1G)",
-                            kExitBadInput);
+                return commandFail("--bytes: '" + value + "' is not a size (65536, 64K, 256M, 1G)",
+                                   kExitBadInput);
             }
             options["bytes"] = bytes;
         } else if (arg == "--streams") {
@@ -85,50 +69,31 @@ int streamsCommand(const std::vector<std::string>& args, const BackendFactory& m
             std::string item;
             while (std::getline(list, item, ',')) {
                 if (!wholeNumber(item)) {
-                    return fail("--streams: '" + item + "' is not a whole number", kExitBadInput);
+                    return commandFail("--streams: '" + item + "' is not a whole number",
+                                       kExitBadInput);
                 }
                 counts.push_back(std::stoll(item));
             }
             options["streams"] = counts;
         } else if (arg == "--repetitions" || arg == "--work") {
             if (!wholeNumber(value)) {
-                return fail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
+                return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
             }
             options[arg.substr(2)] = std::stoll(value);
         } else if (arg == "--order") {
             options["order"] = value;
         } else {
-            return fail("streams takes no option '" + arg + "'", kExitBadInput);
+            return commandFail("streams takes no option '" + arg + "'", kExitBadInput);
         }
     }
-    auto backend = makeBackend();
-    g_streamsCancelled = false;
-    auto previous = std::signal(SIGINT, onStreamsInterrupt);
-    auto result = runStreamsRequest(
-        json{{"options", options}}, *backend,
-        [&](int done, int total) {
+    auto outcome =
+        runMeasurementCommand(runStreamsRequest, options, makeBackend, [](int done, int total) {
             std::cerr << "measured " << done << " of " << total << " stream counts\n";
-        },
-        [] { return g_streamsCancelled.load(); });
-    std::signal(SIGINT, previous);
-    if (auto* error = std::get_if<RequestError>(&result)) {
-        const ProbeErrorCode code = error->error.code;
-        const std::string where = error->where.empty() ? "" : " (at " + error->where + ")";
-        const std::string message =
-            std::string(probeErrorCodeName(code)) + ": " + error->error.message + where;
-        if (code == ProbeErrorCode::NoDriver || code == ProbeErrorCode::NoDevice ||
-            code == ProbeErrorCode::DriverTooOld) {
-            return fail(message, kExitNoGpu);
-        }
-        if (error->error.fatal) {
-            return fail(message, kExitFatal);
-        }
-        if (code == ProbeErrorCode::BadRequest || code == ProbeErrorCode::OutOfMemory) {
-            return fail(message, kExitBadInput);
-        }
-        return fail(message, kExitProbeError);
+        });
+    if (const int* status = std::get_if<int>(&outcome)) {
+        return *status;
     }
-    const json& answer = std::get<json>(result);
+    const json& answer = std::get<json>(outcome);
     if (asJson) {
         std::cout << answer.dump() << "\n";
         return kExitOk;

@@ -1,16 +1,13 @@
 // `warpscope-probe transfers` (transfers_cli.h).
 #include "transfers_cli.h"
 
+#include "measurement_cli.h"
 #include "probe_text.h"
 #include "transfers.h"
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
-#include <cctype>
-#include <csignal>
 #include <iostream>
-#include <sstream>
 
 namespace warpscope::probe {
 
@@ -35,63 +32,7 @@ const char* const kTransfersUsage =
   Ctrl-C cancels between points.
 )";
 
-namespace {
-
 using json = nlohmann::json;
-
-std::atomic<bool> g_cancelled{false};
-
-extern "C" void onInterrupt(int) {
-    g_cancelled = true;
-}
-
-int fail(const std::string& message, int status) {
-    std::cerr << "warpscope-probe: " << message << "\n";
-    if (status == kExitBadInput) {
-        std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
-    }
-    return status;
-}
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream stream(text);
-    std::string item;
-    while (std::getline(stream, item, ',')) {
-        items.push_back(item);
-    }
-    return items;
-}
-
-} // namespace
-
-long long parseByteSize(const std::string& text) {
-    std::size_t digits = 0;
-    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) {
-        ++digits;
-    }
-    if (digits == 0 || digits > 15) {
-        return -1;
-    }
-    long long value = std::stoll(text.substr(0, digits));
-    std::string unit = text.substr(digits);
-    for (char& c : unit) {
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-    if (unit.empty() || unit == "B") {
-        return value;
-    }
-    if (unit == "K" || unit == "KIB") {
-        return value << 10;
-    }
-    if (unit == "M" || unit == "MIB") {
-        return value << 20;
-    }
-    if (unit == "G" || unit == "GIB") {
-        return value << 30;
-    }
-    return -1;
-}
 
 int transfersCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
     json options = json::object();
@@ -103,16 +44,16 @@ int transfersCommand(const std::vector<std::string>& args, const BackendFactory&
             continue;
         }
         if (i + 1 >= args.size()) {
-            return fail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
-                                                : "unexpected argument '" + arg + "'",
-                        kExitBadInput);
+            return commandFail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
+                                                       : "unexpected argument '" + arg + "'",
+                               kExitBadInput);
         }
         const std::string& value = args[++i];
         if (arg == "--min" || arg == "--max") {
             const long long bytes = parseByteSize(value);
             if (bytes < 0) {
-                return fail(arg + ": '" + value + "' is not a size (4096, 64K, 256M, 1G)",
-                            kExitBadInput);
+                return commandFail(arg + ": '" + value + "' is not a size (4096, 64K, 256M, 1G)",
+                                   kExitBadInput);
             }
             options[arg == "--min" ? "minBytes" : "maxBytes"] = bytes;
         } else if (arg == "--sizes") {
@@ -120,8 +61,9 @@ int transfersCommand(const std::vector<std::string>& args, const BackendFactory&
             for (const std::string& item : splitList(value)) {
                 const long long bytes = parseByteSize(item);
                 if (bytes < 0) {
-                    return fail("--sizes: '" + item + "' is not a size (4096, 64K, 256M, 1G)",
-                                kExitBadInput);
+                    return commandFail("--sizes: '" + item +
+                                           "' is not a size (4096, 64K, 256M, 1G)",
+                                       kExitBadInput);
                 }
                 sizes.push_back(bytes);
             }
@@ -131,46 +73,19 @@ int transfersCommand(const std::vector<std::string>& args, const BackendFactory&
         } else if (arg == "--step" || arg == "--repetitions") {
             const long long number = parseByteSize(value);
             if (number < 0 || value.find_first_not_of("0123456789") != std::string::npos) {
-                return fail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
+                return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
             }
             options[arg == "--step" ? "step" : "repetitions"] = number;
         } else {
-            return fail("transfers takes no option '" + arg + "'", kExitBadInput);
+            return commandFail("transfers takes no option '" + arg + "'", kExitBadInput);
         }
     }
-    auto backend = makeBackend();
-    g_cancelled = false;
-    auto previous = std::signal(SIGINT, onInterrupt);
-    int lastPercent = -1;
-    auto result = runTransfersRequest(
-        json{{"options", options}}, *backend,
-        [&](int done, int total) {
-            const int percent = total > 0 ? done * 100 / total : 100;
-            if (percent / 10 != lastPercent / 10 || done == total) {
-                std::cerr << "measured " << done << " of " << total << " points\n";
-                lastPercent = percent;
-            }
-        },
-        [] { return g_cancelled.load(); });
-    std::signal(SIGINT, previous);
-    if (auto* error = std::get_if<RequestError>(&result)) {
-        const ProbeErrorCode code = error->error.code;
-        const std::string where = error->where.empty() ? "" : " (at " + error->where + ")";
-        const std::string message =
-            std::string(probeErrorCodeName(code)) + ": " + error->error.message + where;
-        if (code == ProbeErrorCode::NoDriver || code == ProbeErrorCode::NoDevice ||
-            code == ProbeErrorCode::DriverTooOld) {
-            return fail(message, kExitNoGpu);
-        }
-        if (error->error.fatal) {
-            return fail(message, kExitFatal);
-        }
-        if (code == ProbeErrorCode::BadRequest || code == ProbeErrorCode::OutOfMemory) {
-            return fail(message, kExitBadInput);
-        }
-        return fail(message, kExitProbeError);
+    auto outcome =
+        runMeasurementCommand(runTransfersRequest, options, makeBackend, pointsProgress());
+    if (const int* status = std::get_if<int>(&outcome)) {
+        return *status;
     }
-    const json& answer = std::get<json>(result);
+    const json& answer = std::get<json>(outcome);
     if (asJson) {
         std::cout << answer.dump() << "\n";
         return kExitOk;

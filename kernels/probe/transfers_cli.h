@@ -2,6 +2,7 @@
 // measure_transfers answer as JSON). docs/protocol.md ("transfers") describes it.
 #pragma once
 
+#include "measurement_cli.h" // parseByteSize, which the transfers command introduced
 #include "probe_cli.h"
 
 #include <string>
@@ -13,8 +14,5 @@ int transfersCommand(const std::vector<std::string>& args, const BackendFactory&
 
 /// The usage text of transfers, for --help.
 extern const char* const kTransfersUsage;
-
-/// "4096", "4K", "4KiB", "256M", "1G" -> bytes; -1 when not a size.
-long long parseByteSize(const std::string& text);
 
 } // namespace warpscope::probe

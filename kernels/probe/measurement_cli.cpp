@@ -1,0 +1,110 @@
+// The measurement commands' shared pieces (measurement_cli.h).
+#include "measurement_cli.h"
+
+#include <atomic>
+#include <cctype>
+#include <csignal>
+#include <iostream>
+#include <sstream>
+#include <utility>
+
+namespace warpscope::probe {
+
+namespace {
+
+std::atomic<bool> g_cancelled{false};
+
+extern "C" void onMeasurementInterrupt(int) {
+    g_cancelled = true;
+}
+
+} // namespace
+
+int commandFail(const std::string& message, int status) {
+    std::cerr << "warpscope-probe: " << message << "\n";
+    if (status == kExitBadInput) {
+        std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
+    }
+    return status;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+        items.push_back(item);
+    }
+    return items;
+}
+
+long long parseByteSize(const std::string& text) {
+    std::size_t digits = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) {
+        ++digits;
+    }
+    if (digits == 0 || digits > 15) {
+        return -1;
+    }
+    long long value = std::stoll(text.substr(0, digits));
+    std::string unit = text.substr(digits);
+    for (char& c : unit) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    if (unit.empty() || unit == "B") {
+        return value;
+    }
+    if (unit == "K" || unit == "KIB") {
+        return value << 10;
+    }
+    if (unit == "M" || unit == "MIB") {
+        return value << 20;
+    }
+    if (unit == "G" || unit == "GIB") {
+        return value << 30;
+    }
+    return -1;
+}
+
+ProgressCallback pointsProgress() {
+    return [lastPercent = -1](int done, int total) mutable {
+        const int percent = total > 0 ? done * 100 / total : 100;
+        if (percent / 10 != lastPercent / 10 || done == total) {
+            std::cerr << "measured " << done << " of " << total << " points\n";
+            lastPercent = percent;
+        }
+    };
+}
+
+std::variant<nlohmann::json, int> runMeasurementCommand(MeasurementRequest request,
+                                                        const nlohmann::json& options,
+                                                        const BackendFactory& makeBackend,
+                                                        const ProgressCallback& progress) {
+    auto backend = makeBackend();
+    g_cancelled = false;
+    auto previous = std::signal(SIGINT, onMeasurementInterrupt);
+    auto result = request(nlohmann::json{{"options", options}}, *backend, progress,
+                          [] { return g_cancelled.load(); });
+    std::signal(SIGINT, previous);
+    if (auto* error = std::get_if<RequestError>(&result)) {
+        const ProbeErrorCode code = error->error.code;
+        const std::string where = error->where.empty() ? "" : " (at " + error->where + ")";
+        const std::string message =
+            std::string(probeErrorCodeName(code)) + ": " + error->error.message + where;
+        int status = kExitProbeError;
+        if (code == ProbeErrorCode::NoDriver || code == ProbeErrorCode::NoDevice ||
+            code == ProbeErrorCode::DriverTooOld) {
+            status = kExitNoGpu;
+        } else if (error->error.fatal) {
+            status = kExitFatal;
+        } else if (code == ProbeErrorCode::BadRequest || code == ProbeErrorCode::OutOfMemory) {
+            status = kExitBadInput;
+        }
+        return std::variant<nlohmann::json, int>(std::in_place_index<1>,
+                                                 commandFail(message, status));
+    }
+    return std::variant<nlohmann::json, int>(std::in_place_index<0>,
+                                             std::move(std::get<nlohmann::json>(result)));
+}
+
+} // namespace warpscope::probe
