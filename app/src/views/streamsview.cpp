@@ -2,6 +2,7 @@
 #include "views/streamsview.h"
 
 #include "views/chartfigure.h"
+#include "views/experimentview.h"
 #include "views/theme.h"
 
 #include <QEvent>
@@ -63,25 +64,6 @@ constexpr double kHoverPixels = 12.0;
 constexpr double kBarHalfHeight = 0.36;
 constexpr int kMaxSelectable = 8;
 
-void installStreamsHover(QWidget* owner, QCustomPlot* plot,
-                         const std::function<QString(const QPointF&)>& text) {
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    plot->setMouseTracking(true);
-    QObject::connect(plot, &QCustomPlot::mouseMove, owner, [plot, text](QMouseEvent* event) {
-        const QString tip = text(event->position());
-        if (tip.isEmpty()) {
-            QToolTip::hideText();
-        } else {
-            QToolTip::showText(event->globalPosition().toPoint(), tip, plot);
-        }
-    });
-#else
-    Q_UNUSED(owner);
-    Q_UNUSED(plot);
-    Q_UNUSED(text);
-#endif
-}
-
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 void styleAxes(QCustomPlot* plot, const ViewColors& colors) {
     plot->setBackground(colors.background);
@@ -130,12 +112,7 @@ StreamsView::StreamsView(QWidget* parent) : QWidget(parent) {
     controls->addStretch(1);
     layout->addLayout(controls);
 
-    m_title = new QLabel(this);
-    QFont bold = m_title->font();
-    bold.setBold(true);
-    m_title->setFont(bold);
-    m_title->setWordWrap(true);
-    layout->addWidget(m_title);
+    m_title = addExperimentTitle(this, layout);
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     m_timeline = new QCustomPlot(this);
     m_timeline->setObjectName(QStringLiteral("streamsTimeline"));
@@ -145,25 +122,18 @@ StreamsView::StreamsView(QWidget* parent) : QWidget(parent) {
     m_speedup->setObjectName(QStringLiteral("streamsSpeedup"));
     m_speedup->setMinimumHeight(160);
     layout->addWidget(m_speedup, 2);
-    installStreamsHover(this, m_timeline,
-                        [this](const QPointF& pixel) { return timelineHoverText(pixel); });
-    installStreamsHover(this, m_speedup,
-                        [this](const QPointF& pixel) { return speedupHoverText(pixel); });
+    installChartHover(this, m_timeline,
+                      [this](const QPointF& pixel) { return timelineHoverText(pixel); });
+    installChartHover(this, m_speedup,
+                      [this](const QPointF& pixel) { return speedupHoverText(pixel); });
 #else
     layout->addWidget(new QLabel(tr("The timeline is unavailable: this build did not find "
                                     "QCustomPlot. The text below has the main numbers."),
                                  this),
                       1);
 #endif
-    m_summaryLabel = new QLabel(this);
-    m_summaryLabel->setObjectName(QStringLiteral("streamsSummary"));
-    m_summaryLabel->setWordWrap(true);
-    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("streamsStatus"));
-    m_status->setWordWrap(true);
-    layout->addWidget(m_summaryLabel);
-    layout->addWidget(m_status);
+    addExperimentSummaryAndStatus(this, layout, QStringLiteral("streams"), &m_summaryLabel,
+                                  &m_status);
 
     connect(m_run, &QPushButton::clicked, this, &StreamsView::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &StreamsView::cancelRequested);
@@ -190,17 +160,11 @@ void StreamsView::setGpuStatus(const QString& text) {
 }
 
 void StreamsView::setRunning(bool running) {
-    m_run->setEnabled(!running);
-    m_cancel->setVisible(running);
-    m_progress->setVisible(running);
-    if (running) {
-        m_progress->setRange(0, 0);
-    }
+    setExperimentRunning(m_run, m_cancel, m_progress, running);
 }
 
 void StreamsView::setProgress(int done, int total) {
-    m_progress->setRange(0, std::max(1, total));
-    m_progress->setValue(done);
+    setExperimentProgress(m_progress, done, total);
 }
 
 void StreamsView::refresh() {

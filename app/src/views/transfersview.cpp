@@ -2,6 +2,7 @@
 #include "views/transfersview.h"
 
 #include "views/chartfigure.h"
+#include "views/experimentview.h"
 
 #include "views/theme.h"
 
@@ -93,41 +94,21 @@ TransfersView::TransfersView(QWidget* parent) : QWidget(parent) {
     controls->addStretch(1);
     layout->addLayout(controls);
 
-    m_title = new QLabel(this);
-    QFont bold = m_title->font();
-    bold.setBold(true);
-    m_title->setFont(bold);
-    m_title->setWordWrap(true);
-    layout->addWidget(m_title);
+    m_title = addExperimentTitle(this, layout);
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("transfersChart"));
     m_plot->setMinimumHeight(260);
-    m_plot->setMouseTracking(true);
     layout->addWidget(m_plot, 1);
-    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-        const QString text = hoverText(event->position());
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-        } else {
-            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
-        }
-    });
+    installChartHover(this, m_plot, [this](const QPointF& pixel) { return hoverText(pixel); });
 #else
     layout->addWidget(new QLabel(tr("The chart is unavailable: this build did not find "
                                     "QCustomPlot. The summary below has the main numbers."),
                                  this),
                       1);
 #endif
-    m_summaryLabel = new QLabel(this);
-    m_summaryLabel->setObjectName(QStringLiteral("transfersSummary"));
-    m_summaryLabel->setWordWrap(true);
-    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("transfersStatus"));
-    m_status->setWordWrap(true);
-    layout->addWidget(m_summaryLabel);
-    layout->addWidget(m_status);
+    addExperimentSummaryAndStatus(this, layout, QStringLiteral("transfers"), &m_summaryLabel,
+                                  &m_status);
 
     connect(m_run, &QPushButton::clicked, this, &TransfersView::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &TransfersView::cancelRequested);
@@ -145,17 +126,11 @@ void TransfersView::setGpuStatus(const QString& text) {
 }
 
 void TransfersView::setRunning(bool running) {
-    m_run->setEnabled(!running);
-    m_cancel->setVisible(running);
-    m_progress->setVisible(running);
-    if (running) {
-        m_progress->setRange(0, 0);
-    }
+    setExperimentRunning(m_run, m_cancel, m_progress, running);
 }
 
 void TransfersView::setProgress(int done, int total) {
-    m_progress->setRange(0, std::max(1, total));
-    m_progress->setValue(done);
+    setExperimentProgress(m_progress, done, total);
 }
 
 void TransfersView::refresh() {
