@@ -1,6 +1,7 @@
 // writeChartFigure: PNG through the widget's own rendering, SVG and PDF through a vector painter.
 #include "views/chartfigure.h"
 
+#include <QColor>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QImage>
@@ -76,5 +77,40 @@ bool writeChartFigure(const QString& path, QSize size, const QString& title,
     }
     return true;
 }
+
+ChartFigureFrame beginChartFigure(QPainter& painter, QSize size, const QColor& background,
+                                  const QColor& text, const QString& title, const QString& below) {
+    ChartFigureFrame frame;
+    painter.fillRect(QRect(QPoint(0, 0), size), background);
+    painter.setPen(text);
+    QFont font = painter.font();
+    font.setBold(true);
+    painter.setFont(font);
+    const int margin = frame.margin;
+    QRect used;
+    painter.drawText(QRect(margin, margin, size.width() - 2 * margin, size.height()),
+                     Qt::TextWordWrap, title, &used);
+    frame.chartTop = used.bottom() + 8;
+    font.setBold(false);
+    painter.setFont(font);
+    frame.belowBox = painter.boundingRect(
+        QRect(margin, 0, size.width() - 2 * margin, size.height()), Qt::TextWordWrap, below);
+    return frame;
+}
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+void drawChartInFigure(QPainter& painter, QCustomPlot* plot, int top, int width, int height,
+                       bool vector) {
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    painter.save();
+    painter.translate(0, top);
+    if (vector) {
+        plot->toPainter(static_cast<QCPPainter*>(&painter), width, height);
+    } else {
+        painter.drawPixmap(0, 0, plot->toPixmap(width, height));
+    }
+    painter.restore();
+}
+#endif
 
 } // namespace warpscope::app

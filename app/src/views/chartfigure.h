@@ -1,11 +1,14 @@
 // Writing a chart view's figure to a file: the one path the Notes and Transfers views share.
 #pragma once
 
+#include <QRect>
 #include <QSize>
 #include <QString>
 
 #include <functional>
 
+class QColor;
+class QCustomPlot;
 class QPainter;
 
 namespace warpscope::app {
@@ -17,5 +20,26 @@ namespace warpscope::app {
 bool writeChartFigure(const QString& path, QSize size, const QString& title,
                       const std::function<void(QPainter&, QSize)>& raster,
                       const std::function<void(QPainter&, QSize)>& vector, QString* error);
+
+/// Where a chart figure's parts go: its margin, the chart's top (under the title) and the box the
+/// text under the chart needs.
+struct ChartFigureFrame {
+    int margin = 12;
+    int chartTop = 0;
+    QRect belowBox;
+};
+
+/// Starts a chart figure: fills `size` with `background`, draws `title` bold at the top in
+/// `text`, and measures `below` (the summary and status drawn under the chart). Leaves the painter
+/// with `text` and a plain font.
+ChartFigureFrame beginChartFigure(QPainter& painter, QSize size, const QColor& background,
+                                  const QColor& text, const QString& title, const QString& below);
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+/// Draws `plot` at y = `top`, `width` x `height`, as vectors through a QCPPainter when `vector`
+/// (SVG and PDF: writeChartFigure paints through one), else as a pixmap.
+void drawChartInFigure(QPainter& painter, QCustomPlot* plot, int top, int width, int height,
+                       bool vector);
+#endif
 
 } // namespace warpscope::app

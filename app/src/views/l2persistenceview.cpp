@@ -430,34 +430,16 @@ void L2PersistenceView::render(QPainter& painter, QSize size) {
 
 void L2PersistenceView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
     const ViewColors colors = ViewColors::fromPalette(palette());
-    painter.fillRect(QRect(QPoint(0, 0), size), colors.background);
-    painter.setPen(colors.text);
-    QFont font = painter.font();
-    font.setBold(true);
-    painter.setFont(font);
-    const int margin = 12;
-    QRect used;
-    painter.drawText(QRect(margin, margin, size.width() - 2 * margin, size.height()),
-                     Qt::TextWordWrap, m_title->text(), &used);
-    const int chartTop = used.bottom() + 8;
-    font.setBold(false);
-    painter.setFont(font);
     const QString below = m_summary.text + QLatin1Char('\n') + m_status->text();
-    const QRect belowBox = painter.boundingRect(
-        QRect(margin, 0, size.width() - 2 * margin, size.height()), Qt::TextWordWrap, below);
+    const ChartFigureFrame frame =
+        beginChartFigure(painter, size, colors.background, colors.text, m_title->text(), below);
+    const int margin = frame.margin;
+    const int chartTop = frame.chartTop;
     // The chart keeps at least half the height; the text below is cut at the bottom if need be.
-    const int chartHeight = std::max(
-        {100, (size.height() - chartTop) / 2, size.height() - chartTop - belowBox.height() - 16});
+    const int chartHeight = std::max({100, (size.height() - chartTop) / 2,
+                                      size.height() - chartTop - frame.belowBox.height() - 16});
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    m_plot->replot(QCustomPlot::rpImmediateRefresh);
-    painter.save();
-    painter.translate(0, chartTop);
-    if (vectorChart) {
-        m_plot->toPainter(static_cast<QCPPainter*>(&painter), size.width(), chartHeight);
-    } else {
-        painter.drawPixmap(0, 0, m_plot->toPixmap(size.width(), chartHeight));
-    }
-    painter.restore();
+    drawChartInFigure(painter, m_plot, chartTop, size.width(), chartHeight, vectorChart);
 #else
     Q_UNUSED(vectorChart);
     painter.drawText(QRect(margin, chartTop, size.width() - 2 * margin, chartHeight),
@@ -467,7 +449,7 @@ void L2PersistenceView::renderFigure(QPainter& painter, QSize size, bool vectorC
     const int textTop = chartTop + chartHeight + 8;
     painter.save();
     painter.setClipRect(QRect(0, textTop, size.width(), size.height() - textTop));
-    painter.drawText(QRect(margin, textTop, size.width() - 2 * margin, belowBox.height() + 4),
+    painter.drawText(QRect(margin, textTop, size.width() - 2 * margin, frame.belowBox.height() + 4),
                      Qt::TextWordWrap, below);
     painter.restore();
 }

@@ -459,41 +459,17 @@ void StreamsView::render(QPainter& painter, QSize size) {
 
 void StreamsView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
     const ViewColors colors = ViewColors::fromPalette(palette());
-    painter.fillRect(QRect(QPoint(0, 0), size), colors.background);
-    painter.setPen(colors.text);
-    QFont font = painter.font();
-    font.setBold(true);
-    painter.setFont(font);
-    const int margin = 12;
-    QRect used;
-    painter.drawText(QRect(margin, margin, size.width() - 2 * margin, size.height()),
-                     Qt::TextWordWrap, m_title->text(), &used);
-    const int top = used.bottom() + 8;
-    font.setBold(false);
-    painter.setFont(font);
     const QString below = m_summaryLabel->text() + QLatin1Char('\n') + m_status->text();
-    const QRect belowBox = painter.boundingRect(
-        QRect(margin, 0, size.width() - 2 * margin, size.height()), Qt::TextWordWrap, below);
-    const int charts = std::max(160, size.height() - top - belowBox.height() - 16);
+    const ChartFigureFrame frame =
+        beginChartFigure(painter, size, colors.background, colors.text, m_title->text(), below);
+    const int margin = frame.margin;
+    const int top = frame.chartTop;
+    const int charts = std::max(160, size.height() - top - frame.belowBox.height() - 16);
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    const int width = size.width();
     const int timelineHeight = charts * 3 / 5;
-    const int speedupHeight = charts - timelineHeight;
-    int y = top;
-    const std::pair<QCustomPlot*, int> plots[] = {{m_timeline, timelineHeight},
-                                                  {m_speedup, speedupHeight}};
-    for (const auto& [plot, height] : plots) {
-        plot->replot(QCustomPlot::rpImmediateRefresh);
-        painter.save();
-        painter.translate(0, y);
-        if (vectorChart) {
-            plot->toPainter(static_cast<QCPPainter*>(&painter), width, height);
-        } else {
-            painter.drawPixmap(0, 0, plot->toPixmap(width, height));
-        }
-        painter.restore();
-        y += height;
-    }
+    drawChartInFigure(painter, m_timeline, top, size.width(), timelineHeight, vectorChart);
+    drawChartInFigure(painter, m_speedup, top + timelineHeight, size.width(),
+                      charts - timelineHeight, vectorChart);
 #else
     Q_UNUSED(vectorChart);
     painter.drawText(QRect(margin, top, size.width() - 2 * margin, charts), Qt::TextWordWrap,
@@ -501,7 +477,7 @@ void StreamsView::renderFigure(QPainter& painter, QSize size, bool vectorChart) 
 #endif
     painter.setPen(colors.text);
     painter.drawText(
-        QRect(margin, top + charts + 8, size.width() - 2 * margin, belowBox.height() + 4),
+        QRect(margin, top + charts + 8, size.width() - 2 * margin, frame.belowBox.height() + 4),
         Qt::TextWordWrap, below);
 }
 

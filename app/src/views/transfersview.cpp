@@ -386,44 +386,24 @@ void TransfersView::render(QPainter& painter, QSize size) {
 
 void TransfersView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
     const ViewColors colors = ViewColors::fromPalette(palette());
-    painter.fillRect(QRect(QPoint(0, 0), size), colors.background);
-    painter.setPen(colors.text);
-    QFont font = painter.font();
-    font.setBold(true);
-    painter.setFont(font);
-    const int margin = 12;
-    QRect text(margin, margin, size.width() - 2 * margin, size.height());
-    QRect used;
-    painter.drawText(text, Qt::TextWordWrap, m_title->text(), &used);
-    const int chartTop = used.bottom() + 8;
-    font.setBold(false);
-    painter.setFont(font);
     // The summary and status under the chart, as on screen.
     const QString below = m_summary.text + QLatin1Char('\n') + m_status->text();
-    const QRect belowBox = painter.boundingRect(
-        QRect(margin, 0, size.width() - 2 * margin, size.height()), Qt::TextWordWrap, below);
-    const int chartHeight = std::max(100, size.height() - chartTop - belowBox.height() - 16);
+    const ChartFigureFrame frame =
+        beginChartFigure(painter, size, colors.background, colors.text, m_title->text(), below);
+    const int margin = frame.margin;
+    const int chartTop = frame.chartTop;
+    const int chartHeight = std::max(100, size.height() - chartTop - frame.belowBox.height() - 16);
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    const int width = size.width();
-    m_plot->replot(QCustomPlot::rpImmediateRefresh);
-    painter.save();
-    painter.translate(0, chartTop);
-    if (vectorChart) {
-        // SVG and PDF keep the curves as vectors: exportFigure paints through a QCPPainter.
-        m_plot->toPainter(static_cast<QCPPainter*>(&painter), width, chartHeight);
-    } else {
-        painter.drawPixmap(0, 0, m_plot->toPixmap(width, chartHeight));
-    }
-    painter.restore();
+    drawChartInFigure(painter, m_plot, chartTop, size.width(), chartHeight, vectorChart);
 #else
     Q_UNUSED(vectorChart);
     painter.drawText(QRect(margin, chartTop, size.width() - 2 * margin, chartHeight),
                      Qt::TextWordWrap, tr("(the chart needs QCustomPlot)"));
 #endif
     painter.setPen(colors.text);
-    painter.drawText(
-        QRect(margin, chartTop + chartHeight + 8, size.width() - 2 * margin, belowBox.height() + 4),
-        Qt::TextWordWrap, below);
+    painter.drawText(QRect(margin, chartTop + chartHeight + 8, size.width() - 2 * margin,
+                           frame.belowBox.height() + 4),
+                     Qt::TextWordWrap, below);
 }
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
