@@ -4,13 +4,13 @@
 // to element (tid.x * s) mod 16384 bytes (shared), for w = 4, 8 (cp.async.ca) and 16
 // (cp.async.cg, as __pipeline_memcpy_async chooses), and the staged version (a register between).
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 -o copy_async_explore copy_async_explore.cu
-// Run:   ncu --csv --metrics "regex:.*ldgsts.*\.sum$,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,..." ./copy_async_explore
+// Run:   ncu --csv --metrics METRICS ./copy_async_explore, with METRICS
+//        "regex:.*ldgsts.*\.sum$,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,..."
 // (s = 32 makes threads of one block share shared elements: racecheck reports those, as it should.)
 #include <cstdio>
 #include <cuda_runtime.h>
 
-template <int W>
-__device__ __forceinline__ void copyAsync(void* s, const void* g) {
+template <int W> __device__ __forceinline__ void copyAsync(void* s, const void* g) {
     unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(s));
     if constexpr (W == 16) {
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(g));
@@ -29,7 +29,8 @@ __global__ void k(const char* g, int gmul, int smul, int sbytes, unsigned long l
     asm volatile("cp.async.commit_group;\n" ::);
     asm volatile("cp.async.wait_all;\n" ::);
     __syncthreads();
-    if (threadIdx.x == 0 && sm[0] == 123) sink[0] = 1;
+    if (threadIdx.x == 0 && sm[0] == 123)
+        sink[0] = 1;
 }
 
 template <int W>
@@ -38,11 +39,15 @@ __global__ void staged(const char* g, int gmul, int smul, int sbytes, unsigned l
     long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     long long ga = gid * gmul * W;
     int sa = (int)((threadIdx.x * (long long)smul * W) % sbytes);
-    if constexpr (W == 4) *(int*)(sm + sa) = *(const int*)(g + ga);
-    if constexpr (W == 8) *(int2*)(sm + sa) = *(const int2*)(g + ga);
-    if constexpr (W == 16) *(int4*)(sm + sa) = *(const int4*)(g + ga);
+    if constexpr (W == 4)
+        *(int*)(sm + sa) = *(const int*)(g + ga);
+    if constexpr (W == 8)
+        *(int2*)(sm + sa) = *(const int2*)(g + ga);
+    if constexpr (W == 16)
+        *(int4*)(sm + sa) = *(const int4*)(g + ga);
     __syncthreads();
-    if (threadIdx.x == 0 && sm[0] == 123) sink[0] = 1;
+    if (threadIdx.x == 0 && sm[0] == 123)
+        sink[0] = 1;
 }
 
 int main() {

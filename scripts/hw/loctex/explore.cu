@@ -9,47 +9,86 @@
 // mode: per-thread byte offset into the thread's local array.
 __device__ __forceinline__ long long localOffset(int mode, int lane, int width) {
     switch (mode) {
-    case 0: return 0;                       // every lane the same element
-    case 1: return (long long)lane * width; // lane l element l
-    case 2: return (long long)(lane % 8) * width;
-    case 3: return (long long)(lane / 8) * width;
-    case 4: return (long long)(31 - lane) * width;
-    default: return (long long)((lane * 5) % 32) * width;
+    case 0:
+        return 0; // every lane the same element
+    case 1:
+        return (long long)lane * width; // lane l element l
+    case 2:
+        return (long long)(lane % 8) * width;
+    case 3:
+        return (long long)(lane / 8) * width;
+    case 4:
+        return (long long)(31 - lane) * width;
+    default:
+        return (long long)((lane * 5) % 32) * width;
     }
 }
 
-template <int W>
-__global__ void localKernel(unsigned* out, int mode, int store) {
+template <int W> __global__ void localKernel(unsigned* out, int mode, int store) {
     __align__(16) unsigned char arr[32 * 16];
     const int lane = threadIdx.x % 32;
     const unsigned long long base = __cvta_generic_to_local(arr);
     const unsigned long long p = base + localOffset(mode, lane, W);
     unsigned v0 = threadIdx.x, v1 = 1, v2 = 2, v3 = 3;
     if (store) {
-        if (W == 4) asm volatile("st.local.u32 [%0], %1;" :: "l"(p), "r"(v0) : "memory");
-        if (W == 8) asm volatile("st.local.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(v0), "r"(v1) : "memory");
-        if (W == 16) asm volatile("st.local.v4.u32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v0), "r"(v1), "r"(v2), "r"(v3) : "memory");
-        if (W == 1) asm volatile("st.local.u8 [%0], %1;" :: "l"(p), "r"(v0) : "memory");
-        if (W == 2) asm volatile("st.local.u16 [%0], %1;" :: "l"(p), "r"(v0) : "memory");
+        if (W == 4)
+            asm volatile("st.local.u32 [%0], %1;" ::"l"(p), "r"(v0) : "memory");
+        if (W == 8)
+            asm volatile("st.local.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(v0), "r"(v1) : "memory");
+        if (W == 16)
+            asm volatile("st.local.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v0), "r"(v1),
+                         "r"(v2), "r"(v3)
+                         : "memory");
+        if (W == 1)
+            asm volatile("st.local.u8 [%0], %1;" ::"l"(p), "r"(v0) : "memory");
+        if (W == 2)
+            asm volatile("st.local.u16 [%0], %1;" ::"l"(p), "r"(v0) : "memory");
     } else {
-        if (W == 4) asm volatile("ld.local.u32 %0, [%1];" : "=r"(v0) : "l"(p) : "memory");
-        if (W == 8) asm volatile("ld.local.v2.u32 {%0, %1}, [%2];" : "=r"(v0), "=r"(v1) : "l"(p) : "memory");
-        if (W == 16) asm volatile("ld.local.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3) : "l"(p) : "memory");
-        if (W == 1) asm volatile("ld.local.u8 %0, [%1];" : "=r"(v0) : "l"(p) : "memory");
-        if (W == 2) asm volatile("ld.local.u16 %0, [%1];" : "=r"(v0) : "l"(p) : "memory");
+        if (W == 4)
+            asm volatile("ld.local.u32 %0, [%1];" : "=r"(v0) : "l"(p) : "memory");
+        if (W == 8)
+            asm volatile("ld.local.v2.u32 {%0, %1}, [%2];"
+                         : "=r"(v0), "=r"(v1)
+                         : "l"(p)
+                         : "memory");
+        if (W == 16)
+            asm volatile("ld.local.v4.u32 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3)
+                         : "l"(p)
+                         : "memory");
+        if (W == 1)
+            asm volatile("ld.local.u8 %0, [%1];" : "=r"(v0) : "l"(p) : "memory");
+        if (W == 2)
+            asm volatile("ld.local.u16 %0, [%1];" : "=r"(v0) : "l"(p) : "memory");
     }
-    if ((v0 ^ v1 ^ v2 ^ v3) == 0xdeadbeefu) out[0] = v0;
+    if ((v0 ^ v1 ^ v2 ^ v3) == 0xdeadbeefu)
+        out[0] = v0;
 }
 
 // shape: 0 row (32x1), 1 tile 8x4, 2 tile 4x8, 3 column (1x32), 4 tile 16x2
 __device__ __forceinline__ void texel(int shape, int warpId, int lane, int& x, int& y) {
     const int W = 1024;
     switch (shape) {
-    case 0: x = (warpId % (W / 32)) * 32 + lane; y = warpId / (W / 32); break;
-    case 1: x = (warpId % (W / 8)) * 8 + lane % 8; y = (warpId / (W / 8)) * 4 + lane / 8; break;
-    case 2: x = (warpId % (W / 4)) * 4 + lane % 4; y = (warpId / (W / 4)) * 8 + lane / 4; break;
-    case 3: x = warpId % W; y = (warpId / W) * 32 + lane; break;
-    default: x = (warpId % (W / 16)) * 16 + lane % 16; y = (warpId / (W / 16)) * 2 + lane / 16; break;
+    case 0:
+        x = (warpId % (W / 32)) * 32 + lane;
+        y = warpId / (W / 32);
+        break;
+    case 1:
+        x = (warpId % (W / 8)) * 8 + lane % 8;
+        y = (warpId / (W / 8)) * 4 + lane / 8;
+        break;
+    case 2:
+        x = (warpId % (W / 4)) * 4 + lane % 4;
+        y = (warpId / (W / 4)) * 8 + lane / 4;
+        break;
+    case 3:
+        x = warpId % W;
+        y = (warpId / W) * 32 + lane;
+        break;
+    default:
+        x = (warpId % (W / 16)) * 16 + lane % 16;
+        y = (warpId / (W / 16)) * 2 + lane / 16;
+        break;
     }
 }
 
@@ -57,7 +96,8 @@ __global__ void texKernel(cudaTextureObject_t tex, unsigned* out, int shape) {
     int x, y;
     texel(shape, blockIdx.x, threadIdx.x, x, y);
     const unsigned v = tex2D<unsigned>(tex, x + 0.5f, y + 0.5f);
-    if (v == 0xdeadbeefu) out[0] = v;
+    if (v == 0xdeadbeefu)
+        out[0] = v;
 }
 
 __global__ void globalKernel(const unsigned char* base, size_t pitch, unsigned* out, int shape) {
@@ -66,7 +106,8 @@ __global__ void globalKernel(const unsigned char* base, size_t pitch, unsigned* 
     const unsigned char* p = base + y * pitch + x * 4;
     unsigned v;
     asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    if (v == 0xdeadbeefu) out[0] = v;
+    if (v == 0xdeadbeefu)
+        out[0] = v;
 }
 
 int main(int argc, char** argv) {
