@@ -262,11 +262,11 @@ void KernelMetricsSection::setMeasurement(const QString& title,
         const double filled = at(m.predicted, "warpscope__sectors_filled").value_or(0.0);
         add(tr("sectors written in part (%1 bytes; those L2 evicts before they are complete are "
                "read again: %2 predicted)")
-                .arg(integer(*inPart * 32.0), integer(filled)),
+                .arg(integer(*inPart * kSectorBytes), integer(filled)),
             integer(*inPart), none,
             footprint && dramRead && *dramRead > *footprint
                 ? tr("reads beyond the prediction: %1 % of their bytes")
-                      .arg(decimal((*dramRead - *footprint) / (*inPart * 32.0) * 100.0, 1))
+                      .arg(decimal((*dramRead - *footprint) / (*inPart * kSectorBytes) * 100.0, 1))
                 : none);
     }
     if (const auto written =
