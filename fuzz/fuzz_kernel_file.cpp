@@ -6,6 +6,7 @@
 // fuzz/corpus/kernel-file/.
 #include "fuzz_check.h"
 #include "warpscope/kernel.h"
+#include "warpscope/model.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -46,13 +47,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     check(grid->accesses.size() == resolved->accesses.size());
     check(grid->warps == resolved->warpCount());
-    for (const auto& access : grid->accesses) {
+    for (std::size_t i = 0; i < grid->accesses.size(); ++i) {
+        const auto& access = grid->accesses[i];
         std::int64_t warps = 0;
         for (std::int64_t count : access.histogram) {
             warps += count;
         }
         check(warps == resolved->warpCount());
-        check(access.sectors >= access.requests);
+        // Every request needs at least one sector, or, for constant loads, one distinct address;
+        // shared accesses count wavefronts instead and have no requests here.
+        const warpscope::MemorySpace space = resolved->accesses[i].access.kind.space;
+        if (warpscope::usesSectors(space)) {
+            check(access.sectors >= access.requests);
+        } else if (space == warpscope::MemorySpace::Constant) {
+            check(access.constantAddresses >= access.requests);
+        }
     }
     return 0;
 }
