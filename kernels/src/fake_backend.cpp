@@ -476,7 +476,7 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
             const bool window = r > 0;
             const L2PersistenceModel model =
                 l2PersistenceModel(windowBytes, ratios[r].value, window, plan.setAsideBytes,
-                                   l2Device.l2Bytes, plan.streamPerRegion);
+                                   l2Device.l2Bytes, plan.streamPerRegion, plan.l2Partitions);
             const double missBytes = static_cast<double>(plan.streamBytes) +
                                      regionBytes * (1.0 - model.regionHitFraction);
             const double ms = 0.005 + missBytes / (bandwidth * 1e6);
@@ -490,10 +490,11 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
             if (plan.counters) {
                 point.countersMeasured = true;
                 point.hitRatePct = 100.0 * model.hitRateFraction;
-                point.sectorHits = sectors * model.hitRateFraction;
-                point.sectorMisses = sectors - point.sectorHits;
+                const double lookups = sectors * model.lookupsPerSector;
+                point.sectorHits = lookups * model.hitRateFraction;
+                point.sectorMisses = lookups - point.sectorHits;
                 point.dramReadBytes = missBytes;
-                deriveRegionHit(point, plan.streamPerRegion);
+                deriveRegionHit(point, plan);
             }
             measurement.points.push_back(point);
             ++done;

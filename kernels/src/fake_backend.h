@@ -99,8 +99,12 @@ public:
     ProbeResult<L2PersistenceMeasurement>
     measureL2Persistence(const L2PersistenceOptions& options, const ProgressCallback& progress,
                          const CancelCallback& cancelled) override;
-    L2PersistenceDevice l2Device{"Fake GPU", std::int64_t{50} << 20, std::int64_t{30} << 20,
-                                 std::int64_t{128} << 20, std::int64_t{16} << 30};
+    L2PersistenceDevice l2Device{"Fake GPU",
+                                 std::int64_t{50} << 20,
+                                 std::int64_t{30} << 20,
+                                 std::int64_t{128} << 20,
+                                 std::int64_t{16} << 30,
+                                 2};
     std::int64_t persistingL2Limit = 0;
     std::atomic<int> measureL2PersistenceCalls{0};
 

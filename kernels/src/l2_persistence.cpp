@@ -94,6 +94,7 @@ L2PersistencePlanResult planL2Persistence(const L2PersistenceOptions& options,
     plan.repetitions = options.repetitions;
     plan.counters = options.counters;
     plan.streamBytes = options.streamBytes;
+    plan.l2Partitions = device.l2Partitions;
     if (options.repetitions < 1 || options.repetitions > kMaxRepetitions) {
         result.error = "repetitions must be between 1 and " + std::to_string(kMaxRepetitions) +
                        "; found " + std::to_string(options.repetitions);
@@ -216,8 +217,9 @@ L2PersistencePoint l2PersistencePoint(std::int64_t windowBytes, bool window, dou
     point.window = window;
     point.hitRatio = window ? hitRatio : 0.0;
     point.tuned = window && tuned;
-    const L2PersistenceModel model = l2PersistenceModel(
-        windowBytes, hitRatio, window, plan.setAsideBytes, l2Bytes, plan.streamPerRegion);
+    const L2PersistenceModel model =
+        l2PersistenceModel(windowBytes, hitRatio, window, plan.setAsideBytes, l2Bytes,
+                           plan.streamPerRegion, plan.l2Partitions);
     point.modelRegionHitPct = 100.0 * model.regionHitFraction;
     point.modelHitRatePct = 100.0 * model.hitRateFraction;
     if (samplesMs.empty()) {
@@ -238,11 +240,14 @@ L2PersistencePoint l2PersistencePoint(std::int64_t windowBytes, bool window, dou
     return point;
 }
 
-void deriveRegionHit(L2PersistencePoint& point, int streamPerRegion) {
-    point.regionHitPct =
-        point.countersMeasured
-            ? std::min(100.0, point.hitRatePct * (1.0 + std::max(0, streamPerRegion)))
-            : 0.0;
+void deriveRegionHit(L2PersistencePoint& point, const L2PersistencePlan& plan) {
+    const double regionBytes = static_cast<double>(l2RegionReadBytes(plan));
+    if (!point.countersMeasured || regionBytes <= 0.0) {
+        point.regionHitPct = 0.0;
+        return;
+    }
+    const double fromDram = point.dramReadBytes - static_cast<double>(plan.streamBytes);
+    point.regionHitPct = std::clamp(100.0 * (1.0 - fromDram / regionBytes), 0.0, 100.0);
 }
 
 RequestResult<L2PersistenceOptions> parseL2PersistenceOptions(const json& request) {
@@ -373,6 +378,7 @@ json toJson(const L2PersistenceMeasurement& measurement) {
                 {"persistingL2MaxBytes", device.persistingL2MaxBytes},
                 {"maxWindowBytes", device.maxWindowBytes},
                 {"deviceFreeBytes", device.deviceFreeBytes},
+                {"l2Partitions", device.l2Partitions},
                 {"setAsideBytes", measurement.setAsideBytes},
                 {"previousSetAsideBytes", measurement.previousSetAsideBytes},
                 {"streamBytes", measurement.streamBytes},

@@ -129,6 +129,7 @@ ProbeResult<L2PersistenceDevice> currentL2PersistenceDevice(int device) {
     facts.l2Bytes = prop.l2CacheSize;
     facts.persistingL2MaxBytes = prop.persistingL2CacheMaxSize;
     facts.maxWindowBytes = prop.accessPolicyMaxWindowSize;
+    facts.l2Partitions = l2PartitionCount(prop.major, prop.minor);
     std::size_t freeBytes = 0;
     std::size_t totalBytes = 0;
     WS_TRY(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
@@ -248,7 +249,7 @@ runL2PersistenceOnDevice(const L2PersistencePlan& plan, const L2PersistenceDevic
                             : point.sectorHits + point.sectorMisses > 0.0
                                 ? 100.0 * point.sectorHits / (point.sectorHits + point.sectorMisses)
                                 : 0.0;
-                        deriveRegionHit(point, plan.streamPerRegion);
+                        deriveRegionHit(point, plan);
                     }
                 }
             }

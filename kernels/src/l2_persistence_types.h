@@ -44,6 +44,8 @@ struct L2PersistenceDevice {
     std::int64_t persistingL2MaxBytes = 0; // persistingL2CacheMaxSize; 0: no persisting L2
     std::int64_t maxWindowBytes = 0;       // accessPolicyMaxWindowSize
     std::int64_t deviceFreeBytes = 0;
+    /// L2 partitions (l2PartitionCount: 2 on compute capability 8.0 and 9.0, else 1).
+    int l2Partitions = 1;
 };
 
 struct L2PersistencePlan {
@@ -55,7 +57,8 @@ struct L2PersistencePlan {
     int streamPerRegion = 4;
     int repetitions = 7;
     bool counters = true;
-    std::string capNote; // why default sizes were left out (empty when none were)
+    int l2Partitions = 1; // the device's, for the model's lookups per sector
+    std::string capNote;  // why default sizes were left out (empty when none were)
 };
 
 /// One measured point: a region size, with or without the window.
@@ -75,8 +78,9 @@ struct L2PersistencePoint {
     double sectorHits = 0.0; // lts__t_sectors_lookup_hit.sum
     double sectorMisses = 0.0;
     double dramReadBytes = 0.0; // dram__bytes_read.sum
-    /// The hit rate of the region's reads alone, derived from hitRatePct assuming every streaming
-    /// read misses (it is read once per launch): hitRatePct x (1 + streamPerRegion), at most 100.
+    /// The share of the region's reads served by L2, derived from dramReadBytes: 100 x (1 -
+    /// (dramReadBytes - streamBytes) / region bytes read), within 0..100 (the streaming buffer,
+    /// read once per launch, always comes from DRAM).
     double regionHitPct = 0.0;
     /// The model's region hit rate and overall hit rate (l2PersistenceModel).
     double modelRegionHitPct = 0.0;
@@ -99,6 +103,7 @@ struct L2PersistenceMeasurement {
 
 /// The model for one point, in the notes' terms (warpscope/l2_persistence_model.h, shared with
 /// the app).
+using warpscope::l2PartitionCount;
 using warpscope::L2PersistenceModel;
 using warpscope::l2PersistenceModel;
 using warpscope::l2PersistenceModelStatement;
@@ -120,8 +125,8 @@ L2PersistencePlanResult planL2Persistence(const L2PersistenceOptions& options,
 L2PersistencePoint l2PersistencePoint(std::int64_t windowBytes, bool window, double hitRatio,
                                       bool tuned, std::vector<double> samplesMs,
                                       const L2PersistencePlan& plan, std::int64_t l2Bytes);
-/// Fills hitRatePct's derived regionHitPct (call after the counters are set).
-void deriveRegionHit(L2PersistencePoint& point, int streamPerRegion);
+/// Fills dramReadBytes' derived regionHitPct (call after the counters are set).
+void deriveRegionHit(L2PersistencePoint& point, const L2PersistencePlan& plan);
 
 /// The hitRatio values measured at one window size, ascending, each with whether it is the tuned
 /// one (a listed value equal to the tuned one is marked instead of measured twice).
