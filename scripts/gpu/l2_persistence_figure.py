@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws the guide's L2 persistence figure as SVG from a measure_l2_persistence answer (plain
 Python, no plotting library, so that it runs on the GPU machine in the same call as the
-measurement): left, the region's L2 hit rate against the window size, one curve per hitRatio and
+measurement): left, the share of the region's reads served by L2 against the window size, one curve per hitRatio and
 one without a window, the model dashed; right, the time per launch.
 Usage: l2_persistence_figure.py ANSWER.json OUT.svg"""
 import json
@@ -77,9 +77,9 @@ def main():
            f'<text x="20" y="24" font-size="15" font-weight="bold">The L2 persistence window on {answer["device"]}: '
            f'L2 {answer["l2Bytes"] / 1048576:g} MiB, {answer["setAsideBytes"] / 1048576:g} MiB set aside</text>',
            f'<text x="20" y="42">A region re-read while {answer["streamBytes"] / 1073741824:g} GiB stream through L2 '
-           f'({answer["streamPerRegion"]} streaming bytes per region byte); left the region\'s hit rate, right the time.</text>']
+           f'({answer["streamPerRegion"]} streaming bytes per region byte); left the region\'s reads served by L2, right the time.</text>']
     panel(out, 80, 60, 480, 390, groups, lambda p: p.get("regionHitPct", 0.0), lambda p: p["modelRegionHitPct"],
-          100, "the region's L2 hit rate, % (solid measured, dashed model)", xmax, answer["setAsideBytes"])
+          100, "region's reads served by L2, % (solid measured, dashed model)", xmax, answer["setAsideBytes"])
     panel(out, 680, 60, 480, 390, groups, lambda p: p["medianMs"], None, tmax,
           "time per launch, ms (median)", xmax, answer["setAsideBytes"])
     for index, ((name, _), _) in enumerate(groups):
@@ -87,7 +87,7 @@ def main():
         x = 80 + 180 * index
         out.append(f'<line x1="{x}" y1="515" x2="{x + 24}" y2="515" stroke="{colour}" stroke-width="2"/>')
         out.append(f'<text x="{x + 30}" y="519">{"no window" if name == "none" else name}</text>')
-    out.append('<text x="80" y="545">Region hit rate derived from lts__t_sector_hit_rate.pct (CUPTI) assuming streaming reads miss; '
+    out.append('<text x="80" y="545">Served share = 1 - (dram__bytes_read.sum - streamed bytes) / region bytes read (CUPTI); '
                f'medians of {answer["repetitions"]} launches. Tuned hitRatio = min(1, set-aside / size).</text>')
     out.append("</svg>")
     open(sys.argv[2], "w").write("\n".join(out) + "\n")
