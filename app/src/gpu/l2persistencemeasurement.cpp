@@ -199,8 +199,9 @@ L2PersistenceResults modelL2Persistence(qint64 l2Bytes, qint64 setAsideBytes, in
         }
         for (std::size_t r = 0; r < ratios.size(); ++r) {
             const bool window = r > 0;
-            const L2PersistenceModel model = l2PersistenceModel(
-                size, ratios[r].first, window, setAsideBytes, l2Bytes, streamPerRegion);
+            const L2PersistenceModel model =
+                l2PersistenceModel(size, ratios[r].first, window, setAsideBytes, l2Bytes,
+                                   streamPerRegion, l2PartitionCount(9, 0));
             L2PointData point;
             point.windowBytes = size;
             point.window = window;
@@ -227,8 +228,14 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
                     "persistent (repeatedly) accesses\"; hitRatio is the \"percentage of lines "
                     "assigned hitProp\"; \"tune the value of hitRatio to avoid thrashing\".");
         lines << tr("The model: hitRatio x size of the region persists. Where it fits the "
-                    "set-aside part every re-read hits; where not, at most set-aside / size is "
-                    "kept, as by the tuned hitRatio min(1, set-aside / size).");
+                    "set-aside part every re-read is served by L2; where not, the persisting "
+                    "lines evict one another at random and fewer stay than the tuned hitRatio "
+                    "min(1, set-aside / size) keeps. Lines marked streaming (missProp) are "
+                    "evicted first; without a window a line survives the streamed bytes between "
+                    "two of its reads with probability exp(-bytes / L2 size).");
+        lines << tr("The H100's L2 is two partitions: a sector homed in the far one is looked "
+                    "up twice, so ncu's L2 hit rate is the region's share / (1 + streamed bytes "
+                    "per region byte) / 1.5.");
         summary.text = lines.join(QLatin1Char('\n'));
         return summary;
     }
@@ -270,7 +277,8 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
                       formatL2Bytes(results.setAsideBytes))
                  .arg(results.repetitions);
     if (summary.atBytes > 0) {
-        QString line = tr("At %1: the region's hit rate is").arg(formatL2Bytes(summary.atBytes));
+        QString line = tr("At %1: the share of the region's reads served by L2 is")
+                           .arg(formatL2Bytes(summary.atBytes));
         if (summary.noWindowRegionHit) {
             line += tr(" %1 % without a window").arg(number(*summary.noWindowRegionHit, 1));
         }
@@ -289,8 +297,8 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
         lines << line;
     }
     if (summary.largestModelGapPct) {
-        lines << tr("Largest gap between the measured region hit rate and the model's: %1 "
-                    "points.")
+        lines << tr("Largest gap between the measured share of the region's reads served by L2 "
+                    "(from DRAM bytes) and the model's: %1 points.")
                      .arg(number(*summary.largestModelGapPct, 1));
     } else {
         lines << tr("No counters: %1").arg(results.countersUnavailableReason);

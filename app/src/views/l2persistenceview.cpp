@@ -375,14 +375,14 @@ QString L2PersistenceView::pointText(const L2PersistenceResults& results,
     }
     if (point.countersMeasured) {
         text += QLatin1Char('\n') +
-                tr("L2 hit rate %1 % (model %2 %); the region's %3 % (model "
-                   "%4 %); DRAM read %5")
+                tr("L2 hit rate %1 % (model %2 %); the region's reads served by L2 %3 % "
+                   "(model %4 %); DRAM read %5")
                     .arg(number(point.hitRatePct, 2), number(point.modelHitRatePct, 2),
                          number(point.regionHitPct, 1), number(point.modelRegionHitPct, 1),
                          formatL2Bytes(static_cast<qint64>(point.dramReadBytes)));
     } else {
         text += QLatin1Char('\n') +
-                tr("model: the region's hit rate %1 %, L2 hit rate %2 %")
+                tr("model: the region's reads served by L2 %1 %, L2 hit rate %2 %")
                     .arg(number(point.modelRegionHitPct, 1), number(point.modelHitRatePct, 2));
     }
     if (point.window && results.setAsideBytes > 0) {
