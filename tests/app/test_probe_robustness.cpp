@@ -132,5 +132,18 @@ TEST(ProbeRobustness, AnAnswerWithNeitherResultNorErrorIsABadAnswer) {
     EXPECT_EQ(window->document()->undoStack()->count(), undoSteps);
 }
 
+TEST(ProbeRobustness, AnErrorWithAnEmptyOrMissingCodeStillHasACodeAndAMessage) {
+    // Found by fuzz-probe-answers: an error whose "code" is "" reached the app with no code.
+    for (const char* line :
+         {R"({"id":5,"ok":false,"error":{"code":"","message":"illegal address"}})",
+          R"({"id":5,"ok":false,"error":{"code":7}})", R"({"id":5,"ok":false,"error":{}})"}) {
+        const ProbeAnswerLine answer = ProbeAnswerLine::read(QByteArray(line));
+        EXPECT_EQ(answer.kind, ProbeAnswerLine::Kind::Answer) << line;
+        EXPECT_FALSE(answer.ok) << line;
+        EXPECT_EQ(answer.failure.code, QStringLiteral("internal")) << line;
+        EXPECT_FALSE(answer.failure.message.isEmpty()) << line;
+    }
+}
+
 } // namespace
 } // namespace warpscope::app::test

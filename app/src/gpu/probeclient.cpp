@@ -54,7 +54,11 @@ QJsonObject patternJson(const NamedPattern& pattern) {
 
 ProbeFailure failureFromError(const QJsonObject& error) {
     ProbeFailure failure;
-    failure.code = error.value(QStringLiteral("code")).toString(QStringLiteral("internal"));
+    failure.code = error.value(QStringLiteral("code")).toString();
+    if (failure.code.isEmpty()) {
+        // A missing, non-string or empty code: the app still needs one to name and sort the error.
+        failure.code = QStringLiteral("internal");
+    }
     failure.message = error.value(QStringLiteral("message")).toString();
     failure.fatal = error.value(QStringLiteral("fatal")).toBool();
     if (failure.message.isEmpty()) {
