@@ -2,6 +2,7 @@
 #include "panels/metricspanel.h"
 
 #include "document/patterndocument.h"
+#include "gpu/kernelmeasurement.h"
 #include "gpu/probemeasurement.h"
 #include "panels/kernelmetrics.h"
 #include "panels/metricstablemodel.h"
@@ -102,6 +103,12 @@ void MetricsPanel::setMeasurementStore(MeasurementStore* store) {
     refreshMeasurement();
 }
 
+void MetricsPanel::setKernelMeasurementStore(KernelMeasurementStore* store) {
+    m_model->setKernelMeasurementStore(store); // first: the label reads the model's rows
+    connect(store, &KernelMeasurementStore::changed, this, &MetricsPanel::refreshMeasurement);
+    refreshMeasurement();
+}
+
 void MetricsPanel::setGpuText(const QString& text) {
     m_gpuText = text;
     refreshMeasurement();
@@ -114,6 +121,40 @@ void MetricsPanel::refreshMeasurement() {
     QStringList lines;
     if (!m_gpuText.isEmpty()) {
         lines << m_gpuText.toHtmlEscaped();
+    }
+    const KernelMeasurement* kernel = m == nullptr ? m_model->kernelMeasurement() : nullptr;
+    if (kernel != nullptr) {
+        const QString gpu = kernel->gpuName.isEmpty() ? tr("a GPU") : kernel->gpuName;
+        QString origin = (kernel->recorded ? tr("<b>Recorded</b> as a whole kernel on %1")
+                                           : tr("<b>Measured</b> as a whole kernel on %1"))
+                             .arg(gpu.toHtmlEscaped());
+        if (!kernel->driverVersion.isEmpty()) {
+            origin += tr(" · driver %1").arg(kernel->driverVersion.toHtmlEscaped());
+        }
+        if (kernel->measuredAt.isValid()) {
+            origin += QStringLiteral(" · ") +
+                      kernel->measuredAt.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+        }
+        lines
+            << origin +
+                   QStringLiteral(" (%1)").arg(kernelPointText(kernel->parameters)).toHtmlEscaped();
+        const int differ = m_model->mismatchCount();
+        if (!kernel->countersMeasured) {
+            lines << tr("Counters not measured: %1")
+                         .arg(kernel->countersUnavailableReason.toHtmlEscaped());
+        } else if (differ > 0) {
+            lines << QStringLiteral("<span style=\"color:%1\"><b>⚠ %2</b></span>")
+                         .arg(ViewColors::fromPalette(palette()).warning.name(),
+                              tr("%n whole-kernel counter(s) differ from the grid model", nullptr,
+                                 differ));
+        } else {
+            lines << tr("✓ The GPU's whole-kernel counters agree with the grid model (the "
+                        "Kernel rows).");
+        }
+    } else if (m == nullptr && evaluation &&
+               MetricsTableModel::measuredAsKernel(evaluation->access.kind)) {
+        lines << tr("The probe measures this access as a whole kernel: Run Sweep on GPU "
+                    "(Shift+F5) on the Sweep tab; none is recorded at this point yet.");
     }
     if (m != nullptr) {
         const QString origin =

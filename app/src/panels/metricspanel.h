@@ -1,7 +1,8 @@
 // MetricsPanel, the contents of the "Metrics" dock: the side-by-side summary of both models and
 // the full list of predicted metrics under Nsight Compute's names (so a user can check warpscope
 // against ncu directly), each with its measured value or the lack of one. Above them, the GPU the
-// probe found and where the shown measurement comes from (live, or recorded in the session).
+// probe found and where the shown measurement comes from (live, or recorded in the session; for
+// accesses measured as whole kernels, the kernel measurement at the current point).
 #pragma once
 
 #include <QWidget>
@@ -12,6 +13,7 @@ class QTableWidget;
 
 namespace warpscope::app {
 
+class KernelMeasurementStore;
 class KernelMetricsSection;
 class MeasurementStore;
 class MetricsTableModel;
@@ -25,6 +27,9 @@ public:
     MetricsTableModel* summaryModel() const { return m_model; }
     /// Show the current pattern's GPU measurement beside the predictions.
     void setMeasurementStore(MeasurementStore* store);
+    /// Show the whole-kernel measurements of the kernel preset at the current point for accesses
+    /// the probe measures only as kernels (constant, local, texture, async copies).
+    void setKernelMeasurementStore(KernelMeasurementStore* store);
     /// Where the shown measurement comes from, or why there is none; and the GPU in use.
     QLabel* measurementLabel() const { return m_measurement; }
     void setGpuText(const QString& text);

@@ -91,6 +91,9 @@ std::optional<Pattern> firstAccessPattern(const KernelPreset& preset, const Kern
 
 void MainWindow::createNotes() {
     m_kernelMeasurements = new KernelMeasurementStore(this);
+    // Constant, local, texture and async-copy accesses are measured as kernels: the metrics
+    // dock's table shows the kernel preset's measurement at the current point beside the model.
+    m_metrics->setKernelMeasurementStore(m_kernelMeasurements);
     m_notesRunner = new NotesRunner(m_probe, m_kernelMeasurements, this);
     m_gridView = new GridView(m_document, m_tabs);
     m_tabs->addTab(m_gridView, tr("Grid"));
