@@ -399,8 +399,12 @@ std::optional<QString> KernelMeasurementStore::importJsonLines(const QByteArray&
         }
         KernelMeasurement m;
         if (object.contains(QStringLiteral("answer"))) {
+            const QJsonObject answer = object.value(QStringLiteral("answer")).toObject();
+            // No GPU named by the caller or a device line: the answer's own device names it.
+            const QJsonObject device = answer.value(QStringLiteral("device")).toObject();
             m = KernelMeasurement::fromProbeResult(
-                object.value(QStringLiteral("answer")).toObject(), gpu, QDateTime());
+                answer, gpu.name.isEmpty() && !device.isEmpty() ? GpuInfo::fromJson(device) : gpu,
+                QDateTime());
             m.recorded = true;
             answers.emplace_back(id, m);
             continue;

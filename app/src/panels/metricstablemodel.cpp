@@ -461,10 +461,10 @@ void MetricsTableModel::addKernelRows() {
                "loads), which the model does not predict, so it is shown, not compared");
         kernelRow(tr("LDC requests"), "warpscope__constant_requests", names[1], false,
                   tr("The constant loads' LDC instructions") + parameterLoads);
-        kernelRow(tr("constant-cache requests"), "warpscope__constant_addresses", names[0], false,
+        kernelRow(tr("cache requests"), "warpscope__constant_addresses", names[0], false,
                   tr("Every LDC instruction's distinct addresses, served in turn") +
                       parameterLoads);
-        kernelRow(tr("requests beyond a broadcast"), "warpscope__constant_extra_requests",
+        kernelRow(tr("beyond a broadcast"), "warpscope__constant_extra_requests",
                   "warpscope__constant_extra_requests", true,
                   tr("The serialisation: idc__requests.sum − "
                      "smsp__inst_executed_op_ldc_pred_on_any.sum, where the parameter loads "
