@@ -256,6 +256,8 @@ TEST_F(WindowTest, LocalTextureAndCopyAccessesShowTheirKernelCounters) {
     EXPECT_TRUE(rows.contains(QStringLiteral("Bytes moved as global loads")));
     EXPECT_TRUE(rows.contains(QStringLiteral("Efficiency as global loads")));
     EXPECT_FALSE(rows.contains(QStringLiteral("Bytes moved")));
+    // The notes give textures no transaction rule: no row of dashes alone.
+    EXPECT_FALSE(rows.contains(QStringLiteral("Transactions")));
     const std::vector<std::string>& tex = textureCounterNames();
     window->kernelMeasurements()->put(
         QStringLiteral("texture-tiles"),

@@ -139,9 +139,11 @@ void MetricsTableModel::rebuild() {
             const QString asGlobal = texture ? tr(" as global loads") : QString();
             m_rows.push_back({tr("Lines (128 B)") + asGlobal, number(g->lines), kDash,
                               tr("128-byte lines those sectors fall in")});
-            m_rows.push_back(
-                {tr("Transactions"), kDash, tb(number(t.transactions.size())),
-                 tr("The textbook model's memory transactions: %1").arg(textbookRuleText(t.rule))});
+            if (textbook) { // a row of dashes alone says nothing for local and texture
+                m_rows.push_back({tr("Transactions"), kDash, number(t.transactions.size()),
+                                  tr("The textbook model's memory transactions: %1")
+                                      .arg(textbookRuleText(t.rule))});
+            }
             m_rows.push_back({tr("Bytes requested"), number(g->bytesRequested),
                               tb(number(t.bytesRequested)), tr("Active lanes × element width")});
             m_rows.push_back({tr("Distinct bytes requested"), number(g->uniqueBytesRequested),
