@@ -8,6 +8,7 @@
 #include "windowfixture.h"
 
 #include "gpu/kernelmeasurement.h"
+#include "panels/kernelmetrics.h"
 #include "panels/metricspanel.h"
 #include "panels/metricstablemodel.h"
 #include "views/kernelsweepview.h"
@@ -20,6 +21,7 @@
 #include <QApplication>
 #include <QLabel>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QTest>
 
 namespace warpscope::app::test {
@@ -141,10 +143,12 @@ TEST_F(WindowTest, AWideConstantLoadCountsEachLdcInstruction) {
 // The H100's recorded constant sweep (tests/data/constant_sweep_h100.jsonl, measure_kernel at
 // distinct = 1..32): the table shows the point's counters beside the grid model's totals. No GPU
 // name is given (as --kernel-measurements gives none): the answers' own device names it.
+// The preset first and the file after, as `warpscope --preset ... --kernel-measurements FILE`.
 TEST_F(WindowTest, RecordedConstantCountersStandBesideTheModel) {
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("kernel:constant-divergent")));
+    QApplication::processEvents();
     ASSERT_TRUE(window->importKernelMeasurements(
         QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/constant_sweep_h100.jsonl"), {}));
-    ASSERT_TRUE(window->loadPresetById(QStringLiteral("kernel:constant-divergent")));
     QApplication::processEvents();
     const KernelMeasurement* m = summary(*window).kernelMeasurement();
     ASSERT_NE(m, nullptr);
@@ -167,6 +171,32 @@ TEST_F(WindowTest, RecordedConstantCountersStandBesideTheModel) {
     EXPECT_TRUE(label.contains(QStringLiteral("Recorded</b> as a whole kernel on NVIDIA H100")))
         << qPrintable(label);
     EXPECT_TRUE(label.contains(QStringLiteral("agree"))) << qPrintable(label);
+    // The dock's kernel section below shows the same measurement, the constant counters in it.
+    const auto sectionRow = [&](const char* name) -> QStringList {
+        QTableWidget* table = window->metricsPanel()->kernelSection()->table();
+        for (int r = 0; r < table->rowCount(); ++r) {
+            if (table->item(r, 0)->text() == QLatin1String(name)) {
+                QStringList cells;
+                for (int c = 1; c < table->columnCount(); ++c) {
+                    cells << table->item(r, c)->text();
+                }
+                return cells;
+            }
+        }
+        return {};
+    };
+    const QString total = QLocale::c().toString(qlonglong{31} * 524288);
+    EXPECT_EQ(sectionRow("warpscope__constant_extra_requests"),
+              (QStringList{total, total, QStringLiteral("✓")}));
+    EXPECT_EQ(sectionRow("idc__requests.sum").value(0), QStringLiteral("—"));
+    // Its access row counts LDC and constant-cache requests, not sectors a constant load has none
+    // of.
+    EXPECT_EQ(sectionRow("load coef[(lane % distinct) * stride] (constant load, 4 B): LDC "
+                         "requests / constant-cache requests")
+                  .value(0),
+              QStringLiteral("524288 / 16777216"));
+    EXPECT_TRUE(window->metricsPanel()->kernelSection()->titleLabel()->text().contains(
+        QStringLiteral("distinct=32")));
 
     // Another recorded point follows the parameter.
     setParameter(document(), "distinct", 5);
@@ -178,6 +208,7 @@ TEST_F(WindowTest, RecordedConstantCountersStandBesideTheModel) {
     EXPECT_FALSE(quantities(*window).contains(QStringLiteral("Kernel: beyond a broadcast")));
     EXPECT_EQ(measured(*window, "Requests beyond a broadcast"),
               MetricsTableModel::noMeasurementText());
+    EXPECT_EQ(window->metricsPanel()->kernelSection()->table()->rowCount(), 0);
 }
 
 // The fake probe's measure_kernel (counters equal to the grid model) through the sweep tab.

@@ -105,8 +105,24 @@ void MetricsPanel::setMeasurementStore(MeasurementStore* store) {
 
 void MetricsPanel::setKernelMeasurementStore(KernelMeasurementStore* store) {
     m_model->setKernelMeasurementStore(store); // first: the label reads the model's rows
-    connect(store, &KernelMeasurementStore::changed, this, &MetricsPanel::refreshMeasurement);
+    connect(store, &KernelMeasurementStore::changed, this, [this] {
+        m_kernelFollowed = nullptr; // a point measured again keeps its place in the store
+        refreshMeasurement();
+    });
     refreshMeasurement();
+}
+
+void MetricsPanel::followKernelMeasurement() {
+    const KernelMeasurement* shown = m_model->kernelMeasurement();
+    if (shown == m_kernelFollowed) {
+        return; // a drag moves through points: the section is rebuilt only when the point changes
+    }
+    if (shown != nullptr) {
+        m_kernel->setMeasurement(QString::fromStdString(m_document->current().title), shown);
+    } else {
+        m_kernel->setMeasurement(QString(), nullptr);
+    }
+    m_kernelFollowed = shown;
 }
 
 void MetricsPanel::setGpuText(const QString& text) {
@@ -178,6 +194,7 @@ void MetricsPanel::refreshMeasurement() {
     }
     m_measurement->setText(lines.join(QStringLiteral("<br>")));
     m_measurement->setVisible(!lines.isEmpty());
+    followKernelMeasurement();
 }
 
 void MetricsPanel::refreshList() {

@@ -13,6 +13,7 @@ class QTableWidget;
 
 namespace warpscope::app {
 
+struct KernelMeasurement;
 class KernelMeasurementStore;
 class KernelMetricsSection;
 class MeasurementStore;
@@ -41,6 +42,8 @@ private:
     void fitSummaryColumns();
     void refreshList();
     void refreshMeasurement();
+    /// The kernel section shows the table's whole-kernel measurement while there is one.
+    void followKernelMeasurement();
 
     PatternDocument* m_document;
     MetricsTableModel* m_model;
@@ -51,6 +54,9 @@ private:
     QTableView* m_summary;
     QTableWidget* m_list;
     KernelMetricsSection* m_kernel;
+    /// The measurement the kernel section shows because the table shows it (null: the notes
+    /// tab's choice, or none).
+    const KernelMeasurement* m_kernelFollowed = nullptr;
 };
 
 } // namespace warpscope::app

@@ -13,6 +13,7 @@
 #include "panels/kernelmetrics.h"
 #include "panels/messagebar.h"
 #include "panels/metricspanel.h"
+#include "panels/metricstablemodel.h"
 #include "panels/patterneditor.h"
 #include "panels/presetpicker.h"
 #include "views/gridview.h"
@@ -124,6 +125,9 @@ void MainWindow::createNotes() {
                 title = preset != nullptr ? QString::fromStdString(preset->title) : row.label;
                 break;
             }
+        }
+        if (onEveryGpu.empty() && m_metrics->summaryModel()->kernelMeasurement() != nullptr) {
+            return; // the section keeps the current access's kernel measurement (MetricsPanel)
         }
         m_metrics->kernelSection()->setMeasurements(title, onEveryGpu);
     });
