@@ -171,6 +171,13 @@ TEST_F(WindowTest, RecordedConstantCountersStandBesideTheModel) {
     EXPECT_TRUE(label.contains(QStringLiteral("Recorded</b> as a whole kernel on NVIDIA H100")))
         << qPrintable(label);
     EXPECT_TRUE(label.contains(QStringLiteral("agree"))) << qPrintable(label);
+    // The per-warp metric list does not say "no GPU measurement yet" beside a recorded kernel.
+    QTableWidget* list = window->metricsPanel()->metricList();
+    ASSERT_GT(list->rowCount(), 0);
+    for (int r = 0; r < list->rowCount(); ++r) {
+        EXPECT_EQ(list->item(r, 2)->text(), QStringLiteral("—"))
+            << qPrintable(list->item(r, 0)->text());
+    }
     // The dock's kernel section below shows the same measurement, the constant counters in it.
     const auto sectionRow = [&](const char* name) -> QStringList {
         QTableWidget* table = window->metricsPanel()->kernelSection()->table();

@@ -107,8 +107,10 @@ void MetricsPanel::setKernelMeasurementStore(KernelMeasurementStore* store) {
     m_model->setKernelMeasurementStore(store); // first: the label reads the model's rows
     connect(store, &KernelMeasurementStore::changed, this, [this] {
         m_kernelFollowed = nullptr; // a point measured again keeps its place in the store
+        refreshList();
         refreshMeasurement();
     });
+    refreshList();
     refreshMeasurement();
 }
 
@@ -218,17 +220,24 @@ void MetricsPanel::refreshList() {
         m_store != nullptr ? m_store->find(evaluation->pattern) : nullptr;
     const QColor muted = palette().color(QPalette::Disabled, QPalette::Text);
     const QColor warning = ViewColors::fromPalette(palette()).warning;
+    // Measured as a whole kernel: these per-warp metrics have no measured value of their own,
+    // the kernel's counters are in the table's Kernel rows and the kernel section.
+    const bool kernelMeasured = measurement == nullptr && m_model->kernelMeasurement() != nullptr;
     auto setMeasured = [&](QTableWidgetItem* item, const Metric& metric) {
         std::optional<double> value;
         if (measurement != nullptr) {
             value = measurement->counter(metric.name);
         }
         QFont font = item->font();
+        item->setToolTip(kernelMeasured ? tr("Measured as a whole kernel: see the Kernel rows "
+                                             "above and the kernel section below")
+                                        : QString());
         if (!value) {
-            item->setText(measurement != nullptr ? QStringLiteral("—")
-                                                 : MetricsTableModel::noMeasurementText());
+            item->setText(measurement != nullptr || kernelMeasured
+                              ? QStringLiteral("—")
+                              : MetricsTableModel::noMeasurementText());
             item->setForeground(muted);
-            font.setItalic(measurement == nullptr);
+            font.setItalic(measurement == nullptr && !kernelMeasured);
             font.setBold(false);
         } else {
             const bool same = *value == metric.value;
