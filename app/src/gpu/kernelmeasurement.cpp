@@ -110,6 +110,7 @@ KernelMeasurement KernelMeasurement::fromProbeResult(const QJsonObject& result, 
         access.wavefronts = a.value(QStringLiteral("wavefronts")).toDouble();
         access.bankConflicts = a.value(QStringLiteral("bankConflicts")).toDouble();
         access.bytesRequested = a.value(QStringLiteral("bytesRequested")).toDouble();
+        access.constantAddresses = a.value(QStringLiteral("constantAddresses")).toDouble();
         m.accesses.push_back(access);
     }
     const QJsonObject timing = result.value(QStringLiteral("timing")).toObject();
@@ -176,15 +177,19 @@ QJsonObject KernelMeasurement::toJson() const {
     }
     QJsonArray list;
     for (const KernelAccessMeasurement& a : accesses) {
-        list.append(QJsonObject{{QStringLiteral("label"), a.label},
-                                {QStringLiteral("op"), a.op},
-                                {QStringLiteral("space"), a.space},
-                                {QStringLiteral("width"), a.width},
-                                {QStringLiteral("requests"), a.requests},
-                                {QStringLiteral("sectors"), a.sectors},
-                                {QStringLiteral("wavefronts"), a.wavefronts},
-                                {QStringLiteral("bankConflicts"), a.bankConflicts},
-                                {QStringLiteral("bytesRequested"), a.bytesRequested}});
+        QJsonObject access{{QStringLiteral("label"), a.label},
+                           {QStringLiteral("op"), a.op},
+                           {QStringLiteral("space"), a.space},
+                           {QStringLiteral("width"), a.width},
+                           {QStringLiteral("requests"), a.requests},
+                           {QStringLiteral("sectors"), a.sectors},
+                           {QStringLiteral("wavefronts"), a.wavefronts},
+                           {QStringLiteral("bankConflicts"), a.bankConflicts},
+                           {QStringLiteral("bytesRequested"), a.bytesRequested}};
+        if (a.space == QLatin1String("constant")) {
+            access.insert(QStringLiteral("constantAddresses"), a.constantAddresses);
+        }
+        list.append(access);
     }
     object.insert(QStringLiteral("accesses"), list);
     QJsonObject kernelMs;
@@ -399,8 +404,12 @@ std::optional<QString> KernelMeasurementStore::importJsonLines(const QByteArray&
         }
         KernelMeasurement m;
         if (object.contains(QStringLiteral("answer"))) {
+            const QJsonObject answer = object.value(QStringLiteral("answer")).toObject();
+            // No GPU named by the caller or a device line: the answer's own device names it.
+            const QJsonObject device = answer.value(QStringLiteral("device")).toObject();
             m = KernelMeasurement::fromProbeResult(
-                object.value(QStringLiteral("answer")).toObject(), gpu, QDateTime());
+                answer, gpu.name.isEmpty() && !device.isEmpty() ? GpuInfo::fromJson(device) : gpu,
+                QDateTime());
             m.recorded = true;
             answers.emplace_back(id, m);
             continue;

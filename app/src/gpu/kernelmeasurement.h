@@ -36,6 +36,8 @@ struct KernelAccessMeasurement {
     double wavefronts = 0;
     double bankConflicts = 0;
     double bytesRequested = 0;
+    /// Constant loads: the grid model's constant-cache requests (each warp's distinct addresses).
+    double constantAddresses = 0;
 };
 
 struct KernelMeasurement {

@@ -239,6 +239,12 @@ std::vector<CounterComparison> compareWithModel(const ModernPrediction& predicti
     const auto add = [&](const QString& quantity, const std::string& counter) {
         out.push_back({quantity, counter, predicted(counter), measurement.counter(counter)});
     };
+    if (prediction.kind.space == MemorySpace::Constant) {
+        // No l1tex counter counts a constant load (the shared ones nsightCountersFor() falls back
+        // to would read 0 = 0): its serialisation is what the probe's counters give.
+        add(QObject::tr("requests beyond a broadcast"), "warpscope__constant_extra_requests");
+        return out;
+    }
     const AccessCounters counters = nsightCountersFor(prediction.kind);
     if (usesSectors(prediction.kind.space)) {
         add(QObject::tr("requests"), counters.first);

@@ -107,7 +107,8 @@ struct CounterComparison {
 };
 
 /// The counters of `measurement` that the modern model predicts for `prediction`'s access (the
-/// requests and sectors of global memory, the wavefronts and bank conflicts of shared memory).
+/// requests and sectors of global memory, the wavefronts and bank conflicts of shared memory, the
+/// requests beyond a broadcast of a constant load).
 std::vector<CounterComparison> compareWithModel(const ModernPrediction& prediction,
                                                 const ProbeMeasurement& measurement);
 

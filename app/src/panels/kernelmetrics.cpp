@@ -213,12 +213,17 @@ void KernelMetricsSection::setMeasurement(const QString& title,
     // Per access: the grid model's counts (the counters are kernel-wide, so no measured column).
     for (const KernelAccessMeasurement& a : m.accesses) {
         const bool shared = a.space == QLatin1String("shared");
+        const bool constant = a.space == QLatin1String("constant");
         add(tr("%1 (%2 %3, %4 B): %5")
                 .arg(a.label, a.space, a.op)
                 .arg(a.width)
-                .arg(shared ? tr("wavefronts / conflicts") : tr("requests / sectors")),
+                .arg(shared     ? tr("wavefronts / conflicts")
+                     : constant ? tr("LDC requests / constant-cache requests")
+                                : tr("requests / sectors")),
             shared ? QStringLiteral("%1 / %2").arg(integer(a.wavefronts), integer(a.bankConflicts))
-                   : QStringLiteral("%1 / %2").arg(integer(a.requests), integer(a.sectors)),
+            : constant
+                ? QStringLiteral("%1 / %2").arg(integer(a.requests), integer(a.constantAddresses))
+                : QStringLiteral("%1 / %2").arg(integer(a.requests), integer(a.sectors)),
             tr("kernel-wide"), none);
         if (a.op == QLatin1String("copy_async")) {
             add(tr("%1 (shared side, written one global line at a time): wavefronts / conflicts")
@@ -234,6 +239,13 @@ void KernelMetricsSection::setMeasurement(const QString& title,
     counters.insert(counters.end(), localCounterNames().begin(), localCounterNames().end());
     counters.insert(counters.end(), textureCounterNames().begin(), textureCounterNames().end());
     counters.emplace_back("warpscope__texture_global_equivalent_sectors");
+    // A constant load's: the model's LDC instructions and constant-cache requests, the GPU's two
+    // counters (parameter loads included, so not predicted) and their difference, which is.
+    for (const char* name : {"warpscope__constant_requests", "warpscope__constant_addresses"}) {
+        counters.emplace_back(name);
+    }
+    counters.insert(counters.end(), constantCounterNames().begin(), constantCounterNames().end());
+    counters.emplace_back("warpscope__constant_extra_requests");
     for (const std::string& counter : counters) {
         const char* name = counter.c_str();
         const auto predicted = at(m.predicted, name);

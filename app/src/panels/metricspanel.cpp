@@ -2,6 +2,7 @@
 #include "panels/metricspanel.h"
 
 #include "document/patterndocument.h"
+#include "gpu/kernelmeasurement.h"
 #include "gpu/probemeasurement.h"
 #include "panels/kernelmetrics.h"
 #include "panels/metricstablemodel.h"
@@ -102,6 +103,30 @@ void MetricsPanel::setMeasurementStore(MeasurementStore* store) {
     refreshMeasurement();
 }
 
+void MetricsPanel::setKernelMeasurementStore(KernelMeasurementStore* store) {
+    m_model->setKernelMeasurementStore(store); // first: the label reads the model's rows
+    connect(store, &KernelMeasurementStore::changed, this, [this] {
+        m_kernelFollowed = nullptr; // a point measured again keeps its place in the store
+        refreshList();
+        refreshMeasurement();
+    });
+    refreshList();
+    refreshMeasurement();
+}
+
+void MetricsPanel::followKernelMeasurement() {
+    const KernelMeasurement* shown = m_model->kernelMeasurement();
+    if (shown == m_kernelFollowed) {
+        return; // a drag moves through points: the section is rebuilt only when the point changes
+    }
+    if (shown != nullptr) {
+        m_kernel->setMeasurement(QString::fromStdString(m_document->current().title), shown);
+    } else {
+        m_kernel->setMeasurement(QString(), nullptr);
+    }
+    m_kernelFollowed = shown;
+}
+
 void MetricsPanel::setGpuText(const QString& text) {
     m_gpuText = text;
     refreshMeasurement();
@@ -114,6 +139,40 @@ void MetricsPanel::refreshMeasurement() {
     QStringList lines;
     if (!m_gpuText.isEmpty()) {
         lines << m_gpuText.toHtmlEscaped();
+    }
+    const KernelMeasurement* kernel = m == nullptr ? m_model->kernelMeasurement() : nullptr;
+    if (kernel != nullptr) {
+        const QString gpu = kernel->gpuName.isEmpty() ? tr("a GPU") : kernel->gpuName;
+        QString origin = (kernel->recorded ? tr("<b>Recorded</b> as a whole kernel on %1")
+                                           : tr("<b>Measured</b> as a whole kernel on %1"))
+                             .arg(gpu.toHtmlEscaped());
+        if (!kernel->driverVersion.isEmpty()) {
+            origin += tr(" · driver %1").arg(kernel->driverVersion.toHtmlEscaped());
+        }
+        if (kernel->measuredAt.isValid()) {
+            origin += QStringLiteral(" · ") +
+                      kernel->measuredAt.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+        }
+        lines
+            << origin +
+                   QStringLiteral(" (%1)").arg(kernelPointText(kernel->parameters)).toHtmlEscaped();
+        const int differ = m_model->mismatchCount();
+        if (!kernel->countersMeasured) {
+            lines << tr("Counters not measured: %1")
+                         .arg(kernel->countersUnavailableReason.toHtmlEscaped());
+        } else if (differ > 0) {
+            lines << QStringLiteral("<span style=\"color:%1\"><b>⚠ %2</b></span>")
+                         .arg(ViewColors::fromPalette(palette()).warning.name(),
+                              tr("%n whole-kernel counter(s) differ from the grid model", nullptr,
+                                 differ));
+        } else {
+            lines << tr("✓ The GPU's whole-kernel counters agree with the grid model (the "
+                        "Kernel rows).");
+        }
+    } else if (m == nullptr && evaluation &&
+               MetricsTableModel::measuredAsKernel(evaluation->access.kind)) {
+        lines << tr("The probe measures this access as a whole kernel: Run Sweep on GPU "
+                    "(Shift+F5) on the Sweep tab; none is recorded at this point yet.");
     }
     if (m != nullptr) {
         const QString origin =
@@ -137,6 +196,7 @@ void MetricsPanel::refreshMeasurement() {
     }
     m_measurement->setText(lines.join(QStringLiteral("<br>")));
     m_measurement->setVisible(!lines.isEmpty());
+    followKernelMeasurement();
 }
 
 void MetricsPanel::refreshList() {
@@ -160,17 +220,24 @@ void MetricsPanel::refreshList() {
         m_store != nullptr ? m_store->find(evaluation->pattern) : nullptr;
     const QColor muted = palette().color(QPalette::Disabled, QPalette::Text);
     const QColor warning = ViewColors::fromPalette(palette()).warning;
+    // Measured as a whole kernel: these per-warp metrics have no measured value of their own,
+    // the kernel's counters are in the table's Kernel rows and the kernel section.
+    const bool kernelMeasured = measurement == nullptr && m_model->kernelMeasurement() != nullptr;
     auto setMeasured = [&](QTableWidgetItem* item, const Metric& metric) {
         std::optional<double> value;
         if (measurement != nullptr) {
             value = measurement->counter(metric.name);
         }
         QFont font = item->font();
+        item->setToolTip(kernelMeasured ? tr("Measured as a whole kernel: see the Kernel rows "
+                                             "above and the kernel section below")
+                                        : QString());
         if (!value) {
-            item->setText(measurement != nullptr ? QStringLiteral("—")
-                                                 : MetricsTableModel::noMeasurementText());
+            item->setText(measurement != nullptr || kernelMeasured
+                              ? QStringLiteral("—")
+                              : MetricsTableModel::noMeasurementText());
             item->setForeground(muted);
-            font.setItalic(measurement == nullptr);
+            font.setItalic(measurement == nullptr && !kernelMeasured);
             font.setBold(false);
         } else {
             const bool same = *value == metric.value;

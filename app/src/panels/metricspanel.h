@@ -1,7 +1,8 @@
 // MetricsPanel, the contents of the "Metrics" dock: the side-by-side summary of both models and
 // the full list of predicted metrics under Nsight Compute's names (so a user can check warpscope
 // against ncu directly), each with its measured value or the lack of one. Above them, the GPU the
-// probe found and where the shown measurement comes from (live, or recorded in the session).
+// probe found and where the shown measurement comes from (live, or recorded in the session; for
+// accesses measured as whole kernels, the kernel measurement at the current point).
 #pragma once
 
 #include <QWidget>
@@ -12,6 +13,8 @@ class QTableWidget;
 
 namespace warpscope::app {
 
+struct KernelMeasurement;
+class KernelMeasurementStore;
 class KernelMetricsSection;
 class MeasurementStore;
 class MetricsTableModel;
@@ -25,6 +28,9 @@ public:
     MetricsTableModel* summaryModel() const { return m_model; }
     /// Show the current pattern's GPU measurement beside the predictions.
     void setMeasurementStore(MeasurementStore* store);
+    /// Show the whole-kernel measurements of the kernel preset at the current point for accesses
+    /// the probe measures only as kernels (constant, local, texture, async copies).
+    void setKernelMeasurementStore(KernelMeasurementStore* store);
     /// Where the shown measurement comes from, or why there is none; and the GPU in use.
     QLabel* measurementLabel() const { return m_measurement; }
     void setGpuText(const QString& text);
@@ -36,6 +42,8 @@ private:
     void fitSummaryColumns();
     void refreshList();
     void refreshMeasurement();
+    /// The kernel section shows the table's whole-kernel measurement while there is one.
+    void followKernelMeasurement();
 
     PatternDocument* m_document;
     MetricsTableModel* m_model;
@@ -46,6 +54,9 @@ private:
     QTableView* m_summary;
     QTableWidget* m_list;
     KernelMetricsSection* m_kernel;
+    /// The measurement the kernel section shows because the table shows it (null: the notes
+    /// tab's choice, or none).
+    const KernelMeasurement* m_kernelFollowed = nullptr;
 };
 
 } // namespace warpscope::app

@@ -2,7 +2,9 @@
 #include "panels/metricstablemodel.h"
 
 #include "document/patterndocument.h"
+#include "gpu/kernelmeasurement.h"
 #include "gpu/probemeasurement.h"
+#include "panels/presetpicker.h"
 #include "views/predictiontext.h"
 #include "views/viewpainting.h"
 
@@ -34,6 +36,52 @@ void MetricsTableModel::setMeasurementStore(MeasurementStore* store) {
     m_store = store;
     connect(store, &MeasurementStore::changed, this, &MetricsTableModel::rebuild);
     rebuild();
+}
+
+void MetricsTableModel::setKernelMeasurementStore(KernelMeasurementStore* store) {
+    m_kernelStore = store;
+    connect(store, &KernelMeasurementStore::changed, this, &MetricsTableModel::rebuild);
+    rebuild();
+}
+
+bool MetricsTableModel::measuredAsKernel(const AccessKind& kind) {
+    return kind.space == MemorySpace::Constant || kind.space == MemorySpace::Local ||
+           kind.space == MemorySpace::Texture || kind.op == AccessOp::CopyAsync;
+}
+
+const KernelMeasurement* MetricsTableModel::kernelMeasurement() const {
+    const auto& evaluation = m_document->evaluation();
+    const auto& kernel = m_document->kernel();
+    const QString prefix = QLatin1String(kKernelPresetPrefix);
+    const QString presetId = m_document->presetId();
+    if (m_kernelStore == nullptr || !evaluation || !kernel ||
+        !measuredAsKernel(evaluation->access.kind) || !presetId.startsWith(prefix)) {
+        return nullptr;
+    }
+    KernelPoint point;
+    for (const Parameter& parameter : kernel->parameters) {
+        point[parameter.name] = parameter.value;
+    }
+    const KernelMeasurement* m = m_kernelStore->find(presetId.mid(prefix.size()), point);
+    if (m == nullptr || m->accesses.empty()) {
+        return m; // a timed point alone names no accesses
+    }
+    // The preset's kernel as measured: an edited kernel (another access, space or width) at the
+    // same point is not what was measured.
+    if (m->accesses.size() != kernel->accesses.size()) {
+        return nullptr;
+    }
+    for (std::size_t i = 0; i < m->accesses.size(); ++i) {
+        const KernelAccessMeasurement& measured = m->accesses[i];
+        const KernelAccess& access = kernel->accesses[i];
+        if (measured.label.toStdString() != access.label ||
+            measured.space != QLatin1String(toString(access.kind.space)) ||
+            measured.op != QLatin1String(toString(access.kind.op)) ||
+            measured.width != access.kind.widthBytes) {
+            return nullptr;
+        }
+    }
+    return m;
 }
 
 int MetricsTableModel::mismatchCount() const {
@@ -85,21 +133,42 @@ void MetricsTableModel::rebuild() {
                 m_rows.push_back({tr("Sectors (32 B)"), number(g->sectors), kDash,
                                   tr("32-byte sectors the warp's request fetches")});
             }
-            m_rows.push_back({tr("Lines (128 B)"), number(g->lines), kDash,
+            // A texture read's lines, bytes moved and efficiency are its global-load
+            // equivalent's (the texture model counts requests and sectors only): said so, so that
+            // they are not read as the texture's own beside its sectors.
+            const QString asGlobal = texture ? tr(" as global loads") : QString();
+            m_rows.push_back({tr("Lines (128 B)") + asGlobal, number(g->lines), kDash,
                               tr("128-byte lines those sectors fall in")});
-            m_rows.push_back(
-                {tr("Transactions"), kDash, tb(number(t.transactions.size())),
-                 tr("The textbook model's memory transactions: %1").arg(textbookRuleText(t.rule))});
+            if (textbook) { // a row of dashes alone says nothing for local and texture
+                m_rows.push_back({tr("Transactions"), kDash, number(t.transactions.size()),
+                                  tr("The textbook model's memory transactions: %1")
+                                      .arg(textbookRuleText(t.rule))});
+            }
             m_rows.push_back({tr("Bytes requested"), number(g->bytesRequested),
                               tb(number(t.bytesRequested)), tr("Active lanes × element width")});
             m_rows.push_back({tr("Distinct bytes requested"), number(g->uniqueBytesRequested),
                               tb(number(t.uniqueBytesRequested)),
                               tr("Bytes the warp asked for, each counted once")});
-            m_rows.push_back({tr("Bytes moved"), number(g->bytesMoved), tb(number(t.bytesMoved)),
+            m_rows.push_back({tr("Bytes moved") + asGlobal, number(g->bytesMoved),
+                              tb(number(t.bytesMoved)),
                               tr("Sectors × 32 B (modern); transaction sizes (textbook)")});
-            m_rows.push_back({tr("Efficiency"), percentText(g->efficiency),
+            m_rows.push_back({tr("Efficiency") + asGlobal, percentText(g->efficiency),
                               tb(percentText(t.efficiency)),
                               tr("Distinct bytes requested / bytes moved")});
+            if (const auto& s = evaluation->modern.shared;
+                s && evaluation->access.kind.op == AccessOp::CopyAsync) {
+                // An async copy's shared side: the LDGSTS wavefronts the bank view draws.
+                m_rows.push_back({tr("Shared wavefronts"), number(s->wavefronts), kDash,
+                                  tr("The copy's shared side: LDGSTS wavefronts "
+                                     "(smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
+                                     "ldgsts.sum)")});
+                m_rows.push_back({tr("Ideal wavefronts"), number(s->idealWavefronts), kDash,
+                                  tr("Wavefronts of the shared side with no bank conflict")});
+                m_rows.push_back({tr("Bank conflicts"), number(s->bankConflicts), kDash,
+                                  tr("The shared side's wavefronts beyond the ideal "
+                                     "(smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_"
+                                     "op_ldgsts.sum)")});
+            }
         } else if (const auto& s = evaluation->modern.shared) {
             m_rows.push_back({tr("Wavefronts"), number(s->wavefronts),
                               number(t.transactions.size()),
@@ -118,8 +187,31 @@ void MetricsTableModel::rebuild() {
                               tr("Bytes per bank per cycle")});
             m_rows.push_back({tr("Bytes requested"), number(t.bytesRequested),
                               number(t.bytesRequested), tr("Active lanes × element width")});
+        } else if (const auto& c = evaluation->modern.constant) {
+            // The constant cache (seed 003): one round per distinct address, in turn; the
+            // textbook counts one pass per distinct address of the warp.
+            m_rows.push_back({tr("LDC requests"), number(c->requests), kDash,
+                              tr("The warp's LDC instructions: 1, or 2 and 4 for 8- and 16-byte "
+                                 "loads (warpscope__constant_requests; the GPU counts them in "
+                                 "smsp__inst_executed_op_ldc_pred_on_any.sum)")});
+            m_rows.push_back({tr("Rounds (distinct addresses)"), number(c->distinctAddresses),
+                              number(t.transactions.size()),
+                              tr("The warp's distinct addresses, served one after another (one "
+                                 "is a broadcast); textbook: one pass per distinct address")});
+            m_rows.push_back({tr("Constant-cache requests"), number(c->cacheRequests), kDash,
+                              tr("LDC requests × rounds: what the constant cache serves in turn "
+                                 "(warpscope__constant_addresses, the load's share of "
+                                 "idc__requests.sum)")});
+            m_rows.push_back(
+                {tr("Requests beyond a broadcast"), number(c->extraRequests), kDash,
+                 tr("The serialisation: constant-cache requests beyond one per LDC "
+                    "(warpscope__constant_extra_requests; the GPU's "
+                    "idc__requests.sum − smsp__inst_executed_op_ldc_pred_on_any.sum)")});
+            m_rows.push_back({tr("Bytes requested"), number(c->bytesRequested),
+                              number(t.bytesRequested), tr("Active lanes × element width")});
         }
         addMeasuredRows();
+        addKernelRows();
     }
     std::vector<Row> fresh = std::move(m_rows);
     m_rows = std::move(old);
@@ -256,6 +348,10 @@ void MetricsTableModel::addMeasuredRows() {
                 counters[0].measured ? numberText(*counters[0].measured) : QString());
         compare(rowNamed(tr("Bank conflicts")), counters[1].measured, counters[1].predicted,
                 counters[1].measured ? numberText(*counters[1].measured) : QString());
+    } else if (modern.constant) {
+        compare(rowNamed(tr("Requests beyond a broadcast")), counters[0].measured,
+                counters[0].predicted,
+                counters[0].measured ? numberText(*counters[0].measured) : QString());
     }
     auto infoRow = [&](const QString& quantity, const QString& value, const QString& explanation) {
         Row row{quantity, kDash, kDash, explanation};
@@ -292,6 +388,121 @@ void MetricsTableModel::addMeasuredRows() {
     if (m->gridKernelMs) {
         infoRow(tr("Grid kernel time"), tr("%1 ms").arg(grouped(*m->gridKernelMs, 3)),
                 tr("The pattern's expression over its whole grid, by CUDA events (median)"));
+    }
+}
+
+void MetricsTableModel::addKernelRows() {
+    const KernelMeasurement* m = kernelMeasurement();
+    const auto& evaluation = m_document->evaluation();
+    if (!evaluation || !measuredAsKernel(evaluation->access.kind)) {
+        return;
+    }
+    const AccessKind& kind = evaluation->access.kind;
+    const QString probeSays =
+        tr("The probe measures %1 as whole kernels (Run Sweep on GPU in the Sweep tab, or "
+           "measure_kernel): their counters count the whole grid, in the Kernel rows below")
+            .arg(kind.op == AccessOp::CopyAsync
+                     ? tr("async copies")
+                     : tr("%1 accesses").arg(QLatin1String(toString(kind.space))));
+    // The per-warp rows say where their measurement comes from (in their Measured tool tip).
+    for (Row& row : m_rows) {
+        if (row.measuredExplanation.isEmpty()) {
+            row.measuredExplanation = probeSays;
+        }
+    }
+    if (m == nullptr) {
+        return;
+    }
+    const QString where = (m->recorded ? tr("recorded on %1") : tr("measured on %1"))
+                              .arg(m->gpuName.isEmpty() ? tr("a GPU") : m->gpuName) +
+                          QStringLiteral(", ") + kernelPointText(m->parameters);
+    auto value = [](const std::map<std::string, double>& map,
+                    const std::string& name) -> std::optional<double> {
+        const auto it = map.find(name);
+        return it == map.end() ? std::nullopt : std::optional<double>(it->second);
+    };
+    auto integer = [](double v) { return grouped(v, 0); };
+    // One whole-kernel row: the grid model's total (`predicted`, sent back with the measurement)
+    // beside the GPU's counter (`counter`), compared when `compared`.
+    auto kernelRow = [&](const QString& quantity, const std::string& predictedName,
+                         const std::string& counter, bool compared, const QString& explanation) {
+        const std::optional<double> predicted = value(m->predicted, predictedName);
+        Row row{tr("Kernel: %1").arg(quantity), predicted ? integer(*predicted) : kDash, kDash,
+                explanation + tr(" (whole grid: the grid model's total)")};
+        const std::optional<double> measured =
+            m->countersMeasured && !counter.empty() ? value(m->counters, counter) : std::nullopt;
+        row.agreement = Agreement::Info;
+        if (!m->countersMeasured) {
+            row.measured = tr("no counters");
+            row.measuredExplanation =
+                tr("Counters were not measured: %1").arg(m->countersUnavailableReason);
+        } else if (!measured) {
+            row.measured = counter.empty() ? kDash : tr("not counted");
+            row.measuredExplanation =
+                counter.empty()
+                    ? tr("No counter counts this; the model's number alone")
+                    : tr("The probe's answer has no %1").arg(QString::fromStdString(counter));
+        } else if (compared && predicted) {
+            const bool same = *measured == *predicted;
+            row.agreement = same ? Agreement::Matches : Agreement::Differs;
+            row.measured = same ? integer(*measured) + QStringLiteral("  ✓")
+                                : integer(*measured) + QStringLiteral("  ≠ ") + integer(*predicted);
+            row.measuredExplanation =
+                tr("%1 = %2 (%3)").arg(QString::fromStdString(counter), integer(*measured), where);
+        } else {
+            row.measured = integer(*measured);
+            row.measuredExplanation =
+                tr("%1 = %2 (%3)").arg(QString::fromStdString(counter), integer(*measured), where);
+        }
+        m_rows.push_back(std::move(row));
+    };
+    if (kind.space == MemorySpace::Constant) {
+        const std::vector<std::string>& names = constantCounterNames();
+        const QString parameterLoads =
+            tr("; the GPU's count includes the kernel's other LDC instructions (its parameter "
+               "loads), which the model does not predict, so it is shown, not compared");
+        kernelRow(tr("LDC requests"), "warpscope__constant_requests", names[1], false,
+                  tr("The constant loads' LDC instructions") + parameterLoads);
+        kernelRow(tr("cache requests"), "warpscope__constant_addresses", names[0], false,
+                  tr("Every LDC instruction's distinct addresses, served in turn") +
+                      parameterLoads);
+        kernelRow(tr("beyond a broadcast"), "warpscope__constant_extra_requests",
+                  "warpscope__constant_extra_requests", true,
+                  tr("The serialisation: idc__requests.sum − "
+                     "smsp__inst_executed_op_ldc_pred_on_any.sum, where the parameter loads "
+                     "cancel out"));
+    } else if (kind.op == AccessOp::CopyAsync) {
+        const std::vector<std::string>& names = copyAsyncCounterNames();
+        kernelRow(tr("requests (LDGSTS)"), names[0], names[0], true,
+                  tr("The copies' global-side requests"));
+        kernelRow(tr("sectors (LDGSTS)"), names[1], names[1], true,
+                  tr("The copies' global-side sectors"));
+        kernelRow(tr("shared wavefronts"), names[2], names[2], true,
+                  tr("The copies' shared-side wavefronts"));
+        kernelRow(tr("bank conflicts"), names[3], names[3], true,
+                  tr("The copies' shared-side bank conflicts"));
+    } else {
+        const AccessCounters counters = nsightCountersFor(kind);
+        const QString what = kind.space == MemorySpace::Texture ? tr("texture reads")
+                             : kind.op == AccessOp::Store       ? tr("local stores")
+                                                                : tr("local loads");
+        kernelRow(tr("requests"), counters.first, counters.first, true,
+                  tr("Requests of every %1 of the kernel").arg(what));
+        kernelRow(tr("sectors"), counters.second, counters.second, true,
+                  tr("Sectors of every %1 of the kernel").arg(what));
+        if (kind.space == MemorySpace::Texture) {
+            kernelRow(tr("sectors as global loads"), "warpscope__texture_global_equivalent_sectors",
+                      {}, false, tr("What global loads of the same addresses would fetch"));
+        }
+    }
+    if (m->kernelMsMedian) {
+        Row row{tr("Kernel: time"), kDash, kDash,
+                tr("The whole kernel's time, median of the timed launches")};
+        row.measured = tr("%1 µs").arg(grouped(*m->kernelMsMedian * 1000.0, 1));
+        row.agreement = Agreement::Info;
+        row.measuredExplanation =
+            tr("Median kernel time (%1, %2)").arg(m->cold ? tr("cold") : tr("warm"), where);
+        m_rows.push_back(std::move(row));
     }
 }
 

@@ -13,6 +13,7 @@
 #include "panels/kernelmetrics.h"
 #include "panels/messagebar.h"
 #include "panels/metricspanel.h"
+#include "panels/metricstablemodel.h"
 #include "panels/patterneditor.h"
 #include "panels/presetpicker.h"
 #include "views/gridview.h"
@@ -91,6 +92,9 @@ std::optional<Pattern> firstAccessPattern(const KernelPreset& preset, const Kern
 
 void MainWindow::createNotes() {
     m_kernelMeasurements = new KernelMeasurementStore(this);
+    // Constant, local, texture and async-copy accesses are measured as kernels: the metrics
+    // dock's table shows the kernel preset's measurement at the current point beside the model.
+    m_metrics->setKernelMeasurementStore(m_kernelMeasurements);
     m_notesRunner = new NotesRunner(m_probe, m_kernelMeasurements, this);
     m_gridView = new GridView(m_document, m_tabs);
     m_tabs->addTab(m_gridView, tr("Grid"));
@@ -121,6 +125,9 @@ void MainWindow::createNotes() {
                 title = preset != nullptr ? QString::fromStdString(preset->title) : row.label;
                 break;
             }
+        }
+        if (onEveryGpu.empty() && m_metrics->summaryModel()->kernelMeasurement() != nullptr) {
+            return; // the section keeps the current access's kernel measurement (MetricsPanel)
         }
         m_metrics->kernelSection()->setMeasurements(title, onEveryGpu);
     });
