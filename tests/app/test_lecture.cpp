@@ -357,7 +357,7 @@ TEST_F(LectureTest, TheNextSlidesTitleAndCaptionAreDrawnAheadAsQLabelDrawsThem) 
               plainLabelPicture(*caption, caption->text() + QStringLiteral("."), caption->size()));
 }
 
-TEST_F(LectureTest, TextsDrawnAheadAt4KAreQLabelsPixelForPixel) {
+TEST_F(LectureTest, TextsDrawnAheadAt4KAreQLabelsButForAntialiasing) {
     // At 3840×2160 the title's and caption's glyphs are over Qt's 64-pixel glyph cache limit and
     // are filled as paths: the pictures drawn ahead must still be QLabel's paint of the slide's
     // texts, on every slide.
