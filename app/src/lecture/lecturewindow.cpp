@@ -21,6 +21,7 @@
 #include "views/warpview.h"
 
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -31,7 +32,6 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -53,6 +53,9 @@ constexpr qreal kMetricsPx = 24.0;
 // A drawing narrower than this (beside another view) scales its labels down with its width, so
 // its lines of text still fit.
 constexpr qreal kViewReferenceWidth = 1500.0;
+
+/// LectureWindow's own event: draw the next slide's texts if the window is idle.
+const QEvent::Type kIdleCheckEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
 
 const QColor kStepColour(0xFF, 0xE6, 0x00); // the high-contrast theme's highlight
 const QColor kMutedColour(0xD0, 0xD0, 0xD0);
@@ -490,6 +493,7 @@ QString LectureWindow::stepText() const {
 }
 
 void LectureWindow::updateTexts() {
+    m_busySinceCheck = true; // a step: not idle
     // Only the labels whose text changed: a step changes the step line and nothing else, and a
     // word-wrapped label set again is laid out and repainted again (2–3 ms of a 4K step).
     const auto setText = [](QLabel* label, const QString& text) {
@@ -556,6 +560,7 @@ void LectureWindow::applyFonts() {
 void LectureWindow::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     applyFonts();
+    m_prepareAfterFrame = true; // the next slide's texts at the new sizes and type
 }
 
 // ---- Keys and clicks --------------------------------------------------------------------------
@@ -624,13 +629,45 @@ bool LectureWindow::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+void LectureWindow::postIdleCheck() {
+    m_busySinceCheck = false;
+    // Below the priority of the window's repaints (Qt posts UpdateRequest at LowEventPriority),
+    // so that a repaint posted in the same pass of the event loop is delivered before it.
+    QCoreApplication::postEvent(this, new QEvent(kIdleCheckEvent), Qt::LowEventPriority - 1);
+}
+
 bool LectureWindow::event(QEvent* event) {
+    if (event->type() == kIdleCheckEvent) {
+        // Drawing the next slide's texts takes a while at 4K (glyphs filled as paths): only when
+        // the window has settled, never before a frame that is still to come (a second layout
+        // pass, a scroll bar that appears) nor in a step. Two quiet checks in a row: whatever
+        // the first one's pass posted has been delivered, and nothing asked for more.
+        if (!m_preparePending) {
+            return true;
+        }
+        m_quietChecks = m_busySinceCheck ? 0 : m_quietChecks + 1;
+        if (m_quietChecks < 2) {
+            postIdleCheck();
+            return true;
+        }
+        m_preparePending = false;
+        m_quietChecks = 0;
+        prepareNextSlideTexts();
+        return true;
+    }
     const bool handled = QWidget::event(event);
+    if (event->type() == QEvent::LayoutRequest || event->type() == QEvent::UpdateRequest) {
+        m_busySinceCheck = true;
+    }
     if (event->type() == QEvent::UpdateRequest && m_prepareAfterFrame) {
-        // This slide is on screen now: draw the next one's texts in the pause before the next
-        // key, not in the frame the audience is waiting for.
+        // This slide is on screen now: draw the next one's texts once the window is idle, in
+        // the pause before the next key, not in the frame the audience is waiting for.
         m_prepareAfterFrame = false;
-        QTimer::singleShot(0, this, &LectureWindow::prepareNextSlideTexts);
+        if (!m_preparePending) {
+            m_preparePending = true;
+            m_quietChecks = 0;
+            postIdleCheck();
+        }
     }
     return handled;
 }

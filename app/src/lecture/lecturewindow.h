@@ -128,9 +128,12 @@ private:
     void applyReveal();
     void applyFonts();
     void updateTexts();
-    /// Draw the next slide's title and caption ahead (SlideTextLabel::prepare), after the frame
-    /// that shows this slide: a slide change then only copies their pixels.
+    /// Draw the next slide's title and caption ahead (SlideTextLabel::prepare), once the window
+    /// is idle after the frame that shows this slide (or its new size): a slide change then
+    /// only copies their pixels.
     void prepareNextSlideTexts();
+    /// Post the check that draws the next slide's texts once the window is idle (event()).
+    void postIdleCheck();
     void finish();
 
     Deck m_deck;
@@ -160,8 +163,13 @@ private:
     int m_revealed = 0;
     bool m_revealedAll = false; // by Return: the whole figure, no step singled out
     bool m_finished = false;
-    bool m_prepareAfterFrame =
-        false; // a slide was shown: draw the next one's texts after its frame
+    /// A slide was shown (or the window resized): draw the next one's texts after its frame.
+    bool m_prepareAfterFrame = false;
+    /// The next slide's texts wait to be drawn, once the window has been idle for two passes of
+    /// its event loop in a row (m_quietChecks): no step, layout or frame in between.
+    bool m_preparePending = false;
+    bool m_busySinceCheck = false;
+    int m_quietChecks = 0;
 };
 
 } // namespace warpscope::app
