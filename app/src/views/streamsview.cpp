@@ -2,20 +2,12 @@
 #include "views/streamsview.h"
 
 #include "views/chartfigure.h"
-#include "views/experimentview.h"
 #include "views/theme.h"
 
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QMouseEvent>
-#include <QPainter>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QSpinBox>
-#include <QToolTip>
-#include <QVBoxLayout>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 #include <qcustomplot.h>
@@ -64,38 +56,14 @@ constexpr double kHoverPixels = 12.0;
 constexpr double kBarHalfHeight = 0.36;
 constexpr int kMaxSelectable = 8;
 
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-void styleAxes(QCustomPlot* plot, const ViewColors& colors) {
-    plot->setBackground(colors.background);
-    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
-        axis->setBasePen(QPen(colors.frame));
-        axis->setTickPen(QPen(colors.frame));
-        axis->setSubTickPen(QPen(colors.frame));
-        axis->setTickLabelColor(colors.text);
-        axis->setLabelColor(colors.text);
-        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
-    }
-}
-#endif
-
 } // namespace
 
-StreamsView::StreamsView(QWidget* parent) : QWidget(parent) {
-    setObjectName(QStringLiteral("streamsView"));
-    auto* layout = new QVBoxLayout(this);
-    auto* controls = new QHBoxLayout;
-    m_run = new QPushButton(tr("Measure streams"), this);
-    m_run->setObjectName(QStringLiteral("streamsRunButton"));
-    m_run->setToolTip(tr("Copy 64 MiB in from pinned memory, run a kernel over it and copy it "
-                         "out, on 1 to 8 streams, with the probe (measure_streams); a few "
-                         "seconds"));
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName(QStringLiteral("streamsCancelButton"));
-    m_cancel->setVisible(false);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1);
-    m_progress->setVisible(false);
-    m_progress->setMaximumWidth(200);
+StreamsView::StreamsView(QWidget* parent)
+    : ExperimentView(parent, QStringLiteral("streams"), tr("Measure streams"),
+                     tr("Copy 64 MiB in from pinned memory, run a kernel over it and copy it "
+                        "out, on 1 to 8 streams, with the probe (measure_streams); a few "
+                        "seconds"),
+                     200) {
     auto* streamsLabel = new QLabel(tr("Streams:"), this);
     m_streams = new QSpinBox(this);
     m_streams->setObjectName(QStringLiteral("streamsSelector"));
@@ -103,40 +71,23 @@ StreamsView::StreamsView(QWidget* parent) : QWidget(parent) {
     m_streams->setValue(4);
     m_streams->setToolTip(tr("The stream count whose timeline is drawn"));
     streamsLabel->setBuddy(m_streams);
-    controls->addWidget(m_run);
-    controls->addWidget(m_cancel);
-    controls->addWidget(m_progress);
-    controls->addSpacing(16);
-    controls->addWidget(streamsLabel);
-    controls->addWidget(m_streams);
-    controls->addStretch(1);
-    layout->addLayout(controls);
-
-    m_title = addExperimentTitle(this, layout);
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    m_timeline = new QCustomPlot(this);
-    m_timeline->setObjectName(QStringLiteral("streamsTimeline"));
-    m_timeline->setMinimumHeight(220);
-    layout->addWidget(m_timeline, 3);
-    m_speedup = new QCustomPlot(this);
-    m_speedup->setObjectName(QStringLiteral("streamsSpeedup"));
-    m_speedup->setMinimumHeight(160);
-    layout->addWidget(m_speedup, 2);
-    installChartHover(this, m_timeline,
-                      [this](const QPointF& pixel) { return timelineHoverText(pixel); });
-    installChartHover(this, m_speedup,
-                      [this](const QPointF& pixel) { return speedupHoverText(pixel); });
-#else
-    layout->addWidget(new QLabel(tr("The timeline is unavailable: this build did not find "
-                                    "QCustomPlot. The text below has the main numbers."),
-                                 this),
-                      1);
-#endif
-    addExperimentSummaryAndStatus(this, layout, QStringLiteral("streams"), &m_summaryLabel,
-                                  &m_status);
-
-    connect(m_run, &QPushButton::clicked, this, &StreamsView::runRequested);
-    connect(m_cancel, &QPushButton::clicked, this, &StreamsView::cancelRequested);
+    m_controls->addSpacing(16);
+    m_controls->addWidget(streamsLabel);
+    m_controls->addWidget(m_streams);
+    m_controls->addStretch(1);
+    addTitle();
+    const std::vector<QCustomPlot*> charts =
+        addCharts({{QStringLiteral("streamsTimeline"), 220, 3,
+                    [this](const QPointF& pixel) { return timelineHoverText(pixel); }},
+                   {QStringLiteral("streamsSpeedup"), 160, 2,
+                    [this](const QPointF& pixel) { return speedupHoverText(pixel); }}},
+                  tr("The timeline is unavailable: this build did not find QCustomPlot. The "
+                     "text below has the main numbers."));
+    m_timeline = charts[0];
+    m_speedup = charts[1];
+    m_figure.minimumChartHeight = 160;
+    m_figure.chartsUnavailable = tr("(the timeline needs QCustomPlot)");
+    finishLayout();
     connect(m_streams, &QSpinBox::valueChanged, this, [this] { refresh(); });
     refresh();
 }
@@ -152,19 +103,6 @@ void StreamsView::setStreamCount(int streams) {
 
 int StreamsView::streamCount() const {
     return m_streams->value();
-}
-
-void StreamsView::setGpuStatus(const QString& text) {
-    m_gpuStatus = text;
-    refresh();
-}
-
-void StreamsView::setRunning(bool running) {
-    setExperimentRunning(m_run, m_cancel, m_progress, running);
-}
-
-void StreamsView::setProgress(int done, int total) {
-    setExperimentProgress(m_progress, done, total);
 }
 
 void StreamsView::refresh() {
@@ -252,6 +190,10 @@ void StreamsView::refresh() {
                        .arg(n);
         m_bars.push_back(bar);
     }
+    fillChart();
+}
+
+void StreamsView::fillChart() {
     fillTimeline();
     fillSpeedup();
 }
@@ -259,9 +201,7 @@ void StreamsView::refresh() {
 void StreamsView::fillTimeline() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const ViewColors colors = ViewColors::fromPalette(palette());
-    m_timeline->clearPlottables();
-    m_timeline->clearItems();
-    styleAxes(m_timeline, colors);
+    clearChart(m_timeline, colors);
     double end = 0.0;
     for (const Bar& bar : m_bars) {
         end = std::max(end, bar.endMs);
@@ -315,16 +255,8 @@ void StreamsView::fillTimeline() {
         key->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, streamColor(colors, s),
                                              streamColor(colors, s), 9));
     }
-    m_timeline->legend->setVisible(true);
-    m_timeline->legend->setBrush(colors.surface);
-    m_timeline->legend->setTextColor(colors.text);
-    m_timeline->legend->setBorderPen(QPen(colors.frame));
-    if (m_timeline->plotLayout()->rowCount() == 1) {
-        m_timeline->plotLayout()->addElement(1, 0, m_timeline->legend);
-        m_timeline->plotLayout()->setRowStretchFactor(1, 0.001);
-        m_timeline->legend->setFillOrder(QCPLegend::foColumnsFirst);
-        m_timeline->legend->setWrap(8);
-    }
+    styleChartLegend(m_timeline, colors);
+    putLegendUnderChart(m_timeline, 8);
     m_timeline->replot(QCustomPlot::rpQueuedReplot);
 #endif
 }
@@ -332,9 +264,7 @@ void StreamsView::fillTimeline() {
 void StreamsView::fillSpeedup() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const ViewColors colors = ViewColors::fromPalette(palette());
-    m_speedup->clearPlottables();
-    m_speedup->clearItems();
-    styleAxes(m_speedup, colors);
+    clearChart(m_speedup, colors);
     const StreamsResults* results = m_results ? &*m_results : nullptr;
     int last = kMaxSelectable;
     if (results != nullptr) {
@@ -391,10 +321,7 @@ void StreamsView::fillSpeedup() {
     m_speedup->xAxis->setLabel(tr("streams"));
     m_speedup->yAxis->setRange(0.0, top * 1.15 + 0.05);
     m_speedup->yAxis->setLabel(tr("speed-up over one stream"));
-    m_speedup->legend->setVisible(true);
-    m_speedup->legend->setBrush(colors.surface);
-    m_speedup->legend->setTextColor(colors.text);
-    m_speedup->legend->setBorderPen(QPen(colors.frame));
+    styleChartLegend(m_speedup, colors);
     m_speedup->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     m_speedup->replot(QCustomPlot::rpQueuedReplot);
 #endif
@@ -451,55 +378,6 @@ QString StreamsView::speedupHoverText(const QPointF& pixel) const {
     Q_UNUSED(pixel);
     return {};
 #endif
-}
-
-void StreamsView::render(QPainter& painter, QSize size) {
-    renderFigure(painter, size, false);
-}
-
-void StreamsView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
-    const ViewColors colors = ViewColors::fromPalette(palette());
-    const QString below = m_summaryLabel->text() + QLatin1Char('\n') + m_status->text();
-    const ChartFigureFrame frame =
-        beginChartFigure(painter, size, colors.background, colors.text, m_title->text(), below);
-    const int margin = frame.margin;
-    const int top = frame.chartTop;
-    const int charts = std::max(160, size.height() - top - frame.belowBox.height() - 16);
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    const int timelineHeight = charts * 3 / 5;
-    drawChartInFigure(painter, m_timeline, top, size.width(), timelineHeight, vectorChart);
-    drawChartInFigure(painter, m_speedup, top + timelineHeight, size.width(),
-                      charts - timelineHeight, vectorChart);
-#else
-    Q_UNUSED(vectorChart);
-    painter.drawText(QRect(margin, top, size.width() - 2 * margin, charts), Qt::TextWordWrap,
-                     tr("(the timeline needs QCustomPlot)"));
-#endif
-    painter.setPen(colors.text);
-    painter.drawText(
-        QRect(margin, top + charts + 8, size.width() - 2 * margin, frame.belowBox.height() + 4),
-        Qt::TextWordWrap, below);
-}
-
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-constexpr bool kStreamsVectorChart = true;
-#else
-constexpr bool kStreamsVectorChart = false;
-#endif
-
-bool StreamsView::exportFigure(const QString& path, QSize size, QString* error) {
-    return writeChartFigure(
-        path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
-        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kStreamsVectorChart); },
-        error);
-}
-
-void StreamsView::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        fillTimeline();
-        fillSpeedup();
-    }
 }
 
 } // namespace warpscope::app
