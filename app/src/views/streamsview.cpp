@@ -1,12 +1,12 @@
 // StreamsView: the staged experiment's timeline and speed-up, measured beside the model.
 #include "views/streamsview.h"
 
+#include "gpu/experimentresults.h"
 #include "views/chartfigure.h"
 #include "views/theme.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLocale>
 #include <QSpinBox>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
@@ -22,10 +22,6 @@ namespace warpscope::app {
 
 namespace {
 
-QString number(double value, int decimals) {
-    return QLocale::c().toString(value, 'f', decimals);
-}
-
 QString opLabel(StreamOp op) {
     switch (op) {
     case StreamOp::H2d:
@@ -40,9 +36,9 @@ QString opLabel(StreamOp op) {
 
 QString bytesText(qint64 bytes) {
     if (bytes >= (qint64{1} << 20)) {
-        return QStringLiteral("%1 MiB").arg(number(static_cast<double>(bytes) / (1 << 20), 1));
+        return QStringLiteral("%1 MiB").arg(fixedNumber(static_cast<double>(bytes) / (1 << 20), 1));
     }
-    return QStringLiteral("%1 KiB").arg(number(static_cast<double>(bytes) / 1024, 0));
+    return QStringLiteral("%1 KiB").arg(fixedNumber(static_cast<double>(bytes) / 1024, 0));
 }
 
 /// A stream's colour: Okabe-Ito's seven, then grey for the eighth (the selector's last), so that
@@ -159,10 +155,10 @@ void StreamsView::refresh() {
                 const double ms = op.endMs - op.startMs;
                 bar.text = tr("measured, stream %1, %2 of %3: %4 to %5 ms (%6 ms)")
                                .arg(op.stream + 1)
-                               .arg(opLabel(op.op), bytesText(op.bytes), number(op.startMs, 3),
-                                    number(op.endMs, 3), number(ms, 3));
+                               .arg(opLabel(op.op), bytesText(op.bytes), fixedNumber(op.startMs, 3),
+                                    fixedNumber(op.endMs, 3), fixedNumber(ms, 3));
                 if (op.op != StreamOp::Kernel && ms > 0) {
-                    bar.text += tr(", %1 GB/s").arg(number(op.bytes / (ms * 1e6), 1));
+                    bar.text += tr(", %1 GB/s").arg(fixedNumber(op.bytes / (ms * 1e6), 1));
                 }
                 if (op.channel >= 0) {
                     bar.text += tr(", channel %1").arg(op.channel);
@@ -185,8 +181,8 @@ void StreamsView::refresh() {
         bar.endMs = span.endMs;
         bar.text = tr("model, stream %1, %2: %3 to %4 ms (%5 ms, 1/%6 of the stage)")
                        .arg(span.stream + 1)
-                       .arg(opLabel(span.op), number(span.startMs, 3), number(span.endMs, 3),
-                            number(span.endMs - span.startMs, 3))
+                       .arg(opLabel(span.op), fixedNumber(span.startMs, 3),
+                            fixedNumber(span.endMs, 3), fixedNumber(span.endMs - span.startMs, 3))
                        .arg(n);
         m_bars.push_back(bar);
     }
@@ -305,7 +301,7 @@ void StreamsView::fillSpeedup() {
         measured->setData(mx, my, true);
     }
     QCPGraph* limit = m_speedup->addGraph();
-    limit->setName(tr("the model's limit, %1×").arg(number(m_comparison.limit, 2)));
+    limit->setName(tr("the model's limit, %1×").arg(fixedNumber(m_comparison.limit, 2)));
     limit->setPen(QPen(colors.mutedText, 1.2, Qt::DotLine));
     limit->setData(QVector<double>{0.5, last + 0.5},
                    QVector<double>{m_comparison.limit, m_comparison.limit}, true);
@@ -358,18 +354,18 @@ QString StreamsView::speedupHoverText(const QPointF& pixel) const {
                 text = what;
             }
         };
-        consider(c.predicted.speedup,
-                 tr("%1 stream(s), model: %2× (%3 ms)")
-                     .arg(n)
-                     .arg(number(c.predicted.speedup, 2), number(c.predicted.totalMs, 3)));
+        consider(c.predicted.speedup, tr("%1 stream(s), model: %2× (%3 ms)")
+                                          .arg(n)
+                                          .arg(fixedNumber(c.predicted.speedup, 2),
+                                               fixedNumber(c.predicted.totalMs, 3)));
         if (results != nullptr) {
             if (const StreamsRunData* run = results->run(n)) {
                 consider(run->speedup,
                          tr("%1 stream(s), measured: %2× (median %3 ms of %4, %5 to %6 ms)")
                              .arg(n)
-                             .arg(number(run->speedup, 2), number(run->totalMs, 3))
+                             .arg(fixedNumber(run->speedup, 2), fixedNumber(run->totalMs, 3))
                              .arg(run->samples)
-                             .arg(number(run->minMs, 3), number(run->maxMs, 3)));
+                             .arg(fixedNumber(run->minMs, 3), fixedNumber(run->maxMs, 3)));
             }
         }
     }

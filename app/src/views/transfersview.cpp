@@ -1,12 +1,12 @@
 // TransfersView: bandwidth against size, one curve per transfer mode, the notes' lines beside.
 #include "views/transfersview.h"
 
+#include "gpu/experimentresults.h"
 #include "views/chartfigure.h"
 #include "views/theme.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLocale>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 #include <qcustomplot.h>
@@ -19,12 +19,8 @@ namespace warpscope::app {
 
 namespace {
 
-QString number(double value, int decimals) {
-    return QLocale::c().toString(value, 'f', decimals);
-}
-
 QString bandwidthText(double gbs) {
-    return number(gbs, gbs >= 100 ? 0 : (gbs >= 10 ? 1 : 2));
+    return fixedNumber(gbs, gbs >= 100 ? 0 : (gbs >= 10 ? 1 : 2));
 }
 
 /// One colour per family of modes (Okabe-Ito's seven); pageable and pinned copies, and managed
@@ -181,11 +177,11 @@ void TransfersView::fillChart() {
     }
     references.push_back({NotesTransferFigures::deviceMemoryGBs,
                           tr("notes: device memory (GDDR5) %1 GB/s")
-                              .arg(number(NotesTransferFigures::deviceMemoryGBs, 0)),
+                              .arg(fixedNumber(NotesTransferFigures::deviceMemoryGBs, 0)),
                           colors.warning, Qt::DashLine});
     references.push_back(
         {NotesTransferFigures::pcieGBs,
-         tr("notes: PCIe Gen2 bus %1 GB/s").arg(number(NotesTransferFigures::pcieGBs, 0)),
+         tr("notes: PCIe Gen2 bus %1 GB/s").arg(fixedNumber(NotesTransferFigures::pcieGBs, 0)),
          colors.warning, Qt::DotLine});
     for (const Reference& reference : references) {
         QCPGraph* line = m_plot->addGraph();
@@ -240,7 +236,7 @@ void TransfersView::fillChart() {
         if (m_summary.deviceOverLink) {
             addGap(m_plot, static_cast<double>(smallest) * 1.3, m_summary.linkGBs,
                    results->deviceCopyBandwidthGBs,
-                   tr("%1× here").arg(number(*m_summary.deviceOverLink, 0)), colors.text);
+                   tr("%1× here").arg(fixedNumber(*m_summary.deviceOverLink, 0)), colors.text);
         }
     } else {
         auto* note = new QCPItemText(m_plot);
@@ -252,12 +248,12 @@ void TransfersView::fillChart() {
         note->setColor(colors.mutedText);
     }
 
-    addGap(
-        m_plot, static_cast<double>(smallest) * (results != nullptr ? 2.6 : 1.3),
-        NotesTransferFigures::pcieGBs, NotesTransferFigures::deviceMemoryGBs,
-        tr("%1× in the notes")
-            .arg(number(NotesTransferFigures::deviceMemoryGBs / NotesTransferFigures::pcieGBs, 0)),
-        colors.warning);
+    addGap(m_plot, static_cast<double>(smallest) * (results != nullptr ? 2.6 : 1.3),
+           NotesTransferFigures::pcieGBs, NotesTransferFigures::deviceMemoryGBs,
+           tr("%1× in the notes")
+               .arg(fixedNumber(
+                   NotesTransferFigures::deviceMemoryGBs / NotesTransferFigures::pcieGBs, 0)),
+           colors.warning);
     styleChartLegend(m_plot, colors);
     putLegendUnderChart(m_plot, 4);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -270,11 +266,11 @@ QString TransfersView::pointText(const TransferCurveData& curve, const TransferP
     QString text =
         tr("%1, %2: %3 GB/s")
             .arg(curve.label, formatTransferBytes(point.bytes), bandwidthText(point.bandwidthGBs));
-    text += QLatin1Char('\n') +
-            tr("median %1 ms of %2 (%3 to %4 ms, spread %5 %)")
-                .arg(number(point.medianMs, 4))
-                .arg(point.samples)
-                .arg(number(point.minMs, 4), number(point.maxMs, 4), number(spread, 1));
+    text += QLatin1Char('\n') + tr("median %1 ms of %2 (%3 to %4 ms, spread %5 %)")
+                                    .arg(fixedNumber(point.medianMs, 4))
+                                    .arg(point.samples)
+                                    .arg(fixedNumber(point.minMs, 4), fixedNumber(point.maxMs, 4),
+                                         fixedNumber(spread, 1));
     if (!curve.counts.isEmpty()) {
         text += QLatin1Char('\n') + tr("GB/s counts %1").arg(curve.counts);
     }
