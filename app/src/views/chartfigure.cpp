@@ -115,18 +115,22 @@ void drawChartInFigure(QPainter& painter, QCustomPlot* plot, int top, int width,
     painter.restore();
 }
 
+void styleChartAxis(QCPAxis* axis, const ViewColors& colors) {
+    axis->setBasePen(QPen(colors.frame));
+    axis->setTickPen(QPen(colors.frame));
+    axis->setSubTickPen(QPen(colors.frame));
+    axis->setTickLabelColor(colors.text);
+    axis->setLabelColor(colors.text);
+    axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
+}
+
 void clearChart(QCustomPlot* plot, const ViewColors& colors, bool logarithmic) {
     plot->clearPlottables();
     plot->clearItems();
     plot->setBackground(colors.background);
     for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
         axis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-        axis->setBasePen(QPen(colors.frame));
-        axis->setTickPen(QPen(colors.frame));
-        axis->setSubTickPen(QPen(colors.frame));
-        axis->setTickLabelColor(colors.text);
-        axis->setLabelColor(colors.text);
-        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
+        styleChartAxis(axis, colors);
         axis->grid()->setSubGridVisible(false);
     }
 }

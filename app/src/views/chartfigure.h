@@ -9,6 +9,7 @@
 #include <functional>
 
 class QColor;
+class QCPAxis;
 class QCustomPlot;
 class QPainter;
 
@@ -39,8 +40,11 @@ ChartFigureFrame beginChartFigure(QPainter& painter, QSize size, const QColor& b
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 struct ViewColors;
 
+/// `axis`'s line, ticks and labels in the theme's colours, and its grid dotted.
+void styleChartAxis(QCPAxis* axis, const ViewColors& colors);
+
 /// Empties `plot` (its graphs and items) for filling again: the theme's background, both axes
-/// linear or `logarithmic`, their lines, ticks and labels in the theme's colours, a dotted grid.
+/// linear or `logarithmic` and styled (styleChartAxis), with no sub-grid.
 void clearChart(QCustomPlot* plot, const ViewColors& colors, bool logarithmic = false);
 
 /// The legend shown, in the theme's colours.
