@@ -21,20 +21,13 @@ QString tr(const char* text) {
 } // namespace
 
 const StreamsRunData* StreamsResults::run(int streams) const {
-    for (const StreamsRunData& r : runs) {
-        if (r.streams == streams) {
-            return &r;
-        }
-    }
-    return nullptr;
+    const auto found = std::ranges::find(runs, streams, &StreamsRunData::streams);
+    return found != runs.end() ? &*found : nullptr;
 }
 
 std::optional<StreamsResults> streamsResultsFromJson(const QJsonObject& result, QString* error) {
     const auto fail = [&](const QString& message) {
-        if (error != nullptr) {
-            *error = message;
-        }
-        return std::optional<StreamsResults>();
+        return refuseResults<StreamsResults>(error, message);
     };
     StreamsResults results;
     results.answer = result;

@@ -27,29 +27,18 @@ QString ratioText(double value) {
 } // namespace
 
 const TransferPointData* TransferCurveData::at(qint64 bytes) const {
-    for (const TransferPointData& point : points) {
-        if (point.bytes == bytes) {
-            return &point;
-        }
-    }
-    return nullptr;
+    const auto found = std::ranges::find(points, bytes, &TransferPointData::bytes);
+    return found != points.end() ? &*found : nullptr;
 }
 
 const TransferCurveData* TransferResults::curve(const QString& mode) const {
-    for (const TransferCurveData& c : curves) {
-        if (c.mode == mode) {
-            return &c;
-        }
-    }
-    return nullptr;
+    const auto found = std::ranges::find(curves, mode, &TransferCurveData::mode);
+    return found != curves.end() ? &*found : nullptr;
 }
 
 std::optional<TransferResults> transferResultsFromJson(const QJsonObject& result, QString* error) {
     const auto fail = [&](const QString& message) {
-        if (error != nullptr) {
-            *error = message;
-        }
-        return std::optional<TransferResults>();
+        return refuseResults<TransferResults>(error, message);
     };
     TransferResults results;
     results.answer = result;
