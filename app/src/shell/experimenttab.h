@@ -202,6 +202,19 @@ void applyExperimentSettings(const std::map<std::string, std::string>& settings,
     view->setGpuStatus(experimentRecordedInSessionStatus());
 }
 
+/// Writes a chart view's figure for --export: 0, with "wrote FILE (WxH)" on stderr, or 1 with
+/// the reason (the notes' chart and the experiment tabs alike).
+template <class View> int writeExportedChart(View* view, const QString& output, QSize size) {
+    QString error;
+    if (!view->exportFigure(output, size, &error)) {
+        std::fprintf(stderr, "warpscope: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::fprintf(stderr, "warpscope: wrote %s (%dx%d)\n", qPrintable(output), size.width(),
+                 size.height());
+    return 0;
+}
+
 /// How `--export --preset <tab>` draws one experiment tab without a window.
 template <class View> struct ExperimentExport {
     QStringList resultsFiles;                 // --<tab> FILE, loaded in order
@@ -245,14 +258,7 @@ int runExperimentExport(const CommandLine& options, const ExperimentExport<View>
         }
         QApplication::processEvents();
     }
-    QString error;
-    if (!(window.*how.view)()->exportFigure(output, size, &error)) {
-        std::fprintf(stderr, "warpscope: %s\n", qPrintable(error));
-        return 1;
-    }
-    std::fprintf(stderr, "warpscope: wrote %s (%dx%d)\n", qPrintable(output), size.width(),
-                 size.height());
-    return 0;
+    return writeExportedChart((window.*how.view)(), output, size);
 }
 
 } // namespace warpscope::app

@@ -26,6 +26,7 @@
 
 #include "gpu/eventwait.h"
 #include "shell/commandline.h"
+#include "shell/experimenttab.h"
 
 #include <QApplication>
 #include <QFile>
@@ -463,7 +464,6 @@ int runNotesExport(const CommandLine& options) {
     if (options.measure) {
         measureNotesAndWait(window);
     }
-    QString error;
     if (QFileInfo(output).suffix().toLower() == QLatin1String("tex")) {
         // The bar chart as TikZ (export/tikzexport.h), numbers and labels as text.
         TikzOptions tikz;
@@ -481,13 +481,7 @@ int runNotesExport(const CommandLine& options) {
         std::fprintf(stderr, "warpscope: wrote %s\n", qPrintable(output));
         return 0;
     }
-    if (!window.notesView()->exportFigure(output, size, &error)) {
-        std::fprintf(stderr, "warpscope: %s\n", qPrintable(error));
-        return 1;
-    }
-    std::fprintf(stderr, "warpscope: wrote %s (%dx%d)\n", qPrintable(output), size.width(),
-                 size.height());
-    return 0;
+    return writeExportedChart(window.notesView(), output, size);
 }
 
 } // namespace warpscope::app
