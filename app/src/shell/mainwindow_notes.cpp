@@ -439,13 +439,12 @@ MainWindowOptions headlessChartWindowOptions(const CommandLine& options) {
 int runNotesExport(const CommandLine& options) {
     const QString id = options.presetId.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix)));
     const QString output = options.exportArguments.output;
-    const std::optional<QSize> exportSize = chartExportSize(options);
-    if (!exportSize) {
+    QSize size;
+    const std::unique_ptr<MainWindow> headless = headlessChartWindow(options, &size);
+    if (!headless) {
         return 2;
     }
-    const QSize size = *exportSize;
-    MainWindow window(headlessChartWindowOptions(options));
-    window.resize(size);
+    MainWindow& window = *headless;
     // A saved session brings its kernel measurements (every GPU's) to the chart.
     if (!options.sessionFile.isEmpty() && !window.openSession(options.sessionFile)) {
         std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
