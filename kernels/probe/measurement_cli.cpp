@@ -107,4 +107,38 @@ std::variant<nlohmann::json, int> runMeasurementCommand(MeasurementRequest reque
                                              std::move(std::get<nlohmann::json>(result)));
 }
 
+int runMeasurementCommandLine(const std::vector<std::string>& args,
+                              const BackendFactory& makeBackend, MeasurementRequest request,
+                              const ProgressCallback& progress, const MeasurementOption& option,
+                              const std::function<void(const nlohmann::json&)>& print) {
+    nlohmann::json options = nlohmann::json::object();
+    bool asJson = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "--json") {
+            asJson = true;
+            continue;
+        }
+        if (i + 1 >= args.size()) {
+            return commandFail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
+                                                       : "unexpected argument '" + arg + "'",
+                               kExitBadInput);
+        }
+        if (const std::optional<int> status = option(arg, args[++i], options)) {
+            return *status;
+        }
+    }
+    auto outcome = runMeasurementCommand(request, options, makeBackend, progress);
+    if (const int* status = std::get_if<int>(&outcome)) {
+        return *status;
+    }
+    const nlohmann::json& answer = std::get<nlohmann::json>(outcome);
+    if (asJson) {
+        std::cout << answer.dump() << "\n";
+    } else {
+        print(answer);
+    }
+    return kExitOk;
+}
+
 } // namespace warpscope::probe

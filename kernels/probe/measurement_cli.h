@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -40,5 +42,19 @@ std::variant<nlohmann::json, int> runMeasurementCommand(MeasurementRequest reque
                                                         const nlohmann::json& options,
                                                         const BackendFactory& makeBackend,
                                                         const ProgressCallback& progress);
+
+/// Reads one "--name value" of a command into the request's `options`: the exit status to stop
+/// with (from commandFail) for a bad value or a name the command does not take, else nullopt.
+using MeasurementOption = std::function<std::optional<int>(
+    const std::string& name, const std::string& value, nlohmann::json& options)>;
+
+/// A measurement command whole: reads `args` (--json; every other name with the value after it,
+/// through `option`; a name without a value, or a stray word, is refused), runs `request`
+/// (runMeasurementCommand, with `progress`) and prints the answer, as one JSON line with --json,
+/// else through `print`. Returns the exit status.
+int runMeasurementCommandLine(const std::vector<std::string>& args,
+                              const BackendFactory& makeBackend, MeasurementRequest request,
+                              const ProgressCallback& progress, const MeasurementOption& option,
+                              const std::function<void(const nlohmann::json&)>& print);
 
 } // namespace warpscope::probe

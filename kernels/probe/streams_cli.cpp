@@ -39,65 +39,41 @@ bool wholeNumber(const std::string& text) {
            text.find_first_not_of("0123456789") == std::string::npos;
 }
 
-} // namespace
-
-int streamsCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
-    json options = json::object();
-    bool asJson = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        if (arg == "--json") {
-            asJson = true;
-            continue;
-        }
-        if (i + 1 >= args.size()) {
-            return commandFail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
-                                                       : "unexpected argument '" + arg + "'",
+std::optional<int> readStreamsOption(const std::string& arg, const std::string& value,
+                                     json& options) {
+    if (arg == "--bytes") {
+        const long long bytes = parseByteSize(value);
+        if (bytes < 0) {
+            return commandFail("--bytes: '" + value + "' is not a size (65536, 64K, 256M, 1G)",
                                kExitBadInput);
         }
-        const std::string& value = args[++i];
-        if (arg == "--bytes") {
-            const long long bytes = parseByteSize(value);
-            if (bytes < 0) {
-                return commandFail("--bytes: '" + value + "' is not a size (65536, 64K, 256M, 1G)",
+        options["bytes"] = bytes;
+    } else if (arg == "--streams") {
+        json counts = json::array();
+        std::stringstream list(value);
+        std::string item;
+        while (std::getline(list, item, ',')) {
+            if (!wholeNumber(item)) {
+                return commandFail("--streams: '" + item + "' is not a whole number",
                                    kExitBadInput);
             }
-            options["bytes"] = bytes;
-        } else if (arg == "--streams") {
-            json counts = json::array();
-            std::stringstream list(value);
-            std::string item;
-            while (std::getline(list, item, ',')) {
-                if (!wholeNumber(item)) {
-                    return commandFail("--streams: '" + item + "' is not a whole number",
-                                       kExitBadInput);
-                }
-                counts.push_back(std::stoll(item));
-            }
-            options["streams"] = counts;
-        } else if (arg == "--repetitions" || arg == "--work") {
-            if (!wholeNumber(value)) {
-                return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
-            }
-            options[arg.substr(2)] = std::stoll(value);
-        } else if (arg == "--order") {
-            options["order"] = value;
-        } else {
-            return commandFail("streams takes no option '" + arg + "'", kExitBadInput);
+            counts.push_back(std::stoll(item));
         }
+        options["streams"] = counts;
+    } else if (arg == "--repetitions" || arg == "--work") {
+        if (!wholeNumber(value)) {
+            return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
+        }
+        options[arg.substr(2)] = std::stoll(value);
+    } else if (arg == "--order") {
+        options["order"] = value;
+    } else {
+        return commandFail("streams takes no option '" + arg + "'", kExitBadInput);
     }
-    auto outcome =
-        runMeasurementCommand(runStreamsRequest, options, makeBackend, [](int done, int total) {
-            std::cerr << "measured " << done << " of " << total << " stream counts\n";
-        });
-    if (const int* status = std::get_if<int>(&outcome)) {
-        return *status;
-    }
-    const json& answer = std::get<json>(outcome);
-    if (asJson) {
-        std::cout << answer.dump() << "\n";
-        return kExitOk;
-    }
+    return std::nullopt;
+}
+
+void printStreams(const json& answer) {
     const json& stages = answer["stages"];
     std::cout << "device   " << answer.value("device", "") << "\n"
               << "engines  asyncEngineCount " << answer.value("asyncEngineCount", 0)
@@ -127,7 +103,17 @@ int streamsCommand(const std::vector<std::string>& args, const BackendFactory& m
                   << pad(fixed(run.value("predictedSpeedup", 0.0), 2) + "x", 11, true)
                   << pad(fixed(run.value("predictedMs", 0.0), 3), 10, true) << "\n";
     }
-    return kExitOk;
+}
+
+} // namespace
+
+int streamsCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
+    return runMeasurementCommandLine(
+        args, makeBackend, runStreamsRequest,
+        [](int done, int total) {
+            std::cerr << "measured " << done << " of " << total << " stream counts\n";
+        },
+        readStreamsOption, printStreams);
 }
 
 } // namespace warpscope::probe

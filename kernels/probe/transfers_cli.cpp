@@ -34,62 +34,43 @@ const char* const kTransfersUsage =
 
 using json = nlohmann::json;
 
-int transfersCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
-    json options = json::object();
-    bool asJson = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        if (arg == "--json") {
-            asJson = true;
-            continue;
-        }
-        if (i + 1 >= args.size()) {
-            return commandFail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
-                                                       : "unexpected argument '" + arg + "'",
+namespace {
+
+std::optional<int> readTransfersOption(const std::string& arg, const std::string& value,
+                                       json& options) {
+    if (arg == "--min" || arg == "--max") {
+        const long long bytes = parseByteSize(value);
+        if (bytes < 0) {
+            return commandFail(arg + ": '" + value + "' is not a size (4096, 64K, 256M, 1G)",
                                kExitBadInput);
         }
-        const std::string& value = args[++i];
-        if (arg == "--min" || arg == "--max") {
-            const long long bytes = parseByteSize(value);
+        options[arg == "--min" ? "minBytes" : "maxBytes"] = bytes;
+    } else if (arg == "--sizes") {
+        json sizes = json::array();
+        for (const std::string& item : splitList(value)) {
+            const long long bytes = parseByteSize(item);
             if (bytes < 0) {
-                return commandFail(arg + ": '" + value + "' is not a size (4096, 64K, 256M, 1G)",
+                return commandFail("--sizes: '" + item + "' is not a size (4096, 64K, 256M, 1G)",
                                    kExitBadInput);
             }
-            options[arg == "--min" ? "minBytes" : "maxBytes"] = bytes;
-        } else if (arg == "--sizes") {
-            json sizes = json::array();
-            for (const std::string& item : splitList(value)) {
-                const long long bytes = parseByteSize(item);
-                if (bytes < 0) {
-                    return commandFail("--sizes: '" + item +
-                                           "' is not a size (4096, 64K, 256M, 1G)",
-                                       kExitBadInput);
-                }
-                sizes.push_back(bytes);
-            }
-            options["sizes"] = sizes;
-        } else if (arg == "--modes") {
-            options["modes"] = splitList(value);
-        } else if (arg == "--step" || arg == "--repetitions") {
-            const long long number = parseByteSize(value);
-            if (number < 0 || value.find_first_not_of("0123456789") != std::string::npos) {
-                return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
-            }
-            options[arg == "--step" ? "step" : "repetitions"] = number;
-        } else {
-            return commandFail("transfers takes no option '" + arg + "'", kExitBadInput);
+            sizes.push_back(bytes);
         }
+        options["sizes"] = sizes;
+    } else if (arg == "--modes") {
+        options["modes"] = splitList(value);
+    } else if (arg == "--step" || arg == "--repetitions") {
+        const long long number = parseByteSize(value);
+        if (number < 0 || value.find_first_not_of("0123456789") != std::string::npos) {
+            return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
+        }
+        options[arg == "--step" ? "step" : "repetitions"] = number;
+    } else {
+        return commandFail("transfers takes no option '" + arg + "'", kExitBadInput);
     }
-    auto outcome =
-        runMeasurementCommand(runTransfersRequest, options, makeBackend, pointsProgress());
-    if (const int* status = std::get_if<int>(&outcome)) {
-        return *status;
-    }
-    const json& answer = std::get<json>(outcome);
-    if (asJson) {
-        std::cout << answer.dump() << "\n";
-        return kExitOk;
-    }
+    return std::nullopt;
+}
+
+void printTransfers(const json& answer) {
     std::cout << "device  " << answer.value("device", "") << "\n"
               << "link    " << answer["link"].value("description", "") << "\n"
               << "device memory copy bandwidth "
@@ -121,7 +102,13 @@ int transfersCommand(const std::vector<std::string>& args, const BackendFactory&
                       << pad(fixed(spread, 1) + " %", 9, true) << "\n";
         }
     }
-    return kExitOk;
+}
+
+} // namespace
+
+int transfersCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
+    return runMeasurementCommandLine(args, makeBackend, runTransfersRequest, pointsProgress(),
+                                     readTransfersOption, printTransfers);
 }
 
 } // namespace warpscope::probe

@@ -58,8 +58,7 @@ struct CuptiApi {
 #undef WS_DECLARE
 };
 
-/// Where libcupti may be: the loader's path first (LD_LIBRARY_PATH, ldconfig), then the CUDA
-/// toolkit's usual places. WARPSCOPE_CUPTI_LIBRARY overrides them all.
+/// libcupti (found as openCuptiLibrary looks for it) and its profiler functions, once.
 const CuptiApi* loadCupti(std::string& why) {
     static std::mutex mutex; // preload() may load it from another thread
     const std::lock_guard lock(mutex);
@@ -71,25 +70,8 @@ const CuptiApi* loadCupti(std::string& why) {
         return api.library ? &api : nullptr;
     }
     tried = true;
-    std::vector<std::string> candidates;
-    if (const char* path = std::getenv("WARPSCOPE_CUPTI_LIBRARY")) {
-        candidates.emplace_back(path);
-    }
-    for (const char* name :
-         {"libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so.13",
-          "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
-          "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so.13"}) {
-        candidates.emplace_back(name);
-    }
     std::string lastError;
-    for (const std::string& candidate : candidates) {
-        api.library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (api.library) {
-            break;
-        }
-        const char* error = dlerror();
-        lastError = error ? error : candidate;
-    }
+    api.library = openCuptiLibrary(lastError);
     if (!api.library) {
         loadError =
             "CUPTI (libcupti.so.13) could not be loaded: " + lastError +
@@ -165,6 +147,27 @@ ProbeError cuptiError(const CuptiApi& api, CUptiResult result, const char* call)
 }
 
 } // namespace
+
+void* openCuptiLibrary(std::string& lastError) {
+    std::vector<std::string> candidates;
+    if (const char* path = std::getenv("WARPSCOPE_CUPTI_LIBRARY")) {
+        candidates.emplace_back(path);
+    }
+    for (const char* name :
+         {"libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so.13",
+          "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
+          "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so.13"}) {
+        candidates.emplace_back(name);
+    }
+    for (const std::string& candidate : candidates) {
+        if (void* library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+            return library;
+        }
+        const char* error = dlerror();
+        lastError = error ? error : candidate;
+    }
+    return nullptr;
+}
 
 struct CounterSession::Impl {
     const CuptiApi* api = nullptr;

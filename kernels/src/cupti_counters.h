@@ -15,6 +15,12 @@
 
 namespace warpscope::probe {
 
+/// Opens libcupti (for the counters here and the activity records of streams_cuda.cpp):
+/// WARPSCOPE_CUPTI_LIBRARY when it is set, then the loader's path (LD_LIBRARY_PATH, ldconfig),
+/// then the CUDA toolkit's usual places. Null when none opens, with the last dlerror() (or the
+/// last path tried) in `lastError`.
+void* openCuptiLibrary(std::string& lastError);
+
 class CounterSession {
 public:
     /// The most kernels one measure() call may launch (a sweep's batch). Every pass costs a

@@ -1003,6 +1003,10 @@ ProbeError tableError(std::size_t line, const std::string& message) {
 
 } // namespace
 
+RequestError badRequestAt(std::string message, std::string where) {
+    return badRequest(std::move(message), std::move(where));
+}
+
 // ---- Public functions ---------------------------------------------------------------------------
 
 const char* probeErrorCodeName(ProbeErrorCode code) {

@@ -10,6 +10,7 @@
 #include "streams_cuda.h"
 
 #include "cuda_buffers.h"
+#include "cupti_counters.h"
 #include "transfer_kernels.h"
 
 #include <cuda.h>
@@ -51,22 +52,8 @@ const ActivityApi* loadActivityApi(std::string& why) {
         return api.library ? &api : nullptr;
     }
     tried = true;
-    std::vector<std::string> candidates;
-    if (const char* path = std::getenv("WARPSCOPE_CUPTI_LIBRARY")) {
-        candidates.emplace_back(path);
-    }
-    for (const char* name :
-         {"libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so.13",
-          "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
-          "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so.13"}) {
-        candidates.emplace_back(name);
-    }
-    for (const std::string& candidate : candidates) {
-        api.library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (api.library) {
-            break;
-        }
-    }
+    std::string lastError; // the message below does not name it
+    api.library = openCuptiLibrary(lastError);
     if (!api.library) {
         loadError = "CUPTI (libcupti.so.13) could not be loaded";
         why = loadError;

@@ -10,12 +10,6 @@ namespace {
 
 using json = nlohmann::json;
 
-RequestError badField(std::string message, std::string where) {
-    RequestError error(ProbeError{ProbeErrorCode::BadRequest, std::move(message), false});
-    error.where = std::move(where);
-    return error;
-}
-
 } // namespace
 
 std::vector<int> streamsCounts(const StreamsOptions& options) {
@@ -42,15 +36,16 @@ RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
         return options;
     }
     if (!found->is_object()) {
-        return badField("\"options\" must be an object", "/options");
+        return badRequestAt("\"options\" must be an object", "/options");
     }
     for (const auto& item : found->items()) {
         const std::string& key = item.key();
         if (key != "bytes" && key != "streams" && key != "repetitions" && key != "work" &&
             key != "order") {
-            return badField("measure_streams takes no option \"" + key +
-                                "\"; the options are bytes, streams, repetitions, work and order",
-                            "/options/" + key);
+            return badRequestAt(
+                "measure_streams takes no option \"" + key +
+                    "\"; the options are bytes, streams, repetitions, work and order",
+                "/options/" + key);
         }
     }
     const auto integer = [&](const char* key, std::int64_t low, std::int64_t high,
@@ -61,10 +56,10 @@ RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
         }
         if (!value->is_number_integer() || value->get<std::int64_t>() < low ||
             value->get<std::int64_t>() > high) {
-            return badField(std::string("\"") + key + "\" must be an integer from " +
-                                std::to_string(low) + " to " + std::to_string(high) + "; found " +
-                                value->dump(),
-                            std::string("/options/") + key);
+            return badRequestAt(std::string("\"") + key + "\" must be an integer from " +
+                                    std::to_string(low) + " to " + std::to_string(high) +
+                                    "; found " + value->dump(),
+                                std::string("/options/") + key);
         }
         out = value->get<std::int64_t>();
         return std::nullopt;
@@ -79,26 +74,27 @@ RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
         }
     }
     if (options.bytes % 4 != 0) {
-        return badField("\"bytes\" must be a multiple of 4 (the array holds floats); found " +
-                            std::to_string(options.bytes),
-                        "/options/bytes");
+        return badRequestAt("\"bytes\" must be a multiple of 4 (the array holds floats); found " +
+                                std::to_string(options.bytes),
+                            "/options/bytes");
     }
     options.repetitions = static_cast<int>(repetitions);
     options.work = static_cast<int>(work);
     if (const auto streams = found->find("streams"); streams != found->end()) {
         if (!streams->is_array() || streams->empty() ||
             streams->size() > static_cast<std::size_t>(kStreamsMaxStreams)) {
-            return badField("\"streams\" must be an array of 1 to " +
-                                std::to_string(kStreamsMaxStreams) + " stream counts",
-                            "/options/streams");
+            return badRequestAt("\"streams\" must be an array of 1 to " +
+                                    std::to_string(kStreamsMaxStreams) + " stream counts",
+                                "/options/streams");
         }
         for (std::size_t i = 0; i < streams->size(); ++i) {
             const json& count = (*streams)[i];
             if (!count.is_number_integer() || count.get<std::int64_t>() < 1 ||
                 count.get<std::int64_t>() > kStreamsMaxStreams) {
-                return badField("a stream count must be an integer from 1 to " +
-                                    std::to_string(kStreamsMaxStreams) + "; found " + count.dump(),
-                                "/options/streams/" + std::to_string(i));
+                return badRequestAt("a stream count must be an integer from 1 to " +
+                                        std::to_string(kStreamsMaxStreams) + "; found " +
+                                        count.dump(),
+                                    "/options/streams/" + std::to_string(i));
             }
             options.streams.push_back(static_cast<int>(count.get<std::int64_t>()));
         }
@@ -107,11 +103,12 @@ RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
         const auto parsed =
             order->is_string() ? streamIssueOrderFromName(order->get<std::string>()) : std::nullopt;
         if (!parsed) {
-            return badField("\"order\" must be \"per_stream\" (each stream's copy in, kernel and "
-                            "copy out in turn) or \"by_stage\" (every copy in, then every "
-                            "kernel, then every copy out); found " +
-                                order->dump(),
-                            "/options/order");
+            return badRequestAt(
+                "\"order\" must be \"per_stream\" (each stream's copy in, kernel and "
+                "copy out in turn) or \"by_stage\" (every copy in, then every "
+                "kernel, then every copy out); found " +
+                    order->dump(),
+                "/options/order");
         }
         options.order = *parsed;
     }
@@ -167,21 +164,10 @@ json toJson(const StreamsMeasurement& measurement) {
 RequestResult<json> runStreamsRequest(const json& request, Backend& backend,
                                       const ProgressCallback& progress,
                                       const CancelCallback& cancelled) {
-    for (const auto& item : request.items()) {
-        if (item.key() != "id" && item.key() != "op" && item.key() != "options") {
-            return badField("the op \"measure_streams\" takes no field \"" + item.key() + "\"",
-                            "/" + item.key());
-        }
-    }
-    auto options = parseStreamsOptions(request);
-    if (auto* error = std::get_if<RequestError>(&options)) {
-        return *error;
-    }
-    auto measured = backend.measureStreams(std::get<StreamsOptions>(options), progress, cancelled);
-    if (auto* error = std::get_if<ProbeError>(&measured)) {
-        return RequestError(*error);
-    }
-    return toJson(std::get<StreamsMeasurement>(measured));
+    return runExperimentRequest(request, "measure_streams", parseStreamsOptions,
+                                [&](const StreamsOptions& options) {
+                                    return backend.measureStreams(options, progress, cancelled);
+                                });
 }
 
 } // namespace warpscope::probe

@@ -56,12 +56,6 @@ const ModeText& textOf(TransferMode mode) {
     return kModes[0];
 }
 
-RequestError badField(std::string message, std::string where) {
-    RequestError error(ProbeError{ProbeErrorCode::BadRequest, std::move(message), false});
-    error.where = std::move(where);
-    return error;
-}
-
 constexpr std::int64_t kMaxTransferBytes = std::int64_t{64} << 30; // 64 GiB per buffer
 constexpr int kMaxTransferRepetitions = 1000;
 constexpr std::size_t kMaxTransferSizes = 64;
@@ -308,7 +302,7 @@ RequestResult<TransferOptions> parseTransferOptions(const json& request) {
         return options;
     }
     if (!found->is_object()) {
-        return badField("\"options\" must be an object", "/options");
+        return badRequestAt("\"options\" must be an object", "/options");
     }
     const auto integer = [&](const char* key, std::int64_t& out) -> std::optional<RequestError> {
         const auto value = found->find(key);
@@ -316,8 +310,8 @@ RequestResult<TransferOptions> parseTransferOptions(const json& request) {
             return std::nullopt;
         }
         if (!value->is_number_integer()) {
-            return badField(std::string("\"") + key + "\" must be an integer",
-                            std::string("/options/") + key);
+            return badRequestAt(std::string("\"") + key + "\" must be an integer",
+                                std::string("/options/") + key);
         }
         out = value->get<std::int64_t>();
         return std::nullopt;
@@ -326,10 +320,11 @@ RequestResult<TransferOptions> parseTransferOptions(const json& request) {
         const std::string& key = item.key();
         if (key != "minBytes" && key != "maxBytes" && key != "step" && key != "sizes" &&
             key != "modes" && key != "repetitions") {
-            return badField("measure_transfers takes no option \"" + key +
-                                "\"; the options are minBytes, maxBytes, step, sizes, modes and "
-                                "repetitions",
-                            "/options/" + key);
+            return badRequestAt(
+                "measure_transfers takes no option \"" + key +
+                    "\"; the options are minBytes, maxBytes, step, sizes, modes and "
+                    "repetitions",
+                "/options/" + key);
         }
     }
     std::int64_t step = options.step;
@@ -341,36 +336,36 @@ RequestResult<TransferOptions> parseTransferOptions(const json& request) {
         }
     }
     if (step < 2 || step > 1024) {
-        return badField("\"step\" must be between 2 and 1024; found " + std::to_string(step),
-                        "/options/step");
+        return badRequestAt("\"step\" must be between 2 and 1024; found " + std::to_string(step),
+                            "/options/step");
     }
     if (repetitions < 1 || repetitions > kMaxTransferRepetitions) {
-        return badField("\"repetitions\" must be between 1 and " +
-                            std::to_string(kMaxTransferRepetitions) + "; found " +
-                            std::to_string(repetitions),
-                        "/options/repetitions");
+        return badRequestAt("\"repetitions\" must be between 1 and " +
+                                std::to_string(kMaxTransferRepetitions) + "; found " +
+                                std::to_string(repetitions),
+                            "/options/repetitions");
     }
     options.step = static_cast<int>(step);
     options.repetitions = static_cast<int>(repetitions);
     if (const auto sizes = found->find("sizes"); sizes != found->end()) {
         if (!sizes->is_array() || sizes->size() > kMaxTransferSizes) {
-            return badField("\"sizes\" must be an array of at most " +
-                                std::to_string(kMaxTransferSizes) + " byte counts",
-                            "/options/sizes");
+            return badRequestAt("\"sizes\" must be an array of at most " +
+                                    std::to_string(kMaxTransferSizes) + " byte counts",
+                                "/options/sizes");
         }
         for (std::size_t i = 0; i < sizes->size(); ++i) {
             const json& size = (*sizes)[i];
             if (!size.is_number_integer() || size.get<std::int64_t>() < 4 ||
                 size.get<std::int64_t>() > kMaxTransferBytes || size.get<std::int64_t>() % 4) {
-                return badField("a size must be a multiple of 4 bytes between 4 B and 64 GiB",
-                                "/options/sizes/" + std::to_string(i));
+                return badRequestAt("a size must be a multiple of 4 bytes between 4 B and 64 GiB",
+                                    "/options/sizes/" + std::to_string(i));
             }
             options.sizes.push_back(size.get<std::int64_t>());
         }
     }
     if (const auto modes = found->find("modes"); modes != found->end()) {
         if (!modes->is_array()) {
-            return badField("\"modes\" must be an array of mode names", "/options/modes");
+            return badRequestAt("\"modes\" must be an array of mode names", "/options/modes");
         }
         for (std::size_t i = 0; i < modes->size(); ++i) {
             const json& name = (*modes)[i];
@@ -382,8 +377,8 @@ RequestResult<TransferOptions> parseTransferOptions(const json& request) {
                     names += names.empty() ? "" : ", ";
                     names += text.name;
                 }
-                return badField("unknown transfer mode; the modes are " + names,
-                                "/options/modes/" + std::to_string(i));
+                return badRequestAt("unknown transfer mode; the modes are " + names,
+                                    "/options/modes/" + std::to_string(i));
             }
             if (std::find(options.modes.begin(), options.modes.end(), *mode) ==
                 options.modes.end()) {
@@ -437,22 +432,10 @@ json toJson(const TransferMeasurement& measurement) {
 RequestResult<json> runTransfersRequest(const json& request, Backend& backend,
                                         const ProgressCallback& progress,
                                         const CancelCallback& cancelled) {
-    for (const auto& item : request.items()) {
-        if (item.key() != "id" && item.key() != "op" && item.key() != "options") {
-            return badField("the op \"measure_transfers\" takes no field \"" + item.key() + "\"",
-                            "/" + item.key());
-        }
-    }
-    auto options = parseTransferOptions(request);
-    if (auto* error = std::get_if<RequestError>(&options)) {
-        return *error;
-    }
-    auto measured =
-        backend.measureTransfers(std::get<TransferOptions>(options), progress, cancelled);
-    if (auto* error = std::get_if<ProbeError>(&measured)) {
-        return RequestError(*error);
-    }
-    return toJson(std::get<TransferMeasurement>(measured));
+    return runExperimentRequest(request, "measure_transfers", parseTransferOptions,
+                                [&](const TransferOptions& options) {
+                                    return backend.measureTransfers(options, progress, cancelled);
+                                });
 }
 
 } // namespace warpscope::probe

@@ -2,6 +2,7 @@
 // measured and model curves, the summary computed from the numbers, the hover text, the
 // model-only state (the model and the notes' statement, never an empty chart), sessions, exports
 // (in-process and headless), and a run through the fake probe's measure_l2_persistence.
+#include "experimentfixture.h"
 #include "gpu/l2persistencemeasurement.h"
 #include "lecture/lecturewindow.h"
 #include "probefixture.h"
@@ -14,9 +15,7 @@
 #include <cmath>
 
 #include <QDir>
-#include <QFile>
 #include <QLabel>
-#include <QProcess>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -32,12 +31,7 @@ const QString kRecorded = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistenc
 constexpr qint64 kMiB = 1024 * 1024;
 
 L2PersistenceResults recordedResults() {
-    QFile file(kRecorded);
-    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
-    QString error;
-    auto results = readL2PersistenceResults(file.readAll(), &error);
-    EXPECT_TRUE(results.has_value()) << qPrintable(error);
-    return results.value_or(L2PersistenceResults{});
+    return readRecordedResults(kRecorded, readL2PersistenceResults);
 }
 
 TEST(L2PersistenceData, RecordedH100ResultsHoldEverySizeAndRatio) {
@@ -177,46 +171,26 @@ TEST_F(L2PersistenceWindowTest, SessionsKeepTheResults) {
 
 TEST_F(L2PersistenceWindowTest, ExportsTheChart) {
     ASSERT_TRUE(window->loadL2PersistenceResults(kRecorded));
-    L2PersistenceView* view = window->l2PersistenceView();
     QTemporaryDir dir;
-    QString error;
-    const QString svg = dir.filePath(QStringLiteral("l2.svg"));
-    ASSERT_TRUE(view->exportFigure(svg, QSize(1280, 720), &error)) << qPrintable(error);
-    QFile svgFile(svg);
-    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(svgFile.readAll().contains("The L2 persistence window"));
-    const QString png = dir.filePath(QStringLiteral("l2.png"));
-    ASSERT_TRUE(view->exportFigure(png, QSize(1280, 720), &error)) << qPrintable(error);
+    EXPECT_TRUE(exportEveryFormat(window->l2PersistenceView(), dir, QStringLiteral("l2"))
+                    .contains("The L2 persistence window"));
 }
 
 TEST(L2PersistenceExport, HeadlessExportWritesTheChart) {
     QTemporaryDir dir;
     const QString svg = dir.filePath(QStringLiteral("l2.svg"));
-    QProcess app;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    app.setProcessEnvironment(environment);
-    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
-              {QStringLiteral("--preset"), QStringLiteral("l2-persistence"),
-               QStringLiteral("--l2-persistence"), kRecorded, QStringLiteral("--export"), svg,
-               QStringLiteral("--size"), QStringLiteral("1280x720")});
-    ASSERT_TRUE(app.waitForFinished(60000));
-    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
-    QFile file(svg);
-    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(file.readAll().contains("NVIDIA H100 80GB HBM3"));
+    runAppHeadless({QStringLiteral("--preset"), QStringLiteral("l2-persistence"),
+                    QStringLiteral("--l2-persistence"), kRecorded, QStringLiteral("--export"), svg,
+                    QStringLiteral("--size"), QStringLiteral("1280x720")});
+    EXPECT_TRUE(readWholeFile(svg).contains("NVIDIA H100 80GB HBM3"));
 }
 
 TEST(L2PersistenceRun, MeasureThroughTheProbe) {
-    if (fakeProbe().isEmpty()) {
-        GTEST_SKIP() << "this build has no warpscope-probe-fake";
-    }
-    auto window = windowWithProbe(fakeProbe());
+    REQUIRE_FAKE_PROBE();
+    auto window =
+        measureOnFakeProbe(&MainWindow::l2PersistenceView, &MainWindow::runL2PersistenceOnGpu);
     L2PersistenceView* view = window->l2PersistenceView();
-    window->runL2PersistenceOnGpu();
-    EXPECT_FALSE(view->runButton()->isEnabled());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return view->results().has_value(); }, 60000));
-    EXPECT_TRUE(view->runButton()->isEnabled());
+    ASSERT_TRUE(view->results());
     EXPECT_FALSE(view->results()->points.empty());
     EXPECT_TRUE(window->document()->isModified());
 }
@@ -253,23 +227,17 @@ TEST(L2PersistenceLecture, CourseSlideShowsTheModelThenTheWindowsResults) {
 
 TEST(L2PersistenceLecture, CourseDeckExportsTheSlide) {
     QTemporaryDir dir;
-    QProcess app;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    app.setProcessEnvironment(environment);
-    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
-              {QStringLiteral("--export-deck"), kCourseDeck, QStringLiteral("--output-dir"),
-               dir.path(), QStringLiteral("--format"), QStringLiteral("svg")});
-    ASSERT_TRUE(app.waitForFinished(120000));
-    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    runAppHeadless({QStringLiteral("--export-deck"), kCourseDeck, QStringLiteral("--output-dir"),
+                    dir.path(), QStringLiteral("--format"), QStringLiteral("svg")},
+                   0, 120000);
     const QStringList files =
         QDir(dir.path()).entryList({QStringLiteral("*.svg")}, QDir::Files, QDir::Name);
     ASSERT_FALSE(files.isEmpty());
     bool found = false;
     for (const QString& name : files) {
-        QFile file(QDir(dir.path()).filePath(name));
-        ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-        found = found || file.readAll().contains("The L2 persistence window");
+        found =
+            found ||
+            readWholeFile(QDir(dir.path()).filePath(name)).contains("The L2 persistence window");
     }
     EXPECT_TRUE(found) << "no exported slide draws the L2 persistence chart";
 }

@@ -3,6 +3,7 @@
 // beneath; the speed-up measured beside predicted; hover; the model-only state (the model's
 // timeline and the notes' statement, never an empty chart); sessions; exports (in-process and
 // headless); the course deck's slide; and a run through the fake probe's measure_streams.
+#include "experimentfixture.h"
 #include "gpu/streamsmeasurement.h"
 #include "lecture/lecturewindow.h"
 #include "probefixture.h"
@@ -11,10 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include <QFile>
-#include <QImage>
 #include <QLabel>
-#include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -33,12 +31,7 @@ namespace {
 const QString kRecorded = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json");
 
 StreamsResults recordedStreams() {
-    QFile file(kRecorded);
-    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
-    QString error;
-    auto results = readStreamsResults(file.readAll(), &error);
-    EXPECT_TRUE(results.has_value()) << qPrintable(error);
-    return results.value_or(StreamsResults{});
+    return readRecordedResults(kRecorded, readStreamsResults);
 }
 
 TEST(StreamsData, RecordedH100RunsHoldEveryOperation) {
@@ -214,72 +207,40 @@ TEST_F(StreamsWindowTest, ExportsTheTimelineAsSvgPdfAndPng) {
     ASSERT_TRUE(window->loadStreamsResults(kRecorded));
     StreamsView* view = window->streamsView();
     QTemporaryDir dir;
-    QString error;
-    const QString svg = dir.filePath(QStringLiteral("s.svg"));
-    ASSERT_TRUE(view->exportFigure(svg, QSize(1280, 720), &error)) << qPrintable(error);
-    QFile svgFile(svg);
-    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
-    const QByteArray text = svgFile.readAll();
+    const QByteArray text = exportEveryFormat(view, dir, QStringLiteral("s"));
     EXPECT_TRUE(text.contains("Streams and overlap"));
     EXPECT_TRUE(text.contains("the model predicts"));
     if (view->timelineChart() != nullptr) {
         EXPECT_TRUE(text.contains("measured: compute")); // a row label, drawn as text
         EXPECT_FALSE(text.contains("<image"));           // the bars are vectors
     }
-    const QString png = dir.filePath(QStringLiteral("s.png"));
-    ASSERT_TRUE(view->exportFigure(png, QSize(1280, 720), &error)) << qPrintable(error);
-    EXPECT_EQ(QImage(png).size(), QSize(1280, 720));
-    const QString pdf = dir.filePath(QStringLiteral("s.pdf"));
-    ASSERT_TRUE(view->exportFigure(pdf, QSize(1280, 720), &error)) << qPrintable(error);
-    QFile pdfFile(pdf);
-    ASSERT_TRUE(pdfFile.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(pdfFile.read(5) == "%PDF-");
 }
 
 TEST(StreamsExport, HeadlessExportWritesTheTimeline) {
     QTemporaryDir dir;
     const QString svg = dir.filePath(QStringLiteral("streams.svg"));
-    QProcess app;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    app.setProcessEnvironment(environment);
-    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
-              {QStringLiteral("--preset"), QStringLiteral("streams"), QStringLiteral("--streams"),
-               kRecorded, QStringLiteral("--export"), svg});
-    ASSERT_TRUE(app.waitForFinished(60000));
-    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
-    QFile file(svg);
-    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(file.readAll().contains("NVIDIA H100 80GB HBM3"));
+    runAppHeadless({QStringLiteral("--preset"), QStringLiteral("streams"),
+                    QStringLiteral("--streams"), kRecorded, QStringLiteral("--export"), svg});
+    EXPECT_TRUE(readWholeFile(svg).contains("NVIDIA H100 80GB HBM3"));
     const QString model = dir.filePath(QStringLiteral("model.svg"));
-    app.start(
-        QStringLiteral(WARPSCOPE_APP_BINARY),
+    runAppHeadless(
         {QStringLiteral("--preset"), QStringLiteral("streams"), QStringLiteral("--export"), model});
-    ASSERT_TRUE(app.waitForFinished(60000));
-    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
-    QFile modelFile(model);
-    ASSERT_TRUE(modelFile.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(modelFile.readAll().contains("no measurement"));
-    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
-              {QStringLiteral("--preset"), QStringLiteral("streams"), QStringLiteral("--streams"),
-               dir.filePath(QStringLiteral("missing.json")), QStringLiteral("--export"), svg});
-    ASSERT_TRUE(app.waitForFinished(60000));
-    EXPECT_EQ(app.exitCode(), 2);
-    EXPECT_TRUE(app.readAllStandardError().contains("missing.json"));
+    EXPECT_TRUE(readWholeFile(model).contains("no measurement"));
+    EXPECT_TRUE(
+        runAppHeadless({QStringLiteral("--preset"), QStringLiteral("streams"),
+                        QStringLiteral("--streams"), dir.filePath(QStringLiteral("missing.json")),
+                        QStringLiteral("--export"), svg},
+                       2)
+            .contains("missing.json"));
 }
 
 // The fake probe's device: 2 engines, copies at 25 GB/s, 10 us per operation that the model
 // leaves out: measured speed-ups fall short of predicted ones.
 TEST(StreamsRun, MeasureThroughTheProbe) {
-    if (fakeProbe().isEmpty()) {
-        GTEST_SKIP() << "this build has no warpscope-probe-fake";
-    }
-    auto window = windowWithProbe(fakeProbe());
+    REQUIRE_FAKE_PROBE();
+    auto window = measureOnFakeProbe(&MainWindow::streamsView, &MainWindow::runStreamsOnGpu);
     StreamsView* view = window->streamsView();
-    window->runStreamsOnGpu();
-    EXPECT_FALSE(view->runButton()->isEnabled());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return view->results().has_value(); }, 60000));
-    EXPECT_TRUE(view->runButton()->isEnabled());
+    ASSERT_TRUE(view->results());
     EXPECT_EQ(view->results()->device, QStringLiteral("warpscope fake GPU"));
     EXPECT_EQ(view->results()->runs.size(), 8u);
     view->setStreamCount(4);
@@ -290,20 +251,9 @@ TEST(StreamsRun, MeasureThroughTheProbe) {
 }
 
 TEST(StreamsRun, NoGpuKeepsTheModelAndSaysSo) {
-    if (fakeProbe().isEmpty()) {
-        GTEST_SKIP() << "this build has no warpscope-probe-fake";
-    }
-    qputenv("WARPSCOPE_FAKE_PROBE", "no_device");
-    auto window = windowWithProbe(fakeProbe());
-    StreamsView* view = window->streamsView();
-    window->runStreamsOnGpu();
-    const bool told = QTest::qWaitFor([&] { return view->runButton()->isEnabled(); }, 20000);
-    qunsetenv("WARPSCOPE_FAKE_PROBE");
-    ASSERT_TRUE(told);
-    EXPECT_FALSE(view->results());
-    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("no GPU to measure on")))
-        << qPrintable(view->statusLabel()->text());
-    EXPECT_EQ(view->bars().size(), 12u); // the model's timeline stays
+    REQUIRE_FAKE_PROBE();
+    auto window = expectMeasureWithoutGpu(&MainWindow::streamsView, &MainWindow::runStreamsOnGpu);
+    EXPECT_EQ(window->streamsView()->bars().size(), 12u); // the model's timeline stays
 }
 
 // The course deck's last slide shows the Streams view: the model until the main window hands

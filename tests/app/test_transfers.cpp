@@ -2,6 +2,7 @@
 // mode with the notes' reference lines, the summary computed from the numbers, the hover text,
 // the model-only state (the notes' figures, never an empty chart), sessions, exports (in-process
 // and headless), and a run through the fake probe's measure_transfers.
+#include "experimentfixture.h"
 #include "gpu/transfersmeasurement.h"
 #include "lecture/lecturewindow.h"
 #include "probefixture.h"
@@ -11,10 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <QDir>
-#include <QFile>
-#include <QImage>
 #include <QLabel>
-#include <QProcess>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -30,12 +28,7 @@ const QString kRecorded = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h10
 constexpr qint64 kMiB = 1024 * 1024;
 
 TransferResults recordedResults() {
-    QFile file(kRecorded);
-    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
-    QString error;
-    auto results = readTransferResults(file.readAll(), &error);
-    EXPECT_TRUE(results.has_value()) << qPrintable(error);
-    return results.value_or(TransferResults{});
+    return readRecordedResults(kRecorded, readTransferResults);
 }
 
 TEST(TransfersData, RecordedH100ResultsHoldEveryMode) {
@@ -167,12 +160,7 @@ TEST_F(TransfersWindowTest, ExportsTheChartAsSvgPdfAndPng) {
     ASSERT_TRUE(window->loadTransferResults(kRecorded));
     TransfersView* view = window->transfersView();
     QTemporaryDir dir;
-    QString error;
-    const QString svg = dir.filePath(QStringLiteral("t.svg"));
-    ASSERT_TRUE(view->exportFigure(svg, QSize(1280, 720), &error)) << qPrintable(error);
-    QFile svgFile(svg);
-    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
-    const QByteArray text = svgFile.readAll();
+    const QByteArray text = exportEveryFormat(view, dir, QStringLiteral("t"));
     EXPECT_TRUE(text.contains("Host and device transfers"));
     EXPECT_TRUE(text.contains("pinned copies are"));
     if (view->chart() != nullptr) {
@@ -180,14 +168,7 @@ TEST_F(TransfersWindowTest, ExportsTheChartAsSvgPdfAndPng) {
         EXPECT_TRUE(text.contains("256 MiB"));                     // a tick label
         EXPECT_FALSE(text.contains("<image"));                     // the curves are vectors
     }
-    const QString png = dir.filePath(QStringLiteral("t.png"));
-    ASSERT_TRUE(view->exportFigure(png, QSize(1280, 720), &error)) << qPrintable(error);
-    EXPECT_EQ(QImage(png).size(), QSize(1280, 720));
-    const QString pdf = dir.filePath(QStringLiteral("t.pdf"));
-    ASSERT_TRUE(view->exportFigure(pdf, QSize(1280, 720), &error)) << qPrintable(error);
-    QFile pdfFile(pdf);
-    ASSERT_TRUE(pdfFile.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(pdfFile.read(5) == "%PDF-");
+    QString error;
     EXPECT_FALSE(view->exportFigure(dir.filePath(QStringLiteral("t.gif")), QSize(10, 10), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("gif"))) << qPrintable(error);
 }
@@ -197,49 +178,29 @@ TEST_F(TransfersWindowTest, ExportsTheChartAsSvgPdfAndPng) {
 TEST(TransfersExport, HeadlessExportWritesTheChart) {
     QTemporaryDir dir;
     const QString svg = dir.filePath(QStringLiteral("transfers.svg"));
-    QProcess app;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    app.setProcessEnvironment(environment);
-    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
-              {QStringLiteral("--preset"), QStringLiteral("transfers"),
-               QStringLiteral("--transfers"), kRecorded, QStringLiteral("--export"), svg,
-               QStringLiteral("--size"), QStringLiteral("1280x720")});
-    ASSERT_TRUE(app.waitForFinished(60000));
-    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
-    QFile file(svg);
-    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(file.readAll().contains("NVIDIA H100 80GB HBM3"));
+    runAppHeadless({QStringLiteral("--preset"), QStringLiteral("transfers"),
+                    QStringLiteral("--transfers"), kRecorded, QStringLiteral("--export"), svg,
+                    QStringLiteral("--size"), QStringLiteral("1280x720")});
+    EXPECT_TRUE(readWholeFile(svg).contains("NVIDIA H100 80GB HBM3"));
     const QString notes = dir.filePath(QStringLiteral("notes.svg"));
-    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
-              {QStringLiteral("--preset"), QStringLiteral("transfers"), QStringLiteral("--export"),
-               notes});
-    ASSERT_TRUE(app.waitForFinished(60000));
-    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
-    QFile notesFile(notes);
-    ASSERT_TRUE(notesFile.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(notesFile.readAll().contains("the course notes' figures"));
-    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
-              {QStringLiteral("--preset"), QStringLiteral("transfers"),
-               QStringLiteral("--transfers"), dir.filePath(QStringLiteral("missing.json")),
-               QStringLiteral("--export"), svg});
-    ASSERT_TRUE(app.waitForFinished(60000));
-    EXPECT_EQ(app.exitCode(), 2);
-    EXPECT_TRUE(app.readAllStandardError().contains("missing.json"));
+    runAppHeadless({QStringLiteral("--preset"), QStringLiteral("transfers"),
+                    QStringLiteral("--export"), notes});
+    EXPECT_TRUE(readWholeFile(notes).contains("the course notes' figures"));
+    EXPECT_TRUE(
+        runAppHeadless({QStringLiteral("--preset"), QStringLiteral("transfers"),
+                        QStringLiteral("--transfers"), dir.filePath(QStringLiteral("missing.json")),
+                        QStringLiteral("--export"), svg},
+                       2)
+            .contains("missing.json"));
 }
 
 // Measure through the probe: the fake's answer (capped at 256 MiB by its 1 GiB of memory) drawn,
 // recorded in the session.
 TEST(TransfersRun, MeasureThroughTheProbe) {
-    if (fakeProbe().isEmpty()) {
-        GTEST_SKIP() << "this build has no warpscope-probe-fake";
-    }
-    auto window = windowWithProbe(fakeProbe());
+    REQUIRE_FAKE_PROBE();
+    auto window = measureOnFakeProbe(&MainWindow::transfersView, &MainWindow::runTransfersOnGpu);
     TransfersView* view = window->transfersView();
-    window->runTransfersOnGpu();
-    EXPECT_FALSE(view->runButton()->isEnabled());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return view->results().has_value(); }, 60000));
-    EXPECT_TRUE(view->runButton()->isEnabled());
+    ASSERT_TRUE(view->results());
     EXPECT_EQ(view->results()->device, QStringLiteral("warpscope fake GPU"));
     EXPECT_EQ(view->results()->curves.size(), 11u);
     EXPECT_EQ(view->results()->curves.front().points.back().bytes, 256 * kMiB);
@@ -252,21 +213,11 @@ TEST(TransfersRun, MeasureThroughTheProbe) {
 }
 
 TEST(TransfersRun, NoGpuKeepsTheNotesFiguresAndSaysSo) {
-    if (fakeProbe().isEmpty()) {
-        GTEST_SKIP() << "this build has no warpscope-probe-fake";
-    }
-    qputenv("WARPSCOPE_FAKE_PROBE", "no_device");
-    auto window = windowWithProbe(fakeProbe());
-    TransfersView* view = window->transfersView();
-    window->runTransfersOnGpu();
-    const bool told = QTest::qWaitFor([&] { return view->runButton()->isEnabled(); }, 20000);
-    qunsetenv("WARPSCOPE_FAKE_PROBE");
-    ASSERT_TRUE(told);
-    EXPECT_FALSE(view->results());
-    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("no GPU to measure on")))
-        << qPrintable(view->statusLabel()->text());
-    if (view->chart() != nullptr) {
-        EXPECT_EQ(view->referenceLineCount(), 2);
+    REQUIRE_FAKE_PROBE();
+    auto window =
+        expectMeasureWithoutGpu(&MainWindow::transfersView, &MainWindow::runTransfersOnGpu);
+    if (window->transfersView()->chart() != nullptr) {
+        EXPECT_EQ(window->transfersView()->referenceLineCount(), 2);
     }
 }
 
@@ -299,21 +250,12 @@ TEST(TransfersLecture, SlideShowsTheChartAndTheWindowsResults) {
 
 TEST(TransfersLecture, DeckExportsTheSlide) {
     QTemporaryDir dir;
-    QProcess app;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    app.setProcessEnvironment(environment);
-    app.start(QStringLiteral(WARPSCOPE_APP_BINARY),
-              {QStringLiteral("--export-deck"), kDeck, QStringLiteral("--output-dir"), dir.path(),
-               QStringLiteral("--format"), QStringLiteral("svg")});
-    ASSERT_TRUE(app.waitForFinished(60000));
-    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    runAppHeadless({QStringLiteral("--export-deck"), kDeck, QStringLiteral("--output-dir"),
+                    dir.path(), QStringLiteral("--format"), QStringLiteral("svg")});
     const QStringList files =
         QDir(dir.path()).entryList({QStringLiteral("*.svg")}, QDir::Files, QDir::Name);
     ASSERT_EQ(files.size(), 2);
-    QFile first(QDir(dir.path()).filePath(files.first()));
-    ASSERT_TRUE(first.open(QIODevice::ReadOnly));
-    const QByteArray text = first.readAll();
+    const QByteArray text = readWholeFile(QDir(dir.path()).filePath(files.first()));
     EXPECT_TRUE(text.contains("the course notes' figures")) << files.first().toStdString();
 }
 

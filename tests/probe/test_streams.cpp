@@ -3,6 +3,7 @@
 // beside the measured speed-up, which the fake makes differ), refusals and cancel.
 #include "fake_backend.h"
 #include "probe_protocol.h"
+#include "servelines.h"
 #include "streams_request.h"
 
 #include <gtest/gtest.h>
@@ -20,20 +21,7 @@ using namespace warpscope::probe;
 using warpscope::StreamIssueOrder;
 using json = nlohmann::json;
 
-std::vector<json> serveStreams(Backend& backend, const std::string& input) {
-    std::istringstream in(input);
-    std::ostringstream out;
-    ServeOptions options;
-    options.progressInterval = std::chrono::milliseconds(0);
-    EXPECT_EQ(serve(in, out, backend, options), kServeExitOk);
-    std::vector<json> lines;
-    std::istringstream text(out.str());
-    std::string line;
-    while (std::getline(text, line)) {
-        lines.push_back(json::parse(line));
-    }
-    return lines;
-}
+using warpscope::probe::test::serveLines;
 
 std::string errorWhere(const json& request) {
     auto parsed = parseStreamsOptions(request);
@@ -98,7 +86,7 @@ TEST(StreamsChunks, CoverTheArrayExactly) {
 
 TEST(MeasureStreams, AnswersRunsTimelinesAndPredictionThroughServe) {
     FakeBackend backend;
-    const auto lines = serveStreams(
+    const auto lines = serveLines(
         backend, R"({"id":1,"op":"measure_streams","options":{"bytes":16777216,"streams":[2,4],)"
                  R"("repetitions":3}})"
                  "\n");
@@ -145,12 +133,12 @@ TEST(MeasureStreams, OneCopyEngineIssuedPerStreamDoesNotSpeedUp) {
 TEST(MeasureStreams, RefusalsAreErrorsWithCodes) {
     FakeBackend backend; // 1 GiB of device memory
     const auto lines =
-        serveStreams(backend, R"({"id":1,"op":"measure_streams","options":{"bytes":1073741824}})"
-                              "\n"
-                              R"({"id":2,"op":"measure_streams","streams":[2]})"
-                              "\n"
-                              R"({"id":3,"op":"measure_streams","options":{"order":1}})"
-                              "\n");
+        serveLines(backend, R"({"id":1,"op":"measure_streams","options":{"bytes":1073741824}})"
+                            "\n"
+                            R"({"id":2,"op":"measure_streams","streams":[2]})"
+                            "\n"
+                            R"({"id":3,"op":"measure_streams","options":{"order":1}})"
+                            "\n");
     ASSERT_EQ(lines.size(), 3u);
     EXPECT_EQ(lines[0]["error"]["code"], "out_of_memory");
     EXPECT_NE(lines[0]["error"]["message"].get<std::string>().find("two arrays of 1 GiB"),
@@ -177,8 +165,8 @@ TEST(MeasureStreams, CancelStopsBetweenStreamCounts) {
 
 TEST(MeasureStreams, HelloListsTheOp) {
     FakeBackend backend;
-    const auto lines = serveStreams(backend, R"({"id":1,"op":"hello"})"
-                                             "\n");
+    const auto lines = serveLines(backend, R"({"id":1,"op":"hello"})"
+                                           "\n");
     ASSERT_EQ(lines.size(), 1u);
     const json& ops = lines[0]["result"]["ops"];
     EXPECT_NE(std::find(ops.begin(), ops.end(), "measure_streams"), ops.end()) << ops.dump();

@@ -3,6 +3,7 @@
 // through serve() with the fake backend (progress lines, cancel), and the link's arithmetic.
 #include "fake_backend.h"
 #include "probe_protocol.h"
+#include "servelines.h"
 #include "transfers.h"
 
 #include <gtest/gtest.h>
@@ -24,20 +25,7 @@ constexpr std::int64_t kKiB = 1024;
 constexpr std::int64_t kMiB = 1024 * kKiB;
 constexpr std::int64_t kGiB = 1024 * kMiB;
 
-std::vector<json> serveLines(Backend& backend, const std::string& input) {
-    std::istringstream in(input);
-    std::ostringstream out;
-    ServeOptions options;
-    options.progressInterval = std::chrono::milliseconds(0);
-    EXPECT_EQ(serve(in, out, backend, options), kServeExitOk);
-    std::vector<json> lines;
-    std::istringstream text(out.str());
-    std::string line;
-    while (std::getline(text, line)) {
-        lines.push_back(json::parse(line));
-    }
-    return lines;
-}
+using warpscope::probe::test::serveLines;
 
 TEST(TransferPlan, DefaultRangeIsFourKibToOneGibByFours) {
     const TransferPlanResult planned =

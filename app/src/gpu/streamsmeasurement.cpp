@@ -1,59 +1,39 @@
 // Streams: measure_streams' answer read, and the comparison with the model under the timeline.
 #include "gpu/streamsmeasurement.h"
 
+#include "gpu/experimentresults.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonParseError>
-#include <QLocale>
 
 #include <algorithm>
-#include <cmath>
 
 namespace warpscope::app {
 
 namespace {
 
+constexpr const char* kContext = "StreamsMeasurement";
+
 QString tr(const char* text) {
-    return QCoreApplication::translate("StreamsMeasurement", text);
-}
-
-QString number(double value, int decimals) {
-    return QLocale::c().toString(value, 'f', decimals);
-}
-
-bool readNumber(const QJsonObject& object, const char* key, double& out) {
-    const QJsonValue value = object.value(QLatin1String(key));
-    if (!value.isDouble() || !std::isfinite(value.toDouble())) {
-        return false;
-    }
-    out = value.toDouble();
-    return true;
+    return QCoreApplication::translate(kContext, text);
 }
 
 } // namespace
 
 const StreamsRunData* StreamsResults::run(int streams) const {
-    for (const StreamsRunData& r : runs) {
-        if (r.streams == streams) {
-            return &r;
-        }
-    }
-    return nullptr;
+    const auto found = std::ranges::find(runs, streams, &StreamsRunData::streams);
+    return found != runs.end() ? &*found : nullptr;
 }
 
 std::optional<StreamsResults> streamsResultsFromJson(const QJsonObject& result, QString* error) {
     const auto fail = [&](const QString& message) {
-        if (error != nullptr) {
-            *error = message;
-        }
-        return std::optional<StreamsResults>();
+        return refuseResults<StreamsResults>(error, message);
     };
     StreamsResults results;
     results.answer = result;
     results.device = result.value(QStringLiteral("device")).toString();
     double engines = -1.0;
-    if (!readNumber(result, "asyncEngineCount", engines) || engines < 0 || engines > 64) {
+    if (!readFiniteNumber(result, "asyncEngineCount", engines) || engines < 0 || engines > 64) {
         return fail(tr("/asyncEngineCount: the stream results need the device's copy engines"));
     }
     results.asyncEngineCount = static_cast<int>(engines);
@@ -66,9 +46,9 @@ std::optional<StreamsResults> streamsResultsFromJson(const QJsonObject& result, 
     results.timelineSource = result.value(QStringLiteral("timelineSource")).toString();
     results.timelineNote = result.value(QStringLiteral("timelineNote")).toString();
     const QJsonObject stages = result.value(QStringLiteral("stages")).toObject();
-    if (!readNumber(stages, "h2dMs", results.stages.h2dMs) ||
-        !readNumber(stages, "kernelMs", results.stages.kernelMs) ||
-        !readNumber(stages, "d2hMs", results.stages.d2hMs) || results.stages.h2dMs < 0 ||
+    if (!readFiniteNumber(stages, "h2dMs", results.stages.h2dMs) ||
+        !readFiniteNumber(stages, "kernelMs", results.stages.kernelMs) ||
+        !readFiniteNumber(stages, "d2hMs", results.stages.d2hMs) || results.stages.h2dMs < 0 ||
         results.stages.kernelMs < 0 || results.stages.d2hMs < 0) {
         return fail(tr("/stages: the stream results need \"h2dMs\", \"kernelMs\" and \"d2hMs\""));
     }
@@ -81,16 +61,16 @@ std::optional<StreamsResults> streamsResultsFromJson(const QJsonObject& result, 
         const QJsonObject object = list.at(r).toObject();
         StreamsRunData run;
         double streams = 0.0;
-        if (!readNumber(object, "streams", streams) || streams < 1 || streams > 64 ||
-            !readNumber(object, "totalMs", run.totalMs) || run.totalMs <= 0) {
+        if (!readFiniteNumber(object, "streams", streams) || streams < 1 || streams > 64 ||
+            !readFiniteNumber(object, "totalMs", run.totalMs) || run.totalMs <= 0) {
             return fail(tr("/runs/%1: a run needs \"streams\" (1 to 64) and a positive \"totalMs\"")
                             .arg(r));
         }
         run.streams = static_cast<int>(streams);
-        readNumber(object, "minMs", run.minMs);
-        readNumber(object, "maxMs", run.maxMs);
+        readFiniteNumber(object, "minMs", run.minMs);
+        readFiniteNumber(object, "maxMs", run.maxMs);
         double samples = 0.0;
-        readNumber(object, "samples", samples);
+        readFiniteNumber(object, "samples", samples);
         run.samples = static_cast<int>(samples);
         const QJsonArray timeline = object.value(QStringLiteral("timeline")).toArray();
         for (int o = 0; o < timeline.size(); ++o) {
@@ -99,9 +79,9 @@ std::optional<StreamsResults> streamsResultsFromJson(const QJsonObject& result, 
             double stream = -1.0;
             const auto kind =
                 streamOpFromName(item.value(QStringLiteral("op")).toString().toStdString());
-            if (!kind || !readNumber(item, "stream", stream) || stream < 0 ||
-                stream >= run.streams || !readNumber(item, "startMs", op.startMs) ||
-                !readNumber(item, "endMs", op.endMs) || op.endMs < op.startMs) {
+            if (!kind || !readFiniteNumber(item, "stream", stream) || stream < 0 ||
+                stream >= run.streams || !readFiniteNumber(item, "startMs", op.startMs) ||
+                !readFiniteNumber(item, "endMs", op.endMs) || op.endMs < op.startMs) {
                 return fail(tr("/runs/%1/timeline/%2: an operation needs an \"op\" (h2d, kernel "
                                "or d2h), a \"stream\" below the run's count and \"startMs\" <= "
                                "\"endMs\"")
@@ -130,19 +110,11 @@ std::optional<StreamsResults> streamsResultsFromJson(const QJsonObject& result, 
 }
 
 std::optional<StreamsResults> readStreamsResults(const QByteArray& bytes, QString* error) {
-    QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(bytes.trimmed(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        if (error != nullptr) {
-            *error = parseError.error != QJsonParseError::NoError
-                         ? tr("not JSON (%1 at byte %2)")
-                               .arg(parseError.errorString())
-                               .arg(parseError.offset)
-                         : tr("not a JSON object");
-        }
+    const std::optional<QJsonObject> document = readResultsObject(bytes, kContext, error);
+    if (!document) {
         return std::nullopt;
     }
-    QJsonObject object = document.object();
+    QJsonObject object = *document;
     if (object.contains(QStringLiteral("result"))) {
         object = object.value(QStringLiteral("result")).toObject();
     }
@@ -169,16 +141,16 @@ StreamsComparison compareStreams(const StreamsResults* results, int streams) {
                "speed-up of %4× over one stream (at most %5× with many). %6 %7")
                 .arg(comparison.asyncEngineCount)
                 .arg(comparison.streams)
-                .arg(number(comparison.predicted.totalMs, 2),
-                     number(comparison.predicted.speedup, 2), number(comparison.limit, 2), model,
-                     notes);
+                .arg(fixedNumber(comparison.predicted.totalMs, 2),
+                     fixedNumber(comparison.predicted.speedup, 2), fixedNumber(comparison.limit, 2),
+                     model, notes);
         return comparison;
     }
     QString measured;
     if (const StreamsRunData* run = results->run(comparison.streams)) {
         comparison.measuredSpeedup = run->speedup;
         measured = tr("measured %1 ms, a speed-up of %2× over one stream; ")
-                       .arg(number(run->totalMs, 3), number(run->speedup, 2));
+                       .arg(fixedNumber(run->totalMs, 3), fixedNumber(run->speedup, 2));
     } else {
         measured = tr("not measured at this count; ");
     }
@@ -189,10 +161,11 @@ StreamsComparison compareStreams(const StreamsResults* results, int streams) {
             .arg(comparison.streams)
             .arg(results->device.isEmpty() ? tr("an unnamed GPU") : results->device)
             .arg(results->asyncEngineCount)
-            .arg(measured, number(comparison.predicted.totalMs, 3),
-                 number(comparison.predicted.speedup, 2), number(comparison.limit, 2),
-                 number(comparison.stages.h2dMs, 3), number(comparison.stages.kernelMs, 3),
-                 number(comparison.stages.d2hMs, 3), model, notes);
+            .arg(measured, fixedNumber(comparison.predicted.totalMs, 3),
+                 fixedNumber(comparison.predicted.speedup, 2), fixedNumber(comparison.limit, 2),
+                 fixedNumber(comparison.stages.h2dMs, 3),
+                 fixedNumber(comparison.stages.kernelMs, 3),
+                 fixedNumber(comparison.stages.d2hMs, 3), model, notes);
     return comparison;
 }
 

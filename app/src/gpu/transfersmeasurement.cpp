@@ -1,11 +1,10 @@
 // Transfers: measure_transfers' answer read, and the summary under the chart.
 #include "gpu/transfersmeasurement.h"
 
+#include "gpu/experimentresults.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonParseError>
-#include <QLocale>
 
 #include <algorithm>
 #include <cmath>
@@ -14,54 +13,32 @@ namespace warpscope::app {
 
 namespace {
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("TransfersMeasurement", text);
-}
+constexpr const char* kContext = "TransfersMeasurement";
 
-QString number(double value, int decimals) {
-    return QLocale::c().toString(value, 'f', decimals);
+QString tr(const char* text) {
+    return QCoreApplication::translate(kContext, text);
 }
 
 /// A ratio with two significant figures at most: "6.7", "53", "0.52".
 QString ratioText(double value) {
-    return value >= 10.0 ? number(value, 0) : number(value, value >= 1.0 ? 1 : 2);
-}
-
-bool readNumber(const QJsonObject& object, const char* key, double& out) {
-    const QJsonValue value = object.value(QLatin1String(key));
-    if (!value.isDouble() || !std::isfinite(value.toDouble())) {
-        return false;
-    }
-    out = value.toDouble();
-    return true;
+    return value >= 10.0 ? fixedNumber(value, 0) : fixedNumber(value, value >= 1.0 ? 1 : 2);
 }
 
 } // namespace
 
 const TransferPointData* TransferCurveData::at(qint64 bytes) const {
-    for (const TransferPointData& point : points) {
-        if (point.bytes == bytes) {
-            return &point;
-        }
-    }
-    return nullptr;
+    const auto found = std::ranges::find(points, bytes, &TransferPointData::bytes);
+    return found != points.end() ? &*found : nullptr;
 }
 
 const TransferCurveData* TransferResults::curve(const QString& mode) const {
-    for (const TransferCurveData& c : curves) {
-        if (c.mode == mode) {
-            return &c;
-        }
-    }
-    return nullptr;
+    const auto found = std::ranges::find(curves, mode, &TransferCurveData::mode);
+    return found != curves.end() ? &*found : nullptr;
 }
 
 std::optional<TransferResults> transferResultsFromJson(const QJsonObject& result, QString* error) {
     const auto fail = [&](const QString& message) {
-        if (error != nullptr) {
-            *error = message;
-        }
-        return std::optional<TransferResults>();
+        return refuseResults<TransferResults>(error, message);
     };
     TransferResults results;
     results.answer = result;
@@ -94,17 +71,18 @@ std::optional<TransferResults> transferResultsFromJson(const QJsonObject& result
             TransferPointData data;
             double bytes = 0.0;
             double samples = 0.0;
-            if (!readNumber(point, "bytes", bytes) || bytes <= 0 ||
-                !readNumber(point, "medianMs", data.medianMs) ||
-                !readNumber(point, "bandwidthGBs", data.bandwidthGBs) || data.bandwidthGBs < 0) {
+            if (!readFiniteNumber(point, "bytes", bytes) || bytes <= 0 ||
+                !readFiniteNumber(point, "medianMs", data.medianMs) ||
+                !readFiniteNumber(point, "bandwidthGBs", data.bandwidthGBs) ||
+                data.bandwidthGBs < 0) {
                 return fail(tr("/curves/%1/points/%2: a point needs a positive \"bytes\", a "
                                "\"medianMs\" and a \"bandwidthGBs\"")
                                 .arg(c)
                                 .arg(p));
             }
-            readNumber(point, "minMs", data.minMs);
-            readNumber(point, "maxMs", data.maxMs);
-            readNumber(point, "samples", samples);
+            readFiniteNumber(point, "minMs", data.minMs);
+            readFiniteNumber(point, "maxMs", data.maxMs);
+            readFiniteNumber(point, "samples", samples);
             data.bytes = static_cast<qint64>(bytes);
             data.samples = static_cast<int>(samples);
             curve.points.push_back(data);
@@ -119,19 +97,11 @@ std::optional<TransferResults> transferResultsFromJson(const QJsonObject& result
 }
 
 std::optional<TransferResults> readTransferResults(const QByteArray& bytes, QString* error) {
-    QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(bytes.trimmed(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        if (error != nullptr) {
-            *error = parseError.error != QJsonParseError::NoError
-                         ? tr("not JSON (%1 at byte %2)")
-                               .arg(parseError.errorString())
-                               .arg(parseError.offset)
-                         : tr("not a JSON object");
-        }
+    const std::optional<QJsonObject> document = readResultsObject(bytes, kContext, error);
+    if (!document) {
         return std::nullopt;
     }
-    QJsonObject object = document.object();
+    QJsonObject object = *document;
     if (object.contains(QStringLiteral("result"))) {
         object = object.value(QStringLiteral("result")).toObject();
     } else if (object.value(QStringLiteral("runs")).isArray()) {
@@ -156,16 +126,18 @@ QString formatTransferBytes(qint64 bytes) {
         ++unit;
     }
     const bool whole = value == std::floor(value);
-    return QStringLiteral("%1 %2").arg(number(value, whole ? 0 : 1), QLatin1String(units[unit]));
+    return QStringLiteral("%1 %2").arg(fixedNumber(value, whole ? 0 : 1),
+                                       QLatin1String(units[unit]));
 }
 
 TransferSummary summarizeTransfers(const TransferResults* results) {
     TransferSummary summary;
     const double notesRatio = NotesTransferFigures::deviceMemoryGBs / NotesTransferFigures::pcieGBs;
-    const QString notes = tr("The notes' machine (Figure 4-3): device memory at %1 GB/s, the PCIe "
-                             "Gen2 bus at %2 GB/s, %3× apart.")
-                              .arg(number(NotesTransferFigures::deviceMemoryGBs, 0),
-                                   number(NotesTransferFigures::pcieGBs, 0), ratioText(notesRatio));
+    const QString notes =
+        tr("The notes' machine (Figure 4-3): device memory at %1 GB/s, the PCIe "
+           "Gen2 bus at %2 GB/s, %3× apart.")
+            .arg(fixedNumber(NotesTransferFigures::deviceMemoryGBs, 0),
+                 fixedNumber(NotesTransferFigures::pcieGBs, 0), ratioText(notesRatio));
     const TransferCurveData* pinned =
         results ? results->curve(QStringLiteral("h2d_pinned")) : nullptr;
     if (results == nullptr || pinned == nullptr || pinned->points.empty()) {
@@ -200,13 +172,13 @@ TransferSummary summarizeTransfers(const TransferResults* results) {
     if (zeroCopy != nullptr && zeroCopy->at(size) && link > 0) {
         summary.zeroCopyShareOfPinned = zeroCopy->at(size)->bandwidthGBs / link;
         parts << tr("zero-copy reads reach %1 % of pinned copy bandwidth")
-                     .arg(number(100.0 * *summary.zeroCopyShareOfPinned, 0));
+                     .arg(fixedNumber(100.0 * *summary.zeroCopyShareOfPinned, 0));
     }
     if (results->deviceCopyBandwidthGBs > 0 && link > 0) {
         summary.deviceOverLink = results->deviceCopyBandwidthGBs / link;
         parts << tr("the device's own memory is %1× the link (%2 GB/s against %3 GB/s)")
                      .arg(ratioText(*summary.deviceOverLink),
-                          number(results->deviceCopyBandwidthGBs, 0), number(link, 1));
+                          fixedNumber(results->deviceCopyBandwidthGBs, 0), fixedNumber(link, 1));
     }
     QString text = parts.join(QStringLiteral("; "));
     if (!text.isEmpty()) {

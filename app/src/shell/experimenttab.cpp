@@ -72,4 +72,15 @@ std::string experimentSessionValue(const QJsonObject& answer) {
     return QJsonDocument(answer).toJson(QJsonDocument::Compact).toStdString();
 }
 
+std::unique_ptr<MainWindow> headlessChartWindow(const CommandLine& options, QSize* size) {
+    const std::optional<QSize> exportSize = chartExportSize(options);
+    if (!exportSize) {
+        return nullptr;
+    }
+    *size = *exportSize;
+    auto window = std::make_unique<MainWindow>(headlessChartWindowOptions(options));
+    window->resize(*size);
+    return window;
+}
+
 } // namespace warpscope::app

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -202,6 +203,23 @@ void applyExperimentSettings(const std::map<std::string, std::string>& settings,
     view->setGpuStatus(experimentRecordedInSessionStatus());
 }
 
+/// The window a headless chart export draws in, sized by --size (into `*size`); null, after
+/// saying why, for a missing output file or a bad size.
+std::unique_ptr<MainWindow> headlessChartWindow(const CommandLine& options, QSize* size);
+
+/// Writes a chart view's figure for --export: 0, with "wrote FILE (WxH)" on stderr, or 1 with
+/// the reason (the notes' chart and the experiment tabs alike).
+template <class View> int writeExportedChart(View* view, const QString& output, QSize size) {
+    QString error;
+    if (!view->exportFigure(output, size, &error)) {
+        std::fprintf(stderr, "warpscope: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::fprintf(stderr, "warpscope: wrote %s (%dx%d)\n", qPrintable(output), size.width(),
+                 size.height());
+    return 0;
+}
+
 /// How `--export --preset <tab>` draws one experiment tab without a window.
 template <class View> struct ExperimentExport {
     QStringList resultsFiles;                 // --<tab> FILE, loaded in order
@@ -218,13 +236,12 @@ template <class View> struct ExperimentExport {
 template <class View>
 int runExperimentExport(const CommandLine& options, const ExperimentExport<View>& how) {
     const QString output = options.exportArguments.output;
-    const std::optional<QSize> exportSize = chartExportSize(options);
-    if (!exportSize) {
+    QSize size;
+    const std::unique_ptr<MainWindow> headless = headlessChartWindow(options, &size);
+    if (!headless) {
         return 2;
     }
-    const QSize size = *exportSize;
-    MainWindow window(headlessChartWindowOptions(options));
-    window.resize(size);
+    MainWindow& window = *headless;
     for (const QString& file : how.resultsFiles) {
         if (!(window.*how.load)(file)) {
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
@@ -245,14 +262,7 @@ int runExperimentExport(const CommandLine& options, const ExperimentExport<View>
         }
         QApplication::processEvents();
     }
-    QString error;
-    if (!(window.*how.view)()->exportFigure(output, size, &error)) {
-        std::fprintf(stderr, "warpscope: %s\n", qPrintable(error));
-        return 1;
-    }
-    std::fprintf(stderr, "warpscope: wrote %s (%dx%d)\n", qPrintable(output), size.width(),
-                 size.height());
-    return 0;
+    return writeExportedChart((window.*how.view)(), output, size);
 }
 
 } // namespace warpscope::app

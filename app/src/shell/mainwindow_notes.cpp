@@ -27,6 +27,7 @@
 
 #include "gpu/eventwait.h"
 #include "shell/commandline.h"
+#include "shell/experimenttab.h"
 
 #include <QApplication>
 #include <QFile>
@@ -445,13 +446,12 @@ MainWindowOptions headlessChartWindowOptions(const CommandLine& options) {
 int runNotesExport(const CommandLine& options) {
     const QString id = options.presetId.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix)));
     const QString output = options.exportArguments.output;
-    const std::optional<QSize> exportSize = chartExportSize(options);
-    if (!exportSize) {
+    QSize size;
+    const std::unique_ptr<MainWindow> headless = headlessChartWindow(options, &size);
+    if (!headless) {
         return 2;
     }
-    const QSize size = *exportSize;
-    MainWindow window(headlessChartWindowOptions(options));
-    window.resize(size);
+    MainWindow& window = *headless;
     // A saved session brings its kernel measurements (every GPU's) to the chart.
     if (!options.sessionFile.isEmpty() && !window.openSession(options.sessionFile)) {
         std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
@@ -470,7 +470,6 @@ int runNotesExport(const CommandLine& options) {
     if (options.measure) {
         measureNotesAndWait(window);
     }
-    QString error;
     if (QFileInfo(output).suffix().toLower() == QLatin1String("tex")) {
         // The bar chart as TikZ (export/tikzexport.h), numbers and labels as text.
         TikzOptions tikz;
@@ -488,13 +487,7 @@ int runNotesExport(const CommandLine& options) {
         std::fprintf(stderr, "warpscope: wrote %s\n", qPrintable(output));
         return 0;
     }
-    if (!window.notesView()->exportFigure(output, size, &error)) {
-        std::fprintf(stderr, "warpscope: %s\n", qPrintable(error));
-        return 1;
-    }
-    std::fprintf(stderr, "warpscope: wrote %s (%dx%d)\n", qPrintable(output), size.width(),
-                 size.height());
-    return 0;
+    return writeExportedChart(window.notesView(), output, size);
 }
 
 } // namespace warpscope::app

@@ -1,5 +1,8 @@
-// writeChartFigure: PNG through the widget's own rendering, SVG and PDF through a vector painter.
+// writeChartFigure: PNG through the widget's own rendering, SVG and PDF through a vector painter;
+// the chart views' shared set-up.
 #include "views/chartfigure.h"
+
+#include "views/theme.h"
 
 #include <QColor>
 #include <QCoreApplication>
@@ -110,6 +113,46 @@ void drawChartInFigure(QPainter& painter, QCustomPlot* plot, int top, int width,
         painter.drawPixmap(0, 0, plot->toPixmap(width, height));
     }
     painter.restore();
+}
+
+void styleChartAxis(QCPAxis* axis, const ViewColors& colors) {
+    axis->setBasePen(QPen(colors.frame));
+    axis->setTickPen(QPen(colors.frame));
+    axis->setSubTickPen(QPen(colors.frame));
+    axis->setTickLabelColor(colors.text);
+    axis->setLabelColor(colors.text);
+    axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
+}
+
+void clearChart(QCustomPlot* plot, const ViewColors& colors, bool logarithmic) {
+    plot->clearPlottables();
+    plot->clearItems();
+    plot->setBackground(colors.background);
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+        axis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        styleChartAxis(axis, colors);
+        axis->grid()->setSubGridVisible(false);
+    }
+}
+
+void styleChartLegend(QCustomPlot* plot, const ViewColors& colors) {
+    plot->legend->setVisible(true);
+    plot->legend->setBrush(colors.surface);
+    plot->legend->setTextColor(colors.text);
+    plot->legend->setBorderPen(QPen(colors.frame));
+}
+
+bool putLegendUnderChart(QCustomPlot* plot, int columns) {
+    if (plot->plotLayout()->rowCount() != 1) {
+        return false;
+    }
+    plot->plotLayout()->addElement(1, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    if (columns > 0) {
+        plot->legend->setWrap(columns);
+    }
+    return true;
 }
 #endif
 

@@ -1,4 +1,5 @@
-// Writing a chart view's figure to a file: the one path the Notes and Transfers views share.
+// Writing a chart view's figure to a file: the one path the Notes and experiment views share; and
+// the chart set-up they share (axes and legend in the theme's colours, the legend under the chart).
 #pragma once
 
 #include <QRect>
@@ -8,6 +9,7 @@
 #include <functional>
 
 class QColor;
+class QCPAxis;
 class QCustomPlot;
 class QPainter;
 
@@ -36,6 +38,23 @@ ChartFigureFrame beginChartFigure(QPainter& painter, QSize size, const QColor& b
                                   const QColor& text, const QString& title, const QString& below);
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+struct ViewColors;
+
+/// `axis`'s line, ticks and labels in the theme's colours, and its grid dotted.
+void styleChartAxis(QCPAxis* axis, const ViewColors& colors);
+
+/// Empties `plot` (its graphs and items) for filling again: the theme's background, both axes
+/// linear or `logarithmic` and styled (styleChartAxis), with no sub-grid.
+void clearChart(QCustomPlot* plot, const ViewColors& colors, bool logarithmic = false);
+
+/// The legend shown, in the theme's colours.
+void styleChartLegend(QCustomPlot* plot, const ViewColors& colors);
+
+/// Moves the legend into a row of its own under the chart, never over a curve, filled row by row
+/// (`columns` to a row; 0: as many as fit). Once: true when it moved now, false when it already
+/// was there.
+bool putLegendUnderChart(QCustomPlot* plot, int columns);
+
 /// Draws `plot` at y = `top`, `width` x `height`, as vectors through a QCPPainter when `vector`
 /// (SVG and PDF: writeChartFigure paints through one), else as a pixmap.
 void drawChartInFigure(QPainter& painter, QCustomPlot* plot, int top, int width, int height,

@@ -1,9 +1,14 @@
 // The probe experiment views' shared parts (experimentview.h).
 #include "views/experimentview.h"
 
+#include "views/chartfigure.h"
+#include "views/theme.h"
+
 #include <QBoxLayout>
+#include <QEvent>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QToolTip>
@@ -13,30 +18,158 @@
 #endif
 
 #include <algorithm>
+#include <numeric>
 
 namespace warpscope::app {
 
-QLabel* addExperimentTitle(QWidget* parent, QBoxLayout* layout) {
-    auto* title = new QLabel(parent);
-    QFont bold = title->font();
-    bold.setBold(true);
-    title->setFont(bold);
-    title->setWordWrap(true);
-    layout->addWidget(title);
-    return title;
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+constexpr bool kVectorChart = true;
+#else
+constexpr bool kVectorChart = false;
+#endif
+
+ExperimentView::ExperimentView(QWidget* parent, const QString& prefix, const QString& runText,
+                               const QString& runTip, int progressWidth)
+    : QWidget(parent), m_prefix(prefix) {
+    setObjectName(prefix + QStringLiteral("View"));
+    m_layout = new QVBoxLayout(this);
+    m_controls = new QHBoxLayout;
+    m_run = new QPushButton(runText, this);
+    m_run->setObjectName(prefix + QStringLiteral("RunButton"));
+    m_run->setToolTip(runTip);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(prefix + QStringLiteral("CancelButton"));
+    m_cancel->setVisible(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1);
+    m_progress->setVisible(false);
+    m_progress->setMaximumWidth(progressWidth);
+    m_controls->addWidget(m_run);
+    m_controls->addWidget(m_cancel);
+    m_controls->addWidget(m_progress);
+    m_layout->addLayout(m_controls);
 }
 
-void addExperimentSummaryAndStatus(QWidget* parent, QBoxLayout* layout, const QString& prefix,
-                                   QLabel** summary, QLabel** status) {
-    *summary = new QLabel(parent);
-    (*summary)->setObjectName(prefix + QStringLiteral("Summary"));
-    (*summary)->setWordWrap(true);
-    (*summary)->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    *status = new QLabel(parent);
-    (*status)->setObjectName(prefix + QStringLiteral("Status"));
-    (*status)->setWordWrap(true);
-    layout->addWidget(*summary);
-    layout->addWidget(*status);
+void ExperimentView::addTitle() {
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_title->setWordWrap(true);
+    m_layout->addWidget(m_title);
+}
+
+std::vector<QCustomPlot*> ExperimentView::addCharts(const std::vector<ChartSpec>& charts,
+                                                    const QString& unavailable) {
+    m_charts.clear();
+    m_chartShares.clear();
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    Q_UNUSED(unavailable);
+    for (const ChartSpec& spec : charts) {
+        auto* plot = new QCustomPlot(this);
+        plot->setObjectName(spec.name);
+        plot->setMinimumHeight(spec.minimumHeight);
+        m_layout->addWidget(plot, spec.stretch);
+        installChartHover(this, plot, spec.hover);
+        m_charts.push_back(plot);
+        m_chartShares.push_back(spec.stretch);
+    }
+#else
+    m_layout->addWidget(new QLabel(unavailable, this), 1);
+    m_charts.assign(charts.size(), nullptr);
+#endif
+    return m_charts;
+}
+
+void ExperimentView::finishLayout() {
+    m_summaryLabel = new QLabel(this);
+    m_summaryLabel->setObjectName(m_prefix + QStringLiteral("Summary"));
+    m_summaryLabel->setWordWrap(true);
+    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new QLabel(this);
+    m_status->setObjectName(m_prefix + QStringLiteral("Status"));
+    m_status->setWordWrap(true);
+    m_layout->addWidget(m_summaryLabel);
+    m_layout->addWidget(m_status);
+    connect(m_run, &QPushButton::clicked, this, &ExperimentView::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &ExperimentView::cancelRequested);
+}
+
+void ExperimentView::setGpuStatus(const QString& text) {
+    m_gpuStatus = text;
+    refresh();
+}
+
+void ExperimentView::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_cancel->setVisible(running);
+    m_progress->setVisible(running);
+    if (running) {
+        m_progress->setRange(0, 0);
+    }
+}
+
+void ExperimentView::setProgress(int done, int total) {
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+}
+
+void ExperimentView::render(QPainter& painter, QSize size) {
+    renderFigure(painter, size, false);
+}
+
+bool ExperimentView::exportFigure(const QString& path, QSize size, QString* error) {
+    return writeChartFigure(
+        path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
+        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kVectorChart); }, error);
+}
+
+void ExperimentView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
+    const ViewColors colors = ViewColors::fromPalette(palette());
+    // The summary and status under the charts, as on screen.
+    const QString below = m_summaryLabel->text() + QLatin1Char('\n') + m_status->text();
+    const ChartFigureFrame frame =
+        beginChartFigure(painter, size, colors.background, colors.text, m_title->text(), below);
+    const int margin = frame.margin;
+    const int top = frame.chartTop;
+    const int spare = size.height() - top - frame.belowBox.height() - 16;
+    const int height =
+        m_figure.chartKeepsHalf
+            ? std::max({m_figure.minimumChartHeight, (size.height() - top) / 2, spare})
+            : std::max(m_figure.minimumChartHeight, spare);
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    // The charts share the height as they share the view's.
+    const int shares = std::accumulate(m_chartShares.begin(), m_chartShares.end(), 0);
+    int y = top;
+    for (std::size_t i = 0; i < m_charts.size(); ++i) {
+        const int chartHeight =
+            i + 1 == m_charts.size() ? top + height - y : height * m_chartShares[i] / shares;
+        drawChartInFigure(painter, m_charts[i], y, size.width(), chartHeight, vectorChart);
+        y += chartHeight;
+    }
+#else
+    Q_UNUSED(vectorChart);
+    painter.drawText(QRect(margin, top, size.width() - 2 * margin, height), Qt::TextWordWrap,
+                     m_figure.chartsUnavailable);
+#endif
+    painter.setPen(colors.text);
+    const int textTop = top + height + 8;
+    const QRect textBox(margin, textTop, size.width() - 2 * margin, frame.belowBox.height() + 4);
+    if (m_figure.chartKeepsHalf) {
+        painter.save();
+        painter.setClipRect(QRect(0, textTop, size.width(), size.height() - textTop));
+        painter.drawText(textBox, Qt::TextWordWrap, below);
+        painter.restore();
+    } else {
+        painter.drawText(textBox, Qt::TextWordWrap, below);
+    }
+}
+
+void ExperimentView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        fillChart();
+    }
 }
 
 void installChartHover(QWidget* owner, QCustomPlot* plot,
@@ -56,21 +189,6 @@ void installChartHover(QWidget* owner, QCustomPlot* plot,
     Q_UNUSED(plot);
     Q_UNUSED(text);
 #endif
-}
-
-void setExperimentRunning(QPushButton* run, QPushButton* cancel, QProgressBar* progress,
-                          bool running) {
-    run->setEnabled(!running);
-    cancel->setVisible(running);
-    progress->setVisible(running);
-    if (running) {
-        progress->setRange(0, 0);
-    }
-}
-
-void setExperimentProgress(QProgressBar* progress, int done, int total) {
-    progress->setRange(0, std::max(1, total));
-    progress->setValue(done);
 }
 
 } // namespace warpscope::app

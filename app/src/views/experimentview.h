@@ -1,41 +1,117 @@
-// The parts the probe experiment views (Transfers, Streams, L2 persistence) build alike: the
-// chart title, hover tooltips on a chart, the summary and status lines, and Measure, Cancel and
-// the progress bar while a measurement runs. Each view keeps its own controls, chart and texts.
+// ExperimentView, what the probe experiment views (Transfers, Streams, L2 persistence) build alike:
+// Measure, Cancel and the progress bar in a row at the top, the chart title, the charts with hover
+// tooltips, the summary and status lines, and the figure of it all for exports and slides. Each
+// view adds its own controls, fills its charts and writes its texts.
 #pragma once
 
 #include <QPointF>
 #include <QString>
+#include <QWidget>
 
 #include <functional>
+#include <vector>
 
 class QBoxLayout;
 class QCustomPlot;
+class QHBoxLayout;
 class QLabel;
+class QPainter;
 class QProgressBar;
 class QPushButton;
-class QWidget;
+class QVBoxLayout;
 
 namespace warpscope::app {
 
-/// A bold, word-wrapped title label added to `layout`.
-QLabel* addExperimentTitle(QWidget* parent, QBoxLayout* layout);
+class ExperimentView : public QWidget {
+    Q_OBJECT
+public:
+    /// The status line: where the results come from, or why there are none.
+    void setGpuStatus(const QString& text);
+    /// Measure disabled, Cancel and the progress bar (busy until the first progress) shown while
+    /// `running`; the other way round after.
+    void setRunning(bool running);
+    /// `done` of `total` steps on the progress bar.
+    void setProgress(int done, int total);
 
-/// The summary (selectable text) and status labels, named `<prefix>Summary` and `<prefix>Status`,
-/// added to `layout` in that order.
-void addExperimentSummaryAndStatus(QWidget* parent, QBoxLayout* layout, const QString& prefix,
-                                   QLabel** summary, QLabel** status);
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QLabel* summaryLabel() const { return m_summaryLabel; }
+    QLabel* statusLabel() const { return m_status; }
+
+    /// The charts with the title, summary and status, for figures and slides.
+    void render(QPainter& painter, QSize size);
+    /// Write that figure to `path` (.svg, .pdf or .png by its suffix); false with `error` set.
+    bool exportFigure(const QString& path, QSize size, QString* error);
+
+signals:
+    void runRequested();
+    void cancelRequested();
+
+protected:
+    /// One chart under the title: its object name, height on screen, share of the height (in the
+    /// window and in figures) and tooltip text at a pixel.
+    struct ChartSpec {
+        QString name;
+        int minimumHeight = 0;
+        int stretch = 1;
+        std::function<QString(const QPointF&)> hover;
+    };
+    /// How a figure gives out its height: the charts get what the text under them leaves, at
+    /// least `minimumChartHeight` (with `chartKeepsHalf`, at least half of what is under the
+    /// title, the text then cut at the bottom); `chartsUnavailable` stands in their place in
+    /// builds without QCustomPlot.
+    struct FigureLayout {
+        int minimumChartHeight = 100;
+        bool chartKeepsHalf = false;
+        QString chartsUnavailable;
+    };
+
+    /// The view named `<prefix>View`: Measure (`<prefix>RunButton`, `runText` with `runTip`),
+    /// Cancel (`<prefix>CancelButton`) and the progress bar (at most `progressWidth` wide) in
+    /// `m_controls`, where the view adds its own controls. The view then calls addTitle(),
+    /// addCharts() and finishLayout(), in that order.
+    ExperimentView(QWidget* parent, const QString& prefix, const QString& runText,
+                   const QString& runTip, int progressWidth);
+
+    /// The bold, word-wrapped title under the controls.
+    void addTitle();
+    /// The charts, one under the other (null without QCustomPlot: then one label saying
+    /// `unavailable` in their place).
+    std::vector<QCustomPlot*> addCharts(const std::vector<ChartSpec>& charts,
+                                        const QString& unavailable);
+    /// The summary (`<prefix>Summary`, selectable) and status (`<prefix>Status`) under the charts,
+    /// and Measure and Cancel wired to runRequested and cancelRequested.
+    void finishLayout();
+
+    /// Texts and charts again from the results and the GPU status.
+    virtual void refresh() = 0;
+    /// The charts again (the palette changed).
+    virtual void fillChart() = 0;
+
+    void changeEvent(QEvent* event) override;
+
+    QVBoxLayout* m_layout;
+    QHBoxLayout* m_controls;
+    QPushButton* m_run;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QLabel* m_title = nullptr;
+    QLabel* m_summaryLabel = nullptr;
+    QLabel* m_status = nullptr;
+    QString m_gpuStatus;
+    FigureLayout m_figure;
+
+private:
+    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
+
+    QString m_prefix;
+    std::vector<QCustomPlot*> m_charts;
+    std::vector<int> m_chartShares;
+};
 
 /// Shows `text(pixel)` as a tooltip while the mouse moves over `plot` (hidden where it is empty),
 /// for as long as `owner` lives. Nothing in builds without QCustomPlot.
 void installChartHover(QWidget* owner, QCustomPlot* plot,
                        const std::function<QString(const QPointF&)>& text);
-
-/// Measure disabled, Cancel and the progress bar (busy until the first progress) shown while
-/// `running`; the other way round after.
-void setExperimentRunning(QPushButton* run, QPushButton* cancel, QProgressBar* progress,
-                          bool running);
-
-/// `done` of `total` steps on the progress bar.
-void setExperimentProgress(QProgressBar* progress, int done, int total);
 
 } // namespace warpscope::app

@@ -2,6 +2,7 @@
 #include "views/kernelsweepview.h"
 
 #include "gpu/kernelmeasurement.h"
+#include "views/chartfigure.h"
 #include "views/theme.h"
 
 #include <QComboBox>
@@ -417,12 +418,7 @@ void KernelSweepView::replot() {
     m_plot->clearPlottables();
     m_plot->setBackground(colors.background);
     for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
-        axis->setBasePen(QPen(colors.frame));
-        axis->setTickPen(QPen(colors.frame));
-        axis->setSubTickPen(QPen(colors.frame));
-        axis->setTickLabelColor(colors.text);
-        axis->setLabelColor(colors.text);
-        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
+        styleChartAxis(axis, colors);
     }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int i = 0; i < labels.size(); ++i) {
@@ -520,16 +516,8 @@ void KernelSweepView::replot() {
         }
     }
     m_plot->yAxis->setRange(0, topCount > 0 ? topCount * 1.25 : 1.0);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setBrush(colors.surface);
-    m_plot->legend->setTextColor(colors.text);
-    m_plot->legend->setBorderPen(QPen(colors.frame));
-    // The legend in a row of its own under the chart, never over a bar.
-    if (m_plot->plotLayout()->rowCount() == 1) {
-        m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-        m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    }
+    styleChartLegend(m_plot, colors);
+    putLegendUnderChart(m_plot, 0);
     m_plot->replot();
 #else
     m_table->clear();

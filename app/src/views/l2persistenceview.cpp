@@ -2,22 +2,14 @@
 #include "views/l2persistenceview.h"
 
 #include "views/chartfigure.h"
-#include "views/experimentview.h"
 #include "views/theme.h"
 
 #include "warpscope/l2_persistence_model.h"
 
 #include <QComboBox>
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QMouseEvent>
-#include <QPainter>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QToolTip>
-#include <QVBoxLayout>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 #include <qcustomplot.h>
@@ -48,22 +40,12 @@ struct Series {
 
 } // namespace
 
-L2PersistenceView::L2PersistenceView(QWidget* parent) : QWidget(parent) {
-    setObjectName(QStringLiteral("l2PersistenceView"));
-    auto* layout = new QVBoxLayout(this);
-    auto* controls = new QHBoxLayout;
-    m_run = new QPushButton(tr("Measure L2 persistence"), this);
-    m_run->setObjectName(QStringLiteral("l2PersistenceRunButton"));
-    m_run->setToolTip(tr("Re-read a region while streaming 2 GiB, with and without an access "
-                         "policy window, over window sizes and hitRatios "
-                         "(measure_l2_persistence)"));
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName(QStringLiteral("l2PersistenceCancelButton"));
-    m_cancel->setVisible(false);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1);
-    m_progress->setVisible(false);
-    m_progress->setMaximumWidth(240);
+L2PersistenceView::L2PersistenceView(QWidget* parent)
+    : ExperimentView(parent, QStringLiteral("l2Persistence"), tr("Measure L2 persistence"),
+                     tr("Re-read a region while streaming 2 GiB, with and without an access "
+                        "policy window, over window sizes and hitRatios "
+                        "(measure_l2_persistence)"),
+                     240) {
     m_quantityBox = new QComboBox(this);
     m_quantityBox->setObjectName(QStringLiteral("l2PersistenceQuantity"));
     m_quantityBox->addItems(
@@ -71,32 +53,19 @@ L2PersistenceView::L2PersistenceView(QWidget* parent) : QWidget(parent) {
     m_axisBox = new QComboBox(this);
     m_axisBox->setObjectName(QStringLiteral("l2PersistenceAxis"));
     m_axisBox->addItems({tr("against window size"), tr("against hitRatio")});
-    controls->addWidget(m_run);
-    controls->addWidget(m_cancel);
-    controls->addWidget(m_progress);
-    controls->addStretch(1);
-    controls->addWidget(m_quantityBox);
-    controls->addWidget(m_axisBox);
-    layout->addLayout(controls);
-
-    m_title = addExperimentTitle(this, layout);
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    m_plot = new QCustomPlot(this);
-    m_plot->setObjectName(QStringLiteral("l2PersistenceChart"));
-    m_plot->setMinimumHeight(260);
-    layout->addWidget(m_plot, 1);
-    installChartHover(this, m_plot, [this](const QPointF& pixel) { return hoverText(pixel); });
-#else
-    layout->addWidget(new QLabel(tr("The chart is unavailable: this build did not find "
-                                    "QCustomPlot. The summary below has the main numbers."),
-                                 this),
-                      1);
-#endif
-    addExperimentSummaryAndStatus(this, layout, QStringLiteral("l2Persistence"), &m_summaryLabel,
-                                  &m_status);
-
-    connect(m_run, &QPushButton::clicked, this, &L2PersistenceView::runRequested);
-    connect(m_cancel, &QPushButton::clicked, this, &L2PersistenceView::cancelRequested);
+    m_controls->addStretch(1);
+    m_controls->addWidget(m_quantityBox);
+    m_controls->addWidget(m_axisBox);
+    addTitle();
+    m_plot = addCharts({{QStringLiteral("l2PersistenceChart"), 260, 1,
+                         [this](const QPointF& pixel) { return hoverText(pixel); }}},
+                       tr("The chart is unavailable: this build did not find QCustomPlot. The "
+                          "summary below has the main numbers."))
+                 .front();
+    // The chart keeps at least half the figure's height; the text below is cut if need be.
+    m_figure.chartKeepsHalf = true;
+    m_figure.chartsUnavailable = tr("(the chart needs QCustomPlot)");
+    finishLayout();
     connect(m_quantityBox, &QComboBox::currentIndexChanged, this,
             [this](int index) { setQuantity(static_cast<Quantity>(index)); });
     connect(m_axisBox, &QComboBox::currentIndexChanged, this,
@@ -123,19 +92,6 @@ void L2PersistenceView::setAxis(Axis axis) {
         m_axisBox->setCurrentIndex(static_cast<int>(axis));
     }
     fillChart();
-}
-
-void L2PersistenceView::setGpuStatus(const QString& text) {
-    m_gpuStatus = text;
-    refresh();
-}
-
-void L2PersistenceView::setRunning(bool running) {
-    setExperimentRunning(m_run, m_cancel, m_progress, running);
-}
-
-void L2PersistenceView::setProgress(int done, int total) {
-    setExperimentProgress(m_progress, done, total);
 }
 
 void L2PersistenceView::refresh() {
@@ -191,9 +147,7 @@ void L2PersistenceView::fillChart() {
     m_modelCurves = 0;
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const ViewColors colors = ViewColors::fromPalette(palette());
-    m_plot->clearPlottables();
-    m_plot->clearItems();
-    m_plot->setBackground(colors.background);
+    clearChart(m_plot, colors);
     const L2PersistenceResults& shown = m_shown;
     const bool measured = m_results.has_value();
     const bool time = m_quantity == Quantity::Time;
@@ -252,15 +206,6 @@ void L2PersistenceView::fillChart() {
         if (time) {
             highest = std::max(highest, point.maxMs);
         }
-    }
-    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setScaleType(QCPAxis::stLinear);
-        axis->setBasePen(QPen(colors.frame));
-        axis->setTickPen(QPen(colors.frame));
-        axis->setSubTickPen(QPen(colors.frame));
-        axis->setTickLabelColor(colors.text);
-        axis->setLabelColor(colors.text);
-        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
     }
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     m_plot->xAxis->setLabel(m_axis == Axis::WindowSize ? tr("region = window size (num_bytes), MiB")
@@ -346,16 +291,8 @@ void L2PersistenceView::fillChart() {
                                 "(H100 figures). With a GPU, Measure draws measured curves."));
         note->setColor(colors.mutedText);
     }
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setBrush(colors.surface);
-    m_plot->legend->setTextColor(colors.text);
-    m_plot->legend->setBorderPen(QPen(colors.frame));
-    if (m_plot->plotLayout()->rowCount() == 1) {
-        m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-        m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-        m_plot->legend->setWrap(4);
-    }
+    styleChartLegend(m_plot, colors);
+    putLegendUnderChart(m_plot, 4);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 #endif
 }
@@ -422,55 +359,6 @@ QString L2PersistenceView::hoverText(const QPointF& pixel) const {
     Q_UNUSED(pixel);
     return {};
 #endif
-}
-
-void L2PersistenceView::render(QPainter& painter, QSize size) {
-    renderFigure(painter, size, false);
-}
-
-void L2PersistenceView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
-    const ViewColors colors = ViewColors::fromPalette(palette());
-    const QString below = m_summary.text + QLatin1Char('\n') + m_status->text();
-    const ChartFigureFrame frame =
-        beginChartFigure(painter, size, colors.background, colors.text, m_title->text(), below);
-    const int margin = frame.margin;
-    const int chartTop = frame.chartTop;
-    // The chart keeps at least half the height; the text below is cut at the bottom if need be.
-    const int chartHeight = std::max({100, (size.height() - chartTop) / 2,
-                                      size.height() - chartTop - frame.belowBox.height() - 16});
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    drawChartInFigure(painter, m_plot, chartTop, size.width(), chartHeight, vectorChart);
-#else
-    Q_UNUSED(vectorChart);
-    painter.drawText(QRect(margin, chartTop, size.width() - 2 * margin, chartHeight),
-                     Qt::TextWordWrap, tr("(the chart needs QCustomPlot)"));
-#endif
-    painter.setPen(colors.text);
-    const int textTop = chartTop + chartHeight + 8;
-    painter.save();
-    painter.setClipRect(QRect(0, textTop, size.width(), size.height() - textTop));
-    painter.drawText(QRect(margin, textTop, size.width() - 2 * margin, frame.belowBox.height() + 4),
-                     Qt::TextWordWrap, below);
-    painter.restore();
-}
-
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-constexpr bool kL2VectorChart = true;
-#else
-constexpr bool kL2VectorChart = false;
-#endif
-
-bool L2PersistenceView::exportFigure(const QString& path, QSize size, QString* error) {
-    return writeChartFigure(
-        path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
-        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kL2VectorChart); }, error);
-}
-
-void L2PersistenceView::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        fillChart();
-    }
 }
 
 } // namespace warpscope::app

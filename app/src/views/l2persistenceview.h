@@ -7,21 +7,16 @@
 #pragma once
 
 #include "gpu/l2persistencemeasurement.h"
-
-#include <QWidget>
+#include "views/experimentview.h"
 
 #include <optional>
 
 class QComboBox;
-class QLabel;
-class QProgressBar;
-class QPushButton;
 class QCustomPlot;
-class QPainter;
 
 namespace warpscope::app {
 
-class L2PersistenceView : public QWidget {
+class L2PersistenceView : public ExperimentView {
     Q_OBJECT
 public:
     explicit L2PersistenceView(QWidget* parent = nullptr);
@@ -39,14 +34,6 @@ public:
     void setQuantity(Quantity quantity);
     void setAxis(Axis axis);
 
-    void setGpuStatus(const QString& text);
-    void setRunning(bool running);
-    void setProgress(int done, int total);
-
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
-    QLabel* summaryLabel() const { return m_summaryLabel; }
-    QLabel* statusLabel() const { return m_status; }
     QCustomPlot* chart() const { return m_plot; }
     /// Measured curves and model curves drawn (0 without QCustomPlot).
     int curveCount() const { return m_curves; }
@@ -57,20 +44,9 @@ public:
     /// The numbers of one point, as the tooltip shows them.
     static QString pointText(const L2PersistenceResults& results, const L2PointData& point);
 
-    void render(QPainter& painter, QSize size);
-    bool exportFigure(const QString& path, QSize size, QString* error);
-
-signals:
-    void runRequested();
-    void cancelRequested();
-
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
-    void refresh();
-    void fillChart();
-    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
+    void refresh() override;
+    void fillChart() override;
     double valueOf(const L2PointData& point, bool model) const;
     double xOf(const L2PointData& point) const;
 
@@ -79,15 +55,8 @@ private:
     L2PersistenceSummary m_summary;
     Quantity m_quantity = Quantity::RegionHitRate;
     Axis m_axis = Axis::WindowSize;
-    QPushButton* m_run;
-    QPushButton* m_cancel;
-    QProgressBar* m_progress;
     QComboBox* m_quantityBox;
     QComboBox* m_axisBox;
-    QLabel* m_title;
-    QLabel* m_summaryLabel;
-    QLabel* m_status;
-    QString m_gpuStatus;
     QCustomPlot* m_plot = nullptr;
     int m_curves = 0;
     int m_modelCurves = 0;

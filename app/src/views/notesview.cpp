@@ -325,12 +325,7 @@ void NotesView::fillChart() {
     QCPAxis* measuredAxis = ownAxes ? m_plot->yAxis2 : m_plot->yAxis;
     m_plot->yAxis2->setVisible(ownAxes);
     for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
-        axis->setBasePen(QPen(colors.frame));
-        axis->setTickPen(QPen(colors.frame));
-        axis->setSubTickPen(QPen(colors.frame));
-        axis->setTickLabelColor(colors.text);
-        axis->setLabelColor(colors.text);
-        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
+        styleChartAxis(axis, colors);
     }
     bottom->setTicker(ticker);
     bottom->setLabel(experiment->axisLabel);
@@ -408,15 +403,8 @@ void NotesView::fillChart() {
     } else {
         notesAxis->setRange(0, std::max(maxOf(notesValues), maxOf(measuredValues)));
     }
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setBrush(colors.surface);
-    m_plot->legend->setTextColor(colors.text);
-    m_plot->legend->setBorderPen(QPen(colors.frame));
-    // The legend in a row of its own under the chart, never over a bar.
-    if (m_plot->plotLayout()->rowCount() == 1) {
-        m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-        m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    styleChartLegend(m_plot, colors);
+    if (putLegendUnderChart(m_plot, 0)) {
         // A few pixels round the chart, so the legend's frame is not cut at the figure's edge.
         m_plot->plotLayout()->setAutoMargins(QCP::msNone);
         m_plot->plotLayout()->setMargins(QMargins(2, 0, 2, 4));
@@ -470,18 +458,9 @@ void NotesView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
                      m_finding->text() + QLatin1Char('\n') + m_status->text(), &used);
     const int top = used.bottom() + 8;
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    const int width = size.width();
-    const int height = std::max(100, size.height() - top);
-    m_plot->replot(QCustomPlot::rpImmediateRefresh);
-    painter.save();
-    painter.translate(0, top);
-    if (vectorChart) {
-        // SVG and PDF keep the bars as vectors: exportFigure paints through a QCPPainter.
-        m_plot->toPainter(static_cast<QCPPainter*>(&painter), width, height);
-    } else {
-        painter.drawPixmap(0, 0, m_plot->toPixmap(width, height));
-    }
-    painter.restore();
+    // SVG and PDF keep the bars as vectors: exportFigure paints through a QCPPainter.
+    drawChartInFigure(painter, m_plot, top, size.width(), std::max(100, size.height() - top),
+                      vectorChart);
 #else
     Q_UNUSED(vectorChart);
     painter.drawText(QRect(margin, top, size.width() - 2 * margin, size.height() - top),

@@ -1,21 +1,13 @@
 // StreamsView: the staged experiment's timeline and speed-up, measured beside the model.
 #include "views/streamsview.h"
 
+#include "gpu/experimentresults.h"
 #include "views/chartfigure.h"
-#include "views/experimentview.h"
 #include "views/theme.h"
 
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLocale>
-#include <QMouseEvent>
-#include <QPainter>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QSpinBox>
-#include <QToolTip>
-#include <QVBoxLayout>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 #include <qcustomplot.h>
@@ -29,10 +21,6 @@
 namespace warpscope::app {
 
 namespace {
-
-QString number(double value, int decimals) {
-    return QLocale::c().toString(value, 'f', decimals);
-}
 
 QString opLabel(StreamOp op) {
     switch (op) {
@@ -48,9 +36,9 @@ QString opLabel(StreamOp op) {
 
 QString bytesText(qint64 bytes) {
     if (bytes >= (qint64{1} << 20)) {
-        return QStringLiteral("%1 MiB").arg(number(static_cast<double>(bytes) / (1 << 20), 1));
+        return QStringLiteral("%1 MiB").arg(fixedNumber(static_cast<double>(bytes) / (1 << 20), 1));
     }
-    return QStringLiteral("%1 KiB").arg(number(static_cast<double>(bytes) / 1024, 0));
+    return QStringLiteral("%1 KiB").arg(fixedNumber(static_cast<double>(bytes) / 1024, 0));
 }
 
 /// A stream's colour: Okabe-Ito's seven, then grey for the eighth (the selector's last), so that
@@ -64,38 +52,14 @@ constexpr double kHoverPixels = 12.0;
 constexpr double kBarHalfHeight = 0.36;
 constexpr int kMaxSelectable = 8;
 
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-void styleAxes(QCustomPlot* plot, const ViewColors& colors) {
-    plot->setBackground(colors.background);
-    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
-        axis->setBasePen(QPen(colors.frame));
-        axis->setTickPen(QPen(colors.frame));
-        axis->setSubTickPen(QPen(colors.frame));
-        axis->setTickLabelColor(colors.text);
-        axis->setLabelColor(colors.text);
-        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
-    }
-}
-#endif
-
 } // namespace
 
-StreamsView::StreamsView(QWidget* parent) : QWidget(parent) {
-    setObjectName(QStringLiteral("streamsView"));
-    auto* layout = new QVBoxLayout(this);
-    auto* controls = new QHBoxLayout;
-    m_run = new QPushButton(tr("Measure streams"), this);
-    m_run->setObjectName(QStringLiteral("streamsRunButton"));
-    m_run->setToolTip(tr("Copy 64 MiB in from pinned memory, run a kernel over it and copy it "
-                         "out, on 1 to 8 streams, with the probe (measure_streams); a few "
-                         "seconds"));
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName(QStringLiteral("streamsCancelButton"));
-    m_cancel->setVisible(false);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1);
-    m_progress->setVisible(false);
-    m_progress->setMaximumWidth(200);
+StreamsView::StreamsView(QWidget* parent)
+    : ExperimentView(parent, QStringLiteral("streams"), tr("Measure streams"),
+                     tr("Copy 64 MiB in from pinned memory, run a kernel over it and copy it "
+                        "out, on 1 to 8 streams, with the probe (measure_streams); a few "
+                        "seconds"),
+                     200) {
     auto* streamsLabel = new QLabel(tr("Streams:"), this);
     m_streams = new QSpinBox(this);
     m_streams->setObjectName(QStringLiteral("streamsSelector"));
@@ -103,40 +67,23 @@ StreamsView::StreamsView(QWidget* parent) : QWidget(parent) {
     m_streams->setValue(4);
     m_streams->setToolTip(tr("The stream count whose timeline is drawn"));
     streamsLabel->setBuddy(m_streams);
-    controls->addWidget(m_run);
-    controls->addWidget(m_cancel);
-    controls->addWidget(m_progress);
-    controls->addSpacing(16);
-    controls->addWidget(streamsLabel);
-    controls->addWidget(m_streams);
-    controls->addStretch(1);
-    layout->addLayout(controls);
-
-    m_title = addExperimentTitle(this, layout);
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    m_timeline = new QCustomPlot(this);
-    m_timeline->setObjectName(QStringLiteral("streamsTimeline"));
-    m_timeline->setMinimumHeight(220);
-    layout->addWidget(m_timeline, 3);
-    m_speedup = new QCustomPlot(this);
-    m_speedup->setObjectName(QStringLiteral("streamsSpeedup"));
-    m_speedup->setMinimumHeight(160);
-    layout->addWidget(m_speedup, 2);
-    installChartHover(this, m_timeline,
-                      [this](const QPointF& pixel) { return timelineHoverText(pixel); });
-    installChartHover(this, m_speedup,
-                      [this](const QPointF& pixel) { return speedupHoverText(pixel); });
-#else
-    layout->addWidget(new QLabel(tr("The timeline is unavailable: this build did not find "
-                                    "QCustomPlot. The text below has the main numbers."),
-                                 this),
-                      1);
-#endif
-    addExperimentSummaryAndStatus(this, layout, QStringLiteral("streams"), &m_summaryLabel,
-                                  &m_status);
-
-    connect(m_run, &QPushButton::clicked, this, &StreamsView::runRequested);
-    connect(m_cancel, &QPushButton::clicked, this, &StreamsView::cancelRequested);
+    m_controls->addSpacing(16);
+    m_controls->addWidget(streamsLabel);
+    m_controls->addWidget(m_streams);
+    m_controls->addStretch(1);
+    addTitle();
+    const std::vector<QCustomPlot*> charts =
+        addCharts({{QStringLiteral("streamsTimeline"), 220, 3,
+                    [this](const QPointF& pixel) { return timelineHoverText(pixel); }},
+                   {QStringLiteral("streamsSpeedup"), 160, 2,
+                    [this](const QPointF& pixel) { return speedupHoverText(pixel); }}},
+                  tr("The timeline is unavailable: this build did not find QCustomPlot. The "
+                     "text below has the main numbers."));
+    m_timeline = charts[0];
+    m_speedup = charts[1];
+    m_figure.minimumChartHeight = 160;
+    m_figure.chartsUnavailable = tr("(the timeline needs QCustomPlot)");
+    finishLayout();
     connect(m_streams, &QSpinBox::valueChanged, this, [this] { refresh(); });
     refresh();
 }
@@ -152,19 +99,6 @@ void StreamsView::setStreamCount(int streams) {
 
 int StreamsView::streamCount() const {
     return m_streams->value();
-}
-
-void StreamsView::setGpuStatus(const QString& text) {
-    m_gpuStatus = text;
-    refresh();
-}
-
-void StreamsView::setRunning(bool running) {
-    setExperimentRunning(m_run, m_cancel, m_progress, running);
-}
-
-void StreamsView::setProgress(int done, int total) {
-    setExperimentProgress(m_progress, done, total);
 }
 
 void StreamsView::refresh() {
@@ -221,10 +155,10 @@ void StreamsView::refresh() {
                 const double ms = op.endMs - op.startMs;
                 bar.text = tr("measured, stream %1, %2 of %3: %4 to %5 ms (%6 ms)")
                                .arg(op.stream + 1)
-                               .arg(opLabel(op.op), bytesText(op.bytes), number(op.startMs, 3),
-                                    number(op.endMs, 3), number(ms, 3));
+                               .arg(opLabel(op.op), bytesText(op.bytes), fixedNumber(op.startMs, 3),
+                                    fixedNumber(op.endMs, 3), fixedNumber(ms, 3));
                 if (op.op != StreamOp::Kernel && ms > 0) {
-                    bar.text += tr(", %1 GB/s").arg(number(op.bytes / (ms * 1e6), 1));
+                    bar.text += tr(", %1 GB/s").arg(fixedNumber(op.bytes / (ms * 1e6), 1));
                 }
                 if (op.channel >= 0) {
                     bar.text += tr(", channel %1").arg(op.channel);
@@ -247,11 +181,15 @@ void StreamsView::refresh() {
         bar.endMs = span.endMs;
         bar.text = tr("model, stream %1, %2: %3 to %4 ms (%5 ms, 1/%6 of the stage)")
                        .arg(span.stream + 1)
-                       .arg(opLabel(span.op), number(span.startMs, 3), number(span.endMs, 3),
-                            number(span.endMs - span.startMs, 3))
+                       .arg(opLabel(span.op), fixedNumber(span.startMs, 3),
+                            fixedNumber(span.endMs, 3), fixedNumber(span.endMs - span.startMs, 3))
                        .arg(n);
         m_bars.push_back(bar);
     }
+    fillChart();
+}
+
+void StreamsView::fillChart() {
     fillTimeline();
     fillSpeedup();
 }
@@ -259,9 +197,7 @@ void StreamsView::refresh() {
 void StreamsView::fillTimeline() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const ViewColors colors = ViewColors::fromPalette(palette());
-    m_timeline->clearPlottables();
-    m_timeline->clearItems();
-    styleAxes(m_timeline, colors);
+    clearChart(m_timeline, colors);
     double end = 0.0;
     for (const Bar& bar : m_bars) {
         end = std::max(end, bar.endMs);
@@ -315,16 +251,8 @@ void StreamsView::fillTimeline() {
         key->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, streamColor(colors, s),
                                              streamColor(colors, s), 9));
     }
-    m_timeline->legend->setVisible(true);
-    m_timeline->legend->setBrush(colors.surface);
-    m_timeline->legend->setTextColor(colors.text);
-    m_timeline->legend->setBorderPen(QPen(colors.frame));
-    if (m_timeline->plotLayout()->rowCount() == 1) {
-        m_timeline->plotLayout()->addElement(1, 0, m_timeline->legend);
-        m_timeline->plotLayout()->setRowStretchFactor(1, 0.001);
-        m_timeline->legend->setFillOrder(QCPLegend::foColumnsFirst);
-        m_timeline->legend->setWrap(8);
-    }
+    styleChartLegend(m_timeline, colors);
+    putLegendUnderChart(m_timeline, 8);
     m_timeline->replot(QCustomPlot::rpQueuedReplot);
 #endif
 }
@@ -332,9 +260,7 @@ void StreamsView::fillTimeline() {
 void StreamsView::fillSpeedup() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const ViewColors colors = ViewColors::fromPalette(palette());
-    m_speedup->clearPlottables();
-    m_speedup->clearItems();
-    styleAxes(m_speedup, colors);
+    clearChart(m_speedup, colors);
     const StreamsResults* results = m_results ? &*m_results : nullptr;
     int last = kMaxSelectable;
     if (results != nullptr) {
@@ -375,7 +301,7 @@ void StreamsView::fillSpeedup() {
         measured->setData(mx, my, true);
     }
     QCPGraph* limit = m_speedup->addGraph();
-    limit->setName(tr("the model's limit, %1×").arg(number(m_comparison.limit, 2)));
+    limit->setName(tr("the model's limit, %1×").arg(fixedNumber(m_comparison.limit, 2)));
     limit->setPen(QPen(colors.mutedText, 1.2, Qt::DotLine));
     limit->setData(QVector<double>{0.5, last + 0.5},
                    QVector<double>{m_comparison.limit, m_comparison.limit}, true);
@@ -391,10 +317,7 @@ void StreamsView::fillSpeedup() {
     m_speedup->xAxis->setLabel(tr("streams"));
     m_speedup->yAxis->setRange(0.0, top * 1.15 + 0.05);
     m_speedup->yAxis->setLabel(tr("speed-up over one stream"));
-    m_speedup->legend->setVisible(true);
-    m_speedup->legend->setBrush(colors.surface);
-    m_speedup->legend->setTextColor(colors.text);
-    m_speedup->legend->setBorderPen(QPen(colors.frame));
+    styleChartLegend(m_speedup, colors);
     m_speedup->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     m_speedup->replot(QCustomPlot::rpQueuedReplot);
 #endif
@@ -431,18 +354,18 @@ QString StreamsView::speedupHoverText(const QPointF& pixel) const {
                 text = what;
             }
         };
-        consider(c.predicted.speedup,
-                 tr("%1 stream(s), model: %2× (%3 ms)")
-                     .arg(n)
-                     .arg(number(c.predicted.speedup, 2), number(c.predicted.totalMs, 3)));
+        consider(c.predicted.speedup, tr("%1 stream(s), model: %2× (%3 ms)")
+                                          .arg(n)
+                                          .arg(fixedNumber(c.predicted.speedup, 2),
+                                               fixedNumber(c.predicted.totalMs, 3)));
         if (results != nullptr) {
             if (const StreamsRunData* run = results->run(n)) {
                 consider(run->speedup,
                          tr("%1 stream(s), measured: %2× (median %3 ms of %4, %5 to %6 ms)")
                              .arg(n)
-                             .arg(number(run->speedup, 2), number(run->totalMs, 3))
+                             .arg(fixedNumber(run->speedup, 2), fixedNumber(run->totalMs, 3))
                              .arg(run->samples)
-                             .arg(number(run->minMs, 3), number(run->maxMs, 3)));
+                             .arg(fixedNumber(run->minMs, 3), fixedNumber(run->maxMs, 3)));
             }
         }
     }
@@ -451,55 +374,6 @@ QString StreamsView::speedupHoverText(const QPointF& pixel) const {
     Q_UNUSED(pixel);
     return {};
 #endif
-}
-
-void StreamsView::render(QPainter& painter, QSize size) {
-    renderFigure(painter, size, false);
-}
-
-void StreamsView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
-    const ViewColors colors = ViewColors::fromPalette(palette());
-    const QString below = m_summaryLabel->text() + QLatin1Char('\n') + m_status->text();
-    const ChartFigureFrame frame =
-        beginChartFigure(painter, size, colors.background, colors.text, m_title->text(), below);
-    const int margin = frame.margin;
-    const int top = frame.chartTop;
-    const int charts = std::max(160, size.height() - top - frame.belowBox.height() - 16);
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    const int timelineHeight = charts * 3 / 5;
-    drawChartInFigure(painter, m_timeline, top, size.width(), timelineHeight, vectorChart);
-    drawChartInFigure(painter, m_speedup, top + timelineHeight, size.width(),
-                      charts - timelineHeight, vectorChart);
-#else
-    Q_UNUSED(vectorChart);
-    painter.drawText(QRect(margin, top, size.width() - 2 * margin, charts), Qt::TextWordWrap,
-                     tr("(the timeline needs QCustomPlot)"));
-#endif
-    painter.setPen(colors.text);
-    painter.drawText(
-        QRect(margin, top + charts + 8, size.width() - 2 * margin, frame.belowBox.height() + 4),
-        Qt::TextWordWrap, below);
-}
-
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-constexpr bool kStreamsVectorChart = true;
-#else
-constexpr bool kStreamsVectorChart = false;
-#endif
-
-bool StreamsView::exportFigure(const QString& path, QSize size, QString* error) {
-    return writeChartFigure(
-        path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
-        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kStreamsVectorChart); },
-        error);
-}
-
-void StreamsView::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        fillTimeline();
-        fillSpeedup();
-    }
 }
 
 } // namespace warpscope::app

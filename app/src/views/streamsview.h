@@ -8,21 +8,16 @@
 #pragma once
 
 #include "gpu/streamsmeasurement.h"
-
-#include <QWidget>
+#include "views/experimentview.h"
 
 #include <optional>
 
-class QLabel;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 class QCustomPlot;
-class QPainter;
 
 namespace warpscope::app {
 
-class StreamsView : public QWidget {
+class StreamsView : public ExperimentView {
     Q_OBJECT
 public:
     explicit StreamsView(QWidget* parent = nullptr);
@@ -34,15 +29,7 @@ public:
     int streamCount() const;
     const StreamsComparison& comparison() const { return m_comparison; }
 
-    void setGpuStatus(const QString& text);
-    void setRunning(bool running);
-    void setProgress(int done, int total);
-
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
     QSpinBox* streamSelector() const { return m_streams; }
-    QLabel* summaryLabel() const { return m_summaryLabel; }
-    QLabel* statusLabel() const { return m_status; }
     QCustomPlot* timelineChart() const { return m_timeline; }
     QCustomPlot* speedupChart() const { return m_speedup; }
 
@@ -65,35 +52,17 @@ public:
     QString timelineHoverText(const QPointF& pixel) const;
     QString speedupHoverText(const QPointF& pixel) const;
 
-    /// Both charts with the title and the text under them, for figures and slides.
-    void render(QPainter& painter, QSize size);
-    bool exportFigure(const QString& path, QSize size, QString* error);
-
-signals:
-    void runRequested();
-    void cancelRequested();
-
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
-    void refresh();
+    void refresh() override;
+    void fillChart() override;
     void fillTimeline();
     void fillSpeedup();
-    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
 
     std::optional<StreamsResults> m_results;
     StreamsComparison m_comparison;
     std::vector<Bar> m_bars;
     QStringList m_rowNames;
-    QPushButton* m_run;
-    QPushButton* m_cancel;
-    QProgressBar* m_progress;
     QSpinBox* m_streams;
-    QLabel* m_title;
-    QLabel* m_summaryLabel;
-    QLabel* m_status;
-    QString m_gpuStatus;
     QCustomPlot* m_timeline = nullptr;
     QCustomPlot* m_speedup = nullptr;
 };

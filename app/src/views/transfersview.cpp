@@ -1,22 +1,12 @@
 // TransfersView: bandwidth against size, one curve per transfer mode, the notes' lines beside.
 #include "views/transfersview.h"
 
+#include "gpu/experimentresults.h"
 #include "views/chartfigure.h"
-#include "views/experimentview.h"
-
 #include "views/theme.h"
 
-#include <QEvent>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLocale>
-#include <QMouseEvent>
-#include <QPainter>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QToolTip>
-#include <QVBoxLayout>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 #include <qcustomplot.h>
@@ -29,12 +19,8 @@ namespace warpscope::app {
 
 namespace {
 
-QString number(double value, int decimals) {
-    return QLocale::c().toString(value, 'f', decimals);
-}
-
 QString bandwidthText(double gbs) {
-    return number(gbs, gbs >= 100 ? 0 : (gbs >= 10 ? 1 : 2));
+    return fixedNumber(gbs, gbs >= 100 ? 0 : (gbs >= 10 ? 1 : 2));
 }
 
 /// One colour per family of modes (Okabe-Ito's seven); pageable and pinned copies, and managed
@@ -72,65 +58,27 @@ constexpr double kHoverPixels = 12.0;
 
 } // namespace
 
-TransfersView::TransfersView(QWidget* parent) : QWidget(parent) {
-    setObjectName(QStringLiteral("transfersView"));
-    auto* layout = new QVBoxLayout(this);
-    auto* controls = new QHBoxLayout;
-    m_run = new QPushButton(tr("Measure transfers"), this);
-    m_run->setObjectName(QStringLiteral("transfersRunButton"));
-    m_run->setToolTip(tr("Time copies, zero-copy and managed memory from 4 KiB to 1 GiB with the "
-                         "probe (measure_transfers); takes about half a minute"));
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName(QStringLiteral("transfersCancelButton"));
-    m_cancel->setVisible(false);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1);
+TransfersView::TransfersView(QWidget* parent)
+    : ExperimentView(parent, QStringLiteral("transfers"), tr("Measure transfers"),
+                     tr("Time copies, zero-copy and managed memory from 4 KiB to 1 GiB with the "
+                        "probe (measure_transfers); takes about half a minute"),
+                     240) {
     m_progress->setValue(0);
-    m_progress->setVisible(false);
-    m_progress->setMaximumWidth(240);
-    controls->addWidget(m_run);
-    controls->addWidget(m_cancel);
-    controls->addWidget(m_progress);
-    controls->addStretch(1);
-    layout->addLayout(controls);
-
-    m_title = addExperimentTitle(this, layout);
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    m_plot = new QCustomPlot(this);
-    m_plot->setObjectName(QStringLiteral("transfersChart"));
-    m_plot->setMinimumHeight(260);
-    layout->addWidget(m_plot, 1);
-    installChartHover(this, m_plot, [this](const QPointF& pixel) { return hoverText(pixel); });
-#else
-    layout->addWidget(new QLabel(tr("The chart is unavailable: this build did not find "
-                                    "QCustomPlot. The summary below has the main numbers."),
-                                 this),
-                      1);
-#endif
-    addExperimentSummaryAndStatus(this, layout, QStringLiteral("transfers"), &m_summaryLabel,
-                                  &m_status);
-
-    connect(m_run, &QPushButton::clicked, this, &TransfersView::runRequested);
-    connect(m_cancel, &QPushButton::clicked, this, &TransfersView::cancelRequested);
+    m_controls->addStretch(1);
+    addTitle();
+    m_plot = addCharts({{QStringLiteral("transfersChart"), 260, 1,
+                         [this](const QPointF& pixel) { return hoverText(pixel); }}},
+                       tr("The chart is unavailable: this build did not find QCustomPlot. The "
+                          "summary below has the main numbers."))
+                 .front();
+    m_figure.chartsUnavailable = tr("(the chart needs QCustomPlot)");
+    finishLayout();
     refresh();
 }
 
 void TransfersView::setResults(std::optional<TransferResults> results) {
     m_results = std::move(results);
     refresh();
-}
-
-void TransfersView::setGpuStatus(const QString& text) {
-    m_gpuStatus = text;
-    refresh();
-}
-
-void TransfersView::setRunning(bool running) {
-    setExperimentRunning(m_run, m_cancel, m_progress, running);
-}
-
-void TransfersView::setProgress(int done, int total) {
-    setExperimentProgress(m_progress, done, total);
 }
 
 void TransfersView::refresh() {
@@ -166,9 +114,7 @@ void TransfersView::fillChart() {
     m_references = 0;
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const ViewColors colors = ViewColors::fromPalette(palette());
-    m_plot->clearPlottables();
-    m_plot->clearItems();
-    m_plot->setBackground(colors.background);
+    clearChart(m_plot, colors, true);
     const TransferResults* results = m_results ? &*m_results : nullptr;
 
     qint64 smallest = 4 * 1024;
@@ -193,16 +139,6 @@ void TransfersView::fillChart() {
     const double left = static_cast<double>(smallest) / 1.6;
     const double right = static_cast<double>(largest) * 1.6;
 
-    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setBasePen(QPen(colors.frame));
-        axis->setTickPen(QPen(colors.frame));
-        axis->setSubTickPen(QPen(colors.frame));
-        axis->setTickLabelColor(colors.text);
-        axis->setLabelColor(colors.text);
-        axis->grid()->setPen(QPen(colors.grid, 0, Qt::DotLine));
-        axis->grid()->setSubGridVisible(false);
-    }
     QSharedPointer<QCPAxisTickerText> sizes(new QCPAxisTickerText);
     for (qint64 bytes = 1024; bytes <= (qint64{1} << 40); bytes *= 4) {
         sizes->addTick(static_cast<double>(bytes), formatTransferBytes(bytes));
@@ -241,11 +177,11 @@ void TransfersView::fillChart() {
     }
     references.push_back({NotesTransferFigures::deviceMemoryGBs,
                           tr("notes: device memory (GDDR5) %1 GB/s")
-                              .arg(number(NotesTransferFigures::deviceMemoryGBs, 0)),
+                              .arg(fixedNumber(NotesTransferFigures::deviceMemoryGBs, 0)),
                           colors.warning, Qt::DashLine});
     references.push_back(
         {NotesTransferFigures::pcieGBs,
-         tr("notes: PCIe Gen2 bus %1 GB/s").arg(number(NotesTransferFigures::pcieGBs, 0)),
+         tr("notes: PCIe Gen2 bus %1 GB/s").arg(fixedNumber(NotesTransferFigures::pcieGBs, 0)),
          colors.warning, Qt::DotLine});
     for (const Reference& reference : references) {
         QCPGraph* line = m_plot->addGraph();
@@ -300,7 +236,7 @@ void TransfersView::fillChart() {
         if (m_summary.deviceOverLink) {
             addGap(m_plot, static_cast<double>(smallest) * 1.3, m_summary.linkGBs,
                    results->deviceCopyBandwidthGBs,
-                   tr("%1× here").arg(number(*m_summary.deviceOverLink, 0)), colors.text);
+                   tr("%1× here").arg(fixedNumber(*m_summary.deviceOverLink, 0)), colors.text);
         }
     } else {
         auto* note = new QCPItemText(m_plot);
@@ -312,23 +248,14 @@ void TransfersView::fillChart() {
         note->setColor(colors.mutedText);
     }
 
-    addGap(
-        m_plot, static_cast<double>(smallest) * (results != nullptr ? 2.6 : 1.3),
-        NotesTransferFigures::pcieGBs, NotesTransferFigures::deviceMemoryGBs,
-        tr("%1× in the notes")
-            .arg(number(NotesTransferFigures::deviceMemoryGBs / NotesTransferFigures::pcieGBs, 0)),
-        colors.warning);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setBrush(colors.surface);
-    m_plot->legend->setTextColor(colors.text);
-    m_plot->legend->setBorderPen(QPen(colors.frame));
-    // The legend in a row of its own under the chart, never over a curve.
-    if (m_plot->plotLayout()->rowCount() == 1) {
-        m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-        m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-        m_plot->legend->setWrap(4);
-    }
+    addGap(m_plot, static_cast<double>(smallest) * (results != nullptr ? 2.6 : 1.3),
+           NotesTransferFigures::pcieGBs, NotesTransferFigures::deviceMemoryGBs,
+           tr("%1× in the notes")
+               .arg(fixedNumber(
+                   NotesTransferFigures::deviceMemoryGBs / NotesTransferFigures::pcieGBs, 0)),
+           colors.warning);
+    styleChartLegend(m_plot, colors);
+    putLegendUnderChart(m_plot, 4);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 #endif
 }
@@ -339,11 +266,11 @@ QString TransfersView::pointText(const TransferCurveData& curve, const TransferP
     QString text =
         tr("%1, %2: %3 GB/s")
             .arg(curve.label, formatTransferBytes(point.bytes), bandwidthText(point.bandwidthGBs));
-    text += QLatin1Char('\n') +
-            tr("median %1 ms of %2 (%3 to %4 ms, spread %5 %)")
-                .arg(number(point.medianMs, 4))
-                .arg(point.samples)
-                .arg(number(point.minMs, 4), number(point.maxMs, 4), number(spread, 1));
+    text += QLatin1Char('\n') + tr("median %1 ms of %2 (%3 to %4 ms, spread %5 %)")
+                                    .arg(fixedNumber(point.medianMs, 4))
+                                    .arg(point.samples)
+                                    .arg(fixedNumber(point.minMs, 4), fixedNumber(point.maxMs, 4),
+                                         fixedNumber(spread, 1));
     if (!curve.counts.isEmpty()) {
         text += QLatin1Char('\n') + tr("GB/s counts %1").arg(curve.counts);
     }
@@ -378,51 +305,6 @@ QString TransfersView::hoverText(const QPointF& pixel) const {
     Q_UNUSED(pixel);
     return {};
 #endif
-}
-
-void TransfersView::render(QPainter& painter, QSize size) {
-    renderFigure(painter, size, false);
-}
-
-void TransfersView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
-    const ViewColors colors = ViewColors::fromPalette(palette());
-    // The summary and status under the chart, as on screen.
-    const QString below = m_summary.text + QLatin1Char('\n') + m_status->text();
-    const ChartFigureFrame frame =
-        beginChartFigure(painter, size, colors.background, colors.text, m_title->text(), below);
-    const int margin = frame.margin;
-    const int chartTop = frame.chartTop;
-    const int chartHeight = std::max(100, size.height() - chartTop - frame.belowBox.height() - 16);
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    drawChartInFigure(painter, m_plot, chartTop, size.width(), chartHeight, vectorChart);
-#else
-    Q_UNUSED(vectorChart);
-    painter.drawText(QRect(margin, chartTop, size.width() - 2 * margin, chartHeight),
-                     Qt::TextWordWrap, tr("(the chart needs QCustomPlot)"));
-#endif
-    painter.setPen(colors.text);
-    painter.drawText(QRect(margin, chartTop + chartHeight + 8, size.width() - 2 * margin,
-                           frame.belowBox.height() + 4),
-                     Qt::TextWordWrap, below);
-}
-
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-constexpr bool kVectorChart = true;
-#else
-constexpr bool kVectorChart = false;
-#endif
-
-bool TransfersView::exportFigure(const QString& path, QSize size, QString* error) {
-    return writeChartFigure(
-        path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
-        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kVectorChart); }, error);
-}
-
-void TransfersView::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        fillChart();
-    }
 }
 
 } // namespace warpscope::app

@@ -8,21 +8,15 @@
 #pragma once
 
 #include "gpu/transfersmeasurement.h"
-
-#include <QWidget>
+#include "views/experimentview.h"
 
 #include <optional>
 
-class QLabel;
-class QProgressBar;
-class QPushButton;
 class QCustomPlot;
-class QPainter;
-class QMouseEvent;
 
 namespace warpscope::app {
 
-class TransfersView : public QWidget {
+class TransfersView : public ExperimentView {
     Q_OBJECT
 public:
     explicit TransfersView(QWidget* parent = nullptr);
@@ -32,15 +26,6 @@ public:
     const std::optional<TransferResults>& results() const { return m_results; }
     const TransferSummary& summary() const { return m_summary; }
 
-    /// The status line: where the results come from, or why there are none.
-    void setGpuStatus(const QString& text);
-    void setRunning(bool running);
-    void setProgress(int done, int total);
-
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
-    QLabel* summaryLabel() const { return m_summaryLabel; }
-    QLabel* statusLabel() const { return m_status; }
     /// The chart (null in builds without QCustomPlot).
     QCustomPlot* chart() const { return m_plot; }
     /// Measured curves and reference lines drawn (0 without QCustomPlot).
@@ -53,32 +38,12 @@ public:
     /// The numbers of one point, as the tooltip shows them.
     static QString pointText(const TransferCurveData& curve, const TransferPointData& point);
 
-    /// The chart with its title, summary and status, for figures and slides.
-    void render(QPainter& painter, QSize size);
-    /// Write that figure to `path` (.svg, .pdf or .png by its suffix); false with `error` set.
-    bool exportFigure(const QString& path, QSize size, QString* error);
-
-signals:
-    void runRequested();
-    void cancelRequested();
-
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
-    void refresh();
-    void fillChart();
-    void renderFigure(QPainter& painter, QSize size, bool vectorChart);
+    void refresh() override;
+    void fillChart() override;
 
     std::optional<TransferResults> m_results;
     TransferSummary m_summary;
-    QPushButton* m_run;
-    QPushButton* m_cancel;
-    QProgressBar* m_progress;
-    QLabel* m_title;
-    QLabel* m_summaryLabel;
-    QLabel* m_status;
-    QString m_gpuStatus;
     QCustomPlot* m_plot = nullptr;
     int m_curves = 0;
     int m_references = 0;
