@@ -49,7 +49,7 @@ L2PersistenceView::L2PersistenceView(QWidget* parent)
     m_quantityBox = new QComboBox(this);
     m_quantityBox->setObjectName(QStringLiteral("l2PersistenceQuantity"));
     m_quantityBox->addItems(
-        {tr("region's hit rate"), tr("L2 hit rate, all sectors"), tr("time per launch")});
+        {tr("region's reads served by L2"), tr("L2 hit rate, all sectors"), tr("time per launch")});
     m_axisBox = new QComboBox(this);
     m_axisBox->setObjectName(QStringLiteral("l2PersistenceAxis"));
     m_axisBox->addItems({tr("against window size"), tr("against hitRatio")});
@@ -212,7 +212,7 @@ void L2PersistenceView::fillChart() {
                                                        : tr("hitRatio (0: no window)"));
     m_plot->xAxis->setRange(0.0, right * 1.05);
     m_plot->yAxis->setLabel(m_quantity == Quantity::RegionHitRate
-                                ? tr("the region's L2 hit rate, % (derived)")
+                                ? tr("the region's reads served by L2, % (from DRAM bytes)")
                             : m_quantity == Quantity::L2HitRate
                                 ? tr("L2 hit rate, all sectors, % (lts__t_sector_hit_rate)")
                                 : tr("time per launch, ms (median)"));

@@ -1,8 +1,8 @@
-// L2PersistenceView, the "L2 persistence" tab: the region's L2 hit rate (or the L2 hit rate of all
-// sectors, or the time) against the window's size or its hitRatio (QCustomPlot), one curve per
-// hitRatio (or per size) with the window and one without, the model's curves dashed beside the
-// measured ones. Hovering a point shows its numbers. A summary computed from the numbers sits
-// under the chart. Without results (a model-only machine, or not run yet) the chart draws the
+// L2PersistenceView, the "L2 persistence" tab: the share of the region's reads served by L2 (or the
+// L2 hit rate of all sectors, or the time) against the window's size or its hitRatio (QCustomPlot),
+// one curve per hitRatio (or per size) with the window and one without, the model's curves dashed
+// beside the measured ones. Hovering a point shows its numbers. A summary computed from the numbers
+// sits under the chart. Without results (a model-only machine, or not run yet) the chart draws the
 // model for an H100 and the notes' statement, never an empty chart.
 #pragma once
 
