@@ -17,16 +17,18 @@ nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv | tee "$out/
 "$probe" hello 2>/dev/null | head -c 400 >>"$out/machine.txt" || true
 
 echo "== selfcheck"
-"$probe" selfcheck >"$out/selfcheck.txt" 2>&1
-echo "exit $?" | tee -a "$out/selfcheck.txt"
-tail -n 1 "$out/selfcheck.txt"
+timeout 150 "$probe" selfcheck >"$out/selfcheck.txt" 2>&1
+echo "exit $?" >"$out/selfcheck-exit.txt"
+tail -n 1 "$out/selfcheck.txt"; cat "$out/selfcheck-exit.txt"
 
 echo "== probe_trace"
 python3 scripts/gpu/probe_trace.py "$probe" "$out/trace" both-21-idle both-21 \
     kind-global-ld-21-idle kind-global-ld-21 kind-global-st-21-idle kind-shared-ld-21-idle \
     kind-sweep-24-global-ld-idle alternating-all-and-global-ld-idle >"$out/probe_trace.txt" 2>&1
-grep -E '^##|set config and start|stop |cupti prepare|counters open|reopen|measure latency|measure counters' \
+grep -E '^##|answers for the same|set config and start|stop |cupti prepare|counters open|reopen|measure latency|measure counters' \
     "$out/probe_trace.txt" | sed 's/  */ /g'
+
+echo "== counters compared"; grep -E "^##|answers for the same" "$out/probe_trace.txt" | grep -B1 "answers for the same" | grep -v "^--"
 
 if [ -n "$runtime" ] && [ -x "$app" ]; then
     mkdir -p /tmp/warpscope-qt
@@ -46,7 +48,7 @@ if [ -n "$runtime" ] && [ -x "$app" ]; then
 fi
 
 echo "== table"
-printf '%-40s %s\n' "selfcheck" "$(tail -n 2 "$out/selfcheck.txt" | head -n 1)"
+printf '%-40s %s (%s)\n' "selfcheck" "$(tail -n 1 "$out/selfcheck.txt")" "$(cat "$out/selfcheck-exit.txt")"
 grep -E '^## ' "$out/probe_trace.txt" | sed -E 's/^## ([^:]*): request to answer p50 ([0-9.]+) ms, p95 ([0-9.]+).*/\1 p50 \2 p95 \3/'
 [ -f "$out/benchmark-gpu.md" ] && grep -E '^\| (drag|cold|  of|one|first|window)|^Counters|^Drag' \
     "$out/benchmark-gpu.md"

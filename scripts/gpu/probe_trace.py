@@ -52,6 +52,7 @@ def run(name, requests, env=None, repeat=30, gap=0.0):
         ask(op, **fields)  # warm-up
         times = []
         cold, warm = [], []
+        seen = {}
         for i in range(repeat):
             if gap:
                 time.sleep(gap)
@@ -59,6 +60,9 @@ def run(name, requests, env=None, repeat=30, gap=0.0):
             op, fields = requests(i + 1)
             result = ask(op, **fields)
             times.append(1e3 * (time.perf_counter() - t))
+            if op == "measure":  # every answer for one pattern must count alike
+                seen.setdefault(json.dumps(fields["pattern"], sort_keys=True), []).append(
+                    result.get("counters") or {})
             for m in result.get("measurements", [result]):
                 latency = m.get("latency") or {}
                 if "coldCycles" in latency:
@@ -79,6 +83,14 @@ def run(name, requests, env=None, repeat=30, gap=0.0):
           + (f", {gap * 1e3:.0f} ms idle before each" if gap else ", back to back")
           + (f"; latency medians of the answers: cold {statistics.median(cold):.0f}, "
              f"warm {statistics.median(warm):.0f} cycles" if cold else ""))
+    compared = differ = 0
+    for answers in seen.values():
+        for a in answers[1:]:
+            for name in set(a) & set(answers[0]):
+                compared += 1
+                differ += a[name] != answers[0][name]
+    if compared:
+        print(f"   counters of answers for the same pattern compared: {compared}, differing: {differ}")
     for step, values in steps.items():
         print(f"   {step:40s} calls/request {len(values) / n:5.1f}  median {statistics.median(values):8.3f} ms"
               f"  sum/request {sum(values) / n:8.3f} ms")
@@ -137,12 +149,12 @@ experiments = [
     ("counters-idle", measure(True, False, 21), None, 30, 0.1),
     ("latency-21", measure(False, True, 21), None, 30, 0.0),
     ("sweep-24-latency-idle", sweep(24, True), None, 10, 0.1),
-    ("kind-global-ld-21-idle", named(lambda i: coalesced(i % 7 + 11), GLOBAL_LD), None, 30, 0.3),
+    ("kind-global-ld-21-idle", named(lambda i: coalesced(i % 7 + 11), GLOBAL_LD), None, 30, 0.25),
     ("kind-global-ld-21", named(lambda i: coalesced(i % 7 + 11), GLOBAL_LD), None, 30, 0.0),
-    ("kind-global-st-21-idle", named(lambda i: store(i % 7 + 11), GLOBAL_ST), None, 30, 0.3),
-    ("kind-shared-ld-21-idle", named(shared, SHARED_LD), None, 30, 0.3),
-    ("kind-sweep-24-global-ld-idle", sweep(24, True, GLOBAL_LD), None, 10, 0.3),
-    ("alternating-all-and-global-ld-idle", alternating, None, 20, 0.5),
+    ("kind-global-st-21-idle", named(lambda i: store(i % 7 + 11), GLOBAL_ST), None, 20, 0.25),
+    ("kind-shared-ld-21-idle", named(shared, SHARED_LD), None, 20, 0.25),
+    ("kind-sweep-24-global-ld-idle", sweep(24, True, GLOBAL_LD), None, 10, 0.25),
+    ("alternating-all-and-global-ld-idle", alternating, None, 12, 0.4),
 ]
 if len(sys.argv) > 3:  # only the experiments named
     experiments = [e for e in experiments if e[0] in sys.argv[3:]]
