@@ -184,8 +184,9 @@ struct CounterSession::Impl {
     /// SetConfig's passIndex says, and each Stop names the next; every run of `passes`
     /// consecutive passes therefore covers them all, whichever comes first.
     std::size_t nextPass = 0;
-    bool imageReady = false; // the counter data image initialised for the next measure()
-    bool started = false;    // nextPass configured and started by prepare()
+    bool imageReady = false;           // the counter data image initialised for the next measure()
+    bool imageEverInitialised = false; // passes may run (empty) against it
+    bool started = false;              // nextPass configured and started by prepare()
 
     std::optional<ProbeError> initialiseImage();
     /// Configures and starts nextPass, timing its start.
@@ -206,6 +207,7 @@ std::optional<ProbeError> CounterSession::Impl::initialiseImage() {
         r != CUPTI_SUCCESS) {
         return cuptiError(*api, r, "cuptiRangeProfilerCounterDataImageInitialize");
     }
+    imageEverInitialised = true;
     return std::nullopt;
 }
 
@@ -450,6 +452,14 @@ void CounterSession::prepare(bool timeEveryPass) {
     const TraceSpan step(timeEveryPass && impl.costliestPass() < 0
                              ? "cupti prepare, every pass timed (while idle)"
                              : "cupti prepare (while idle)");
+    // A pass needs an initialised counter data image, even one run empty (a session opened
+    // again has none yet: CUPTI crashed without it on an H100).
+    if (!impl.imageEverInitialised) {
+        if (impl.initialiseImage()) {
+            return;
+        }
+        impl.imageReady = true;
+    }
     bool ranEmpty = false;
     const auto runEmpty = [&] {
         if (impl.startPass() || impl.stopPass() != CUPTI_SUCCESS) {
