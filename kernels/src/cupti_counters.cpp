@@ -288,6 +288,10 @@ CounterSession::~CounterSession() {
     }
 }
 
+bool CounterSession::everStarted() const {
+    return m_impl && m_impl->firstStartDone;
+}
+
 void CounterSession::preload() {
     std::string why;
     if (const CuptiApi* api = loadCupti(why)) {

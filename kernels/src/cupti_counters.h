@@ -63,6 +63,10 @@ public:
 
     int passes() const { return m_passes; }
 
+    /// Whether a pass was ever started: the first start carries a set-up of about 200 ms on an
+    /// H100, so a session never started costs little to replace with another.
+    bool everStarted() const;
+
 private:
     CounterSession() = default;
     struct Impl;
