@@ -155,7 +155,7 @@ public:
         }
         std::optional<TraceSpan> counters;
         counters.emplace("device_info counters");
-        ensureCounters();
+        ensureCounters(nsightCounterNames());
         counters.reset();
         m_info.countersAvailable = m_counters.session != nullptr;
         m_info.countersUnavailableReason = m_counters.session ? "" : m_counters.error.message;
@@ -174,24 +174,11 @@ public:
         }
         const gpu::ReplayLaunch& replay = std::get<gpu::ReplayLaunch>(launch);
         Measurement result;
-        // The latency's kernels run while the counters' first pass stops (host work in CUPTI,
-        // about 5 ms on an H100), outside every range; they are read afterwards.
-        bool latencyQueued = false;
-        std::optional<ProbeError> latencyError;
-        const bool overlapLatency = options.latency && replay.op == gpu::ReplayOp::Load &&
-                                    std::max(1, options.repetitions) <= kLatencySlots;
+        // The counters first, then the latency: measured on an H100, the latency's kernels
+        // queued while the first pass stopped made that stop about 1 ms slower than they hid.
         if (options.counters) {
             const TraceSpan step("measure counters");
-            auto queueLatency = [&] {
-                latencyError = queueLatencyRuns(replay, std::max(1, options.repetitions));
-                latencyQueued = !latencyError;
-            };
-            auto counters =
-                overlapLatency ? countersFor({replay}, queueLatency) : countersFor({replay});
-            if (latencyError) {
-                return *latencyError;
-            }
-            if (auto error = keepCounters(std::move(counters), result)) {
+            if (auto error = keepCounters(countersFor({replay}, options.counterNames), result)) {
                 return *error;
             }
         } else {
@@ -199,7 +186,7 @@ public:
         }
         if (options.latency) {
             const TraceSpan step("measure latency");
-            if (auto error = measureLatency(replay, options.repetitions, result, latencyQueued)) {
+            if (auto error = measureLatency(replay, options.repetitions, result)) {
                 return *error;
             }
         }
@@ -241,7 +228,7 @@ public:
             if (options.counters) {
                 std::vector<gpu::ReplayLaunch> batch(launches.begin() + first,
                                                      launches.begin() + last);
-                auto counters = countersFor(batch);
+                auto counters = countersFor(batch, options.counterNames);
                 if (auto* error = std::get_if<ProbeError>(&counters)) {
                     if (error->fatal) {
                         return *error;
@@ -432,10 +419,28 @@ public:
     }
 
     void idle() override {
-        // Only a backend whose replay counters are open: the costliest pass of the next
-        // measurement (on an H100 the sector counters', whose start takes about 16 ms) is
-        // configured and started now.
-        if (!m_ready || !m_counters.session || cudaSetDevice(m_device) != cudaSuccess) {
+        // Only a backend whose replay counters are open. A request that named fewer counters
+        // than the open session holds was answered from it; the session for exactly those is
+        // opened now, off the request, so that the next one needs fewer passes. Then the
+        // costliest pass of the next measurement (on an H100 the sector counters', whose start
+        // takes about 16 ms) is configured and started.
+        //
+        // Not before the first request that reads counters: the first start of a session
+        // carries a set-up of about 200 ms on an H100, paid again by every session opened
+        // again, so a session device_info opened for all the counters is started only once a
+        // request says which it needs (an app asking for two would otherwise pay it twice on
+        // its first Run).
+        if (!m_ready || !m_counters.session || m_wantedCounters.empty() ||
+            cudaSetDevice(m_device) != cudaSuccess) {
+            return;
+        }
+        if (m_wantedCounters != m_counterSet) {
+            const TraceSpan step("counters reopen for the last request's counters (while idle)");
+            reopenCounters(m_wantedCounters);
+            if (!m_counters.session) {
+                return;
+            }
+            m_counters.session->prepare(true);
             return;
         }
         m_counters.session->prepare();
@@ -609,26 +614,57 @@ private:
         }
     }
 
-    /// The replay's counter session; the whole-kernel ones give way.
-    void ensureCounters() {
+    /// The replay's counter session, opened for `names` unless one is open or was tried
+    /// already (whatever it holds); the whole-kernel ones give way.
+    void ensureCounters(const std::vector<std::string>& names) {
         m_kindCounters = CounterSlot{};
-        openCounters(m_counters, m_kernelCounters, nsightCounterNames());
+        if (!m_counters.tried) {
+            m_counterSet = names;
+        }
+        openCounters(m_counters, m_kernelCounters, m_counterSet);
     }
 
+    /// Closes the replay's counter session and opens it for `names` (a context has one range
+    /// profiler, which holds one metric list).
+    void reopenCounters(const std::vector<std::string>& names) {
+        m_counters = CounterSlot{};
+        ensureCounters(names);
+    }
+
+    /// The replay's counters of `launches`, those named in `names` (empty: all of
+    /// nsightCounterNames(); the protocol checked each is one of them). An open session that
+    /// holds them all answers; otherwise one is opened for exactly these. Only the counters
+    /// asked for are returned, whichever session counted them.
     ProbeResult<std::vector<std::map<std::string, double>>>
     countersFor(const std::vector<gpu::ReplayLaunch>& launches,
-                const std::function<void()>& whileStopping = {}) {
-        ensureCounters();
+                const std::vector<std::string>& names) {
+        const std::vector<std::string>& wanted = names.empty() ? nsightCounterNames() : names;
+        m_wantedCounters = wanted;
+        ensureCounters(wanted);
+        const bool holdsAll = std::all_of(wanted.begin(), wanted.end(), [&](const std::string& n) {
+            return std::find(m_counterSet.begin(), m_counterSet.end(), n) != m_counterSet.end();
+        });
+        // A session that never started (device_info opened it for every counter) is replaced
+        // at once by one for exactly these: its open costs about 10 ms, while answering from
+        // it and opening the right one when idle would pay the first start's set-up twice.
+        if (m_counters.session &&
+            (!holdsAll || (m_counterSet != wanted && !m_counters.session->everStarted()))) {
+            reopenCounters(wanted);
+        }
         if (!m_counters.session) {
             return m_counters.error;
         }
-        return m_counters.session->measure(
-            static_cast<int>(launches.size()),
-            [&](int i) {
-                return gpu::launchReplay(launches[static_cast<std::size_t>(i)], nullptr) ==
-                       cudaSuccess;
-            },
-            {}, whileStopping);
+        auto measured = m_counters.session->measure(static_cast<int>(launches.size()), [&](int i) {
+            return gpu::launchReplay(launches[static_cast<std::size_t>(i)], nullptr) == cudaSuccess;
+        });
+        if (auto* counts = std::get_if<0>(&measured); counts && m_counterSet != wanted) {
+            for (std::map<std::string, double>& count : *counts) {
+                std::erase_if(count, [&](const auto& entry) {
+                    return std::find(wanted.begin(), wanted.end(), entry.first) == wanted.end();
+                });
+            }
+        }
+        return measured;
     }
 
     /// The launch for a checked access, or PatternRefused naming the first lane that does not fit.
@@ -743,10 +779,9 @@ private:
     }
 
     /// Times a load's cold and warm latency `repetitions` times, in batches of kLatencySlots
-    /// runs read with one copy and one wait each. `queued`: the first batch is on m_stream
-    /// already (queueLatencyRuns).
+    /// runs read with one copy and one wait each.
     std::optional<ProbeError> measureLatency(const gpu::ReplayLaunch& launch, int repetitions,
-                                             Measurement& result, bool queued = false) {
+                                             Measurement& result) {
         if (launch.op != gpu::ReplayOp::Load) {
             return std::nullopt; // a store's completion is not visible to the warp
         }
@@ -756,10 +791,8 @@ private:
         std::vector<long long> cycles(2 * static_cast<std::size_t>(kLatencySlots));
         for (int first = 0; first < total; first += kLatencySlots) {
             const int n = std::min(kLatencySlots, total - first);
-            if (!(queued && first == 0)) {
-                if (auto e = queueLatencyRuns(launch, n)) {
-                    return e;
-                }
+            if (auto e = queueLatencyRuns(launch, n)) {
+                return e;
             }
             if (auto e = check(cudaMemcpyAsync(cycles.data(), m_cycles,
                                                2 * static_cast<std::size_t>(n) * sizeof(long long),
@@ -1180,9 +1213,11 @@ private:
     void* m_flush = nullptr;
     std::size_t m_flushBytes = 0;
     std::size_t m_maxSharedBytes = 48 * 1024;
-    CounterSlot m_counters;       // the replay's (nsightCounterNames)
-    CounterSlot m_kernelCounters; // whole kernels' (kernelCounterNames)
-    CounterSlot m_kindCounters;   // kernels with constant, local or texture accesses
+    CounterSlot m_counters;                    // the replay's (m_counterSet, of nsightCounterNames)
+    std::vector<std::string> m_counterSet;     // what m_counters is (or was last) opened for
+    std::vector<std::string> m_wantedCounters; // the counters the last replay request named
+    CounterSlot m_kernelCounters;              // whole kernels' (kernelCounterNames)
+    CounterSlot m_kindCounters;                // kernels with constant, local or texture accesses
     std::vector<std::string> m_kindNames;
 };
 

@@ -49,8 +49,10 @@ public:
     /// other pass); the first time, before any pass was timed, pass 0 (whose start then carries
     /// the session's one-time set-up, about 200 ms). Kernels launched before the next measure()
     /// are outside every range and are not counted. Does nothing when already prepared; a
-    /// failure is left for measure() to report.
-    void prepare();
+    /// failure is left for measure() to report. `timeEveryPass`: before any pass was timed,
+    /// every pass is first run empty (outside any range) until each start is timed, so that
+    /// the costliest is the one started.
+    void prepare(bool timeEveryPass = false);
 
     /// Calls `launch(i)` for i in [0, count) inside one profiling session, count at most
     /// kMaxRangesPerBatch; each call must enqueue exactly one kernel, and is called once per pass
@@ -66,6 +68,10 @@ public:
             const std::function<void()>& whileStopping = {});
 
     int passes() const { return m_passes; }
+
+    /// Whether a pass was ever started: the first start carries a set-up of about 200 ms on an
+    /// H100, so a session never started costs little to replace with another.
+    bool everStarted() const;
 
 private:
     CounterSession() = default;

@@ -83,7 +83,9 @@ Measurement FakeBackend::modelMeasurement(const WarpAccess& access, const Measur
     Measurement measurement;
     if (options.counters) {
         const auto metrics = modernMetrics(predictModern(access));
-        const auto& names = nsightCounterNames();
+        // The counters asked for, as the CUDA backend answers.
+        const auto& names =
+            options.counterNames.empty() ? nsightCounterNames() : options.counterNames;
         for (const Metric& metric : metrics) {
             if (std::find(names.begin(), names.end(), metric.name) != names.end()) {
                 measurement.counters[metric.name] = metric.value;

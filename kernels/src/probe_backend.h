@@ -91,6 +91,9 @@ struct MeasureOptions {
     bool latency = true;  // single-warp cold and warm latency (clock64)
     bool grid = false;    // the pattern's expression over a whole grid (needs an expression)
     int repetitions = 21; // timed repetitions for medians
+    /// The replay counters to read, each one of nsightCounterNames(), in that list's order;
+    /// empty: all of them. Fewer counters can need fewer CUPTI passes.
+    std::vector<std::string> counterNames{};
 };
 
 struct Measurement {

@@ -313,6 +313,48 @@ std::optional<RequestError> checkFields(const json& request, const std::string& 
     return std::nullopt;
 }
 
+/// The "counterNames" option: a non-empty array of distinct replay counters
+/// (nsightCounterNames()), returned in that list's order so that equal sets compare equal.
+RequestResult<std::vector<std::string>> counterNamesOption(const json& value,
+                                                           const std::string& where) {
+    const std::vector<std::string>& all = nsightCounterNames();
+    if (!value.is_array() || value.empty()) {
+        return badRequest("\"counterNames\" must be a non-empty array of counter names; found " +
+                              describeJsonType(value),
+                          where);
+    }
+    std::vector<bool> named(all.size(), false);
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const std::string at = where + "/" + std::to_string(i);
+        const json& item = value[i];
+        const auto found = item.is_string()
+                               ? std::find(all.begin(), all.end(), item.get<std::string>())
+                               : all.end();
+        if (found == all.end()) {
+            std::string list;
+            for (const std::string& name : all) {
+                list += (list.empty() ? "" : ", ") + name;
+            }
+            return badRequest((item.is_string() ? "\"" + item.get<std::string>() + "\" is not"
+                                                : describeJsonType(item) + " is not") +
+                                  " one of the counters a measurement reads (" + list + ")",
+                              at);
+        }
+        const auto index = static_cast<std::size_t>(found - all.begin());
+        if (named[index]) {
+            return badRequest("\"" + *found + "\" is named twice", at);
+        }
+        named[index] = true;
+    }
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (named[i]) {
+            names.push_back(all[i]);
+        }
+    }
+    return names;
+}
+
 RequestResult<MeasureOptions> parseOptions(const json& request) {
     MeasureOptions options;
     const auto found = request.find("options");
@@ -345,9 +387,16 @@ RequestResult<MeasureOptions> parseOptions(const json& request) {
                                   where);
             }
             options.repetitions = static_cast<int>(value.get<std::int64_t>());
+        } else if (key == "counterNames") {
+            auto names = counterNamesOption(value, where);
+            if (auto* error = std::get_if<RequestError>(&names)) {
+                return *error;
+            }
+            options.counterNames = std::move(std::get<std::vector<std::string>>(names));
         } else {
             return badRequest("unknown option \"" + key +
-                                  "\"; the options are counters, latency, grid and repetitions",
+                                  "\"; the options are counters, counterNames, latency, grid and "
+                                  "repetitions",
                               where);
         }
     }
@@ -758,12 +807,14 @@ private:
         for (const char* op : kOps) {
             ops.push_back(op);
         }
-        return json{{"protocol", kProtocolVersion},
-                    {"probe", "warpscope-probe"},
-                    {"version", m_options.probeVersion},
-                    {"build", toJson(m_backend.buildInfo())},
-                    {"ops", std::move(ops)},
-                    {"maxRequestBytes", kMaxRequestLineBytes}};
+        return json{
+            {"protocol", kProtocolVersion},
+            {"probe", "warpscope-probe"},
+            {"version", m_options.probeVersion},
+            {"build", toJson(m_backend.buildInfo())},
+            {"ops", std::move(ops)},
+            {"measureOptions", {"counters", "counterNames", "latency", "grid", "repetitions"}},
+            {"maxRequestBytes", kMaxRequestLineBytes}};
     }
 
     Outcome measure(const json& id, const json& request) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Splits the cost of the probe's requests into their steps, on a GPU machine.
 
-Usage: probe_trace.py PROBE OUTDIR
+Usage: probe_trace.py PROBE OUTDIR [EXPERIMENT...]
 Runs PROBE with WARPSCOPE_PROBE_TRACE=1 (probe_trace.h: one stderr line per timed step) once
 per experiment below, each time with its own stderr file (OUTDIR/trace-NAME.txt; its first lines
 time the probe's start-up), and prints for each the request-to-answer median and, per traced
@@ -52,6 +52,7 @@ def run(name, requests, env=None, repeat=30, gap=0.0):
         ask(op, **fields)  # warm-up
         times = []
         cold, warm = [], []
+        seen = {}
         for i in range(repeat):
             if gap:
                 time.sleep(gap)
@@ -59,6 +60,9 @@ def run(name, requests, env=None, repeat=30, gap=0.0):
             op, fields = requests(i + 1)
             result = ask(op, **fields)
             times.append(1e3 * (time.perf_counter() - t))
+            if op == "measure":  # every answer for one pattern must count alike
+                seen.setdefault(json.dumps(fields["pattern"], sort_keys=True), []).append(
+                    result.get("counters") or {})
             for m in result.get("measurements", [result]):
                 latency = m.get("latency") or {}
                 if "coldCycles" in latency:
@@ -79,6 +83,14 @@ def run(name, requests, env=None, repeat=30, gap=0.0):
           + (f", {gap * 1e3:.0f} ms idle before each" if gap else ", back to back")
           + (f"; latency medians of the answers: cold {statistics.median(cold):.0f}, "
              f"warm {statistics.median(warm):.0f} cycles" if cold else ""))
+    compared = differ = 0
+    for answers in seen.values():
+        for a in answers[1:]:
+            for name in set(a) & set(answers[0]):
+                compared += 1
+                differ += a[name] != answers[0][name]
+    if compared:
+        print(f"   counters of answers for the same pattern compared: {compared}, differing: {differ}")
     for step, values in steps.items():
         print(f"   {step:40s} calls/request {len(values) / n:5.1f}  median {statistics.median(values):8.3f} ms"
               f"  sum/request {sum(values) / n:8.3f} ms")
@@ -91,10 +103,43 @@ def measure(counters, latency, repetitions):
                                               "repetitions": repetitions}})
 
 
-def sweep(n, latency):
+def sweep(n, latency, names=None):
+    options = {"counters": True, "latency": latency, "repetitions": 21}
+    if names:
+        options["counterNames"] = names
     return lambda i: ("sweep", {"patterns": [coalesced((i * n + k) % 97) for k in range(n)],
-                                "options": {"counters": True, "latency": latency,
-                                            "repetitions": 21}})
+                                "options": options})
+
+
+# The two counters the app's overlay compares for a kind (nsightCountersFor), as it asks.
+GLOBAL_LD = ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+             "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
+GLOBAL_ST = ["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+             "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]
+SHARED_LD = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]
+
+
+def named(pattern, names, repetitions=21):
+    return lambda i: ("measure", {"pattern": pattern(i),
+                                  "options": {"counterNames": names, "latency": True,
+                                              "repetitions": repetitions}})
+
+
+def store(i):
+    return {**coalesced(i), "op": "store"}
+
+
+def shared(i):
+    return {"space": "shared", "op": "load", "width": 4,
+            "addresses": [((l * (i % 3 + 1)) % 32) * 4 for l in range(32)]}
+
+
+def alternating(i):
+    # Every other request asks for every counter: the session is opened again each time.
+    if i % 2:
+        return measure(True, True, 21)(i)
+    return named(coalesced, GLOBAL_LD)(i)
 
 
 experiments = [
@@ -104,7 +149,15 @@ experiments = [
     ("counters-idle", measure(True, False, 21), None, 30, 0.1),
     ("latency-21", measure(False, True, 21), None, 30, 0.0),
     ("sweep-24-latency-idle", sweep(24, True), None, 10, 0.1),
+    ("kind-global-ld-21-idle", named(lambda i: coalesced(i % 7 + 11), GLOBAL_LD), None, 30, 0.25),
+    ("kind-global-ld-21", named(lambda i: coalesced(i % 7 + 11), GLOBAL_LD), None, 30, 0.0),
+    ("kind-global-st-21-idle", named(lambda i: store(i % 7 + 11), GLOBAL_ST), None, 20, 0.25),
+    ("kind-shared-ld-21-idle", named(shared, SHARED_LD), None, 20, 0.25),
+    ("kind-sweep-24-global-ld-idle", sweep(24, True, GLOBAL_LD), None, 10, 0.25),
+    ("alternating-all-and-global-ld-idle", alternating, None, 12, 0.4),
 ]
+if len(sys.argv) > 3:  # only the experiments named
+    experiments = [e for e in experiments if e[0] in sys.argv[3:]]
 for name, requests, env, repeat, gap in experiments:
     try:
         run(name, requests, env, repeat, gap)

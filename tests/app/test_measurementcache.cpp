@@ -74,10 +74,35 @@ TEST(MeasurementCache, KeysTellEveryPartOfTheAccessApart) {
     ProbeMeasureOptions noLatency;
     noLatency.latency = false;
     EXPECT_NE(MeasurementCache::keyOf(coalesced(11), noLatency, origin), base);
+    // Two counters read are another measurement than all of them.
+    const ProbeMeasureOptions kindOnly = withCountersOf(options, coalesced(11).kind);
+    EXPECT_NE(MeasurementCache::keyOf(coalesced(11), kindOnly, origin), base);
     ProbeMeasureOptions grid;
     grid.grid = true;
     EXPECT_TRUE(MeasurementCache::keyOf(coalesced(11), grid, origin).empty());
     EXPECT_EQ(MeasurementCache::keyOf(coalesced(11), options, origin), base);
+}
+
+TEST(MeasurementCache, APatternIsMeasuredWithItsKindsTwoCounters) {
+    const ProbeMeasureOptions all;
+    const ProbeMeasureOptions load = withCountersOf(all, coalesced(11).kind);
+    EXPECT_EQ(load.counterNames,
+              (std::vector<std::string>{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"}));
+    AccessKind sharedStore = coalesced(11).kind;
+    sharedStore.space = MemorySpace::Shared;
+    sharedStore.op = AccessOp::Store;
+    EXPECT_EQ(
+        withCountersOf(all, sharedStore).counterNames,
+        (std::vector<std::string>{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                                  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}));
+    // Kinds the replay does not measure, and no counters at all, are left as they are.
+    AccessKind local = coalesced(11).kind;
+    local.space = MemorySpace::Local;
+    EXPECT_TRUE(withCountersOf(all, local).counterNames.empty());
+    ProbeMeasureOptions timingOnly;
+    timingOnly.counters = false;
+    EXPECT_TRUE(withCountersOf(timingOnly, coalesced(11).kind).counterNames.empty());
 }
 
 TEST(MeasurementCache, AnotherDeviceOrProbeBuildNeverGetsTheEntry) {
@@ -182,8 +207,11 @@ TEST_F(MeasureAheadTest, ValuesMeasuredAheadShowAtOnceMarkedAsFromTheCache) {
             << qPrintable(window->warpView()->measurementMark().text);
         EXPECT_FALSE(window->warpView()->measurementMark().mismatch);
     }
-    // The cached counters are what the GPU gives for that value now.
+    // The cached counters are what the GPU gives for that value now: the two the overlay
+    // compares, the only ones asked for.
     const std::map<std::string, double> cached = shown()->counters;
+    EXPECT_EQ(cached.size(), 2u);
+    EXPECT_EQ(cached.count("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 1u);
     settle();
     window->runOnGpu(); // Run measures afresh
     settle();

@@ -415,6 +415,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadLine{"grid without an expression",
                 R"({"id":14,"op":"measure","options":{"grid":true},"pattern":)" + kCoalesced + "}",
                 14, "/options/grid", "address expression"},
+        BadLine{
+            "counterNames naming a counter a measurement does not read",
+            R"({"id":18,"op":"measure","options":{"counterNames":["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum","dram__bytes_read.sum"]},"pattern":)" +
+                kCoalesced + "}",
+            18, "/options/counterNames/1", "not one of the counters"},
+        BadLine{"counterNames empty",
+                R"({"id":19,"op":"measure","options":{"counterNames":[]},"pattern":)" + kCoalesced +
+                    "}",
+                19, "/options/counterNames", "non-empty array"},
+        BadLine{
+            "counterNames naming one twice",
+            R"({"id":20,"op":"sweep","options":{"counterNames":["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum","l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]},"patterns":[]})",
+            20, "/options/counterNames/1", "named twice"},
         BadLine{"sweep without patterns", R"({"id":15,"op":"sweep"})", 15, "/patterns",
                 "no \"patterns\""},
         BadLine{"cancel without a target", R"({"id":16,"op":"cancel"})", 16, "/target", "target"},
@@ -486,6 +499,32 @@ TEST(ProbeProtocol, MeasureAnswersCountersWithThePredictionBesideThem) {
     EXPECT_EQ(fake.lastOptions.repetitions, 5);
     EXPECT_TRUE(fake.lastOptions.counters);
     EXPECT_FALSE(fake.lastOptions.grid);
+}
+
+TEST(ProbeProtocol, MeasureAndSweepNamingCountersAnswerOnlyThose) {
+    FakeBackend fake;
+    const std::string requests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+    const std::string sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+    // Named in the other order: the backend gets them in nsightCounterNames()'s order.
+    const std::string named = R"("counterNames":[")" + sectors + R"(",")" + requests + R"("])";
+    Served served =
+        serveText(fake, request(3, "measure",
+                                R"("options":{)" + named + R"(},"pattern":)" + stridedPattern(2)) +
+                            request(4, "sweep",
+                                    R"("options":{"latency":false,)" + named + R"(},"patterns":[)" +
+                                        stridedPattern(1) + "]") +
+                            request(5, "measure", R"("pattern":)" + stridedPattern(2)));
+    ASSERT_EQ(served.lines.size(), 4u) << served.text; // the sweep's progress line too
+    const json& measured = served.lines[0]["result"]["counters"];
+    EXPECT_EQ(measured.size(), 2u) << measured.dump();
+    EXPECT_EQ(measured[requests], 1);
+    EXPECT_EQ(measured[sectors], 8);
+    const json& swept = served.lines[2]["result"]["measurements"][0]["counters"];
+    EXPECT_EQ(swept.size(), 2u) << swept.dump();
+    EXPECT_EQ(swept[sectors], 4);
+    // Without the option, every counter, as before.
+    EXPECT_EQ(served.lines[3]["result"]["counters"].size(), warpscope::nsightCounterNames().size());
+    EXPECT_TRUE(fake.lastOptions.counterNames.empty());
 }
 
 TEST(ProbeProtocol, MeasureTakesTheFileFormAndTheExpressionForm) {

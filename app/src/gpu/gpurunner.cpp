@@ -140,7 +140,7 @@ bool GpuRunner::showCached() {
         return false;
     }
     const std::optional<ProbeMeasurement> cached =
-        m_cache.find(evaluation->access, m_options, origin());
+        m_cache.find(evaluation->access, optionsFor(evaluation->access.kind), origin());
     if (!cached) {
         return false;
     }
@@ -170,7 +170,8 @@ void GpuRunner::autoRun() {
     }
     const NamedPattern pattern = m_document->current();
     const std::string key =
-        MeasurementCache::keyOf(m_document->evaluation()->access, m_options, origin());
+        MeasurementCache::keyOf(m_document->evaluation()->access,
+                                optionsFor(m_document->evaluation()->access.kind), origin());
     if (m_aheadJob != 0 && !key.empty() &&
         std::find(m_aheadKeys.begin(), m_aheadKeys.end(), key) != m_aheadKeys.end()) {
         // The sweep under way brings it: wait for that instead of queueing behind it.
@@ -224,8 +225,9 @@ void GpuRunner::measureAheadOf(bool around) {
             }
             break; // a value the model refuses: the drag cannot go there either
         }
-        std::string key = MeasurementCache::keyOf(access.value(), m_options, here);
-        if (m_cache.contains(access.value(), m_options, here) ||
+        const ProbeMeasureOptions options = optionsFor(access.value().kind);
+        std::string key = MeasurementCache::keyOf(access.value(), options, here);
+        if (m_cache.contains(access.value(), options, here) ||
             (m_job != 0 && access.value().kind == m_jobAccess.kind &&
              access.value().addresses == m_jobAccess.addresses)) {
             continue;
@@ -252,7 +254,7 @@ void GpuRunner::measureAheadOf(bool around) {
         m_client->cancel(m_aheadJob);
         ++m_aheadCancelled;
     }
-    ProbeMeasureOptions options = m_options;
+    ProbeMeasureOptions options = optionsFor(accesses.front().kind);
     options.grid = false;
     m_aheadAccesses = std::move(accesses);
     m_aheadKeys = std::move(keys);
@@ -267,7 +269,7 @@ void GpuRunner::onAheadSwept(int job, const std::vector<ProbeMeasurement>& measu
     m_aheadJob = 0;
     const QString here = origin();
     for (std::size_t i = 0; i < measurements.size() && i < m_aheadAccesses.size(); ++i) {
-        m_cache.put(m_aheadAccesses[i], m_options, here, measurements[i]);
+        m_cache.put(m_aheadAccesses[i], optionsFor(m_aheadAccesses[i].kind), here, measurements[i]);
     }
     m_aheadAccesses.clear();
     m_aheadKeys.clear();
@@ -322,7 +324,7 @@ void GpuRunner::send(const NamedPattern& pattern) {
     m_jobAccess = access.ok() ? access.value() : WarpAccess{};
     m_jobWarmUp = false;
     m_jobTimer.start();
-    m_job = m_client->measure(pattern, m_options);
+    m_job = m_client->measure(pattern, optionsFor(pattern.pattern.kind));
     emit measuringChanged(true);
 }
 
@@ -342,7 +344,7 @@ void GpuRunner::onMeasured(int job, const ProbeMeasurement& measurement) {
     }
     m_job = 0;
     m_lastRoundTripMs = static_cast<double>(m_jobTimer.nsecsElapsed()) / 1e6;
-    m_cache.put(m_jobAccess, m_options, origin(), measurement);
+    m_cache.put(m_jobAccess, optionsFor(m_jobAccess.kind), origin(), measurement);
     const bool warmUp = m_jobWarmUp;
     m_jobWarmUp = false;
     if (warmUp && !(m_pending && m_pending->pattern == m_jobPattern)) {

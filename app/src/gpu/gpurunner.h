@@ -46,6 +46,12 @@ public:
     MeasurementStore* store() const { return m_store; }
 
     ProbeMeasureOptions options() const { return m_options; }
+    /// The options a single pattern of `kind` is measured with: the user's, reading only the
+    /// two counters the overlay compares for the kind (fewer CUPTI passes: on an H100 a global
+    /// load's two need two passes instead of four).
+    ProbeMeasureOptions optionsFor(const AccessKind& kind) const {
+        return withCountersOf(m_options, kind);
+    }
     void setOptions(const ProbeMeasureOptions& options) { m_options = options; }
 
     bool autoRun() const { return m_autoRun; }

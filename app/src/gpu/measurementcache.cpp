@@ -40,6 +40,9 @@ std::string MeasurementCache::keyOf(const WarpAccess& access, const ProbeMeasure
     key += '\x1e';
     key += std::string(options.counters ? "c" : "") + (options.latency ? "l" : "") + "r" +
            std::to_string(options.repetitions);
+    for (const std::string& name : options.counterNames) {
+        key += ',' + name;
+    }
     return key;
 }
 

@@ -1,6 +1,8 @@
 // ProbeClient: the probe process, its request queue and its answers.
 #include "gpu/probeclient.h"
 
+#include <warpscope/model.h>
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -43,6 +45,13 @@ QJsonObject optionsJson(const ProbeMeasureOptions& options) {
     o.insert(QStringLiteral("latency"), options.latency);
     o.insert(QStringLiteral("grid"), options.grid);
     o.insert(QStringLiteral("repetitions"), options.repetitions);
+    if (!options.counterNames.empty()) {
+        QJsonArray names;
+        for (const std::string& name : options.counterNames) {
+            names.append(QString::fromStdString(name));
+        }
+        o.insert(QStringLiteral("counterNames"), names);
+    }
     return o;
 }
 
@@ -360,7 +369,25 @@ void ProbeClient::sendWaiting() {
     }
 }
 
+ProbeMeasureOptions withCountersOf(ProbeMeasureOptions options, const AccessKind& kind) {
+    if (options.counters &&
+        (kind.space == MemorySpace::Global || kind.space == MemorySpace::Shared)) {
+        const AccessCounters counters = nsightCountersFor(kind);
+        options.counterNames = {counters.first, counters.second};
+    }
+    return options;
+}
+
 void ProbeClient::send(Job& job) {
+    if (!m_probeNamesCounters && (job.op == Op::Measure || job.op == Op::Sweep) &&
+        job.line.contains("\"counterNames\"")) {
+        // A probe from before the option: it reads every counter, which holds these too.
+        QJsonObject request = QJsonDocument::fromJson(job.line).object();
+        QJsonObject options = request.value(QStringLiteral("options")).toObject();
+        options.remove(QStringLiteral("counterNames"));
+        request.insert(QStringLiteral("options"), options);
+        job.line = QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
+    }
     if (!m_watchdog->isActive()) {
         // An idle probe's silence starts counting now.
         m_sinceLastLine.restart();
@@ -537,6 +564,9 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
     case Op::Hello: {
         const int protocol = result.value(QStringLiteral("protocol")).toInt();
         m_startup.probeVersion = result.value(QStringLiteral("version")).toString();
+        m_probeNamesCounters = result.value(QStringLiteral("measureOptions"))
+                                   .toArray()
+                                   .contains(QStringLiteral("counterNames"));
         if (protocol != 1) {
             stopOnDiagnosis(protocolMismatch(protocol, 1, m_startup.probeVersion,
                                              QCoreApplication::applicationVersion(),

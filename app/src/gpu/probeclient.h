@@ -48,7 +48,14 @@ struct ProbeMeasureOptions {
     bool latency = true;
     bool grid = false;
     int repetitions = 21;
+    /// The replay counters to read (Nsight Compute names, each one of nsightCounterNames());
+    /// empty: all of them. Fewer counters can need fewer CUPTI passes (docs/protocol.md).
+    std::vector<std::string> counterNames{};
 };
+
+/// `options` reading only the two counters the app compares for `kind` (nsightCountersFor)
+/// when the kind is a global or shared access and counters are asked for; otherwise as given.
+ProbeMeasureOptions withCountersOf(ProbeMeasureOptions options, const AccessKind& kind);
 
 /// Why a job got no result. `code` is the protocol's error code (pattern_refused, no_device,
 /// counters_not_permitted, ...) or one of the client's own: probe_missing (it could not be
@@ -282,6 +289,7 @@ private:
     State m_state = State::Stopped;
     GpuInfo m_gpu;
     QString m_probeBuild;
+    bool m_probeNamesCounters = false; // hello listed "counterNames" among measureOptions
     int m_device = 0;
     std::vector<GpuInfo> m_devices;
     QString m_deviceNote;
