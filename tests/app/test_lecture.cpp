@@ -136,6 +136,55 @@ TEST_F(LectureTest, EverySlideShowsItsViewsOnItsOwnDocument) {
         << recordedQtWarnings().join(QLatin1Char('\n')).toStdString();
 }
 
+TEST_F(LectureTest, EveryViewOfTheDeckIsMadeWhenLectureModeOpensAndLaidOutAhead) {
+    // Made when the window opens, hidden until a slide places them: no step makes a view.
+    const int widgetsAtOpen = static_cast<int>(lecture->findChildren<QWidget*>().size());
+    const auto notes = lecture->findChildren<NotesView*>();
+    const auto grids = lecture->findChildren<GridView*>();
+    ASSERT_EQ(notes.size(), 1);
+    ASSERT_EQ(grids.size(), 1);
+    EXPECT_FALSE(notes.front()->isVisible());
+    EXPECT_FALSE(grids.front()->isVisible());
+    const auto settle = [] {
+        for (int pass = 0; pass < 8; ++pass) {
+            QApplication::processEvents();
+        }
+    };
+    int changes = 0;
+    int notesChecked = 0;
+    for (int slide = 1; slide < lecture->slideCount(); ++slide) {
+        const auto& views = deck.slides[static_cast<std::size_t>(slide)].views;
+        if (views == deck.slides[static_cast<std::size_t>(slide - 1)].views ||
+            std::find(views.begin(), views.end(), "grid") != views.end()) {
+            continue; // the same views stay; the grid view computes on a worker
+        }
+        SCOPED_TRACE(deck.slides[static_cast<std::size_t>(slide)].presetId);
+        ++changes;
+        lecture->setSlide(slide - 1);
+        settle(); // the frame, then the window idle: the next slide's views laid out ahead
+        NotesView* chart = notes.front();
+        const bool notesNext = std::find(views.begin(), views.end(), "notes") != views.end();
+        const QSize notesAhead = chart->size();
+        lecture->nextSlide();
+        settle();
+        EXPECT_EQ(static_cast<int>(lecture->findChildren<QWidget*>().size()), widgetsAtOpen);
+        if (notesNext) {
+            ++notesChecked;
+            EXPECT_EQ(notesAhead, chart->size()) << "the notes chart was not laid out ahead";
+        }
+        // The same picture as a window that shows the slide straight away.
+        LectureWindow fresh(deck);
+        fresh.present(lecture->size());
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&fresh));
+        fresh.setSlide(slide);
+        settle();
+        EXPECT_EQ(lecture->grab().toImage(), fresh.grab().toImage());
+    }
+    EXPECT_GE(changes, 4);
+    EXPECT_GE(notesChecked, 2);
+    EXPECT_EQ(static_cast<int>(lecture->findChildren<QWidget*>().size()), widgetsAtOpen);
+}
+
 TEST_F(LectureTest, SpaceRevealsTransactionsWithTheirLanes) {
     const int slide = slideOf(deck, "cached-misaligned");
     lecture->setSlide(slide);

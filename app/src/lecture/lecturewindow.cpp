@@ -25,6 +25,7 @@
 #include <QFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QImage>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMouseEvent>
@@ -169,6 +170,7 @@ LectureWindow::LectureWindow(Deck deck, QWidget* parent)
     layout->addLayout(bottom);
 
     applyFonts();
+    createDeckViews();
     if (!m_deck.slides.empty()) {
         setSlide(0);
     }
@@ -387,8 +389,23 @@ void LectureWindow::setKernelMeasurements(KernelMeasurementStore* store) {
         m_frames.erase(it);
         m_views.erase(QStringLiteral("notes"));
         m_placedViews.clear(); // the layout lost a view: place the slide's views again
+        createDeckViews();
         if (m_slide >= 0) {
             setSlide(m_slide);
+        }
+    }
+}
+
+void LectureWindow::createDeckViews() {
+    // Every view the deck shows, made when lecture mode opens rather than in the step that first
+    // shows it (a grid view, a notes chart, the streams or L2 views: tens of milliseconds each
+    // at 4K). They are hidden until a slide places them; the ones made before stay as they are.
+    for (const DeckSlide& slide : m_deck.slides) {
+        for (const std::string& view : slide.views) {
+            const QString name = QString::fromStdString(view);
+            if (m_frames.find(name) == m_frames.end()) {
+                viewWidget(name)->hide();
+            }
         }
     }
 }
@@ -464,6 +481,73 @@ void LectureWindow::prepareNextSlideTexts() {
     // while a layout request is pending.)
     const int width = contentsRect().marginsRemoved(layout()->contentsMargins()).width();
     m_caption->prepare(caption, m_caption->sizeFor(caption, width));
+}
+
+void LectureWindow::prepareNextSlideViews() {
+    if (m_slide < 0 || m_slide + 1 >= slideCount() || !isVisible()) {
+        return;
+    }
+    const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(m_slide + 1)];
+    QStringList names;
+    for (const std::string& view : next.views) {
+        names << QString::fromStdString(view);
+    }
+    if (names == m_placedViews) {
+        return; // the same views stay where they are
+    }
+    // The sizes the view area's layout will give them: the metrics table its own width, the
+    // drawings share the rest. A wrong guess costs nothing but time: the layout sets the true
+    // size when the slide shows them.
+    // The window less its margins, the title row, the caption and the step line (one line
+    // before the first step), with the layout's spacing between them.
+    const auto oneLine = [](const QLabel* label) {
+        // As QLabel measures a word-wrapped line.
+        const QMargins margins = label->contentsMargins();
+        return QFontMetrics(label->font())
+                   .boundingRect(QRect(0, 0, std::max(1, label->width()), 10000),
+                                 Qt::TextWordWrap | label->alignment(), QStringLiteral("Space"))
+                   .height() +
+               margins.top() + margins.bottom() + 2 * label->margin();
+    };
+    const QRect inner = contentsRect().marginsRemoved(layout()->contentsMargins());
+    const int spacing = layout()->spacing();
+    const QString title = slideTitle(next);
+    int height =
+        inner.height() - 2 * spacing -
+        m_title->sizeFor(title, m_title->width(), m_counter->sizeHint().height()).height() -
+        std::max(oneLine(m_step), m_keys->sizeHint().height());
+    if (const QString caption = QString::fromStdString(next.caption); !caption.isEmpty()) {
+        height -= m_caption->sizeFor(caption, inner.width()).height() + spacing;
+    }
+    const QSize area(m_viewArea->contentsRect().width(), height);
+    int shared = area.width() - m_viewLayout->spacing() * (static_cast<int>(names.size()) - 1);
+    int drawings = 0;
+    for (const QString& name : names) {
+        if (name == QLatin1String("metrics")) {
+            shared -= viewWidget(name)->width();
+        } else {
+            ++drawings;
+        }
+    }
+    const int drawingWidth = drawings > 0 ? std::max(1, shared / drawings) : 0;
+    const qreal dpr = devicePixelRatioF();
+    for (const QString& name : names) {
+        QWidget* frame = viewWidget(name);
+        if (frame->isVisible()) {
+            continue; // on screen now: the layout places it
+        }
+        const QSize size(name == QLatin1String("metrics") ? frame->width() : drawingWidth,
+                         area.height());
+        if (size.isEmpty()) {
+            continue;
+        }
+        // Laid out and drawn once at that size, off screen: its resize (type, scroll bars, a
+        // chart's layout) and its caches happen now, in the pause before the next key.
+        frame->resize(size);
+        QImage scratch((QSizeF(size) * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
+        scratch.setDevicePixelRatio(dpr);
+        frame->render(&scratch);
+    }
 }
 
 QString LectureWindow::counterText() const {
@@ -653,6 +737,7 @@ bool LectureWindow::event(QEvent* event) {
         m_preparePending = false;
         m_quietChecks = 0;
         prepareNextSlideTexts();
+        prepareNextSlideViews();
         return true;
     }
     const bool handled = QWidget::event(event);

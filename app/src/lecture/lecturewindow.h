@@ -132,6 +132,11 @@ private:
     /// is idle after the frame that shows this slide (or its new size): a slide change then
     /// only copies their pixels.
     void prepareNextSlideTexts();
+    /// Make every view the deck shows (hidden until a slide places it).
+    void createDeckViews();
+    /// Lay out and draw, off screen, the next slide's views that are not on screen now, at the
+    /// sizes its layout will give them (with the next slide's texts, when the window is idle).
+    void prepareNextSlideViews();
     /// Post the check that draws the next slide's texts once the window is idle (event()).
     void postIdleCheck();
     void finish();
