@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <optional>
+#include <string>
 
 namespace warpscope::probe {
 
@@ -34,80 +36,67 @@ const char* const kL2PersistenceUsage =
 
 using json = nlohmann::json;
 
-int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
-    json options = json::object();
-    bool asJson = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        if (arg == "--json") {
-            asJson = true;
-            continue;
-        }
-        if (arg == "--no-tuned" || arg == "--no-counters") {
-            options[arg == "--no-tuned" ? "tuned" : "counters"] = false;
-            continue;
-        }
-        if (i + 1 >= args.size()) {
-            return commandFail(arg.rfind("--", 0) == 0 ? arg + " needs a value"
-                                                       : "unexpected argument '" + arg + "'",
-                               kExitBadInput);
-        }
-        const std::string& value = args[++i];
-        if (arg == "--windows") {
-            json sizes = json::array();
-            for (const std::string& item : splitList(value)) {
-                const long long bytes = parseByteSize(item);
-                if (bytes < 0) {
-                    return commandFail("--windows: '" + item + "' is not a size (4096, 64K, 16M)",
-                                       kExitBadInput);
-                }
-                sizes.push_back(bytes);
-            }
-            options["windowBytes"] = sizes;
-        } else if (arg == "--hit-ratios") {
-            json ratios = json::array();
-            for (const std::string& item : splitList(value)) {
-                std::size_t used = 0;
-                double ratio = 0.0;
-                try {
-                    ratio = std::stod(item, &used);
-                } catch (const std::exception&) {
-                    used = 0;
-                }
-                if (used == 0 || used != item.size()) {
-                    return commandFail("--hit-ratios: '" + item + "' is not a number",
-                                       kExitBadInput);
-                }
-                ratios.push_back(ratio);
-            }
-            options["hitRatios"] = ratios;
-        } else if (arg == "--set-aside" || arg == "--stream") {
-            const long long bytes = parseByteSize(value);
+namespace {
+
+/// The options with a value (runMeasurementCommandLine's MeasurementOption).
+std::optional<int> readL2PersistenceOption(const std::string& arg, const std::string& value,
+                                           json& options) {
+    if (arg == "--windows") {
+        json sizes = json::array();
+        for (const std::string& item : splitList(value)) {
+            const long long bytes = parseByteSize(item);
             if (bytes < 0) {
-                return commandFail(arg + ": '" + value + "' is not a size (4096, 64K, 16M, 2G)",
+                return commandFail("--windows: '" + item + "' is not a size (4096, 64K, 16M)",
                                    kExitBadInput);
             }
-            options[arg == "--set-aside" ? "setAsideBytes" : "streamBytes"] = bytes;
-        } else if (arg == "--stream-per-region" || arg == "--repetitions") {
-            const long long number = parseByteSize(value);
-            if (number < 0 || value.find_first_not_of("0123456789") != std::string::npos) {
-                return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
-            }
-            options[arg == "--repetitions" ? "repetitions" : "streamPerRegion"] = number;
-        } else {
-            return commandFail("l2-persistence takes no option '" + arg + "'", kExitBadInput);
+            sizes.push_back(bytes);
         }
+        options["windowBytes"] = sizes;
+    } else if (arg == "--hit-ratios") {
+        json ratios = json::array();
+        for (const std::string& item : splitList(value)) {
+            std::size_t used = 0;
+            double ratio = 0.0;
+            try {
+                ratio = std::stod(item, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != item.size()) {
+                return commandFail("--hit-ratios: '" + item + "' is not a number", kExitBadInput);
+            }
+            ratios.push_back(ratio);
+        }
+        options["hitRatios"] = ratios;
+    } else if (arg == "--set-aside" || arg == "--stream") {
+        const long long bytes = parseByteSize(value);
+        if (bytes < 0) {
+            return commandFail(arg + ": '" + value + "' is not a size (4096, 64K, 16M, 2G)",
+                               kExitBadInput);
+        }
+        options[arg == "--set-aside" ? "setAsideBytes" : "streamBytes"] = bytes;
+    } else if (arg == "--stream-per-region" || arg == "--repetitions") {
+        const long long number = parseByteSize(value);
+        if (number < 0 || value.find_first_not_of("0123456789") != std::string::npos) {
+            return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
+        }
+        options[arg == "--repetitions" ? "repetitions" : "streamPerRegion"] = number;
+    } else {
+        return commandFail("l2-persistence takes no option '" + arg + "'", kExitBadInput);
     }
-    auto outcome =
-        runMeasurementCommand(runL2PersistenceRequest, options, makeBackend, pointsProgress());
-    if (const int* status = std::get_if<int>(&outcome)) {
-        return *status;
+    return std::nullopt;
+}
+
+/// The options without one: --no-tuned, --no-counters.
+bool readL2PersistenceFlag(const std::string& arg, json& options) {
+    if (arg == "--no-tuned" || arg == "--no-counters") {
+        options[arg == "--no-tuned" ? "tuned" : "counters"] = false;
+        return true;
     }
-    const json& answer = std::get<json>(outcome);
-    if (asJson) {
-        std::cout << answer.dump() << "\n";
-        return kExitOk;
-    }
+    return false;
+}
+
+void printL2Persistence(const json& answer) {
     const auto bytes = [](const json& value) { return formatBytes(value.get<std::int64_t>()); };
     std::cout << "device     " << answer.value("device", "") << "\n"
               << "L2         " << bytes(answer["l2Bytes"]) << ", persisting at most "
@@ -148,9 +137,16 @@ int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFact
                   << pad(counted ? fixed(point.value("regionHitPct", 0.0), 1) + " %" : "-", 9, true)
                   << pad(fixed(point.value("modelRegionHitPct", 0.0), 1) + " %", 9, true) << "\n";
     }
-    std::cout << "\n* the tuned hitRatio, min(1, set-aside / window). 'region' is the region's own "
-                 "hit rate, derived assuming every streaming read misses.\n";
-    return kExitOk;
+    std::cout << "\n* the tuned hitRatio, min(1, set-aside / window). 'region' is the share of "
+                 "the region's reads served by L2, from the DRAM bytes read.\n";
+}
+
+} // namespace
+
+int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
+    return runMeasurementCommandLine(args, makeBackend, runL2PersistenceRequest, pointsProgress(),
+                                     readL2PersistenceOption, printL2Persistence,
+                                     readL2PersistenceFlag);
 }
 
 } // namespace warpscope::probe

@@ -110,13 +110,17 @@ std::variant<nlohmann::json, int> runMeasurementCommand(MeasurementRequest reque
 int runMeasurementCommandLine(const std::vector<std::string>& args,
                               const BackendFactory& makeBackend, MeasurementRequest request,
                               const ProgressCallback& progress, const MeasurementOption& option,
-                              const std::function<void(const nlohmann::json&)>& print) {
+                              const std::function<void(const nlohmann::json&)>& print,
+                              const MeasurementFlag& flag) {
     nlohmann::json options = nlohmann::json::object();
     bool asJson = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
         if (arg == "--json") {
             asJson = true;
+            continue;
+        }
+        if (flag && flag(arg, options)) {
             continue;
         }
         if (i + 1 >= args.size()) {

@@ -48,13 +48,17 @@ std::variant<nlohmann::json, int> runMeasurementCommand(MeasurementRequest reque
 using MeasurementOption = std::function<std::optional<int>(
     const std::string& name, const std::string& value, nlohmann::json& options)>;
 
-/// A measurement command whole: reads `args` (--json; every other name with the value after it,
-/// through `option`; a name without a value, or a stray word, is refused), runs `request`
-/// (runMeasurementCommand, with `progress`) and prints the answer, as one JSON line with --json,
-/// else through `print`. Returns the exit status.
+/// Reads an option that takes no value into the request's options; false when `name` is none.
+using MeasurementFlag = std::function<bool(const std::string& name, nlohmann::json& options)>;
+
+/// A measurement command whole: reads `args` (--json; the names `flag` knows, alone; every other
+/// name with the value after it, through `option`; a name without a value, or a stray word, is
+/// refused), runs `request` (runMeasurementCommand, with `progress`) and prints the answer, as one
+/// JSON line with --json, else through `print`. Returns the exit status.
 int runMeasurementCommandLine(const std::vector<std::string>& args,
                               const BackendFactory& makeBackend, MeasurementRequest request,
                               const ProgressCallback& progress, const MeasurementOption& option,
-                              const std::function<void(const nlohmann::json&)>& print);
+                              const std::function<void(const nlohmann::json&)>& print,
+                              const MeasurementFlag& flag = {});
 
 } // namespace warpscope::probe
