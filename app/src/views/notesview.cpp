@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
@@ -91,6 +92,7 @@ NotesView::NotesView(KernelMeasurementStore* store, QWidget* parent)
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     m_plot = new QCustomPlot(splitter);
     m_plot->setObjectName(QStringLiteral("notesChart"));
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] { m_replotPending = false; });
     m_plot->setMinimumHeight(220);
     splitter->addWidget(m_plot);
 #else
@@ -409,7 +411,26 @@ void NotesView::fillChart() {
         m_plot->plotLayout()->setAutoMargins(QCP::msNone);
         m_plot->plotLayout()->setMargins(QMargins(2, 0, 2, 4));
     }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
+#endif
+}
+
+void NotesView::requestReplot() {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    // As QCustomPlot::rpQueuedReplot (one replot in the next pass of the event loop, however
+    // often the chart was filled), but skipped when the chart has been replotted since with what
+    // it holds now: a chart resized in the same pass (a slide change, a reveal that shows the
+    // finding) replots in its resize, and a second replot drew the same picture again (25–30 ms
+    // at 3840 × 2160).
+    if (m_replotPending) {
+        return;
+    }
+    m_replotPending = true;
+    QTimer::singleShot(0, this, [this] {
+        if (m_replotPending) {
+            m_plot->replot();
+        }
+    });
 #endif
 }
 

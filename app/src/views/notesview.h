@@ -90,6 +90,8 @@ private:
     void refresh();
     void fillTable();
     void fillChart();
+    /// Replot the chart in the next pass of the event loop unless it is replotted before then.
+    void requestReplot();
 
     KernelMeasurementStore* m_store;
     std::string m_experimentId;
@@ -106,6 +108,7 @@ private:
     int m_notesBars = 0;
     int m_measuredBars = 0;
     int m_revealedSeries = -1;
+    bool m_replotPending = false; // requestReplot() waits for the event loop
     std::vector<GpuSeries> m_gpuSeries;
 };
 
