@@ -90,7 +90,7 @@ private:
     void refresh();
     void fillTable();
     void fillChart();
-    /// Replot the chart in the next pass of the event loop unless it is replotted before then.
+    /// Replot the chart once in the next pass of the event loop (NotesChart).
     void requestReplot();
 
     KernelMeasurementStore* m_store;
@@ -108,7 +108,6 @@ private:
     int m_notesBars = 0;
     int m_measuredBars = 0;
     int m_revealedSeries = -1;
-    bool m_replotPending = false; // requestReplot() waits for the event loop
     std::vector<GpuSeries> m_gpuSeries;
 };
 
