@@ -31,6 +31,10 @@
 
 #include <vector>
 
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
 namespace warpscope::app::test {
 namespace {
 
@@ -379,6 +383,45 @@ TEST(NotesRun, NoGpuShowsTheNotesAndSaysSo) {
         EXPECT_EQ(view->measuredBarCount(), 0);
     }
 }
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+// A notes slide change in lecture mode fills the chart up to three times (the experiment, the GPU
+// line, the bars revealed) and resizes it as the labels above it wrap; a replot of the chart takes
+// 4–32 ms at 3840 × 2160. It is replotted once, in the next pass of the event loop, at its final
+// size and with the final bars.
+TEST(NotesChart, FilledAndResizedInOnePassReplotsOnce) {
+    KernelMeasurementStore store;
+    NotesView view(&store);
+    ASSERT_NE(view.chart(), nullptr);
+    view.resize(1200, 800);
+    view.show();
+    for (int pass = 0; pass < 5; ++pass) {
+        QCoreApplication::processEvents();
+    }
+    int replots = 0;
+    QSize replottedAt;
+    QObject::connect(view.chart(), &QCustomPlot::afterReplot, &view, [&] {
+        ++replots;
+        replottedAt = view.chart()->size();
+    });
+    const QSize before = view.chart()->size();
+    ASSERT_TRUE(view.setExperiment(notesExperiments().back().id));
+    view.setGpuStatus(QStringLiteral("This GPU: not measured."));
+    view.setRevealedSeries(1);
+    view.resize(1200, 900); // the chart is resized in the same pass
+    ASSERT_NE(view.chart()->size(), before);
+    for (int pass = 0; pass < 5; ++pass) {
+        QCoreApplication::processEvents();
+    }
+    EXPECT_EQ(replots, 1);
+    EXPECT_EQ(replottedAt, view.chart()->size());
+    // Nothing changed since: nothing more is replotted.
+    for (int pass = 0; pass < 5; ++pass) {
+        QCoreApplication::processEvents();
+    }
+    EXPECT_EQ(replots, 1);
+}
+#endif
 
 } // namespace
 } // namespace warpscope::app::test

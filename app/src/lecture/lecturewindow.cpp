@@ -465,11 +465,30 @@ QString LectureWindow::captionText() const {
                : QString::fromStdString(m_deck.slides[static_cast<std::size_t>(m_slide)].caption);
 }
 
-void LectureWindow::prepareNextSlideTexts() {
-    if (m_slide < 0 || m_slide + 1 >= slideCount() || !isVisible()) {
+int LectureWindow::slideAfter(int index) const {
+    if (index < 0 || slideCount() < 2) {
+        return -1;
+    }
+    return index + 1 < slideCount() ? index + 1 : 0;
+}
+
+namespace {
+
+QStringList slideViews(const DeckSlide& slide) {
+    QStringList names;
+    for (const std::string& view : slide.views) {
+        names << QString::fromStdString(view);
+    }
+    return names;
+}
+
+} // namespace
+
+void LectureWindow::prepareSlideTexts(int index) {
+    if (index < 0 || index >= slideCount() || !isVisible()) {
         return;
     }
-    const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(m_slide + 1)];
+    const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(index)];
     // The sizes the layout will give them: the title keeps its width (the counter beside it has
     // a fixed one, see applyFonts()) and is at least as high as the counter; the caption spans
     // the window. A wrong guess costs nothing but the time: the paint then draws the text itself.
@@ -483,15 +502,12 @@ void LectureWindow::prepareNextSlideTexts() {
     m_caption->prepare(caption, m_caption->sizeFor(caption, width));
 }
 
-void LectureWindow::prepareNextSlideViews() {
-    if (m_slide < 0 || m_slide + 1 >= slideCount() || !isVisible()) {
+void LectureWindow::prepareSlideViews(int index, const QStringList& leave) {
+    if (index < 0 || index >= slideCount() || !isVisible()) {
         return;
     }
-    const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(m_slide + 1)];
-    QStringList names;
-    for (const std::string& view : next.views) {
-        names << QString::fromStdString(view);
-    }
+    const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(index)];
+    const QStringList names = slideViews(next);
     if (names == m_placedViews) {
         return; // the same views stay where they are
     }
@@ -533,8 +549,8 @@ void LectureWindow::prepareNextSlideViews() {
     const qreal dpr = devicePixelRatioF();
     for (const QString& name : names) {
         QWidget* frame = viewWidget(name);
-        if (frame->isVisible()) {
-            continue; // on screen now: the layout places it
+        if (frame->isVisible() || leave.contains(name)) {
+            continue; // on screen now (the layout places it), or prepared for another slide
         }
         const QSize size(name == QLatin1String("metrics") ? frame->width() : drawingWidth,
                          area.height());
@@ -606,7 +622,7 @@ void LectureWindow::applyFonts() {
     m_title->setFont(sized(kTitlePx, true));
     m_counter->setFont(sized(kCounterPx, false));
     // The counter is as wide as its widest text ("35 / 35"), so the title beside it keeps its
-    // width from slide to slide and its picture can be drawn ahead (prepareNextSlideTexts()).
+    // width from slide to slide and its picture can be drawn ahead (prepareSlideTexts()).
     const QFontMetrics counterMetrics(m_counter->font());
     int counterWidth = 0;
     for (int slide = 1; slide <= slideCount(); ++slide) {
@@ -736,8 +752,18 @@ bool LectureWindow::event(QEvent* event) {
         }
         m_preparePending = false;
         m_quietChecks = 0;
-        prepareNextSlideTexts();
-        prepareNextSlideViews();
+        const int next = slideAfter(m_slide);
+        prepareSlideTexts(next);
+        prepareSlideViews(next, {});
+        // And the slide after that one: a slide with nothing to reveal (the transfers slide) is
+        // often left at once, with no pause in which to prepare what follows it. Its pictures
+        // are kept beside this slide's and the next one's (SlideTextLabel keeps four), so the
+        // next idle pass draws only one slide's texts again; the views the next slide shows
+        // stay at the sizes it gives them.
+        if (const int afterNext = slideAfter(next); afterNext >= 0 && afterNext != m_slide) {
+            prepareSlideTexts(afterNext);
+            prepareSlideViews(afterNext, slideViews(m_deck.slides[static_cast<std::size_t>(next)]));
+        }
         return true;
     }
     const bool handled = QWidget::event(event);

@@ -128,15 +128,19 @@ private:
     void applyReveal();
     void applyFonts();
     void updateTexts();
-    /// Draw the next slide's title and caption ahead (SlideTextLabel::prepare), once the window
+    /// The slide the next key most likely shows after slide `index`: the one after it, and after
+    /// the last the first (Home); -1 in a deck of one slide.
+    int slideAfter(int index) const;
+    /// Draw slide `index`'s title and caption ahead (SlideTextLabel::prepare), once the window
     /// is idle after the frame that shows this slide (or its new size): a slide change then
     /// only copies their pixels.
-    void prepareNextSlideTexts();
+    void prepareSlideTexts(int index);
     /// Make every view the deck shows (hidden until a slide places it).
     void createDeckViews();
-    /// Lay out and draw, off screen, the next slide's views that are not on screen now, at the
-    /// sizes its layout will give them (with the next slide's texts, when the window is idle).
-    void prepareNextSlideViews();
+    /// Lay out and draw, off screen, slide `index`'s views that are not on screen now and not
+    /// in `leave`, at the sizes its layout will give them (with its texts, when the window is
+    /// idle).
+    void prepareSlideViews(int index, const QStringList& leave);
     /// Post the check that draws the next slide's texts once the window is idle (event()).
     void postIdleCheck();
     void finish();

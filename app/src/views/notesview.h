@@ -90,6 +90,8 @@ private:
     void refresh();
     void fillTable();
     void fillChart();
+    /// Replot the chart once in the next pass of the event loop (NotesChart).
+    void requestReplot();
 
     KernelMeasurementStore* m_store;
     std::string m_experimentId;
