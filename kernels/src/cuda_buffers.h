@@ -1,6 +1,6 @@
-// Pieces the probe's CUDA experiments share (transfers_cuda.cpp, streams_cuda.cpp): a CUDA
-// status turned into a ProbeError (sticky errors fatal, failed allocations OutOfMemory), and
-// device, pinned-host and stream handles freed on every path.
+// Pieces the probe's CUDA experiments share (transfers_cuda.cpp, streams_cuda.cpp,
+// l2_persistence_cuda.cpp): a CUDA status turned into a ProbeError (sticky errors fatal, failed
+// allocations OutOfMemory), and device, pinned-host, stream and event handles freed on every path.
 #pragma once
 
 #include "probe_backend.h"
@@ -79,6 +79,20 @@ struct Stream {
     ~Stream() {
         if (s) {
             cudaStreamDestroy(s);
+        }
+    }
+};
+
+/// A start and a stop event for timing on a stream.
+struct Events {
+    cudaEvent_t start = nullptr;
+    cudaEvent_t stop = nullptr;
+    ~Events() {
+        if (start) {
+            cudaEventDestroy(start);
+        }
+        if (stop) {
+            cudaEventDestroy(stop);
         }
     }
 };

@@ -4,6 +4,7 @@
 // path out.
 #include "l2_persistence_cuda.h"
 
+#include "cuda_buffers.h"
 #include "cupti_counters.h"
 #include "l2_persistence_kernels.h"
 
@@ -17,66 +18,6 @@
 namespace warpscope::probe {
 
 namespace {
-
-bool isSticky(cudaError_t status) {
-    switch (status) {
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchFailure:
-    case cudaErrorMisalignedAddress:
-    case cudaErrorHardwareStackError:
-    case cudaErrorIllegalInstruction:
-    case cudaErrorInvalidPc:
-    case cudaErrorAssert:
-    case cudaErrorUnknown:
-        return true;
-    default:
-        return false;
-    }
-}
-
-std::optional<ProbeError> check(cudaError_t status, const std::string& what) {
-    if (status == cudaSuccess) {
-        return std::nullopt;
-    }
-    (void)cudaGetLastError();
-    if (status == cudaErrorMemoryAllocation) {
-        return ProbeError{ProbeErrorCode::OutOfMemory,
-                          "could not allocate " + what + " (" + cudaGetErrorString(status) + ")",
-                          false};
-    }
-    const bool fatal = isSticky(status);
-    return ProbeError{fatal ? ProbeErrorCode::KernelFault : ProbeErrorCode::Internal,
-                      what + ": " + cudaGetErrorString(status), fatal};
-}
-
-#define WS_TRY(call, what)                                                                         \
-    do {                                                                                           \
-        if (auto failed_ = check((call), (what))) {                                                \
-            return *failed_;                                                                       \
-        }                                                                                          \
-    } while (0)
-
-struct DeviceArray {
-    void* p = nullptr;
-    ~DeviceArray() {
-        if (p) {
-            cudaFree(p);
-        }
-    }
-};
-
-struct Events {
-    cudaEvent_t start = nullptr;
-    cudaEvent_t stop = nullptr;
-    ~Events() {
-        if (start) {
-            cudaEventDestroy(start);
-        }
-        if (stop) {
-            cudaEventDestroy(stop);
-        }
-    }
-};
 
 /// The stream, and on the way out: no window, no persisting lines, the limit as it was.
 struct WindowedStream {

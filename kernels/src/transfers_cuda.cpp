@@ -197,19 +197,6 @@ struct HostPageable {
     }
 };
 
-struct Events {
-    cudaEvent_t start = nullptr;
-    cudaEvent_t stop = nullptr;
-    ~Events() {
-        if (start) {
-            cudaEventDestroy(start);
-        }
-        if (stop) {
-            cudaEventDestroy(stop);
-        }
-    }
-};
-
 void fill(float* data, std::int64_t n, float value) {
     std::fill(data, data + n, value);
 }
