@@ -23,12 +23,6 @@ constexpr int kMaxRepetitions = 1000;
 constexpr int kMaxStreamPerRegion = 64;
 constexpr std::int64_t kMaxStreamBytes = std::int64_t{64} << 30;
 
-RequestError badField(std::string message, std::string where) {
-    RequestError error(ProbeError{ProbeErrorCode::BadRequest, std::move(message), false});
-    error.where = std::move(where);
-    return error;
-}
-
 bool sameRatio(double a, double b) {
     return std::fabs(a - b) < 1e-6;
 }
@@ -257,7 +251,7 @@ RequestResult<L2PersistenceOptions> parseL2PersistenceOptions(const json& reques
         return options;
     }
     if (!found->is_object()) {
-        return badField("\"options\" must be an object", "/options");
+        return badRequestAt("\"options\" must be an object", "/options");
     }
     static const char* const kKeys[] = {"windowBytes",   "hitRatios",   "tuned",
                                         "setAsideBytes", "streamBytes", "streamPerRegion",
@@ -265,11 +259,11 @@ RequestResult<L2PersistenceOptions> parseL2PersistenceOptions(const json& reques
     for (const auto& item : found->items()) {
         if (std::find_if(std::begin(kKeys), std::end(kKeys),
                          [&](const char* key) { return item.key() == key; }) == std::end(kKeys)) {
-            return badField("measure_l2_persistence takes no option \"" + item.key() +
-                                "\"; the options are windowBytes, hitRatios, tuned, "
-                                "setAsideBytes, streamBytes, streamPerRegion, repetitions and "
-                                "counters",
-                            "/options/" + item.key());
+            return badRequestAt("measure_l2_persistence takes no option \"" + item.key() +
+                                    "\"; the options are windowBytes, hitRatios, tuned, "
+                                    "setAsideBytes, streamBytes, streamPerRegion, repetitions and "
+                                    "counters",
+                                "/options/" + item.key());
         }
     }
     const auto integer = [&](const char* key, std::int64_t low, std::int64_t high,
@@ -280,9 +274,9 @@ RequestResult<L2PersistenceOptions> parseL2PersistenceOptions(const json& reques
         }
         if (!value->is_number_integer() || value->get<std::int64_t>() < low ||
             value->get<std::int64_t>() > high) {
-            return badField(std::string("\"") + key + "\" must be an integer between " +
-                                std::to_string(low) + " and " + std::to_string(high),
-                            std::string("/options/") + key);
+            return badRequestAt(std::string("\"") + key + "\" must be an integer between " +
+                                    std::to_string(low) + " and " + std::to_string(high),
+                                std::string("/options/") + key);
         }
         out = value->get<std::int64_t>();
         return std::nullopt;
@@ -293,8 +287,8 @@ RequestResult<L2PersistenceOptions> parseL2PersistenceOptions(const json& reques
             return std::nullopt;
         }
         if (!value->is_boolean()) {
-            return badField(std::string("\"") + key + "\" must be true or false",
-                            std::string("/options/") + key);
+            return badRequestAt(std::string("\"") + key + "\" must be true or false",
+                                std::string("/options/") + key);
         }
         out = value->get<bool>();
         return std::nullopt;
@@ -314,32 +308,32 @@ RequestResult<L2PersistenceOptions> parseL2PersistenceOptions(const json& reques
     options.repetitions = static_cast<int>(repetitions);
     if (const auto windows = found->find("windowBytes"); windows != found->end()) {
         if (!windows->is_array() || windows->size() > kMaxWindows) {
-            return badField("\"windowBytes\" must be an array of at most " +
-                                std::to_string(kMaxWindows) + " byte counts",
-                            "/options/windowBytes");
+            return badRequestAt("\"windowBytes\" must be an array of at most " +
+                                    std::to_string(kMaxWindows) + " byte counts",
+                                "/options/windowBytes");
         }
         for (std::size_t i = 0; i < windows->size(); ++i) {
             const json& window = (*windows)[i];
             if (!window.is_number_integer() || window.get<std::int64_t>() < 1024 ||
                 window.get<std::int64_t>() > kMaxStreamBytes ||
                 window.get<std::int64_t>() % 1024 != 0) {
-                return badField("a window size must be a multiple of 1 KiB, at least 1 KiB",
-                                "/options/windowBytes/" + std::to_string(i));
+                return badRequestAt("a window size must be a multiple of 1 KiB, at least 1 KiB",
+                                    "/options/windowBytes/" + std::to_string(i));
             }
             options.windowBytes.push_back(window.get<std::int64_t>());
         }
     }
     if (const auto ratios = found->find("hitRatios"); ratios != found->end()) {
         if (!ratios->is_array() || ratios->size() > kMaxRatios) {
-            return badField("\"hitRatios\" must be an array of at most " +
-                                std::to_string(kMaxRatios) + " numbers",
-                            "/options/hitRatios");
+            return badRequestAt("\"hitRatios\" must be an array of at most " +
+                                    std::to_string(kMaxRatios) + " numbers",
+                                "/options/hitRatios");
         }
         for (std::size_t i = 0; i < ratios->size(); ++i) {
             const json& ratio = (*ratios)[i];
             if (!ratio.is_number() || !(ratio.get<double>() > 0.0 && ratio.get<double>() <= 1.0)) {
-                return badField("a hitRatio must be a number above 0 and at most 1",
-                                "/options/hitRatios/" + std::to_string(i));
+                return badRequestAt("a hitRatio must be a number above 0 and at most 1",
+                                    "/options/hitRatios/" + std::to_string(i));
             }
             options.hitRatios.push_back(ratio.get<double>());
         }
@@ -394,24 +388,11 @@ json toJson(const L2PersistenceMeasurement& measurement) {
 RequestResult<json> runL2PersistenceRequest(const json& request, Backend& backend,
                                             const ProgressCallback& progress,
                                             const CancelCallback& cancelled) {
-    for (const auto& item : request.items()) {
-        if (item.key() != "id" && item.key() != "op" && item.key() != "options" &&
-            item.key() != "device") {
-            return badField("the op \"measure_l2_persistence\" takes no field \"" + item.key() +
-                                "\"",
-                            "/" + item.key());
-        }
-    }
-    auto options = parseL2PersistenceOptions(request);
-    if (auto* error = std::get_if<RequestError>(&options)) {
-        return *error;
-    }
-    auto measured =
-        backend.measureL2Persistence(std::get<L2PersistenceOptions>(options), progress, cancelled);
-    if (auto* error = std::get_if<ProbeError>(&measured)) {
-        return RequestError(*error);
-    }
-    return toJson(std::get<L2PersistenceMeasurement>(measured));
+    return runExperimentRequest(request, "measure_l2_persistence", parseL2PersistenceOptions,
+                                [&](const L2PersistenceOptions& options) {
+                                    return backend.measureL2Persistence(options, progress,
+                                                                        cancelled);
+                                });
 }
 
 } // namespace warpscope::probe

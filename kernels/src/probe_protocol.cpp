@@ -710,39 +710,30 @@ private:
             return selfcheck(id);
         }
         if (op == "measure_transfers") {
-            ProgressWriter progress(id, m_options.progressInterval,
-                                    [this](const json& line) { m_shared->write(line); });
-            auto result = runTransfersRequest(
-                request, m_backend, [&](int done, int total) { progress(done, total); },
-                [this] { return m_shared->cancelRequested.load(); });
-            if (auto* error = std::get_if<RequestError>(&result)) {
-                return fail(id, *error);
-            }
-            return {okResponse(id, std::get<json>(std::move(result)))};
+            return experiment(id, request, runTransfersRequest);
         }
         if (op == "measure_streams") {
-            ProgressWriter progress(id, m_options.progressInterval,
-                                    [this](const json& line) { m_shared->write(line); });
-            auto result = runStreamsRequest(
-                request, m_backend, [&](int done, int total) { progress(done, total); },
-                [this] { return m_shared->cancelRequested.load(); });
-            if (auto* error = std::get_if<RequestError>(&result)) {
-                return fail(id, *error);
-            }
-            return {okResponse(id, std::get<json>(std::move(result)))};
+            return experiment(id, request, runStreamsRequest);
         }
         if (op == "measure_l2_persistence") {
-            ProgressWriter progress(id, m_options.progressInterval,
-                                    [this](const json& line) { m_shared->write(line); });
-            auto result = runL2PersistenceRequest(
-                request, *m_target, [&](int done, int total) { progress(done, total); },
-                [this] { return m_shared->cancelRequested.load(); });
-            if (auto* error = std::get_if<RequestError>(&result)) {
-                return fail(id, *error);
-            }
-            return {okResponse(id, std::get<json>(std::move(result)))};
+            return experiment(id, request, runL2PersistenceRequest);
         }
         return fail(id, makeError(ProbeErrorCode::Internal, "op \"" + op + "\" not dispatched"));
+    }
+
+    /// An experiment's request (measure_transfers, measure_streams, measure_l2_persistence) on
+    /// the request's device, with progress lines and cancel.
+    template <class Request>
+    Outcome experiment(const json& id, const json& request, Request runRequest) {
+        ProgressWriter progress(id, m_options.progressInterval,
+                                [this](const json& line) { m_shared->write(line); });
+        auto result = runRequest(
+            request, *m_target, [&](int done, int total) { progress(done, total); },
+            [this] { return m_shared->cancelRequested.load(); });
+        if (auto* error = std::get_if<RequestError>(&result)) {
+            return fail(id, *error);
+        }
+        return {okResponse(id, std::get<json>(std::move(result)))};
     }
 
     /// The backend of the request's "device" (absent: device 0), or why there is none.

@@ -1649,6 +1649,34 @@ TEST(ProbeDevices, AnUnknownOrMalformedDeviceIsABadRequestNamingTheDevices) {
     EXPECT_EQ(fake.measureCalls.load(), 0);
 }
 
+TEST(ProbeDevices, TheExperimentsRunOnTheDeviceAsked) {
+    FakeBackend fake;
+    fake.deviceCount = 2;
+    const Served served = serveText(
+        fake,
+        request(1, "measure_transfers",
+                R"("options":{"sizes":[4096],"modes":["h2d_pinned"],"repetitions":3},"device":1)") +
+            request(2, "measure_streams",
+                    R"("options":{"bytes":16777216,"streams":[2]},"device":1)") +
+            request(3, "measure_l2_persistence",
+                    R"("options":{"windowBytes":[2097152]},"device":1)") +
+            request(4, "measure_streams",
+                    R"("options":{"bytes":16777216,"streams":[2]},"device":5)"));
+    std::vector<json> answers;
+    for (const json& line : served.lines) {
+        if (line.contains("ok")) {
+            answers.push_back(line);
+        }
+    }
+    ASSERT_EQ(answers.size(), 4u) << served.text;
+    EXPECT_EQ(answers[0]["result"]["device"], "warpscope fake GPU 1") << answers[0].dump();
+    EXPECT_EQ(answers[1]["result"]["device"], "warpscope fake GPU 1") << answers[1].dump();
+    EXPECT_EQ(answers[2]["ok"], true) << answers[2].dump();
+    EXPECT_EQ(answers[3]["error"]["where"], "/device") << answers[3].dump();
+    // None of them ran on device 0's backend.
+    EXPECT_EQ(fake.measureL2PersistenceCalls.load(), 0);
+}
+
 TEST(ProbeDevices, OneDeviceByDefaultAndDeviceZeroIsItself) {
     FakeBackend fake;
     const Served served = serveText(
