@@ -40,6 +40,10 @@ const char* const kRunKernelUsage =
                          several parameters together (a block shape: --sweep bx=32,16
                          --sweep by=32,16)
   --warm                 no L2 flush between timed launches (labelled warm)
+  --flush clean|dirty|none  how L2 is emptied before the timed and the counted launches
+                         (experiments on the cold state): clean (default) writes 2 x L2 and
+                         reads it back, dirty only writes it (L2 full of dirty lines), none
+                         flushes nothing (warm, the counted launch too)
   --no-counters          skip the counters
   --repetitions N        timed launches for the median (default 21)
   --json                 one JSON line per kernel: the measure_kernel answer
@@ -270,14 +274,24 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
             continue;
         }
         if (arg != "--param" && arg != "--grid" && arg != "--block" && arg != "--sweep" &&
-            arg != "--repetitions") {
+            arg != "--repetitions" && arg != "--flush") {
             return usageError("unknown option '" + arg + "' for run-kernel");
         }
         if (i + 1 >= args.size()) {
             return usageError("the option " + arg + " needs a value");
         }
         const std::string value = args[++i];
-        if (arg == "--repetitions") {
+        if (arg == "--flush") {
+            if (value == "clean") {
+                options.flush = KernelMeasureOptions::Flush::Clean;
+            } else if (value == "dirty") {
+                options.flush = KernelMeasureOptions::Flush::Dirty;
+            } else if (value == "none") {
+                options.flush = KernelMeasureOptions::Flush::None;
+            } else {
+                return usageError("--flush takes clean, dirty or none, not '" + value + "'");
+            }
+        } else if (arg == "--repetitions") {
             auto n = parseInteger(value);
             if (!n || *n < 1 || *n > 1000) {
                 return usageError("--repetitions takes an integer from 1 to 1000, not '" + value +
@@ -455,7 +469,10 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
         printTiming(m);
     } else {
         std::cout << "Kernel:   " << kernel->name << ", " << list.size() << " points ("
-                  << (options.cold ? "cold: L2 flushed before each launch" : "warm") << ")\n\n";
+                  << (options.cold && options.flush != KernelMeasureOptions::Flush::None
+                          ? "cold: L2 flushed before each launch"
+                          : "warm")
+                  << ")\n\n";
         std::cout << pad("launch", 48) << pad("ms", 10, true) << pad("GB/s", 10, true)
                   << pad("% copy", 9, true) << "  counters\n";
         for (std::size_t i = 0; i < results.size(); ++i) {

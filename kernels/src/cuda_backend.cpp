@@ -989,7 +989,8 @@ private:
                                                     const KernelMeasureOptions& options) {
         const ResolvedKernel& kernel = item.kernel;
         KernelMeasurement result;
-        result.cold = options.cold;
+        result.cold = options.cold && options.flush != KernelMeasureOptions::Flush::None;
+        result.flush = options.flush;
         result.copyBandwidthGBs = m_info.measuredCopyBandwidthGBs;
         result.theoreticalBandwidthGBs = m_info.theoreticalBandwidthGBs;
         result.sharedBytesPerBlock = item.prediction.sharedBytesPerBlock;
@@ -1111,6 +1112,14 @@ private:
                                     args.data(), static_cast<std::size_t>(shared), stream);
         };
         auto flush = [&](cudaStream_t stream) {
+            switch (options.flush) {
+            case KernelMeasureOptions::Flush::Dirty:
+                return gpu::launchFlush(m_flush, m_flushBytes, stream);
+            case KernelMeasureOptions::Flush::None:
+                return cudaSuccess;
+            case KernelMeasureOptions::Flush::Clean:
+                break;
+            }
             return gpu::launchCleanFlush(m_flush, m_flushBytes, sink, stream);
         };
 
@@ -1128,7 +1137,7 @@ private:
         std::vector<double> samples;
         std::optional<ProbeError> failed;
         for (int i = 0; i < std::max(1, options.repetitions) && !failed; ++i) {
-            if (options.cold) {
+            if (result.cold) {
                 failed = check(flush(m_stream), "L2 flush");
                 if (failed) {
                     break;

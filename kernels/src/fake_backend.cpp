@@ -210,7 +210,8 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
                               false};
         }
         KernelMeasurement m;
-        m.cold = options.cold;
+        m.cold = options.cold && options.flush != KernelMeasureOptions::Flush::None;
+        m.flush = options.flush;
         m.deviceBytes = bytes;
         m.sharedBytesPerBlock = item.prediction.sharedBytesPerBlock;
         m.entryPoint = "warpscope_kernel";

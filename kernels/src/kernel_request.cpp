@@ -22,6 +22,18 @@ RequestError requestError(ProbeErrorCode code, std::string message, std::string 
     return error;
 }
 
+const char* flushName(KernelMeasureOptions::Flush flush) {
+    switch (flush) {
+    case KernelMeasureOptions::Flush::Dirty:
+        return "dirty";
+    case KernelMeasureOptions::Flush::None:
+        return "none";
+    case KernelMeasureOptions::Flush::Clean:
+        break;
+    }
+    return "clean";
+}
+
 RequestError badRequest(std::string message, std::string where = "") {
     return requestError(ProbeErrorCode::BadRequest, std::move(message), std::move(where));
 }
@@ -325,13 +337,16 @@ json toJson(const KernelMeasurement& measurement, const KernelItem& item) {
         {"counters", std::move(counters)},
         {"countersMeasured", measurement.countersMeasured},
         {"countersUnavailableReason", measurement.countersUnavailableReason},
-        {"countersCold", true},
+        {"countersCold", measurement.flush != KernelMeasureOptions::Flush::None},
+        {"l2Flush", flushName(measurement.flush)},
         {"timing",
          json{{"kernelMs", statsJson(measurement.kernelMs)},
               {"samplesMs", std::move(samples)},
               {"cold", measurement.cold},
-              {"label", measurement.cold ? "cold: L2 flushed before each launch"
-                                         : "warm: no flush between launches (data may be in L2)"}}},
+              {"label", !measurement.cold ? "warm: no flush between launches (data may be in L2)"
+                        : measurement.flush == KernelMeasureOptions::Flush::Dirty
+                            ? "cold: L2 filled with dirty unrelated lines before each launch"
+                            : "cold: L2 flushed before each launch"}}},
         {"bytesRequested", numberJson(measurement.bytesRequested)},
         {"effectiveBandwidthGBs", measurement.effectiveBandwidthGBs},
         {"copyBandwidthGBs", measurement.copyBandwidthGBs},

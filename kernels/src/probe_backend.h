@@ -130,6 +130,12 @@ struct KernelMeasureOptions {
     /// course notes measure. False times warm launches, and every answer says which.
     bool cold = true;
     int repetitions = 21; // timed launches for the median
+    /// What "flushed" means, for experiments on the cold state (run-kernel --flush; the
+    /// protocol always asks for Clean): Clean writes a buffer of 2 x L2 and reads it back, so
+    /// that L2 holds clean unrelated lines; Dirty only writes it (L2 full of dirty unrelated
+    /// lines); None flushes nothing, before the timed launches nor before the counted one.
+    enum class Flush { Clean, Dirty, None };
+    Flush flush = Flush::Clean;
 };
 
 /// One kernel of a measure_kernel request: resolved, checked and predicted by the caller (the
@@ -146,9 +152,10 @@ struct KernelMeasurement {
     std::map<std::string, double> counters;
     bool countersMeasured = false;
     std::string countersUnavailableReason;
-    Stats kernelMs;                     // CUDA events around each launch
-    std::vector<double> samplesMs;      // every timed launch, in order
-    bool cold = true;                   // whether the L2 was flushed before each timed launch
+    Stats kernelMs;                // CUDA events around each launch
+    std::vector<double> samplesMs; // every timed launch, in order
+    bool cold = true;              // whether the L2 was flushed before each timed launch
+    KernelMeasureOptions::Flush flush = KernelMeasureOptions::Flush::Clean; // how (cold or counted)
     double bytesRequested = 0.0;        // global bytes of active lanes, read + written
     double effectiveBandwidthGBs = 0.0; // bytesRequested / median time
     double copyBandwidthGBs = 0.0;      // the device's measured copy bandwidth (0: unknown)

@@ -13,7 +13,8 @@ cp "$build/kernels/probe/warpscope-probe" "$dest/bin/"
 cp "$build/tests/probe/warpscope-probe-protocol-tests" "$dest/bin/"
 strip "$dest/bin/"*
 cp "$src/scripts/gpu/kernel_check.py" "$src/scripts/gpu/nsight.py" "$src/scripts/gpu/kernel_device_run.sh" \
-    "$src/scripts/gpu/kernel_dram.py" "$src/scripts/gpu/kernel_fill.py" "$dest/scripts/gpu/"
+    "$src/scripts/gpu/kernel_dram.py" "$src/scripts/gpu/kernel_fill.py" \
+    "$src/scripts/gpu/kernel_cold_state.py" "$dest/scripts/gpu/"
 cp "$src/scripts/gpu/copy_async_device.sh" "$src/scripts/gpu/copy_async_sweep.py" "$dest/scripts/gpu/"
 cp "$src/scripts/gpu/kernels/"*.json "$dest/scripts/gpu/kernels/"
 cp "$src/tests/probe/check_kernel_sass.py" "$dest/tests/probe/"

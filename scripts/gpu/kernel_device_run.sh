@@ -2,7 +2,7 @@
 # Runs issue 11's whole-kernel checks on a GPU machine from a folder prepared by
 # scripts/gpu/kernel_device_pack.sh (binaries in bin/, the scripts and resources/kernels.json at
 # their paths in the tree). Usage, from that folder:
-#   scripts/gpu/kernel_device_run.sh smoke|experiment|check|extra|dram|tables|all [OUTDIR]
+#   scripts/gpu/kernel_device_run.sh smoke|experiment|check|extra|dram|fill|tables|cold|all [OUTDIR]
 # smoke:  device facts, one kernel end to end, the generated SASS of every preset, and the
 #         probe's protocol tests;
 # check:  kernel_check.py check (model vs probe vs ncu, SASS, compute-sanitizer);
@@ -14,6 +14,10 @@
 #         late or never (when the L2 reads a sector written in part from DRAM), and
 #         compute-sanitizer over them;
 # tables: kernel_check.py tables (the notes' tables, 5 runs each).
+# cold:   kernel_cold_state.py: Unroll4Row's and controls' cold DRAM reads over repeated probe
+#         processes and launches, in every cold state (the probe's clean flush, its dirty and no
+#         flush, ncu's invalidated L2; kernel and application replay); then kernel_check.py check
+#         on two presets and compute-sanitizer over the probe's --flush variants.
 set -u
 mode=${1:-all}
 out=${2:-${OUT:-/tmp/warpscope-kernels}}
@@ -98,6 +102,20 @@ if [ "$mode" = fill ] || [ "$mode" = all ]; then
             --param sectors=65536 --no-counters --repetitions 1 > "$out/sanitizer_$k.txt" 2>&1
         echo "compute-sanitizer $k: exit $? $(grep -E "ERROR SUMMARY" "$out/sanitizer_$k.txt")"
     done
+fi
+if [ "$mode" = cold ]; then
+    python3 scripts/gpu/kernel_cold_state.py run "$probe" "$out" "${COLD_DEADLINE:-200}" 2>&1 |
+        tail -n 30
+    python3 scripts/gpu/kernel_check.py check "$probe" resources/kernels.json "$out" \
+        transpose-unroll4row transpose-naiverow-cg 2>&1 | tail -n 8
+    rm -rf "$out/cubins"
+    for flush in dirty none; do
+        compute-sanitizer --tool memcheck "$probe" run-kernel transpose-unroll4row --flush $flush \
+            --no-counters --repetitions 2 > "$out/sanitizer_flush_$flush.txt" 2>&1
+        echo "compute-sanitizer --flush $flush: exit $? $(grep -E "ERROR SUMMARY" \
+            "$out/sanitizer_flush_$flush.txt")"
+    done
+    bin/warpscope-probe-protocol-tests --gtest_brief=1 2>&1 | tail -3
 fi
 if [ "$mode" = tables ] || [ "$mode" = all ]; then
     python3 scripts/gpu/kernel_check.py tables "$probe" resources/kernels.json "$out" 5 2>&1 |
