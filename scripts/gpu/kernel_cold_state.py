@@ -187,22 +187,39 @@ def render(jsonl, out=print):
          lambda r: r["kind"] == "ncu" and r["cache"] == "none" and r["replay"] == "kernel",
          "first"),
     ]
+    times = []
     for state, how, match, which in states:
         cells = []
+        time_cells = []
         for kernel in kernels:
             values = []
+            us = []
             for r in rows:
                 if r.get("kernel") != kernel or not match(r):
                     continue
                 if r["kind"] == "probe":
                     values += r["reads"]
+                    us += [1e3 * ms for ms in r["kernelMs"]]
                 else:
-                    reads = [g.get(READ) for g in r["launches"]]
-                    values += reads[:1] if which == "first" else (
-                        reads if which == "all" else reads[1:])
+                    launches = r["launches"][:1] if which == "first" else (
+                        r["launches"] if which == "all" else r["launches"][1:])
+                    values += [g.get(READ) for g in launches]
+                    us += [g["gpu__time_duration.sum"] / 1e3 for g in launches
+                           if g.get("gpu__time_duration.sum")]
             text, n = spread(values)
             cells.append("-" if n == 0 else "%s (%d)" % (text, n))
+            time_cells.append("%.1f" % statistics.median(us) if us else "-")
         out("| %s | %s | %s |" % (state, how, " | ".join(cells)))
+        times.append("| %s | %s | %s |" % (state, how, " | ".join(time_cells)))
+    out("")
+    out("The same launches' time, median, microseconds (probe: CUDA events around each cold "
+        "timed launch, the median of 3 per point; ncu: gpu__time_duration.sum of the launch "
+        "it counted)")
+    out("")
+    out("| cold state | how it is measured | " + " | ".join(kernels) + " |")
+    out("|---|---|" + "---|" * len(kernels))
+    for line in times:
+        out(line)
 
 
 def main(argv):

@@ -2,7 +2,7 @@
 # Runs issue 11's whole-kernel checks on a GPU machine from a folder prepared by
 # scripts/gpu/kernel_device_pack.sh (binaries in bin/, the scripts and resources/kernels.json at
 # their paths in the tree). Usage, from that folder:
-#   scripts/gpu/kernel_device_run.sh smoke|experiment|check|extra|dram|fill|tables|cold|all [OUTDIR]
+#   scripts/gpu/kernel_device_run.sh smoke|experiment|check|extra|dram|fill|tables|cold|cold-clocks|all [OUTDIR]
 # smoke:  device facts, one kernel end to end, the generated SASS of every preset, and the
 #         probe's protocol tests;
 # check:  kernel_check.py check (model vs probe vs ncu, SASS, compute-sanitizer);
@@ -116,6 +116,23 @@ if [ "$mode" = cold ]; then
             "$out/sanitizer_flush_$flush.txt")"
     done
     bin/warpscope-probe-protocol-tests --gtest_brief=1 2>&1 | tail -3
+fi
+if [ "$mode" = cold-clocks ]; then
+    # The clocks a launch profiled by ncu runs at (after the probe's flush, and after ncu's),
+    # beside its DRAM reads: does ncu's profiled launch run slower than the probe's?
+    for cache in none all; do
+        for clock in none base; do
+            echo "== ncu --cache-control $cache --clock-control $clock"
+            ncu --metrics dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,lts__cycles_elapsed.avg.per_second,sm__cycles_elapsed.max \
+                --csv --print-units base --cache-control $cache --clock-control $clock \
+                -k regex:warpscope_kernel "$probe" run-kernel transpose-unroll4row --no-counters \
+                --repetitions 6 2>&1 | grep -v "^==PROF=="
+        done
+    done 2>&1 | tee "$out/cold_clocks.txt" | tail -n 3
+    for flush in clean dirty; do
+        "$probe" run-kernel transpose-unroll4row --json --repetitions 21 --flush $flush \
+            --sweep nx=2048,2048,2048
+    done > "$out/cold_clocks_probe.jsonl"
 fi
 if [ "$mode" = tables ] || [ "$mode" = all ]; then
     python3 scripts/gpu/kernel_check.py tables "$probe" resources/kernels.json "$out" 5 2>&1 |
