@@ -205,6 +205,40 @@ TEST(ProbeCommandLine, RunKernelSweepsAsJsonLines) {
     EXPECT_TRUE(lines[1].contains("device"));
 }
 
+TEST(ProbeCommandLine, RunKernelFlushSaysWhichColdStateEachAnswerHad) {
+    auto answer = [](const std::string& flush) {
+        std::vector<std::string> args = {"run-kernel", "transpose-unroll4row", "--json",
+                                         "--repetitions", "2"};
+        if (!flush.empty()) {
+            args.insert(args.end(), {"--flush", flush});
+        }
+        const CommandResult result = runCommand(kFakeProbe, args, fakeScript("model"));
+        EXPECT_EQ(result.exitStatus, 0) << result.err;
+        return json::parse(result.out, nullptr, false);
+    };
+    const json clean = answer("");
+    EXPECT_EQ(clean["l2Flush"], "clean") << clean.dump();
+    EXPECT_EQ(clean["countersCold"], true);
+    EXPECT_EQ(clean["timing"]["cold"], true);
+    const json dirty = answer("dirty");
+    EXPECT_EQ(dirty["l2Flush"], "dirty") << dirty.dump();
+    EXPECT_EQ(dirty["countersCold"], true);
+    EXPECT_EQ(dirty["timing"]["cold"], true);
+    EXPECT_NE(dirty["timing"]["label"].get<std::string>().find("dirty"), std::string::npos);
+    const json none = answer("none");
+    EXPECT_EQ(none["l2Flush"], "none") << none.dump();
+    EXPECT_EQ(none["countersCold"], false);
+    EXPECT_EQ(none["timing"]["cold"], false);
+    EXPECT_EQ(none["timing"]["label"].get<std::string>().rfind("warm", 0), 0u);
+    const CommandResult bad =
+        runCommand(kFakeProbe, {"run-kernel", "transpose-unroll4row", "--flush", "invalidate"},
+                   fakeScript("model"));
+    EXPECT_EQ(bad.exitStatus, 2);
+    EXPECT_NE(bad.err.find("--flush takes clean, dirty or none, not 'invalidate'"),
+              std::string::npos)
+        << bad.err;
+}
+
 TEST(ProbeCommandLine, RunKernelRefusesBadKernelsAndOptionsWithExitTwo) {
     // Thread 32 would load byte 128 of a 128-byte buffer.
     const CommandResult outside = runCommand(
