@@ -120,10 +120,14 @@ fi
 if [ "$mode" = cold-clocks ]; then
     # The clocks a launch profiled by ncu runs at (after the probe's flush, and after ncu's),
     # beside its DRAM reads: does ncu's profiled launch run slower than the probe's?
+    metrics=dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.max
+    for unit in sm dram lts; do
+        metrics=$metrics,${unit}__cycles_elapsed.avg.per_second
+    done
     for cache in none all; do
         for clock in none base; do
             echo "== ncu --cache-control $cache --clock-control $clock"
-            ncu --metrics dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,lts__cycles_elapsed.avg.per_second,sm__cycles_elapsed.max \
+            ncu --metrics "$metrics" \
                 --csv --print-units base --cache-control $cache --clock-control $clock \
                 -k regex:warpscope_kernel "$probe" run-kernel transpose-unroll4row --no-counters \
                 --repetitions 6 2>&1 | grep -v "^==PROF=="
