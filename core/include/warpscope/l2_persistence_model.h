@@ -82,9 +82,10 @@ struct L2PersistenceModel {
     /// regionHitFraction is a prediction only for WholeRegionPersists: the window holds the whole
     /// region in the set-aside part, so every re-read is served by L2 (the notes; the H100: 100.00
     /// % warm, (k - 1) / k cold under ncu, within 0.01 points at 2 to 24 MiB). Every other case is
-    /// an estimate: with hitRatio < 1 the H100 serves more than hitRatio (up to 29.8 points more),
-    /// past the set-aside it thrashes worse than random eviction (up to 15.5 points less), and
-    /// without a window L2's policy is not documented (up to 6.8 points off).
+    /// an estimate: with hitRatio < 1 the H100 serves more than hitRatio of a small region (up to
+    /// 29.8 points more) and less where the region exceeds the set-aside (the tuned ratio, up to
+    /// 14.0 points less); past the set-aside it thrashes worse than random eviction (up to 15.5
+    /// points less); without a window L2's policy is not documented (up to 6.8 points off).
     L2ModelKind regionKind = L2ModelKind::Estimate;
     /// Always an estimate: NVIDIA documents neither the lookups per sector nor which lookups count
     /// as hits (ncu on the H100: 1.41 to 1.52 lookups per sector, not 1.5, and about 1.5 million
@@ -155,7 +156,8 @@ inline const char* l2ModelBasisText(L2ModelBasis basis) {
                "so every re-read is served by L2 (the notes' rule; exact on the H100)";
     case L2ModelBasis::PartialHitRatio:
         return "estimate (no documented rule): hitRatio of the region persists and the model "
-               "serves only that; the H100 serves more of a small region (up to 30 points)";
+               "serves only that; the H100 serves more of a small region (up to 30 points) and "
+               "less where the region exceeds the set-aside (up to 14 points)";
     case L2ModelBasis::PastSetAside:
         return "estimate (no documented rule): the persisting lines exceed the set-aside part and "
                "the model assumes random eviction among them; the H100 thrashes worse (up to 15 "
