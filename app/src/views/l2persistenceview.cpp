@@ -327,12 +327,11 @@ void L2PersistenceView::fillChart() {
         note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignVCenter);
         note->position->setType(QCPItemPosition::ptAxisRectRatio);
         note->position->setCoords(0.55, 0.63);
-        note->setText(time
-                          ? tr("No measurement on this machine: the model predicts hit rates,\n"
-                               "not times. Choose a hit rate, or measure on a GPU.")
-                          : tr("No measurement on this machine: the model for an H100.\n"
-                               "Ringed crosses: predictions (the notes' rule); dashed: estimates\n"
-                               "(no documented rule). With a GPU, Measure draws measured curves."));
+        note->setText(time ? tr("No measurement on this machine: the model gives shares and hit "
+                                "rates,\nnot times. Choose one of those, or measure on a GPU.")
+                           : tr("No measurement here: the model for an H100 (ringed crosses: "
+                                "predictions,\ndashed: estimates). With a GPU, Measure draws "
+                                "measured curves."));
         note->setColor(colors.mutedText);
     }
     styleChartLegend(m_plot, colors);
