@@ -118,7 +118,8 @@ void printL2Persistence(const json& answer) {
     std::cout << "\n"
               << pad("window", 9, true) << pad("hitRatio", 10, true) << pad("median ms", 11, true)
               << pad("spread", 9, true) << pad("GB/s", 9, true) << pad("L2 hit", 9, true)
-              << pad("model", 9, true) << pad("region", 9, true) << pad("model", 9, true) << "\n";
+              << pad("model", 9, true) << pad("region", 9, true) << pad("model", 9, true)
+              << "  model kind\n";
     for (const json& point : answer["points"]) {
         const double median = point.value("medianMs", 0.0);
         const double spread =
@@ -135,10 +136,15 @@ void printL2Persistence(const json& answer) {
                   << pad(counted ? fixed(point.value("hitRatePct", 0.0), 1) + " %" : "-", 9, true)
                   << pad(fixed(point.value("modelHitRatePct", 0.0), 1) + " %", 9, true)
                   << pad(counted ? fixed(point.value("regionHitPct", 0.0), 1) + " %" : "-", 9, true)
-                  << pad(fixed(point.value("modelRegionHitPct", 0.0), 1) + " %", 9, true) << "\n";
+                  << pad(fixed(point.value("modelRegionHitPct", 0.0), 1) + " %", 9, true) << "  "
+                  << point.value("modelRegionHitKind", std::string("estimate")) << "\n";
     }
     std::cout << "\n* the tuned hitRatio, min(1, set-aside / window). 'region' is the share of "
-                 "the region's reads served by L2, from the DRAM bytes read.\n";
+                 "the region's reads served by L2, from the DRAM bytes read.\n"
+                 "model kind: the region's model is a prediction only where the window holds the "
+                 "whole region (hitRatio 1, window <= set-aside), the notes' rule, exact on the "
+                 "H100; elsewhere, and for the L2 hit rate always, it is an estimate with no "
+                 "documented rule (docs/models.md).\n";
 }
 
 } // namespace

@@ -216,6 +216,8 @@ L2PersistencePoint l2PersistencePoint(std::int64_t windowBytes, bool window, dou
                            plan.streamPerRegion, plan.l2Partitions);
     point.modelRegionHitPct = 100.0 * model.regionHitFraction;
     point.modelHitRatePct = 100.0 * model.hitRateFraction;
+    point.modelRegionHitKind = model.regionKind;
+    point.modelHitRateKind = model.hitRateKind;
     if (samplesMs.empty()) {
         return point;
     }
@@ -355,7 +357,9 @@ json toJson(const L2PersistenceMeasurement& measurement) {
                   {"bandwidthGBs", point.bandwidthGBs},
                   {"countersMeasured", point.countersMeasured},
                   {"modelRegionHitPct", point.modelRegionHitPct},
-                  {"modelHitRatePct", point.modelHitRatePct}};
+                  {"modelHitRatePct", point.modelHitRatePct},
+                  {"modelRegionHitKind", l2ModelKindName(point.modelRegionHitKind)},
+                  {"modelHitRateKind", l2ModelKindName(point.modelHitRateKind)}};
         if (point.countersMeasured) {
             item["hitRatePct"] = point.hitRatePct;
             item["regionHitPct"] = point.regionHitPct;

@@ -85,6 +85,10 @@ struct L2PersistencePoint {
     /// The model's region hit rate and overall hit rate (l2PersistenceModel).
     double modelRegionHitPct = 0.0;
     double modelHitRatePct = 0.0;
+    /// Whether each model number is a prediction (a documented rule, exact on the H100) or an
+    /// estimate (no documented rule): the answer's modelRegionHitKind and modelHitRateKind.
+    warpscope::L2ModelKind modelRegionHitKind = warpscope::L2ModelKind::Estimate;
+    warpscope::L2ModelKind modelHitRateKind = warpscope::L2ModelKind::Estimate;
 };
 
 struct L2PersistenceMeasurement {
@@ -103,6 +107,7 @@ struct L2PersistenceMeasurement {
 
 /// The model for one point, in the notes' terms (warpscope/l2_persistence_model.h, shared with
 /// the app).
+using warpscope::l2ModelKindName;
 using warpscope::l2PartitionCount;
 using warpscope::L2PersistenceModel;
 using warpscope::l2PersistenceModel;

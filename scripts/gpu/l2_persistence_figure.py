@@ -2,7 +2,9 @@
 """Draws the guide's L2 persistence figure as SVG from a measure_l2_persistence answer (plain
 Python, no plotting library, so that it runs on the GPU machine in the same call as the
 measurement): left, the share of the region's reads served by L2 against the window size, one curve per hitRatio and
-one without a window, the model dashed; right, the time per launch.
+one without a window, beside the model: its predictions (modelRegionHitKind "prediction": the
+window holds the whole region, the notes' rule) as ringed crosses, its estimates (no documented
+rule) dashed; right, the time per launch.
 Usage: l2_persistence_figure.py ANSWER.json OUT.svg"""
 import json
 import math
@@ -32,6 +34,17 @@ def nice_step(top):
     return step * 10
 
 
+def predicted(p):
+    """The model's region share is a prediction (answers before the field: estimate)."""
+    return p.get("modelRegionHitKind") == "prediction"
+
+
+def ringed_cross(x, y, colour):
+    return (f'<g stroke="{colour}" stroke-width="1.5" fill="none"><circle cx="{x:.1f}" cy="{y:.1f}" r="5.5"/>'
+            f'<line x1="{x - 5.5:.1f}" y1="{y:.1f}" x2="{x + 5.5:.1f}" y2="{y:.1f}"/>'
+            f'<line x1="{x:.1f}" y1="{y - 5.5:.1f}" x2="{x:.1f}" y2="{y + 5.5:.1f}"/></g>')
+
+
 def panel(out, x0, y0, w, h, groups, value, model, ymax, ylabel, xmax, set_aside):
     sx = lambda x: x0 + w * x / xmax
     sy = lambda y: y0 + h - h * y / ymax
@@ -51,15 +64,30 @@ def panel(out, x0, y0, w, h, groups, value, model, ymax, ylabel, xmax, set_aside
     for index, ((name, _), pts) in enumerate(groups):
         colour = COLOURS[6] if name == "none" else COLOURS[index % 6]
         pts = sorted(pts, key=lambda p: p["windowBytes"])
-        for use_model in ([False, True] if model else [False]):
-            coords = [(sx(p["windowBytes"] / 1048576), sy(model(p) if use_model else value(p))) for p in pts]
-            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)
-            dash = ' stroke-dasharray="5,4"' if use_model else ""
-            width = 1.2 if use_model else 2
-            out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{width}"{dash}/>')
-            if not use_model:
-                for x, y in coords:
-                    out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>')
+        coords = [(sx(p["windowBytes"] / 1048576), sy(value(p))) for p in pts]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for x, y in coords:
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>')
+        if not model:
+            continue
+        # The model: estimates dashed with hollow markers, broken where a prediction stands;
+        # predictions as ringed crosses.
+        runs = [[]]
+        for p in pts:
+            x, y = sx(p["windowBytes"] / 1048576), sy(model(p))
+            if predicted(p):
+                out.append(ringed_cross(x, y, colour))
+                runs.append([])
+            else:
+                runs[-1].append((x, y))
+        for run in runs:
+            if len(run) > 1:
+                path = " ".join(f"{x:.1f},{y:.1f}" for x, y in run)
+                out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.2" '
+                           f'stroke-dasharray="5,4"/>')
+            for x, y in run:
+                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="white" stroke="{colour}"/>')
 
 
 def main():
@@ -71,7 +99,7 @@ def main():
     xmax = max(p["windowBytes"] for p in points) / 1048576 * 1.05
     tmax = max(p["maxMs"] for p in points) * 1.1
     tmax = nice_step(tmax) * math.ceil(tmax / nice_step(tmax))
-    W, H = 1200, 560
+    W, H = 1200, 590
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
            f'<rect width="{W}" height="{H}" fill="white"/>',
            f'<text x="20" y="24" font-size="15" font-weight="bold">The L2 persistence window on {answer["device"]}: '
@@ -79,7 +107,7 @@ def main():
            f'<text x="20" y="42">A region re-read while {answer["streamBytes"] / 1073741824:g} GiB stream through L2 '
            f'({answer["streamPerRegion"]} streaming bytes per region byte); left the region\'s reads served by L2, right the time.</text>']
     panel(out, 80, 60, 480, 390, groups, lambda p: p.get("regionHitPct", 0.0), lambda p: p["modelRegionHitPct"],
-          100, "region's reads served by L2, % (solid measured, dashed model)", xmax, answer["setAsideBytes"])
+          100, "region's reads served by L2, % (solid: measured)", xmax, answer["setAsideBytes"])
     panel(out, 680, 60, 480, 390, groups, lambda p: p["medianMs"], None, tmax,
           "time per launch, ms (median)", xmax, answer["setAsideBytes"])
     for index, ((name, _), _) in enumerate(groups):
@@ -87,7 +115,12 @@ def main():
         x = 80 + 180 * index
         out.append(f'<line x1="{x}" y1="515" x2="{x + 24}" y2="515" stroke="{colour}" stroke-width="2"/>')
         out.append(f'<text x="{x + 30}" y="519">{"no window" if name == "none" else name}</text>')
-    out.append('<text x="80" y="545">Served share = 1 - (dram__bytes_read.sum - streamed bytes) / region bytes read (CUPTI); '
+    out.append(ringed_cross(86, 540, "#000000"))
+    out.append('<text x="98" y="544">model: prediction (the window holds the whole region: the notes\' rule, '
+               'exact on the H100)</text>')
+    out.append('<line x1="700" y1="540" x2="724" y2="540" stroke="#000000" stroke-width="1.2" stroke-dasharray="5,4"/>')
+    out.append('<text x="730" y="544">model: estimate (no documented rule)</text>')
+    out.append('<text x="80" y="575">Served share = 1 - (dram__bytes_read.sum - streamed bytes) / region bytes read (CUPTI); '
                f'medians of {answer["repetitions"]} launches. Tuned hitRatio = min(1, set-aside / size).</text>')
     out.append("</svg>")
     open(sys.argv[2], "w").write("\n".join(out) + "\n")

@@ -2,7 +2,9 @@
 """Recomputes the derived fields of a recorded measure_l2_persistence answer with the current
 model (core/include/warpscope/l2_persistence_model.h, rewritten here line for line; the probe's
 test TheRecordedH100SweepCarriesTheModelAndTheDramShare checks that both agree on the recorded
-file): modelRegionHitPct, modelHitRatePct and regionHitPct (from dram__bytes_read.sum). The
+file): modelRegionHitPct, modelHitRatePct, their kinds modelRegionHitKind and modelHitRateKind
+("prediction" only where the window holds the whole region with hitRatio 1, else "estimate"; the
+hit rate always "estimate") and regionHitPct (from dram__bytes_read.sum). The
 measured counters and times are left as they are. With --table, prints model against measured
 for every point instead, and with --ncu CSV PROBEJSON also the points ncu measured (cold
 launches: ncu's replays start with the region out of L2).
@@ -52,6 +54,15 @@ def model(window_bytes, hit_ratio, window, set_aside, l2, per_region, partitions
     return region, region / (1.0 + max(0, per_region)) / lookups
 
 
+def region_kind(window_bytes, hit_ratio, window, set_aside):
+    """L2ModelKind of the region share: a prediction only where the window holds the whole
+    region (hitRatio 1, num_bytes <= set-aside), as l2PersistenceModel's basis says."""
+    h = min(max(hit_ratio, 0.0), 1.0) if window else 0.0
+    fits = (not window) or h * float(window_bytes) <= set_aside
+    whole = window and fits and h >= 1.0 and window_bytes > 0
+    return "prediction" if whole else "estimate"
+
+
 def statement():
     text = HEADER.read_text()
     body = text[text.index("l2PersistenceModelStatement()"):]
@@ -97,6 +108,8 @@ def main():
                             args.partitions)
         p["modelRegionHitPct"] = 100.0 * region
         p["modelHitRatePct"] = 100.0 * hit
+        p["modelRegionHitKind"] = region_kind(p["windowBytes"], p["hitRatio"], p["window"], set_aside)
+        p["modelHitRateKind"] = "estimate"
         if p.get("countersMeasured"):
             p["regionHitPct"] = region_share(p["counters"]["dram__bytes_read.sum"], stream, region_bytes)
             dr = p["modelRegionHitPct"] - p["regionHitPct"]
@@ -119,11 +132,16 @@ def main():
               "region reads); hit = lts__t_sector_hit_rate.pct; the probe's CUPTI counters of its "
               "counted (warm) launch")
         print(f"{'window':>8} {'hitRatio':>9} {'region':>8} {'model':>7} {'diff':>7} "
-              f"{'hit %':>7} {'model':>7} {'diff':>6}")
+              f"{'hit %':>7} {'model':>7} {'diff':>6}  region model kind")
+        worst_kind = {"prediction": 0.0, "estimate": 0.0}
         for p, dr, dh in rows:
+            kind = p["modelRegionHitKind"]
+            worst_kind[kind] = max(worst_kind[kind], abs(dr))
             print(f"{p['windowBytes'] / 2**20:5.0f} MiB {ratio(p):>9} {p['regionHitPct']:8.2f} "
                   f"{p['modelRegionHitPct']:7.2f} {dr:+7.2f} {p['hitRatePct']:7.2f} "
-                  f"{p['modelHitRatePct']:7.2f} {dh:+6.2f}")
+                  f"{p['modelHitRatePct']:7.2f} {dh:+6.2f}  {kind}")
+        print(f"largest region difference where the model predicts: {worst_kind['prediction']:.2f} "
+              f"points; where it estimates: {worst_kind['estimate']:.2f} points")
         wr, wh = worst_region, worst_hit
         print(f"largest difference, region: {wr[0]:.2f} points ({wr[1]['windowBytes'] >> 20} MiB, "
               f"{ratio(wr[1])}); hit rate: {wh[0]:.2f} points ({wh[1]['windowBytes'] >> 20} MiB, "
@@ -133,7 +151,7 @@ def main():
         print("ncu (--cache-control none), each launch; the model for a cold launch (first of "
               "the region's reads per launch misses)")
         print(f"{'window':>8} {'hitRatio':>9} {'region':>8} {'model':>7} {'diff':>7} "
-              f"{'hit %':>7} {'model':>7} {'diff':>6} {'lookups/sector':>14}")
+              f"{'hit %':>7} {'model':>7} {'diff':>6} {'lookups/sector':>14}  region model kind")
         worst = [0.0, 0.0]
         sectors = (stream + region_bytes) / 32.0
         for p, m, _ in ncu_points(*args.ncu):
@@ -148,7 +166,8 @@ def main():
             worst = [max(worst[0], abs(dr)), max(worst[1], abs(dh))]
             print(f"{p['windowBytes'] / 2**20:5.0f} MiB {ratio(p):>9} {share:8.2f} {100 * region:7.2f} "
                   f"{dr:+7.2f} {m['lts__t_sector_hit_rate.pct']:7.2f} {100 * hit:7.2f} {dh:+6.2f} "
-                  f"{lookups / sectors:14.4f}")
+                  f"{lookups / sectors:14.4f}  "
+                  f"{region_kind(p['windowBytes'], p['hitRatio'], p['window'], set_aside)}")
         print(f"largest difference under ncu, region: {worst[0]:.2f} points; hit rate: "
               f"{worst[1]:.2f} points")
     return 0

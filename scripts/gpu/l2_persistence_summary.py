@@ -30,12 +30,13 @@ def main():
           f"{mib(answer['maxWindowBytes'])}; set aside {mib(answer['setAsideBytes'])}; "
           f"limit before {answer['previousSetAsideBytes']}")
     print(f"{'window':>8} {'hitRatio':>9} {'ms':>8} {'spread':>7} {'hit %':>7} {'model %':>8} "
-          f"{'region %':>9} {'model %':>8}")
+          f"{'region %':>9} {'model %':>8}  region model kind")
     for p in answer["points"]:
         spread = 100 * (p["maxMs"] - p["minMs"]) / p["medianMs"] if p["medianMs"] else 0
         print(f"{mib(p['windowBytes']):>8} {label(p):>9} {p['medianMs']:8.4f} {spread:6.1f}% "
               f"{p.get('hitRatePct', float('nan')):7.2f} {p['modelHitRatePct']:8.2f} "
-              f"{p.get('regionHitPct', float('nan')):9.2f} {p['modelRegionHitPct']:8.2f}")
+              f"{p.get('regionHitPct', float('nan')):9.2f} {p['modelRegionHitPct']:8.2f}  "
+              f"{p.get('modelRegionHitKind', '-')}")
 
     rows = []
     ncu = folder / "ncu.csv"

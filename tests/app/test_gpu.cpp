@@ -546,5 +546,33 @@ TEST(GpuOverlay, AMismatchIsMarkedInTheViewsAndThePanel) {
     FAIL() << "the recorded answers have no readsegment-offset-11";
 }
 
+// Kernel-only accesses (constant, local, texture, cp.async) have no single-warp measurement: the
+// warp view's GPU badge says so and where the kernel's measurement is, instead of nothing.
+TEST_F(WindowTest, KernelOnlyAccessesSayWhereTheirMeasurementIs) {
+    for (const char* id : {"kernel:constant-divergent", "kernel:local-lane-index",
+                           "kernel:texture-tiles", "kernel:copyasync-width"}) {
+        ASSERT_TRUE(window->loadPresetById(QString::fromLatin1(id))) << id;
+        QApplication::processEvents();
+        ASSERT_TRUE(window->document()->evaluation()) << id;
+        ASSERT_TRUE(measuredPerKernelOnly(window->document()->evaluation()->access.kind)) << id;
+        const MeasurementMark mark = window->warpView()->measurementMark();
+        EXPECT_TRUE(mark.text.startsWith(QStringLiteral("No single-warp GPU run: "))) << id;
+        EXPECT_TRUE(mark.text.contains(QStringLiteral("measured per kernel: Run the Sweep on the "
+                                                      "GPU (Shift+F5)")))
+            << id << " " << qPrintable(mark.text);
+        EXPECT_EQ(mark.shortText, QStringLiteral("per kernel: Shift+F5")) << id;
+        EXPECT_FALSE(mark.mismatch) << id;
+    }
+    EXPECT_TRUE(
+        window->warpView()->measurementMark().text.contains(QStringLiteral("asynchronous copies")));
+    // A global load is measured by Run itself: no badge until it is.
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
+    QApplication::processEvents();
+    EXPECT_TRUE(window->warpView()->measurementMark().isEmpty());
+    AccessKind global;
+    EXPECT_FALSE(measuredPerKernelOnly(global));
+    EXPECT_TRUE(kernelOnlyMark(global).isEmpty());
+}
+
 } // namespace
 } // namespace warpscope::app::test

@@ -65,6 +65,52 @@ TEST(L2PersistenceData, SummaryIsComputedFromTheNumbers) {
     EXPECT_GT(*summary.tunedSpeedup, 1.0);
     EXPECT_TRUE(summary.text.contains(QStringLiteral("At 64 MiB"))) << qPrintable(summary.text);
     ASSERT_TRUE(summary.largestModelGapPct);
+    // The model predicts only where the window holds the whole region (hitRatio 1 at 2 to 24
+    // MiB, in 31.25 MiB set aside), and there the H100 agrees to 0.01 points; elsewhere it
+    // estimates, 29.8 points off at worst (2 MiB, hitRatio 0.25).
+    EXPECT_EQ(summary.predictedPoints, 5);
+    ASSERT_TRUE(summary.largestPredictionGapPct && summary.largestEstimateGapPct);
+    EXPECT_LE(*summary.largestPredictionGapPct, 0.01 + 1e-9);
+    EXPECT_NEAR(*summary.largestEstimateGapPct, 29.79, 0.01);
+    EXPECT_DOUBLE_EQ(*summary.largestModelGapPct, *summary.largestEstimateGapPct);
+    EXPECT_TRUE(summary.text.contains(QStringLiteral("predicts the share of the region's reads")))
+        << qPrintable(summary.text);
+    EXPECT_TRUE(
+        summary.text.contains(QStringLiteral("at 5 of the 43 points: largest gap 0.01 points")))
+        << qPrintable(summary.text);
+    EXPECT_TRUE(summary.text.contains(QStringLiteral("estimate with no documented rule")))
+        << qPrintable(summary.text);
+    EXPECT_TRUE(summary.text.contains(QStringLiteral("The L2 hit rate is an estimate everywhere")))
+        << qPrintable(summary.text);
+}
+
+TEST(L2PersistenceData, EachPointKnowsWhetherTheModelPredictsIt) {
+    const L2PersistenceResults results = recordedResults();
+    for (const L2PointData& point : results.points) {
+        const bool whole =
+            point.window && point.hitRatio >= 1.0 && point.windowBytes <= results.setAsideBytes;
+        EXPECT_EQ(point.modelRegionPredicted(), whole)
+            << point.windowBytes << " " << point.hitRatio;
+    }
+    // The tuned 0.977 at 32 MiB fits the set-aside exactly but is no prediction: the H100 serves
+    // 94.3 %, the model's estimate 97.7 %.
+    const L2PointData* tuned = results.find(32 * kMiB, true, 0.0, true);
+    ASSERT_NE(tuned, nullptr);
+    EXPECT_EQ(tuned->modelBasis, L2ModelBasis::PartialHitRatio);
+    EXPECT_FALSE(tuned->modelRegionPredicted());
+    // The model-only sweep marks the same points.
+    const L2PersistenceResults model = modelL2Persistence();
+    EXPECT_TRUE(model.find(24 * kMiB, true, 1.0, false)->modelRegionPredicted());
+    EXPECT_FALSE(model.find(32 * kMiB, true, 1.0, false)->modelRegionPredicted());
+    EXPECT_FALSE(model.find(2 * kMiB, false, 0.0, false)->modelRegionPredicted());
+    // A file that names a kind must name one of the two.
+    QString error;
+    EXPECT_FALSE(readL2PersistenceResults(
+        R"({"points":[{"windowBytes":1048576,"medianMs":1,"modelRegionHitKind":"guess"}]})",
+        &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("\"modelRegionHitKind\" must be")) &&
+                error.contains(QStringLiteral("/points/0")))
+        << qPrintable(error);
 }
 
 TEST(L2PersistenceData, BadResultsAreRefusedByPlace) {
@@ -119,9 +165,16 @@ TEST_F(L2PersistenceWindowTest, ModelOnlyShowsTheModelAndTheNotes) {
     EXPECT_TRUE(view->shown().modelOnly);
     EXPECT_TRUE(view->summaryLabel()->text().contains(QStringLiteral("No measurement")));
     EXPECT_TRUE(view->summaryLabel()->text().contains(QStringLiteral("set aside")));
+    EXPECT_TRUE(
+        view->summaryLabel()->text().contains(QStringLiteral("Prediction (the notes' rule")))
+        << qPrintable(view->summaryLabel()->text());
+    EXPECT_TRUE(
+        view->summaryLabel()->text().contains(QStringLiteral("Estimates (no documented rule")));
     EXPECT_EQ(view->curveCount(), 0);
     if (view->chart() != nullptr) {
         EXPECT_GT(view->modelCurveCount(), 4); // never an empty chart
+        // hitRatio 1 at 2 to 24 MiB, on its own curve and on the tuned one.
+        EXPECT_EQ(view->predictionMarkerCount(), 10);
     }
 }
 
@@ -148,7 +201,49 @@ TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
     EXPECT_TRUE(text.contains(QStringLiteral("fits the 31.3 MiB set aside")) ||
                 text.contains(QStringLiteral("set aside")))
         << qPrintable(text);
+    EXPECT_TRUE(text.contains(QStringLiteral("(model's prediction 100.00 %)"))) << qPrintable(text);
+    EXPECT_TRUE(text.contains(QStringLiteral("L2 hit rate 14.39 % (model's estimate 13.33 %)")))
+        << qPrintable(text);
+    EXPECT_TRUE(text.contains(QStringLiteral("The L2 hit rate: estimate (no documented rule)")))
+        << qPrintable(text);
+    // An estimate says so and why: 2 MiB at hitRatio 0.25 (measured 54.79 %, the model 25 %).
+    const L2PointData* partial = view->results()->find(2 * kMiB, true, 0.25, false);
+    ASSERT_NE(partial, nullptr);
+    const QString partialText = L2PersistenceView::pointText(*view->results(), *partial);
+    EXPECT_TRUE(partialText.contains(QStringLiteral("(model's estimate 25.00 %)")))
+        << qPrintable(partialText);
+    EXPECT_TRUE(partialText.contains(QStringLiteral("The region's share: estimate (no documented "
+                                                    "rule): hitRatio of the region persists")))
+        << qPrintable(partialText);
     EXPECT_TRUE(view->hoverText(QPointF(-50, -50)).isEmpty());
+    // The legend names both kinds once; the per-curve model graphs stay out of it.
+    QStringList legend;
+    for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i))) {
+            legend << item->plottable()->name();
+        }
+    }
+    EXPECT_EQ(legend.count(QStringLiteral("model: estimate (no documented rule)")), 1)
+        << qPrintable(legend.join(QLatin1Char('|')));
+    EXPECT_EQ(
+        legend.count(QStringLiteral("model: prediction (the notes' rule, exact on the H100)")), 1)
+        << qPrintable(legend.join(QLatin1Char('|')));
+    EXPECT_EQ(view->predictionMarkerCount(), 10);
+    EXPECT_TRUE(
+        view->statusLabel()->text().contains(QStringLiteral("dashed: the model's estimate")))
+        << qPrintable(view->statusLabel()->text());
+    // The L2 hit rate has no rule: no prediction markers, and no prediction in the legend.
+    view->setQuantity(L2PersistenceView::Quantity::L2HitRate);
+    EXPECT_EQ(view->predictionMarkerCount(), 0);
+    EXPECT_EQ(view->modelCurveCount(), 6);
+    bool predictionInLegend = false;
+    for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i))) {
+            predictionInLegend = predictionInLegend ||
+                                 item->plottable()->name().contains(QStringLiteral("prediction"));
+        }
+    }
+    EXPECT_FALSE(predictionInLegend);
     view->setQuantity(L2PersistenceView::Quantity::Time);
     EXPECT_EQ(view->modelCurveCount(), 0); // the model gives no times
     view->setAxis(L2PersistenceView::Axis::HitRatio);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 namespace warpscope {
 namespace {
@@ -91,6 +92,46 @@ TEST(L2PersistenceModelRule, PartitionsFollowTheWhitepapers) {
     EXPECT_EQ(l2PartitionCount(8, 6), 1);
     EXPECT_EQ(l2PartitionCount(8, 9), 1);
     EXPECT_EQ(l2PartitionCount(10, 0), 1);
+}
+
+TEST(L2PersistenceModelRule, OnlyTheWholeRegionInTheWindowIsAPrediction) {
+    constexpr std::int64_t setAside = 32768000; // the H100's 31.25 MiB
+    const auto at = [](std::int64_t size, double ratio, bool window) {
+        return l2PersistenceModel(size, ratio, window, setAside, 50 * kMiB, 4, 2);
+    };
+    // hitRatio 1 and the region within the set-aside part: the notes' rule.
+    for (std::int64_t size : {2 * kMiB, 16 * kMiB, 24 * kMiB, std::int64_t{setAside}}) {
+        EXPECT_EQ(at(size, 1.0, true).basis, L2ModelBasis::WholeRegionPersists) << size;
+        EXPECT_EQ(at(size, 1.0, true).regionKind, L2ModelKind::Prediction) << size;
+        // Cold launches too: the first read misses, the rest are served.
+        EXPECT_EQ(l2PersistenceModel(size, 1.0, true, setAside, 50 * kMiB, 4, 2, 32.0).regionKind,
+                  L2ModelKind::Prediction);
+    }
+    // A byte past the set-aside part, hitRatio below 1 even where it fits (the tuned 0.977 at
+    // 32 MiB), or no window: estimates.
+    EXPECT_EQ(at(setAside + 1024, 1.0, true).basis, L2ModelBasis::PastSetAside);
+    EXPECT_EQ(at(32 * kMiB, 1.0, true).regionKind, L2ModelKind::Estimate);
+    const double tuned = tunedHitRatio(32 * kMiB, setAside);
+    EXPECT_TRUE(at(32 * kMiB, tuned, true).fits);
+    EXPECT_EQ(at(32 * kMiB, tuned, true).basis, L2ModelBasis::PartialHitRatio);
+    EXPECT_EQ(at(32 * kMiB, tuned, true).regionKind, L2ModelKind::Estimate);
+    EXPECT_EQ(at(2 * kMiB, 0.25, true).regionKind, L2ModelKind::Estimate);
+    EXPECT_EQ(at(2 * kMiB, 0.0, false).basis, L2ModelBasis::NoWindow);
+    EXPECT_EQ(at(2 * kMiB, 1.0, false).regionKind, L2ModelKind::Estimate);
+    // No set-aside at all: nothing persists, nothing is predicted.
+    EXPECT_EQ(l2PersistenceModel(2 * kMiB, 1.0, true, 0, 50 * kMiB, 4, 2).regionKind,
+              L2ModelKind::Estimate);
+    // The L2 hit rate is never a prediction.
+    EXPECT_EQ(at(16 * kMiB, 1.0, true).hitRateKind, L2ModelKind::Estimate);
+    EXPECT_STREQ(l2ModelKindName(L2ModelKind::Prediction), "prediction");
+    EXPECT_STREQ(l2ModelKindName(L2ModelKind::Estimate), "estimate");
+    EXPECT_NE(std::string(l2ModelBasisText(L2ModelBasis::WholeRegionPersists)).find("prediction"),
+              std::string::npos);
+    for (L2ModelBasis basis :
+         {L2ModelBasis::PartialHitRatio, L2ModelBasis::PastSetAside, L2ModelBasis::NoWindow}) {
+        EXPECT_EQ(std::string(l2ModelBasisText(basis)).rfind("estimate (no documented rule)", 0),
+                  0u);
+    }
 }
 
 } // namespace

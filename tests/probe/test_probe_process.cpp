@@ -104,7 +104,8 @@ TEST(ProbeCommandLine, L2PersistencePrintsATableAndRefusesBadOptions) {
     const CommandResult table = runCommand(kFakeProbe, {"l2-persistence", "--windows", "16M,64M",
                                                         "--hit-ratios", "1", "--repetitions", "2"});
     EXPECT_EQ(table.exitStatus, 0) << table.err;
-    for (const char* part : {"set aside  30 MiB", "16 MiB", "64 MiB", "none", "1.000*", "0.469*"}) {
+    for (const char* part : {"set aside  30 MiB", "16 MiB", "64 MiB", "none", "1.000*", "0.469*",
+                             "model kind", "prediction", "estimate"}) {
         EXPECT_NE(table.out.find(part), std::string::npos) << part << "\n" << table.out;
     }
     EXPECT_NE(table.err.find("measured 5 of 5 points"), std::string::npos) << table.err;

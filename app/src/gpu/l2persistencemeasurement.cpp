@@ -137,6 +137,19 @@ std::optional<L2PersistenceResults> l2PersistenceResultsFromJson(const QJsonObje
                                   .toDouble();
         point.modelHitRatePct = item.value(QStringLiteral("modelHitRatePct")).toDouble();
         point.modelRegionHitPct = item.value(QStringLiteral("modelRegionHitPct")).toDouble();
+        // The kind is the model's (computed here, so older files without it read the same); a
+        // file that names one must name one of the two.
+        for (const QString& key :
+             {QStringLiteral("modelRegionHitKind"), QStringLiteral("modelHitRateKind")}) {
+            const QJsonValue kind = item.value(key);
+            if (!kind.isUndefined() && kind.toString() != QLatin1String("prediction") &&
+                kind.toString() != QLatin1String("estimate")) {
+                return fail(
+                    tr("\"%1\" must be \"prediction\" or \"estimate\" (at %2)").arg(key, where));
+            }
+        }
+        point.modelBasis = l2PersistenceBasis(point.windowBytes, point.hitRatio, point.window,
+                                              results.setAsideBytes);
         results.points.push_back(point);
     }
     if (results.points.empty()) {
@@ -209,6 +222,7 @@ L2PersistenceResults modelL2Persistence(qint64 l2Bytes, qint64 setAsideBytes, in
             point.tuned = ratios[r].second;
             point.modelRegionHitPct = 100.0 * model.regionHitFraction;
             point.modelHitRatePct = 100.0 * model.hitRateFraction;
+            point.modelBasis = model.basis;
             results.points.push_back(point);
         }
     }
@@ -227,15 +241,17 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
         lines << tr("The notes (seed 003): \"A portion of the L2 cache can be set aside for "
                     "persistent (repeatedly) accesses\"; hitRatio is the \"percentage of lines "
                     "assigned hitProp\"; \"tune the value of hitRatio to avoid thrashing\".");
-        lines << tr("The model: hitRatio x size of the region persists. Where it fits the "
-                    "set-aside part every re-read is served by L2; where not, the persisting "
-                    "lines evict one another at random and fewer stay than the tuned hitRatio "
-                    "min(1, set-aside / size) keeps. Lines marked streaming (missProp) are "
-                    "evicted first; without a window a line survives the streamed bytes between "
-                    "two of its reads with probability exp(-bytes / L2 size).");
-        lines << tr("The H100's L2 is two partitions: a sector homed in the far one is looked "
-                    "up twice, so ncu's L2 hit rate is the region's share / (1 + streamed bytes "
-                    "per region byte) / 1.5.");
+        lines << tr("Prediction (the notes' rule, exact on the H100): with hitRatio 1 and the "
+                    "region within the set-aside part, every re-read is served by L2 (the "
+                    "ringed crosses at 100 %).");
+        lines << tr("Estimates (no documented rule, dashed): hitRatio < 1 serves only hitRatio "
+                    "of the region (the H100 serves more on small regions); past the set-aside the "
+                    "persisting "
+                    "lines evict one another at random (the H100 thrashes worse); without a "
+                    "window a line survives the streamed bytes with probability exp(-bytes / L2 "
+                    "size). The L2 hit rate is always an estimate: the region's share / (1 + "
+                    "streamed bytes per region byte) / 1.5 lookups per sector on two "
+                    "partitions.");
         summary.text = lines.join(QLatin1Char('\n'));
         return summary;
     }
@@ -263,13 +279,27 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
         }
     }
     double gap = -1.0;
+    double predictionGap = -1.0;
+    double estimateGap = -1.0;
     for (const L2PointData& point : results.points) {
         if (point.countersMeasured) {
-            gap = std::max(gap, std::fabs(point.regionHitPct - point.modelRegionHitPct));
+            const double here = std::fabs(point.regionHitPct - point.modelRegionHitPct);
+            gap = std::max(gap, here);
+            double& kindGap = point.modelRegionPredicted() ? predictionGap : estimateGap;
+            kindGap = std::max(kindGap, here);
+        }
+        if (point.modelRegionPredicted()) {
+            ++summary.predictedPoints;
         }
     }
     if (gap >= 0.0) {
         summary.largestModelGapPct = gap;
+    }
+    if (predictionGap >= 0.0) {
+        summary.largestPredictionGapPct = predictionGap;
+    }
+    if (estimateGap >= 0.0) {
+        summary.largestEstimateGapPct = estimateGap;
     }
     lines << tr("%1: L2 %2, persistingL2CacheMaxSize %3, %4 set aside; medians of %5 launches.")
                  .arg(results.device, formatL2Bytes(results.l2Bytes),
@@ -297,9 +327,25 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
         lines << line;
     }
     if (summary.largestModelGapPct) {
-        lines << tr("Largest gap between the measured share of the region's reads served by L2 "
-                    "(from DRAM bytes) and the model's: %1 points.")
-                     .arg(number(*summary.largestModelGapPct, 1));
+        QString line;
+        if (summary.largestPredictionGapPct) {
+            line = tr("The model predicts the share of the region's reads served by L2 only where "
+                      "the window holds the whole region (hitRatio 1, within the set-aside; the "
+                      "notes' rule), at %1 of the %2 points: largest gap %3 points.")
+                       .arg(summary.predictedPoints)
+                       .arg(results.points.size())
+                       .arg(number(*summary.largestPredictionGapPct, 2));
+        } else {
+            line = tr("No point has the window holding the whole region, so the model predicts "
+                      "nothing here.");
+        }
+        if (summary.largestEstimateGapPct) {
+            line += QLatin1Char(' ') + tr("Elsewhere it is an estimate with no documented rule "
+                                          "(dashed): largest gap %1 points. The L2 hit rate is "
+                                          "an estimate everywhere.")
+                                           .arg(number(*summary.largestEstimateGapPct, 1));
+        }
+        lines << line;
     } else {
         lines << tr("No counters: %1").arg(results.countersUnavailableReason);
     }

@@ -4,6 +4,8 @@
 // summary the L2 persistence view prints under its chart, computed from the numbers. No widgets.
 #pragma once
 
+#include "warpscope/l2_persistence_model.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
@@ -30,6 +32,11 @@ struct L2PointData {
     double dramReadBytes = 0.0; // dram__bytes_read.sum
     double modelHitRatePct = 0.0;
     double modelRegionHitPct = 0.0;
+    /// What the model's region share rests on (l2PersistenceModel's basis, computed from the
+    /// point and the set-aside): a prediction only for WholeRegionPersists. The model's L2 hit
+    /// rate is always an estimate.
+    L2ModelBasis modelBasis = L2ModelBasis::NoWindow;
+    bool modelRegionPredicted() const { return modelBasis == L2ModelBasis::WholeRegionPersists; }
 };
 
 struct L2PersistenceResults {
@@ -80,6 +87,11 @@ struct L2PersistenceSummary {
     std::optional<double> tunedRegionHit;     // tuned hitRatio
     std::optional<double> tunedSpeedup;       // no-window time / tuned time
     std::optional<double> largestModelGapPct; // max |measured - model| region hit, points
+    /// The same, split by the kind of the model's number: where it predicts (the window holds
+    /// the whole region) and where it only estimates (no documented rule).
+    std::optional<double> largestPredictionGapPct;
+    std::optional<double> largestEstimateGapPct;
+    int predictedPoints = 0; // points whose region share the model predicts
     QString text;
     /// The model's whole statement with the notes' passages (the summary's tooltip).
     QString details;

@@ -256,6 +256,28 @@ std::vector<CounterComparison> compareWithModel(const ModernPrediction& predicti
     return out;
 }
 
+bool measuredPerKernelOnly(const AccessKind& kind) {
+    return kind.space == MemorySpace::Constant || kind.space == MemorySpace::Local ||
+           kind.space == MemorySpace::Texture || kind.op == AccessOp::CopyAsync;
+}
+
+MeasurementMark kernelOnlyMark(const AccessKind& kind) {
+    MeasurementMark mark;
+    if (!measuredPerKernelOnly(kind)) {
+        return mark;
+    }
+    const QString what = kind.op == AccessOp::CopyAsync        ? QObject::tr("asynchronous copies")
+                         : kind.space == MemorySpace::Constant ? QObject::tr("constant loads")
+                         : kind.space == MemorySpace::Local    ? QObject::tr("local accesses")
+                                                               : QObject::tr("texture reads");
+    mark.text = QObject::tr("No single-warp GPU run: %1 exist only in a kernel — measured per "
+                            "kernel: Run the Sweep on the GPU (Shift+F5), counters in the Kernel "
+                            "rows")
+                    .arg(what);
+    mark.shortText = QObject::tr("per kernel: Shift+F5");
+    return mark;
+}
+
 MeasurementMark measurementMark(const ModernPrediction& prediction,
                                 const ProbeMeasurement* measurement) {
     MeasurementMark mark;

@@ -126,6 +126,13 @@ struct MeasurementMark {
 MeasurementMark measurementMark(const ModernPrediction& prediction,
                                 const ProbeMeasurement* measurement);
 
+/// Constant, local and texture accesses and asynchronous copies (cp.async) exist only inside a
+/// kernel: the probe's single-warp `measure` cannot replay them, measure_kernel measures them.
+bool measuredPerKernelOnly(const AccessKind& kind);
+/// The badge for such an access: why no single-warp measurement exists and where the kernel's
+/// measurement is (Run the Sweep on the GPU; its counters in the metrics panel's Kernel rows).
+MeasurementMark kernelOnlyMark(const AccessKind& kind);
+
 /// Every pattern's latest measurement.
 class MeasurementStore : public QObject {
     Q_OBJECT

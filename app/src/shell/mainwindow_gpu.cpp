@@ -132,7 +132,11 @@ void MainWindow::updateMeasurementMarks() {
     const auto& evaluation = m_document->evaluation();
     MeasurementMark mark;
     if (evaluation) {
-        mark = measurementMark(evaluation->modern, m_measurements->find(evaluation->pattern));
+        const ProbeMeasurement* measured = m_measurements->find(evaluation->pattern);
+        // A kernel-only access has no single-warp measurement: the badge says where it is.
+        mark = measured == nullptr && measuredPerKernelOnly(evaluation->access.kind)
+                   ? kernelOnlyMark(evaluation->access.kind)
+                   : measurementMark(evaluation->modern, measured);
     }
     m_warpView->setMeasurementMark(mark);
     m_bankView->setMeasurementMark(mark);

@@ -28,6 +28,14 @@ QString number(double value, int decimals) {
 }
 
 constexpr double kHoverPixels = 12.0;
+
+// The legend's names of the model's two kinds of number (warpscope::L2ModelKind).
+QString predictionLabel() {
+    return L2PersistenceView::tr("prediction (the notes' rule, exact on the H100)");
+}
+QString estimateLabel() {
+    return L2PersistenceView::tr("estimate (no documented rule)");
+}
 constexpr double kMiB = 1024.0 * 1024.0;
 
 /// A series: the points of one curve, ordered along x.
@@ -110,7 +118,8 @@ void L2PersistenceView::refresh() {
     QStringList status;
     if (m_results) {
         status << tr("Medians of %n timed launch(es) per point after one warm-up; hover a point "
-                     "for its spread. Solid: measured; dashed: the model.",
+                     "for its spread. Solid: measured; dashed: the model's estimate (no "
+                     "documented rule); ringed crosses: its prediction (the notes' rule).",
                      "", m_results->repetitions);
         if (!m_results->capped.isEmpty()) {
             status << m_results->capped;
@@ -145,12 +154,14 @@ double L2PersistenceView::xOf(const L2PointData& point) const {
 void L2PersistenceView::fillChart() {
     m_curves = 0;
     m_modelCurves = 0;
+    m_predictionMarkers = 0;
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const ViewColors colors = ViewColors::fromPalette(palette());
     clearChart(m_plot, colors);
     const L2PersistenceResults& shown = m_shown;
     const bool measured = m_results.has_value();
     const bool time = m_quantity == Quantity::Time;
+    const bool region = m_quantity == Quantity::RegionHitRate;
 
     // The series: by hitRatio (none, each ratio, tuned) against size, or by size against ratio.
     std::vector<Series> series;
@@ -245,27 +256,58 @@ void L2PersistenceView::fillChart() {
             }
         }
         if (!time) {
+            // The model's numbers: estimates (no documented rule) dashed, with hollow markers;
+            // predictions (the window holds the whole region: the notes' rule) as ringed crosses
+            // only where the rule holds. The L2 hit rate is an estimate everywhere.
             QVector<double> x;
             QVector<double> y;
+            QVector<double> px;
+            QVector<double> py;
             for (const L2PointData* point : s.points) {
+                const bool predicted = region && point->modelRegionPredicted();
                 x << xOf(*point);
-                y << valueOf(*point, true);
+                y << (predicted ? qQNaN() : valueOf(*point, true));
+                if (predicted) {
+                    px << xOf(*point);
+                    py << valueOf(*point, true);
+                }
             }
-            QCPGraph* model = m_plot->addGraph();
-            model->setName(measured ? tr("%1, model").arg(s.name) : s.name);
-            model->setPen(QPen(colour, measured ? 1.2 : 2.0, Qt::DashLine));
-            if (!measured) {
-                QCPScatterStyle scatter(shapes[s.colour % 4], 6);
-                scatter.setPen(QPen(colour, 1.2));
-                scatter.setBrush(QBrush(colors.background));
-                model->setScatterStyle(scatter);
-            }
-            model->setData(x, y, true);
+            QCPGraph* estimate = m_plot->addGraph();
+            estimate->setName(measured ? tr("%1, %2").arg(s.name, estimateLabel()) : s.name);
+            estimate->setPen(QPen(colour, measured ? 1.2 : 2.0, Qt::DashLine));
+            QCPScatterStyle hollow(shapes[s.colour % 4], measured ? 5 : 6);
+            hollow.setPen(QPen(colour, 1.2));
+            hollow.setBrush(QBrush(colors.background));
+            estimate->setScatterStyle(hollow);
+            estimate->setData(x, y, true);
             if (measured) {
-                model->removeFromLegend();
+                estimate->removeFromLegend();
             }
             ++m_modelCurves;
+            if (!px.isEmpty()) {
+                QCPGraph* prediction = m_plot->addGraph();
+                prediction->setName(tr("%1, %2").arg(s.name, predictionLabel()));
+                prediction->setLineStyle(QCPGraph::lsNone);
+                prediction->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle,
+                                                            QPen(colour, 1.5), Qt::NoBrush, 14));
+                prediction->setData(px, py, true);
+                prediction->removeFromLegend();
+                m_predictionMarkers += static_cast<int>(px.size());
+            }
         }
+    }
+    if (!time) {
+        // What the two kinds of model number look like, once each in the legend.
+        if (m_predictionMarkers > 0) {
+            QCPGraph* key = m_plot->addGraph();
+            key->setName(tr("model: %1").arg(predictionLabel()));
+            key->setLineStyle(QCPGraph::lsNone);
+            key->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle,
+                                                 QPen(colors.text, 1.5), Qt::NoBrush, 14));
+        }
+        QCPGraph* key = m_plot->addGraph();
+        key->setName(tr("model: %1").arg(estimateLabel()));
+        key->setPen(QPen(colors.text, 1.2, Qt::DashLine));
     }
     if (m_axis == Axis::WindowSize && shown.setAsideBytes > 0) {
         // The set-aside size: hitRatio 1 fits up to here.
@@ -285,14 +327,19 @@ void L2PersistenceView::fillChart() {
         note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignVCenter);
         note->position->setType(QCPItemPosition::ptAxisRectRatio);
         note->position->setCoords(0.55, 0.63);
-        note->setText(time ? tr("No measurement on this machine: the model predicts hit rates,\n"
-                                "not times. Choose a hit rate, or measure on a GPU.")
-                           : tr("No measurement on this machine: the curves are the model\n"
-                                "(H100 figures). With a GPU, Measure draws measured curves."));
+        note->setText(time ? tr("No measurement on this machine: the model gives shares and hit "
+                                "rates,\nnot times. Choose one of those, or measure on a GPU.")
+                           : tr("No measurement here: the model for an H100 (ringed crosses: "
+                                "predictions,\ndashed: estimates). With a GPU, Measure draws "
+                                "measured curves."));
         note->setColor(colors.mutedText);
     }
     styleChartLegend(m_plot, colors);
-    putLegendUnderChart(m_plot, 4);
+    if (putLegendUnderChart(m_plot, 4)) {
+        // The first fill added its entries before the wrap was set: lay them out in rows of four
+        // (a one-shot export would otherwise draw all eight in one cramped row).
+        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 #endif
 }
@@ -310,18 +357,26 @@ QString L2PersistenceView::pointText(const L2PersistenceResults& results,
                                         .arg(number(point.minMs, 4), number(point.maxMs, 4),
                                              number(spread, 1), number(point.bandwidthGBs, 0));
     }
+    const QString regionKind = point.modelRegionPredicted() ? tr("prediction") : tr("estimate");
     if (point.countersMeasured) {
-        text += QLatin1Char('\n') +
-                tr("L2 hit rate %1 % (model %2 %); the region's reads served by L2 %3 % "
-                   "(model %4 %); DRAM read %5")
-                    .arg(number(point.hitRatePct, 2), number(point.modelHitRatePct, 2),
-                         number(point.regionHitPct, 1), number(point.modelRegionHitPct, 1),
-                         formatL2Bytes(static_cast<qint64>(point.dramReadBytes)));
+        text +=
+            QLatin1Char('\n') +
+            tr("the region's reads served by L2 %1 % (model's %2 %3 %); L2 hit rate %4 % "
+               "(model's estimate %5 %); DRAM read %6")
+                .arg(number(point.regionHitPct, 2), regionKind, number(point.modelRegionHitPct, 2),
+                     number(point.hitRatePct, 2), number(point.modelHitRatePct, 2),
+                     formatL2Bytes(static_cast<qint64>(point.dramReadBytes)));
     } else {
-        text += QLatin1Char('\n') +
-                tr("model: the region's reads served by L2 %1 %, L2 hit rate %2 %")
-                    .arg(number(point.modelRegionHitPct, 1), number(point.modelHitRatePct, 2));
+        text += QLatin1Char('\n') + tr("model: the region's reads served by L2 %1 % (%2), L2 hit "
+                                       "rate %3 % (estimate)")
+                                        .arg(number(point.modelRegionHitPct, 1), regionKind,
+                                             number(point.modelHitRatePct, 2));
     }
+    text +=
+        QLatin1Char('\n') +
+        tr("The region's share: %1.").arg(QString::fromUtf8(l2ModelBasisText(point.modelBasis)));
+    text += QLatin1Char('\n') +
+            tr("The L2 hit rate: %1.").arg(QString::fromUtf8(l2HitRateEstimateText()));
     if (point.window && results.setAsideBytes > 0) {
         const double persisting = point.hitRatio * static_cast<double>(point.windowBytes);
         text += QLatin1Char('\n') +

@@ -1,9 +1,11 @@
 // L2PersistenceView, the "L2 persistence" tab: the share of the region's reads served by L2 (or the
 // L2 hit rate of all sectors, or the time) against the window's size or its hitRatio (QCustomPlot),
-// one curve per hitRatio (or per size) with the window and one without, the model's curves dashed
-// beside the measured ones. Hovering a point shows its numbers. A summary computed from the numbers
-// sits under the chart. Without results (a model-only machine, or not run yet) the chart draws the
-// model for an H100 and the notes' statement, never an empty chart.
+// one curve per hitRatio (or per size) with the window and one without, the model beside the
+// measured ones: its estimates (no documented rule) dashed, its predictions (the window holding
+// the whole region, the notes' rule) as ringed crosses. Hovering a point shows its numbers. A
+// summary computed from the numbers sits under the chart. Without results (a model-only machine, or
+// not run yet) the chart draws the model for an H100 and the notes' statement, never an empty
+// chart.
 #pragma once
 
 #include "gpu/l2persistencemeasurement.h"
@@ -37,7 +39,10 @@ public:
     QCustomPlot* chart() const { return m_plot; }
     /// Measured curves and model curves drawn (0 without QCustomPlot).
     int curveCount() const { return m_curves; }
+    /// The model's estimate curves (dashed, one per series) and prediction markers (points where
+    /// the window holds the whole region: the notes' rule; only for the region's share).
     int modelCurveCount() const { return m_modelCurves; }
+    int predictionMarkerCount() const { return m_predictionMarkers; }
 
     /// The tooltip for the point nearest `pixel` (within 12 pixels), empty when none.
     QString hoverText(const QPointF& pixel) const;
@@ -60,6 +65,7 @@ private:
     QCustomPlot* m_plot = nullptr;
     int m_curves = 0;
     int m_modelCurves = 0;
+    int m_predictionMarkers = 0;
 };
 
 } // namespace warpscope::app
