@@ -9,7 +9,7 @@
 // - every buffer is allocated once for the largest size and shared by all sizes, so that the
 //   sizes and modes are visited in kRounds rounds (a slow phase of the machine falls on every
 //   point alike), each round taking its share of every point's samples: at least `repetitions`
-//   and kMinTimedMs timed in all, at most kMaxSamples;
+//   (kMinPageableSamples for pageable copies) and kMinTimedMs timed in all, at most kMaxSamples;
 // - pageable copies and sumArrays over device memory take a new window of their buffers each
 //   repetition (HostPageable::next), so that no copy finds its host memory in the CPU's caches
 //   and no small kernel its arrays in the L2: the state of a cache is not carried from one
@@ -68,15 +68,18 @@ struct PageableArray {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 /// The sizes and modes are visited in kRounds rounds, each taking its share of every point's
 /// samples, so that a slow phase of the machine (seconds long on the H100 machine) falls on every
-/// point alike instead of on the few points timed during it.
-constexpr int kRounds = 4;
+/// point alike instead of on the few points timed during it: a point's median is drawn from
+/// kRounds moments of the run, not one.
+constexpr int kRounds = 8;
 constexpr int kWarmups = 1; // untimed repetitions per visit of a point
 constexpr double kMinTimedMs = 400.0;
 constexpr int kMaxSamples = 201;
 constexpr int kMaxManagedSamples = 41; // each one allocates, writes and frees three arrays
+/// Pageable copies take at least this many samples (their time is the host's, and spreads).
+constexpr int kMinPageableSamples = 15;
 /// A pageable pool is at least this large (when the host has 8 x as much available): larger than
 /// the CPU's last-level cache several times over, so that a window is cold when it comes round.
-constexpr std::int64_t kMinPool = std::int64_t{512} << 20;
+constexpr std::int64_t kMinPool = std::int64_t{1} << 30;
 constexpr std::int64_t kWindowAlign = 4096;
 
 // ---- The host CPUs next to the GPU ----------------------------------------------------------
@@ -343,6 +346,10 @@ public:
 
     std::optional<ProbeError> run(TransferMode mode, PointSamples& point) {
         m_point = &point;
+        const bool pageable = mode == TransferMode::H2dPageable ||
+                              mode == TransferMode::D2hPageable ||
+                              mode == TransferMode::BothPageable;
+        m_least = pageable ? std::max(m_repetitions, kMinPageableSamples) : m_repetitions;
         switch (mode) {
         case TransferMode::H2dPageable:
         case TransferMode::H2dPinned:
@@ -375,7 +382,7 @@ private:
         const double share = static_cast<double>(m_round + 1) / kRounds;
         const int count = static_cast<int>(m_point->samples.size());
         const auto part = [&](int whole) { return static_cast<int>(std::ceil(whole * share)); };
-        const int least = part(m_repetitions);
+        const int least = part(m_least);
         const int most = std::max(least, part(std::max(maxSamples, m_repetitions)));
         return count >= most || (count >= least && m_point->timedMs >= kMinTimedMs * share);
     }
@@ -683,6 +690,7 @@ private:
     Buffers& m_buffers;
     const CpuPlacement& m_placement;
     PointSamples* m_point = nullptr;
+    int m_least = 0; // the least samples of the point being run
 };
 
 /// Untimed pinned copies both ways for about 200 ms: an idle PCIe link trains down and idle clocks

@@ -5,10 +5,14 @@
 // contexts the driver's staging buffers, a row pattern the machine's slow phases. Then pinned
 // host-to-device copies at 256 MiB timed plainly and behind a spin kernel (the events then time
 // only the DMA), and managed memory's first touch with fresh arrays. Run it in a few processes.
+// With "cpus" as the third argument, only this: pageable copies of 64 MiB from the measuring
+// thread held to each CPU in turn, twice over (is a CPU's speed a property of the CPU?), with each
+// CPU's steal time (/proc/stat) over the whole.
 // Build: nvcc -O2 -arch=sm_90 -o diag_repeat diag_repeat.cu
-// Usage: diag_repeat [buffers] [rounds]
+// Usage: diag_repeat [buffers] [rounds] [cpus]
 #include <cuda_runtime.h>
 
+#include <sched.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -17,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -112,11 +117,88 @@ float copyMs(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
     return ms;
 }
 
+/// Steal time of each CPU (/proc/stat, in clock ticks), by CPU number.
+std::vector<long long> steal() {
+    std::vector<long long> out;
+    std::ifstream stat("/proc/stat");
+    std::string line;
+    while (std::getline(stat, line)) {
+        if (line.rfind("cpu", 0) != 0 || line.size() < 4 || line[3] == ' ') {
+            continue;
+        }
+        std::istringstream in(line);
+        std::string name;
+        long long v[8] = {};
+        in >> name;
+        for (long long& x : v) {
+            in >> x;
+        }
+        out.push_back(v[7]);
+    }
+    return out;
+}
+
+int cpusOnly(int buffers) {
+    std::vector<void*> host(buffers);
+    for (auto& p : host) {
+        p = mapPageable(64 * kMiB);
+    }
+    void* device = nullptr;
+    CHECK(cudaMalloc(&device, 64 * kMiB));
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    Timer t;
+    cpu_set_t allowed;
+    sched_getaffinity(0, sizeof allowed, &allowed);
+    std::vector<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+        if (CPU_ISSET(c, &allowed)) {
+            cpus.push_back(c);
+        }
+    }
+    const auto before = steal();
+    int turn = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int dir = 0; dir < 2; ++dir) {
+            std::printf("pass %d %s pageable 64 MiB, median of 5 per CPU (ms):", pass,
+                        dir == 0 ? "h2d" : "d2h");
+            for (int c : cpus) {
+                cpu_set_t one;
+                CPU_ZERO(&one);
+                CPU_SET(c, &one);
+                sched_setaffinity(0, sizeof one, &one);
+                std::vector<double> v;
+                copyMs(device, host[0], 64 * kMiB, cudaMemcpyHostToDevice, s, t, false);
+                for (int i = 0; i < 5; ++i) {
+                    void* h = host[turn++ % buffers];
+                    v.push_back(dir == 0 ? copyMs(device, h, 64 * kMiB, cudaMemcpyHostToDevice, s,
+                                                  t, false)
+                                         : copyMs(h, device, 64 * kMiB, cudaMemcpyDeviceToHost, s,
+                                                  t, false));
+                }
+                std::printf(" %d:%.2f", c, median(v));
+            }
+            std::printf("\n");
+        }
+    }
+    sched_setaffinity(0, sizeof allowed, &allowed);
+    const auto after = steal();
+    std::printf("steal ticks per CPU over the passes:");
+    for (std::size_t c = 0; c < after.size() && c < before.size(); ++c) {
+        std::printf(" %zu:%lld", c, after[c] - before[c]);
+    }
+    std::printf("\n");
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     const int buffers = argc > 1 ? std::atoi(argv[1]) : 6;
     const int rounds = argc > 2 ? std::atoi(argv[2]) : 4;
+    if (argc > 3 && std::strcmp(argv[3], "cpus") == 0) {
+        return cpusOnly(buffers);
+    }
     const std::size_t big = 256 * kMiB;
     const std::size_t sizes[2] = {64 * kMiB, 256 * kMiB};
     std::vector<void*> host(buffers);
