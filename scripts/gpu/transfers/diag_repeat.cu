@@ -171,10 +171,10 @@ int cpusOnly(int buffers) {
                 copyMs(device, host[0], 64 * kMiB, cudaMemcpyHostToDevice, s, t, false);
                 for (int i = 0; i < 5; ++i) {
                     void* h = host[turn++ % buffers];
-                    v.push_back(dir == 0 ? copyMs(device, h, 64 * kMiB, cudaMemcpyHostToDevice, s,
-                                                  t, false)
-                                         : copyMs(h, device, 64 * kMiB, cudaMemcpyDeviceToHost, s,
-                                                  t, false));
+                    v.push_back(
+                        dir == 0
+                            ? copyMs(device, h, 64 * kMiB, cudaMemcpyHostToDevice, s, t, false)
+                            : copyMs(h, device, 64 * kMiB, cudaMemcpyDeviceToHost, s, t, false));
                 }
                 std::printf(" %d:%.2f", c, median(v));
             }
@@ -206,9 +206,9 @@ int main(int argc, char** argv) {
     for (auto& p : host) {
         p = mapPageable(big);
     }
-    std::printf("pageable buffers: %d x 256 MiB mapped in %.0f ms; AnonHugePages kB:", buffers,
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count());
+    std::printf(
+        "pageable buffers: %d x 256 MiB mapped in %.0f ms; AnonHugePages kB:", buffers,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     for (auto* p : host) {
         std::printf(" %ld", hugeKb(p));
     }
