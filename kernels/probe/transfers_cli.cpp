@@ -26,10 +26,11 @@ const char* const kTransfersUsage =
   --modes M1,M2,...      h2d_pageable h2d_pinned d2h_pageable d2h_pinned both_pageable
                          both_pinned sum_device sum_zerocopy sum_copy managed_fault
                          managed_prefetch (default all)
-  --repetitions N        at least N timed repetitions per point (default 7), after two
-                         untimed ones; short points are repeated for 250 ms (at most 201)
+  --repetitions N        at least N timed repetitions per point (default 7; pageable
+                         copies 15), in 8 rounds over every point, each visit after an
+                         untimed one; short points are repeated for 400 ms (at most 201)
   --json                 the measure_transfers answer as one JSON line
-  Ctrl-C cancels between points.
+  Ctrl-C cancels between steps (a step: one point in one round).
 )";
 
 using json = nlohmann::json;
@@ -71,13 +72,14 @@ std::optional<int> readTransfersOption(const std::string& arg, const std::string
 }
 
 void printTransfers(const json& answer) {
-    std::cout << "device  " << answer.value("device", "") << "\n"
-              << "link    " << answer["link"].value("description", "") << "\n"
-              << "device memory copy bandwidth "
-              << fixed(answer.value("deviceCopyBandwidthGBs", 0.0), 1) << " GB/s (read + written)\n"
-              << "medians of at least " << answer.value("repetitions", 0)
-              << " timed repetitions (short points: 250 ms of them) after untimed warm-ups; "
-                 "spread = (max - min) / median\n";
+    std::cout
+        << "device  " << answer.value("device", "") << "\n"
+        << "link    " << answer["link"].value("description", "") << "\n"
+        << "device memory copy bandwidth " << fixed(answer.value("deviceCopyBandwidthGBs", 0.0), 1)
+        << " GB/s (read + written)\n"
+        << "medians of at least " << answer.value("repetitions", 0)
+        << " timed repetitions (short points: 400 ms of them, in 8 rounds) after untimed warm-ups; "
+           "spread = (max - min) / median\n";
     if (!answer.value("hostPlacement", std::string()).empty()) {
         std::cout << "host    " << answer.value("hostPlacement", std::string()) << "\n";
     }

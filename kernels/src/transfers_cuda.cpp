@@ -6,13 +6,18 @@
 // - the measuring thread (and the two threads of pageable copies both ways) run pinned to CPUs of
 //   the GPU's NUMA node (sysfs local_cpulist), so host memory is first touched on that node and
 //   the staging copies run near the GPU (the node's CPUs, not one CPU: see CpuPlacement);
-// - the pageable buffers are allocated once for the largest size, pre-faulted, and reused for
-//   every size (a fresh buffer per size is backed differently each time); they are ordinary
-//   anonymous memory that CUDA never registers, asked for transparent huge pages as malloc gets
-//   them under THP "always";
-// - the link and the clocks are woken by untimed copies before the first point, each point has
-//   two untimed warm-ups, and each point is timed at least `repetitions` times and for at least
-//   kMinTimedMs (at most kMaxSamples samples): the median of more samples;
+// - every buffer is allocated once for the largest size and shared by all sizes, so that the
+//   sizes and modes are visited in kRounds rounds (a slow phase of the machine falls on every
+//   point alike), each round taking its share of every point's samples: at least `repetitions`
+//   (kMinPageableSamples for pageable copies) and kMinTimedMs timed in all, at most kMaxSamples;
+// - pageable copies and sumArrays over device memory take a new window of their buffers each
+//   repetition (HostPageable::next), so that no copy finds its host memory in the CPU's caches
+//   and no small kernel its arrays in the L2: the state of a cache is not carried from one
+//   process to the next. The pageable pools are ordinary anonymous memory that CUDA never
+//   registers, pre-faulted, asked for transparent huge pages as malloc gets them under THP
+//   "always";
+// - the link and the clocks are woken by untimed copies before the first point, and each visit
+//   of a point starts with an untimed repetition;
 // - managed memory's first touch is a first touch every time: fresh arrays per repetition.
 #include "transfers_cuda.h"
 
@@ -29,6 +34,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -60,10 +66,21 @@ struct PageableArray {
 };
 
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
-constexpr int kWarmups = 2;
-constexpr double kMinTimedMs = 250.0;
+/// The sizes and modes are visited in kRounds rounds, each taking its share of every point's
+/// samples, so that a slow phase of the machine (seconds long on the H100 machine) falls on every
+/// point alike instead of on the few points timed during it: a point's median is drawn from
+/// kRounds moments of the run, not one.
+constexpr int kRounds = 8;
+constexpr int kWarmups = 1; // untimed repetitions per visit of a point
+constexpr double kMinTimedMs = 400.0;
 constexpr int kMaxSamples = 201;
 constexpr int kMaxManagedSamples = 41; // each one allocates, writes and frees three arrays
+/// Pageable copies take at least this many samples (their time is the host's, and spreads).
+constexpr int kMinPageableSamples = 15;
+/// A pageable pool is at least this large (when the host has 8 x as much available): larger than
+/// the CPU's last-level cache several times over, so that a window is cold when it comes round.
+constexpr std::int64_t kMinPool = std::int64_t{1} << 30;
+constexpr std::int64_t kWindowAlign = 4096;
 
 // ---- The host CPUs next to the GPU ----------------------------------------------------------
 
@@ -166,11 +183,16 @@ private:
     std::string m_note;
 };
 
-/// The pageable buffers of the whole run: allocated for the largest size on first use,
-/// pre-faulted on the measuring thread's node, reused for every size.
+/// The pageable pools of the whole run: two of them, mapped once for the largest size (at least
+/// kMinPool when the host has room), pre-faulted on the measuring thread and reused for every size.
+/// Each copy takes the next window of a pool (next()), so that a window is used again only after
+/// the whole pool has been: a copy of less than the pool never finds its source or destination in
+/// the CPU's caches, where reusing one buffer made a 16 or 64 MiB copy cache-warm in one process
+/// and cold in the next (2 x apart on the H100 machine, docs/benchmarks.md).
 struct HostPageable {
     std::int64_t bytes = 0; // each
     PageableArray arrays[2];
+    std::int64_t cursor = 0;
     std::optional<ProbeError> need(int count) {
         const auto size = static_cast<std::size_t>(bytes);
         const std::size_t mapped = (size + kHugePage - 1) / kHugePage * kHugePage;
@@ -195,6 +217,19 @@ struct HostPageable {
         }
         return std::nullopt;
     }
+    /// The byte offset of the next window of `size` bytes (windows start on 4 KiB boundaries).
+    std::int64_t next(std::int64_t size) {
+        return nextWindow(cursor, size, bytes);
+    }
+
+    static std::int64_t nextWindow(std::int64_t& cursor, std::int64_t size, std::int64_t pool) {
+        if (cursor + size > pool) {
+            cursor = 0;
+        }
+        const std::int64_t at = cursor;
+        cursor += (size + kWindowAlign - 1) / kWindowAlign * kWindowAlign;
+        return at;
+    }
 };
 
 void fill(float* data, std::int64_t n, float value) {
@@ -216,24 +251,105 @@ cudaError_t prefetch(const void* p, std::size_t bytes, bool toDevice, int device
 }
 #endif
 
-/// Everything one size needs, allocated on first use.
-class SizeRun {
-public:
-    SizeRun(std::int64_t bytes, int device, int repetitions, cudaStream_t stream,
-            cudaStream_t other, const Events& events, HostPageable& pageable,
-            const CpuPlacement& placement)
-        : m_bytes(bytes), m_n(bytes / 4), m_device(device), m_repetitions(repetitions),
-          m_stream(stream), m_other(other), m_events(events), m_pageable(pageable),
-          m_placement(placement) {}
-    ~SizeRun() {
-        if (m_joined) {
-            cudaEventDestroy(m_joined);
+/// The buffers of the whole run, each allocated on first use for the largest size and shared by
+/// every size (a size uses a window of them): device arrays A, B and C, pinned host arrays A, B
+/// (read only: 1 and 2, filled once) and C (what device-to-host copies and sumArrays write), the
+/// pageable pools. Kept across sizes so that the sizes and modes can be visited in rounds.
+struct Buffers {
+    std::int64_t largest = 0;
+    DeviceArray device[3];
+    bool deviceHoldsAB = false; // device A and B hold 1 and 2 over their whole length
+    std::int64_t deviceCursor = 0;
+    PinnedArray pinned[3];
+    HostPageable pageable;
+    cudaEvent_t joined = nullptr; // the second stream's end, for pinned copies both ways
+
+    Buffers() = default;
+    Buffers(const Buffers&) = delete;
+    Buffers& operator=(const Buffers&) = delete;
+    ~Buffers() {
+        if (joined) {
+            cudaEventDestroy(joined);
         }
     }
-    SizeRun(const SizeRun&) = delete;
-    SizeRun& operator=(const SizeRun&) = delete;
 
-    ProbeResult<std::vector<double>> run(TransferMode mode) {
+    std::optional<ProbeError> needDevice(int count) {
+        for (int i = 0; i < count; ++i) {
+            if (!device[i].p) {
+                WS_TRY(cudaMalloc(&device[i].p, static_cast<std::size_t>(largest)),
+                       formatBytes(largest) + " of device memory");
+                WS_TRY(cudaMemset(device[i].p, 0, static_cast<std::size_t>(largest)),
+                       "clearing device memory");
+                if (i < 2) {
+                    deviceHoldsAB = false;
+                }
+            }
+        }
+        return std::nullopt;
+    }
+    std::optional<ProbeError> needPinned(int index) {
+        if (!pinned[index].p) {
+            WS_TRY(cudaHostAlloc(&pinned[index].p, static_cast<std::size_t>(largest),
+                                 cudaHostAllocMapped),
+                   formatBytes(largest) + " of pinned host memory");
+            fill(static_cast<float*>(pinned[index].p), largest / 4,
+                 index == 0   ? 1.0f
+                 : index == 1 ? 2.0f
+                              : 0.0f);
+        }
+        return std::nullopt;
+    }
+    /// Device A = 1 and B = 2 over their whole length, for sumArrays over any window.
+    std::optional<ProbeError> needDeviceAB() {
+        if (auto error = needDevice(3)) {
+            return error;
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (auto error = needPinned(i)) {
+                return error;
+            }
+        }
+        if (!deviceHoldsAB) {
+            for (int i = 0; i < 2; ++i) {
+                WS_TRY(cudaMemcpy(device[i].p, pinned[i].p, static_cast<std::size_t>(largest),
+                                  cudaMemcpyHostToDevice),
+                       "a copy");
+            }
+            deviceHoldsAB = true;
+        }
+        return std::nullopt;
+    }
+    /// The device arrays go before managed memory is allocated, so both never add up.
+    void releaseDevice() {
+        for (DeviceArray& array : device) {
+            array.reset();
+        }
+        deviceHoldsAB = false;
+    }
+};
+
+/// One point's samples so far, over the rounds.
+struct PointSamples {
+    std::vector<double> samples;
+    double timedMs = 0.0;
+};
+
+/// One visit of one size in one round: the modes' timed repetitions, added to their points.
+class SizeRun {
+public:
+    SizeRun(std::int64_t bytes, int round, int device, int repetitions, cudaStream_t stream,
+            cudaStream_t other, const Events& events, Buffers& buffers,
+            const CpuPlacement& placement)
+        : m_bytes(bytes), m_n(bytes / 4), m_round(round), m_device(device),
+          m_repetitions(repetitions), m_stream(stream), m_other(other), m_events(events),
+          m_buffers(buffers), m_placement(placement) {}
+
+    std::optional<ProbeError> run(TransferMode mode, PointSamples& point) {
+        m_point = &point;
+        const bool pageable = mode == TransferMode::H2dPageable ||
+                              mode == TransferMode::D2hPageable ||
+                              mode == TransferMode::BothPageable;
+        m_least = pageable ? std::max(m_repetitions, kMinPageableSamples) : m_repetitions;
         switch (mode) {
         case TransferMode::H2dPageable:
         case TransferMode::H2dPinned:
@@ -254,83 +370,63 @@ public:
         return ProbeError{ProbeErrorCode::Internal, "unknown transfer mode", false};
     }
 
-    /// The device arrays go before managed memory is allocated, so both never add up.
-    void releaseDevice() {
-        for (DeviceArray& array : m_device3) {
-            array.reset();
-        }
-    }
-
 private:
-    std::optional<ProbeError> needDevice(int count) {
-        for (int i = 0; i < count; ++i) {
-            if (!m_device3[i].p) {
-                WS_TRY(cudaMalloc(&m_device3[i].p, static_cast<std::size_t>(m_bytes)),
-                       formatBytes(m_bytes) + " of device memory");
-                WS_TRY(cudaMemset(m_device3[i].p, 0, static_cast<std::size_t>(m_bytes)),
-                       "clearing device memory");
-            }
-        }
-        return std::nullopt;
+    float* pageable(int i, std::int64_t offset) const {
+        return m_buffers.pageable.arrays[i].data + offset / 4;
     }
-    std::optional<ProbeError> needPinned(int count) {
-        for (int i = 0; i < count; ++i) {
-            if (!m_pinned[i].p) {
-                WS_TRY(cudaHostAlloc(&m_pinned[i].p, static_cast<std::size_t>(m_bytes),
-                                     cudaHostAllocMapped),
-                       formatBytes(m_bytes) + " of pinned host memory");
-                fill(static_cast<float*>(m_pinned[i].p), m_n, i == 0 ? 1.0f : 2.0f);
-            }
-        }
-        return std::nullopt;
-    }
-    std::optional<ProbeError> needPageable(int count) { return m_pageable.need(count); }
-    void* pageable(int i) const { return m_pageable.arrays[i].data; }
 
-    /// Whether a point has enough samples: `repetitions` of them and kMinTimedMs timed in all
-    /// (a short copy is timed more often), at most kMaxSamples.
-    bool enough(const std::vector<double>& samples, double timedMs,
-                int maxSamples = kMaxSamples) const {
-        const int count = static_cast<int>(samples.size());
-        return count >= std::max(maxSamples, m_repetitions) ||
-               (count >= m_repetitions && timedMs >= kMinTimedMs);
+    /// Whether the point has enough samples for this round: the round's share (round + 1 of
+    /// kRounds) of `repetitions` samples and of kMinTimedMs timed in all (a short copy is timed
+    /// more often), at most that share of kMaxSamples.
+    bool enough(int maxSamples = kMaxSamples) const {
+        const double share = static_cast<double>(m_round + 1) / kRounds;
+        const int count = static_cast<int>(m_point->samples.size());
+        const auto part = [&](int whole) { return static_cast<int>(std::ceil(whole * share)); };
+        const int least = part(m_least);
+        const int most = std::max(least, part(std::max(maxSamples, m_repetitions)));
+        return count >= most || (count >= least && m_point->timedMs >= kMinTimedMs * share);
+    }
+
+    void add(double ms) {
+        m_point->samples.push_back(ms);
+        m_point->timedMs += ms;
     }
 
     /// kWarmups untimed runs, then timed ones with events on m_stream around `body` until
-    /// enough().
-    template <class Body> ProbeResult<std::vector<double>> timed(Body body) {
-        std::vector<double> samples;
-        double timedMs = 0.0;
-        for (int rep = 0; !enough(samples, timedMs); ++rep) {
+    /// enough() (nothing at all when the earlier rounds took enough).
+    template <class Body> std::optional<ProbeError> timed(Body body) {
+        for (int rep = 0; !enough(); ++rep) {
             WS_TRY(cudaEventRecord(m_events.start, m_stream), "recording an event");
             if (auto error = body()) {
-                return *error;
+                return error;
             }
             WS_TRY(cudaEventRecord(m_events.stop, m_stream), "recording an event");
             WS_TRY(cudaEventSynchronize(m_events.stop), "waiting for the GPU");
             float ms = 0.0f;
             WS_TRY(cudaEventElapsedTime(&ms, m_events.start, m_events.stop), "reading an event");
             if (rep >= kWarmups) {
-                samples.push_back(ms);
-                timedMs += ms;
+                add(ms);
             }
         }
-        return samples;
+        return std::nullopt;
     }
 
-    ProbeResult<std::vector<double>> copy(TransferMode mode) {
+    std::optional<ProbeError> copy(TransferMode mode) {
         const bool pinned = mode == TransferMode::H2dPinned || mode == TransferMode::D2hPinned;
         const bool toDevice = mode == TransferMode::H2dPinned || mode == TransferMode::H2dPageable;
-        if (auto error = needDevice(1)) {
-            return *error;
+        if (auto error = m_buffers.needDevice(1)) {
+            return error;
         }
-        if (auto error = pinned ? needPinned(1) : needPageable(1)) {
-            return *error;
+        // Pinned: from A, into C. Pageable: from the first pool, into the second.
+        if (auto error =
+                pinned ? m_buffers.needPinned(toDevice ? 0 : 2) : m_buffers.pageable.need(2)) {
+            return error;
         }
-        void* host = pinned ? m_pinned[0].p : pageable(0);
-        void* device = m_device3[0].p;
+        void* device = m_buffers.device[0].p;
         const auto bytes = static_cast<std::size_t>(m_bytes);
         return timed([&]() -> std::optional<ProbeError> {
+            void* host = pinned ? m_buffers.pinned[toDevice ? 0 : 2].p
+                                : pageable(toDevice ? 0 : 1, m_buffers.pageable.next(m_bytes));
             return check(
                 toDevice ? cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, m_stream)
                          : cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, m_stream),
@@ -341,37 +437,46 @@ private:
     /// Host to device on one stream and device to host on another. Pageable copies each from a
     /// host thread of their own (a pageable copy holds its thread until it is staged), timed by
     /// the wall clock until both end; pinned ones with events.
-    ProbeResult<std::vector<double>> both(bool pinned) {
-        if (auto error = needDevice(2)) {
-            return *error;
+    std::optional<ProbeError> both(bool pinned) {
+        if (auto error = m_buffers.needDevice(2)) {
+            return error;
         }
-        if (auto error = pinned ? needPinned(2) : needPageable(2)) {
-            return *error;
+        if (pinned) {
+            for (int i : {0, 2}) {
+                if (auto error = m_buffers.needPinned(i)) {
+                    return error;
+                }
+            }
+        } else if (auto error = m_buffers.pageable.need(2)) {
+            return error;
         }
-        if (pinned && !m_joined) {
-            WS_TRY(cudaEventCreateWithFlags(&m_joined, cudaEventDisableTiming),
+        if (pinned && !m_buffers.joined) {
+            WS_TRY(cudaEventCreateWithFlags(&m_buffers.joined, cudaEventDisableTiming),
                    "creating an event");
         }
-        void* in = pinned ? m_pinned[0].p : pageable(0);
-        void* out = pinned ? m_pinned[1].p : pageable(1);
+        void* toDevice = m_buffers.device[0].p;
+        void* fromDevice = m_buffers.device[1].p;
         const auto bytes = static_cast<std::size_t>(m_bytes);
         if (pinned) {
             // Pinned copies are asynchronous: both issued from this thread, the second stream
             // starting at the first's start event and joined before its stop event.
+            void* in = m_buffers.pinned[0].p;
+            void* out = m_buffers.pinned[2].p;
             return timed([&]() -> std::optional<ProbeError> {
                 WS_TRY(cudaStreamWaitEvent(m_other, m_events.start, 0), "ordering streams");
-                WS_TRY(cudaMemcpyAsync(m_device3[0].p, in, bytes, cudaMemcpyHostToDevice, m_stream),
+                WS_TRY(cudaMemcpyAsync(toDevice, in, bytes, cudaMemcpyHostToDevice, m_stream),
                        "a copy in both directions");
-                WS_TRY(cudaMemcpyAsync(out, m_device3[1].p, bytes, cudaMemcpyDeviceToHost, m_other),
+                WS_TRY(cudaMemcpyAsync(out, fromDevice, bytes, cudaMemcpyDeviceToHost, m_other),
                        "a copy in both directions");
-                WS_TRY(cudaEventRecord(m_joined, m_other), "recording an event");
-                WS_TRY(cudaStreamWaitEvent(m_stream, m_joined, 0), "ordering streams");
+                WS_TRY(cudaEventRecord(m_buffers.joined, m_other), "recording an event");
+                WS_TRY(cudaStreamWaitEvent(m_stream, m_buffers.joined, 0), "ordering streams");
                 return std::nullopt;
             });
         }
-        std::vector<double> samples;
-        double timedMs = 0.0;
-        for (int rep = 0; !enough(samples, timedMs); ++rep) {
+        for (int rep = 0; !enough(); ++rep) {
+            const std::int64_t offset = m_buffers.pageable.next(m_bytes);
+            void* in = pageable(0, offset);
+            void* out = pageable(1, offset);
             std::atomic<int> ready{0};
             std::atomic<bool> go{false};
             cudaError_t status[2] = {cudaSuccess, cudaSuccess};
@@ -384,10 +489,10 @@ private:
                     std::this_thread::yield();
                 }
                 const cudaStream_t stream = which == 0 ? m_stream : m_other;
-                status[which] = which == 0 ? cudaMemcpyAsync(m_device3[0].p, in, bytes,
-                                                             cudaMemcpyHostToDevice, stream)
-                                           : cudaMemcpyAsync(out, m_device3[1].p, bytes,
-                                                             cudaMemcpyDeviceToHost, stream);
+                status[which] =
+                    which == 0
+                        ? cudaMemcpyAsync(toDevice, in, bytes, cudaMemcpyHostToDevice, stream)
+                        : cudaMemcpyAsync(out, fromDevice, bytes, cudaMemcpyDeviceToHost, stream);
                 if (status[which] == cudaSuccess) {
                     status[which] = cudaStreamSynchronize(stream);
                 }
@@ -408,11 +513,10 @@ private:
             const double ms =
                 std::chrono::duration<double, std::milli>(std::max(end[0], end[1]) - start).count();
             if (rep >= kWarmups) {
-                samples.push_back(ms);
-                timedMs += ms;
+                add(ms);
             }
         }
-        return samples;
+        return std::nullopt;
     }
 
     std::optional<ProbeError> launch(const float* a, const float* b, float* c) {
@@ -434,68 +538,79 @@ private:
         return std::nullopt;
     }
 
-    ProbeResult<std::vector<double>> sum(TransferMode mode) {
-        if (auto error = needDevice(3)) {
-            return *error;
+    std::optional<ProbeError> sum(TransferMode mode) {
+        if (enough()) {
+            return std::nullopt; // the earlier rounds took this round's share
         }
-        const auto bytes = static_cast<std::size_t>(m_bytes);
-        auto* dA = static_cast<float*>(m_device3[0].p);
-        auto* dB = static_cast<float*>(m_device3[1].p);
-        auto* dC = static_cast<float*>(m_device3[2].p);
-        if (mode != TransferMode::SumDevice) {
-            if (auto error = needPinned(mode == TransferMode::SumCopy ? 3 : 2)) {
-                return *error;
+        if (auto error = m_buffers.needDeviceAB()) {
+            return error;
+        }
+        if (mode == TransferMode::SumCopy) {
+            if (auto error = m_buffers.needPinned(2)) {
+                return error;
             }
         }
-        if (auto error = needPinned(2)) {
-            return *error;
-        }
-        // The copies before may have written into these: A = 1 and B = 2 again.
-        fill(static_cast<float*>(m_pinned[0].p), m_n, 1.0f);
-        fill(static_cast<float*>(m_pinned[1].p), m_n, 2.0f);
-        ProbeResult<std::vector<double>> result;
+        const auto bytes = static_cast<std::size_t>(m_bytes);
+        auto* dA = static_cast<float*>(m_buffers.device[0].p);
+        auto* dB = static_cast<float*>(m_buffers.device[1].p);
+        auto* dC = static_cast<float*>(m_buffers.device[2].p);
+        auto* hC = static_cast<float*>(m_buffers.pinned[2].p);
+        // C is cleared first, so that the check below sees this visit's results.
+        WS_TRY(cudaMemset(dC, 0, static_cast<std::size_t>(m_buffers.largest)),
+               "clearing device memory");
+        std::optional<ProbeError> error;
+        const float* result = dC;
         if (mode == TransferMode::SumDevice) {
-            WS_TRY(cudaMemcpy(dA, m_pinned[0].p, bytes, cudaMemcpyHostToDevice), "a copy");
-            WS_TRY(cudaMemcpy(dB, m_pinned[1].p, bytes, cudaMemcpyHostToDevice), "a copy");
-            result = timed([&] { return launch(dA, dB, dC); });
+            // Each repetition on the next window of the arrays: a window is used again only
+            // after the whole arrays have been, so that a small size does not run from the L2
+            // in one process and from device memory in the next.
+            std::int64_t offset = 0;
+            error = timed([&] {
+                offset =
+                    HostPageable::nextWindow(m_buffers.deviceCursor, m_bytes, m_buffers.largest) /
+                    4;
+                return launch(dA + offset, dB + offset, dC + offset);
+            });
+            result = dC + offset;
         } else if (mode == TransferMode::SumZeroCopy) {
             // As the notes' sumArraysZerocpy: A and B read from mapped host memory, C on the
             // device.
             void* mappedA = nullptr;
             void* mappedB = nullptr;
-            WS_TRY(cudaHostGetDevicePointer(&mappedA, m_pinned[0].p, 0), "mapping host memory");
-            WS_TRY(cudaHostGetDevicePointer(&mappedB, m_pinned[1].p, 0), "mapping host memory");
-            WS_TRY(cudaMemset(dC, 0, bytes), "clearing device memory");
-            result = timed([&] {
+            WS_TRY(cudaHostGetDevicePointer(&mappedA, m_buffers.pinned[0].p, 0),
+                   "mapping host memory");
+            WS_TRY(cudaHostGetDevicePointer(&mappedB, m_buffers.pinned[1].p, 0),
+                   "mapping host memory");
+            error = timed([&] {
                 return launch(static_cast<const float*>(mappedA),
                               static_cast<const float*>(mappedB), dC);
             });
         } else {
-            result = timed([&]() -> std::optional<ProbeError> {
-                WS_TRY(cudaMemcpyAsync(dA, m_pinned[0].p, bytes, cudaMemcpyHostToDevice, m_stream),
+            hC[0] = 0.0f;
+            hC[m_n - 1] = 0.0f;
+            error = timed([&]() -> std::optional<ProbeError> {
+                WS_TRY(cudaMemcpyAsync(dA, m_buffers.pinned[0].p, bytes, cudaMemcpyHostToDevice,
+                                       m_stream),
                        "a copy");
-                WS_TRY(cudaMemcpyAsync(dB, m_pinned[1].p, bytes, cudaMemcpyHostToDevice, m_stream),
+                WS_TRY(cudaMemcpyAsync(dB, m_buffers.pinned[1].p, bytes, cudaMemcpyHostToDevice,
+                                       m_stream),
                        "a copy");
-                if (auto error = launch(dA, dB, dC)) {
-                    return error;
+                if (auto failed = launch(dA, dB, dC)) {
+                    return failed;
                 }
-                WS_TRY(cudaMemcpyAsync(m_pinned[2].p, dC, bytes, cudaMemcpyDeviceToHost, m_stream),
-                       "a copy");
+                WS_TRY(cudaMemcpyAsync(hC, dC, bytes, cudaMemcpyDeviceToHost, m_stream), "a copy");
                 return std::nullopt;
             });
+            result = hC;
         }
-        if (std::holds_alternative<ProbeError>(result)) {
-            return result;
+        if (error) {
+            return error;
         }
-        if (auto error = verify(
-                mode == TransferMode::SumCopy ? static_cast<const float*>(m_pinned[2].p) : dC)) {
-            return *error;
-        }
-        return result;
+        return verify(result);
     }
 
-    ProbeResult<std::vector<double>> managed(bool prefetched) {
-        releaseDevice();
+    std::optional<ProbeError> managed(bool prefetched) {
+        m_buffers.releaseDevice();
         const auto bytes = static_cast<std::size_t>(m_bytes);
         // Refuse before asking: managed memory must never oversubscribe the device.
         std::size_t freeBytes = 0;
@@ -522,14 +637,13 @@ private:
                 }
             }
         };
-        std::vector<double> samples;
-        double timedMs = 0.0;
-        // One warm-up (the driver's first managed allocation of the process costs more), then
-        // each repetition with arrays of its own: allocated, A and B written on the host (their
-        // pages start there), C left for the kernel to create on the device, timed, checked,
-        // freed. A repetition on arrays that earlier ones moved to the device and back would
-        // time a migration back, not the first touch the mode names.
-        for (int rep = 0; !enough(samples, timedMs, kMaxManagedSamples); ++rep) {
+        // One warm-up in the first round (the driver's first managed allocation of the process
+        // costs more), then each repetition with arrays of its own: allocated, A and B written on
+        // the host (their pages start there), C left for the kernel to create on the device,
+        // timed, checked, freed. A repetition on arrays that earlier ones moved to the device and
+        // back would time a migration back, not the first touch the mode names.
+        const int warmups = m_round == 0 ? 1 : 0;
+        for (int rep = 0; !enough(kMaxManagedSamples); ++rep) {
             Managed arrays[3];
             for (Managed& array : arrays) {
                 WS_TRY(cudaMallocManaged(&array.p, bytes, cudaMemAttachGlobal),
@@ -549,35 +663,34 @@ private:
                 }
             }
             if (auto error = launch(a, b, c)) {
-                return *error;
+                return error;
             }
             WS_TRY(cudaEventRecord(m_events.stop, m_stream), "recording an event");
             WS_TRY(cudaEventSynchronize(m_events.stop), "waiting for the GPU");
             float ms = 0.0f;
             WS_TRY(cudaEventElapsedTime(&ms, m_events.start, m_events.stop), "reading an event");
             if (auto error = verify(c)) {
-                return *error;
+                return error;
             }
-            if (rep >= 1) {
-                samples.push_back(ms);
-                timedMs += ms;
+            if (rep >= warmups) {
+                add(ms);
             }
         }
-        return samples;
+        return std::nullopt;
     }
 
     std::int64_t m_bytes;
     std::int64_t m_n;
+    int m_round;
     int m_device;
     int m_repetitions;
     cudaStream_t m_stream;
     cudaStream_t m_other;
     const Events& m_events;
-    cudaEvent_t m_joined = nullptr; // the second stream's end, for pinned copies both ways
-    DeviceArray m_device3[3];
-    PinnedArray m_pinned[3];
-    HostPageable& m_pageable;
+    Buffers& m_buffers;
     const CpuPlacement& m_placement;
+    PointSamples* m_point = nullptr;
+    int m_least = 0; // the least samples of the point being run
 };
 
 /// Untimed pinned copies both ways for about 200 ms: an idle PCIe link trains down and idle clocks
@@ -648,34 +761,48 @@ ProbeResult<TransferMeasurement> runTransfersOnDevice(const TransferPlan& plan,
     WS_TRY(cudaStreamCreateWithFlags(&other.s, cudaStreamNonBlocking), "creating a stream");
     WS_TRY(cudaEventCreate(&events.start), "creating an event");
     WS_TRY(cudaEventCreate(&events.stop), "creating an event");
-    HostPageable pageable;
-    pageable.bytes = plan.sizes.empty() ? 0 : plan.sizes.back();
+    Buffers buffers;
+    buffers.largest = plan.sizes.empty() ? 0 : plan.sizes.back();
+    const std::int64_t hostAvailable = hostAvailableMemoryBytes();
+    buffers.pageable.bytes = std::max(
+        buffers.largest, std::min(kMinPool, hostAvailable > 0 ? hostAvailable / 8 : kMinPool));
     if (auto error = wakeTheLink(stream.s)) {
         return *error;
     }
-    const int total = static_cast<int>(modes.size() * plan.sizes.size());
+    // Every size and mode in each round, each round taking its share of every point's samples.
+    std::vector<std::vector<PointSamples>> points(plan.sizes.size(),
+                                                  std::vector<PointSamples>(modes.size()));
+    const int total = kRounds * static_cast<int>(modes.size() * plan.sizes.size());
     int done = 0;
-    for (std::int64_t size : plan.sizes) {
-        SizeRun run(size, device, plan.repetitions, stream.s, other.s, events, pageable, placement);
+    for (int round = 0; round < kRounds; ++round) {
+        for (std::size_t s = 0; s < plan.sizes.size(); ++s) {
+            const std::int64_t size = plan.sizes[s];
+            SizeRun run(size, round, device, plan.repetitions, stream.s, other.s, events, buffers,
+                        placement);
+            for (std::size_t m = 0; m < modes.size(); ++m) {
+                if (cancelled && cancelled()) {
+                    return ProbeError{ProbeErrorCode::Cancelled,
+                                      "cancelled after " + std::to_string(done) + " of " +
+                                          std::to_string(total) + " steps (" +
+                                          std::to_string(kRounds) + " rounds over every point)",
+                                      false};
+                }
+                if (auto error = run.run(modes[m], points[s][m])) {
+                    error->message = std::string(transferModeLabel(modes[m])) + " at " +
+                                     formatBytes(size) + ": " + error->message;
+                    return *error;
+                }
+                ++done;
+                if (progress) {
+                    progress(done, total);
+                }
+            }
+        }
+    }
+    for (std::size_t s = 0; s < plan.sizes.size(); ++s) {
         for (std::size_t m = 0; m < modes.size(); ++m) {
-            if (cancelled && cancelled()) {
-                return ProbeError{ProbeErrorCode::Cancelled,
-                                  "cancelled after " + std::to_string(done) + " of " +
-                                      std::to_string(total) + " points",
-                                  false};
-            }
-            auto samples = run.run(modes[m]);
-            if (auto* error = std::get_if<ProbeError>(&samples)) {
-                error->message = std::string(transferModeLabel(modes[m])) + " at " +
-                                 formatBytes(size) + ": " + error->message;
-                return *error;
-            }
             measurement.curves[m].points.push_back(
-                transferPoint(modes[m], size, std::get<std::vector<double>>(std::move(samples))));
-            ++done;
-            if (progress) {
-                progress(done, total);
-            }
+                transferPoint(modes[m], plan.sizes[s], std::move(points[s][m].samples)));
         }
     }
     return measurement;

@@ -20,7 +20,9 @@ done
     nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max,pcie.link.gen.current,pcie.link.width.current --format=csv
     nvcc --version 2>/dev/null | tail -2
     nproc
-    lscpu | grep -iE "numa|model name"
+    lscpu | grep -iE "numa|model name|L3"
+    echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
+    uptime
     nvidia-smi topo -m
     grep -E "MemTotal|MemAvailable" /proc/meminfo
     "$probe" info
@@ -54,8 +56,8 @@ echo "exit $?" >> "$out/serve.txt"
 cat "$out/refusal.txt"; head -c 600 "$out/serve.txt"; echo
 
 echo "== compute-sanitizer (memcheck) over 4 KiB to 4 MiB, every mode"
-compute-sanitizer --tool memcheck --leak-check full "$probe" transfers --max 4M --repetitions 2 \
-    > "$out/sanitizer.txt" 2>&1
+timeout 200 compute-sanitizer --tool memcheck --leak-check full "$probe" transfers --max 4M \
+    --repetitions 2 > "$out/sanitizer.txt" 2>&1
 echo "exit $?" >> "$out/sanitizer.txt"
 tail -4 "$out/sanitizer.txt"
 
