@@ -393,6 +393,43 @@ TEST(FirstRun, TheProbeIsAskedForTheDeviceAndTheWarmUpWhileTheWindowIsStillBuild
     EXPECT_GT(window->gpuRunner()->warmUpMs(), 0.0);
 }
 
+TEST(FirstRun, APresetLoadedAsTheWindowOpensTakesTheWarmUpsPlaceAndAnswersTheFirstRun) {
+    REQUIRE_FAKE_PROBE();
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString log = dir.filePath(QStringLiteral("requests.txt"));
+    qputenv("WARPSCOPE_FAKE_PROBE_LOG", log.toLocal8Bit());
+    qputenv("WARPSCOPE_FAKE_PROBE_SETUP_MS", "3000"); // a GPU's set-up: device_info takes a while
+    qputenv("WARPSCOPE_GPU_PRESENT", "1");
+    MainWindowOptions options = quietOptions();
+    options.probeCommand = fakeProbe();
+    options.warmUpGpu = true;
+    auto window = std::make_unique<MainWindow>(options);
+    qunsetenv("WARPSCOPE_GPU_PRESENT");
+    qunsetenv("WARPSCOPE_FAKE_PROBE_SETUP_MS");
+    // As `warpscope --preset` and the GPU benchmark do: a preset loaded before the window shows,
+    // while the probe is still setting up the device. The warm-up of the default pattern waits
+    // in its queue and is replaced by one of the preset.
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
+    const QString title = QString::fromStdString(window->document()->current().title);
+    window->show();
+    window->runOnGpu(); // Run pressed at once: answered by the warm-up, not by a measure after it
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
+        kWaitMs));
+    qunsetenv("WARPSCOPE_FAKE_PROBE_LOG");
+    QFile file(log);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QStringList lines =
+        QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 2) << qPrintable(lines.join(QLatin1Char('\n')));
+    EXPECT_EQ(lines[0], QStringLiteral("device_info"));
+    EXPECT_TRUE(lines[1].startsWith(QStringLiteral("measure ")) &&
+                lines[1].endsWith(QStringLiteral(" | ") + title))
+        << qPrintable(lines[1]);
+    EXPECT_EQ(window->gpuRunner()->supersededCount(), 1); // the Run waited for the warm-up
+}
+
 TEST(FirstRun, WithoutAGpuNothingIsStarted) {
     REQUIRE_FAKE_PROBE();
     auto window = windowWarmingUp("0");

@@ -13,8 +13,10 @@
 //              a pattern with the same 32 addresses and kind as a recorded preset gets that
 //              preset's counters, any other is refused (pattern_refused: no recorded answer)
 // WARPSCOPE_FAKE_PROBE_LOG=FILE appends a line to FILE as each device_info ("device_info") and
-// measure ("measure" and the counters named, comma-separated) reaches the backend, so a test can
+// measure ("measure", the counters named, comma-separated, " | " and the pattern's title) reaches
+// the backend, so a test can
 // see what reached the probe without running its own event loop.
+// WARPSCOPE_FAKE_PROBE_SETUP_MS=N makes device_info take N ms longer, as a GPU's set-up does.
 // WARPSCOPE_FAKE_DEVICES=N makes it pretend N devices (device_info lists them; "device" picks
 // one; device i has 1/(i+1) of the copy bandwidth, so its whole kernels take longer).
 //   uncoalesced  a deliberately different model: every active lane its own sector (global) or
@@ -58,6 +60,9 @@ class LoggedBackend : public FakeBackend {
 public:
     ProbeResult<DeviceInfo> deviceInfo() override {
         note("device_info");
+        if (const char* ms = std::getenv("WARPSCOPE_FAKE_PROBE_SETUP_MS")) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+        }
         return FakeBackend::deviceInfo();
     }
     ProbeResult<Measurement> measure(const warpscope::NamedPattern& pattern,
@@ -67,6 +72,7 @@ public:
         for (std::size_t i = 0; i < options.counterNames.size(); ++i) {
             line += (i == 0 ? " " : ",") + options.counterNames[i];
         }
+        line += " | " + pattern.title;
         note(line);
         return FakeBackend::measure(pattern, access, options);
     }

@@ -43,6 +43,7 @@ GpuRunner::GpuRunner(PatternDocument* document, ProbeClient* client, Measurement
                      QObject* parent)
     : QObject(parent), m_document(document), m_client(client), m_store(store) {
     connect(m_document, &PatternDocument::evaluationChanged, this, [this] {
+        retargetWarmUp();
         if (m_autoRun) {
             autoRun();
         }
@@ -309,6 +310,7 @@ void GpuRunner::warmUp() {
     // Its requests are written now, not when the event loop first runs (after the window has
     // built and painted itself): the probe's set-up overlaps the window's.
     m_client->startAtOnce();
+    m_warmUpClock.start();
     if (m_job == 0 && !m_document->error() && m_document->evaluation()) {
         // The first measurement sets up the counters (about 0.2 s on an H100, after CUDA's
         // start and the counters' availability: about 0.6 s from the probe's start); it goes
@@ -318,6 +320,22 @@ void GpuRunner::warmUp() {
         send(m_document->current(), true);
         m_jobWarmUp = m_job != 0;
     }
+}
+
+void GpuRunner::retargetWarmUp() {
+    // Only while the warm-up waits in the probe's queue behind device_info (the probe is still
+    // starting) and nobody has pressed Run: the pattern the window shows now (a preset or a
+    // session loaded as it opened) takes its place, so that a Run pressed at once is answered
+    // by the warm-up itself instead of by a measurement after it.
+    if (!m_jobWarmUp || m_job == 0 || m_pending || m_waitingForAhead ||
+        m_client->state() != ProbeClient::State::Starting || m_document->error() ||
+        !m_document->evaluation() || m_document->pattern() == m_jobPattern ||
+        m_document->pattern().kind.space == MemorySpace::Constant) {
+        return;
+    }
+    m_client->cancel(m_job); // dropped from the probe's queue unless it has begun
+    send(m_document->current(), true);
+    m_jobWarmUp = m_job != 0;
 }
 
 void GpuRunner::send(const NamedPattern& pattern, bool atOnce) {
@@ -354,7 +372,7 @@ void GpuRunner::onMeasured(int job, const ProbeMeasurement& measurement) {
     const bool warmUp = m_jobWarmUp;
     m_jobWarmUp = false;
     if (warmUp) {
-        m_warmUpMs = m_lastRoundTripMs;
+        m_warmUpMs = static_cast<double>(m_warmUpClock.nsecsElapsed()) / 1e6;
     }
     if (warmUp && !(m_pending && m_pending->pattern == m_jobPattern)) {
         // Nobody asked for it: kept in the cache only; a Run meanwhile is sent now.

@@ -342,8 +342,10 @@ void ProbeClient::cancel(int job) {
             return;
         }
         it->silent = true;
+        // An early measure (measureAtOnce) waits in a starting probe's queue behind
+        // device_info: dropped there, it costs nothing.
         if ((it->op == Op::Sweep || it->op == Op::MeasureKernel || it->op == Op::MeasureTransfers ||
-             it->op == Op::MeasureStreams || it->op == Op::MeasureL2Persistence) &&
+             it->op == Op::MeasureStreams || it->op == Op::MeasureL2Persistence || it->early) &&
             m_process != nullptr) {
             Job cancel;
             cancel.id = m_nextId++;
