@@ -15,6 +15,12 @@
 
 #include <warpscope/pattern.h>
 
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <thread>
+
 namespace warpscope::app::test {
 namespace {
 
@@ -330,6 +336,98 @@ TEST(FirstRun, ASetUpThatFindsNoDeviceStaysQuietUntilRun) {
     window->runOnGpu();
     EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("no_device")))
         << qPrintable(window->messageBar()->text());
+}
+
+/// What reached the fake probe's backend (WARPSCOPE_FAKE_PROBE_LOG), waiting up to 10 s, without
+/// running the event loop, until it holds `until`.
+QString requestsReaching(const QString& log, const QString& until) {
+    QString requests;
+    for (int i = 0; i < 200 && !requests.contains(until); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        QFile file(log);
+        if (file.open(QIODevice::ReadOnly)) {
+            requests = QString::fromUtf8(file.readAll());
+        }
+    }
+    return requests;
+}
+
+TEST(FirstRun, TheProbeIsAskedForTheDeviceAndTheWarmUpWhileTheWindowIsStillBuilding) {
+    REQUIRE_FAKE_PROBE();
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString log = dir.filePath(QStringLiteral("requests.txt"));
+    qputenv("WARPSCOPE_FAKE_PROBE_LOG", log.toLocal8Bit());
+    qputenv("WARPSCOPE_GPU_PRESENT", "1");
+    MainWindowOptions options = quietOptions();
+    options.probeCommand = fakeProbe();
+    options.warmUpGpu = true;
+    auto window = std::make_unique<MainWindow>(options);
+    qunsetenv("WARPSCOPE_GPU_PRESENT");
+    // No event loop has run since the window began: the probe has its start's requests and
+    // the warm-up measurement already (QProcess alone would write them only from the event
+    // loop, after the window has built and painted itself).
+    const QString requests = requestsReaching(log, QStringLiteral("measure"));
+    qunsetenv("WARPSCOPE_FAKE_PROBE_LOG");
+    EXPECT_TRUE(requests.startsWith(QStringLiteral("device_info\nmeasure")))
+        << qPrintable(requests);
+    // The warm-up reads the counters the first Run of this pattern's kind asks for, so that the
+    // probe opens and first-starts that counter session, not another.
+    const std::vector<std::string> names =
+        window->gpuRunner()->optionsFor(window->document()->pattern().kind).counterNames;
+    ASSERT_EQ(names.size(), 2U);
+    EXPECT_TRUE(requests.contains(
+        QStringLiteral("measure %1,%2")
+            .arg(QString::fromStdString(names[0]), QString::fromStdString(names[1]))))
+        << qPrintable(requests);
+    // With the event loop running, the warm-up's answer goes to the cache only.
+    window->show();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return window->probeClient()->state() == ProbeClient::State::Ready &&
+                   !window->gpuRunner()->isMeasuring();
+        },
+        kWaitMs));
+    EXPECT_EQ(window->gpuRunner()->cache().size(), 1);
+    EXPECT_EQ(window->measurements()->size(), 0);
+    EXPECT_GT(window->gpuRunner()->warmUpMs(), 0.0);
+}
+
+TEST(FirstRun, APresetLoadedAsTheWindowOpensTakesTheWarmUpsPlaceAndAnswersTheFirstRun) {
+    REQUIRE_FAKE_PROBE();
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString log = dir.filePath(QStringLiteral("requests.txt"));
+    qputenv("WARPSCOPE_FAKE_PROBE_LOG", log.toLocal8Bit());
+    qputenv("WARPSCOPE_FAKE_PROBE_SETUP_MS", "3000"); // a GPU's set-up: device_info takes a while
+    qputenv("WARPSCOPE_GPU_PRESENT", "1");
+    MainWindowOptions options = quietOptions();
+    options.probeCommand = fakeProbe();
+    options.warmUpGpu = true;
+    auto window = std::make_unique<MainWindow>(options);
+    qunsetenv("WARPSCOPE_GPU_PRESENT");
+    qunsetenv("WARPSCOPE_FAKE_PROBE_SETUP_MS");
+    // As `warpscope --preset` and the GPU benchmark do: a preset loaded before the window shows,
+    // while the probe is still setting up the device. The warm-up of the default pattern waits
+    // in its queue and is replaced by one of the preset.
+    ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
+    const QString title = QString::fromStdString(window->document()->current().title);
+    window->show();
+    window->runOnGpu(); // Run pressed at once: answered by the warm-up, not by a measure after it
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
+        kWaitMs));
+    qunsetenv("WARPSCOPE_FAKE_PROBE_LOG");
+    QFile file(log);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QStringList lines =
+        QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 2) << qPrintable(lines.join(QLatin1Char('\n')));
+    EXPECT_EQ(lines[0], QStringLiteral("device_info"));
+    EXPECT_TRUE(lines[1].startsWith(QStringLiteral("measure ")) &&
+                lines[1].endsWith(QStringLiteral(" | ") + title))
+        << qPrintable(lines[1]);
+    EXPECT_EQ(window->gpuRunner()->supersededCount(), 1); // the Run waited for the warm-up
 }
 
 TEST(FirstRun, WithoutAGpuNothingIsStarted) {

@@ -12,6 +12,11 @@
 //              file as tests/data/probe_answers_h100.jsonl ({"preset": id, "result": {...}});
 //              a pattern with the same 32 addresses and kind as a recorded preset gets that
 //              preset's counters, any other is refused (pattern_refused: no recorded answer)
+// WARPSCOPE_FAKE_PROBE_LOG=FILE appends a line to FILE as each device_info ("device_info") and
+// measure ("measure", the counters named, comma-separated, " | " and the pattern's title) reaches
+// the backend, so a test can
+// see what reached the probe without running its own event loop.
+// WARPSCOPE_FAKE_PROBE_SETUP_MS=N makes device_info take N ms longer, as a GPU's set-up does.
 // WARPSCOPE_FAKE_DEVICES=N makes it pretend N devices (device_info lists them; "device" picks
 // one; device i has 1/(i+1) of the copy bandwidth, so its whole kernels take longer).
 //   uncoalesced  a deliberately different model: every active lane its own sector (global) or
@@ -47,6 +52,36 @@ public:
         std::printf("noise from a library on stdout\n");
         std::fflush(stdout);
         return FakeBackend::deviceInfo();
+    }
+};
+
+/// A fake that notes each device_info and measure in WARPSCOPE_FAKE_PROBE_LOG, when it is set.
+class LoggedBackend : public FakeBackend {
+public:
+    ProbeResult<DeviceInfo> deviceInfo() override {
+        note("device_info");
+        if (const char* ms = std::getenv("WARPSCOPE_FAKE_PROBE_SETUP_MS")) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+        }
+        return FakeBackend::deviceInfo();
+    }
+    ProbeResult<Measurement> measure(const warpscope::NamedPattern& pattern,
+                                     const warpscope::WarpAccess& access,
+                                     const MeasureOptions& options) override {
+        std::string line = "measure";
+        for (std::size_t i = 0; i < options.counterNames.size(); ++i) {
+            line += (i == 0 ? " " : ",") + options.counterNames[i];
+        }
+        line += " | " + pattern.title;
+        note(line);
+        return FakeBackend::measure(pattern, access, options);
+    }
+
+private:
+    static void note(const std::string& line) {
+        if (const char* path = std::getenv("WARPSCOPE_FAKE_PROBE_LOG")) {
+            std::ofstream(path, std::ios::app) << line << '\n' << std::flush;
+        }
     }
 };
 
@@ -90,7 +125,7 @@ std::unique_ptr<Backend> makeFake() {
     if (script == "noisy") {
         return std::make_unique<NoisyBackend>();
     }
-    auto fake = std::make_unique<FakeBackend>();
+    auto fake = std::make_unique<LoggedBackend>();
     if (script == "no_driver") {
         fake->failure = ProbeError{ProbeErrorCode::NoDriver,
                                    "libcuda.so.1 cannot be loaded (fake probe)", false};

@@ -43,6 +43,7 @@ GpuRunner::GpuRunner(PatternDocument* document, ProbeClient* client, Measurement
                      QObject* parent)
     : QObject(parent), m_document(document), m_client(client), m_store(store) {
     connect(m_document, &PatternDocument::evaluationChanged, this, [this] {
+        retargetWarmUp();
         if (m_autoRun) {
             autoRun();
         }
@@ -306,16 +307,38 @@ void GpuRunner::warmUp() {
         !program.isFile() || !program.isExecutable() || !localGpuPresent()) {
         return;
     }
-    m_client->start();
+    // Its requests are written now, not when the event loop first runs (after the window has
+    // built and painted itself): the probe's set-up overlaps the window's.
+    m_client->startAtOnce();
+    m_warmUpClock.start();
     if (m_job == 0 && !m_document->error() && m_document->evaluation()) {
-        // The first measurement sets up the counters (about 0.2 s on an H100); its answer goes
-        // to the cache only, unless Run asks for the same pattern meanwhile.
-        send(m_document->current());
-        m_jobWarmUp = true;
+        // The first measurement sets up the counters (about 0.2 s on an H100, after CUDA's
+        // start and the counters' availability: about 0.6 s from the probe's start); it goes
+        // with the probe's own first requests, so the probe works through all three without
+        // waiting for the window. Its answer goes to the cache only, unless Run asks for the
+        // same pattern meanwhile.
+        send(m_document->current(), true);
+        m_jobWarmUp = m_job != 0;
     }
 }
 
-void GpuRunner::send(const NamedPattern& pattern) {
+void GpuRunner::retargetWarmUp() {
+    // Only while the warm-up waits in the probe's queue behind device_info (the probe is still
+    // starting) and nobody has pressed Run: the pattern the window shows now (a preset or a
+    // session loaded as it opened) takes its place, so that a Run pressed at once is answered
+    // by the warm-up itself instead of by a measurement after it.
+    if (!m_jobWarmUp || m_job == 0 || m_pending || m_waitingForAhead ||
+        m_client->state() != ProbeClient::State::Starting || m_document->error() ||
+        !m_document->evaluation() || m_document->pattern() == m_jobPattern ||
+        m_document->pattern().kind.space == MemorySpace::Constant) {
+        return;
+    }
+    m_client->cancel(m_job); // dropped from the probe's queue unless it has begun
+    send(m_document->current(), true);
+    m_jobWarmUp = m_job != 0;
+}
+
+void GpuRunner::send(const NamedPattern& pattern, bool atOnce) {
     if (pattern.pattern.kind.space == MemorySpace::Constant) {
         return; // measured as kernels only (run() says so); auto-run and warm-up skip them
     }
@@ -324,7 +347,8 @@ void GpuRunner::send(const NamedPattern& pattern) {
     m_jobAccess = access.ok() ? access.value() : WarpAccess{};
     m_jobWarmUp = false;
     m_jobTimer.start();
-    m_job = m_client->measure(pattern, optionsFor(pattern.pattern.kind));
+    m_job = atOnce ? m_client->measureAtOnce(pattern, optionsFor(pattern.pattern.kind))
+                   : m_client->measure(pattern, optionsFor(pattern.pattern.kind));
     emit measuringChanged(true);
 }
 
@@ -347,6 +371,9 @@ void GpuRunner::onMeasured(int job, const ProbeMeasurement& measurement) {
     m_cache.put(m_jobAccess, optionsFor(m_jobAccess.kind), origin(), measurement);
     const bool warmUp = m_jobWarmUp;
     m_jobWarmUp = false;
+    if (warmUp) {
+        m_warmUpMs = static_cast<double>(m_warmUpClock.nsecsElapsed()) / 1e6;
+    }
     if (warmUp && !(m_pending && m_pending->pattern == m_jobPattern)) {
         // Nobody asked for it: kept in the cache only; a Run meanwhile is sent now.
         sendPending();

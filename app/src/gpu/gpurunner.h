@@ -83,6 +83,9 @@ public:
     /// first measurement kept only in the cache, so that the first Run answers as fast as later
     /// ones. Does nothing where no local GPU is visible (localGpuPresent) or the probe runs.
     void warmUp();
+    /// The probe's start (warmUp()) to the warm-up measurement's answer, in milliseconds; 0
+    /// before it is answered.
+    double warmUpMs() const { return m_warmUpMs; }
     /// An NVIDIA driver's device nodes are on this machine (a cheap check, no CUDA call).
     static bool localGpuPresent();
 
@@ -117,7 +120,10 @@ private:
     /// an answer), unless one under way already brings them.
     void measureAheadOf(bool around = false);
     void onAheadSwept(int job, const std::vector<ProbeMeasurement>& measurements);
-    void send(const NamedPattern& pattern);
+    /// The warm-up, still queued in a starting probe, measures the pattern shown now instead.
+    void retargetWarmUp();
+    /// `atOnce`: written to the probe now, behind its start's requests (the warm-up).
+    void send(const NamedPattern& pattern, bool atOnce = false);
     void onMeasured(int job, const ProbeMeasurement& measurement);
     void onFailed(int job, const ProbeFailure& failure);
     void onStateChanged(ProbeClient::State state);
@@ -151,6 +157,8 @@ private:
     std::optional<NamedPattern> m_waitingForAhead; // an edit the sweep under way will answer
     QElapsedTimer m_jobTimer;
     double m_lastRoundTripMs = 0;
+    QElapsedTimer m_warmUpClock; // since warmUp() started the probe
+    double m_warmUpMs = 0;
     int m_aheadSent = 0;
     int m_aheadCancelled = 0;
 };

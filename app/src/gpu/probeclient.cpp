@@ -239,10 +239,11 @@ void ProbeClient::setState(State state) {
     }
 }
 
-int ProbeClient::addJob(Op op, QJsonObject request) {
+int ProbeClient::addJob(Op op, QJsonObject request, bool early) {
     Job job;
     job.id = m_nextId++;
     job.op = op;
+    job.early = early;
     request.insert(QStringLiteral("id"), job.id);
     request.insert(QStringLiteral("op"), QString::fromLatin1(opName(static_cast<int>(op))));
     if (m_device != 0 && (op == Op::Measure || op == Op::Sweep || op == Op::MeasureKernel ||
@@ -270,6 +271,19 @@ int ProbeClient::addJob(Op op, QJsonObject request) {
 int ProbeClient::measure(const NamedPattern& pattern, const ProbeMeasureOptions& options) {
     return addJob(Op::Measure, QJsonObject{{QStringLiteral("pattern"), patternJson(pattern)},
                                            {QStringLiteral("options"), optionsJson(options)}});
+}
+
+int ProbeClient::measureAtOnce(const NamedPattern& pattern, const ProbeMeasureOptions& options) {
+    const bool early = m_state == State::Starting && m_process != nullptr &&
+                       m_process->state() == QProcess::Running;
+    const int id = addJob(Op::Measure,
+                          QJsonObject{{QStringLiteral("pattern"), patternJson(pattern)},
+                                      {QStringLiteral("options"), optionsJson(options)}},
+                          early);
+    if (early) {
+        flushAtOnce();
+    }
+    return id;
 }
 
 int ProbeClient::sweep(const std::vector<NamedPattern>& patterns,
@@ -328,8 +342,10 @@ void ProbeClient::cancel(int job) {
             return;
         }
         it->silent = true;
+        // An early measure (measureAtOnce) waits in a starting probe's queue behind
+        // device_info: dropped there, it costs nothing.
         if ((it->op == Op::Sweep || it->op == Op::MeasureKernel || it->op == Op::MeasureTransfers ||
-             it->op == Op::MeasureStreams || it->op == Op::MeasureL2Persistence) &&
+             it->op == Op::MeasureStreams || it->op == Op::MeasureL2Persistence || it->early) &&
             m_process != nullptr) {
             Job cancel;
             cancel.id = m_nextId++;
@@ -359,7 +375,7 @@ void ProbeClient::sendWaiting() {
             continue;
         }
         const bool ownRequest = job.op == Op::Hello || job.op == Op::DeviceInfo;
-        if (m_state != State::Ready && !ownRequest) {
+        if (m_state != State::Ready && !ownRequest && !(job.early && m_state == State::Starting)) {
             // In model-only mode only what needs no GPU goes (kernel_source).
             if (!(m_state == State::NoGpu && job.op == Op::KernelSource)) {
                 continue;
@@ -379,7 +395,7 @@ ProbeMeasureOptions withCountersOf(ProbeMeasureOptions options, const AccessKind
 }
 
 void ProbeClient::send(Job& job) {
-    if (!m_probeNamesCounters && (job.op == Op::Measure || job.op == Op::Sweep) &&
+    if (!m_probeNamesCounters && !job.early && (job.op == Op::Measure || job.op == Op::Sweep) &&
         job.line.contains("\"counterNames\"")) {
         // A probe from before the option: it reads every counter, which holds these too.
         QJsonObject request = QJsonDocument::fromJson(job.line).object();

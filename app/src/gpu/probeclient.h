@@ -177,6 +177,12 @@ public:
 
     /// Start the probe now (jobs start it anyway).
     void start();
+    /// Start the probe now, if it is stopped, and write its first requests (hello, device_info)
+    /// to it before returning, instead of when the event loop next runs: the GPU set-up (CUDA,
+    /// the counters: about 0.6 s on an H100) then overlaps a window still building itself.
+    /// Blocks until the program has been executed (a millisecond or two for a local probe; at
+    /// most a second). For a probe on this machine (the window's warm-up), never a remote one.
+    void startAtOnce();
     /// Stop the probe; jobs still waiting fail with `cancelled`.
     void stop();
     /// Stop and start again, forgetting earlier failures.
@@ -184,6 +190,12 @@ public:
 
     // ---- Jobs: each returns its id; the answer comes as a signal with that id. ---------------
     int measure(const NamedPattern& pattern, const ProbeMeasureOptions& options);
+    /// measure(), written to a running probe at once, behind its start's requests and without
+    /// waiting for device_info's answer (the probe answers in order: no_device and the like
+    /// come as this job's failure), with the options as given ("counterNames" kept although
+    /// hello has not said yet that the probe reads it; a probe that does not answers
+    /// bad_request). For the warm-up after startAtOnce(), whose failures are quiet.
+    int measureAtOnce(const NamedPattern& pattern, const ProbeMeasureOptions& options);
     int sweep(const std::vector<NamedPattern>& patterns, const ProbeMeasureOptions& options);
     int kernelSource(const NamedPattern& pattern);
     /// A whole kernel (a kernel object as kernelToJson writes it), once per point of `sweep`
@@ -247,10 +259,13 @@ private:
         QByteArray line; // the request, with its newline
         bool sent = false;
         bool silent = false; // answer not reported (cancelled)
+        bool early = false;  // sent before device_info is answered (measureAtOnce)
         QDateTime started;
     };
 
-    int addJob(Op op, QJsonObject request);
+    int addJob(Op op, QJsonObject request, bool early = false);
+    /// Writes what the process holds unwritten now (startAtOnce, measureAtOnce).
+    void flushAtOnce();
     void ensureStarted();
     void startProcess();
     void sendWaiting();

@@ -26,6 +26,32 @@ void ProbeClient::start() {
     ensureStarted();
 }
 
+void ProbeClient::startAtOnce() {
+    if (m_state != State::Stopped) {
+        return;
+    }
+    startProcess();
+    // QProcess reports the start, and writes what it holds, from the event loop, which a window
+    // being built does not run for a few hundred milliseconds: waiting here for the exec (a
+    // millisecond or two) lets hello and device_info go now. A program that cannot start is
+    // reported as it is otherwise (onProcessError), from in here.
+    if (m_process == nullptr || !m_process->waitForStarted(1000)) {
+        return;
+    }
+    sendWaiting(); // done already if started() was emitted in there; what is sent stays sent
+    flushAtOnce();
+}
+
+void ProbeClient::flushAtOnce() {
+    // A pipe takes these few lines without blocking; a probe that reads nothing still cannot
+    // hold the window for more than the bound here.
+    for (int i = 0; i < 8 && m_process != nullptr && m_process->bytesToWrite() > 0; ++i) {
+        if (!m_process->waitForBytesWritten(100)) {
+            break;
+        }
+    }
+}
+
 void ProbeClient::ensureStarted() {
     if (m_state == State::Stopped) {
         startProcess();

@@ -141,6 +141,19 @@ int runGpuBenchmark(const CommandLine& options) {
         return 1;
     }
     const double firstRunAtOnceMs = msOf(firstRunTimer);
+    // Where the first Run's wait comes from: the probe's start, step by step (ms since the
+    // process was started, as the window began to build), for both windows.
+    std::vector<double> helloMs;
+    std::vector<double> readyMs;
+    std::vector<double> warmUpMs;
+    const auto keepStartup = [&](MainWindow& started) {
+        const ProbeStartup& startup = started.probeClient()->startup();
+        helloMs.push_back(static_cast<double>(startup.connectedMs));
+        readyMs.push_back(static_cast<double>(startup.readyMs));
+        warmUpMs.push_back(started.gpuRunner()->warmUpMs() > 0 ? started.gpuRunner()->warmUpMs()
+                                                               : -1.0);
+    };
+    keepStartup(window);
 
     // 2. A second window, Run pressed one second after its first frame.
     double firstRunLaterMs = 0;
@@ -158,6 +171,7 @@ int runGpuBenchmark(const CommandLine& options) {
             return 1;
         }
         firstRunLaterMs = msOf(timer);
+        keepStartup(*later.window);
     }
 
     GpuRunner* gpu = window.gpuRunner();
@@ -312,6 +326,18 @@ int runGpuBenchmark(const CommandLine& options) {
     std::printf(
         "Counters: %d drag overlays compared with a fresh uncached measurement, %d differ.\n",
         compared, differing);
+    const auto both = [](const std::vector<double>& ms) {
+        QStringList parts;
+        for (const double v : ms) {
+            parts << (v < 0 ? QStringLiteral("—") : QString::number(v, 'f', 1));
+        }
+        return parts.join(QStringLiteral(" / ")).toStdString();
+    };
+    std::printf("Probe start, ms after the process was started as the window began to build "
+                "(first window / second window), as the app read the answers: hello %s, "
+                "device_info %s, the warm-up measurement %s; first frame painted %.1f / %.1f.\n",
+                both(helloMs).c_str(), both(readyMs).c_str(), both(warmUpMs).c_str(),
+                opened.paintedMs, secondPaintedMs);
     return drag.empty() || differing > 0 ? 1 : 0;
 }
 
