@@ -1,12 +1,15 @@
 // The chart views' legends under their charts (putLegendUnderChart): after a one-shot export and
 // on a lecture slide every entry lies inside the chart, in more than one row where one row does
-// not fit, and the chart views fill their slide's panel with a plot area that is not squeezed.
+// not fit, and the chart views fill their slide's panel with a plot area that is not squeezed;
+// the kernel sweep's ticks do not run into one another.
 #include "experimentfixture.h"
+#include "gpu/kernelmeasurement.h"
 #include "gpu/l2persistencemeasurement.h"
 #include "gpu/streamsmeasurement.h"
 #include "gpu/transfersmeasurement.h"
 #include "lecture/lecturewindow.h"
 #include "views/chartfigure.h"
+#include "views/kernelsweepview.h"
 #include "views/l2persistenceview.h"
 #include "views/streamsview.h"
 #include "views/transfersview.h"
@@ -14,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QFontMetrics>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTemporaryDir>
@@ -64,6 +68,11 @@ void expectLegendInside(QCustomPlot* plot, const QRect& area) {
             << "entry " << i << " at " << item.x() << "," << item.y() << " " << item.width() << "x"
             << item.height() << " outside " << area.width() << "x" << area.height();
     }
+    // Its frame is drawn on its outer rect's edge, the right and bottom lines one pixel past it.
+    const QRect frame = legend->outerRect();
+    EXPECT_LT(frame.x() + frame.width(), area.x() + area.width()) << "the frame's right line cut";
+    EXPECT_LT(frame.y() + frame.height(), area.y() + area.height())
+        << "the frame's bottom line cut";
     if (oneRowWidth(plot) > area.width()) {
         EXPECT_GT(legend->rowCount(), 1)
             << "the legend does not fit one row of " << area.width() << " px";
@@ -220,6 +229,41 @@ TEST(LectureChartSlides, ChartSlidesFillTheirPanelWithTheLegendInside) {
         expectSlideChartFits<StreamsView>(lecture, deck, QStringLiteral("streams"), 0.15,
                                           [](auto* view) { return view->timelineChart(); });
     }
+}
+
+TEST(KernelSweepChart, AParametersTicksAreItsValuesSideBySide) {
+    // The constant sweep's 32 points: "distinct 1" to "distinct 32" under each bar ran into one
+    // another; the values alone fit, the axis naming the parameter.
+    KernelMeasurementStore store;
+    KernelSweepView view(&store);
+    ASSERT_TRUE(view.setKernelPreset(QStringLiteral("constant-divergent")));
+    Parameter smaller;
+    smaller.name = "n";
+    smaller.value = 8192; // a quick model
+    view.setParameterValues({smaller});
+    view.resize(1000, 600);
+    view.show();
+    view.ensureModel();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !view.isModelBusy(); }, 60000));
+    ASSERT_TRUE(view.plan().has_value());
+    ASSERT_EQ(view.plan()->points.size(), 32u);
+    auto* plot = view.findChild<QCustomPlot*>();
+    ASSERT_NE(plot, nullptr);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_FALSE(ticker.isNull());
+    ASSERT_EQ(ticker->ticks().size(), 32);
+    EXPECT_EQ(ticker->ticks().value(32), QStringLiteral("32"));
+    EXPECT_EQ(plot->xAxis->label(), QStringLiteral("distinct"));
+    // Each label narrower than the room between two ticks.
+    const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+    const double room = plot->xAxis->coordToPixel(2) - plot->xAxis->coordToPixel(1);
+    for (const QString& label : ticker->ticks()) {
+        EXPECT_LT(metrics.horizontalAdvance(label), room) << qPrintable(label);
+    }
+    // For looking at: build/<preset>/tests/app/kernel-sweep-constant.png.
+    view.grab().save(QCoreApplication::applicationDirPath() +
+                     QStringLiteral("/kernel-sweep-constant.png"));
 }
 
 #endif

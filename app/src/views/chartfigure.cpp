@@ -171,8 +171,8 @@ int legendColumnsThatFit(const std::vector<int>& widths, QCPLegend* legend, int 
     return 1;
 }
 
-/// Lays `plot`'s legend out again in as many columns as fit the width being drawn (the widget's,
-/// or a figure's while toPainter() draws one): after every layout, so that a legend filled
+/// Lays `plot`'s legend out again in as many columns as fit the width it was given (in the
+/// widget, or in a figure while toPainter() draws one): after every layout, so that a legend filled
 /// before its wrap was set, a narrow slide and a one-shot export all get rows that fit.
 void fitLegendColumns(QCustomPlot* plot) {
     QCPLegend* legend = plot->legend;
@@ -188,7 +188,7 @@ void fitLegendColumns(QCustomPlot* plot) {
         return;
     }
     const int columns = legendColumnsThatFit(
-        widths, legend, legend->property(kMostLegendColumns).toInt(), plot->viewport().width());
+        widths, legend, legend->property(kMostLegendColumns).toInt(), legend->outerRect().width());
     const int rows = (count + columns - 1) / columns;
     if (legend->wrap() == columns && legend->columnCount() == std::min(columns, count) &&
         legend->rowCount() == rows) {
@@ -216,6 +216,10 @@ bool putLegendUnderChart(QCustomPlot* plot, int columns) {
     // Its width is the chart's, not the sum of its items' in one row (which made the chart as
     // wide as the legend, wider than a slide's panel): fitLegendColumns() wraps the items.
     plot->legend->setMinimumSize(1, 0);
+    // A few pixels round the chart: the legend's frame, drawn on its outer edge, was cut at the
+    // widget's or the figure's right and bottom edges.
+    plot->plotLayout()->setAutoMargins(QCP::msNone);
+    plot->plotLayout()->setMargins(QMargins(2, 0, 2, 4));
     QObject::connect(plot, &QCustomPlot::afterLayout, plot, [plot] { fitLegendColumns(plot); });
     return true;
 }
