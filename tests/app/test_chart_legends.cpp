@@ -266,6 +266,27 @@ TEST(KernelSweepChart, AParametersTicksAreItsValuesSideBySide) {
                      QStringLiteral("/kernel-sweep-constant.png"));
 }
 
+TEST(KernelSweepChart, TheAsyncCopyWidthSweepTicksItsThreeWidths) {
+    KernelMeasurementStore store;
+    KernelSweepView view(&store);
+    ASSERT_TRUE(view.setKernelPreset(QStringLiteral("copyasync-width")));
+    view.resize(1000, 600);
+    view.show();
+    view.ensureModel();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !view.isModelBusy(); }, 60000));
+    auto* plot = view.findChild<QCustomPlot*>();
+    ASSERT_NE(plot, nullptr);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_FALSE(ticker.isNull());
+    EXPECT_EQ(ticker->ticks().values(),
+              (QList<QString>{QStringLiteral("4"), QStringLiteral("8"), QStringLiteral("16")}));
+    expectLegendInside(plot, plot->rect());
+    // For looking at: build/<preset>/tests/app/kernel-sweep-copy-async.png.
+    view.grab().save(QCoreApplication::applicationDirPath() +
+                     QStringLiteral("/kernel-sweep-copy-async.png"));
+}
+
 #endif
 
 } // namespace
