@@ -17,6 +17,8 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QDir>
+#include <QFile>
 #include <QFontMetrics>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -146,6 +148,30 @@ TEST(FigureExportLegend, AOneShotExportDrawsEachViewsLegendInRows) {
         SCOPED_TRACE("l2");
         expectExportedLegendInRows(&view, view.chart(), 4, size);
     }
+}
+
+TEST(FigureExportLegend, TheDeckExportDrawsTheStreamsAndL2Slides) {
+    // A deck of the course deck's two chart slides the deck export knew least: the streams slide
+    // was left blank, the L2 chart squeezed under its legend.
+    QTemporaryDir dir;
+    const QString deck = dir.filePath(QStringLiteral("charts.json"));
+    QFile file(deck);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "warpscope-deck", "version": 1, "title": "charts", "slides": [
+        {"preset": "cached-aligned-coalesced", "title": "Streams", "views": ["streams"]},
+        {"preset": "cached-aligned-coalesced", "title": "L2", "views": ["warp", "l2-persistence"]}
+    ]})");
+    file.close();
+    runAppHeadless({QStringLiteral("--export-deck"), deck, QStringLiteral("--output-dir"),
+                    dir.path(), QStringLiteral("--format"), QStringLiteral("svg")});
+    const QStringList files =
+        QDir(dir.path()).entryList({QStringLiteral("*.svg")}, QDir::Files, QDir::Name);
+    ASSERT_EQ(files.size(), 2);
+    EXPECT_TRUE(readWholeFile(QDir(dir.path()).filePath(files[0])).contains("Streams and overlap"))
+        << files[0].toStdString();
+    EXPECT_TRUE(
+        readWholeFile(QDir(dir.path()).filePath(files[1])).contains("The L2 persistence window"))
+        << files[1].toStdString();
 }
 
 TEST(FigureExportLegend, ANarrowChartWrapsItsLegendAndIsNotWidenedByIt) {
