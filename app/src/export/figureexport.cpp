@@ -18,6 +18,7 @@
 #include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
+#include "views/streamsview.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/transfersview.h"
@@ -80,6 +81,28 @@ qreal minimumLayoutWidth(const QString& view) {
         return 720;
     }
     return 480;
+}
+
+/// A chart view's figure (ExperimentView::render: title, charts, summary) in `cell`, laid out at
+/// no less than `minimum` and scaled down to fit; the scale. Only the scale without `painter`.
+template <class View>
+qreal paintExperimentView(QPainter* painter, const QRectF& cell, const QPalette& palette,
+                          QSizeF minimum) {
+    const qreal fit =
+        std::min({1.0, cell.width() / minimum.width(), cell.height() / minimum.height()});
+    if (painter != nullptr) {
+        View view;
+        view.setPalette(palette);
+        view.setAttribute(Qt::WA_DontShowOnScreen);
+        const QSize size(qRound(cell.width() / fit), qRound(cell.height() / fit));
+        painter->save();
+        painter->translate(cell.topLeft());
+        painter->scale(fit, fit);
+        painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(size)));
+        view.render(*painter, size);
+        painter->restore();
+    }
+    return fit;
 }
 
 /// The application font under the name of the font it resolves to ("DejaVu Sans" rather than
@@ -277,20 +300,12 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
         return paintTransfers(painter, cell, palette);
     }
     if (view == QLatin1String("l2-persistence")) { // a deck's slide: the model
-        const qreal fit = std::min({1.0, cell.width() / 640.0, cell.height() / 400.0});
-        if (painter != nullptr) {
-            L2PersistenceView l2;
-            l2.setPalette(palette);
-            l2.setAttribute(Qt::WA_DontShowOnScreen);
-            const QSize size(qRound(cell.width() / fit), qRound(cell.height() / fit));
-            painter->save();
-            painter->translate(cell.topLeft());
-            painter->scale(fit, fit);
-            painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(size)));
-            l2.render(*painter, size);
-            painter->restore();
-        }
-        return fit;
+        // 960 wide: the legend's eight entries in two columns; at 640 one column of eight rows
+        // left the curves a strip.
+        return paintExperimentView<L2PersistenceView>(painter, cell, palette, QSizeF(960, 600));
+    }
+    if (view == QLatin1String("streams")) { // a deck's slide: the model's timeline
+        return paintExperimentView<StreamsView>(painter, cell, palette, QSizeF(960, 640));
     }
     if (view == QLatin1String("grid")) {
         return paintGrid(painter, cell, palette);

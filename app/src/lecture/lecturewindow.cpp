@@ -343,6 +343,14 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
     }
     if (frame == nullptr) {
         auto* area = wrapInScrollArea(view, m_viewArea);
+        // A chart view (transfers, streams, L2) fills its panel as in the main window's tab,
+        // scrolling only below its minimum size; at its own size hint it stayed a small box. Its
+        // status line (where the numbers come from, Measure's state) stays in the main window:
+        // the chart has the room.
+        if (auto* experiment = qobject_cast<ExperimentView*>(view)) {
+            area->setWidgetResizable(true);
+            experiment->statusLabel()->hide();
+        }
         frame = area;
         clickTarget = area->viewport();
     }

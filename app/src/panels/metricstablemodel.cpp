@@ -45,8 +45,7 @@ void MetricsTableModel::setKernelMeasurementStore(KernelMeasurementStore* store)
 }
 
 bool MetricsTableModel::measuredAsKernel(const AccessKind& kind) {
-    return kind.space == MemorySpace::Constant || kind.space == MemorySpace::Local ||
-           kind.space == MemorySpace::Texture || kind.op == AccessOp::CopyAsync;
+    return measuredPerKernelOnly(kind); // the probe's rule, in one place (gpu/probemeasurement)
 }
 
 const KernelMeasurement* MetricsTableModel::kernelMeasurement() const {

@@ -41,7 +41,7 @@ public:
     /// otherwise.
     const KernelMeasurement* kernelMeasurement() const;
     /// Constant, local and texture accesses and async copies: the probe measures them as whole
-    /// kernels (measure_kernel), never as one replayed warp.
+    /// kernels (measure_kernel), never as one replayed warp (measuredPerKernelOnly()).
     static bool measuredAsKernel(const AccessKind& kind);
     /// The current pattern has a measurement (live or recorded).
     bool hasMeasurement() const;

@@ -13,6 +13,10 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 #include <qcustomplot.h>
 #endif
@@ -142,6 +146,65 @@ void styleChartLegend(QCustomPlot* plot, const ViewColors& colors) {
     plot->legend->setBorderPen(QPen(colors.frame));
 }
 
+namespace {
+
+// The most columns putLegendUnderChart() was asked for (0: no limit), kept on the legend.
+constexpr char kMostLegendColumns[] = "warpscopeMostLegendColumns";
+
+/// The most columns, up to `most` (0: as many as there are entries), in which `legend`'s entries
+/// (`widths`, in order) side by side fit `width`, filled row by row; at least one.
+int legendColumnsThatFit(const std::vector<int>& widths, QCPLegend* legend, int most, int width) {
+    const int count = static_cast<int>(widths.size());
+    const int inner = width - legend->margins().left() - legend->margins().right();
+    for (int columns = most > 0 ? std::min(most, count) : count; columns > 1; --columns) {
+        std::vector<int> columnWidths(static_cast<std::size_t>(columns), 0);
+        for (int i = 0; i < count; ++i) {
+            int& column = columnWidths[static_cast<std::size_t>(i % columns)];
+            column = std::max(column, widths[static_cast<std::size_t>(i)]);
+        }
+        const int total = std::accumulate(columnWidths.begin(), columnWidths.end(), 0) +
+                          (columns - 1) * legend->columnSpacing();
+        if (total <= inner) {
+            return columns;
+        }
+    }
+    return 1;
+}
+
+/// Lays `plot`'s legend out again in as many columns as fit the width it was given (in the
+/// widget, or in a figure while toPainter() draws one): after every layout, so that a legend filled
+/// before its wrap was set, a narrow slide and a one-shot export all get rows that fit.
+void fitLegendColumns(QCustomPlot* plot) {
+    QCPLegend* legend = plot->legend;
+    // The entries' widths in their order (itemCount() counts the grid's cells, empty ones too).
+    std::vector<int> widths;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            widths.push_back(item->minimumOuterSizeHint().width());
+        }
+    }
+    const int count = static_cast<int>(widths.size());
+    if (count == 0) {
+        return;
+    }
+    const int columns = legendColumnsThatFit(
+        widths, legend, legend->property(kMostLegendColumns).toInt(), legend->outerRect().width());
+    const int rows = (count + columns - 1) / columns;
+    if (legend->wrap() == columns && legend->columnCount() == std::min(columns, count) &&
+        legend->rowCount() == rows) {
+        return; // already so
+    }
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true); // the items in rows of `columns`
+    // The layout just made had the old rows: once more (as QCustomPlot::updateLayout() does).
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins,
+                             QCPLayoutElement::upLayout}) {
+        plot->plotLayout()->update(phase);
+    }
+}
+
+} // namespace
+
 bool putLegendUnderChart(QCustomPlot* plot, int columns) {
     if (plot->plotLayout()->rowCount() != 1) {
         return false;
@@ -149,9 +212,15 @@ bool putLegendUnderChart(QCustomPlot* plot, int columns) {
     plot->plotLayout()->addElement(1, 0, plot->legend);
     plot->plotLayout()->setRowStretchFactor(1, 0.001);
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    if (columns > 0) {
-        plot->legend->setWrap(columns);
-    }
+    plot->legend->setProperty(kMostLegendColumns, columns);
+    // Its width is the chart's, not the sum of its items' in one row (which made the chart as
+    // wide as the legend, wider than a slide's panel): fitLegendColumns() wraps the items.
+    plot->legend->setMinimumSize(1, 0);
+    // A few pixels round the chart: the legend's frame, drawn on its outer edge, was cut at the
+    // widget's or the figure's right and bottom edges.
+    plot->plotLayout()->setAutoMargins(QCP::msNone);
+    plot->plotLayout()->setMargins(QMargins(2, 0, 2, 4));
+    QObject::connect(plot, &QCustomPlot::afterLayout, plot, [plot] { fitLegendColumns(plot); });
     return true;
 }
 #endif

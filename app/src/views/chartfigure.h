@@ -50,9 +50,10 @@ void clearChart(QCustomPlot* plot, const ViewColors& colors, bool logarithmic = 
 /// The legend shown, in the theme's colours.
 void styleChartLegend(QCustomPlot* plot, const ViewColors& colors);
 
-/// Moves the legend into a row of its own under the chart, never over a curve, filled row by row
-/// (`columns` to a row; 0: as many as fit). Once: true when it moved now, false when it already
-/// was there.
+/// Moves the legend into a row of its own under the chart, never over a curve, filled row by row:
+/// at most `columns` to a row (0: no limit), fewer where they do not fit the width drawn (the
+/// widget's or an export's), laid out again after every layout, so it holds for entries added
+/// before or after this call. Once: true when it moved now, false when it already was there.
 bool putLegendUnderChart(QCustomPlot* plot, int columns);
 
 /// Draws `plot` at y = `top`, `width` x `height`, as vectors through a QCPPainter when `vector`

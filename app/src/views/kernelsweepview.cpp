@@ -421,8 +421,16 @@ void KernelSweepView::replot() {
         styleChartAxis(axis, colors);
     }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    // A parameter's points are ticked with its value alone, the axis naming the parameter:
+    // "distinct 1" to "distinct 32" ran into one another.
+    const QString parameter =
+        m_plan && !m_plan->axis.blockShape
+            ? QString::fromStdString(m_plan->axis.parameter) + QLatin1Char(' ')
+            : QString();
     for (int i = 0; i < labels.size(); ++i) {
-        ticker->addTick(i + 1, labels[i]);
+        ticker->addTick(i + 1, !parameter.isEmpty() && labels[i].startsWith(parameter)
+                                   ? labels[i].mid(parameter.size())
+                                   : labels[i]);
     }
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setLabel(m_plan ? axisName(m_plan->axis) : QString());

@@ -335,11 +335,7 @@ void L2PersistenceView::fillChart() {
         note->setColor(colors.mutedText);
     }
     styleChartLegend(m_plot, colors);
-    if (putLegendUnderChart(m_plot, 4)) {
-        // The first fill added its entries before the wrap was set: lay them out in rows of four
-        // (a one-shot export would otherwise draw all eight in one cramped row).
-        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
-    }
+    putLegendUnderChart(m_plot, 4); // rows of four, fewer where they do not fit
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 #endif
 }

@@ -1,0 +1,319 @@
+// The chart views' legends under their charts (putLegendUnderChart): after a one-shot export and
+// on a lecture slide every entry lies inside the chart, in more than one row where one row does
+// not fit, and the chart views fill their slide's panel with a plot area that is not squeezed;
+// the kernel sweep's ticks do not run into one another.
+#include "experimentfixture.h"
+#include "gpu/kernelmeasurement.h"
+#include "gpu/l2persistencemeasurement.h"
+#include "gpu/streamsmeasurement.h"
+#include "gpu/transfersmeasurement.h"
+#include "lecture/lecturewindow.h"
+#include "views/chartfigure.h"
+#include "views/kernelsweepview.h"
+#include "views/l2persistenceview.h"
+#include "views/streamsview.h"
+#include "views/transfersview.h"
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFontMetrics>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+#include <functional>
+#include <vector>
+
+namespace warpscope::app::test {
+namespace {
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+
+/// The widths of `plot`'s legend entries side by side in one row, with the legend's margins.
+/// The legend's entries (its grid's cells that hold one).
+std::vector<QCPAbstractLegendItem*> entries(QCustomPlot* plot) {
+    std::vector<QCPAbstractLegendItem*> found;
+    for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem* item = plot->legend->item(i)) {
+            found.push_back(item);
+        }
+    }
+    return found;
+}
+
+int oneRowWidth(QCustomPlot* plot) {
+    QCPLegend* legend = plot->legend;
+    int width = legend->margins().left() + legend->margins().right() - legend->columnSpacing();
+    for (QCPAbstractLegendItem* item : entries(plot)) {
+        width += item->minimumOuterSizeHint().width() + legend->columnSpacing();
+    }
+    return width;
+}
+
+/// Every legend entry inside `area` (the chart's widget or the figure's chart), and the legend
+/// in more than one row where one row is wider than `area`.
+void expectLegendInside(QCustomPlot* plot, const QRect& area) {
+    QCPLegend* legend = plot->legend;
+    const auto items = entries(plot);
+    ASSERT_GT(items.size(), 1u);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const QRect item = items[i]->outerRect();
+        EXPECT_TRUE(area.contains(item))
+            << "entry " << i << " at " << item.x() << "," << item.y() << " " << item.width() << "x"
+            << item.height() << " outside " << area.width() << "x" << area.height();
+    }
+    // Its frame is drawn on its outer rect's edge, the right and bottom lines one pixel past it.
+    const QRect frame = legend->outerRect();
+    EXPECT_LT(frame.x() + frame.width(), area.x() + area.width()) << "the frame's right line cut";
+    EXPECT_LT(frame.y() + frame.height(), area.y() + area.height())
+        << "the frame's bottom line cut";
+    if (oneRowWidth(plot) > area.width()) {
+        EXPECT_GT(legend->rowCount(), 1)
+            << "the legend does not fit one row of " << area.width() << " px";
+    }
+}
+
+/// `view`'s chart after a one-shot export at `size` (the view never shown, filled once before the
+/// export): the legend in rows of `columns` (they fit at that width), inside the figure.
+template <class View>
+void expectExportedLegendInRows(View* view, QCustomPlot* plot, int columns, QSize size) {
+    ASSERT_NE(plot, nullptr);
+    QTemporaryDir dir;
+    QString error;
+    ASSERT_TRUE(view->exportFigure(dir.filePath(QStringLiteral("chart.png")), size, &error))
+        << qPrintable(error);
+    QCPLegend* legend = plot->legend;
+    const int count = static_cast<int>(entries(plot).size());
+    ASSERT_GT(count, columns) << "a legend of one row tells nothing";
+    EXPECT_EQ(legend->columnCount(), columns);
+    EXPECT_EQ(legend->rowCount(), (count + columns - 1) / columns);
+    // The layout the export drew: the figure's width, the chart's part of its height.
+    expectLegendInside(plot, QRect(0, 0, size.width(), size.height()));
+}
+
+TEST(FigureExportLegend, EntriesAddedBeforeTheLegendMovedAreLaidOutInRows) {
+    // A view's first fill adds its entries, then puts the legend under the chart: a one-shot
+    // export of that chart drew them all in one row, wider than the figure.
+    QCustomPlot plot;
+    for (int i = 0; i < 8; ++i) {
+        plot.addGraph()->setName(QStringLiteral("a curve with a long name, number %1").arg(i));
+    }
+    plot.legend->setVisible(true);
+    ASSERT_TRUE(putLegendUnderChart(&plot, 4));
+    EXPECT_FALSE(putLegendUnderChart(&plot, 4)) << "once";
+    const QPixmap figure = plot.toPixmap(1600, 600);
+    EXPECT_EQ(figure.width(), 1600);
+    EXPECT_EQ(plot.legend->columnCount(), 4);
+    EXPECT_EQ(plot.legend->rowCount(), 2);
+    expectLegendInside(&plot, QRect(0, 0, 1600, 600));
+    // Narrower than four columns: fewer, never past the chart's edge.
+    plot.toPixmap(700, 600);
+    EXPECT_LT(plot.legend->columnCount(), 4);
+    EXPECT_GT(plot.legend->rowCount(), 2);
+    expectLegendInside(&plot, QRect(0, 0, 700, 600));
+    // With no limit (0) as many as fit.
+    QCustomPlot wide;
+    for (int i = 0; i < 3; ++i) {
+        wide.addGraph()->setName(QStringLiteral("curve %1").arg(i));
+    }
+    wide.legend->setVisible(true);
+    putLegendUnderChart(&wide, 0);
+    wide.toPixmap(1600, 600);
+    EXPECT_EQ(wide.legend->rowCount(), 1);
+    EXPECT_EQ(wide.legend->columnCount(), 3);
+}
+
+TEST(FigureExportLegend, AOneShotExportDrawsEachViewsLegendInRows) {
+    const QSize size(1600, 1000);
+    {
+        TransfersView view;
+        view.setResults(readRecordedResults(
+            QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"), readTransferResults));
+        SCOPED_TRACE("transfers");
+        expectExportedLegendInRows(&view, view.chart(), 4, size);
+    }
+    {
+        L2PersistenceView view;
+        view.setResults(
+            readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json"),
+                                readL2PersistenceResults));
+        SCOPED_TRACE("l2");
+        expectExportedLegendInRows(&view, view.chart(), 4, size);
+    }
+}
+
+TEST(FigureExportLegend, TheDeckExportDrawsTheStreamsAndL2Slides) {
+    // A deck of the course deck's two chart slides the deck export knew least: the streams slide
+    // was left blank, the L2 chart squeezed under its legend.
+    QTemporaryDir dir;
+    const QString deck = dir.filePath(QStringLiteral("charts.json"));
+    QFile file(deck);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "warpscope-deck", "version": 1, "title": "charts", "slides": [
+        {"preset": "cached-aligned-coalesced", "title": "Streams", "views": ["streams"]},
+        {"preset": "cached-aligned-coalesced", "title": "L2", "views": ["warp", "l2-persistence"]}
+    ]})");
+    file.close();
+    runAppHeadless({QStringLiteral("--export-deck"), deck, QStringLiteral("--output-dir"),
+                    dir.path(), QStringLiteral("--format"), QStringLiteral("svg")});
+    const QStringList files =
+        QDir(dir.path()).entryList({QStringLiteral("*.svg")}, QDir::Files, QDir::Name);
+    ASSERT_EQ(files.size(), 2);
+    EXPECT_TRUE(readWholeFile(QDir(dir.path()).filePath(files[0])).contains("Streams and overlap"))
+        << files[0].toStdString();
+    EXPECT_TRUE(
+        readWholeFile(QDir(dir.path()).filePath(files[1])).contains("The L2 persistence window"))
+        << files[1].toStdString();
+}
+
+TEST(FigureExportLegend, ANarrowChartWrapsItsLegendAndIsNotWidenedByIt) {
+    // 700 px: the L2 view's eight entries do not fit in rows of four. The legend wraps to fewer
+    // columns, and the chart keeps the width it was given instead of growing to the legend's.
+    L2PersistenceView view;
+    view.setResults(
+        readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json"),
+                            readL2PersistenceResults));
+    view.resize(700, 800);
+    view.show();
+    QApplication::processEvents();
+    QCustomPlot* plot = view.chart();
+    ASSERT_NE(plot, nullptr);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    EXPECT_LE(plot->width(), 700);
+    EXPECT_LT(plot->legend->columnCount(), 4);
+    expectLegendInside(plot, plot->rect());
+}
+
+/// The lecture slide showing `viewName` of the course deck, at `size`: its chart view fills the
+/// panel without a horizontal scroll bar, its plot area is at least `minimumPlotShare` of the
+/// panel's height, and its legend lies inside the chart.
+template <class View>
+void expectSlideChartFits(LectureWindow& lecture, const Deck& deck, const QString& viewName,
+                          double minimumPlotShare,
+                          const std::function<QCustomPlot*(View*)>& chartOf) {
+    int slide = -1;
+    for (std::size_t i = 0; i < deck.slides.size() && slide < 0; ++i) {
+        for (const std::string& name : deck.slides[i].views) {
+            if (QString::fromStdString(name) == viewName) {
+                slide = static_cast<int>(i);
+            }
+        }
+    }
+    ASSERT_GE(slide, 0) << "the course deck has no slide with " << qPrintable(viewName);
+    SCOPED_TRACE(qPrintable(viewName));
+    lecture.setSlide(slide);
+    lecture.revealAll();
+    for (int pass = 0; pass < 8; ++pass) {
+        QApplication::processEvents();
+    }
+    View* view = lecture.findChild<View*>();
+    ASSERT_NE(view, nullptr);
+    ASSERT_TRUE(view->isVisible());
+    auto* area = qobject_cast<QScrollArea*>(view->parentWidget()->parentWidget());
+    ASSERT_NE(area, nullptr) << "the view sits in a scroll area";
+    const QSize panel = area->viewport()->size();
+    EXPECT_EQ(view->width(), panel.width()) << "the view fills its panel's width";
+    EXPECT_EQ(view->height(), panel.height()) << "the view fills its panel's height";
+    EXPECT_FALSE(area->horizontalScrollBar()->isVisible()) << "nothing cut off at the right";
+    QCustomPlot* plot = chartOf(view);
+    ASSERT_NE(plot, nullptr);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const int plotArea = plot->axisRect()->rect().height();
+    EXPECT_GE(plotArea, minimumPlotShare * panel.height())
+        << "plot area " << plotArea << " px of a " << panel.height() << " px panel";
+    expectLegendInside(plot, plot->rect());
+}
+
+TEST(LectureChartSlides, ChartSlidesFillTheirPanelWithTheLegendInside) {
+    auto loaded = loadDeckFile(builtinDeckPath());
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    const Deck deck = std::move(loaded).value();
+    for (const QSize size : {QSize(1920, 1080), QSize(1600, 900)}) {
+        SCOPED_TRACE(size.width());
+        LectureWindow lecture(deck);
+        lecture.present(size);
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&lecture));
+        lecture.setTransferResults(readRecordedResults(
+            QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"), readTransferResults));
+        lecture.setStreamsResults(readRecordedResults(
+            QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json"), readStreamsResults));
+        lecture.setL2PersistenceResults(
+            readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json"),
+                                readL2PersistenceResults));
+        expectSlideChartFits<L2PersistenceView>(lecture, deck, QStringLiteral("l2-persistence"),
+                                                0.4, [](auto* view) { return view->chart(); });
+        expectSlideChartFits<TransfersView>(lecture, deck, QStringLiteral("transfers"), 0.4,
+                                            [](auto* view) { return view->chart(); });
+        expectSlideChartFits<StreamsView>(lecture, deck, QStringLiteral("streams"), 0.15,
+                                          [](auto* view) { return view->timelineChart(); });
+    }
+}
+
+TEST(KernelSweepChart, AParametersTicksAreItsValuesSideBySide) {
+    // The constant sweep's 32 points: "distinct 1" to "distinct 32" under each bar ran into one
+    // another; the values alone fit, the axis naming the parameter.
+    KernelMeasurementStore store;
+    KernelSweepView view(&store);
+    ASSERT_TRUE(view.setKernelPreset(QStringLiteral("constant-divergent")));
+    Parameter smaller;
+    smaller.name = "n";
+    smaller.value = 8192; // a quick model
+    view.setParameterValues({smaller});
+    view.resize(1000, 600);
+    view.show();
+    view.ensureModel();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !view.isModelBusy(); }, 60000));
+    ASSERT_TRUE(view.plan().has_value());
+    ASSERT_EQ(view.plan()->points.size(), 32u);
+    auto* plot = view.findChild<QCustomPlot*>();
+    ASSERT_NE(plot, nullptr);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_FALSE(ticker.isNull());
+    ASSERT_EQ(ticker->ticks().size(), 32);
+    EXPECT_EQ(ticker->ticks().value(32), QStringLiteral("32"));
+    EXPECT_EQ(plot->xAxis->label(), QStringLiteral("distinct"));
+    // Each label narrower than the room between two ticks.
+    const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+    const double room = plot->xAxis->coordToPixel(2) - plot->xAxis->coordToPixel(1);
+    for (const QString& label : ticker->ticks()) {
+        EXPECT_LT(metrics.horizontalAdvance(label), room) << qPrintable(label);
+    }
+    // For looking at: build/<preset>/tests/app/kernel-sweep-constant.png.
+    view.grab().save(QCoreApplication::applicationDirPath() +
+                     QStringLiteral("/kernel-sweep-constant.png"));
+}
+
+TEST(KernelSweepChart, TheAsyncCopyWidthSweepTicksItsThreeWidths) {
+    KernelMeasurementStore store;
+    KernelSweepView view(&store);
+    ASSERT_TRUE(view.setKernelPreset(QStringLiteral("copyasync-width")));
+    view.resize(1000, 600);
+    view.show();
+    view.ensureModel();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !view.isModelBusy(); }, 60000));
+    auto* plot = view.findChild<QCustomPlot*>();
+    ASSERT_NE(plot, nullptr);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_FALSE(ticker.isNull());
+    EXPECT_EQ(ticker->ticks().values(),
+              (QList<QString>{QStringLiteral("4"), QStringLiteral("8"), QStringLiteral("16")}));
+    expectLegendInside(plot, plot->rect());
+    // For looking at: build/<preset>/tests/app/kernel-sweep-copy-async.png.
+    view.grab().save(QCoreApplication::applicationDirPath() +
+                     QStringLiteral("/kernel-sweep-copy-async.png"));
+}
+
+#endif
+
+} // namespace
+} // namespace warpscope::app::test
