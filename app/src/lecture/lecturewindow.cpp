@@ -539,13 +539,16 @@ std::map<QString, QSize> LectureWindow::slideViewSizes(int index) {
     // The window less its margins, the title row, the caption and the step line (one line
     // before the first step), with the layout's spacing between them.
     const auto oneLine = [](const QLabel* label) {
-        // As QLabel measures a word-wrapped line.
-        const QMargins margins = label->contentsMargins();
-        return QFontMetrics(label->font())
-                   .boundingRect(QRect(0, 0, std::max(1, label->width()), 10000),
-                                 Qt::TextWordWrap | label->alignment(), QStringLiteral("Space"))
-                   .height() +
-               margins.top() + margins.bottom() + 2 * label->margin();
+        // As the layout measures the label with one line of text: its own height for its width
+        // (QFontMetrics::boundingRect gave one pixel more at 3840 × 2160 at scale 1, so every
+        // view prepared ahead was laid out again in the step).
+        QLabel probe(QStringLiteral("Space"));
+        probe.setFont(label->font());
+        probe.setWordWrap(label->wordWrap());
+        probe.setAlignment(label->alignment());
+        probe.setContentsMargins(label->contentsMargins());
+        probe.setMargin(label->margin());
+        return probe.heightForWidth(std::max(1, label->width()));
     };
     const QRect inner = contentsRect().marginsRemoved(layout()->contentsMargins());
     const int spacing = layout()->spacing();
