@@ -148,7 +148,8 @@ protected:
     }
 
 private:
-    static constexpr std::size_t kPicturesKept = 4;
+    // At 3840 × 2160 a picture is about 23 MB: the next slide's, the one after it and one more.
+    static constexpr std::size_t kPicturesKept = 3;
 
     void postReplot() {
         QTimer::singleShot(0, this, [this] {
