@@ -533,16 +533,16 @@ void LectureWindow::prepareSlideTexts(int index) {
     m_caption->prepare(caption, m_caption->sizeFor(caption, width));
 }
 
-std::map<QString, QSize> LectureWindow::slideViewSizes(int index) {
+std::map<QString, QSize> LectureWindow::slideViewSizes(int index, const QString& stepLine) {
     const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(index)];
     const QStringList names = slideViews(next);
     // The window less its margins, the title row, the caption and the step line (one line
     // before the first step), with the layout's spacing between them.
-    const auto oneLine = [](const QLabel* label) {
-        // As the layout measures the label with one line of text: its own height for its width
+    const auto oneLine = [&stepLine](const QLabel* label) {
+        // As the layout measures the label with that text: its own height for its width
         // (QFontMetrics::boundingRect gave one pixel more at 3840 × 2160 at scale 1, so every
         // view prepared ahead was laid out again in the step).
-        QLabel probe(QStringLiteral("Space"));
+        QLabel probe(stepLine.isEmpty() ? QStringLiteral("Space") : stepLine);
         probe.setFont(label->font());
         probe.setWordWrap(label->wordWrap());
         probe.setAlignment(label->alignment());
@@ -610,7 +610,7 @@ void LectureWindow::prepareSlideViews(int index, const QStringList& leave) {
     }
 }
 
-void LectureWindow::prepareNotesChart(int index) {
+void LectureWindow::prepareNotesChart(int index, int revealed, const QString& stepLine) {
     if (m_notesTwin == nullptr || index < 0 || index >= slideCount() || !isVisible()) {
         return;
     }
@@ -621,16 +621,16 @@ void LectureWindow::prepareNotesChart(int index) {
         return;
     }
     auto* notes = static_cast<NotesView*>(found->second);
-    const QSize size = slideViewSizes(index).at(QStringLiteral("notes"));
+    const QSize size = slideViewSizes(index, stepLine).at(QStringLiteral("notes"));
     if (size.isEmpty() || !m_notesTwin->setExperiment(slide.notesExperiment)) {
         return;
     }
     // The twin as the slide's notes view will be: its colours, its type at that width, its
-    // status line, nothing revealed, laid out at that size.
+    // status line, the series revealed, laid out at that size.
     m_notesTwin->setPalette(palette());
     m_notesTwin->setFont(viewFont(QStringLiteral("notes"), size.width()));
     m_notesTwin->setGpuStatus(notesStatus(m_notesTwin->comparison()));
-    m_notesTwin->setRevealedSeries(0);
+    m_notesTwin->setRevealedSeries(revealed);
     m_notesTwin->ensurePolished();
     m_notesTwin->resize(size);
     for (QSplitter* splitter : m_notesTwin->findChildren<QSplitter*>()) {
@@ -838,6 +838,13 @@ bool LectureWindow::event(QEvent* event) {
         }
         m_preparePending = false;
         m_quietChecks = 0;
+        // This slide's notes reveals first (their pictures are kept beside the next slides'):
+        // each changes the chart's bars, and the step line's or the finding's height with them.
+        if (m_stepView == QLatin1String("notes")) {
+            for (int step = m_revealed + 1; step <= stepCount(); ++step) {
+                prepareNotesChart(m_slide, step, m_steps[static_cast<std::size_t>(step - 1)].text);
+            }
+        }
         const int next = slideAfter(m_slide);
         prepareSlideTexts(next);
         prepareSlideViews(next, {});

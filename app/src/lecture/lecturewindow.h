@@ -146,11 +146,13 @@ private:
     /// The sizes slide `index`'s layout will give its views, by view name: the window less the
     /// slide's title, caption and step line; the metrics table its own width, the drawings
     /// share the rest.
-    std::map<QString, QSize> slideViewSizes(int index);
-    /// Draw slide `index`'s notes chart ahead, as it will first show (nothing revealed), on a
-    /// hidden twin of the notes view at the size the slide gives it, and give the picture to the
-    /// notes view: the step then copies it instead of replotting (NotesView::adoptChartPicture).
-    void prepareNotesChart(int index);
+    /// `stepLine`: the step line's text then (one line when empty).
+    std::map<QString, QSize> slideViewSizes(int index, const QString& stepLine = {});
+    /// Draw slide `index`'s notes chart ahead, as it will show with `revealed` series (and
+    /// `stepLine` below it), on a hidden twin of the notes view at the size the slide gives it,
+    /// and give the picture to the notes view: the step then copies it instead of replotting
+    /// (NotesView::adoptChartPicture).
+    void prepareNotesChart(int index, int revealed = 0, const QString& stepLine = {});
     /// The notes view's status line on a slide.
     QString notesStatus(const NotesComparison& comparison) const;
     /// The window's type at `pixels` (at a window 1080 pixels high).

@@ -60,7 +60,7 @@ public:
     explicit NotesChart(QWidget* parent) : QCustomPlot(parent) {
         connect(this, &QCustomPlot::afterReplot, this, [this] {
             m_replotPending = false;
-            m_waitedForLayout = false;
+            m_layoutPassesWaited = 0;
             m_buffersStale = false;
         });
     }
@@ -148,8 +148,9 @@ protected:
     }
 
 private:
-    // At 3840 × 2160 a picture is about 23 MB: the next slide's, the one after it and one more.
-    static constexpr std::size_t kPicturesKept = 3;
+    // At 3840 × 2160 a picture is about 23 MB: a notes slide's two reveals, the next slide's
+    // and the one after it.
+    static constexpr std::size_t kPicturesKept = 4;
 
     void postReplot() {
         QTimer::singleShot(0, this, [this] {
@@ -158,9 +159,10 @@ private:
             }
             // A picture of this data at another size: the window's layout (posted after this
             // request, in the same step) is likely to give the chart that size; look again
-            // after it, once.
-            if (!m_waitedForLayout && hasPictureOfKey()) {
-                m_waitedForLayout = true;
+            // after it, for two passes (a reveal changes the step line's height, then the
+            // finding's).
+            if (m_layoutPassesWaited < 2 && hasPictureOfKey()) {
+                ++m_layoutPassesWaited;
                 postReplot();
                 return;
             }
@@ -191,7 +193,7 @@ private:
             return false;
         }
         m_replotPending = false;
-        m_waitedForLayout = false;
+        m_layoutPassesWaited = 0;
         m_buffersStale = true;
         update();
         return true;
@@ -200,7 +202,7 @@ private:
     QString m_key;
     std::vector<NotesView::ChartPicture> m_pictures;
     bool m_replotPending = false;
-    bool m_waitedForLayout = false; // the pending replot waits one pass for the layout
+    int m_layoutPassesWaited = 0; // passes the pending replot has waited for the layout
     bool m_buffersStale = false;
     bool m_paintedFromPicture = false;
 };
