@@ -185,6 +185,78 @@ TEST_F(LectureTest, EveryViewOfTheDeckIsMadeWhenLectureModeOpensAndLaidOutAhead)
     EXPECT_EQ(static_cast<int>(lecture->findChildren<QWidget*>().size()), widgetsAtOpen);
 }
 
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+// A notes slide's chart is drawn ahead, in the pause before the key, on a twin of the notes view
+// at the size the slide gives it (a replot of it takes 6–50 ms at 4K), and so are its reveals
+// once it is shown: the step onto a notes slide and each reveal replot nothing and copy that
+// picture, and the window shows what a window that showed the slide straight away shows. Notes
+// to notes included (the chart already on screen).
+TEST_F(LectureTest, NotesChartsAreDrawnAheadSoTheStepReplotsNothing) {
+    const auto settle = [] {
+        for (int pass = 0; pass < 8; ++pass) {
+            QApplication::processEvents();
+        }
+    };
+    const auto notes = lecture->findChildren<NotesView*>();
+    ASSERT_EQ(notes.size(), 1);
+    QCustomPlot* chart = notes.front()->chart();
+    int replots = 0;
+    QObject::connect(chart, &QCustomPlot::afterReplot, chart, [&replots] { ++replots; });
+    // At this fixture's size and on a 4K projector (where the step line measured one pixel
+    // taller than the layout gives it, so the chart drawn ahead had the wrong height).
+    for (const QSize size : {QSize(1600, 900), QSize(3840, 2160)}) {
+        SCOPED_TRACE(QStringLiteral("%1 x %2").arg(size.width()).arg(size.height()).toStdString());
+        lecture->resize(size);
+        settle();
+        int checked = 0;
+        int notesToNotes = 0;
+        for (int slide = 1; slide < lecture->slideCount(); ++slide) {
+            const DeckSlide& shown = deck.slides[static_cast<std::size_t>(slide)];
+            if (shown.notesExperiment.empty()) {
+                continue;
+            }
+            SCOPED_TRACE(shown.notesExperiment);
+            ++checked;
+            notesToNotes +=
+                deck.slides[static_cast<std::size_t>(slide - 1)].notesExperiment.empty() ? 0 : 1;
+            lecture->setSlide(slide - 1);
+            settle(); // the frame, then the window idle: the next slide's chart drawn ahead
+            replots = 0;
+            lecture->nextSlide();
+            settle();
+            EXPECT_EQ(replots, 0) << "the step replotted the notes chart";
+            EXPECT_TRUE(notes.front()->chartPaintedFromPicture());
+            // The same picture as a window that shows the slide straight away.
+            std::unique_ptr<LectureWindow> fresh;
+            if (size == QSize(1600, 900)) {
+                fresh = std::make_unique<LectureWindow>(deck);
+                fresh->present(lecture->size());
+                ASSERT_TRUE(QTest::qWaitForWindowExposed(fresh.get()));
+                fresh->setSlide(slide);
+                settle();
+                EXPECT_FALSE(fresh->notesView()->chartPaintedFromPicture());
+                EXPECT_EQ(lecture->grab().toImage(), fresh->grab().toImage());
+            }
+            // Its reveals were drawn ahead in the same pause: no replot either, and the same
+            // picture as that window's after the same reveals.
+            for (int step = 1; step <= lecture->stepCount(); ++step) {
+                lecture->revealNext();
+                settle();
+                EXPECT_EQ(replots, 0) << "reveal " << step << " replotted the notes chart";
+                EXPECT_TRUE(notes.front()->chartPaintedFromPicture());
+                if (fresh != nullptr) {
+                    fresh->revealNext();
+                    settle();
+                    EXPECT_EQ(lecture->grab().toImage(), fresh->grab().toImage());
+                }
+            }
+        }
+        EXPECT_GE(checked, 3);
+        EXPECT_GE(notesToNotes, 1);
+    }
+}
+#endif
+
 TEST_F(LectureTest, SpaceRevealsTransactionsWithTheirLanes) {
     const int slide = slideOf(deck, "cached-misaligned");
     lecture->setSlide(slide);

@@ -29,6 +29,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 
+#include <memory>
 #include <vector>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
@@ -420,6 +421,75 @@ TEST(NotesChart, FilledAndResizedInOnePassReplotsOnce) {
         QCoreApplication::processEvents();
     }
     EXPECT_EQ(replots, 1);
+}
+
+// A picture of the chart made on another view (chartPicture()) is shown in place of a replot
+// when the chart comes to show the same data at the same size, and it is what QCustomPlot's own
+// paint of that chart draws; a picture of other data or at another size is not used.
+TEST(NotesChart, APictureOfTheSameChartIsShownInsteadOfAReplot) {
+    KernelMeasurementStore store;
+    const auto makeView = [&store] {
+        auto view = std::make_unique<NotesView>(&store);
+        view->setPresentation(true);
+        view->resize(1200, 800);
+        view->show();
+        return view;
+    };
+    const auto settle = [] {
+        for (int pass = 0; pass < 5; ++pass) {
+            QCoreApplication::processEvents();
+        }
+    };
+    const std::string first = notesExperiments().front().id;
+    const std::string last = notesExperiments().back().id;
+    ASSERT_NE(first, last);
+    // Drawn on one view, the picture of `last` with nothing revealed.
+    auto twin = makeView();
+    ASSERT_TRUE(twin->setExperiment(last));
+    twin->setRevealedSeries(0);
+    settle();
+    NotesView::ChartPicture picture = twin->chartPicture();
+    ASSERT_FALSE(picture.image.isNull());
+    ASSERT_FALSE(picture.key.isEmpty());
+
+    auto view = makeView();
+    ASSERT_TRUE(view->setExperiment(first));
+    settle();
+    int replots = 0;
+    QObject::connect(view->chart(), &QCustomPlot::afterReplot, view.get(), [&] { ++replots; });
+    view->adoptChartPicture(picture);
+    ASSERT_TRUE(view->setExperiment(last));
+    view->setRevealedSeries(0);
+    settle();
+    EXPECT_EQ(replots, 0);
+    const QImage copied = view->chart()->grab().toImage();
+    EXPECT_TRUE(view->chartPaintedFromPicture());
+    // QCustomPlot's own paint of the same chart on a third view: the same pixels.
+    auto plain = makeView();
+    ASSERT_TRUE(plain->setExperiment(last));
+    plain->setRevealedSeries(0);
+    settle();
+    EXPECT_EQ(copied, plain->chart()->grab().toImage());
+    EXPECT_FALSE(plain->chartPaintedFromPicture());
+
+    // Other bars: replotted, not the picture.
+    view->setRevealedSeries(1);
+    settle();
+    EXPECT_EQ(replots, 1);
+    (void)view->chart()->grab();
+    EXPECT_FALSE(view->chartPaintedFromPicture());
+    // The same data again: the picture again, with no replot.
+    view->setRevealedSeries(0);
+    settle();
+    EXPECT_EQ(replots, 1);
+    (void)view->chart()->grab();
+    EXPECT_TRUE(view->chartPaintedFromPicture());
+    // Another size: replotted at that size.
+    view->resize(1200, 760);
+    settle();
+    EXPECT_EQ(replots, 2);
+    (void)view->chart()->grab();
+    EXPECT_FALSE(view->chartPaintedFromPicture());
 }
 #endif
 

@@ -30,8 +30,10 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -88,6 +90,21 @@ void fitMetricsTable(QTableView* table) {
         total += width + padding;
     }
     table->setFixedWidth(total + 2 * table->frameWidth());
+}
+
+/// Deliver the resize events that `widget` and its children have pending, as showing it would.
+void sendPendingResizes(QWidget* widget) {
+    if (widget->testAttribute(Qt::WA_PendingResizeEvent)) {
+        widget->setAttribute(Qt::WA_PendingResizeEvent, false);
+        QResizeEvent event(widget->size(), QSize());
+        QCoreApplication::sendEvent(widget, &event);
+    }
+    for (QObject* child : widget->children()) {
+        auto* childWidget = qobject_cast<QWidget*>(child);
+        if (childWidget != nullptr && !childWidget->isWindow()) {
+            sendPendingResizes(childWidget);
+        }
+    }
 }
 
 void setTextColour(QLabel* label, const QColor& colour) {
@@ -218,11 +235,7 @@ void LectureWindow::setSlide(int index) {
             m_step->setText(tr("This slide's notes table \"%1\" does not exist.")
                                 .arg(QString::fromStdString(slide.notesExperiment)));
         }
-        const NotesComparison& comparison = notes->comparison();
-        notes->setGpuStatus(comparison.measuredRows > 0
-                                ? tr("This GPU: %1.").arg(comparison.measuredGpu)
-                                : tr("No measurement of this GPU: run the table on the Notes vs "
-                                     "GPU tab, or start with --kernel-measurements FILE."));
+        notes->setGpuStatus(notesStatus(notes->comparison()));
     }
     computeSteps();
     m_revealed = 0;
@@ -235,6 +248,13 @@ void LectureWindow::setSlide(int index) {
     }
     m_prepareAfterFrame = true;
     emit slideChanged(m_slide);
+}
+
+QString LectureWindow::notesStatus(const NotesComparison& comparison) const {
+    return comparison.measuredRows > 0
+               ? tr("This GPU: %1.").arg(comparison.measuredGpu)
+               : tr("No measurement of this GPU: run the table on the Notes vs GPU tab, or start "
+                    "with --kernel-measurements FILE.");
 }
 
 void LectureWindow::nextSlide() {
@@ -396,6 +416,8 @@ void LectureWindow::setKernelMeasurements(KernelMeasurementStore* store) {
         it->second->deleteLater();
         m_frames.erase(it);
         m_views.erase(QStringLiteral("notes"));
+        m_notesTwinHost.reset();
+        m_notesTwin = nullptr;
         m_placedViews.clear(); // the layout lost a view: place the slide's views again
         createDeckViews();
         if (m_slide >= 0) {
@@ -413,6 +435,15 @@ void LectureWindow::createDeckViews() {
             const QString name = QString::fromStdString(view);
             if (m_frames.find(name) == m_frames.end()) {
                 viewWidget(name)->hide();
+            }
+            if (name == QLatin1String("notes") && m_notesTwin == nullptr) {
+                // Never shown, and not in this window (in a window of its own, never shown, so
+                // that it is framed as a view inside a window is): prepareNotesChart() gives
+                // it this window's colours and type when it draws.
+                m_notesTwinHost = std::make_unique<QWidget>();
+                m_notesTwin = new NotesView(m_kernelMeasurements, m_notesTwinHost.get());
+                m_notesTwin->setObjectName(QStringLiteral("notesTwin"));
+                m_notesTwin->setPresentation(true);
             }
         }
     }
@@ -510,28 +541,22 @@ void LectureWindow::prepareSlideTexts(int index) {
     m_caption->prepare(caption, m_caption->sizeFor(caption, width));
 }
 
-void LectureWindow::prepareSlideViews(int index, const QStringList& leave) {
-    if (index < 0 || index >= slideCount() || !isVisible()) {
-        return;
-    }
+std::map<QString, QSize> LectureWindow::slideViewSizes(int index, const QString& stepLine) {
     const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(index)];
     const QStringList names = slideViews(next);
-    if (names == m_placedViews) {
-        return; // the same views stay where they are
-    }
-    // The sizes the view area's layout will give them: the metrics table its own width, the
-    // drawings share the rest. A wrong guess costs nothing but time: the layout sets the true
-    // size when the slide shows them.
     // The window less its margins, the title row, the caption and the step line (one line
     // before the first step), with the layout's spacing between them.
-    const auto oneLine = [](const QLabel* label) {
-        // As QLabel measures a word-wrapped line.
-        const QMargins margins = label->contentsMargins();
-        return QFontMetrics(label->font())
-                   .boundingRect(QRect(0, 0, std::max(1, label->width()), 10000),
-                                 Qt::TextWordWrap | label->alignment(), QStringLiteral("Space"))
-                   .height() +
-               margins.top() + margins.bottom() + 2 * label->margin();
+    const auto oneLine = [&stepLine](const QLabel* label) {
+        // As the layout measures the label with that text: its own height for its width
+        // (QFontMetrics::boundingRect gave one pixel more at 3840 × 2160 at scale 1, so every
+        // view prepared ahead was laid out again in the step).
+        QLabel probe(stepLine.isEmpty() ? QStringLiteral("Space") : stepLine);
+        probe.setFont(label->font());
+        probe.setWordWrap(label->wordWrap());
+        probe.setAlignment(label->alignment());
+        probe.setContentsMargins(label->contentsMargins());
+        probe.setMargin(label->margin());
+        return probe.heightForWidth(std::max(1, label->width()));
     };
     const QRect inner = contentsRect().marginsRemoved(layout()->contentsMargins());
     const int spacing = layout()->spacing();
@@ -554,14 +579,33 @@ void LectureWindow::prepareSlideViews(int index, const QStringList& leave) {
         }
     }
     const int drawingWidth = drawings > 0 ? std::max(1, shared / drawings) : 0;
+    std::map<QString, QSize> sizes;
+    for (const QString& name : names) {
+        sizes[name] =
+            QSize(name == QLatin1String("metrics") ? viewWidget(name)->width() : drawingWidth,
+                  area.height());
+    }
+    return sizes;
+}
+
+void LectureWindow::prepareSlideViews(int index, const QStringList& leave) {
+    if (index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(index)]);
+    if (names == m_placedViews) {
+        return; // the same views stay where they are
+    }
+    // The sizes the view area's layout will give them. A wrong guess costs nothing but time:
+    // the layout sets the true size when the slide shows them.
+    const std::map<QString, QSize> sizes = slideViewSizes(index);
     const qreal dpr = devicePixelRatioF();
     for (const QString& name : names) {
         QWidget* frame = viewWidget(name);
         if (frame->isVisible() || leave.contains(name)) {
             continue; // on screen now (the layout places it), or prepared for another slide
         }
-        const QSize size(name == QLatin1String("metrics") ? frame->width() : drawingWidth,
-                         area.height());
+        const QSize size = sizes.at(name);
         if (size.isEmpty()) {
             continue;
         }
@@ -572,6 +616,40 @@ void LectureWindow::prepareSlideViews(int index, const QStringList& leave) {
         scratch.setDevicePixelRatio(dpr);
         frame->render(&scratch);
     }
+}
+
+void LectureWindow::prepareNotesChart(int index, int revealed, const QString& stepLine) {
+    if (m_notesTwin == nullptr || index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+    const auto found = m_views.find(QStringLiteral("notes"));
+    if (found == m_views.end() || slide.notesExperiment.empty() ||
+        !slideViews(slide).contains(QStringLiteral("notes"))) {
+        return;
+    }
+    auto* notes = static_cast<NotesView*>(found->second);
+    const QSize size = slideViewSizes(index, stepLine).at(QStringLiteral("notes"));
+    if (size.isEmpty() || !m_notesTwin->setExperiment(slide.notesExperiment)) {
+        return;
+    }
+    // The twin as the slide's notes view will be: its colours, its type at that width, its
+    // status line, the series revealed, laid out at that size.
+    m_notesTwin->setPalette(palette());
+    m_notesTwin->setFont(viewFont(QStringLiteral("notes"), size.width()));
+    m_notesTwin->setGpuStatus(notesStatus(m_notesTwin->comparison()));
+    m_notesTwin->setRevealedSeries(revealed);
+    m_notesTwin->ensurePolished();
+    m_notesTwin->resize(size);
+    for (QSplitter* splitter : m_notesTwin->findChildren<QSplitter*>()) {
+        splitter->refresh();
+    }
+    m_notesTwin->layout()->invalidate();
+    m_notesTwin->layout()->activate();
+    // A widget never shown gets its resize events only when it is shown: give them now, parents
+    // first (the splitter places the chart in its own).
+    sendPendingResizes(m_notesTwin);
+    notes->adoptChartPicture(m_notesTwin->chartPicture());
 }
 
 QString LectureWindow::counterText() const {
@@ -617,16 +695,29 @@ void LectureWindow::updateTexts() {
     setText(m_step, stepText());
 }
 
-void LectureWindow::applyFonts() {
+QFont LectureWindow::typeFont(qreal pixels, bool bold) const {
     const qreal scale = std::max(0.4, height() / kReferenceHeight);
     const qreal dpi = logicalDpiY() > 0 ? logicalDpiY() : 96.0;
     // Point sizes, not pixel sizes: the views derive smaller fonts with pointSizeF().
-    auto sized = [&](qreal pixels, bool bold) {
-        QFont font = this->font();
-        font.setPointSizeF(pixels * scale * 72.0 / dpi);
-        font.setBold(bold);
-        return font;
-    };
+    QFont font = this->font();
+    font.setPointSizeF(pixels * scale * 72.0 / dpi);
+    font.setBold(bold);
+    return font;
+}
+
+QFont LectureWindow::viewFont(const QString& name, int width) const {
+    if (name == QLatin1String("metrics")) {
+        return typeFont(kMetricsPx, false);
+    }
+    const qreal scale = std::max(0.4, height() / kReferenceHeight);
+    return typeFont(kViewPx *
+                        (width > 200 ? std::min(1.0, width / (kViewReferenceWidth * scale)) : 1.0),
+                    false);
+}
+
+void LectureWindow::applyFonts() {
+    const qreal scale = std::max(0.4, height() / kReferenceHeight);
+    const auto sized = [this](qreal pixels, bool bold) { return typeFont(pixels, bold); };
     m_title->setFont(sized(kTitlePx, true));
     m_counter->setFont(sized(kCounterPx, false));
     // The counter is as wide as its widest text ("35 / 35"), so the title beside it keeps its
@@ -649,13 +740,7 @@ void LectureWindow::applyFonts() {
     layout()->setSpacing(static_cast<int>(12 * scale));
     m_viewLayout->setSpacing(margin);
     for (const auto& [name, view] : m_views) {
-        qreal pixels = kMetricsPx;
-        if (name != QLatin1String("metrics")) {
-            const int width = m_frames.at(name)->width();
-            pixels = kViewPx *
-                     (width > 200 ? std::min(1.0, width / (kViewReferenceWidth * scale)) : 1.0);
-        }
-        const QFont font = sized(pixels, false);
+        const QFont font = viewFont(name, m_frames.at(name)->width());
         if (view->font() != font) {
             view->setFont(font);
             if (auto* table = qobject_cast<QTableView*>(view)) {
@@ -671,7 +756,8 @@ void LectureWindow::resizeEvent(QResizeEvent* event) {
     m_prepareAfterFrame = true; // the next slide's texts at the new sizes and type
 }
 
-// ---- Keys and clicks --------------------------------------------------------------------------
+// ---- Keys and clicks
+// --------------------------------------------------------------------------
 
 void LectureWindow::keyPressEvent(QKeyEvent* event) {
     const bool shift = event->modifiers().testFlag(Qt::ShiftModifier);
@@ -746,10 +832,10 @@ void LectureWindow::postIdleCheck() {
 
 bool LectureWindow::event(QEvent* event) {
     if (event->type() == kIdleCheckEvent) {
-        // Drawing the next slide's texts takes a while at 4K (glyphs filled as paths): only when
-        // the window has settled, never before a frame that is still to come (a second layout
-        // pass, a scroll bar that appears) nor in a step. Two quiet checks in a row: whatever
-        // the first one's pass posted has been delivered, and nothing asked for more.
+        // Drawing the next slide's texts takes a while at 4K (glyphs filled as paths): only
+        // when the window has settled, never before a frame that is still to come (a second
+        // layout pass, a scroll bar that appears) nor in a step. Two quiet checks in a row:
+        // whatever the first one's pass posted has been delivered, and nothing asked for more.
         if (!m_preparePending) {
             return true;
         }
@@ -760,9 +846,17 @@ bool LectureWindow::event(QEvent* event) {
         }
         m_preparePending = false;
         m_quietChecks = 0;
+        // This slide's notes reveals first (their pictures are kept beside the next slides'):
+        // each changes the chart's bars, and the step line's or the finding's height with them.
+        if (m_stepView == QLatin1String("notes")) {
+            for (int step = m_revealed + 1; step <= stepCount(); ++step) {
+                prepareNotesChart(m_slide, step, m_steps[static_cast<std::size_t>(step - 1)].text);
+            }
+        }
         const int next = slideAfter(m_slide);
         prepareSlideTexts(next);
         prepareSlideViews(next, {});
+        prepareNotesChart(next);
         // And the slide after that one: a slide with nothing to reveal (the transfers slide) is
         // often left at once, with no pause in which to prepare what follows it. Its pictures
         // are kept beside this slide's and the next one's (SlideTextLabel keeps four), so the
@@ -771,6 +865,7 @@ bool LectureWindow::event(QEvent* event) {
         if (const int afterNext = slideAfter(next); afterNext >= 0 && afterNext != m_slide) {
             prepareSlideTexts(afterNext);
             prepareSlideViews(afterNext, slideViews(m_deck.slides[static_cast<std::size_t>(next)]));
+            prepareNotesChart(afterNext);
         }
         return true;
     }

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -32,6 +33,7 @@ class GridView;
 class KernelMeasurementStore;
 class LaneHighlight;
 class NotesView;
+struct NotesComparison;
 class PatternDocument;
 class SlideTextLabel;
 class WarpView;
@@ -141,6 +143,22 @@ private:
     /// in `leave`, at the sizes its layout will give them (with its texts, when the window is
     /// idle).
     void prepareSlideViews(int index, const QStringList& leave);
+    /// The sizes slide `index`'s layout will give its views, by view name: the window less the
+    /// slide's title, caption and step line; the metrics table its own width, the drawings
+    /// share the rest.
+    /// `stepLine`: the step line's text then (one line when empty).
+    std::map<QString, QSize> slideViewSizes(int index, const QString& stepLine = {});
+    /// Draw slide `index`'s notes chart ahead, as it will show with `revealed` series (and
+    /// `stepLine` below it), on a hidden twin of the notes view at the size the slide gives it,
+    /// and give the picture to the notes view: the step then copies it instead of replotting
+    /// (NotesView::adoptChartPicture).
+    void prepareNotesChart(int index, int revealed = 0, const QString& stepLine = {});
+    /// The notes view's status line on a slide.
+    QString notesStatus(const NotesComparison& comparison) const;
+    /// The window's type at `pixels` (at a window 1080 pixels high).
+    QFont typeFont(qreal pixels, bool bold) const;
+    /// A view's type when its frame is `width` wide.
+    QFont viewFont(const QString& name, int width) const;
     /// Post the check that draws the next slide's texts once the window is idle (event()).
     void postIdleCheck();
     void finish();
@@ -165,6 +183,10 @@ private:
     /// What an "l2-persistence" slide draws (none: the model).
     std::optional<L2PersistenceResults> m_l2PersistenceResults;
     std::map<QString, QWidget*> m_frames;
+    /// A hidden notes view, never shown, on which the next slide's notes chart is drawn ahead
+    /// (prepareNotesChart()); none when the deck has no notes slide.
+    std::unique_ptr<QWidget> m_notesTwinHost; // a window never shown, for the twin's type of frame
+    NotesView* m_notesTwin = nullptr;
     QStringList m_placedViews; // the views in the layout now, in order
     QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are
     KernelMeasurementStore* m_kernelMeasurements;

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace warpscope::app {
 
@@ -50,23 +51,71 @@ int decimalsFor(NotesQuantity quantity) {
 /// even when the chart has been replotted since. In lecture mode one slide change or reveal
 /// fills the chart up to three times and resizes it two or three times as the labels above it
 /// wrap, and each replot takes 4–32 ms at 3840 × 2160.
+/// It also keeps a few pictures of itself drawn ahead on another view (NotesView::chartPicture):
+/// when what it comes to show (its key: data, labels, colours, type) and its size are a
+/// picture's, it is not replotted and its paint copies the picture, pixel for pixel what its own
+/// paint would draw. Hidden, it is not replotted until it is shown.
 class NotesChart : public QCustomPlot {
 public:
     explicit NotesChart(QWidget* parent) : QCustomPlot(parent) {
-        connect(this, &QCustomPlot::afterReplot, this, [this] { m_replotPending = false; });
+        connect(this, &QCustomPlot::afterReplot, this, [this] {
+            m_replotPending = false;
+            m_layoutPassesWaited = 0;
+            m_buffersStale = false;
+        });
     }
 
+    /// What fillChart() set: the data, labels, colours and type the chart shows.
+    void setKey(const QString& key) { m_key = key; }
+    const QString& key() const { return m_key; }
+
     void requestReplot() {
+        if (!isVisible()) {
+            // Hidden (a lecture slide without the chart, another tab): replotted when shown.
+            m_buffersStale = true;
+            return;
+        }
+        if (showPicture()) {
+            return;
+        }
         if (m_replotPending) {
             return;
         }
         m_replotPending = true;
-        QTimer::singleShot(0, this, [this] {
-            if (m_replotPending) {
-                replot();
-            }
-        });
+        postReplot();
     }
+
+    /// QCustomPlot's paint (its background, then its layers' buffers) into one picture.
+    QImage compose() {
+        if (mBackgroundBrush.style() != Qt::SolidPattern || !mBackgroundBrush.isOpaque()) {
+            return {}; // what lies beneath would show through
+        }
+        const qreal dpr = devicePixelRatioF();
+        QImage image((QSizeF(size()) * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(dpr);
+        QCPPainter painter(&image);
+        painter.fillRect(mViewport, mBackgroundBrush);
+        drawBackground(&painter);
+        for (const QSharedPointer<QCPAbstractPaintBuffer>& buffer : mPaintBuffers) {
+            buffer->draw(&painter);
+        }
+        return image;
+    }
+
+    void adopt(NotesView::ChartPicture picture) {
+        if (picture.key.isEmpty() || picture.image.isNull()) {
+            return;
+        }
+        std::erase_if(m_pictures, [&](const NotesView::ChartPicture& kept) {
+            return kept.key == picture.key && kept.image.size() == picture.image.size();
+        });
+        m_pictures.insert(m_pictures.begin(), std::move(picture));
+        if (m_pictures.size() > kPicturesKept) {
+            m_pictures.pop_back();
+        }
+    }
+
+    bool paintedFromPicture() const { return m_paintedFromPicture; }
 
 protected:
     void resizeEvent(QResizeEvent* event) override {
@@ -75,8 +124,87 @@ protected:
         requestReplot();
     }
 
+    void showEvent(QShowEvent* event) override {
+        QCustomPlot::showEvent(event);
+        if (m_buffersStale) {
+            requestReplot(); // before the paint that shows it (posted at a higher priority)
+        }
+    }
+
+    void paintEvent(QPaintEvent* event) override {
+        if (const QImage* picture = pictureForNow()) {
+            QPainter painter(this);
+            painter.setCompositionMode(QPainter::CompositionMode_Source);
+            painter.drawImage(QPoint(0, 0), *picture);
+            m_paintedFromPicture = true;
+            return;
+        }
+        m_paintedFromPicture = false;
+        if (m_buffersStale) {
+            // Shown from a picture until now: the layers still hold what was before it.
+            replot(QCustomPlot::rpQueuedRefresh);
+        }
+        QCustomPlot::paintEvent(event);
+    }
+
 private:
+    // At 3840 × 2160 a picture is about 23 MB: a notes slide's two reveals, the next slide's
+    // and the one after it.
+    static constexpr std::size_t kPicturesKept = 4;
+
+    void postReplot() {
+        QTimer::singleShot(0, this, [this] {
+            if (!m_replotPending || showPicture()) {
+                return; // replotted since, or a picture shows what the chart shows now
+            }
+            // A picture of this data at another size: the window's layout (posted after this
+            // request, in the same step) is likely to give the chart that size; look again
+            // after it, for two passes (a reveal changes the step line's height, then the
+            // finding's).
+            if (m_layoutPassesWaited < 2 && hasPictureOfKey()) {
+                ++m_layoutPassesWaited;
+                postReplot();
+                return;
+            }
+            replot();
+        });
+    }
+
+    bool hasPictureOfKey() const {
+        return std::any_of(m_pictures.begin(), m_pictures.end(),
+                           [this](const NotesView::ChartPicture& p) { return p.key == m_key; });
+    }
+
+    /// The kept picture of what the chart shows now, at its size and ratio, or nullptr.
+    const QImage* pictureForNow() const {
+        const QSize pixels = (QSizeF(size()) * devicePixelRatioF()).toSize();
+        for (const NotesView::ChartPicture& picture : m_pictures) {
+            if (picture.key == m_key && picture.image.size() == pixels &&
+                picture.image.devicePixelRatio() == devicePixelRatioF()) {
+                return &picture.image;
+            }
+        }
+        return nullptr;
+    }
+
+    /// With a picture of what the chart shows now: no replot, the paint copies it.
+    bool showPicture() {
+        if (pictureForNow() == nullptr) {
+            return false;
+        }
+        m_replotPending = false;
+        m_layoutPassesWaited = 0;
+        m_buffersStale = true;
+        update();
+        return true;
+    }
+
+    QString m_key;
+    std::vector<NotesView::ChartPicture> m_pictures;
     bool m_replotPending = false;
+    int m_layoutPassesWaited = 0; // passes the pending replot has waited for the layout
+    bool m_buffersStale = false;
+    bool m_paintedFromPicture = false;
 };
 #endif
 
@@ -442,6 +570,41 @@ void NotesView::fillChart() {
         notesAxis->setRange(0, std::max(maxOf(notesValues), maxOf(measuredValues)));
     }
     styleChartLegend(m_plot, colors);
+    // What the chart shows, for a picture of it drawn ahead (chartPicture()).
+    QStringList key = {QString::fromStdString(experiment->id),
+                       QString::number(m_revealedSeries),
+                       notesName,
+                       measuredName,
+                       gpus.join(QLatin1Char('\t')),
+                       bottom->label(),
+                       notesAxis->label(),
+                       measuredAxis->label(),
+                       QString::number(ownAxes),
+                       m_plot->font().toString()};
+    for (const QPalette::ColorRole role :
+         {QPalette::Window, QPalette::WindowText, QPalette::Base, QPalette::Text, QPalette::Button,
+          QPalette::ButtonText, QPalette::Highlight, QPalette::Mid}) {
+        key << palette().color(role).name(QColor::HexArgb);
+    }
+    for (const NotesComparisonRow& row : m_comparison.rows) {
+        key << row.label;
+    }
+    const auto numbers = [&key](const QVector<double>& values) {
+        QStringList texts;
+        for (const double v : values) {
+            texts << QString::number(v, 'g', 17);
+        }
+        key << texts.join(QLatin1Char(' '));
+    };
+    numbers(notesKeys);
+    numbers(notesValues);
+    numbers(measuredKeys);
+    numbers(measuredValues);
+    for (std::size_t g = 0; g < gpuKeys.size(); ++g) {
+        numbers(gpuKeys[g]);
+        numbers(gpuValues[g]);
+    }
+    static_cast<NotesChart*>(m_plot)->setKey(key.join(QLatin1Char('\n')));
     if (putLegendUnderChart(m_plot, 0)) {
         // A few pixels round the chart, so the legend's frame is not cut at the figure's edge.
         m_plot->plotLayout()->setAutoMargins(QCP::msNone);
@@ -454,6 +617,37 @@ void NotesView::fillChart() {
 void NotesView::requestReplot() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     static_cast<NotesChart*>(m_plot)->requestReplot();
+#endif
+}
+
+NotesView::ChartPicture NotesView::chartPicture() {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    auto* chart = static_cast<NotesChart*>(m_plot);
+    // Laid out now, as a shown chart's resize would (a hidden view gets its resize events late).
+    chart->setViewport(chart->rect());
+    if (chart->bufferDevicePixelRatio() != chart->devicePixelRatioF()) {
+        chart->setBufferDevicePixelRatio(chart->devicePixelRatioF());
+    }
+    chart->replot(QCustomPlot::rpQueuedRefresh);
+    return ChartPicture{chart->key(), chart->compose()};
+#else
+    return {};
+#endif
+}
+
+void NotesView::adoptChartPicture(ChartPicture picture) {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    static_cast<NotesChart*>(m_plot)->adopt(std::move(picture));
+#else
+    Q_UNUSED(picture);
+#endif
+}
+
+bool NotesView::chartPaintedFromPicture() const {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    return static_cast<const NotesChart*>(m_plot)->paintedFromPicture();
+#else
+    return false;
 #endif
 }
 

@@ -8,6 +8,7 @@
 
 #include "gpu/notesexperiment.h"
 
+#include <QImage>
 #include <QVector>
 #include <QWidget>
 
@@ -59,6 +60,21 @@ public:
         QVector<double> values;
     };
     const std::vector<GpuSeries>& gpuSeries() const { return m_gpuSeries; }
+
+    /// The chart drawn now as one picture (QCustomPlot's layers composed onto its background, at
+    /// the chart's size and device pixel ratio), with what it shows: another view given it shows
+    /// it in place of a replot when it comes to show the same (lecture mode draws the next slide's
+    /// chart ahead on a twin view). Empty without QCustomPlot.
+    struct ChartPicture {
+        QString key; // the chart's data, labels, colours and type
+        QImage image;
+    };
+    ChartPicture chartPicture();
+    /// Keep `picture` (a few at a time): whenever the chart comes to show what it shows, at its
+    /// size and ratio, its paint copies it and the chart is not replotted.
+    void adoptChartPicture(ChartPicture picture);
+    /// Whether the chart's last paint copied an adopted picture.
+    bool chartPaintedFromPicture() const;
 
     /// Lecture slides: the chart, its title and status only (no picker, Run button or table).
     void setPresentation(bool presentation);
