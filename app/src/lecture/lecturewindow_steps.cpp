@@ -83,10 +83,10 @@ void LectureWindow::computeSteps() {
                 second = tr("This GPU's numbers (%1) · %2")
                              .arg(comparison.measuredGpu, comparison.finding);
             } else {
+                // The finding above the chart says the rest (it is shown with this step).
                 second =
-                    tr("This GPU (%1): no bars, its %2 was not measured · %3")
-                        .arg(comparison.measuredGpu, quantityName(comparison.experiment->quantity),
-                             comparison.finding);
+                    tr("This GPU (%1): no bars, its %2 was not measured")
+                        .arg(comparison.measuredGpu, quantityName(comparison.experiment->quantity));
             }
             m_steps.push_back(Step{0, first});
             m_steps.push_back(Step{0, second});
