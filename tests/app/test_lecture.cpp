@@ -705,6 +705,58 @@ TEST_F(LectureTest, TheNotesSlideRevealsTheNotesBarsThenThisGpus) {
         << recordedQtWarnings().join(QLatin1Char('\n')).toStdString();
 }
 
+// Each notes step's text says what that step draws. The tiled transpose's notes publish no
+// number: its first series is the model's count for one warp, and neither the first step nor the
+// caption speaks of the notes' bars or bandwidth. With the H100's recorded lines (bandwidths, no
+// counters) the readSegment slide draws no bars of this GPU's load efficiency, and its second
+// step says so instead of announcing this GPU's numbers.
+TEST_F(LectureTest, EachNotesStepSaysWhatItsRevealDraws) {
+    const int tiled = notesSlide(deck, "transpose-tiled");
+    EXPECT_EQ(deck.slides[static_cast<std::size_t>(tiled)].caption.find("notes' bandwidth"),
+              std::string::npos);
+    lecture->setSlide(tiled);
+    NotesView* notes = lecture->notesView();
+    ASSERT_NE(notes, nullptr);
+    ASSERT_EQ(lecture->stepCount(), 2);
+    EXPECT_EQ(notes->comparison().notesRows, 0);
+    EXPECT_FALSE(label("lectureStep").contains(QStringLiteral("notes' bars")))
+        << label("lectureStep").toStdString();
+    EXPECT_TRUE(label("lectureStep").contains(QStringLiteral("model's count")))
+        << label("lectureStep").toStdString();
+    press(Qt::Key_Space);
+    EXPECT_TRUE(label("lectureStep").contains(QStringLiteral("the model's count per warp")))
+        << label("lectureStep").toStdString();
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    ASSERT_EQ(notes->chart()->plottableCount(), 2);
+    EXPECT_TRUE(notes->chart()->plottable(0)->visible());
+    EXPECT_EQ(notes->chart()->plottable(0)->name(), notes->comparison().modelName);
+    EXPECT_EQ(notes->notesBarCount(), 2);
+#endif
+
+    KernelMeasurementStore store;
+    QFile file(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/kernel_tables_h100.jsonl"));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    ASSERT_FALSE(store.importJsonLines(file.readAll(), {}).has_value());
+    lecture->setKernelMeasurements(&store);
+    lecture->setSlide(notesSlide(deck, "readsegment"));
+    notes = lecture->notesView();
+    ASSERT_NE(notes, nullptr);
+    ASSERT_EQ(lecture->stepCount(), 2);
+    EXPECT_TRUE(label("lectureStep").contains(QStringLiteral("notes' bars")));
+    press(Qt::Key_Space);
+    // The notes name no GPU: the step does not read as if the numbers were unnamed.
+    EXPECT_TRUE(label("lectureStep").contains(QStringLiteral("their GPU: not named")))
+        << label("lectureStep").toStdString();
+    press(Qt::Key_Space);
+    ASSERT_GT(notes->comparison().measuredRows, 0);
+    EXPECT_EQ(notes->measuredBarCount(), 0);
+    EXPECT_TRUE(label("lectureStep").contains(QStringLiteral("no bars")))
+        << label("lectureStep").toStdString();
+    EXPECT_FALSE(label("lectureStep").contains(QStringLiteral("This GPU's numbers")));
+    EXPECT_TRUE(recordedQtWarnings().isEmpty())
+        << recordedQtWarnings().join(QLatin1Char('\n')).toStdString();
+}
+
 // The grid slide: the whole launch beside the warp that explains it.
 TEST_F(LectureTest, TheGridSlideShowsTheWholeLaunch) {
     int slide = -1;

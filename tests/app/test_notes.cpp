@@ -491,6 +491,67 @@ TEST(NotesChart, APictureOfTheSameChartIsShownInsteadOfAReplot) {
     (void)view->chart()->grab();
     EXPECT_FALSE(view->chartPaintedFromPicture());
 }
+
+/// The names in `plot`'s legend, in order.
+QStringList legendNames(QCustomPlot* plot) {
+    QStringList names;
+    for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i))) {
+            names << item->plottable()->name();
+        }
+    }
+    return names;
+}
+
+// A series with no bars is not in the legend, and this GPU's axis is not drawn without this
+// GPU's bars (the lecture's readSegment slide listed "this GPU: not measured" under three notes'
+// bars, and its Table 4-11 and tiled transpose slides had a "this GPU, GB/s" axis from 0 to 1
+// scaling nothing). With the bars, both are back; the picture's key tells the two charts apart.
+TEST(NotesChart, ASeriesWithoutBarsIsNotInTheLegendNorGetsAnAxis) {
+    KernelMeasurementStore empty;
+    KernelMeasurementStore recorded;
+    ASSERT_FALSE(
+        recorded.importJsonLines(readTestData("kernel_tables_h100.jsonl"), kH100).has_value());
+    const auto makeView = [](KernelMeasurementStore* store, const std::string& id) {
+        auto view = std::make_unique<NotesView>(store);
+        view->setPresentation(true);
+        view->resize(1200, 800);
+        EXPECT_TRUE(view->setExperiment(id));
+        view->show();
+        for (int pass = 0; pass < 5; ++pass) {
+            QCoreApplication::processEvents();
+        }
+        return view;
+    };
+    // Efficiencies share one axis; bandwidths have the notes' and this GPU's; the tiled
+    // transpose draws the model's count for one warp where the notes publish no number.
+    for (const char* name : {"readsegment", "table-4-11", "transpose-tiled"}) {
+        const std::string id = name;
+        SCOPED_TRACE(id);
+        auto unmeasured = makeView(&empty, id);
+        ASSERT_EQ(unmeasured->measuredBarCount(), 0);
+        ASSERT_GT(unmeasured->notesBarCount(), 0);
+        const QStringList names = legendNames(unmeasured->chart());
+        ASSERT_EQ(names.size(), 1) << names.join(QLatin1Char('|')).toStdString();
+        EXPECT_FALSE(names.front().contains(QStringLiteral("this GPU")));
+        EXPECT_FALSE(unmeasured->chart()->yAxis2->visible());
+        // Every series is still there (a reveal shows or hides it), only not in the legend.
+        EXPECT_EQ(unmeasured->chart()->plottableCount(), 2);
+
+        auto measured = makeView(&recorded, id);
+        const QString picturedKey = unmeasured->chartPicture().key;
+        EXPECT_NE(measured->chartPicture().key, picturedKey);
+        if (measured->measuredBarCount() == 0) {
+            // The H100's lines hold bandwidths without counters: no load efficiency, no bars.
+            EXPECT_EQ(id, "readsegment");
+            EXPECT_EQ(legendNames(measured->chart()).size(), 1);
+            continue;
+        }
+        EXPECT_EQ(legendNames(measured->chart()).size(), 2);
+        EXPECT_TRUE(legendNames(measured->chart()).back().contains(kH100));
+        EXPECT_TRUE(measured->chart()->yAxis2->visible());
+    }
+}
 #endif
 
 } // namespace

@@ -417,7 +417,7 @@ NotesComparison compareWithNotes(const NotesExperiment& experiment,
                 preset->references[static_cast<std::size_t>(row.reference)];
             out.notes = reference.unit == "s" ? reference.value * 1000.0 : reference.value;
             ++comparison.notesRows;
-            notesGpus.insert(preset->notesGpu.empty() ? tr("their GPU is not named in the notes")
+            notesGpus.insert(preset->notesGpu.empty() ? tr("not named in the notes")
                                                       : QString::fromStdString(preset->notesGpu));
         }
         if (experiment.modelAccess >= 0) {

@@ -661,7 +661,15 @@ QString LectureWindow::stepText() const {
         return m_slide + 1 < slideCount() ? tr("Space: next slide") : tr("The end of the deck");
     }
     if (m_revealed == 0 && m_stepView == QLatin1String("notes")) {
-        return tr("Space: the notes' bars, then this GPU's");
+        // What the first step reveals: the notes' bars, or where the notes publish no number,
+        // the model's count for one warp (computeSteps()).
+        const NotesComparison& comparison = notesView()->comparison();
+        if (comparison.notesRows > 0) {
+            return tr("Space: the notes' bars, then this GPU's");
+        }
+        return comparison.modelName.isEmpty()
+                   ? tr("Space: the notes (no number here), then this GPU's bars")
+                   : tr("Space: the model's count per warp, then this GPU's bars");
     }
     if (m_revealed == 0 && m_stepView == QLatin1String("streams")) {
         return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");

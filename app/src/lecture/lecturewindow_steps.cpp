@@ -59,14 +59,37 @@ void LectureWindow::computeSteps() {
         if (name == QLatin1String("notes")) {
             // The bar chart slide: the notes' bars first, then this GPU's beside them.
             const NotesComparison& comparison = notesView()->comparison();
-            m_steps.push_back(
-                Step{0, comparison.notesRows > 0
-                            ? tr("The notes' numbers (%1)").arg(comparison.notesGpu)
-                            : tr("The notes publish no number here: the model's count per warp")});
-            m_steps.push_back(Step{0, comparison.measuredRows > 0
-                                          ? tr("This GPU's numbers (%1) · %2")
-                                                .arg(comparison.measuredGpu, comparison.finding)
-                                          : tr("This GPU: no measurement recorded")});
+            // Each step's text says what that step draws. The notes' GPU may be "not named in
+            // the notes": it follows "their GPU", not the numbers.
+            QString first;
+            if (comparison.notesRows > 0) {
+                first = tr("The notes' numbers · their GPU: %1").arg(comparison.notesGpu);
+            } else if (comparison.modelName.isEmpty()) {
+                first = tr("The notes publish no number here");
+            } else {
+                first = tr("The notes publish no number here: the model's count per warp");
+            }
+            // This GPU's bars: a row recorded without the quantity compared (a load efficiency
+            // needs the counters; a bandwidth alone draws no bar) has none.
+            const auto hasBar = [](const auto& values) { return values.measured.has_value(); };
+            bool gpuBars = std::any_of(comparison.rows.begin(), comparison.rows.end(), hasBar);
+            for (const std::vector<NotesGpuValues>& perGpu : comparison.perGpu) {
+                gpuBars = gpuBars || std::any_of(perGpu.begin(), perGpu.end(), hasBar);
+            }
+            QString second;
+            if (comparison.measuredRows == 0) {
+                second = tr("This GPU: no measurement recorded");
+            } else if (gpuBars) {
+                second = tr("This GPU's numbers (%1) · %2")
+                             .arg(comparison.measuredGpu, comparison.finding);
+            } else {
+                // The finding above the chart says the rest (it is shown with this step).
+                second =
+                    tr("This GPU (%1): no bars, its %2 was not measured")
+                        .arg(comparison.measuredGpu, quantityName(comparison.experiment->quantity));
+            }
+            m_steps.push_back(Step{0, first});
+            m_steps.push_back(Step{0, second});
             m_stepView = name;
             return;
         }

@@ -489,7 +489,9 @@ void NotesView::fillChart() {
     QCPAxis* bottom = m_plot->xAxis;
     QCPAxis* notesAxis = m_plot->yAxis;
     QCPAxis* measuredAxis = ownAxes ? m_plot->yAxis2 : m_plot->yAxis;
-    m_plot->yAxis2->setVisible(ownAxes);
+    // This GPU's axis only with this GPU's bars: without them it would scale nothing (0 to 1).
+    const bool measuredAxisShown = ownAxes && !measuredValues.isEmpty();
+    m_plot->yAxis2->setVisible(measuredAxisShown);
     for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
         styleChartAxis(axis, colors);
     }
@@ -525,6 +527,11 @@ void NotesView::fillChart() {
     notesBars->setWidth(barWidth);
     notesBars->setData(notesKeys, notesValues, true);
     notesBars->setBarsGroup(group);
+    if (notesKeys.isEmpty()) {
+        // A series with no bars has no place in the legend ("notes: no number" says so there
+        // only when there is nothing else to name).
+        notesBars->removeFromLegend();
+    }
     // In a lecture the series appear one by one: the notes' bars, then the GPUs'.
     notesBars->setVisible(m_revealedSeries < 0 || m_revealedSeries >= 1);
     const bool gpuBarsShown = m_revealedSeries < 0 || m_revealedSeries >= 2;
@@ -541,6 +548,11 @@ void NotesView::fillChart() {
         measuredBars->setBarsGroup(group);
         measuredBars->setVisible(gpuBarsShown);
         m_measuredBars = static_cast<int>(measuredKeys.size());
+        if (measuredKeys.isEmpty()) {
+            // Not measured: no bars, so no legend entry either (the status line above the chart
+            // says why this GPU's bars are missing).
+            measuredBars->removeFromLegend();
+        }
     } else {
         for (int g = 0; g < gpus.size(); ++g) {
             const auto at = static_cast<std::size_t>(g);
@@ -553,6 +565,9 @@ void NotesView::fillChart() {
             bars->setBarsGroup(group);
             bars->setVisible(gpuBarsShown);
             m_measuredBars += static_cast<int>(gpuKeys[at].size());
+            if (gpuKeys[at].isEmpty()) {
+                bars->removeFromLegend();
+            }
             m_gpuSeries.push_back({gpus[g], gpuValues[at]});
         }
     }
@@ -580,6 +595,7 @@ void NotesView::fillChart() {
                        notesAxis->label(),
                        measuredAxis->label(),
                        QString::number(ownAxes),
+                       QString::number(measuredAxisShown),
                        m_plot->font().toString()};
     for (const QPalette::ColorRole role :
          {QPalette::Window, QPalette::WindowText, QPalette::Base, QPalette::Text, QPalette::Button,
@@ -589,6 +605,14 @@ void NotesView::fillChart() {
     for (const NotesComparisonRow& row : m_comparison.rows) {
         key << row.label;
     }
+    // The legend's entries (a series without bars has none).
+    QStringList legendNames;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i))) {
+            legendNames << item->plottable()->name();
+        }
+    }
+    key << legendNames.join(QLatin1Char('\t'));
     const auto numbers = [&key](const QVector<double>& values) {
         QStringList texts;
         for (const double v : values) {
