@@ -2,17 +2,25 @@
 // on a lecture slide every entry lies inside the chart, in more than one row where one row does
 // not fit, and the chart views fill their slide's panel with a plot area that is not squeezed;
 // the kernel sweep's ticks do not run into one another.
+#include "document/patterndocument.h"
 #include "experimentfixture.h"
+#include "export/figureexport.h"
 #include "gpu/kernelmeasurement.h"
 #include "gpu/l2persistencemeasurement.h"
 #include "gpu/streamsmeasurement.h"
 #include "gpu/transfersmeasurement.h"
+#include "harness/screenshotrunner.h"
 #include "lecture/lecturewindow.h"
+#include "shell/mainwindow.h"
 #include "views/chartfigure.h"
 #include "views/kernelsweepview.h"
 #include "views/l2persistenceview.h"
 #include "views/streamsview.h"
+#include "views/sweepplot.h"
 #include "views/transfersview.h"
+#include "windowfixture.h"
+
+#include <warpscope/kernel_preset.h>
 
 #include <gtest/gtest.h>
 
@@ -22,6 +30,7 @@
 #include <QFontMetrics>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -311,6 +320,109 @@ TEST(KernelSweepChart, TheAsyncCopyWidthSweepTicksItsThreeWidths) {
     // For looking at: build/<preset>/tests/app/kernel-sweep-copy-async.png.
     view.grab().save(QCoreApplication::applicationDirPath() +
                      QStringLiteral("/kernel-sweep-copy-async.png"));
+}
+
+/// The constant sweep's kernel at n = 8192, so that its grid model takes moments in a debug
+/// build.
+Kernel quickConstantKernel() {
+    const KernelPreset* preset = findKernelPreset("constant-divergent");
+    EXPECT_NE(preset, nullptr);
+    return kernelAtPoint(preset != nullptr ? preset->kernel : Kernel{}, {{"n", 8192}});
+}
+
+/// Collects the Qt warnings while it lives.
+class WarningLog {
+public:
+    WarningLog() {
+        messages().clear();
+        m_previous = qInstallMessageHandler(
+            [](QtMsgType, const QMessageLogContext&, const QString& text) { messages() << text; });
+    }
+    ~WarningLog() { qInstallMessageHandler(m_previous); }
+    WarningLog(const WarningLog&) = delete;
+    WarningLog& operator=(const WarningLog&) = delete;
+    static QStringList& messages() {
+        static QStringList list;
+        return list;
+    }
+
+private:
+    QtMessageHandler m_previous = nullptr;
+};
+
+TEST(KernelSweepExport, AKernelPresetsSweepExportDrawsTheGridModel) {
+    // The constant sweep's export drew the access's sweep: empty axes, and QCustomPlot warned
+    // that the keys and values differed in size (a constant load has no wavefronts). It draws the
+    // whole kernel's sweep, its grid model computed before drawing, and warns of nothing.
+    auto pattern = patternFromKernel(quickConstantKernel(), 0);
+    ASSERT_TRUE(pattern.ok());
+    Session session = sessionForPattern({"constant sweep", "", pattern.value()});
+    session.viewSettings[kSweepKernelPresetSetting] = "constant-divergent";
+    const FigureRenderer renderer(session);
+    FigureSpec spec;
+    spec.views = {QStringLiteral("sweep")};
+    QString error;
+    QByteArray svg;
+    {
+        const WarningLog log;
+        svg = renderer.render(spec, FigureFormat::Svg, &error);
+        EXPECT_FALSE(WarningLog::messages()
+                         .join(QLatin1Char('\n'))
+                         .contains(QLatin1String("different sizes")))
+            << qPrintable(WarningLog::messages().join(QLatin1Char('\n')));
+    }
+    ASSERT_FALSE(svg.isEmpty()) << qPrintable(error);
+    EXPECT_TRUE(svg.contains("grid model: constant-cache requests")) << "no model's legend entry";
+    EXPECT_FALSE(svg.contains("wavefronts / conflicts")) << "the access's sweep drawn instead";
+    // For looking at: build/<preset>/tests/app/kernel-sweep-export.png.
+    renderer.renderImage(spec).save(QCoreApplication::applicationDirPath() +
+                                    QStringLiteral("/kernel-sweep-export.png"));
+}
+
+TEST(KernelSweepExport, AConstantAccessSweepHasNoSeriesWithoutValues) {
+    // A constant load's access sweep: wavefronts and bank conflicts have no value at any point;
+    // those series stay out rather than reach QCustomPlot with keys and no values.
+    auto pattern = patternFromKernel(quickConstantKernel(), 0);
+    ASSERT_TRUE(pattern.ok());
+    PatternDocument document;
+    ASSERT_FALSE(document.loadSession(sessionForPattern({"constant", "", pattern.value()})));
+    const WarningLog log;
+    SweepPlot sweep(&document);
+    sweep.refresh();
+    ASSERT_FALSE(sweep.data().values.isEmpty());
+    auto* plot = sweep.findChild<QCustomPlot*>(QStringLiteral("sweepCustomPlot"));
+    ASSERT_NE(plot, nullptr);
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        EXPECT_EQ(plot->graph(i)->dataCount(), sweep.data().values.size())
+            << qPrintable(plot->graph(i)->name());
+    }
+    EXPECT_FALSE(
+        WarningLog::messages().join(QLatin1Char('\n')).contains(QLatin1String("different sizes")));
+}
+
+TEST(KernelSweepScreenshot, AScreenshotOfTheKernelSweepWaitsForItsModel) {
+    // The screenshot caught "Computing the grid model at 32 point(s)..." over empty axes: it
+    // waits for the model, as it does for the grid tab's.
+    MainWindow window(quietOptions());
+    window.resize(1920, 1080);
+    ASSERT_TRUE(window.loadPresetById(QStringLiteral("kernel:constant-divergent")));
+    Pattern smaller = window.document()->pattern();
+    for (Parameter& p : smaller.source->parameters) {
+        if (p.name == "n") {
+            p.value = 1 << 20; // a model of seconds in a debug build: longer than the paint
+        }
+    }
+    window.document()->editPattern(smaller, QStringLiteral("smaller grid"));
+    window.showView(MainWindow::View::Sweep);
+    ASSERT_TRUE(window.sweepPlot()->kernelMode());
+    KernelSweepView* view = window.sweepPlot()->kernelSweepView();
+    // For looking at: build/<preset>/tests/app/kernel-sweep-screenshot.png.
+    ASSERT_EQ(takeScreenshot(window, QCoreApplication::applicationDirPath() +
+                                         QStringLiteral("/kernel-sweep-screenshot.png")),
+              0);
+    EXPECT_FALSE(view->isModelBusy());
+    EXPECT_EQ(view->modelPointCount(), 32);
+    EXPECT_FALSE(view->statusLabel()->text().startsWith(QStringLiteral("Computing")));
 }
 
 #endif
