@@ -38,7 +38,9 @@
 #include <qcustomplot.h>
 #endif
 
+#include <cmath>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace warpscope::app::test {
@@ -423,6 +425,73 @@ TEST(KernelSweepScreenshot, AScreenshotOfTheKernelSweepWaitsForItsModel) {
     EXPECT_FALSE(view->isModelBusy());
     EXPECT_EQ(view->modelPointCount(), 32);
     EXPECT_FALSE(view->statusLabel()->text().startsWith(QStringLiteral("Computing")));
+}
+
+/// Whether a curve of `plot` (its points and the lines between them) passes through `rect`.
+bool aCurveCrosses(QCustomPlot* plot, const QRectF& rect) {
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        QCPGraph* graph = plot->graph(g);
+        std::optional<QPointF> previous; // none after a gap (a NaN breaks the line)
+        for (int i = 0; i < graph->dataCount(); ++i) {
+            const auto point = graph->data()->at(i);
+            if (!std::isfinite(point->value) || !std::isfinite(point->key)) {
+                previous.reset();
+                continue;
+            }
+            const QPointF pixel(graph->keyAxis()->coordToPixel(point->key),
+                                graph->valueAxis()->coordToPixel(point->value));
+            const int steps = previous ? 40 : 1;
+            for (int k = 1; k <= steps; ++k) {
+                const QPointF at = previous ? *previous + (pixel - *previous) * k / steps : pixel;
+                if (rect.contains(at)) {
+                    ADD_FAILURE() << qPrintable(graph->name()) << " at " << at.x() << "," << at.y()
+                                  << " in " << rect.x() << "," << rect.y() << " " << rect.width()
+                                  << "x" << rect.height();
+                    return true;
+                }
+            }
+            previous = pixel;
+        }
+    }
+    return false;
+}
+
+TEST(ChartNotes, TheL2ModelOnlyNoteLiesWhereNoCurveIs) {
+    // Without a measurement the note ("No measurement here: ...") lay over the curves.
+    L2PersistenceView view;
+    view.resize(960, 600);
+    view.show();
+    QCustomPlot* plot = view.chart();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    auto* note = plot->findChild<QCPItemText*>(QStringLiteral("l2NoMeasurementNote"));
+    ASSERT_NE(note, nullptr);
+    const QRectF rect(note->topLeft->pixelPosition(), note->bottomRight->pixelPosition());
+    ASSERT_GT(rect.width(), 50);
+    EXPECT_TRUE(plot->axisRect()->rect().contains(rect.toRect())) << "the note left the chart";
+    EXPECT_FALSE(aCurveCrosses(plot, rect));
+    view.grab().save(QCoreApplication::applicationDirPath() + QStringLiteral("/l2-model-only.png"));
+}
+
+TEST(ChartNotes, TheTransfersReferenceLabelsLieOverTheCurves) {
+    // The reference lines' labels at their right end were crossed by the measured curves: they
+    // are drawn above the curves, on the chart's background.
+    TransfersView view;
+    view.setResults(readRecordedResults(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"), readTransferResults));
+    view.resize(1280, 800);
+    view.show();
+    QCustomPlot* plot = view.chart();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const auto labels = plot->findChildren<QCPItemText*>(QStringLiteral("transfersReferenceLabel"));
+    ASSERT_GE(labels.size(), 2);
+    ASSERT_GT(plot->graphCount(), 0);
+    for (QCPItemText* label : labels) {
+        EXPECT_NE(label->brush().style(), Qt::NoBrush) << qPrintable(label->text());
+        EXPECT_GT(label->layer()->index(), plot->graph(0)->layer()->index())
+            << qPrintable(label->text());
+    }
+    view.grab().save(QCoreApplication::applicationDirPath() +
+                     QStringLiteral("/transfers-recorded.png"));
 }
 
 #endif
