@@ -494,6 +494,20 @@ TEST(ChartNotes, TheTransfersReferenceLabelsLieOverTheCurves) {
                      QStringLiteral("/transfers-recorded.png"));
 }
 
+TEST(ChartNotes, TheSpeedupAxisTitleFitsTheChartsLeastHeight) {
+    // The deck's streams slide drew the speed-up chart short, its y-axis title cut.
+    StreamsView view;
+    view.resize(960, 600);
+    view.show();
+    QCustomPlot* plot = view.speedupChart();
+    plot->setFixedHeight(160); // the chart's least height (ChartSpec)
+    QApplication::processEvents();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QFontMetrics metrics(plot->yAxis->labelFont());
+    EXPECT_LE(metrics.horizontalAdvance(plot->yAxis->label()), plot->axisRect()->height())
+        << qPrintable(plot->yAxis->label()) << " in " << plot->axisRect()->height() << " px";
+}
+
 #endif
 
 } // namespace
