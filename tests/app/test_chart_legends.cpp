@@ -18,6 +18,7 @@
 #include "views/streamsview.h"
 #include "views/sweepplot.h"
 #include "views/transfersview.h"
+#include "views/viewpainting.h"
 #include "windowfixture.h"
 
 #include <warpscope/kernel_preset.h>
@@ -506,6 +507,28 @@ TEST(ChartNotes, TheSpeedupAxisTitleFitsTheChartsLeastHeight) {
     const QFontMetrics metrics(plot->yAxis->labelFont());
     EXPECT_LE(metrics.horizontalAdvance(plot->yAxis->label()), plot->axisRect()->height())
         << qPrintable(plot->yAxis->label()) << " in " << plot->axisRect()->height() << " px";
+}
+
+TEST(DeckWarpText, AOneLineTextWiderThanItsPanelIsSetSmaller) {
+    // Slide 37's warp view cut its textbook line at the right ("100.0 % efficie"): the line is
+    // drawn in a font that fits the width it has, and as before where it fits.
+    const QString text = QStringLiteral("Textbook model (Fermi/Kepler), cached load, 128-byte "
+                                        "transactions: 1 transaction(s) · 128 B moved · 100.0 % "
+                                        "efficiency");
+    QFont pixels;
+    pixels.setPixelSize(22);
+    pixels.setBold(true);
+    QFont points;
+    points.setPointSizeF(11);
+    points.setBold(true);
+    for (const QFont& font : {pixels, points}) {
+        const qreal wide = QFontMetricsF(font).horizontalAdvance(text);
+        EXPECT_EQ(fontFitting(font, text, wide + 1), font);
+        const QFont fitted = fontFitting(font, text, wide * 0.8);
+        EXPECT_LE(QFontMetricsF(fitted).horizontalAdvance(text), wide * 0.8);
+        EXPECT_GT(QFontMetricsF(fitted).horizontalAdvance(text), wide * 0.6) << "shrunk too far";
+        EXPECT_TRUE(fitted.bold());
+    }
 }
 
 #endif
