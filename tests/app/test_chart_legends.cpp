@@ -531,6 +531,30 @@ TEST(DeckWarpText, AOneLineTextWiderThanItsPanelIsSetSmaller) {
     }
 }
 
+TEST(LectureChartSlides, AChartsTextFollowsTheFontSetOnItsView) {
+    // On a slide the charts' ticks, axis titles and legend were 11 to 13 px against 22 px for
+    // the view's other text: they follow the font the slide sets on the view.
+    L2PersistenceView view;
+    view.resize(960, 600);
+    QCustomPlot* plot = view.chart();
+    const qreal plain = plot->xAxis->tickLabelFont().pointSizeF();
+    QFont slide = view.font();
+    slide.setPointSizeF(plain * 2.5);
+    view.setFont(slide);
+    const qreal expected = slide.pointSizeF() * 0.8;
+    EXPECT_NEAR(plot->xAxis->tickLabelFont().pointSizeF(), expected, 0.01);
+    EXPECT_NEAR(plot->yAxis->tickLabelFont().pointSizeF(), expected, 0.01);
+    EXPECT_NEAR(plot->yAxis->labelFont().pointSizeF(), expected, 0.01);
+    const auto items = entries(plot);
+    ASSERT_FALSE(items.empty());
+    for (QCPAbstractLegendItem* item : items) {
+        EXPECT_NEAR(item->font().pointSizeF(), expected, 0.01);
+    }
+    // A view whose font nobody set (the main window's, an export's) keeps the plot's own.
+    L2PersistenceView plainView;
+    EXPECT_NEAR(plainView.chart()->xAxis->tickLabelFont().pointSizeF(), plain, 0.01);
+}
+
 #endif
 
 } // namespace
