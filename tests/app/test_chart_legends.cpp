@@ -2,17 +2,26 @@
 // on a lecture slide every entry lies inside the chart, in more than one row where one row does
 // not fit, and the chart views fill their slide's panel with a plot area that is not squeezed;
 // the kernel sweep's ticks do not run into one another.
+#include "document/patterndocument.h"
 #include "experimentfixture.h"
+#include "export/figureexport.h"
 #include "gpu/kernelmeasurement.h"
 #include "gpu/l2persistencemeasurement.h"
 #include "gpu/streamsmeasurement.h"
 #include "gpu/transfersmeasurement.h"
+#include "harness/screenshotrunner.h"
 #include "lecture/lecturewindow.h"
+#include "shell/mainwindow.h"
 #include "views/chartfigure.h"
 #include "views/kernelsweepview.h"
 #include "views/l2persistenceview.h"
 #include "views/streamsview.h"
+#include "views/sweepplot.h"
 #include "views/transfersview.h"
+#include "views/viewpainting.h"
+#include "windowfixture.h"
+
+#include <warpscope/kernel_preset.h>
 
 #include <gtest/gtest.h>
 
@@ -22,6 +31,7 @@
 #include <QFontMetrics>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,7 +39,9 @@
 #include <qcustomplot.h>
 #endif
 
+#include <cmath>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace warpscope::app::test {
@@ -311,6 +323,236 @@ TEST(KernelSweepChart, TheAsyncCopyWidthSweepTicksItsThreeWidths) {
     // For looking at: build/<preset>/tests/app/kernel-sweep-copy-async.png.
     view.grab().save(QCoreApplication::applicationDirPath() +
                      QStringLiteral("/kernel-sweep-copy-async.png"));
+}
+
+/// The constant sweep's kernel at n = 8192, so that its grid model takes moments in a debug
+/// build.
+Kernel quickConstantKernel() {
+    const KernelPreset* preset = findKernelPreset("constant-divergent");
+    EXPECT_NE(preset, nullptr);
+    return kernelAtPoint(preset != nullptr ? preset->kernel : Kernel{}, {{"n", 8192}});
+}
+
+/// Collects the Qt warnings while it lives.
+class WarningLog {
+public:
+    WarningLog() {
+        messages().clear();
+        m_previous = qInstallMessageHandler(
+            [](QtMsgType, const QMessageLogContext&, const QString& text) { messages() << text; });
+    }
+    ~WarningLog() { qInstallMessageHandler(m_previous); }
+    WarningLog(const WarningLog&) = delete;
+    WarningLog& operator=(const WarningLog&) = delete;
+    static QStringList& messages() {
+        static QStringList list;
+        return list;
+    }
+
+private:
+    QtMessageHandler m_previous = nullptr;
+};
+
+TEST(KernelSweepExport, AKernelPresetsSweepExportDrawsTheGridModel) {
+    // The constant sweep's export drew the access's sweep: empty axes, and QCustomPlot warned
+    // that the keys and values differed in size (a constant load has no wavefronts). It draws the
+    // whole kernel's sweep, its grid model computed before drawing, and warns of nothing.
+    auto pattern = patternFromKernel(quickConstantKernel(), 0);
+    ASSERT_TRUE(pattern.ok());
+    Session session = sessionForPattern({"constant sweep", "", pattern.value()});
+    session.viewSettings[kSweepKernelPresetSetting] = "constant-divergent";
+    const FigureRenderer renderer(session);
+    FigureSpec spec;
+    spec.views = {QStringLiteral("sweep")};
+    QString error;
+    QByteArray svg;
+    {
+        const WarningLog log;
+        svg = renderer.render(spec, FigureFormat::Svg, &error);
+        EXPECT_FALSE(WarningLog::messages()
+                         .join(QLatin1Char('\n'))
+                         .contains(QLatin1String("different sizes")))
+            << qPrintable(WarningLog::messages().join(QLatin1Char('\n')));
+    }
+    ASSERT_FALSE(svg.isEmpty()) << qPrintable(error);
+    EXPECT_TRUE(svg.contains("grid model: constant-cache requests")) << "no model's legend entry";
+    EXPECT_FALSE(svg.contains("wavefronts / conflicts")) << "the access's sweep drawn instead";
+    // For looking at: build/<preset>/tests/app/kernel-sweep-export.png.
+    renderer.renderImage(spec).save(QCoreApplication::applicationDirPath() +
+                                    QStringLiteral("/kernel-sweep-export.png"));
+}
+
+TEST(KernelSweepExport, AConstantAccessSweepHasNoSeriesWithoutValues) {
+    // A constant load's access sweep: wavefronts and bank conflicts have no value at any point;
+    // those series stay out rather than reach QCustomPlot with keys and no values.
+    auto pattern = patternFromKernel(quickConstantKernel(), 0);
+    ASSERT_TRUE(pattern.ok());
+    PatternDocument document;
+    ASSERT_FALSE(document.loadSession(sessionForPattern({"constant", "", pattern.value()})));
+    const WarningLog log;
+    SweepPlot sweep(&document);
+    sweep.refresh();
+    ASSERT_FALSE(sweep.data().values.isEmpty());
+    auto* plot = sweep.findChild<QCustomPlot*>(QStringLiteral("sweepCustomPlot"));
+    ASSERT_NE(plot, nullptr);
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        EXPECT_EQ(plot->graph(i)->dataCount(), sweep.data().values.size())
+            << qPrintable(plot->graph(i)->name());
+    }
+    EXPECT_FALSE(
+        WarningLog::messages().join(QLatin1Char('\n')).contains(QLatin1String("different sizes")));
+}
+
+TEST(KernelSweepScreenshot, AScreenshotOfTheKernelSweepWaitsForItsModel) {
+    // The screenshot caught "Computing the grid model at 32 point(s)..." over empty axes: it
+    // waits for the model, as it does for the grid tab's.
+    MainWindow window(quietOptions());
+    window.resize(1920, 1080);
+    ASSERT_TRUE(window.loadPresetById(QStringLiteral("kernel:constant-divergent")));
+    Pattern smaller = window.document()->pattern();
+    for (Parameter& p : smaller.source->parameters) {
+        if (p.name == "n") {
+            p.value = 1 << 20; // a model of seconds in a debug build: longer than the paint
+        }
+    }
+    window.document()->editPattern(smaller, QStringLiteral("smaller grid"));
+    window.showView(MainWindow::View::Sweep);
+    ASSERT_TRUE(window.sweepPlot()->kernelMode());
+    KernelSweepView* view = window.sweepPlot()->kernelSweepView();
+    // For looking at: build/<preset>/tests/app/kernel-sweep-screenshot.png.
+    ASSERT_EQ(takeScreenshot(window, QCoreApplication::applicationDirPath() +
+                                         QStringLiteral("/kernel-sweep-screenshot.png")),
+              0);
+    EXPECT_FALSE(view->isModelBusy());
+    EXPECT_EQ(view->modelPointCount(), 32);
+    EXPECT_FALSE(view->statusLabel()->text().startsWith(QStringLiteral("Computing")));
+}
+
+/// Whether a curve of `plot` (its points and the lines between them) passes through `rect`.
+bool aCurveCrosses(QCustomPlot* plot, const QRectF& rect) {
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        QCPGraph* graph = plot->graph(g);
+        std::optional<QPointF> previous; // none after a gap (a NaN breaks the line)
+        for (int i = 0; i < graph->dataCount(); ++i) {
+            const auto point = graph->data()->at(i);
+            if (!std::isfinite(point->value) || !std::isfinite(point->key)) {
+                previous.reset();
+                continue;
+            }
+            const QPointF pixel(graph->keyAxis()->coordToPixel(point->key),
+                                graph->valueAxis()->coordToPixel(point->value));
+            const int steps = previous ? 40 : 1;
+            for (int k = 1; k <= steps; ++k) {
+                const QPointF at = previous ? *previous + (pixel - *previous) * k / steps : pixel;
+                if (rect.contains(at)) {
+                    ADD_FAILURE() << qPrintable(graph->name()) << " at " << at.x() << "," << at.y()
+                                  << " in " << rect.x() << "," << rect.y() << " " << rect.width()
+                                  << "x" << rect.height();
+                    return true;
+                }
+            }
+            previous = pixel;
+        }
+    }
+    return false;
+}
+
+TEST(ChartNotes, TheL2ModelOnlyNoteLiesWhereNoCurveIs) {
+    // Without a measurement the note ("No measurement here: ...") lay over the curves.
+    L2PersistenceView view;
+    view.resize(960, 600);
+    view.show();
+    QCustomPlot* plot = view.chart();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    auto* note = plot->findChild<QCPItemText*>(QStringLiteral("l2NoMeasurementNote"));
+    ASSERT_NE(note, nullptr);
+    const QRectF rect(note->topLeft->pixelPosition(), note->bottomRight->pixelPosition());
+    ASSERT_GT(rect.width(), 50);
+    EXPECT_TRUE(plot->axisRect()->rect().contains(rect.toRect())) << "the note left the chart";
+    EXPECT_FALSE(aCurveCrosses(plot, rect));
+    view.grab().save(QCoreApplication::applicationDirPath() + QStringLiteral("/l2-model-only.png"));
+}
+
+TEST(ChartNotes, TheTransfersReferenceLabelsLieOverTheCurves) {
+    // The reference lines' labels at their right end were crossed by the measured curves: they
+    // are drawn above the curves, on the chart's background.
+    TransfersView view;
+    view.setResults(readRecordedResults(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"), readTransferResults));
+    view.resize(1280, 800);
+    view.show();
+    QCustomPlot* plot = view.chart();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const auto labels = plot->findChildren<QCPItemText*>(QStringLiteral("transfersReferenceLabel"));
+    ASSERT_GE(labels.size(), 2);
+    ASSERT_GT(plot->graphCount(), 0);
+    for (QCPItemText* label : labels) {
+        EXPECT_NE(label->brush().style(), Qt::NoBrush) << qPrintable(label->text());
+        EXPECT_GT(label->layer()->index(), plot->graph(0)->layer()->index())
+            << qPrintable(label->text());
+    }
+    view.grab().save(QCoreApplication::applicationDirPath() +
+                     QStringLiteral("/transfers-recorded.png"));
+}
+
+TEST(ChartNotes, TheSpeedupAxisTitleFitsTheChartsLeastHeight) {
+    // The deck's streams slide drew the speed-up chart short, its y-axis title cut.
+    StreamsView view;
+    view.resize(960, 600);
+    view.show();
+    QCustomPlot* plot = view.speedupChart();
+    plot->setFixedHeight(160); // the chart's least height (ChartSpec)
+    QApplication::processEvents();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QFontMetrics metrics(plot->yAxis->labelFont());
+    EXPECT_LE(metrics.horizontalAdvance(plot->yAxis->label()), plot->axisRect()->height())
+        << qPrintable(plot->yAxis->label()) << " in " << plot->axisRect()->height() << " px";
+}
+
+TEST(DeckWarpText, AOneLineTextWiderThanItsPanelIsSetSmaller) {
+    // Slide 37's warp view cut its textbook line at the right ("100.0 % efficie"): the line is
+    // drawn in a font that fits the width it has, and as before where it fits.
+    const QString text = QStringLiteral("Textbook model (Fermi/Kepler), cached load, 128-byte "
+                                        "transactions: 1 transaction(s) · 128 B moved · 100.0 % "
+                                        "efficiency");
+    QFont pixels;
+    pixels.setPixelSize(22);
+    pixels.setBold(true);
+    QFont points;
+    points.setPointSizeF(11);
+    points.setBold(true);
+    for (const QFont& font : {pixels, points}) {
+        const qreal wide = QFontMetricsF(font).horizontalAdvance(text);
+        EXPECT_EQ(fontFitting(font, text, wide + 1), font);
+        const QFont fitted = fontFitting(font, text, wide * 0.8);
+        EXPECT_LE(QFontMetricsF(fitted).horizontalAdvance(text), wide * 0.8);
+        EXPECT_GT(QFontMetricsF(fitted).horizontalAdvance(text), wide * 0.6) << "shrunk too far";
+        EXPECT_TRUE(fitted.bold());
+    }
+}
+
+TEST(LectureChartSlides, AChartsTextFollowsTheFontSetOnItsView) {
+    // On a slide the charts' ticks, axis titles and legend were 11 to 13 px against 22 px for
+    // the view's other text: they follow the font the slide sets on the view.
+    L2PersistenceView view;
+    view.resize(960, 600);
+    QCustomPlot* plot = view.chart();
+    const qreal plain = plot->xAxis->tickLabelFont().pointSizeF();
+    QFont slide = view.font();
+    slide.setPointSizeF(plain * 2.5);
+    view.setFont(slide);
+    const qreal expected = slide.pointSizeF() * 0.8;
+    EXPECT_NEAR(plot->xAxis->tickLabelFont().pointSizeF(), expected, 0.01);
+    EXPECT_NEAR(plot->yAxis->tickLabelFont().pointSizeF(), expected, 0.01);
+    EXPECT_NEAR(plot->yAxis->labelFont().pointSizeF(), expected, 0.01);
+    const auto items = entries(plot);
+    ASSERT_FALSE(items.empty());
+    for (QCPAbstractLegendItem* item : items) {
+        EXPECT_NEAR(item->font().pointSizeF(), expected, 0.01);
+    }
+    // A view whose font nobody set (the main window's, an export's) keeps the plot's own.
+    L2PersistenceView plainView;
+    EXPECT_NEAR(plainView.chart()->xAxis->tickLabelFont().pointSizeF(), plain, 0.01);
 }
 
 #endif

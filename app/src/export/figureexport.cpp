@@ -15,6 +15,7 @@
 #include "views/bankview.h"
 #include "views/blockview.h"
 #include "views/gridview.h"
+#include "views/kernelsweepview.h"
 #include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
@@ -32,6 +33,7 @@
 #include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
@@ -133,6 +135,9 @@ struct FigureRenderer::Private {
     // The notes tab of the session: its experiment and kernel measurements.
     mutable KernelMeasurementStore kernelMeasurements;
     std::string notesExperiment;
+    // The kernel preset the sweep view sweeps as a whole kernel (its grid model), empty for the
+    // current access's sweep.
+    QString sweepKernelPreset;
     std::optional<QString> error;
 
     void paint(FigurePainter& painter, const FigureSpec& spec) const;
@@ -159,6 +164,10 @@ FigureRenderer::FigureRenderer(const Session& session) : d(std::make_unique<Priv
     if (auto it = session.viewSettings.find(kNotesExperimentSetting);
         it != session.viewSettings.end() && findNotesExperiment(it->second) != nullptr) {
         d->notesExperiment = it->second;
+    }
+    if (auto it = session.viewSettings.find(kSweepKernelPresetSetting);
+        it != session.viewSettings.end() && findKernelPreset(it->second) != nullptr) {
+        d->sweepKernelPreset = QString::fromStdString(it->second);
     }
     if (auto it = session.viewSettings.find(kKernelMeasurementsSetting);
         it != session.viewSettings.end()) {
@@ -476,10 +485,38 @@ qreal FigureRenderer::Private::paintSweep(FigurePainter* painter, const QRectF& 
     sweep.setPalette(palette);
     sweep.setAttribute(Qt::WA_DontShowOnScreen);
     sweep.refresh();
-    if (sweep.data().values.isEmpty()) {
+    if (!sweepKernelPreset.isEmpty()) {
+        // A kernel preset's sweep is its whole kernel's: the grid model at every point, computed
+        // here before drawing (the window computes it on a worker and shows progress meanwhile).
+        sweep.attachKernelSweep(&kernelMeasurements);
+        sweep.setKernelPreset(sweepKernelPreset);
+        KernelSweepView* kernelView = sweep.kernelSweepView();
+        auto* kernelPlot = kernelView->findChild<QCustomPlot*>();
+        if (!sweep.kernelMode() || !kernelView->computeModelNow() || kernelPlot == nullptr) {
+            paintNote(*painter, cell, palette,
+                      QCoreApplication::translate("warpscope", "No sweep: %1")
+                          .arg(kernelView->statusLabel()->text()));
+            return fit;
+        }
+        const qreal width = cell.width() / fit;
+        const qreal height = cell.height() / fit;
+        painter->save();
+        painter->translate(cell.topLeft());
+        painter->scale(fit, fit);
+        painter->setClipRect(QRectF(0, 0, width, height));
+        kernelPlot->toPainter(painter, qRound(width), qRound(height));
+        painter->restore();
+        return fit;
+    }
+    if (sweep.data().values.isEmpty() || sweep.graphCount() == 0) {
         paintNote(*painter, cell, palette,
-                  QCoreApplication::translate("warpscope",
-                                              "No sweep: the pattern has no parameter to vary."));
+                  sweep.data().values.isEmpty()
+                      ? QCoreApplication::translate(
+                            "warpscope", "No sweep: the pattern has no parameter to vary.")
+                      : QCoreApplication::translate(
+                            "warpscope", "No sweep: the access sweep counts global and shared "
+                                         "accesses; export a kernel preset for its whole "
+                                         "kernel's sweep."));
         return fit;
     }
     auto* plot = sweep.findChild<QCustomPlot*>();

@@ -3,6 +3,8 @@
 
 #include "shell/mainwindow.h"
 #include "views/gridview.h"
+#include "views/kernelsweepview.h"
+#include "views/sweepplot.h"
 #include "views/warpview.h"
 
 #include <QApplication>
@@ -18,6 +20,9 @@
 namespace warpscope::app {
 
 namespace {
+
+/// How long a screenshot waits for a tab's model computed on a worker.
+constexpr int kModelTimeoutMs = 60000;
 
 /// Records the first paint event of a widget.
 class PaintWatcher : public QObject {
@@ -73,10 +78,36 @@ int takeScreenshot(MainWindow& window, const QString& path) {
     // The grid tab computes on a worker: photograph its result, not its progress.
     if (GridView* grid = window.gridView();
         grid != nullptr && window.viewTabs()->currentWidget() == grid) {
-        const QDeadlineTimer computed(60000);
+        const QDeadlineTimer computed(kModelTimeoutMs);
         while (!computed.hasExpired() &&
                (grid->computation()->isBusy() || grid->statusText().isEmpty())) {
             QApplication::processEvents(QEventLoop::AllEvents, 20);
+        }
+        if (grid->computation()->isBusy()) {
+            std::fprintf(stderr,
+                         "warpscope: the grid tab's model was not computed within %d s; no "
+                         "screenshot written to %s\n",
+                         kModelTimeoutMs / 1000, qPrintable(path));
+            return 1;
+        }
+        QApplication::processEvents();
+    }
+    // So does the sweep tab's whole-kernel sweep (a kernel preset's): its grid model at every
+    // point, not "Computing the grid model..." over empty axes.
+    if (SweepPlot* sweep = window.sweepPlot();
+        sweep != nullptr && window.viewTabs()->currentWidget() == sweep && sweep->kernelMode()) {
+        KernelSweepView* kernel = sweep->kernelSweepView();
+        kernel->ensureModel();
+        const QDeadlineTimer computed(kModelTimeoutMs);
+        while (!computed.hasExpired() && kernel->isModelBusy()) {
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        }
+        if (kernel->isModelBusy()) {
+            std::fprintf(stderr,
+                         "warpscope: the sweep tab's grid model was not computed within %d s; no "
+                         "screenshot written to %s\n",
+                         kModelTimeoutMs / 1000, qPrintable(path));
+            return 1;
         }
         QApplication::processEvents();
     }

@@ -6,6 +6,7 @@
 #include "gpu/notesexperiment.h"
 #include "gpu/sessionmeasurement.h"
 #include "panels/presetpicker.h"
+#include "views/kernelsweepview.h"
 
 #include <warpscope/kernel_preset.h>
 #include <warpscope/preset.h>
@@ -176,6 +177,8 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
         }
         session = sessionForPattern({preset->title + ": " + preset->kernel.accesses.front().label,
                                      preset->caption, pattern.value()});
+        // The sweep view sweeps the whole kernel, as the window's sweep tab does.
+        session.viewSettings[kSweepKernelPresetSetting] = id.toStdString();
     } else if (!options.presetId.isEmpty()) {
         const Preset* preset = findPreset(options.presetId.toStdString());
         if (preset == nullptr) {

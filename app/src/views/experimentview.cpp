@@ -169,7 +169,43 @@ void ExperimentView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) {
         fillChart();
+    } else if (event->type() == QEvent::FontChange && testAttribute(Qt::WA_SetFont)) {
+        // A font set on the view (a lecture slide's, which follows the slide's size): the charts'
+        // ticks, axis titles and legend follow it. Elsewhere they keep the plot's own.
+        applyChartFont();
+        fillChart();
     }
+}
+
+void ExperimentView::applyChartFont() {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    // A little smaller than the view's other text, as a figure's labels are.
+    constexpr qreal kChartShare = 0.8;
+    QFont chartFont = font();
+    if (chartFont.pointSizeF() > 0) {
+        chartFont.setPointSizeF(chartFont.pointSizeF() * kChartShare);
+    } else {
+        chartFont.setPixelSize(std::max(1, qRound(chartFont.pixelSize() * kChartShare)));
+    }
+    for (QCustomPlot* plot : m_charts) {
+        if (plot == nullptr) {
+            continue;
+        }
+        plot->setFont(chartFont); // the notes and labels fillChart() adds take the plot's font
+        for (QCPAxisRect* rect : plot->axisRects()) {
+            for (QCPAxis* axis : rect->axes()) {
+                axis->setTickLabelFont(chartFont);
+                axis->setLabelFont(chartFont);
+            }
+        }
+        plot->legend->setFont(chartFont);
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            if (QCPAbstractLegendItem* item = plot->legend->item(i)) {
+                item->setFont(chartFont);
+            }
+        }
+    }
+#endif
 }
 
 void installChartHover(QWidget* owner, QCustomPlot* plot,

@@ -89,6 +89,8 @@ protected:
     virtual void fillChart() = 0;
 
     void changeEvent(QEvent* event) override;
+    /// The charts' tick, axis-title and legend fonts from the view's font (set by a slide).
+    void applyChartFont();
 
     QVBoxLayout* m_layout;
     QHBoxLayout* m_controls;

@@ -377,6 +377,18 @@ void KernelSweepView::ensureModel() {
     }
 }
 
+bool KernelSweepView::computeModelNow() {
+    if (!m_plan) {
+        return false;
+    }
+    m_stale = false;
+    m_cancelModel->store(true); // a model on the worker is superseded by this one
+    m_cancelModel = std::make_shared<std::atomic<bool>>(false);
+    const int job = ++m_modelJob;
+    onModel(job, computeKernelSweep(m_kernel, *m_plan, m_cancelModel.get()));
+    return true;
+}
+
 void KernelSweepView::showEvent(QShowEvent* event) {
     if (m_stale && m_plan) {
         startModel();

@@ -29,6 +29,9 @@ namespace warpscope::app {
 class KernelMeasurementStore;
 struct KernelMeasurement;
 
+/// The session setting naming the kernel preset whose whole kernel the sweep tab sweeps.
+inline constexpr const char* kSweepKernelPresetSetting = "sweep.kernelPreset";
+
 class KernelSweepView : public QWidget {
     Q_OBJECT
 public:
@@ -58,6 +61,9 @@ public:
     bool isModelBusy() const { return m_modelJob != m_modelDone; }
     /// Compute the model now if it waits for the tab to be shown.
     void ensureModel();
+    /// Compute the model of the current plan on the calling thread and draw it (a headless
+    /// export draws at once, as the grid view's export does); false without a valid plan.
+    bool computeModelNow();
 
     /// The measurement of each point of the plan, if the store holds one.
     std::vector<const KernelMeasurement*> measurements() const;

@@ -227,7 +227,9 @@ void L2PersistenceView::fillChart() {
                             : m_quantity == Quantity::L2HitRate
                                 ? tr("L2 hit rate, all sectors, % (lts__t_sector_hit_rate)")
                                 : tr("time per launch, ms (median)"));
-    m_plot->yAxis->setRange(0.0, highest * 1.08 + (time ? 0.01 : 0.0));
+    // Without a measurement the note goes in a band above the curves (it lay over them).
+    const bool noteAbove = !measured && !time;
+    m_plot->yAxis->setRange(0.0, highest * (noteAbove ? 1.34 : 1.08) + (time ? 0.01 : 0.0));
 
     const QCPScatterStyle::ScatterShape shapes[] = {
         QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
@@ -324,9 +326,10 @@ void L2PersistenceView::fillChart() {
     }
     if (!measured || (time && !measured)) {
         auto* note = new QCPItemText(m_plot);
-        note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignVCenter);
+        note->setObjectName(QStringLiteral("l2NoMeasurementNote"));
+        note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
         note->position->setType(QCPItemPosition::ptAxisRectRatio);
-        note->position->setCoords(0.55, 0.63);
+        note->position->setCoords(0.5, 0.01);
         note->setText(time ? tr("No measurement on this machine: the model gives shares and hit "
                                 "rates,\nnot times. Choose one of those, or measure on a GPU.")
                            : tr("No measurement here: the model for an H100 (ringed crosses: "

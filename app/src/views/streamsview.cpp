@@ -316,7 +316,9 @@ void StreamsView::fillSpeedup() {
     m_speedup->xAxis->setRange(0.5, last + 0.5);
     m_speedup->xAxis->setLabel(tr("streams"));
     m_speedup->yAxis->setRange(0.0, top * 1.15 + 0.05);
-    m_speedup->yAxis->setLabel(tr("speed-up over one stream"));
+    // Short enough for the chart's least height (a slide's or a deck figure's share): "speed-up
+    // over one stream" was cut there; the x axis and the summary say over what.
+    m_speedup->yAxis->setLabel(tr("speed-up (×)"));
     styleChartLegend(m_speedup, colors);
     m_speedup->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     m_speedup->replot(QCustomPlot::rpQueuedReplot);

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 #include <qcustomplot.h>
@@ -433,6 +434,10 @@ void SweepPlot::replot() {
             {tr("Textbook: conflict degree (n-way)"), &m_data.textbookConflictDegree, 0,
              Qt::DashLine, false, false}};
     }
+    // Only the series with a value at every point: a constant load has no wavefronts or bank
+    // conflicts, and QCustomPlot (like the table) wants as many values as keys.
+    std::erase_if(series,
+                  [this](const Series& s) { return s.values->size() != m_data.values.size(); });
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     m_plot->clearGraphs();
     m_plot->clearItems();

@@ -196,6 +196,12 @@ void TransfersView::fillChart() {
         label->position->setCoords(right / 1.05, reference.gbs * 1.05);
         label->setText(reference.name);
         label->setColor(reference.color);
+        // Above the curves, on the chart's background: a curve that crosses the line near its
+        // right end passes behind the label instead of through its words.
+        label->setObjectName(QStringLiteral("transfersReferenceLabel"));
+        label->setLayer(QStringLiteral("legend"));
+        label->setBrush(colors.background);
+        label->setPadding(QMargins(3, 1, 3, 1));
         ++m_references;
     }
 

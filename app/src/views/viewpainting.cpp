@@ -158,6 +158,26 @@ void StaticTextCache::draw(QPainter& painter, const QRectF& rect, Qt::Alignment 
     painter.drawStaticText(QPointF(x, rect.center().y() - size.height() / 2), staticText);
 }
 
+QFont fontFitting(const QFont& font, const QString& text, qreal width) {
+    const qreal advance = QFontMetricsF(font).horizontalAdvance(text);
+    if (width <= 0 || advance <= width) {
+        return font;
+    }
+    // Glyph widths do not scale exactly with the size: shrink a little more, then check.
+    QFont fitted = font;
+    for (qreal factor = width / advance * 0.98; factor > 0.2; factor *= 0.97) {
+        if (font.pixelSize() > 0) {
+            fitted.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * factor)));
+        } else {
+            fitted.setPointSizeF(std::max(1.0, font.pointSizeF() * factor));
+        }
+        if (QFontMetricsF(fitted).horizontalAdvance(text) <= width) {
+            break;
+        }
+    }
+    return fitted;
+}
+
 void drawGroupMarker(QPainter& painter, const QPointF& centre, qreal size, int index,
                      const QColor& fill, const QColor& outline) {
     painter.save();

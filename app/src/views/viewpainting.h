@@ -59,6 +59,10 @@ private:
     std::vector<FontTexts> m_fonts;
 };
 
+/// `font`, smaller where `text` in it is wider than `width` (a slide's narrow panel): so that the
+/// text fits on its one line instead of being cut at the right. Unchanged where it fits.
+QFont fontFitting(const QFont& font, const QString& text, qreal width);
+
 /// A filled marker whose shape depends on `index` (circle, square, triangle, diamond, ...), so
 /// groups differ in shape as well as in colour.
 void drawGroupMarker(QPainter& painter, const QPointF& centre, qreal size, int index,

@@ -520,8 +520,9 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
     painter.setPen(colors.text);
     QFont bold = font();
     bold.setBold(true);
-    painter.setFont(bold);
     const QRectF& titleRect = m_layout.textbookTitleRect;
+    // One line: smaller where the panel is narrower than it ("100.0 % efficie" on a slide).
+    painter.setFont(fontFitting(bold, content.textbookSummary, titleRect.width()));
     if (needsPaint(QRectF(titleRect.left(), titleRect.top(),
                           std::max<qreal>(titleRect.width(), width()), titleRect.height()),
                    8)) {
