@@ -691,9 +691,14 @@ void LectureWindow::prepareWarpPicture(int index) {
     m_warpTwinFrame->resize(size);
     for (int pass = 0; pass < 3; ++pass) {
         // A widget never shown gets its resize events only when shown: the frame's resize
-        // places the viewport, whose resize lays the view out, whose resize may bring a scroll
-        // bar and resize the viewport again.
+        // places the viewport, whose resize lays the view out, whose resize may bring or take
+        // away a scroll bar (a queued call of the scroll area's, then a layout request) and
+        // resize the viewport again.
         sendPendingResizes(m_warpTwinFrame);
+        QCoreApplication::sendPostedEvents(m_warpTwinFrame);
+        for (QWidget* child : m_warpTwinFrame->findChildren<QWidget*>()) {
+            QCoreApplication::sendPostedEvents(child);
+        }
     }
     // Nothing revealed when the warp view is the one the slide steps through (computeSteps()).
     int revealCount = -1;
