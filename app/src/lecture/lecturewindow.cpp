@@ -652,6 +652,70 @@ void LectureWindow::prepareNotesChart(int index, int revealed, const QString& st
     notes->adoptChartPicture(m_notesTwin->chartPicture());
 }
 
+void LectureWindow::prepareWarpPicture(int index) {
+    const auto found = m_views.find(QStringLiteral("warp"));
+    if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    auto* warp = static_cast<WarpView*>(found->second);
+    warp->dropPicture(); // the current slide's, copied already: one picture at most
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+    const QStringList names = slideViews(slide);
+    if (!names.contains(QStringLiteral("warp"))) {
+        return;
+    }
+    const QSize size = slideViewSizes(index).at(QStringLiteral("warp"));
+    if (size.isEmpty()) {
+        return;
+    }
+    if (m_warpTwin == nullptr) {
+        m_warpTwinHost = std::make_unique<QWidget>();
+        m_warpTwinDocument = new PatternDocument(m_warpTwinHost.get());
+        m_warpTwin = new WarpView(m_warpTwinDocument, new LaneHighlight(m_warpTwinHost.get()));
+        m_warpTwin->setObjectName(QStringLiteral("warpTwin"));
+        m_warpTwinFrame = wrapInScrollArea(m_warpTwin, m_warpTwinHost.get());
+    }
+    // The slide's pattern as setSlide() loads it.
+    NamedPattern pattern = slide.pattern;
+    pattern.title = slide.title.empty() ? pattern.title : slide.title;
+    pattern.caption.clear();
+    Session session;
+    session.entries.push_back(SessionEntry{pattern, {}});
+    if (m_warpTwinDocument->loadSession(session)) {
+        return; // the slide shows its error; nothing to draw ahead
+    }
+    // The twin as the slide's warp view will be: this window's colours, its type at that width,
+    // laid out in a frame of that size (its scroll bars as they will be).
+    m_warpTwinHost->setPalette(palette());
+    m_warpTwin->setFont(viewFont(QStringLiteral("warp"), size.width()));
+    m_warpTwinFrame->resize(size);
+    for (int pass = 0; pass < 3; ++pass) {
+        // A widget never shown gets its resize events only when shown: the frame's resize
+        // places the viewport, whose resize lays the view out, whose resize may bring or take
+        // away a scroll bar (a queued call of the scroll area's, then a layout request) and
+        // resize the viewport again.
+        sendPendingResizes(m_warpTwinFrame);
+        QCoreApplication::sendPostedEvents(m_warpTwinFrame);
+        for (QWidget* child : m_warpTwinFrame->findChildren<QWidget*>()) {
+            QCoreApplication::sendPostedEvents(child);
+        }
+    }
+    // Nothing revealed when the warp view is the one the slide steps through (computeSteps()).
+    int revealCount = -1;
+    for (const QString& name : names) {
+        if (name == QLatin1String("warp")) {
+            revealCount = m_warpTwin->currentLayout().listRows.empty() ? -1 : 0;
+            break;
+        }
+        if (name == QLatin1String("streams") || name == QLatin1String("notes") ||
+            name == QLatin1String("bank")) {
+            break;
+        }
+    }
+    m_warpTwin->setRevealCount(revealCount);
+    warp->adoptPicture(m_warpTwin->renderPicture(devicePixelRatioF()), m_warpTwin->pictureKey());
+}
+
 QString LectureWindow::counterText() const {
     return QStringLiteral("%1 / %2").arg(m_slide + 1).arg(slideCount());
 }
@@ -865,6 +929,7 @@ bool LectureWindow::event(QEvent* event) {
         prepareSlideTexts(next);
         prepareSlideViews(next, {});
         prepareNotesChart(next);
+        prepareWarpPicture(next);
         // And the slide after that one: a slide with nothing to reveal (the transfers slide) is
         // often left at once, with no pause in which to prepare what follows it. Its pictures
         // are kept beside this slide's and the next one's (SlideTextLabel keeps four), so the

@@ -153,6 +153,12 @@ private:
     /// and give the picture to the notes view: the step then copies it instead of replotting
     /// (NotesView::adoptChartPicture).
     void prepareNotesChart(int index, int revealed = 0, const QString& stepLine = {});
+    /// Draw slide `index`'s warp view ahead, whole, as the slide will show it (its pattern, its
+    /// type, nothing revealed, at the size its layout will give the view's frame, scroll bars
+    /// included), on a hidden twin with a document of its own, and give the picture to the warp
+    /// view (WarpView::adoptPicture): the step then copies it instead of drawing lanes and
+    /// sectors. The picture of the slide before is let go (one is kept).
+    void prepareWarpPicture(int index);
     /// The notes view's status line on a slide.
     QString notesStatus(const NotesComparison& comparison) const;
     /// The window's type at `pixels` (at a window 1080 pixels high).
@@ -187,6 +193,13 @@ private:
     /// (prepareNotesChart()); none when the deck has no notes slide.
     std::unique_ptr<QWidget> m_notesTwinHost; // a window never shown, for the twin's type of frame
     NotesView* m_notesTwin = nullptr;
+    /// A hidden warp view in a scroll area, with a document and highlight of its own, in a
+    /// window never shown, on which the next slide's warp view is drawn ahead
+    /// (prepareWarpPicture()); made when first needed.
+    std::unique_ptr<QWidget> m_warpTwinHost;
+    PatternDocument* m_warpTwinDocument = nullptr;
+    WarpView* m_warpTwin = nullptr;
+    QWidget* m_warpTwinFrame = nullptr;
     QStringList m_placedViews; // the views in the layout now, in order
     QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are
     KernelMeasurementStore* m_kernelMeasurements;

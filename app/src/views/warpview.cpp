@@ -229,11 +229,60 @@ void WarpView::setMeasurementMark(const MeasurementMark& mark) {
     update();
 }
 
+std::size_t WarpView::pictureKey() const {
+    std::size_t key =
+        qHashMulti(0, width(), height(), font().key(), m_showTextbook, m_revealCount, m_mark.text,
+                   m_mark.shortText, m_mark.mismatch, m_document->evaluation().has_value());
+    const QPalette& colours = palette();
+    for (int role = 0; role < QPalette::NColorRoles; ++role) {
+        key = qHashMulti(key, colours.color(static_cast<QPalette::ColorRole>(role)).rgba());
+    }
+    for (const LookItem& item : lookItems()) {
+        key = qHashMulti(key, item.key, item.rect.x(), item.rect.y(), item.rect.width(),
+                         item.rect.height());
+    }
+    return key;
+}
+
+QPixmap WarpView::renderPicture(qreal devicePixelRatio) {
+    QPixmap picture((QSizeF(size()) * devicePixelRatio).toSize());
+    picture.setDevicePixelRatio(devicePixelRatio);
+    picture.fill(Qt::transparent);
+    m_paintRegion = QRegion(rect());
+    QPainter painter(&picture);
+    paintView(painter);
+    return picture;
+}
+
+void WarpView::adoptPicture(const QPixmap& picture, std::size_t key) {
+    m_picture = picture;
+    m_pictureKey = key;
+}
+
+void WarpView::dropPicture() {
+    m_picture = QPixmap();
+}
+
 void WarpView::paintEvent(QPaintEvent* event) {
+    if (!m_picture.isNull() && m_picture.devicePixelRatio() == devicePixelRatioF() &&
+        m_picture.size() == (QSizeF(size()) * devicePixelRatioF()).toSize() &&
+        m_pictureKey == pictureKey()) {
+        // Drawn ahead for this very look: copy it (the region clips the copy).
+        QPainter painter(this);
+        painter.setCompositionMode(QPainter::CompositionMode_Source);
+        painter.drawPixmap(0, 0, m_picture);
+        ++m_picturePaints;
+        return;
+    }
     // A hover or a reveal repaints only the elements it changed (updateChangedLook()); what lies
     // wholly outside the region is not drawn at all (needsPaint()), the rest is clipped to it.
     m_paintRegion = event->region();
+    ++m_drawnPaints;
     QPainter painter(this);
+    paintView(painter);
+}
+
+void WarpView::paintView(QPainter& painter) {
     const ViewColors colors = ViewColors::fromPalette(palette());
     painter.fillRect(rect(), colors.background);
     const auto& evaluation = m_document->evaluation();

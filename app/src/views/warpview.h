@@ -10,6 +10,7 @@
 #include "views/warplayout.h"
 #include "views/zoomableview.h"
 
+#include <QPixmap>
 #include <QRegion>
 
 namespace warpscope::app {
@@ -90,6 +91,23 @@ public:
     void setRevealCount(int count);
     int revealCount() const { return m_revealCount; }
 
+    /// Lecture mode's slide change at 4K: the whole picture drawn ahead, in the idle pause, and
+    /// copied by the paint that shows it. renderPicture() draws what a paint of the whole view
+    /// would draw now into a pixmap at the view's size and `devicePixelRatio` (crisp: one device
+    /// pixel to one pixel); pictureKey() hashes everything that picture depends on (every
+    /// element's look and place, the size, the type, the colours). A view given a picture
+    /// (adoptPicture()) paints by copying it while its own key equals the picture's and its size
+    /// and ratio are the picture's, and draws as before otherwise. One picture at most is kept.
+    QPixmap renderPicture(qreal devicePixelRatio);
+    std::size_t pictureKey() const;
+    void adoptPicture(const QPixmap& picture, std::size_t key);
+    void dropPicture();
+    bool hasPicture() const { return !m_picture.isNull(); }
+    const QPixmap& picture() const { return m_picture; }
+    /// Paint events that copied the picture, and paint events that drew the view (for tests).
+    int picturePaints() const { return m_picturePaints; }
+    int drawnPaints() const { return m_drawnPaints; }
+
 protected:
     QSizeF computeLayout(qreal width) override;
     void layoutApplied(bool resized) override;
@@ -109,6 +127,8 @@ private:
                      const WarpContent& content, std::uint32_t emphasised);
     void paintTextbook(QPainter& painter, const ViewColors& colors, const WarpContent& content,
                        std::uint32_t emphasised);
+    /// What paintEvent() draws for the region in m_paintRegion.
+    void paintView(QPainter& painter);
     void paintLegendAndList(QPainter& painter, const ViewColors& colors, const WarpContent& content,
                             std::uint32_t emphasised);
     /// The line group a lane's bytes fall in (for its colour and marker), or -1.
@@ -141,6 +161,10 @@ private:
     int m_revealCount = -1;
     std::vector<LookItem> m_look; // as last scheduled for painting
     QRegion m_paintRegion;        // the paint event's region, while painting
+    QPixmap m_picture;            // drawn ahead (adoptPicture()), or none
+    std::size_t m_pictureKey = 0;
+    int m_picturePaints = 0;
+    int m_drawnPaints = 0;
 };
 
 } // namespace warpscope::app
