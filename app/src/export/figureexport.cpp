@@ -542,23 +542,7 @@ qreal FigureRenderer::Private::paintSweep(FigurePainter* painter, const QRectF& 
 
 qreal FigureRenderer::Private::paintTransfers(FigurePainter* painter, const QRectF& cell,
                                               const QPalette& palette) const {
-    const qreal minWidth = 640;
-    const qreal minHeight = 400;
-    const qreal fit = std::min({1.0, cell.width() / minWidth, cell.height() / minHeight});
-    if (painter == nullptr) {
-        return fit;
-    }
-    TransfersView transfers;
-    transfers.setPalette(palette);
-    transfers.setAttribute(Qt::WA_DontShowOnScreen);
-    const QSize size(qRound(cell.width() / fit), qRound(cell.height() / fit));
-    painter->save();
-    painter->translate(cell.topLeft());
-    painter->scale(fit, fit);
-    painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(size)));
-    transfers.render(*painter, size);
-    painter->restore();
-    return fit;
+    return paintExperimentView<TransfersView>(painter, cell, palette, QSizeF(640, 400));
 }
 
 qreal FigureRenderer::Private::paintMetrics(QPainter* painter, const QRectF& cell,
