@@ -31,7 +31,6 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
 
@@ -48,33 +47,12 @@ CONTROLS = ["transpose-copycol", "transpose-naiverow", "transpose-diagonalrow"]
 VARIANTS = ["transpose-unroll4row", "transpose-unroll4row-cg", "transpose-naiverow"]
 
 
+def run(args, timeout=200):
+    return nsight.run(args, timeout)
+
+
 def elapsed():
     return time.perf_counter() - STARTED
-
-
-def run(args, timeout=200):
-    started = time.perf_counter()
-    try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
-        return done.returncode, done.stdout, done.stderr, time.perf_counter() - started
-    except subprocess.TimeoutExpired:
-        return 124, "", "timed out after %d s" % timeout, time.perf_counter() - started
-
-
-class Log:
-    def __init__(self, out_dir):
-        self.text = open(os.path.join(out_dir, "kernel_cold_state.txt"), "w")
-        self.raw = open(os.path.join(out_dir, "kernel_cold_state.jsonl"), "w")
-
-    def __call__(self, line):
-        print(line, flush=True)
-        self.text.write(line + "\n")
-        self.text.flush()
-
-    def record(self, **fields):
-        fields["t"] = round(elapsed(), 1)
-        self.raw.write(json.dumps(fields) + "\n")
-        self.raw.flush()
 
 
 def probe_runs(log, probe, kernel, flush, processes, points):
@@ -232,7 +210,7 @@ def main(argv):
     probe, out_dir = argv[2], argv[3]
     deadline = float(argv[4]) if len(argv) > 4 else 240.0
     os.makedirs(out_dir, exist_ok=True)
-    log = Log(out_dir)
+    log = nsight.Log(out_dir, "kernel_cold_state", STARTED)
     skipped = []
     for args in (["nvidia-smi", "--query-gpu=name,driver_version,ecc.mode.current,clocks.sm,"
                   "clocks.mem,clocks.max.sm,clocks.max.mem", "--format=csv"],

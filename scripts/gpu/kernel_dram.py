@@ -26,7 +26,6 @@ Stops starting new measurements after DEADLINE_SECONDS (default 400) and says wh
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -71,33 +70,12 @@ SWEEPS = ["transpose-unroll4row", os.path.join(HERE, "kernels", "stores_unroll4r
           "transpose-naiverow"]
 
 
+def run(args, timeout=240):
+    return nsight.run(args, timeout)
+
+
 def elapsed():
     return time.perf_counter() - STARTED
-
-
-class Log:
-    def __init__(self, out_dir):
-        self.text = open(os.path.join(out_dir, "kernel_dram.txt"), "w")
-        self.raw = open(os.path.join(out_dir, "kernel_dram.jsonl"), "w")
-
-    def __call__(self, line):
-        print(line, flush=True)
-        self.text.write(line + "\n")
-        self.text.flush()
-
-    def record(self, **fields):
-        fields["t"] = round(elapsed(), 1)
-        self.raw.write(json.dumps(fields) + "\n")
-        self.raw.flush()
-
-
-def run(args, timeout=240):
-    started = time.perf_counter()
-    try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
-        return done.returncode, done.stdout, done.stderr, time.perf_counter() - started
-    except subprocess.TimeoutExpired:
-        return 124, "", "timed out after %d s" % timeout, time.perf_counter() - started
 
 
 def sweep_args(points):
@@ -172,7 +150,7 @@ def main(argv):
     probe, out_dir = argv[1], argv[2]
     deadline = float(argv[3]) if len(argv) > 3 else 400.0
     os.makedirs(out_dir, exist_ok=True)
-    log = Log(out_dir)
+    log = nsight.Log(out_dir, "kernel_dram", STARTED)
     skipped = []
 
     # 1. Facts.
