@@ -28,6 +28,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import kernel_dram  # noqa: E402  (its ncu() and run() helpers)
+import nsight  # noqa: E402
 
 METRICS = ["dram__bytes_read.sum", "dram__bytes_write.sum", "lts__d_sectors_fill_device.sum",
            "lts__t_sectors_op_write_lookup_miss.sum", "lts__t_sectors_op_write.sum",
@@ -60,12 +61,7 @@ def main(argv):
     started = time.perf_counter()
     os.makedirs(out_dir, exist_ok=True)
 
-    class Log(kernel_dram.Log):
-        def __init__(self):
-            self.text = open(os.path.join(out_dir, "kernel_fill.txt"), "w")
-            self.raw = open(os.path.join(out_dir, "kernel_fill.jsonl"), "w")
-
-    log = Log()
+    log = nsight.Log(out_dir, "kernel_fill", started)
     code, out, err, _ = kernel_dram.run(
         ["nvidia-smi", "--query-gpu=name,driver_version,ecc.mode.current,clocks.max.sm",
          "--format=csv"], timeout=60)
