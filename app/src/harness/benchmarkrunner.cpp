@@ -442,6 +442,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
     std::vector<double> lectureStepMs;
     std::vector<double> lectureNextMs;
     std::vector<double> lectureRevealMs;
+    std::vector<std::pair<double, QString>> lectureNextBySlide; // ms, the slide arrived at
     bool lecturePainted = false;
     {
         auto deck = loadDeckFile(builtinDeckPath());
@@ -504,6 +505,11 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
                 const qint64 endCpu =
                     framed ? lectureFrames.lastFrameEndCpuNs() : benchmarkThreadCpuNs();
                 (atEnd ? next : reveal).ms.push_back(ms);
+                if (atEnd) {
+                    lectureNextBySlide.emplace_back(
+                        ms,
+                        QStringLiteral("%1: %2").arg(lecture.counterText(), lecture.titleText()));
+                }
                 (atEnd ? nextCpu : revealCpu)
                     .ms.push_back(static_cast<double>(endCpu - startCpu) / 1e6);
             }
@@ -560,6 +566,18 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
                  percentile(lectureRevealMs, 0.5));
     printProfile("Where lecture mode's next slide goes", lectureNextProfile,
                  percentile(lectureNextMs, 0.5));
+    // Which slides the p95 of the next-slide row comes from: with about 40 steps it is the
+    // third-slowest, so the five slowest name what to look at.
+    std::sort(lectureNextBySlide.begin(), lectureNextBySlide.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (!lectureNextBySlide.empty()) {
+        std::printf("\n### Lecture mode's slowest next-slide steps\n\n| slide arrived at | ms |\n"
+                    "| --- | ---: |\n");
+        for (std::size_t i = 0; i < std::min<std::size_t>(5, lectureNextBySlide.size()); ++i) {
+            std::printf("| %s | %.2f |\n", qPrintable(lectureNextBySlide[i].second),
+                        lectureNextBySlide[i].first);
+        }
+    }
     return painted && lecturePainted ? 0 : 1;
 }
 
