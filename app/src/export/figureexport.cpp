@@ -481,6 +481,17 @@ qreal FigureRenderer::Private::paintSweep(FigurePainter* painter, const QRectF& 
         return fit;
     }
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+    // A plot fills the cell, laid out at no less than minWidth x minHeight and scaled down.
+    const auto paintPlot = [&](QCustomPlot* plot) {
+        const qreal width = cell.width() / fit;
+        const qreal height = cell.height() / fit;
+        painter->save();
+        painter->translate(cell.topLeft());
+        painter->scale(fit, fit);
+        painter->setClipRect(QRectF(0, 0, width, height));
+        plot->toPainter(painter, qRound(width), qRound(height));
+        painter->restore();
+    };
     SweepPlot sweep(&document);
     sweep.setPalette(palette);
     sweep.setAttribute(Qt::WA_DontShowOnScreen);
@@ -498,14 +509,7 @@ qreal FigureRenderer::Private::paintSweep(FigurePainter* painter, const QRectF& 
                           .arg(kernelView->statusLabel()->text()));
             return fit;
         }
-        const qreal width = cell.width() / fit;
-        const qreal height = cell.height() / fit;
-        painter->save();
-        painter->translate(cell.topLeft());
-        painter->scale(fit, fit);
-        painter->setClipRect(QRectF(0, 0, width, height));
-        kernelPlot->toPainter(painter, qRound(width), qRound(height));
-        painter->restore();
+        paintPlot(kernelPlot);
         return fit;
     }
     if (sweep.data().values.isEmpty() || sweep.graphCount() == 0) {
@@ -523,15 +527,7 @@ qreal FigureRenderer::Private::paintSweep(FigurePainter* painter, const QRectF& 
     if (plot == nullptr) {
         return fit;
     }
-    // The plot fills the cell, laid out at no less than minWidth x minHeight and scaled down.
-    const qreal width = cell.width() / fit;
-    const qreal height = cell.height() / fit;
-    painter->save();
-    painter->translate(cell.topLeft());
-    painter->scale(fit, fit);
-    painter->setClipRect(QRectF(0, 0, width, height));
-    plot->toPainter(painter, qRound(width), qRound(height));
-    painter->restore();
+    paintPlot(plot);
 #else
     paintNote(*painter, cell, palette,
               QCoreApplication::translate("warpscope",
