@@ -71,6 +71,29 @@ bool waitUntilPainted(MainWindow& window, int timeoutMs) {
     return painted;
 }
 
+namespace {
+
+/// Lets the event loop run until `pending` is false or kModelTimeoutMs pass; false, with a
+/// message naming `whose` model, if `busy` still holds then (nothing is photographed).
+template <class Pending, class Busy>
+bool waitForModel(const char* whose, Pending pending, Busy busy, const QString& path) {
+    const QDeadlineTimer computed(kModelTimeoutMs);
+    while (!computed.hasExpired() && pending()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    if (busy()) {
+        std::fprintf(stderr,
+                     "warpscope: the %s model was not computed within %d s; no screenshot "
+                     "written to %s\n",
+                     whose, kModelTimeoutMs / 1000, qPrintable(path));
+        return false;
+    }
+    QApplication::processEvents();
+    return true;
+}
+
+} // namespace
+
 int takeScreenshot(MainWindow& window, const QString& path) {
     if (!waitUntilPainted(window, 5000)) {
         std::fprintf(stderr, "warpscope: the window was not painted within 5 s; grabbing anyway\n");
@@ -78,19 +101,12 @@ int takeScreenshot(MainWindow& window, const QString& path) {
     // The grid tab computes on a worker: photograph its result, not its progress.
     if (GridView* grid = window.gridView();
         grid != nullptr && window.viewTabs()->currentWidget() == grid) {
-        const QDeadlineTimer computed(kModelTimeoutMs);
-        while (!computed.hasExpired() &&
-               (grid->computation()->isBusy() || grid->statusText().isEmpty())) {
-            QApplication::processEvents(QEventLoop::AllEvents, 20);
-        }
-        if (grid->computation()->isBusy()) {
-            std::fprintf(stderr,
-                         "warpscope: the grid tab's model was not computed within %d s; no "
-                         "screenshot written to %s\n",
-                         kModelTimeoutMs / 1000, qPrintable(path));
+        if (!waitForModel(
+                "grid tab's",
+                [grid] { return grid->computation()->isBusy() || grid->statusText().isEmpty(); },
+                [grid] { return grid->computation()->isBusy(); }, path)) {
             return 1;
         }
-        QApplication::processEvents();
     }
     // So does the sweep tab's whole-kernel sweep (a kernel preset's): its grid model at every
     // point, not "Computing the grid model..." over empty axes.
@@ -98,18 +114,10 @@ int takeScreenshot(MainWindow& window, const QString& path) {
         sweep != nullptr && window.viewTabs()->currentWidget() == sweep && sweep->kernelMode()) {
         KernelSweepView* kernel = sweep->kernelSweepView();
         kernel->ensureModel();
-        const QDeadlineTimer computed(kModelTimeoutMs);
-        while (!computed.hasExpired() && kernel->isModelBusy()) {
-            QApplication::processEvents(QEventLoop::AllEvents, 20);
-        }
-        if (kernel->isModelBusy()) {
-            std::fprintf(stderr,
-                         "warpscope: the sweep tab's grid model was not computed within %d s; no "
-                         "screenshot written to %s\n",
-                         kModelTimeoutMs / 1000, qPrintable(path));
+        const auto busy = [kernel] { return kernel->isModelBusy(); };
+        if (!waitForModel("sweep tab's grid", busy, busy, path)) {
             return 1;
         }
-        QApplication::processEvents();
     }
     const QPixmap pixmap = window.grab();
     if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
