@@ -52,7 +52,7 @@ constexpr const char* kNotesExperimentKey = kNotesExperimentSetting;
 constexpr const char* kKernelMeasurementsKey = kKernelMeasurementsSetting;
 // The sweep tab's whole-kernel sweep: the kernel preset, the axis ("block" or "parameter:NAME")
 // and the values text. Its measurements are among the kernel measurements above.
-constexpr const char* kSweepKernelKey = "sweep.kernelPreset";
+constexpr const char* kSweepKernelKey = kSweepKernelPresetSetting;
 constexpr const char* kSweepAxisKey = "sweep.kernelAxis";
 constexpr const char* kSweepValuesKey = "sweep.kernelValues";
 
