@@ -5,6 +5,7 @@
 #include "document/gridcomputation.h"
 #include "export/figureexport.h"
 #include "export/figureexportdialog.h"
+#include "export/tikzexport.h"
 #include "gpu/kernelmeasurement.h"
 #include "gpu/notesexperiment.h"
 #include "views/gridview.h"
@@ -223,6 +224,41 @@ TEST(KernelFigures, NotesSvgAndTikzHoldEveryBarsLabelAndNumber) {
         ASSERT_TRUE(latex.waitForFinished(120000));
         EXPECT_EQ(latex.exitCode(), 0) << latex.readAllStandardOutput().right(2000).toStdString();
     }
+}
+
+// The tiled transpose: the notes publish no number, so the app's chart draws the model's
+// wavefronts per warp as its first series (32 for [32][32], 1 for [32][33]); the TikZ draws the
+// same bars, names the model in its legend and says what the left bars are.
+TEST(KernelFigures, TiledTransposeTikzDrawsTheModelsBarsAsTheChartDoes) {
+    const NotesExperiment* experiment = findNotesExperiment("transpose-tiled");
+    ASSERT_NE(experiment, nullptr);
+    const KernelMeasurementStore empty;
+    const NotesComparison comparison = compareWithNotes(*experiment, empty);
+    ASSERT_EQ(comparison.notesRows, 0);
+    ASSERT_EQ(comparison.rows.size(), 2u);
+    ASSERT_EQ(comparison.rows[0].model, 32.0);
+    ASSERT_EQ(comparison.rows[1].model, 1.0);
+    const QString tex = notesTikz(comparison, TikzOptions{});
+    EXPECT_EQ(tex.count(QStringLiteral("\\draw[ws notes bar] (6,")), 2 + 1) // 2 bars, legend
+        << qPrintable(tex);
+    EXPECT_EQ(tex.count(QStringLiteral("\\draw[ws gpu bar] (6,")), 0 + 1); // legend only
+    EXPECT_FALSE(tex.contains(QStringLiteral("notes: no number")));
+    EXPECT_FALSE(tex.contains(QStringLiteral("the notes ()")));
+    // The bars, the longer one the full 24 units from the axis at 6, and their numbers as the
+    // model counts them.
+    EXPECT_TRUE(tex.contains(QStringLiteral("\\draw[ws notes bar] (6,-0.75) rectangle (30,-0.05);\n"
+                                            "  \\node[ws small label, anchor=west] at (30.1,-0.4) "
+                                            "{32};")))
+        << qPrintable(tex);
+    EXPECT_TRUE(
+        tex.contains(QStringLiteral("\\draw[ws notes bar] (6,-2.95) rectangle (6.75,-2.25);\n"
+                                    "  \\node[ws small label, anchor=west] at (6.85,-2.6) "
+                                    "{1};")))
+        << qPrintable(tex);
+    EXPECT_TRUE(tex.contains(QStringLiteral("{%1};").arg(comparison.modelName)))
+        << qPrintable(comparison.modelName);
+    EXPECT_TRUE(tex.contains(QStringLiteral("the model per warp; this GPU: effective bandwidth")))
+        << qPrintable(tex);
 }
 
 int runApp(const QStringList& arguments, QString* errors) {

@@ -413,13 +413,19 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
     body += QStringLiteral("\\begin{tikzpicture}[ws picture]\n");
     const NotesExperiment* experiment = comparison.experiment;
     const QString unit = experiment != nullptr ? quantityUnit(experiment->quantity) : QString();
+    // Where the notes publish no number at all, the first series is the model's count for one
+    // warp (experiment->modelAccess), as in the app's chart: never a chart without bars.
+    const bool modelSeries = comparison.notesRows == 0 && !comparison.modelName.isEmpty();
+    const auto firstValue = [modelSeries](const NotesComparisonRow& row) {
+        return row.notes ? row.notes : (modelSeries ? row.model : std::nullopt);
+    };
     // Each series on its own scale, as the app's chart has an axis for each: the notes' GPU and
     // this one differ by an order of magnitude, and the shapes are what the rows compare. The
     // numbers stay on the bars.
     double mostNotes = 0;
     double mostMeasured = 0;
     for (const NotesComparisonRow& row : comparison.rows) {
-        mostNotes = std::max(mostNotes, row.notes.value_or(0.0));
+        mostNotes = std::max(mostNotes, firstValue(row).value_or(0.0));
         mostMeasured = std::max(mostMeasured, row.measured.value_or(0.0));
     }
     // Rows run downward from y = 0: two bars of 0.8 units each and a gap; 24 units of bar length.
@@ -432,7 +438,7 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
         body += QStringLiteral("  %% %1\n").arg(texText(row.label));
         body += QStringLiteral("  \\node[ws label, anchor=east] at (%1,%2) {%3};\n")
                     .arg(number(kLabel - 0.3), number(y - 0.8), texText(row.label));
-        const std::optional<double> bars[] = {row.notes, row.measured};
+        const std::optional<double> bars[] = {firstValue(row), row.measured};
         const char* styles[] = {"ws notes bar", "ws gpu bar"};
         for (int i = 0; i < 2; ++i) {
             const double top = y - 0.8 * i;
@@ -443,7 +449,8 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
                                  number(end), number(top - 0.05));
                 body += QStringLiteral("  \\node[ws small label, anchor=west] at (%1,%2) {%3};\n")
                             .arg(number(end + 0.1), number(top - 0.4),
-                                 texText(QString::number(*bars[i], 'f', 1)));
+                                 texText(i == 0 && !row.notes ? number(*bars[i])
+                                                              : QString::number(*bars[i], 'f', 1)));
             } else {
                 body += QStringLiteral("  \\node[ws small label, anchor=west] at (%1,%2) {%3};\n")
                             .arg(number(kLabel + 0.1), number(top - 0.4),
@@ -459,8 +466,11 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
     double below = y - 0.2;
     body += QStringLiteral("  \\draw[ws notes bar] (%1,%2) rectangle ++(0.8,0.6);\n")
                 .arg(number(kLabel), number(below - 0.6));
-    body += QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {the notes (%3)};\n")
-                .arg(number(kLabel + 1.0), number(below - 0.3), texText(comparison.notesGpu));
+    body +=
+        QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {%3};\n")
+            .arg(number(kLabel + 1.0), number(below - 0.3),
+                 texText(modelSeries ? comparison.modelName
+                                     : QStringLiteral("the notes (%1)").arg(comparison.notesGpu)));
     below -= 1.0;
     body += QStringLiteral("  \\draw[ws gpu bar] (%1,%2) rectangle ++(0.8,0.6);\n")
                 .arg(number(kLabel), number(below - 0.6));
@@ -473,8 +483,11 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
     if (experiment != nullptr) {
         body += QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {%3};\n")
                     .arg(number(kLabel), number(below - 0.3),
-                         texText(QStringLiteral("%1 (%2); rows: %3; each series drawn to its "
-                                                "own largest value")
+                         texText((modelSeries ? QStringLiteral("the model per warp; this GPU: "
+                                                               "%1 (%2); rows: %3; each series "
+                                                               "drawn to its own largest value")
+                                              : QStringLiteral("%1 (%2); rows: %3; each series "
+                                                               "drawn to its own largest value"))
                                      .arg(quantityName(experiment->quantity), unit,
                                           experiment->axisLabel)));
         below -= 1.0;
