@@ -629,11 +629,8 @@ void NotesView::fillChart() {
         numbers(gpuValues[g]);
     }
     static_cast<NotesChart*>(m_plot)->setKey(key.join(QLatin1Char('\n')));
-    if (putLegendUnderChart(m_plot, 0)) {
-        // A few pixels round the chart, so the legend's frame is not cut at the figure's edge.
-        m_plot->plotLayout()->setAutoMargins(QCP::msNone);
-        m_plot->plotLayout()->setMargins(QMargins(2, 0, 2, 4));
-    }
+    // Under the chart, with the few pixels round it that keep its frame inside the figure.
+    putLegendUnderChart(m_plot, 0);
     requestReplot();
 #endif
 }
