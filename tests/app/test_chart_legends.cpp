@@ -39,6 +39,7 @@
 #include <qcustomplot.h>
 #endif
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -553,6 +554,42 @@ TEST(LectureChartSlides, AChartsTextFollowsTheFontSetOnItsView) {
     // A view whose font nobody set (the main window's, an export's) keeps the plot's own.
     L2PersistenceView plainView;
     EXPECT_NEAR(plainView.chart()->xAxis->tickLabelFont().pointSizeF(), plain, 0.01);
+}
+
+TEST(ChartNotes, TheL2PercentAxisHasNoTickAbove100) {
+    // The model-only chart leaves a band above the curves for its note (the range runs to
+    // 134 %): its axis was ticked at 125 %, a share no region or hit rate reaches.
+    L2PersistenceView view;
+    view.resize(960, 600);
+    view.show();
+    QCustomPlot* plot = view.chart();
+    const auto check = [plot](const char* what) {
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        const QVector<double> ticks = plot->yAxis->tickVector();
+        ASSERT_FALSE(ticks.isEmpty()) << what;
+        EXPECT_DOUBLE_EQ(*std::max_element(ticks.begin(), ticks.end()), 100.0)
+            << what << ": " << qPrintable(plot->yAxis->tickVectorLabels().join(u' '));
+        EXPECT_GT(plot->yAxis->range().upper, 100.0) << what << ": room above the curves";
+    };
+    for (const auto quantity :
+         {L2PersistenceView::Quantity::RegionHitRate, L2PersistenceView::Quantity::L2HitRate}) {
+        view.setQuantity(quantity);
+        check("model only");
+        view.setAxis(L2PersistenceView::Axis::HitRatio);
+        check("model only, against hitRatio");
+        view.setAxis(L2PersistenceView::Axis::WindowSize);
+    }
+    view.setResults(
+        readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json"),
+                            readL2PersistenceResults));
+    view.setQuantity(L2PersistenceView::Quantity::RegionHitRate);
+    check("measured");
+    // Times are not percent: their axis is ticked as far as it goes.
+    view.setQuantity(L2PersistenceView::Quantity::Time);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QVector<double> ticks = plot->yAxis->tickVector();
+    ASSERT_FALSE(ticks.isEmpty());
+    EXPECT_GT(*std::max_element(ticks.begin(), ticks.end()), plot->yAxis->range().upper * 0.6);
 }
 
 #endif

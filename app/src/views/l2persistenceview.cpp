@@ -38,6 +38,19 @@ QString estimateLabel() {
 }
 constexpr double kMiB = 1024.0 * 1024.0;
 
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+/// A percent axis's ticks: none above 100 (a share or a hit rate), though the range goes higher
+/// to leave room for the labels and the note above the curves.
+class PercentTicker : public QCPAxisTicker {
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        QVector<double> ticks = QCPAxisTicker::createTickVector(tickStep, range);
+        ticks.removeIf([](double tick) { return tick > 100.0 + 1e-9; });
+        return ticks;
+    }
+};
+#endif
+
 /// A series: the points of one curve, ordered along x.
 struct Series {
     QString name;
@@ -230,6 +243,8 @@ void L2PersistenceView::fillChart() {
     // Without a measurement the note goes in a band above the curves (it lay over them).
     const bool noteAbove = !measured && !time;
     m_plot->yAxis->setRange(0.0, highest * (noteAbove ? 1.34 : 1.08) + (time ? 0.01 : 0.0));
+    m_plot->yAxis->setTicker(time ? QSharedPointer<QCPAxisTicker>(new QCPAxisTicker)
+                                  : QSharedPointer<QCPAxisTicker>(new PercentTicker));
 
     const QCPScatterStyle::ScatterShape shapes[] = {
         QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
