@@ -26,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
+#include <algorithm>
 #include <map>
 
 namespace warpscope::app::test {
@@ -259,6 +260,22 @@ TEST(KernelFigures, TiledTransposeTikzDrawsTheModelsBarsAsTheChartDoes) {
         << qPrintable(comparison.modelName);
     EXPECT_TRUE(tex.contains(QStringLiteral("the model per warp; this GPU: effective bandwidth")))
         << qPrintable(tex);
+    // Every experiment the chart draws from the model (readOffset's sectors per request too)
+    // has a bar per row with a model number in its TikZ.
+    int modelOnly = 0;
+    for (const NotesExperiment& each : notesExperiments()) {
+        const NotesComparison c = compareWithNotes(each, empty);
+        if (c.notesRows > 0 || c.modelName.isEmpty()) {
+            continue;
+        }
+        ++modelOnly;
+        const auto withModel = std::count_if(c.rows.begin(), c.rows.end(),
+                                             [](const NotesComparisonRow& r) { return r.model; });
+        EXPECT_EQ(notesTikz(c, TikzOptions{}).count(QStringLiteral("\\draw[ws notes bar] (6,")),
+                  withModel + 1)
+            << each.id;
+    }
+    EXPECT_GE(modelOnly, 2) << "the tiled transpose and readOffset";
 }
 
 int runApp(const QStringList& arguments, QString* errors) {
