@@ -556,6 +556,39 @@ TEST(LectureChartSlides, AChartsTextFollowsTheFontSetOnItsView) {
     EXPECT_NEAR(plainView.chart()->xAxis->tickLabelFont().pointSizeF(), plain, 0.01);
 }
 
+TEST(LectureChartSlides, AChartsTextItemsFollowTheFontSetOnItsView) {
+    // The L2 view's note and set-aside label and the transfers view's reference labels, note and
+    // brackets' labels stayed in the application's font on a slide, half the size of the ticks
+    // beside them: they are set in the ticks' font, in the window and on a slide.
+    L2PersistenceView l2;
+    TransfersView transfers;
+    TransfersView measured;
+    measured.setResults(readRecordedResults(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"), readTransferResults));
+    const std::vector<std::pair<QWidget*, QCustomPlot*>> views = {
+        {&l2, l2.chart()}, {&transfers, transfers.chart()}, {&measured, measured.chart()}};
+    for (const auto& [view, plot] : views) {
+        const QString name = view->objectName();
+        const auto texts = [plot = plot] { return plot->findChildren<QCPItemText*>(); };
+        ASSERT_GE(texts().size(), 2) << qPrintable(name);
+        // In the window: the plot's own type, as the ticks'.
+        for (QCPItemText* text : texts()) {
+            EXPECT_EQ(text->font(), plot->xAxis->tickLabelFont())
+                << qPrintable(name) << ": " << qPrintable(text->text());
+        }
+        QFont slide = view->font();
+        slide.setPointSizeF(plot->xAxis->tickLabelFont().pointSizeF() * 2.5);
+        view->setFont(slide);
+        const qreal expected = slide.pointSizeF() * 0.8;
+        ASSERT_NEAR(plot->xAxis->tickLabelFont().pointSizeF(), expected, 0.01);
+        ASSERT_GE(texts().size(), 2) << qPrintable(name);
+        for (QCPItemText* text : texts()) {
+            EXPECT_NEAR(text->font().pointSizeF(), expected, 0.01)
+                << qPrintable(name) << ": " << qPrintable(text->text());
+        }
+    }
+}
+
 TEST(ChartNotes, TheL2PercentAxisHasNoTickAbove100) {
     // The model-only chart leaves a band above the curves for its note (the range runs to
     // 134 %): its axis was ticked at 125 %, a share no region or hit rate reaches.

@@ -146,6 +146,14 @@ void styleChartLegend(QCustomPlot* plot, const ViewColors& colors) {
     plot->legend->setBorderPen(QPen(colors.frame));
 }
 
+QCPItemText* addChartText(QCustomPlot* plot) {
+    auto* text = new QCPItemText(plot);
+    const QFont font = plot->xAxis != nullptr ? plot->xAxis->tickLabelFont() : plot->font();
+    text->setFont(font);
+    text->setSelectedFont(font);
+    return text;
+}
+
 namespace {
 
 // The most columns putLegendUnderChart() was asked for (0: no limit), kept on the legend.

@@ -10,6 +10,7 @@
 
 class QColor;
 class QCPAxis;
+class QCPItemText;
 class QCustomPlot;
 class QPainter;
 
@@ -49,6 +50,11 @@ void clearChart(QCustomPlot* plot, const ViewColors& colors, bool logarithmic = 
 
 /// The legend shown, in the theme's colours.
 void styleChartLegend(QCustomPlot* plot, const ViewColors& colors);
+
+/// A text item on `plot` (a note, a line's label) in the chart's type: its tick labels' font,
+/// which a slide's font sets (ExperimentView::applyChartFont()). QCPItemText's own default is
+/// the application's font, whatever the chart's.
+QCPItemText* addChartText(QCustomPlot* plot);
 
 /// Moves the legend into a row of its own under the chart, never over a curve, filled row by row:
 /// at most `columns` to a row (0: no limit), fewer where they do not fit the width drawn (the

@@ -191,7 +191,7 @@ void ExperimentView::applyChartFont() {
         if (plot == nullptr) {
             continue;
         }
-        plot->setFont(chartFont); // the notes and labels fillChart() adds take the plot's font
+        plot->setFont(chartFont); // fillChart()'s notes and labels take the ticks' (addChartText)
         for (QCPAxisRect* rect : plot->axisRects()) {
             for (QCPAxis* axis : rect->axes()) {
                 axis->setTickLabelFont(chartFont);

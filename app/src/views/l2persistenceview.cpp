@@ -333,14 +333,14 @@ void L2PersistenceView::fillChart() {
         line->point1->setCoords(x, 0.0);
         line->point2->setCoords(x, 1.0);
         line->setPen(QPen(colors.warning, 1.2, Qt::DotLine));
-        auto* label = new QCPItemText(m_plot);
+        auto* label = addChartText(m_plot);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->position->setCoords(x * 1.01, highest * 1.06 + (time ? 0.01 : 0.0));
         label->setText(tr("set aside %1").arg(formatL2Bytes(shown.setAsideBytes)));
         label->setColor(colors.warning);
     }
     if (!measured || (time && !measured)) {
-        auto* note = new QCPItemText(m_plot);
+        auto* note = addChartText(m_plot);
         note->setObjectName(QStringLiteral("l2NoMeasurementNote"));
         note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
         note->position->setType(QCPItemPosition::ptAxisRectRatio);

@@ -2,6 +2,7 @@
 #include "views/sweepplot.h"
 
 #include "document/patterndocument.h"
+#include "views/chartfigure.h"
 #include "views/kernelsweepview.h"
 #include "views/theme.h"
 
@@ -550,7 +551,7 @@ void SweepPlot::replot() {
             line->point2->setCoords(current, 1);
             line->setPen(QPen(colors.highlight, 1.5, Qt::DashDotDotLine));
         }
-        auto* label = new QCPItemText(m_plot);
+        auto* label = addChartText(m_plot);
         label->setClipAxisRect(m_countRect);
         label->position->setAxes(m_countRect->axis(QCPAxis::atBottom),
                                  m_countRect->axis(QCPAxis::atLeft));

@@ -46,7 +46,7 @@ void addGap(QCustomPlot* plot, double x, double low, double high, const QString&
     line->setHead(QCPLineEnding::esSpikeArrow);
     line->setTail(QCPLineEnding::esSpikeArrow);
     line->setPen(QPen(color, 1.4));
-    auto* label = new QCPItemText(plot);
+    auto* label = addChartText(plot);
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     label->position->setCoords(x * 1.15, std::sqrt(low * high));
     label->setText(text);
@@ -190,7 +190,7 @@ void TransfersView::fillChart() {
         line->setPen(pen);
         line->setData(QVector<double>{left, right}, QVector<double>{reference.gbs, reference.gbs},
                       true);
-        auto* label = new QCPItemText(m_plot);
+        auto* label = addChartText(m_plot);
         label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         label->position->setType(QCPItemPosition::ptPlotCoords);
         label->position->setCoords(right / 1.05, reference.gbs * 1.05);
@@ -245,7 +245,7 @@ void TransfersView::fillChart() {
                    tr("%1× here").arg(fixedNumber(*m_summary.deviceOverLink, 0)), colors.text);
         }
     } else {
-        auto* note = new QCPItemText(m_plot);
+        auto* note = addChartText(m_plot);
         note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignVCenter);
         note->position->setType(QCPItemPosition::ptAxisRectRatio);
         note->position->setCoords(0.5, 0.35);
