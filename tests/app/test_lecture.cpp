@@ -9,6 +9,7 @@
 #include "panels/messagebar.h"
 #include "shell/commandline.h"
 #include "views/bankview.h"
+#include "views/experimentview.h"
 #include "views/gridview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
@@ -29,6 +30,7 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
@@ -334,6 +336,90 @@ TEST_F(LectureTest, WarpViewsAreDrawnAheadSoTheStepCopiesAPicture) {
             << " drew the warp view";
     }
 }
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+// The chart slides (streams, transfers, L2 persistence) fill their panel at 4K, and laying their
+// charts out and replotting them in the step took 30–85 ms. They are drawn ahead, in the pause
+// before the key, on twin views at the sizes the slide gives them: the step onto each, and each
+// stream count the streams slide then reveals, replots no chart and copies the pictures, which are
+// what a window that shows the slide (after the same reveals) straight away paints. Leaving the
+// slide replots its now hidden charts no more.
+TEST_F(LectureTest, ChartSlidesAreDrawnAheadSoTheStepReplotsNothing) {
+    const auto settle = [] {
+        for (int pass = 0; pass < 8; ++pass) {
+            QApplication::processEvents();
+        }
+    };
+    const auto views = lecture->findChildren<ExperimentView*>();
+    ASSERT_EQ(views.size(), 3u); // the twins are in windows of their own
+    int replots = 0;
+    for (ExperimentView* view : views) {
+        for (QCustomPlot* chart : view->charts()) {
+            QObject::connect(chart, &QCustomPlot::afterReplot, chart, [&replots] { ++replots; });
+        }
+    }
+    const std::map<std::string, QString> objectNames{
+        {"streams", QStringLiteral("streamsView")},
+        {"transfers", QStringLiteral("transfersView")},
+        {"l2-persistence", QStringLiteral("l2PersistenceView")}};
+    for (const QSize size : {QSize(1600, 900), QSize(3840, 2160)}) {
+        SCOPED_TRACE(QStringLiteral("%1 x %2").arg(size.width()).arg(size.height()).toStdString());
+        lecture->resize(size);
+        settle();
+        int checked = 0;
+        for (int slide = 1; slide < lecture->slideCount(); ++slide) {
+            QString name;
+            for (const std::string& view : deck.slides[static_cast<std::size_t>(slide)].views) {
+                if (const auto found = objectNames.find(view); found != objectNames.end()) {
+                    name = found->second;
+                }
+            }
+            if (name.isEmpty()) {
+                continue;
+            }
+            SCOPED_TRACE(name.toStdString());
+            ++checked;
+            auto* view = lecture->findChild<ExperimentView*>(name);
+            ASSERT_NE(view, nullptr);
+            lecture->setSlide(slide - 1);
+            settle(); // the frame, then the window idle: the next slide's charts drawn ahead
+            replots = 0;
+            lecture->nextSlide();
+            settle();
+            // Each state the slide shows: as it comes, then after each reveal (the stream counts).
+            for (int step = 0; step <= lecture->stepCount(); ++step) {
+                SCOPED_TRACE(step);
+                if (step > 0) {
+                    lecture->revealNext();
+                    settle();
+                }
+                EXPECT_EQ(replots, 0) << "the step replotted a chart";
+                EXPECT_TRUE(view->chartsPaintedFromPictures());
+                // What a window that shows the slide straight away paints, its charts replotted.
+                LectureWindow fresh(deck);
+                fresh.present(lecture->size());
+                ASSERT_TRUE(QTest::qWaitForWindowExposed(&fresh));
+                fresh.setSlide(slide);
+                for (int reveal = 0; reveal < step; ++reveal) {
+                    fresh.revealNext();
+                }
+                settle();
+                auto* freshView = fresh.findChild<ExperimentView*>(name);
+                ASSERT_NE(freshView, nullptr);
+                EXPECT_FALSE(freshView->chartsPaintedFromPictures());
+                ASSERT_EQ(view->size(), freshView->size());
+                EXPECT_EQ(view->grab().toImage(), freshView->grab().toImage());
+                EXPECT_TRUE(view->chartsPaintedFromPictures()); // the grab copied them too
+            }
+            // Leaving the slide: its charts, hidden now, are not replotted.
+            lecture->nextSlide();
+            settle();
+            EXPECT_EQ(replots, 0) << "leaving the slide replotted a chart";
+        }
+        EXPECT_EQ(checked, 3);
+    }
+}
+#endif
 
 TEST_F(LectureTest, SpaceRevealsTransactionsWithTheirLanes) {
     const int slide = slideOf(deck, "cached-misaligned");
