@@ -13,6 +13,7 @@
 #include "views/gridview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
+#include "views/streamsview.h"
 #include "views/warpview.h"
 #include "windowfixture.h"
 
@@ -21,6 +22,7 @@
 #include <QFontInfo>
 #include <QImage>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -410,6 +412,23 @@ TEST_F(LectureTest, ChartSlidesAreDrawnAheadSoTheStepReplotsNothing) {
                 ASSERT_EQ(view->size(), freshView->size());
                 EXPECT_EQ(view->grab().toImage(), freshView->grab().toImage());
                 EXPECT_TRUE(view->chartsPaintedFromPictures()); // the grab copied them too
+                if (auto* streams = qobject_cast<StreamsView*>(view); streams && step == 0) {
+                    // Hovering a bar of a chart shown from its picture names that bar, as on
+                    // the fresh window (the chart is laid out at its size first).
+                    const auto* freshStreams = static_cast<const StreamsView*>(freshView);
+                    ASSERT_FALSE(freshStreams->bars().empty());
+                    const StreamsView::Bar& bar = freshStreams->bars().front();
+                    QCustomPlot* freshTimeline = freshStreams->timelineChart();
+                    const QPointF pixel(
+                        freshTimeline->xAxis->coordToPixel((bar.startMs + bar.endMs) / 2),
+                        freshTimeline->yAxis->coordToPixel(bar.row));
+                    QMouseEvent move(QEvent::MouseMove, pixel,
+                                     streams->timelineChart()->mapToGlobal(pixel), Qt::NoButton,
+                                     Qt::NoButton, Qt::NoModifier);
+                    QApplication::sendEvent(streams->timelineChart(), &move);
+                    EXPECT_EQ(streams->timelineHoverText(pixel), bar.text);
+                    replots = 0; // that laid the chart out (a replot); the picture still shows
+                }
             }
             // Leaving the slide: its charts, hidden now, are not replotted.
             lecture->nextSlide();

@@ -122,6 +122,15 @@ protected:
         }
     }
 
+    void mouseMoveEvent(QMouseEvent* event) override {
+        if (m_buffersStale) {
+            // Shown from a picture: the axes' pixel positions (hover texts) are the last
+            // replot's; lay the chart out at its size first (the paint still copies the picture).
+            replot(QCustomPlot::rpQueuedRefresh);
+        }
+        QCustomPlot::mouseMoveEvent(event);
+    }
+
     void paintEvent(QPaintEvent* event) override {
         if (const QImage* picture = pictureForNow()) {
             QPainter painter(this);
