@@ -789,10 +789,14 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
         }
         sendPendingResizes(twin.frame);
     }
-    if (view->holdsChartPicturesOf(*twin.view)) {
-        return; // drawn ahead in an earlier pause
+    if (!view->holdsChartPicturesOf(*twin.view)) {
+        view->adoptChartPictures(twin.view->chartPictures());
     }
-    view->adoptChartPictures(twin.view->chartPictures());
+    if (streams && revealed == 0 && !view->isVisible()) {
+        // The slide's view, hidden, shows its first stream count already (its title and
+        // summary with it): the step then sets no text and lays nothing out again for them.
+        static_cast<StreamsView*>(view)->setStreamCount(streamsSlideCount(0));
+    }
 }
 
 QString LectureWindow::counterText() const {

@@ -188,8 +188,9 @@ void LectureWindow::applyReveal() {
             static_cast<BankView*>(view)->setRevealCount(count);
         } else if (name == QLatin1String("notes")) {
             static_cast<NotesView*>(view)->setRevealedSeries(count);
-        } else if (name == QLatin1String("streams")) {
+        } else if (name == QLatin1String("streams") && shownViews().contains(name)) {
             // Nothing revealed: one stream; each step the next count; not stepped: the last.
+            // (Hidden, it keeps the count prepareExperimentChart() gave it for its next slide.)
             const int last = static_cast<int>(std::size(kStreamsSlideCounts)) - 1;
             const int step = count < 0 ? last : std::min(count, last);
             static_cast<StreamsView*>(view)->setStreamCount(
