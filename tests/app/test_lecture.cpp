@@ -3,7 +3,9 @@
 // large and the theme high-contrast, the main window opens and leaves it unchanged, and bad decks
 // are reported with the place in the file.
 #include "document/patterndocument.h"
+#include "experimentfixture.h"
 #include "gpu/kernelmeasurement.h"
+#include "gpu/streamsmeasurement.h"
 #include "lecture/lecturewindow.h"
 #include "lecture/slidetextlabel.h"
 #include "panels/messagebar.h"
@@ -437,6 +439,77 @@ TEST_F(LectureTest, ChartSlidesAreDrawnAheadSoTheStepReplotsNothing) {
         }
         EXPECT_EQ(checked, 3);
     }
+}
+#endif
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+// A chart's picture drawn on another view is shown only for what it was drawn from: the same
+// stream count, the same results (a measurement's answer, or results made without one, which the
+// view's texts tell apart), at the same size; anything else replots. The picture is what the
+// other view's own replot painted.
+TEST(ExperimentChartPictures, APictureIsShownOnlyForTheSameCountResultsAndSize) {
+    const auto settle = [] {
+        for (int pass = 0; pass < 8; ++pass) {
+            QApplication::processEvents();
+        }
+    };
+    StreamsView drawn;
+    StreamsView shown;
+    for (StreamsView* view : {&drawn, &shown}) {
+        view->resize(1000, 800);
+        view->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(view));
+    }
+    int replots = 0;
+    for (QCustomPlot* chart : shown.charts()) {
+        QObject::connect(chart, &QCustomPlot::afterReplot, chart, [&replots] { ++replots; });
+    }
+    drawn.setStreamCount(2);
+    shown.setStreamCount(4);
+    settle();
+    shown.adoptChartPictures(drawn.chartPictures());
+    replots = 0;
+    shown.setStreamCount(2);
+    settle();
+    EXPECT_EQ(replots, 0);
+    EXPECT_TRUE(shown.chartsPaintedFromPictures());
+    EXPECT_EQ(shown.grab().toImage(), drawn.grab().toImage());
+    shown.setStreamCount(8); // another count: replotted
+    settle();
+    EXPECT_GT(replots, 0);
+    EXPECT_FALSE(shown.chartsPaintedFromPictures());
+
+    // Results made without a measurement's answer, with other numbers.
+    StreamsResults first = readRecordedResults(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json"), readStreamsResults);
+    first.answer = {};
+    StreamsResults second = first;
+    for (StreamsRunData& run : second.runs) {
+        run.totalMs *= 1.5;
+        run.speedup /= 1.5;
+    }
+    drawn.setResults(first);
+    shown.setResults(second);
+    shown.setStreamCount(2);
+    settle();
+    ASSERT_NE(drawn.summaryLabel()->text(), shown.summaryLabel()->text());
+    shown.adoptChartPictures(drawn.chartPictures());
+    replots = 0;
+    shown.setStreamCount(4);
+    shown.setStreamCount(2);
+    settle();
+    EXPECT_GT(replots, 0) << "a picture of other results was shown";
+    EXPECT_FALSE(shown.chartsPaintedFromPictures());
+    replots = 0;
+    shown.setResults(first); // the picture's results: shown again, no replot
+    settle();
+    EXPECT_EQ(replots, 0);
+    EXPECT_TRUE(shown.chartsPaintedFromPictures());
+    EXPECT_EQ(shown.grab().toImage(), drawn.grab().toImage());
+    shown.resize(1000, 700); // another size: replotted
+    settle();
+    EXPECT_GT(replots, 0);
+    EXPECT_FALSE(shown.chartsPaintedFromPictures());
 }
 #endif
 

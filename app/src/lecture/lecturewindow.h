@@ -166,6 +166,7 @@ private:
     /// (ExperimentView::adoptChartPictures): the step then copies them instead of laying the
     /// charts out and replotting them. On a streams slide its reveals too (each stream count).
     void prepareExperimentCharts(int index);
+    /// One view's charts of slide `index`, as they will show with `revealed` steps.
     void prepareExperimentChart(int index, const QString& name, int revealed);
     /// The stream count a streams slide shows with `revealed` steps, and its step line then.
     static int streamsSlideCount(int revealed);

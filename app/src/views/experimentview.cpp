@@ -423,6 +423,11 @@ QString ExperimentView::chartKey(std::size_t index) const {
     }
     QStringList key{QString::fromLatin1(metaObject()->className()), QString::number(index), state,
                     font().toString(), m_charts[index]->font().toString()};
+    // The title and summary the view computed from the same numbers (results made without a
+    // measurement's answer have the same digest).
+    for (const QLabel* label : {m_title, m_summaryLabel}) {
+        key << (label != nullptr ? label->text() : QString());
+    }
     // Every colour of the view's palette (fillChart() draws with the palette's).
     const QPalette& colours = palette();
     for (int role = 0; role < QPalette::NColorRoles; ++role) {
