@@ -417,6 +417,7 @@ QString ExperimentView::answerDigest(const QJsonObject* answer) {
 }
 
 QString ExperimentView::chartKey(std::size_t index) const {
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const QString state = chartStateKey();
     if (state.isEmpty() || index >= m_charts.size() || m_charts[index] == nullptr) {
         return {};
@@ -435,6 +436,10 @@ QString ExperimentView::chartKey(std::size_t index) const {
             colours.color(QPalette::Active, static_cast<QPalette::ColorRole>(role)).rgba64(), 16);
     }
     return key.join(QLatin1Char('\n'));
+#else
+    Q_UNUSED(index);
+    return {};
+#endif
 }
 
 std::vector<ExperimentView::ChartPicture> ExperimentView::chartPictures() {
