@@ -8,6 +8,7 @@
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
+#include "views/experimentview.h"
 #include "views/gridview.h"
 #include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
@@ -716,6 +717,88 @@ void LectureWindow::prepareWarpPicture(int index) {
     warp->adoptPicture(m_warpTwin->renderPicture(devicePixelRatioF()), m_warpTwin->pictureKey());
 }
 
+void LectureWindow::prepareExperimentCharts(int index) {
+    if (index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    for (const QString& name : slideViews(m_deck.slides[static_cast<std::size_t>(index)])) {
+        if (name != QLatin1String("streams") && name != QLatin1String("transfers") &&
+            name != QLatin1String("l2-persistence")) {
+            continue;
+        }
+        // The slide as it comes, then, on the streams slide, each stream count Space reveals
+        // (the presenter often steps on at once, with no pause on the slide to draw them in).
+        const int reveals = name == QLatin1String("streams") ? 3 : 0;
+        for (int revealed = 0; revealed <= reveals; ++revealed) {
+            prepareExperimentChart(index, name, revealed);
+        }
+    }
+}
+
+void LectureWindow::prepareExperimentChart(int index, const QString& name, int revealed) {
+    const auto found = m_views.find(name);
+    if (found == m_views.end()) {
+        return;
+    }
+    auto* view = qobject_cast<ExperimentView*>(found->second);
+    const bool streams = name == QLatin1String("streams");
+    const QString stepLine = streams ? streamsStepText(revealed) : QString();
+    const QSize size = slideViewSizes(index, stepLine).at(name);
+    if (view == nullptr || size.isEmpty()) {
+        return;
+    }
+    ExperimentTwin& twin = m_experimentTwins[name];
+    if (twin.view == nullptr) {
+        // As viewWidget() makes the slide's view: in a scroll area that gives it the panel,
+        // Measure and the status line hidden.
+        twin.host = std::make_unique<QWidget>();
+        if (streams) {
+            twin.view = new StreamsView;
+        } else if (name == QLatin1String("transfers")) {
+            twin.view = new TransfersView;
+        } else {
+            twin.view = new L2PersistenceView;
+        }
+        twin.view->setObjectName(name + QStringLiteral("Twin"));
+        twin.view->runButton()->hide();
+        twin.view->statusLabel()->hide();
+        auto* area = wrapInScrollArea(twin.view, twin.host.get());
+        area->setWidgetResizable(true);
+        twin.frame = area;
+    }
+    // The slide's results, colours, type at that width and stream count.
+    if (streams) {
+        auto* twinStreams = static_cast<StreamsView*>(twin.view);
+        twinStreams->setResults(m_streamsResults);
+        twinStreams->setStreamCount(streamsSlideCount(revealed));
+    } else if (name == QLatin1String("transfers")) {
+        static_cast<TransfersView*>(twin.view)->setResults(m_transferResults);
+    } else {
+        static_cast<L2PersistenceView*>(twin.view)->setResults(m_l2PersistenceResults);
+    }
+    twin.host->setPalette(palette());
+    twin.view->setFont(viewFont(name, size.width()));
+    twin.frame->resize(size);
+    for (int pass = 0; pass < 3; ++pass) {
+        // Never shown: its resizes and layout requests delivered as showing it would (the
+        // frame places the viewport, which sizes the view, whose layout sizes the charts).
+        sendPendingResizes(twin.frame);
+        QCoreApplication::sendPostedEvents(twin.frame);
+        for (QWidget* child : twin.frame->findChildren<QWidget*>()) {
+            QCoreApplication::sendPostedEvents(child, QEvent::LayoutRequest);
+        }
+        sendPendingResizes(twin.frame);
+    }
+    if (!view->holdsChartPicturesOf(*twin.view)) {
+        view->adoptChartPictures(twin.view->chartPictures());
+    }
+    if (streams && revealed == 0 && !view->isVisible()) {
+        // The slide's view, hidden, shows its first stream count already (its title and
+        // summary with it): the step then sets no text and lays nothing out again for them.
+        static_cast<StreamsView*>(view)->setStreamCount(streamsSlideCount(0));
+    }
+}
+
 QString LectureWindow::counterText() const {
     return QStringLiteral("%1 / %2").arg(m_slide + 1).arg(slideCount());
 }
@@ -736,7 +819,7 @@ QString LectureWindow::stepText() const {
                    : tr("Space: the model's count per warp, then this GPU's bars");
     }
     if (m_revealed == 0 && m_stepView == QLatin1String("streams")) {
-        return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
+        return streamsStepText(0);
     }
     if (m_revealed == 0) {
         return m_stepView == QLatin1String("bank")
@@ -927,6 +1010,7 @@ bool LectureWindow::event(QEvent* event) {
         }
         const int next = slideAfter(m_slide);
         prepareSlideTexts(next);
+        prepareExperimentCharts(next);
         prepareSlideViews(next, {});
         prepareNotesChart(next);
         prepareWarpPicture(next);
@@ -937,6 +1021,13 @@ bool LectureWindow::event(QEvent* event) {
         // stay at the sizes it gives them.
         if (const int afterNext = slideAfter(next); afterNext >= 0 && afterNext != m_slide) {
             prepareSlideTexts(afterNext);
+            prepareExperimentCharts(afterNext);
+            if (!slideViews(m_deck.slides[static_cast<std::size_t>(next)])
+                     .contains(QStringLiteral("warp"))) {
+                // The warp view keeps one picture: the slide after a chart slide's, when the
+                // chart slide is stepped through at once (the L2 window's, after the streams').
+                prepareWarpPicture(afterNext);
+            }
             prepareSlideViews(afterNext, slideViews(m_deck.slides[static_cast<std::size_t>(next)]));
             prepareNotesChart(afterNext);
         }

@@ -29,6 +29,7 @@ class QLabel;
 namespace warpscope::app {
 
 class BankView;
+class ExperimentView;
 class GridView;
 class KernelMeasurementStore;
 class LaneHighlight;
@@ -159,6 +160,17 @@ private:
     /// view (WarpView::adoptPicture): the step then copies it instead of drawing lanes and
     /// sectors. The picture of the slide before is let go (one is kept).
     void prepareWarpPicture(int index);
+    /// Draw slide `index`'s experiment charts (streams, transfers, L2 persistence) ahead, as the
+    /// slide will show them with `revealed` steps, on hidden twins of the views at the sizes the
+    /// slide gives them, and give the pictures to the slide's views
+    /// (ExperimentView::adoptChartPictures): the step then copies them instead of laying the
+    /// charts out and replotting them. On a streams slide its reveals too (each stream count).
+    void prepareExperimentCharts(int index);
+    /// One view's charts of slide `index`, as they will show with `revealed` steps.
+    void prepareExperimentChart(int index, const QString& name, int revealed);
+    /// The stream count a streams slide shows with `revealed` steps, and its step line then.
+    static int streamsSlideCount(int revealed);
+    QString streamsStepText(int revealed) const;
     /// The notes view's status line on a slide.
     QString notesStatus(const NotesComparison& comparison) const;
     /// The window's type at `pixels` (at a window 1080 pixels high).
@@ -200,6 +212,14 @@ private:
     PatternDocument* m_warpTwinDocument = nullptr;
     WarpView* m_warpTwin = nullptr;
     QWidget* m_warpTwinFrame = nullptr;
+    /// Hidden experiment views (streams, transfers, L2 persistence), each in a scroll area in a
+    /// window never shown, on which prepareExperimentCharts() draws the next slide's charts.
+    struct ExperimentTwin {
+        std::unique_ptr<QWidget> host;
+        ExperimentView* view = nullptr;
+        QWidget* frame = nullptr;
+    };
+    std::map<QString, ExperimentTwin> m_experimentTwins;
     QStringList m_placedViews; // the views in the layout now, in order
     QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are
     KernelMeasurementStore* m_kernelMeasurements;

@@ -27,6 +27,26 @@ constexpr int kStreamsSlideCounts[] = {1, 2, 4, 8};
 
 } // namespace
 
+int LectureWindow::streamsSlideCount(int revealed) {
+    const int last = static_cast<int>(std::size(kStreamsSlideCounts)) - 1;
+    return kStreamsSlideCounts[static_cast<std::size_t>(std::clamp(revealed, 0, last))];
+}
+
+QString LectureWindow::streamsStepText(int revealed) const {
+    if (revealed <= 0) {
+        return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
+    }
+    // The results the slide's streams view draws (setStreamsResults() gives it these).
+    const StreamsResults* results = m_streamsResults ? &*m_streamsResults : nullptr;
+    const int n = streamsSlideCount(revealed);
+    const StreamsComparison c = compareStreams(results, n);
+    const QString model = QLocale::c().toString(c.predicted.speedup, 'f', 2);
+    return c.measuredSpeedup ? tr("%1 streams: %2× on this GPU, %3× by the model")
+                                   .arg(n)
+                                   .arg(QLocale::c().toString(*c.measuredSpeedup, 'f', 2), model)
+                             : tr("%1 streams: %2× by the model").arg(n).arg(model);
+}
+
 void LectureWindow::computeSteps() {
     m_steps.clear();
     m_stepView.clear();
@@ -37,21 +57,8 @@ void LectureWindow::computeSteps() {
     for (const QString& name : shownViews()) {
         if (name == QLatin1String("streams")) {
             // The streams slide: one stream (nothing overlaps), then 2, 4 and 8 (the pipeline).
-            const auto found = m_views.find(name);
-            const auto* view =
-                found != m_views.end() ? static_cast<StreamsView*>(found->second) : nullptr;
-            const StreamsResults* results =
-                view != nullptr && view->results() ? &*view->results() : nullptr;
-            for (std::size_t i = 1; i < std::size(kStreamsSlideCounts); ++i) {
-                const int n = kStreamsSlideCounts[i];
-                const StreamsComparison c = compareStreams(results, n);
-                const QString model = QLocale::c().toString(c.predicted.speedup, 'f', 2);
-                m_steps.push_back(
-                    Step{0, c.measuredSpeedup
-                                ? tr("%1 streams: %2× on this GPU, %3× by the model")
-                                      .arg(n)
-                                      .arg(QLocale::c().toString(*c.measuredSpeedup, 'f', 2), model)
-                                : tr("%1 streams: %2× by the model").arg(n).arg(model)});
+            for (int i = 1; i < static_cast<int>(std::size(kStreamsSlideCounts)); ++i) {
+                m_steps.push_back(Step{0, streamsStepText(i)});
             }
             m_stepView = name;
             return;
@@ -181,8 +188,9 @@ void LectureWindow::applyReveal() {
             static_cast<BankView*>(view)->setRevealCount(count);
         } else if (name == QLatin1String("notes")) {
             static_cast<NotesView*>(view)->setRevealedSeries(count);
-        } else if (name == QLatin1String("streams")) {
+        } else if (name == QLatin1String("streams") && shownViews().contains(name)) {
             // Nothing revealed: one stream; each step the next count; not stepped: the last.
+            // (Hidden, it keeps the count prepareExperimentChart() gave it for its next slide.)
             const int last = static_cast<int>(std::size(kStreamsSlideCounts)) - 1;
             const int step = count < 0 ? last : std::min(count, last);
             static_cast<StreamsView*>(view)->setStreamCount(

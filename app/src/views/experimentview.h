@@ -4,6 +4,7 @@
 // view adds its own controls, fills its charts and writes its texts.
 #pragma once
 
+#include <QImage>
 #include <QPointF>
 #include <QString>
 #include <QWidget>
@@ -14,6 +15,7 @@
 class QBoxLayout;
 class QCustomPlot;
 class QHBoxLayout;
+class QJsonObject;
 class QLabel;
 class QPainter;
 class QProgressBar;
@@ -42,6 +44,29 @@ public:
     void render(QPainter& painter, QSize size);
     /// Write that figure to `path` (.svg, .pdf or .png by its suffix); false with `error` set.
     bool exportFigure(const QString& path, QSize size, QString* error);
+
+    /// The charts, top to bottom (nulls in builds without QCustomPlot).
+    const std::vector<QCustomPlot*>& charts() const { return m_charts; }
+    /// One chart drawn as one picture (QCustomPlot's background and layers composed, at the
+    /// chart's size and device pixel ratio), with a key of everything it is drawn from (the
+    /// view's class, the chart's place, chartStateKey(), the palette's colours, the fonts).
+    struct ChartPicture {
+        QString key;
+        QImage image;
+    };
+    /// Each chart replotted at its size now and drawn as a picture, in the charts' order (an
+    /// empty picture where there is none: no QCustomPlot, or a view with no chartStateKey()).
+    /// Lecture mode draws the next slide's charts ahead on a twin view.
+    std::vector<ChartPicture> chartPictures();
+    /// Keep these pictures (a few per chart, in the charts' order): whenever a chart comes to
+    /// show what a picture of it shows, at its size and ratio, its paint copies the picture and
+    /// the chart is not replotted.
+    void adoptChartPictures(std::vector<ChartPicture> pictures);
+    /// Whether this view holds, for every chart, a picture of what `twin`'s shows now at its
+    /// size (then `twin` need not be replotted to draw them again).
+    bool holdsChartPicturesOf(const ExperimentView& twin) const;
+    /// Whether every chart's last paint copied an adopted picture (false without charts).
+    bool chartsPaintedFromPictures() const;
 
 signals:
     void runRequested();
@@ -87,6 +112,16 @@ protected:
     virtual void refresh() = 0;
     /// The charts again (the palette changed).
     virtual void fillChart() = 0;
+    /// Replot `chart` (one of addCharts()') once, in the next pass of the event loop, after
+    /// fillChart() changed it: not while it is hidden (it is replotted when shown), and not at
+    /// all when a picture of what it now shows, at its size, was adopted.
+    void requestChartReplot(QCustomPlot* chart);
+    /// What the charts are drawn from besides the palette, the fonts and the size: the results
+    /// and the view's own choices (the stream count, the quantity), for the pictures' keys.
+    /// Empty (the default): no pictures, the charts are always replotted.
+    virtual QString chartStateKey() const { return {}; }
+    /// A digest of a measurement's answer (`answer` null: none), for chartStateKey().
+    static QString answerDigest(const QJsonObject* answer);
 
     void changeEvent(QEvent* event) override;
     /// The charts' tick, axis-title and legend fonts from the view's font (set by a slide).
@@ -105,6 +140,8 @@ protected:
 
 private:
     void renderFigure(QPainter& painter, QSize size, bool vectorChart);
+    /// The key of what chart `index` shows now (empty: no pictures).
+    QString chartKey(std::size_t index) const;
 
     QString m_prefix;
     std::vector<QCustomPlot*> m_charts;

@@ -354,7 +354,7 @@ void L2PersistenceView::fillChart() {
     }
     styleChartLegend(m_plot, colors);
     putLegendUnderChart(m_plot, 4); // rows of four, fewer where they do not fit
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    requestChartReplot(m_plot);
 #endif
 }
 
@@ -401,6 +401,14 @@ QString L2PersistenceView::pointText(const L2PersistenceResults& results,
                          formatL2Bytes(results.setAsideBytes));
     }
     return text;
+}
+
+QString L2PersistenceView::chartStateKey() const {
+    // fillChart() draws the results (or the model) as the quantity and the axis choose.
+    return QStringLiteral("quantity %1, axis %2, results %3")
+        .arg(static_cast<int>(m_quantity))
+        .arg(static_cast<int>(m_axis))
+        .arg(answerDigest(m_results ? &m_results->answer : nullptr));
 }
 
 QString L2PersistenceView::hoverText(const QPointF& pixel) const {

@@ -52,6 +52,7 @@ public:
 private:
     void refresh() override;
     void fillChart() override;
+    QString chartStateKey() const override;
     double valueOf(const L2PointData& point, bool model) const;
     double xOf(const L2PointData& point) const;
 

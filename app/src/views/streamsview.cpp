@@ -253,7 +253,7 @@ void StreamsView::fillTimeline() {
     }
     styleChartLegend(m_timeline, colors);
     putLegendUnderChart(m_timeline, 8);
-    m_timeline->replot(QCustomPlot::rpQueuedReplot);
+    requestChartReplot(m_timeline);
 #endif
 }
 
@@ -321,8 +321,15 @@ void StreamsView::fillSpeedup() {
     m_speedup->yAxis->setLabel(tr("speed-up (×)"));
     styleChartLegend(m_speedup, colors);
     m_speedup->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    m_speedup->replot(QCustomPlot::rpQueuedReplot);
+    requestChartReplot(m_speedup);
 #endif
+}
+
+QString StreamsView::chartStateKey() const {
+    // fillChart() draws the results (or the model alone) for the stream count.
+    return QStringLiteral("%1 streams, results %2")
+        .arg(streamCount())
+        .arg(answerDigest(m_results ? &m_results->answer : nullptr));
 }
 
 QString StreamsView::timelineHoverText(const QPointF& pixel) const {

@@ -55,6 +55,7 @@ public:
 private:
     void refresh() override;
     void fillChart() override;
+    QString chartStateKey() const override;
     void fillTimeline();
     void fillSpeedup();
 

@@ -262,7 +262,7 @@ void TransfersView::fillChart() {
            colors.warning);
     styleChartLegend(m_plot, colors);
     putLegendUnderChart(m_plot, 4);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    requestChartReplot(m_plot);
 #endif
 }
 
@@ -281,6 +281,11 @@ QString TransfersView::pointText(const TransferCurveData& curve, const TransferP
         text += QLatin1Char('\n') + tr("GB/s counts %1").arg(curve.counts);
     }
     return text;
+}
+
+QString TransfersView::chartStateKey() const {
+    // fillChart() draws the results (or the notes' lines alone).
+    return QStringLiteral("results %1").arg(answerDigest(m_results ? &m_results->answer : nullptr));
 }
 
 QString TransfersView::hoverText(const QPointF& pixel) const {

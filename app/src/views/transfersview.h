@@ -41,6 +41,7 @@ public:
 private:
     void refresh() override;
     void fillChart() override;
+    QString chartStateKey() const override;
 
     std::optional<TransferResults> m_results;
     TransferSummary m_summary;
