@@ -18,11 +18,13 @@
 #include "views/transfersview.h"
 #include "views/viewpainting.h"
 #include "views/viewscrollarea.h"
+#include "views/warplayout.h"
 #include "views/warpview.h"
 
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QImage>
@@ -573,7 +575,7 @@ std::map<QString, QSize> LectureWindow::slideViewSizes(int index, const QString&
     int drawings = 0;
     for (const QString& name : names) {
         if (name == QLatin1String("metrics")) {
-            shared -= viewWidget(name)->width();
+            shared -= metricsWidth(index);
         } else {
             ++drawings;
         }
@@ -581,9 +583,8 @@ std::map<QString, QSize> LectureWindow::slideViewSizes(int index, const QString&
     const int drawingWidth = drawings > 0 ? std::max(1, shared / drawings) : 0;
     std::map<QString, QSize> sizes;
     for (const QString& name : names) {
-        sizes[name] =
-            QSize(name == QLatin1String("metrics") ? viewWidget(name)->width() : drawingWidth,
-                  area.height());
+        sizes[name] = QSize(name == QLatin1String("metrics") ? metricsWidth(index) : drawingWidth,
+                            area.height());
     }
     return sizes;
 }
@@ -714,6 +715,116 @@ void LectureWindow::prepareWarpPicture(int index) {
     }
     m_warpTwin->setRevealCount(revealCount);
     warp->adoptPicture(m_warpTwin->renderPicture(devicePixelRatioF()), m_warpTwin->pictureKey());
+}
+
+bool LectureWindow::loadSlideTwin(int index) {
+    if (m_slideTwinHost == nullptr) {
+        m_slideTwinHost = std::make_unique<QWidget>();
+        m_slideTwinDocument = new PatternDocument(m_slideTwinHost.get());
+    }
+    if (index != m_slideTwinIndex) {
+        const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+        NamedPattern pattern = slide.pattern;
+        pattern.title = slide.title.empty() ? pattern.title : slide.title;
+        pattern.caption.clear();
+        Session session;
+        session.entries.push_back(SessionEntry{pattern, {}});
+        m_slideTwinValid = !m_slideTwinDocument->loadSession(session);
+        m_slideTwinIndex = index;
+    }
+    return m_slideTwinValid;
+}
+
+int LectureWindow::metricsWidth(int index) {
+    QWidget* table = viewWidget(QStringLiteral("metrics"));
+    if (index == m_slide || !loadSlideTwin(index)) {
+        return table->width();
+    }
+    if (m_metricsTwin == nullptr) {
+        // As viewWidget() makes the slide's table, in the same order, as far as its width goes.
+        m_metricsTwin = new QTableView(m_slideTwinHost.get());
+        m_metricsTwin->verticalHeader()->hide();
+        m_metricsTwin->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        m_metricsTwin->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
+        m_metricsTwin->setModel(new MetricsTableModel(m_slideTwinDocument, m_metricsTwin));
+        m_metricsTwin->setWordWrap(false);
+        m_metricsTwin->setFrameShape(QFrame::NoFrame);
+    }
+    m_metricsTwin->setFont(m_views.at(QStringLiteral("metrics"))->font());
+    fitMetricsTable(m_metricsTwin);
+    return m_metricsTwin->minimumWidth();
+}
+
+void LectureWindow::prepareBankPicture(int index) {
+    const auto found = m_views.find(QStringLiteral("bank"));
+    if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    auto* bank = static_cast<BankView*>(found->second);
+    bank->dropPicture(); // the current slide's, copied already: one picture at most
+    const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(index)]);
+    if (!names.contains(QStringLiteral("bank"))) {
+        return;
+    }
+    const QSize size = slideViewSizes(index).at(QStringLiteral("bank"));
+    if (size.isEmpty() || !loadSlideTwin(index)) {
+        return; // an error: the slide shows it, nothing to draw ahead
+    }
+    if (m_bankTwin == nullptr) {
+        m_bankTwin = new BankView(m_slideTwinDocument, new LaneHighlight(m_slideTwinHost.get()));
+        m_bankTwin->setObjectName(QStringLiteral("bankTwin"));
+        m_bankTwinFrame = wrapInScrollArea(m_bankTwin, m_slideTwinHost.get());
+    }
+    // The twin as the slide's bank view will be: this window's colours, its type at that width,
+    // laid out in a frame of that size (its scroll bars as they will be).
+    m_slideTwinHost->setPalette(palette());
+    m_bankTwin->setFont(viewFont(QStringLiteral("bank"), size.width()));
+    m_bankTwinFrame->resize(size);
+    for (int pass = 0; pass < 3; ++pass) {
+        // As prepareWarpPicture(): the resizes showing would deliver, and the scroll area's
+        // queued scroll-bar call and layout requests.
+        sendPendingResizes(m_bankTwinFrame);
+        QCoreApplication::sendPostedEvents(m_bankTwinFrame);
+        for (QWidget* child : m_bankTwinFrame->findChildren<QWidget*>()) {
+            QCoreApplication::sendPostedEvents(child);
+        }
+    }
+    // Nothing revealed when the bank view is the one the slide steps through (computeSteps():
+    // the first warp view with lines or transactions, or bank view with wavefronts).
+    int revealCount = -1;
+    const auto& evaluation = m_slideTwinDocument->evaluation();
+    for (const QString& name : names) {
+        if (name == QLatin1String("streams") || name == QLatin1String("notes") || !evaluation) {
+            break;
+        }
+        if (name == QLatin1String("warp")) {
+            if (!WarpLayout::compute(*evaluation, size.width(), QFontMetricsF(m_bankTwin->font()),
+                                     true)
+                     .listRows.empty()) {
+                break; // the warp view steps
+            }
+        } else if (name == QLatin1String("bank")) {
+            if (evaluation->modern.shared && !evaluation->modern.shared->wavefrontList.empty()) {
+                revealCount = 0;
+            }
+            break;
+        }
+    }
+    m_bankTwin->setRevealCount(revealCount);
+    bank->adoptPicture(m_bankTwin->renderPicture(devicePixelRatioF()), m_bankTwin->pictureKey());
+}
+
+void LectureWindow::prepareViewPicturesBeyond(int next, int afterNext) {
+    if (next < 0 || afterNext < 0 || afterNext == m_slide) {
+        return;
+    }
+    const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(next)]);
+    if (!names.contains(QStringLiteral("warp"))) {
+        prepareWarpPicture(afterNext);
+    }
+    if (!names.contains(QStringLiteral("bank"))) {
+        prepareBankPicture(afterNext);
+    }
 }
 
 QString LectureWindow::counterText() const {
@@ -930,6 +1041,7 @@ bool LectureWindow::event(QEvent* event) {
         prepareSlideViews(next, {});
         prepareNotesChart(next);
         prepareWarpPicture(next);
+        prepareBankPicture(next);
         // And the slide after that one: a slide with nothing to reveal (the transfers slide) is
         // often left at once, with no pause in which to prepare what follows it. Its pictures
         // are kept beside this slide's and the next one's (SlideTextLabel keeps four), so the
@@ -939,6 +1051,7 @@ bool LectureWindow::event(QEvent* event) {
             prepareSlideTexts(afterNext);
             prepareSlideViews(afterNext, slideViews(m_deck.slides[static_cast<std::size_t>(next)]));
             prepareNotesChart(afterNext);
+            prepareViewPicturesBeyond(next, afterNext);
         }
         return true;
     }
