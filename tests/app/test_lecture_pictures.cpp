@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QImage>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTest>
 
 #include <algorithm>
@@ -129,6 +130,74 @@ TEST_F(LecturePictureTest, BankViewsAreDrawnAheadSoTheStepCopiesAPicture) {
         EXPECT_GE(checked, 9);
         EXPECT_GE(bankToBank, 7);
         EXPECT_GE(besideWarp, 1);
+    }
+}
+
+/// Counts the frames a window gets (its UpdateRequest events).
+class FrameCounter : public QObject {
+public:
+    explicit FrameCounter(QWidget* window) : m_window(window) { window->installEventFilter(this); }
+    ~FrameCounter() override { m_window->removeEventFilter(this); }
+    int frames = 0;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == m_window && event->type() == QEvent::UpdateRequest) {
+            ++frames;
+        }
+        return false;
+    }
+
+private:
+    QWidget* m_window;
+};
+
+TEST_F(LecturePictureTest, AStepShowsTheSlideInOneFrameScrollBarsAndTableColumnsIncluded) {
+    // A scroll bar that appears (the tall warp and bank views), the metrics table's columns
+    // fitted to the next slide's numbers: laid out in the step, not in a second frame after it.
+    // Slides whose views draw later by design are left out: the grid view (computed on a worker)
+    // and the measured charts (streams, transfers, L2 window).
+    for (const QSize size : {QSize(1600, 900), QSize(3840, 2160)}) {
+        SCOPED_TRACE(QStringLiteral("%1 x %2").arg(size.width()).arg(size.height()).toStdString());
+        lecture->resize(size);
+        settle();
+        int checked = 0;
+        int scrollBarsShown = 0;
+        QStringList twice;
+        for (int slide = 1; slide < lecture->slideCount(); ++slide) {
+            const DeckSlide& shown = deck.slides[static_cast<std::size_t>(slide)];
+            const DeckSlide& before = deck.slides[static_cast<std::size_t>(slide - 1)];
+            bool later = false;
+            for (const char* view : {"grid", "streams", "transfers", "l2-persistence"}) {
+                later = later || shows(shown, view) || shows(before, view);
+            }
+            if (later) {
+                continue;
+            }
+            ++checked;
+            lecture->setSlide(slide - 1);
+            settle();
+            const auto barsShown = [&] {
+                int bars = 0;
+                for (QScrollArea* area : lecture->findChildren<QScrollArea*>()) {
+                    bars += area->isVisible() && area->verticalScrollBar()->isVisible() ? 1 : 0;
+                }
+                return bars;
+            };
+            const int barsBefore = barsShown();
+            FrameCounter counter(lecture.get());
+            lecture->nextSlide();
+            settle();
+            scrollBarsShown += barsShown() > barsBefore ? 1 : 0;
+            if (counter.frames > 1) {
+                twice << QStringLiteral("%1 (%2 frames)").arg(slide).arg(counter.frames);
+            }
+        }
+        EXPECT_GE(checked, 30);
+        EXPECT_GE(scrollBarsShown, 3) << "no step brought a scroll bar: nothing tested";
+        EXPECT_TRUE(twice.isEmpty())
+            << "steps onto slides " << twice.join(QStringLiteral(", ")).toStdString()
+            << " took more than one frame";
     }
 }
 

@@ -21,6 +21,9 @@
 #include "views/warplayout.h"
 #include "views/warpview.h"
 
+#include <QAbstractEventDispatcher>
+#include <QAbstractItemView>
+#include <QAbstractScrollArea>
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QFile>
@@ -37,6 +40,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimerEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -248,6 +252,7 @@ void LectureWindow::setSlide(int index) {
         m_step->setText(
             tr("This slide cannot be shown: %1").arg(QString::fromStdString(error->describe())));
     }
+    settleSlideLayout();
     m_prepareAfterFrame = true;
     emit slideChanged(m_slide);
 }
@@ -715,6 +720,44 @@ void LectureWindow::prepareWarpPicture(int index) {
     }
     m_warpTwin->setRevealCount(revealCount);
     warp->adoptPicture(m_warpTwin->renderPicture(devicePixelRatioF()), m_warpTwin->pictureKey());
+}
+
+void LectureWindow::settleSlideLayout() {
+    if (!isVisible()) {
+        return;
+    }
+    for (int pass = 0; pass < 3; ++pass) {
+        // The layout requests the step posted (the window's, the scroll areas'), then the scroll
+        // areas' queued call that shows or hides a scroll bar for the view's new size, which
+        // may post layout requests again.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        for (const QString& name : m_placedViews) {
+            if (auto* area = qobject_cast<QAbstractScrollArea*>(m_frames.at(name))) {
+                QCoreApplication::sendPostedEvents(area, QEvent::MetaCall);
+            }
+        }
+    }
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    // An item view (the metrics table, its headers) lays its items out and repaints resized
+    // columns on zero timers after a change: after the step's frame, with a second frame. Their
+    // time is now, before the frame.
+    if (QAbstractEventDispatcher* dispatcher = QAbstractEventDispatcher::instance()) {
+        for (QAbstractItemView* view : m_viewArea->findChildren<QAbstractItemView*>()) {
+            if (!view->isVisible()) {
+                continue;
+            }
+            for (const QAbstractEventDispatcher::TimerInfo& timer :
+                 dispatcher->registeredTimers(view)) {
+                if (timer.interval == 0) {
+                    QTimerEvent event(timer.timerId);
+                    QCoreApplication::sendEvent(view, &event);
+                }
+            }
+        }
+    }
+    // A widget shown (a scroll bar, a slide's frame) posts itself a repaint of its own; delivered
+    // after the step's frame it made a second frame.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::UpdateLater);
 }
 
 bool LectureWindow::loadSlideTwin(int index) {

@@ -177,6 +177,11 @@ private:
     /// Load slide `index`'s pattern into the view twins' document (made when first needed), as
     /// setSlide() loads it; false when the pattern has an error.
     bool loadSlideTwin(int index);
+    /// At the end of a step: lay the window out now, and let the views' scroll areas show or
+    /// hide their scroll bars now (a queued call of theirs) and lay out again, so that the step's
+    /// first frame shows the slide as it stays. Otherwise a scroll bar that appears asks for a
+    /// second layout pass after that frame, and a second frame.
+    void settleSlideLayout();
     /// The notes view's status line on a slide.
     QString notesStatus(const NotesComparison& comparison) const;
     /// The window's type at `pixels` (at a window 1080 pixels high).
