@@ -14,6 +14,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -125,12 +126,16 @@ QSizeF BankView::computeLayout(qreal width) {
     const qreal phaseLaneWidth = cellWidth;
     const bool hasFusionNote = access.kind.widthBytes > kBankWordBytes;
     const qreal bracketHeight = lineHeight + 8;
-    m_phaseRect = QRectF(kMargin, y, width - 2 * kMargin,
-                         lineHeight + 28 + bracketHeight + (hasFusionNote ? lineHeight + 6 : 0));
+    // The lane boxes hold a number in the view's type: 22 px, or taller where the type is (a
+    // lecture slide at 3840 x 2160, where a 22 px row clipped the numbers and the "lanes" label).
+    const qreal laneHeight = std::max(22.0, std::ceil(lineHeight) + 4);
+    m_phaseRect =
+        QRectF(kMargin, y, width - 2 * kMargin,
+               lineHeight + laneHeight + 6 + bracketHeight + (hasFusionNote ? lineHeight + 6 : 0));
     for (int lane = 0; lane < kWarpSize; ++lane) {
         m_phaseLaneRects[static_cast<std::size_t>(lane)] =
             QRectF(kMargin + m_labelWidth + lane * phaseLaneWidth, y + lineHeight + 4,
-                   phaseLaneWidth - 2, 22);
+                   phaseLaneWidth - 2, laneHeight);
     }
     // A bracket under each phase's lanes (phases are runs of lanes: the warp, half- or
     // quarter-warps, or two of them fused), then the line saying why they are these.
@@ -578,7 +583,8 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
         painter.drawText(m_fusionRect, Qt::AlignLeft | Qt::AlignVCenter, content.fusionNote);
     }
     painter.setPen(colors.mutedText);
-    painter.drawText(QRectF(m_phaseRect.left(), m_phaseLaneRects[0].top(), m_labelWidth - 6, 22),
+    painter.drawText(QRectF(m_phaseRect.left(), m_phaseLaneRects[0].top(), m_labelWidth - 6,
+                            m_phaseLaneRects[0].height()),
                      Qt::AlignRight | Qt::AlignVCenter, tr("lanes"));
 
     // ---- Bank headers with the conflict degree ----
