@@ -19,11 +19,16 @@
 #include "views/transfersview.h"
 #include "views/viewpainting.h"
 #include "views/viewscrollarea.h"
+#include "views/warplayout.h"
 #include "views/warpview.h"
 
+#include <QAbstractEventDispatcher>
+#include <QAbstractItemView>
+#include <QAbstractScrollArea>
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QImage>
@@ -36,6 +41,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimerEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -247,6 +253,7 @@ void LectureWindow::setSlide(int index) {
         m_step->setText(
             tr("This slide cannot be shown: %1").arg(QString::fromStdString(error->describe())));
     }
+    settleSlideLayout();
     m_prepareAfterFrame = true;
     emit slideChanged(m_slide);
 }
@@ -574,7 +581,7 @@ std::map<QString, QSize> LectureWindow::slideViewSizes(int index, const QString&
     int drawings = 0;
     for (const QString& name : names) {
         if (name == QLatin1String("metrics")) {
-            shared -= viewWidget(name)->width();
+            shared -= metricsWidth(index);
         } else {
             ++drawings;
         }
@@ -582,9 +589,8 @@ std::map<QString, QSize> LectureWindow::slideViewSizes(int index, const QString&
     const int drawingWidth = drawings > 0 ? std::max(1, shared / drawings) : 0;
     std::map<QString, QSize> sizes;
     for (const QString& name : names) {
-        sizes[name] =
-            QSize(name == QLatin1String("metrics") ? viewWidget(name)->width() : drawingWidth,
-                  area.height());
+        sizes[name] = QSize(name == QLatin1String("metrics") ? metricsWidth(index) : drawingWidth,
+                            area.height());
     }
     return sizes;
 }
@@ -796,6 +802,154 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
         // The slide's view, hidden, shows its first stream count already (its title and
         // summary with it): the step then sets no text and lays nothing out again for them.
         static_cast<StreamsView*>(view)->setStreamCount(streamsSlideCount(0));
+    }
+}
+
+void LectureWindow::settleSlideLayout() {
+    if (!isVisible()) {
+        return;
+    }
+    for (int pass = 0; pass < 3; ++pass) {
+        // The layout requests the step posted (the window's, the scroll areas'), then the scroll
+        // areas' queued call that shows or hides a scroll bar for the view's new size, which
+        // may post layout requests again.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        for (const QString& name : m_placedViews) {
+            if (auto* area = qobject_cast<QAbstractScrollArea*>(m_frames.at(name))) {
+                QCoreApplication::sendPostedEvents(area, QEvent::MetaCall);
+            }
+        }
+    }
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    // An item view (the metrics table, its headers) lays its items out and repaints resized
+    // columns on zero timers after a change: after the step's frame, with a second frame. Their
+    // time is now, before the frame.
+    if (QAbstractEventDispatcher* dispatcher = QAbstractEventDispatcher::instance()) {
+        for (QAbstractItemView* view : m_viewArea->findChildren<QAbstractItemView*>()) {
+            if (!view->isVisible()) {
+                continue;
+            }
+            for (const QAbstractEventDispatcher::TimerInfo& timer :
+                 dispatcher->registeredTimers(view)) {
+                if (timer.interval == 0) {
+                    QTimerEvent event(timer.timerId);
+                    QCoreApplication::sendEvent(view, &event);
+                }
+            }
+        }
+    }
+    // A widget shown (a scroll bar, a slide's frame) posts itself a repaint of its own; delivered
+    // after the step's frame it made a second frame.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::UpdateLater);
+}
+
+bool LectureWindow::loadSlideTwin(int index) {
+    if (m_slideTwinHost == nullptr) {
+        m_slideTwinHost = std::make_unique<QWidget>();
+        m_slideTwinDocument = new PatternDocument(m_slideTwinHost.get());
+    }
+    if (index != m_slideTwinIndex) {
+        const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+        NamedPattern pattern = slide.pattern;
+        pattern.title = slide.title.empty() ? pattern.title : slide.title;
+        pattern.caption.clear();
+        Session session;
+        session.entries.push_back(SessionEntry{pattern, {}});
+        m_slideTwinValid = !m_slideTwinDocument->loadSession(session);
+        m_slideTwinIndex = index;
+    }
+    return m_slideTwinValid;
+}
+
+int LectureWindow::metricsWidth(int index) {
+    QWidget* table = viewWidget(QStringLiteral("metrics"));
+    if (index == m_slide || !loadSlideTwin(index)) {
+        return table->width();
+    }
+    if (m_metricsTwin == nullptr) {
+        // As viewWidget() makes the slide's table, in the same order, as far as its width goes.
+        m_metricsTwin = new QTableView(m_slideTwinHost.get());
+        m_metricsTwin->verticalHeader()->hide();
+        m_metricsTwin->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        m_metricsTwin->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
+        m_metricsTwin->setModel(new MetricsTableModel(m_slideTwinDocument, m_metricsTwin));
+        m_metricsTwin->setWordWrap(false);
+        m_metricsTwin->setFrameShape(QFrame::NoFrame);
+    }
+    m_metricsTwin->setFont(m_views.at(QStringLiteral("metrics"))->font());
+    fitMetricsTable(m_metricsTwin);
+    return m_metricsTwin->minimumWidth();
+}
+
+void LectureWindow::prepareBankPicture(int index) {
+    const auto found = m_views.find(QStringLiteral("bank"));
+    if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    auto* bank = static_cast<BankView*>(found->second);
+    bank->dropPicture(); // the current slide's, copied already: one picture at most
+    const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(index)]);
+    if (!names.contains(QStringLiteral("bank"))) {
+        return;
+    }
+    const QSize size = slideViewSizes(index).at(QStringLiteral("bank"));
+    if (size.isEmpty() || !loadSlideTwin(index)) {
+        return; // an error: the slide shows it, nothing to draw ahead
+    }
+    if (m_bankTwin == nullptr) {
+        m_bankTwin = new BankView(m_slideTwinDocument, new LaneHighlight(m_slideTwinHost.get()));
+        m_bankTwin->setObjectName(QStringLiteral("bankTwin"));
+        m_bankTwinFrame = wrapInScrollArea(m_bankTwin, m_slideTwinHost.get());
+    }
+    // The twin as the slide's bank view will be: this window's colours, its type at that width,
+    // laid out in a frame of that size (its scroll bars as they will be).
+    m_slideTwinHost->setPalette(palette());
+    m_bankTwin->setFont(viewFont(QStringLiteral("bank"), size.width()));
+    m_bankTwinFrame->resize(size);
+    for (int pass = 0; pass < 3; ++pass) {
+        // As prepareWarpPicture(): the resizes showing would deliver, and the scroll area's
+        // queued scroll-bar call and layout requests.
+        sendPendingResizes(m_bankTwinFrame);
+        QCoreApplication::sendPostedEvents(m_bankTwinFrame);
+        for (QWidget* child : m_bankTwinFrame->findChildren<QWidget*>()) {
+            QCoreApplication::sendPostedEvents(child);
+        }
+    }
+    // Nothing revealed when the bank view is the one the slide steps through (computeSteps():
+    // the first warp view with lines or transactions, or bank view with wavefronts).
+    int revealCount = -1;
+    const auto& evaluation = m_slideTwinDocument->evaluation();
+    for (const QString& name : names) {
+        if (name == QLatin1String("streams") || name == QLatin1String("notes") || !evaluation) {
+            break;
+        }
+        if (name == QLatin1String("warp")) {
+            if (!WarpLayout::compute(*evaluation, size.width(), QFontMetricsF(m_bankTwin->font()),
+                                     true)
+                     .listRows.empty()) {
+                break; // the warp view steps
+            }
+        } else if (name == QLatin1String("bank")) {
+            if (evaluation->modern.shared && !evaluation->modern.shared->wavefrontList.empty()) {
+                revealCount = 0;
+            }
+            break;
+        }
+    }
+    m_bankTwin->setRevealCount(revealCount);
+    bank->adoptPicture(m_bankTwin->renderPicture(devicePixelRatioF()), m_bankTwin->pictureKey());
+}
+
+void LectureWindow::prepareViewPicturesBeyond(int next, int afterNext) {
+    if (next < 0 || afterNext < 0 || afterNext == m_slide) {
+        return;
+    }
+    const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(next)]);
+    if (!names.contains(QStringLiteral("warp"))) {
+        prepareWarpPicture(afterNext);
+    }
+    if (!names.contains(QStringLiteral("bank"))) {
+        prepareBankPicture(afterNext);
     }
 }
 
@@ -1014,6 +1168,7 @@ bool LectureWindow::event(QEvent* event) {
         prepareSlideViews(next, {});
         prepareNotesChart(next);
         prepareWarpPicture(next);
+        prepareBankPicture(next);
         // And the slide after that one: a slide with nothing to reveal (the transfers slide) is
         // often left at once, with no pause in which to prepare what follows it. Its pictures
         // are kept beside this slide's and the next one's (SlideTextLabel keeps four), so the
@@ -1022,14 +1177,9 @@ bool LectureWindow::event(QEvent* event) {
         if (const int afterNext = slideAfter(next); afterNext >= 0 && afterNext != m_slide) {
             prepareSlideTexts(afterNext);
             prepareExperimentCharts(afterNext);
-            if (!slideViews(m_deck.slides[static_cast<std::size_t>(next)])
-                     .contains(QStringLiteral("warp"))) {
-                // The warp view keeps one picture: the slide after a chart slide's, when the
-                // chart slide is stepped through at once (the L2 window's, after the streams').
-                prepareWarpPicture(afterNext);
-            }
             prepareSlideViews(afterNext, slideViews(m_deck.slides[static_cast<std::size_t>(next)]));
             prepareNotesChart(afterNext);
+            prepareViewPicturesBeyond(next, afterNext);
         }
         return true;
     }

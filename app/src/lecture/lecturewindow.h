@@ -25,6 +25,7 @@
 
 class QHBoxLayout;
 class QLabel;
+class QTableView;
 
 namespace warpscope::app {
 
@@ -171,6 +172,28 @@ private:
     /// The stream count a streams slide shows with `revealed` steps, and its step line then.
     static int streamsSlideCount(int revealed);
     QString streamsStepText(int revealed) const;
+    /// Draw slide `index`'s bank view ahead, whole, as the slide will show it (its pattern, its
+    /// type, nothing revealed when it is the view the slide steps through, at the size its
+    /// layout will give the view's frame), on a hidden twin with a document of its own, and give
+    /// the picture to the bank view (BankView::adoptPicture), as prepareWarpPicture() does for
+    /// the warp view. The picture of the slide before is let go (one is kept).
+    void prepareBankPicture(int index);
+    /// After the next slide `next` is prepared: when it shows no warp (bank) view, draw that view
+    /// of slide `afterNext` ahead instead, so a slide left at once (the transfers slide) does
+    /// not leave the one after it undrawn.
+    void prepareViewPicturesBeyond(int next, int afterNext);
+    /// The width the metrics table will have on slide `index` (its columns fit that slide's
+    /// numbers): the table's own on the slide shown, else that of a hidden twin table given the
+    /// slide's pattern (in the view twins' document).
+    int metricsWidth(int index);
+    /// Load slide `index`'s pattern into the view twins' document (made when first needed), as
+    /// setSlide() loads it; false when the pattern has an error.
+    bool loadSlideTwin(int index);
+    /// At the end of a step: lay the window out now, and let the views' scroll areas show or
+    /// hide their scroll bars now (a queued call of theirs) and lay out again, so that the step's
+    /// first frame shows the slide as it stays. Otherwise a scroll bar that appears asks for a
+    /// second layout pass after that frame, and a second frame.
+    void settleSlideLayout();
     /// The notes view's status line on a slide.
     QString notesStatus(const NotesComparison& comparison) const;
     /// The window's type at `pixels` (at a window 1080 pixels high).
@@ -220,6 +243,17 @@ private:
         QWidget* frame = nullptr;
     };
     std::map<QString, ExperimentTwin> m_experimentTwins;
+    /// A hidden bank view in a scroll area and a hidden metrics table, on a document of their
+    /// own, in a window never shown: the next slide's bank view is drawn ahead on the one
+    /// (prepareBankPicture()), the next slide's metrics width measured on the other
+    /// (metricsWidth()); made when first needed. m_slideTwinIndex: the slide the document holds.
+    std::unique_ptr<QWidget> m_slideTwinHost;
+    PatternDocument* m_slideTwinDocument = nullptr;
+    int m_slideTwinIndex = -1;
+    bool m_slideTwinValid = false;
+    BankView* m_bankTwin = nullptr;
+    QWidget* m_bankTwinFrame = nullptr;
+    QTableView* m_metricsTwin = nullptr;
     QStringList m_placedViews; // the views in the layout now, in order
     QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are
     KernelMeasurementStore* m_kernelMeasurements;

@@ -8,11 +8,13 @@
 #include "views/viewpainting.h"
 
 #include <QFontMetricsF>
+#include <QHash>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -124,12 +126,16 @@ QSizeF BankView::computeLayout(qreal width) {
     const qreal phaseLaneWidth = cellWidth;
     const bool hasFusionNote = access.kind.widthBytes > kBankWordBytes;
     const qreal bracketHeight = lineHeight + 8;
-    m_phaseRect = QRectF(kMargin, y, width - 2 * kMargin,
-                         lineHeight + 28 + bracketHeight + (hasFusionNote ? lineHeight + 6 : 0));
+    // The lane boxes hold a number in the view's type: 22 px, or taller where the type is (a
+    // lecture slide at 3840 x 2160, where a 22 px row clipped the numbers and the "lanes" label).
+    const qreal laneHeight = std::max(22.0, std::ceil(lineHeight) + 4);
+    m_phaseRect =
+        QRectF(kMargin, y, width - 2 * kMargin,
+               lineHeight + laneHeight + 6 + bracketHeight + (hasFusionNote ? lineHeight + 6 : 0));
     for (int lane = 0; lane < kWarpSize; ++lane) {
         m_phaseLaneRects[static_cast<std::size_t>(lane)] =
             QRectF(kMargin + m_labelWidth + lane * phaseLaneWidth, y + lineHeight + 4,
-                   phaseLaneWidth - 2, 22);
+                   phaseLaneWidth - 2, laneHeight);
     }
     // A bracket under each phase's lanes (phases are runs of lanes: the warp, half- or
     // quarter-warps, or two of them fused), then the line saying why they are these.
@@ -373,8 +379,118 @@ BankContent BankView::content() const {
     return content;
 }
 
+namespace {
+
+std::size_t hashRect(std::size_t key, const QRectF& rect) {
+    return qHashMulti(key, rect.x(), rect.y(), rect.width(), rect.height());
+}
+
+} // namespace
+
+std::size_t BankView::pictureKey() const {
+    const auto& evaluation = m_document->evaluation();
+    std::size_t key = qHashMulti(0, width(), height(), font().key(), m_revealCount, m_mark.text,
+                                 m_mark.shortText, m_mark.mismatch, evaluation.has_value(),
+                                 m_shared, m_highlight->emphasisedLanes(), m_labelWidth);
+    const QPalette& colours = palette();
+    for (int role = 0; role < QPalette::NColorRoles; ++role) {
+        key = qHashMulti(key, colours.color(static_cast<QPalette::ColorRole>(role)).rgba());
+    }
+    if (!evaluation) {
+        return key;
+    }
+    // Every text the paint draws, and what picks a colour beside the texts.
+    const BankContent drawn = content();
+    key = qHashMulti(key, drawn.shared, drawn.title, drawn.note, drawn.noteIsWarning,
+                     drawn.phaseHeading, drawn.fusionNote, drawn.wavefrontHeading);
+    for (const QString& text : drawn.phaseLabels) {
+        key = qHashMulti(key, text);
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const auto index = static_cast<std::size_t>(lane);
+        key = qHashMulti(key, drawn.laneSplit[index], drawn.laneLabels[index],
+                         drawn.laneActive[index], drawn.lanePhase[index]);
+        key = hashRect(key, m_phaseLaneRects[index]);
+    }
+    for (int bank = 0; bank < kBankCount; ++bank) {
+        const auto index = static_cast<std::size_t>(bank);
+        key = qHashMulti(key, drawn.bankLabels[index], drawn.degreeLabels[index],
+                         m_bankDegree[index]);
+        key = hashRect(key, m_headerRects[index]);
+    }
+    for (const QString& text : drawn.rowLabels) {
+        key = qHashMulti(key, text);
+    }
+    for (const QString& text : drawn.gapLabels) {
+        key = qHashMulti(key, text);
+    }
+    for (const QString& text : drawn.wavefrontTexts) {
+        key = qHashMulti(key, text);
+    }
+    // Every place the paint draws at.
+    key = hashRect(hashRect(hashRect(hashRect(key, m_titleRect), m_phaseRect), m_fusionRect),
+                   m_legendRect);
+    for (const QRectF& rect : m_phaseBracketRects) {
+        key = hashRect(key, rect);
+    }
+    for (const RowBand& band : m_rows) {
+        key = hashRect(hashRect(qHashMulti(key, band.row, band.gapRowsBefore), band.rect),
+                       band.gapRect);
+    }
+    for (const Cell& cell : m_cells) {
+        key = qHashMulti(key, cell.word, cell.bank);
+        for (const CellPart& part : cell.parts) {
+            key = hashRect(qHashMulti(key, part.wavefront, part.lanes), part.rect);
+        }
+    }
+    for (const WavefrontRow& row : m_wavefrontRows) {
+        key = hashRect(qHashMulti(key, row.wavefront), row.rect);
+    }
+    if (const auto& shared = evaluation->modern.shared) {
+        key = qHashMulti(key, shared->fusion.partnerDistance, shared->fusion.considered);
+        for (const Wavefront& wavefront : shared->wavefrontList) {
+            key = qHashMulti(key, wavefront.laneMask);
+        }
+    }
+    return key;
+}
+
+QPixmap BankView::renderPicture(qreal devicePixelRatio) {
+    QPixmap picture((QSizeF(size()) * devicePixelRatio).toSize());
+    picture.setDevicePixelRatio(devicePixelRatio);
+    picture.fill(Qt::transparent);
+    QPainter painter(&picture);
+    paintView(painter);
+    return picture;
+}
+
+void BankView::adoptPicture(const QPixmap& picture, std::size_t key) {
+    m_picture = picture;
+    m_pictureKey = key;
+}
+
+void BankView::dropPicture() {
+    m_picture = QPixmap();
+}
+
 void BankView::paintEvent(QPaintEvent* /*event*/) {
+    if (!m_picture.isNull() && m_picture.devicePixelRatio() == devicePixelRatioF() &&
+        m_picture.size() == (QSizeF(size()) * devicePixelRatioF()).toSize() &&
+        m_pictureKey == pictureKey()) {
+        // Drawn ahead for this very look: copy it (the region clips the copy).
+        QPainter painter(this);
+        painter.setCompositionMode(QPainter::CompositionMode_Source);
+        painter.drawPixmap(0, 0, m_picture);
+        ++m_picturePaints;
+        return;
+    }
+    ++m_drawnPaints;
     QPainter painter(this);
+    paintView(painter);
+}
+
+void BankView::paintView(QPainter& painter) {
+    painter.setFont(font()); // a pixmap's painter starts with the application's
     const ViewColors colors = ViewColors::fromPalette(palette());
     painter.fillRect(rect(), colors.background);
     painter.setRenderHint(QPainter::Antialiasing, true);
@@ -467,7 +583,8 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
         painter.drawText(m_fusionRect, Qt::AlignLeft | Qt::AlignVCenter, content.fusionNote);
     }
     painter.setPen(colors.mutedText);
-    painter.drawText(QRectF(m_phaseRect.left(), m_phaseLaneRects[0].top(), m_labelWidth - 6, 22),
+    painter.drawText(QRectF(m_phaseRect.left(), m_phaseLaneRects[0].top(), m_labelWidth - 6,
+                            m_phaseLaneRects[0].height()),
                      Qt::AlignRight | Qt::AlignVCenter, tr("lanes"));
 
     // ---- Bank headers with the conflict degree ----

@@ -10,6 +10,7 @@
 #include "document/evaluation.h"
 #include "views/zoomableview.h"
 
+#include <QPixmap>
 #include <QRectF>
 
 #include <map>
@@ -86,6 +87,24 @@ public:
     void setRevealCount(int count);
     int revealCount() const { return m_revealCount; }
 
+    /// Lecture mode's slide change at 4K, as WarpView's: the whole picture drawn ahead in the
+    /// idle pause and copied by the paint that shows it. renderPicture() draws what a paint of
+    /// the whole view would draw now into a pixmap at the view's size and `devicePixelRatio`;
+    /// pictureKey() hashes everything that picture is drawn from (every text, every cell's,
+    /// row's and label's place, the lanes emphasised, the reveal count, the measurement mark,
+    /// the size, the font, the colours). A view given a picture (adoptPicture()) paints by
+    /// copying it while its own key equals the picture's and its size and ratio are the
+    /// picture's, and draws as before otherwise. One picture at most is kept.
+    QPixmap renderPicture(qreal devicePixelRatio);
+    std::size_t pictureKey() const;
+    void adoptPicture(const QPixmap& picture, std::size_t key);
+    void dropPicture();
+    bool hasPicture() const { return !m_picture.isNull(); }
+    const QPixmap& picture() const { return m_picture; }
+    /// Paint events that copied the picture, and paint events that drew the view (for tests).
+    int picturePaints() const { return m_picturePaints; }
+    int drawnPaints() const { return m_drawnPaints; }
+
 protected:
     QSizeF computeLayout(qreal width) override;
     void paintEvent(QPaintEvent* event) override;
@@ -104,6 +123,8 @@ private:
         int wavefront = 0;
         QRectF rect;
     };
+    /// What a paint event draws, for the whole view.
+    void paintView(QPainter& painter);
     void paintContent(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
                       const BankContent& content);
     std::uint32_t lanesAt(const QPointF& point, QString* description) const;
@@ -125,6 +146,10 @@ private:
     qreal m_labelWidth = 0;
     MeasurementMark m_mark;
     int m_revealCount = -1;
+    QPixmap m_picture; // drawn ahead (adoptPicture()), or none
+    std::size_t m_pictureKey = 0;
+    int m_picturePaints = 0;
+    int m_drawnPaints = 0;
 };
 
 } // namespace warpscope::app
