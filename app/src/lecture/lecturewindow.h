@@ -159,6 +159,22 @@ private:
     /// view (WarpView::adoptPicture): the step then copies it instead of drawing lanes and
     /// sectors. The picture of the slide before is let go (one is kept).
     void prepareWarpPicture(int index);
+    /// Have the grid view compute slide `index`'s grid ahead, off the GUI thread
+    /// (GridView::prepare, the request made from the slide's pattern on a document of its own):
+    /// the step onto the slide shows its heat map at once instead of the last grid shown, then
+    /// "Computing the grid…" and its progress.
+    void prepareGridResult(int index);
+    /// In a step: the slide's grid view shows the result computed ahead (or waits for it).
+    void showGridAhead();
+    /// Draw ahead the step line's next texts (the next two reveals', or with all revealed the
+    /// next slide's first line) and, with `nextSlide`, slide `nextSlide`'s counter and first
+    /// step line, at the sizes the layout will give them (SlideTextLabel::prepare).
+    void prepareStepTexts(int nextSlide = -1);
+    /// The step line slide `index` opens with, when it can be told ahead (from the twins drawn
+    /// for it); empty when not.
+    QString firstStepText(int index);
+    /// The size the layout gives the step line with `text`.
+    QSize stepLineSize(const QString& text) const;
     /// The notes view's status line on a slide.
     QString notesStatus(const NotesComparison& comparison) const;
     /// The window's type at `pixels` (at a window 1080 pixels high).
@@ -174,11 +190,11 @@ private:
     PatternDocument* m_document;
     LaneHighlight* m_highlight;
     SlideTextLabel* m_title;
-    QLabel* m_counter;
+    SlideTextLabel* m_counter; // drawn from pictures too: the next slide's made ahead
     QWidget* m_viewArea;
     QHBoxLayout* m_viewLayout;
     SlideTextLabel* m_caption;
-    QLabel* m_step;
+    SlideTextLabel* m_step; // drawn from pictures too: the next reveals' made ahead
     QLabel* m_keys;
     /// The view widgets made so far, by view name (made when a slide first needs them), and the
     /// widget placed in the layout for each (the view itself or its scroll area).
@@ -200,6 +216,10 @@ private:
     PatternDocument* m_warpTwinDocument = nullptr;
     WarpView* m_warpTwin = nullptr;
     QWidget* m_warpTwinFrame = nullptr;
+    int m_warpTwinSlide = -1; // the slide the twin was last laid out for
+    /// The next slide's pattern, for its grid's request (prepareGridResult()); made when first
+    /// needed.
+    PatternDocument* m_gridAheadDocument = nullptr;
     QStringList m_placedViews; // the views in the layout now, in order
     QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are
     KernelMeasurementStore* m_kernelMeasurements;
@@ -213,6 +233,9 @@ private:
     /// its event loop in a row (m_quietChecks): no step, layout or frame in between.
     bool m_preparePending = false;
     bool m_busySinceCheck = false;
+    /// A reveal was shown: draw the step line's next texts once the window is idle.
+    bool m_prepareStepsAfterFrame = false;
+    bool m_stepsPending = false;
     int m_quietChecks = 0;
 };
 
