@@ -18,6 +18,10 @@ namespace {
 constexpr int kMargin = 12;
 constexpr int kHeaderHeight = 40;
 constexpr int kHistogramWidth = 260;
+/// The line height the sizes above are for (the app's type, 12–13 px). Larger type (a lecture
+/// slide at 4K: 26 px) scales them, so the histogram's rows and labels do not run into one
+/// another; at this height or below nothing changes.
+constexpr qreal kReferenceLineHeight = 16.0;
 
 /// Blue (one sector or wavefront, ideal) through sky blue and orange to vermillion (32, a lane
 /// each): Okabe-Ito colours on a fixed scale, so that a uniform grid of 4-sector warps is not
@@ -267,9 +271,15 @@ QImage GridView::heatMapImage(const GridResult& r) {
     return image;
 }
 
+int GridView::scaled(int pixels) const {
+    const qreal scale = std::max(1.0, QFontMetricsF(font()).height() / kReferenceLineHeight);
+    return scale == 1.0 ? pixels : qRound(pixels * scale);
+}
+
 QRect GridView::heatMapRect() const {
-    return QRect(kMargin, kHeaderHeight, std::max(10, width() - 3 * kMargin - kHistogramWidth),
-                 std::max(10, height() - kHeaderHeight - kMargin));
+    return QRect(scaled(kMargin), scaled(kHeaderHeight),
+                 std::max(10, width() - 3 * scaled(kMargin) - scaled(kHistogramWidth)),
+                 std::max(10, height() - scaled(kHeaderHeight) - scaled(kMargin)));
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> GridView::warpAt(QPoint point) const {
@@ -333,8 +343,9 @@ void GridView::paintEvent(QPaintEvent*) {
     if (m_progressPermille >= 0) {
         header = tr("Computing the grid… %1 %").arg(m_progressPermille / 10);
     }
-    painter.drawText(QRect(kMargin, 4, width() - 2 * kMargin, kHeaderHeight - 6),
-                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
+    painter.drawText(
+        QRect(scaled(kMargin), scaled(4), width() - 2 * scaled(kMargin), scaled(kHeaderHeight - 6)),
+        Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
     const QRect area = heatMapRect();
     if (!m_image.isNull()) {
         std::vector<Run> runs;
@@ -375,8 +386,8 @@ void GridView::paintEvent(QPaintEvent*) {
     painter.drawRect(area.adjusted(0, 0, -1, -1));
 
     // The grid model's histogram: warps per count, over the whole grid.
-    const QRect hist(area.right() + kMargin, area.top(), kHistogramWidth,
-                     std::min(area.height(), 34 * 14 + 20));
+    const QRect hist(area.right() + scaled(kMargin), area.top(), scaled(kHistogramWidth),
+                     std::min(area.height(), scaled(34 * 14 + 20)));
     painter.setPen(colors.text);
     if (!m_result) {
         return;
@@ -390,23 +401,24 @@ void GridView::paintEvent(QPaintEvent*) {
             last = std::max(last, k);
         }
     }
-    painter.drawText(QRect(hist.left(), hist.top(), hist.width(), 18), Qt::AlignLeft,
+    painter.drawText(QRect(hist.left(), hist.top(), hist.width(), scaled(18)), Qt::AlignLeft,
                      m_result->shared     ? tr("warps by wavefronts (grid model)")
                      : m_result->constant ? tr("warps by distinct addresses (grid model)")
                                           : tr("warps by sectors/request (grid model)"));
-    const int rowHeight = std::max(8, std::min(14, (hist.height() - 20) / (last + 1)));
+    const int rowHeight =
+        std::max(scaled(8), std::min(scaled(14), (hist.height() - scaled(20)) / (last + 1)));
     for (int k = 0; k <= last; ++k) {
-        const int y = hist.top() + 20 + k * rowHeight;
+        const int y = hist.top() + scaled(20) + k * rowHeight;
         const std::int64_t n = counts[static_cast<std::size_t>(k)];
         painter.setPen(colors.mutedText);
-        painter.drawText(QRect(hist.left(), y, 24, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
-                         QString::number(k));
-        const int barWidth = static_cast<int>((hist.width() - 110) * n / most);
-        painter.fillRect(QRect(hist.left() + 30, y + 1, barWidth, rowHeight - 2),
+        painter.drawText(QRect(hist.left(), y, scaled(24), rowHeight),
+                         Qt::AlignRight | Qt::AlignVCenter, QString::number(k));
+        const int barWidth = static_cast<int>((hist.width() - scaled(110)) * n / most);
+        painter.fillRect(QRect(hist.left() + scaled(30), y + 1, barWidth, rowHeight - 2),
                          heatColour(k == 0 ? -1 : k, m_result->maxValue));
         if (n > 0) {
             painter.setPen(colors.text);
-            painter.drawText(QRect(hist.left() + 34 + barWidth, y, 80, rowHeight),
+            painter.drawText(QRect(hist.left() + scaled(34) + barWidth, y, scaled(80), rowHeight),
                              Qt::AlignLeft | Qt::AlignVCenter, QString::number(n));
         }
     }

@@ -86,6 +86,8 @@ private:
     void showAdopted();
     void rebuildImage();
     static QImage heatMapImage(const GridResult& result);
+    /// `pixels` of the layout at this view's type (see kReferenceLineHeight).
+    int scaled(int pixels) const;
     static QString statusFor(const GridResult& result);
 
     struct Adopted {
