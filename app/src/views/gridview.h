@@ -51,6 +51,8 @@ public:
     bool isPrepared(const GridRequest& request) const;
     /// Whether a result is being computed ahead.
     bool isPreparing() const { return m_aheadJob != 0; }
+    /// Whether the view shows the progress of a grid it asked for ("Computing the grid…").
+    bool isComputing() const { return m_progressPermille >= 0; }
     /// Whether the heat map shown is `request`'s, with nothing newer asked for.
     bool showsResultFor(const GridRequest& request) const;
     /// Show no heat map until the next result (the one shown is another pattern's).
