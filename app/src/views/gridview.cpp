@@ -18,10 +18,11 @@ namespace {
 constexpr int kMargin = 12;
 constexpr int kHeaderHeight = 40;
 constexpr int kHistogramWidth = 260;
-/// The line height the sizes above are for (the app's type, 12–13 px). Larger type (a lecture
-/// slide at 4K: 26 px) scales them, so the histogram's rows and labels do not run into one
-/// another; at this height or below nothing changes.
+/// The line height the sizes above are for (the app's type, 12–13 px). Type at least a quarter
+/// larger (a lecture slide at 4K: 26 px) scales them, so the histogram's rows and labels do not
+/// run into one another; a desktop's slightly larger type leaves them as they are.
 constexpr qreal kReferenceLineHeight = 16.0;
+constexpr qreal kLeastScale = 1.25;
 
 /// Blue (one sector or wavefront, ideal) through sky blue and orange to vermillion (32, a lane
 /// each): Okabe-Ito colours on a fixed scale, so that a uniform grid of 4-sector warps is not
@@ -272,8 +273,8 @@ QImage GridView::heatMapImage(const GridResult& r) {
 }
 
 int GridView::scaled(int pixels) const {
-    const qreal scale = std::max(1.0, QFontMetricsF(font()).height() / kReferenceLineHeight);
-    return scale == 1.0 ? pixels : qRound(pixels * scale);
+    const qreal scale = QFontMetricsF(font()).height() / kReferenceLineHeight;
+    return scale < kLeastScale ? pixels : qRound(pixels * scale);
 }
 
 QRect GridView::heatMapRect() const {
