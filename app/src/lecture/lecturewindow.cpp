@@ -729,20 +729,30 @@ void LectureWindow::prepareGridResult(int index) {
     if (!slideViews(slide).contains(QStringLiteral("grid"))) {
         return;
     }
-    auto* grid = static_cast<GridView*>(found->second);
-    if (m_gridAheadDocument == nullptr) {
-        m_gridAheadDocument = new PatternDocument(this);
+    if (const PatternDocument* document = aheadDocument(index)) {
+        static_cast<GridView*>(found->second)->prepare(GridView::requestFor(*document));
     }
-    // The slide's pattern as setSlide() loads it.
-    NamedPattern pattern = slide.pattern;
-    pattern.title = slide.title.empty() ? pattern.title : slide.title;
-    pattern.caption.clear();
-    Session session;
-    session.entries.push_back(SessionEntry{pattern, {}});
-    if (m_gridAheadDocument->loadSession(session)) {
-        return;
+}
+
+const PatternDocument* LectureWindow::aheadDocument(int index) {
+    if (m_aheadDocument == nullptr) {
+        m_aheadDocument = new PatternDocument(this);
     }
-    grid->prepare(GridView::requestFor(*m_gridAheadDocument));
+    if (m_aheadDocumentSlide != index) {
+        // The slide's pattern as setSlide() loads it.
+        const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+        NamedPattern pattern = slide.pattern;
+        pattern.title = slide.title.empty() ? pattern.title : slide.title;
+        pattern.caption.clear();
+        Session session;
+        session.entries.push_back(SessionEntry{pattern, {}});
+        const bool failed = m_aheadDocument->loadSession(session).has_value();
+        m_aheadDocumentSlide = failed ? -1 : index;
+        if (failed) {
+            return nullptr; // the slide shows its error
+        }
+    }
+    return m_aheadDocument;
 }
 
 void LectureWindow::showGridAhead() {
@@ -776,8 +786,11 @@ QString LectureWindow::firstStepText(int index) {
     const bool last = index + 1 >= slideCount();
     // As computeSteps() and stepText(): the first view with steps gives the line.
     for (const QString& name : slideViews(slide)) {
-        if (name == QLatin1String("streams") || name == QLatin1String("notes")) {
-            return {}; // not told ahead: drawn in the step
+        if (name == QLatin1String("streams")) {
+            return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
+        }
+        if (name == QLatin1String("notes")) {
+            return {}; // not told ahead (it depends on the measurements): drawn in the step
         }
         if (name == QLatin1String("warp")) {
             // The twin holds this slide's layout when prepareWarpPicture() drew it.
@@ -790,7 +803,15 @@ QString LectureWindow::firstStepText(int index) {
                           count);
             }
         } else if (name == QLatin1String("bank")) {
-            return {};
+            const PatternDocument* document = aheadDocument(index);
+            if (document == nullptr || !document->evaluation() || document->error()) {
+                return {};
+            }
+            const auto& shared = document->evaluation()->modern.shared;
+            const int count = shared ? static_cast<int>(shared->wavefrontList.size()) : 0;
+            if (count > 0) {
+                return tr("Space: show the %n wavefront(s) one at a time", "", count);
+            }
         }
     }
     return last ? tr("The end of the deck") : tr("Space: next slide");

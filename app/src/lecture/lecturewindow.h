@@ -173,6 +173,9 @@ private:
     /// The step line slide `index` opens with, when it can be told ahead (from the twins drawn
     /// for it); empty when not.
     QString firstStepText(int index);
+    /// Slide `index`'s pattern on a document of its own, loaded as setSlide() loads it (kept
+    /// while the index is the same); nullptr when it cannot be loaded.
+    const PatternDocument* aheadDocument(int index);
     /// The size the layout gives the step line with `text`.
     QSize stepLineSize(const QString& text) const;
     /// The notes view's status line on a slide.
@@ -217,9 +220,10 @@ private:
     WarpView* m_warpTwin = nullptr;
     QWidget* m_warpTwinFrame = nullptr;
     int m_warpTwinSlide = -1; // the slide the twin was last laid out for
-    /// The next slide's pattern, for its grid's request (prepareGridResult()); made when first
-    /// needed.
-    PatternDocument* m_gridAheadDocument = nullptr;
+    /// A slide's pattern loaded ahead (aheadDocument()): its grid's request, its wavefronts;
+    /// made when first needed.
+    PatternDocument* m_aheadDocument = nullptr;
+    int m_aheadDocumentSlide = -1;
     QStringList m_placedViews; // the views in the layout now, in order
     QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are
     KernelMeasurementStore* m_kernelMeasurements;
