@@ -181,3 +181,38 @@ TEST_F(GridViewTest, ClickingACellSelectsThatWarpUndoably) {
 
 } // namespace
 } // namespace warpscope::app::test
+
+namespace warpscope::app::test {
+namespace {
+
+// The grid view's margins, header and histogram are sized for the app's type; in type at least a
+// quarter larger (a lecture slide at 4K: 26 px) they grow with it, so the histogram's labels
+// (one row per count) are not drawn over one another, and at the usual type they stay as they
+// were (the golden figure and the screenshots).
+TEST(GridViewType, TheLayoutGrowsWithLargeTypeOnly) {
+    PatternDocument document;
+    GridView view(&document);
+    view.resize(1800, 1500);
+    QFont usual = view.font();
+    usual.setPixelSize(12);
+    view.setFont(usual);
+    EXPECT_EQ(view.heatMapRect(), QRect(12, 40, 1800 - 3 * 12 - 260, 1500 - 40 - 12));
+    QFont large = view.font();
+    large.setPixelSize(26);
+    view.setFont(large);
+    const qreal scale = QFontMetricsF(large).height() / 16.0;
+    ASSERT_GT(scale, 1.25);
+    const QRect area = view.heatMapRect();
+    EXPECT_EQ(area.top(), qRound(40 * scale));
+    EXPECT_EQ(area.left(), qRound(12 * scale));
+    // The header's line fits above the map, and a histogram row (14 px at the usual type) is
+    // taller than its label's digits in this type (at 14 px they ran into the next row's).
+    EXPECT_GE(area.top(), QFontMetrics(large).height());
+    const int digits = QFontMetrics(large).tightBoundingRect(QStringLiteral("0123456789")).height();
+    EXPECT_LT(14, digits);
+    EXPECT_GT(qRound(14 * scale), digits);
+    EXPECT_EQ(view.width() - area.right() - 1, qRound(12 * scale) * 2 + qRound(260 * scale));
+}
+
+} // namespace
+} // namespace warpscope::app::test

@@ -33,6 +33,8 @@ struct GridRequest {
     /// The heat map's budget: above it, a rectangle of whole blocks with at most this many warps
     /// (the values cost 4 bytes a warp; computing them costs nothing beyond the grid model).
     std::int64_t maxWarps = 262144;
+
+    bool operator==(const GridRequest&) const = default;
 };
 
 struct GridResult {

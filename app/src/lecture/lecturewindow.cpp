@@ -45,6 +45,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace warpscope::app {
 
@@ -148,9 +149,9 @@ Result<Deck> loadDeckFile(const QString& path) {
 LectureWindow::LectureWindow(Deck deck, QWidget* parent)
     : QWidget(parent, Qt::Window), m_deck(std::move(deck)), m_document(new PatternDocument(this)),
       m_highlight(new LaneHighlight(this)), m_title(new SlideTextLabel(this)),
-      m_counter(new QLabel(this)), m_viewArea(new QWidget(this)),
+      m_counter(new SlideTextLabel(this)), m_viewArea(new QWidget(this)),
       m_viewLayout(new QHBoxLayout(m_viewArea)), m_caption(new SlideTextLabel(this)),
-      m_step(new QLabel(this)), m_keys(new QLabel(this)),
+      m_step(new SlideTextLabel(this)), m_keys(new QLabel(this)),
       m_kernelMeasurements(new KernelMeasurementStore(this)) {
     setObjectName(QStringLiteral("lectureWindow"));
     setWindowTitle(m_deck.title.empty()
@@ -168,6 +169,7 @@ LectureWindow::LectureWindow(Deck deck, QWidget* parent)
     m_title->setWordWrap(true);
     m_caption->setWordWrap(true);
     m_step->setWordWrap(true);
+    m_step->setPicturesKept(6); // this line, two reveals ahead, the next slide's, spares
     m_counter->setAlignment(Qt::AlignRight | Qt::AlignTop);
     m_keys->setAlignment(Qt::AlignRight | Qt::AlignBottom);
     setTextColour(m_counter, kMutedColour);
@@ -237,6 +239,7 @@ void LectureWindow::setSlide(int index) {
     const auto error = m_document->loadSession(session);
     m_highlight->clear();
     showSlideViews();
+    showGridAhead();
     if (NotesView* notes = notesView()) {
         if (!slide.notesExperiment.empty() && !notes->setExperiment(slide.notesExperiment)) {
             m_step->setText(tr("This slide's notes table \"%1\" does not exist.")
@@ -720,7 +723,129 @@ void LectureWindow::prepareWarpPicture(int index) {
         }
     }
     m_warpTwin->setRevealCount(revealCount);
+    m_warpTwinSlide = index;
     warp->adoptPicture(m_warpTwin->renderPicture(devicePixelRatioF()), m_warpTwin->pictureKey());
+}
+
+void LectureWindow::prepareGridResult(int index) {
+    const auto found = m_views.find(QStringLiteral("grid"));
+    if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+    if (!slideViews(slide).contains(QStringLiteral("grid"))) {
+        return;
+    }
+    if (const PatternDocument* document = aheadDocument(index)) {
+        static_cast<GridView*>(found->second)->prepare(GridView::requestFor(*document));
+    }
+}
+
+const PatternDocument* LectureWindow::aheadDocument(int index) {
+    if (m_aheadDocument == nullptr) {
+        m_aheadDocument = new PatternDocument(this);
+    }
+    if (m_aheadDocumentSlide != index) {
+        // The slide's pattern as setSlide() loads it.
+        const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+        NamedPattern pattern = slide.pattern;
+        pattern.title = slide.title.empty() ? pattern.title : slide.title;
+        pattern.caption.clear();
+        Session session;
+        session.entries.push_back(SessionEntry{pattern, {}});
+        const bool failed = m_aheadDocument->loadSession(session).has_value();
+        m_aheadDocumentSlide = failed ? -1 : index;
+        if (failed) {
+            return nullptr; // the slide shows its error
+        }
+    }
+    return m_aheadDocument;
+}
+
+void LectureWindow::showGridAhead() {
+    // At once rather than after the view's pause for more edits: a result computed ahead is
+    // shown in the step's frame, and one under way is waited for, not computed again.
+    GridView* grid = gridView();
+    if (grid == nullptr) {
+        return;
+    }
+    const GridRequest request = GridView::requestFor(*m_document);
+    if (grid->showsResultFor(request)) {
+        return; // this slide's grid is shown already
+    }
+    if (!grid->isPrepared(request)) {
+        grid->clearResult(); // another slide's grid: none, as in a window opened on this slide
+    }
+    grid->recompute();
+}
+
+QSize LectureWindow::stepLineSize(const QString& text) const {
+    // The bottom row is as high as the step line's text or the keys beside it, and the step line
+    // takes the row's height.
+    return m_step->sizeFor(text, m_step->width(), m_keys->sizeHint().height());
+}
+
+QString LectureWindow::firstStepText(int index) {
+    if (index < 0 || index >= slideCount()) {
+        return {};
+    }
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+    const bool last = index + 1 >= slideCount();
+    // As computeSteps() and stepText(): the first view with steps gives the line.
+    for (const QString& name : slideViews(slide)) {
+        if (name == QLatin1String("streams")) {
+            return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
+        }
+        if (name == QLatin1String("notes")) {
+            return {}; // not told ahead (it depends on the measurements): drawn in the step
+        }
+        if (name == QLatin1String("warp")) {
+            // The twin holds this slide's layout when prepareWarpPicture() drew it.
+            if (m_warpTwin == nullptr || m_warpTwinSlide != index) {
+                return {};
+            }
+            const auto count = static_cast<int>(m_warpTwin->currentLayout().listRows.size());
+            if (count > 0) {
+                return tr("Space: show the lines and transactions one at a time (%n step(s))", "",
+                          count);
+            }
+        } else if (name == QLatin1String("bank")) {
+            const PatternDocument* document = aheadDocument(index);
+            if (document == nullptr || !document->evaluation() || document->error()) {
+                return {};
+            }
+            const auto& shared = document->evaluation()->modern.shared;
+            const int count = shared ? static_cast<int>(shared->wavefrontList.size()) : 0;
+            if (count > 0) {
+                return tr("Space: show the %n wavefront(s) one at a time", "", count);
+            }
+        }
+    }
+    return last ? tr("The end of the deck") : tr("Space: next slide");
+}
+
+void LectureWindow::prepareStepTexts(int nextSlide) {
+    if (!isVisible()) {
+        return;
+    }
+    QStringList texts;
+    if (m_revealed < stepCount()) {
+        for (int step = m_revealed; step < std::min(stepCount(), m_revealed + 2); ++step) {
+            texts << m_steps[static_cast<std::size_t>(step)].text;
+        }
+    } else if (const int next = slideAfter(m_slide); next >= 0 && next == nextSlide) {
+        texts << firstStepText(next);
+    }
+    if (nextSlide >= 0) {
+        texts << firstStepText(nextSlide);
+        const QString counter = QStringLiteral("%1 / %2").arg(nextSlide + 1).arg(slideCount());
+        m_counter->prepare(counter, m_counter->size());
+    }
+    for (const QString& text : texts) {
+        if (!text.isEmpty()) {
+            m_step->prepare(text, stepLineSize(text));
+        }
+    }
 }
 
 void LectureWindow::prepareExperimentCharts(int index) {
@@ -1002,6 +1127,7 @@ void LectureWindow::updateTexts() {
     m_caption->setVisible(!caption.isEmpty());
     setText(m_counter, counterText());
     setText(m_step, stepText());
+    m_prepareStepsAfterFrame = true; // the next reveals' lines, after this frame
 }
 
 QFont LectureWindow::typeFont(qreal pixels, bool bold) const {
@@ -1145,7 +1271,7 @@ bool LectureWindow::event(QEvent* event) {
         // when the window has settled, never before a frame that is still to come (a second
         // layout pass, a scroll bar that appears) nor in a step. Two quiet checks in a row:
         // whatever the first one's pass posted has been delivered, and nothing asked for more.
-        if (!m_preparePending) {
+        if (!m_preparePending && !m_stepsPending) {
             return true;
         }
         m_quietChecks = m_busySinceCheck ? 0 : m_quietChecks + 1;
@@ -1153,8 +1279,12 @@ bool LectureWindow::event(QEvent* event) {
             postIdleCheck();
             return true;
         }
-        m_preparePending = false;
         m_quietChecks = 0;
+        if (std::exchange(m_stepsPending, false) && !m_preparePending) {
+            prepareStepTexts(); // after a reveal: the step line's next texts only
+            return true;
+        }
+        m_preparePending = false;
         // This slide's notes reveals first (their pictures are kept beside the next slides'):
         // each changes the chart's bars, and the step line's or the finding's height with them.
         if (m_stepView == QLatin1String("notes")) {
@@ -1169,6 +1299,8 @@ bool LectureWindow::event(QEvent* event) {
         prepareNotesChart(next);
         prepareWarpPicture(next);
         prepareBankPicture(next);
+        prepareGridResult(next);
+        prepareStepTexts(next); // after the twins: the next slide's first line is read off them
         // And the slide after that one: a slide with nothing to reveal (the transfers slide) is
         // often left at once, with no pause in which to prepare what follows it. Its pictures
         // are kept beside this slide's and the next one's (SlideTextLabel keeps four), so the
@@ -1187,14 +1319,24 @@ bool LectureWindow::event(QEvent* event) {
     if (event->type() == QEvent::LayoutRequest || event->type() == QEvent::UpdateRequest) {
         m_busySinceCheck = true;
     }
+    if (event->type() == QEvent::UpdateRequest && m_prepareStepsAfterFrame) {
+        m_prepareStepsAfterFrame = false;
+        if (!m_preparePending && !m_stepsPending && !m_prepareAfterFrame) {
+            m_stepsPending = true;
+            m_quietChecks = 0;
+            postIdleCheck();
+        }
+    }
     if (event->type() == QEvent::UpdateRequest && m_prepareAfterFrame) {
         // This slide is on screen now: draw the next one's texts once the window is idle, in
         // the pause before the next key, not in the frame the audience is waiting for.
         m_prepareAfterFrame = false;
         if (!m_preparePending) {
             m_preparePending = true;
-            m_quietChecks = 0;
-            postIdleCheck();
+            if (!m_stepsPending) { // else its check is posted already
+                m_quietChecks = 0;
+                postIdleCheck();
+            }
         }
     }
     return handled;

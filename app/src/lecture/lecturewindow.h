@@ -161,6 +161,25 @@ private:
     /// view (WarpView::adoptPicture): the step then copies it instead of drawing lanes and
     /// sectors. The picture of the slide before is let go (one is kept).
     void prepareWarpPicture(int index);
+    /// Have the grid view compute slide `index`'s grid ahead, off the GUI thread
+    /// (GridView::prepare, the request made from the slide's pattern on a document of its own):
+    /// the step onto the slide shows its heat map at once instead of the last grid shown, then
+    /// "Computing the grid…" and its progress.
+    void prepareGridResult(int index);
+    /// In a step: the slide's grid view shows the result computed ahead (or waits for it).
+    void showGridAhead();
+    /// Draw ahead the step line's next texts (the next two reveals', or with all revealed the
+    /// next slide's first line) and, with `nextSlide`, slide `nextSlide`'s counter and first
+    /// step line, at the sizes the layout will give them (SlideTextLabel::prepare).
+    void prepareStepTexts(int nextSlide = -1);
+    /// The step line slide `index` opens with, when it can be told ahead (from the twins drawn
+    /// for it); empty when not.
+    QString firstStepText(int index);
+    /// Slide `index`'s pattern on a document of its own, loaded as setSlide() loads it (kept
+    /// while the index is the same); nullptr when it cannot be loaded.
+    const PatternDocument* aheadDocument(int index);
+    /// The size the layout gives the step line with `text`.
+    QSize stepLineSize(const QString& text) const;
     /// Draw slide `index`'s experiment charts (streams, transfers, L2 persistence) ahead, as the
     /// slide will show them with `revealed` steps, on hidden twins of the views at the sizes the
     /// slide gives them, and give the pictures to the slide's views
@@ -209,11 +228,11 @@ private:
     PatternDocument* m_document;
     LaneHighlight* m_highlight;
     SlideTextLabel* m_title;
-    QLabel* m_counter;
+    SlideTextLabel* m_counter; // drawn from pictures too: the next slide's made ahead
     QWidget* m_viewArea;
     QHBoxLayout* m_viewLayout;
     SlideTextLabel* m_caption;
-    QLabel* m_step;
+    SlideTextLabel* m_step; // drawn from pictures too: the next reveals' made ahead
     QLabel* m_keys;
     /// The view widgets made so far, by view name (made when a slide first needs them), and the
     /// widget placed in the layout for each (the view itself or its scroll area).
@@ -235,6 +254,11 @@ private:
     PatternDocument* m_warpTwinDocument = nullptr;
     WarpView* m_warpTwin = nullptr;
     QWidget* m_warpTwinFrame = nullptr;
+    int m_warpTwinSlide = -1; // the slide the twin was last laid out for
+    /// A slide's pattern loaded ahead (aheadDocument()): its grid's request, its wavefronts;
+    /// made when first needed.
+    PatternDocument* m_aheadDocument = nullptr;
+    int m_aheadDocumentSlide = -1;
     /// Hidden experiment views (streams, transfers, L2 persistence), each in a scroll area in a
     /// window never shown, on which prepareExperimentCharts() draws the next slide's charts.
     struct ExperimentTwin {
@@ -267,6 +291,9 @@ private:
     /// its event loop in a row (m_quietChecks): no step, layout or frame in between.
     bool m_preparePending = false;
     bool m_busySinceCheck = false;
+    /// A reveal was shown: draw the step line's next texts once the window is idle.
+    bool m_prepareStepsAfterFrame = false;
+    bool m_stepsPending = false;
     int m_quietChecks = 0;
 };
 

@@ -10,12 +10,6 @@
 
 namespace warpscope::app {
 
-namespace {
-
-constexpr std::size_t kPicturesKept = 4;
-
-} // namespace
-
 SlideTextLabel::SlideTextLabel(QWidget* parent) : QLabel(parent), m_twin(new QLabel(this)) {
     m_twin->setObjectName(QStringLiteral("slideTextTwin"));
     m_twin->hide();
@@ -85,7 +79,7 @@ const SlideTextLabel::Picture& SlideTextLabel::make(const QString& text, QSize s
     m_twin->resize(size);
     m_twin->render(&pixmap, QPoint(), QRegion(), QWidget::RenderFlags());
     ++m_picturesMade;
-    if (m_pictures.size() >= kPicturesKept) {
+    while (!m_pictures.empty() && m_pictures.size() >= std::max<std::size_t>(1, m_picturesKept)) {
         m_pictures.erase(m_pictures.begin());
     }
     m_pictures.push_back(Picture{text, size, ratio, under, pixmap});

@@ -33,6 +33,9 @@ public:
     bool isPrepared(const QString& text, QSize size) const;
     /// How many pictures were made so far (each a full paint of the text): tests count them.
     int picturesMade() const { return m_picturesMade; }
+    /// How many pictures are kept (the newest; 4 unless set): a label that prepares several
+    /// texts ahead (the step line's next reveals and the next slide's line) keeps more.
+    void setPicturesKept(int count) { m_picturesKept = static_cast<std::size_t>(count); }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -58,6 +61,7 @@ private:
     QLabel* m_twin;
     std::vector<Picture> m_pictures; // the newest last; a few (this slide's, the next, the last)
     int m_picturesMade = 0;
+    std::size_t m_picturesKept = 4;
 };
 
 } // namespace warpscope::app

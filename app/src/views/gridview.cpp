@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace warpscope::app {
 
@@ -17,6 +18,11 @@ namespace {
 constexpr int kMargin = 12;
 constexpr int kHeaderHeight = 40;
 constexpr int kHistogramWidth = 260;
+/// The line height the sizes above are for (the app's type, 12–13 px). Type at least a quarter
+/// larger (a lecture slide at 4K: 26 px) scales them, so the histogram's rows and labels do not
+/// run into one another; a desktop's slightly larger type leaves them as they are.
+constexpr qreal kReferenceLineHeight = 16.0;
+constexpr qreal kLeastScale = 1.25;
 
 /// Blue (one sector or wavefront, ideal) through sky blue and orange to vermillion (32, a lane
 /// each): Okabe-Ito colours on a fixed scale, so that a uniform grid of 4-sector warps is not
@@ -45,7 +51,8 @@ QColor GridView::heatColour(int value, int maxValue) {
 }
 
 GridView::GridView(PatternDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_computation(new GridComputation(this)) {
+    : QWidget(parent), m_document(document), m_computation(new GridComputation(this)),
+      m_ahead(new GridComputation(this)) {
     setObjectName(QStringLiteral("gridView"));
     setMinimumSize(400, 300);
     m_debounce.setSingleShot(true);
@@ -57,10 +64,37 @@ GridView::GridView(PatternDocument* document, QWidget* parent)
         }
     });
     connect(m_computation, &GridComputation::resultReady, this, &GridView::onResult);
+    connect(m_ahead, &GridComputation::resultReady, this, [this](int job, const GridResult& r) {
+        if (job != m_aheadJob) {
+            return;
+        }
+        m_aheadJob = 0;
+        m_adopted = Adopted{m_aheadRequest, r, heatMapImage(r), statusFor(r)};
+        m_showingAdopted = false;
+        if (std::exchange(m_waitingForAhead, false)) {
+            showAdopted();
+        }
+    });
+    connect(m_ahead, &GridComputation::failed, this, [this](int job, const QString&) {
+        if (job == m_aheadJob) {
+            m_aheadJob = 0;
+            if (std::exchange(m_waitingForAhead, false)) {
+                recompute(); // the view's own computation says what failed
+            }
+        }
+    });
+    connect(m_ahead, &GridComputation::progress, this, [this](int job, int done, int) {
+        if (job == m_aheadJob && m_waitingForAhead) {
+            m_progressPermille = done;
+            update();
+        }
+    });
     connect(m_computation, &GridComputation::failed, this, [this](int, const QString& message) {
         m_status = message;
         m_progressPermille = -1;
         m_result.reset();
+        m_shownRequest.reset();
+        m_showingAdopted = false;
         m_image = QImage();
         update();
         emit computed();
@@ -73,48 +107,123 @@ GridView::GridView(PatternDocument* document, QWidget* parent)
     });
 }
 
-void GridView::recompute() {
+GridRequest GridView::requestFor(const PatternDocument& document) {
     // The document's kernel and its selected access; a plain pattern's one-access kernel is made
     // on the worker, since sizing its buffer walks the whole grid.
     GridRequest request;
-    if (m_document->kernel()) {
-        request.kernel = *m_document->kernel();
-        request.access = m_document->selectedAccess();
+    if (document.kernel()) {
+        request.kernel = *document.kernel();
+        request.access = document.selectedAccess();
     } else {
-        request.pattern = m_document->pattern();
+        request.pattern = document.pattern();
         request.access = 0;
     }
+    return request;
+}
+
+void GridView::recompute() {
+    GridRequest request = requestFor(*m_document);
+    if (m_adopted && m_adopted->request == request) {
+        // Computed ahead: shown now, and nothing under way may replace it.
+        m_debounce.stop();
+        m_computation->cancel();
+        m_waitingForAhead = false;
+        if (!m_showingAdopted || m_progressPermille >= 0) {
+            showAdopted();
+        }
+        return;
+    }
+    if (m_aheadJob != 0 && m_aheadRequest == request) {
+        // Under way ahead: wait for it rather than compute it twice.
+        m_debounce.stop();
+        m_computation->cancel();
+        if (!m_waitingForAhead) {
+            m_waitingForAhead = true;
+            m_progressPermille = 0;
+            update();
+        }
+        return;
+    }
+    m_waitingForAhead = false;
     m_progressPermille = 0;
+    ++m_computationsRequested;
+    m_requested = request;
     m_computation->request(std::move(request));
+    update();
+}
+
+void GridView::showAdopted() {
+    m_shownRequest = m_adopted->request;
+    m_result = m_adopted->result;
+    m_image = m_adopted->image;
+    m_status = m_adopted->status;
+    m_progressPermille = -1;
+    m_showingAdopted = true;
+    update();
+    emit computed();
+}
+
+void GridView::prepare(const GridRequest& request) {
+    if ((m_adopted && m_adopted->request == request) ||
+        (m_aheadJob != 0 && m_aheadRequest == request)) {
+        return; // computed, or under way
+    }
+    m_waitingForAhead = false;
+    m_aheadRequest = request;
+    m_aheadJob = m_ahead->request(request);
+}
+
+bool GridView::isPrepared(const GridRequest& request) const {
+    return m_adopted && m_adopted->request == request;
+}
+
+bool GridView::showsResultFor(const GridRequest& request) const {
+    return m_result && m_progressPermille < 0 && m_shownRequest == request;
+}
+
+void GridView::clearResult() {
+    m_shownRequest.reset();
+    m_result.reset();
+    m_image = QImage();
+    m_status.clear();
+    m_showingAdopted = false;
     update();
 }
 
 void GridView::onResult(int, const GridResult& result) {
     showResult(result);
+    m_shownRequest = m_requested;
     emit computed();
 }
 
 void GridView::showResult(const GridResult& result) {
+    m_shownRequest.reset(); // computed elsewhere
     m_result = result;
+    m_showingAdopted = false;
     m_progressPermille = -1;
+    m_status = statusFor(result);
+    rebuildImage();
+    update();
+}
+
+QString GridView::statusFor(const GridResult& result) {
     const QString unit = result.shared     ? tr("wavefronts")
                          : result.constant ? tr("distinct addresses (constant-cache requests)")
                                            : tr("sectors per request");
-    m_status = tr("%1 warps in %2 × %3 × %4 blocks; %5")
-                   .arg(result.totalWarps)
-                   .arg(result.grid.x)
-                   .arg(result.grid.y)
-                   .arg(result.grid.z)
-                   .arg(result.representative
-                            ? tr("the heat map shows a representative region: blocks (0..%1, "
-                                 "0..%2, 0), %3 warps")
-                                  .arg(result.shownBlocksX - 1)
-                                  .arg(result.shownBlocksY - 1)
-                                  .arg(result.values.size())
-                            : tr("every warp shown"));
-    m_status += tr("; colour: %1").arg(unit);
-    rebuildImage();
-    update();
+    QString status =
+        tr("%1 warps in %2 × %3 × %4 blocks; %5")
+            .arg(result.totalWarps)
+            .arg(result.grid.x)
+            .arg(result.grid.y)
+            .arg(result.grid.z)
+            .arg(result.representative ? tr("the heat map shows a representative region: blocks "
+                                            "(0..%1, 0..%2, 0), %3 warps")
+                                             .arg(result.shownBlocksX - 1)
+                                             .arg(result.shownBlocksY - 1)
+                                             .arg(result.values.size())
+                                       : tr("every warp shown"));
+    status += tr("; colour: %1").arg(unit);
+    return status;
 }
 
 std::vector<GridView::Run> GridView::heatMapRuns() const {
@@ -139,30 +248,39 @@ std::vector<GridView::Run> GridView::heatMapRuns() const {
 }
 
 void GridView::rebuildImage() {
-    if (!m_result) {
-        return;
+    if (m_result) {
+        m_image = heatMapImage(*m_result);
     }
-    const GridResult& r = *m_result;
+}
+
+QImage GridView::heatMapImage(const GridResult& r) {
     const int width = static_cast<int>(r.shownBlocksX * r.warpsPerBlock);
     const int height = static_cast<int>(r.shownBlocksY);
-    m_image = QImage(std::max(1, width), std::max(1, height), QImage::Format_RGB32);
+    QImage image(std::max(1, width), std::max(1, height), QImage::Format_RGB32);
     // One colour per value (values are small counts), looked up per warp.
     std::vector<QRgb> colours(static_cast<std::size_t>(std::max(0, r.maxValue)) + 2);
     for (std::size_t v = 0; v < colours.size(); ++v) {
         colours[v] = heatRgb(static_cast<int>(v) - 1, r.maxValue);
     }
     for (int y = 0; y < height; ++y) {
-        auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
         const int* values = r.values.data() + static_cast<std::size_t>(y) * width;
         for (int x = 0; x < width; ++x) {
             line[x] = colours[static_cast<std::size_t>(std::max(-1, values[x]) + 1)];
         }
     }
+    return image;
+}
+
+int GridView::scaled(int pixels) const {
+    const qreal scale = QFontMetricsF(font()).height() / kReferenceLineHeight;
+    return scale < kLeastScale ? pixels : qRound(pixels * scale);
 }
 
 QRect GridView::heatMapRect() const {
-    return QRect(kMargin, kHeaderHeight, std::max(10, width() - 3 * kMargin - kHistogramWidth),
-                 std::max(10, height() - kHeaderHeight - kMargin));
+    return QRect(scaled(kMargin), scaled(kHeaderHeight),
+                 std::max(10, width() - 3 * scaled(kMargin) - scaled(kHistogramWidth)),
+                 std::max(10, height() - scaled(kHeaderHeight) - scaled(kMargin)));
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> GridView::warpAt(QPoint point) const {
@@ -226,8 +344,9 @@ void GridView::paintEvent(QPaintEvent*) {
     if (m_progressPermille >= 0) {
         header = tr("Computing the grid… %1 %").arg(m_progressPermille / 10);
     }
-    painter.drawText(QRect(kMargin, 4, width() - 2 * kMargin, kHeaderHeight - 6),
-                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
+    painter.drawText(
+        QRect(scaled(kMargin), scaled(4), width() - 2 * scaled(kMargin), scaled(kHeaderHeight - 6)),
+        Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
     const QRect area = heatMapRect();
     if (!m_image.isNull()) {
         std::vector<Run> runs;
@@ -268,8 +387,8 @@ void GridView::paintEvent(QPaintEvent*) {
     painter.drawRect(area.adjusted(0, 0, -1, -1));
 
     // The grid model's histogram: warps per count, over the whole grid.
-    const QRect hist(area.right() + kMargin, area.top(), kHistogramWidth,
-                     std::min(area.height(), 34 * 14 + 20));
+    const QRect hist(area.right() + scaled(kMargin), area.top(), scaled(kHistogramWidth),
+                     std::min(area.height(), scaled(34 * 14 + 20)));
     painter.setPen(colors.text);
     if (!m_result) {
         return;
@@ -283,23 +402,24 @@ void GridView::paintEvent(QPaintEvent*) {
             last = std::max(last, k);
         }
     }
-    painter.drawText(QRect(hist.left(), hist.top(), hist.width(), 18), Qt::AlignLeft,
+    painter.drawText(QRect(hist.left(), hist.top(), hist.width(), scaled(18)), Qt::AlignLeft,
                      m_result->shared     ? tr("warps by wavefronts (grid model)")
                      : m_result->constant ? tr("warps by distinct addresses (grid model)")
                                           : tr("warps by sectors/request (grid model)"));
-    const int rowHeight = std::max(8, std::min(14, (hist.height() - 20) / (last + 1)));
+    const int rowHeight =
+        std::max(scaled(8), std::min(scaled(14), (hist.height() - scaled(20)) / (last + 1)));
     for (int k = 0; k <= last; ++k) {
-        const int y = hist.top() + 20 + k * rowHeight;
+        const int y = hist.top() + scaled(20) + k * rowHeight;
         const std::int64_t n = counts[static_cast<std::size_t>(k)];
         painter.setPen(colors.mutedText);
-        painter.drawText(QRect(hist.left(), y, 24, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
-                         QString::number(k));
-        const int barWidth = static_cast<int>((hist.width() - 110) * n / most);
-        painter.fillRect(QRect(hist.left() + 30, y + 1, barWidth, rowHeight - 2),
+        painter.drawText(QRect(hist.left(), y, scaled(24), rowHeight),
+                         Qt::AlignRight | Qt::AlignVCenter, QString::number(k));
+        const int barWidth = static_cast<int>((hist.width() - scaled(110)) * n / most);
+        painter.fillRect(QRect(hist.left() + scaled(30), y + 1, barWidth, rowHeight - 2),
                          heatColour(k == 0 ? -1 : k, m_result->maxValue));
         if (n > 0) {
             painter.setPen(colors.text);
-            painter.drawText(QRect(hist.left() + 34 + barWidth, y, 80, rowHeight),
+            painter.drawText(QRect(hist.left() + scaled(34) + barWidth, y, scaled(80), rowHeight),
                              Qt::AlignLeft | Qt::AlignVCenter, QString::number(n));
         }
     }

@@ -39,6 +39,26 @@ public:
     void recompute();
     /// Show a result computed elsewhere (figures compute it on their own thread).
     void showResult(const GridResult& result);
+    /// The request this view makes for `document`'s current pattern: its kernel and selected
+    /// access, or the pattern's one-access kernel.
+    static GridRequest requestFor(const PatternDocument& document);
+    /// Compute `request` ahead of time (lecture mode's next slide), off the GUI thread, and keep
+    /// the result with its heat map made: when the view next asks for that request
+    /// (recompute()), it shows it at once instead of computing it and showing the progress;
+    /// asked while it is under way, it waits for it. One is kept.
+    void prepare(const GridRequest& request);
+    /// Whether the result computed ahead for `request` is ready.
+    bool isPrepared(const GridRequest& request) const;
+    /// Whether a result is being computed ahead.
+    bool isPreparing() const { return m_aheadJob != 0; }
+    /// Whether the view shows the progress of a grid it asked for ("Computing the grid…").
+    bool isComputing() const { return m_progressPermille >= 0; }
+    /// Whether the heat map shown is `request`'s, with nothing newer asked for.
+    bool showsResultFor(const GridRequest& request) const;
+    /// Show no heat map until the next result (the one shown is another pattern's).
+    void clearResult();
+    /// How many times the view asked its computation for a grid (tests).
+    int computationsRequested() const { return m_computationsRequested; }
     /// Draw the heat map as one rectangle per run of equal warps in a row (vectors in SVG and
     /// PDF figures) instead of an image; past `kMaxVectorRuns` runs the image is drawn anyway.
     void setVectorCells(bool vector) { m_vectorCells = vector; }
@@ -65,7 +85,19 @@ protected:
 
 private:
     void onResult(int job, const GridResult& result);
+    void showAdopted();
     void rebuildImage();
+    static QImage heatMapImage(const GridResult& result);
+    /// `pixels` of the layout at this view's type (see kReferenceLineHeight).
+    int scaled(int pixels) const;
+    static QString statusFor(const GridResult& result);
+
+    struct Adopted {
+        GridRequest request;
+        GridResult result;
+        QImage image;
+        QString status;
+    };
 
     PatternDocument* m_document;
     GridComputation* m_computation;
@@ -75,6 +107,15 @@ private:
     QString m_status;
     int m_progressPermille = -1;
     bool m_vectorCells = false;
+    GridComputation* m_ahead; // prepare()'s
+    GridRequest m_aheadRequest;
+    int m_aheadJob = 0;             // under way, 0 when none
+    bool m_waitingForAhead = false; // the view asked for m_aheadRequest while under way
+    std::optional<Adopted> m_adopted;
+    bool m_showingAdopted = false; // m_result is m_adopted's
+    int m_computationsRequested = 0;
+    GridRequest m_requested;                   // the view's own computation's, last asked for
+    std::optional<GridRequest> m_shownRequest; // whose result m_result is, when known
 };
 
 } // namespace warpscope::app
