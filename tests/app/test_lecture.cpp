@@ -19,7 +19,10 @@
 #include "views/warpview.h"
 #include "windowfixture.h"
 
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QApplication>
+#include <QComboBox>
 #include <QFile>
 #include <QFontInfo>
 #include <QImage>
@@ -1035,6 +1038,55 @@ TEST_F(LectureTest, TheGridSlideShowsTheWholeLaunch) {
     EXPECT_GT(lecture->stepCount(), 0) << "the warp view's lines step";
     lecture->grab().save(QCoreApplication::applicationDirPath() +
                          QStringLiteral("/lecture-grid.png"));
+}
+
+// The experiment slides' controls (the streams slide's stream count, the L2 slide's two choices)
+// take the slide's large type, and each is as big as that type needs: at 4K the stream count's
+// box stayed the size the window's type gave it, its number cut off.
+TEST_F(LectureTest, ExperimentControlsFitTheirTypeOnTheSlides) {
+    const auto settle = [] {
+        for (int pass = 0; pass < 8; ++pass) {
+            QApplication::processEvents();
+        }
+    };
+    for (const QSize size : {QSize(1600, 900), QSize(1920, 1080), QSize(3840, 2160)}) {
+        SCOPED_TRACE(QStringLiteral("%1 x %2").arg(size.width()).arg(size.height()).toStdString());
+        lecture->resize(size);
+        settle();
+        int checked = 0;
+        for (int slide = 0; slide < lecture->slideCount(); ++slide) {
+            const auto& views = deck.slides[static_cast<std::size_t>(slide)].views;
+            const bool experiment = std::any_of(views.begin(), views.end(), [](const auto& v) {
+                return v == "streams" || v == "transfers" || v == "l2-persistence";
+            });
+            if (!experiment) {
+                continue;
+            }
+            lecture->setSlide(slide);
+            settle();
+            for (ExperimentView* view : lecture->findChildren<ExperimentView*>()) {
+                if (!view->isVisible()) {
+                    continue;
+                }
+                SCOPED_TRACE(view->objectName().toStdString());
+                for (QWidget* control : view->findChildren<QWidget*>()) {
+                    if (!control->isVisible() ||
+                        (qobject_cast<QAbstractSpinBox*>(control) == nullptr &&
+                         qobject_cast<QComboBox*>(control) == nullptr &&
+                         qobject_cast<QAbstractButton*>(control) == nullptr)) {
+                        continue;
+                    }
+                    ++checked;
+                    const QSize hint = control->sizeHint();
+                    EXPECT_GE(control->width(), hint.width())
+                        << control->objectName().toStdString();
+                    EXPECT_GE(control->height(), hint.height())
+                        << control->objectName().toStdString();
+                }
+            }
+        }
+        EXPECT_GE(checked, 3) << "the stream count and the L2 slide's two choices";
+    }
 }
 
 // ---- From the main window ----------------------------------------------------------------------
