@@ -115,6 +115,32 @@ void sendPendingResizes(QWidget* widget) {
     }
 }
 
+/// Lay out a twin view's scroll area never shown as showing it would, three times over: the
+/// frame's resize places the viewport, whose resize lays the view out, whose resize may bring or
+/// take away a scroll bar (a queued call of the scroll area's, then a layout request) and resize
+/// the viewport again.
+void settleTwinFrame(QWidget* frame) {
+    for (int pass = 0; pass < 3; ++pass) {
+        sendPendingResizes(frame);
+        QCoreApplication::sendPostedEvents(frame);
+        for (QWidget* child : frame->findChildren<QWidget*>()) {
+            QCoreApplication::sendPostedEvents(child);
+        }
+    }
+}
+
+/// Slide `slide`'s pattern as a session of one entry, as setSlide() loads it: the slide's title
+/// (the window draws it, with the caption, in its own type; the views' title lines keep the
+/// access description and the numbers) and no caption.
+Session slideSession(const DeckSlide& slide) {
+    NamedPattern pattern = slide.pattern;
+    pattern.title = slide.title.empty() ? pattern.title : slide.title;
+    pattern.caption.clear();
+    Session session;
+    session.entries.push_back(SessionEntry{pattern, {}});
+    return session;
+}
+
 void setTextColour(QLabel* label, const QColor& colour) {
     QPalette palette = label->palette();
     palette.setColor(QPalette::WindowText, colour);
@@ -229,14 +255,7 @@ void LectureWindow::setSlide(int index) {
     index = std::clamp(index, 0, slideCount() - 1);
     m_slide = index;
     const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
-    // The slide's title and caption are drawn by this window in its own type; the views' title
-    // lines keep the access description and the numbers.
-    NamedPattern pattern = slide.pattern;
-    pattern.title = slide.title.empty() ? pattern.title : slide.title;
-    pattern.caption.clear();
-    Session session;
-    session.entries.push_back(SessionEntry{pattern, {}});
-    const auto error = m_document->loadSession(session);
+    const auto error = m_document->loadSession(slideSession(slide));
     m_highlight->clear();
     showSlideViews();
     showGridAhead();
@@ -685,13 +704,7 @@ void LectureWindow::prepareWarpPicture(int index) {
         m_warpTwin->setObjectName(QStringLiteral("warpTwin"));
         m_warpTwinFrame = wrapInScrollArea(m_warpTwin, m_warpTwinHost.get());
     }
-    // The slide's pattern as setSlide() loads it.
-    NamedPattern pattern = slide.pattern;
-    pattern.title = slide.title.empty() ? pattern.title : slide.title;
-    pattern.caption.clear();
-    Session session;
-    session.entries.push_back(SessionEntry{pattern, {}});
-    if (m_warpTwinDocument->loadSession(session)) {
+    if (m_warpTwinDocument->loadSession(slideSession(slide))) {
         return; // the slide shows its error; nothing to draw ahead
     }
     // The twin as the slide's warp view will be: this window's colours, its type at that width,
@@ -699,17 +712,7 @@ void LectureWindow::prepareWarpPicture(int index) {
     m_warpTwinHost->setPalette(palette());
     m_warpTwin->setFont(viewFont(QStringLiteral("warp"), size.width()));
     m_warpTwinFrame->resize(size);
-    for (int pass = 0; pass < 3; ++pass) {
-        // A widget never shown gets its resize events only when shown: the frame's resize
-        // places the viewport, whose resize lays the view out, whose resize may bring or take
-        // away a scroll bar (a queued call of the scroll area's, then a layout request) and
-        // resize the viewport again.
-        sendPendingResizes(m_warpTwinFrame);
-        QCoreApplication::sendPostedEvents(m_warpTwinFrame);
-        for (QWidget* child : m_warpTwinFrame->findChildren<QWidget*>()) {
-            QCoreApplication::sendPostedEvents(child);
-        }
-    }
+    settleTwinFrame(m_warpTwinFrame);
     // Nothing revealed when the warp view is the one the slide steps through (computeSteps()).
     int revealCount = -1;
     for (const QString& name : names) {
@@ -742,24 +745,7 @@ void LectureWindow::prepareGridResult(int index) {
 }
 
 const PatternDocument* LectureWindow::aheadDocument(int index) {
-    if (m_aheadDocument == nullptr) {
-        m_aheadDocument = new PatternDocument(this);
-    }
-    if (m_aheadDocumentSlide != index) {
-        // The slide's pattern as setSlide() loads it.
-        const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
-        NamedPattern pattern = slide.pattern;
-        pattern.title = slide.title.empty() ? pattern.title : slide.title;
-        pattern.caption.clear();
-        Session session;
-        session.entries.push_back(SessionEntry{pattern, {}});
-        const bool failed = m_aheadDocument->loadSession(session).has_value();
-        m_aheadDocumentSlide = failed ? -1 : index;
-        if (failed) {
-            return nullptr; // the slide shows its error
-        }
-    }
-    return m_aheadDocument;
+    return loadSlideTwin(index) ? m_slideTwinDocument : nullptr;
 }
 
 void LectureWindow::showGridAhead() {
@@ -974,13 +960,8 @@ bool LectureWindow::loadSlideTwin(int index) {
         m_slideTwinDocument = new PatternDocument(m_slideTwinHost.get());
     }
     if (index != m_slideTwinIndex) {
-        const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
-        NamedPattern pattern = slide.pattern;
-        pattern.title = slide.title.empty() ? pattern.title : slide.title;
-        pattern.caption.clear();
-        Session session;
-        session.entries.push_back(SessionEntry{pattern, {}});
-        m_slideTwinValid = !m_slideTwinDocument->loadSession(session);
+        m_slideTwinValid = !m_slideTwinDocument->loadSession(
+            slideSession(m_deck.slides[static_cast<std::size_t>(index)]));
         m_slideTwinIndex = index;
     }
     return m_slideTwinValid;
@@ -1031,15 +1012,7 @@ void LectureWindow::prepareBankPicture(int index) {
     m_slideTwinHost->setPalette(palette());
     m_bankTwin->setFont(viewFont(QStringLiteral("bank"), size.width()));
     m_bankTwinFrame->resize(size);
-    for (int pass = 0; pass < 3; ++pass) {
-        // As prepareWarpPicture(): the resizes showing would deliver, and the scroll area's
-        // queued scroll-bar call and layout requests.
-        sendPendingResizes(m_bankTwinFrame);
-        QCoreApplication::sendPostedEvents(m_bankTwinFrame);
-        for (QWidget* child : m_bankTwinFrame->findChildren<QWidget*>()) {
-            QCoreApplication::sendPostedEvents(child);
-        }
-    }
+    settleTwinFrame(m_bankTwinFrame);
     // Nothing revealed when the bank view is the one the slide steps through (computeSteps():
     // the first warp view with lines or transactions, or bank view with wavefronts).
     int revealCount = -1;

@@ -175,8 +175,8 @@ private:
     /// The step line slide `index` opens with, when it can be told ahead (from the twins drawn
     /// for it); empty when not.
     QString firstStepText(int index);
-    /// Slide `index`'s pattern on a document of its own, loaded as setSlide() loads it (kept
-    /// while the index is the same); nullptr when it cannot be loaded.
+    /// Slide `index`'s pattern loaded as setSlide() loads it, on the view twins' document
+    /// (loadSlideTwin()); nullptr when it cannot be loaded.
     const PatternDocument* aheadDocument(int index);
     /// The size the layout gives the step line with `text`.
     QSize stepLineSize(const QString& text) const;
@@ -255,10 +255,6 @@ private:
     WarpView* m_warpTwin = nullptr;
     QWidget* m_warpTwinFrame = nullptr;
     int m_warpTwinSlide = -1; // the slide the twin was last laid out for
-    /// A slide's pattern loaded ahead (aheadDocument()): its grid's request, its wavefronts;
-    /// made when first needed.
-    PatternDocument* m_aheadDocument = nullptr;
-    int m_aheadDocumentSlide = -1;
     /// Hidden experiment views (streams, transfers, L2 persistence), each in a scroll area in a
     /// window never shown, on which prepareExperimentCharts() draws the next slide's charts.
     struct ExperimentTwin {
