@@ -456,35 +456,16 @@ std::size_t BankView::pictureKey() const {
 }
 
 QPixmap BankView::renderPicture(qreal devicePixelRatio) {
-    QPixmap picture((QSizeF(size()) * devicePixelRatio).toSize());
-    picture.setDevicePixelRatio(devicePixelRatio);
-    picture.fill(Qt::transparent);
+    QPixmap picture = blankPicture(devicePixelRatio);
     QPainter painter(&picture);
     paintView(painter);
     return picture;
 }
 
-void BankView::adoptPicture(const QPixmap& picture, std::size_t key) {
-    m_picture = picture;
-    m_pictureKey = key;
-}
-
-void BankView::dropPicture() {
-    m_picture = QPixmap();
-}
-
 void BankView::paintEvent(QPaintEvent* /*event*/) {
-    if (!m_picture.isNull() && m_picture.devicePixelRatio() == devicePixelRatioF() &&
-        m_picture.size() == (QSizeF(size()) * devicePixelRatioF()).toSize() &&
-        m_pictureKey == pictureKey()) {
-        // Drawn ahead for this very look: copy it (the region clips the copy).
-        QPainter painter(this);
-        painter.setCompositionMode(QPainter::CompositionMode_Source);
-        painter.drawPixmap(0, 0, m_picture);
-        ++m_picturePaints;
+    if (paintAdoptedPicture(pictureKey())) {
         return;
     }
-    ++m_drawnPaints;
     QPainter painter(this);
     paintView(painter);
 }

@@ -97,13 +97,6 @@ public:
     /// picture's, and draws as before otherwise. One picture at most is kept.
     QPixmap renderPicture(qreal devicePixelRatio);
     std::size_t pictureKey() const;
-    void adoptPicture(const QPixmap& picture, std::size_t key);
-    void dropPicture();
-    bool hasPicture() const { return !m_picture.isNull(); }
-    const QPixmap& picture() const { return m_picture; }
-    /// Paint events that copied the picture, and paint events that drew the view (for tests).
-    int picturePaints() const { return m_picturePaints; }
-    int drawnPaints() const { return m_drawnPaints; }
 
 protected:
     QSizeF computeLayout(qreal width) override;
@@ -146,10 +139,6 @@ private:
     qreal m_labelWidth = 0;
     MeasurementMark m_mark;
     int m_revealCount = -1;
-    QPixmap m_picture; // drawn ahead (adoptPicture()), or none
-    std::size_t m_pictureKey = 0;
-    int m_picturePaints = 0;
-    int m_drawnPaints = 0;
 };
 
 } // namespace warpscope::app

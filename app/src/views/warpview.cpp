@@ -245,39 +245,20 @@ std::size_t WarpView::pictureKey() const {
 }
 
 QPixmap WarpView::renderPicture(qreal devicePixelRatio) {
-    QPixmap picture((QSizeF(size()) * devicePixelRatio).toSize());
-    picture.setDevicePixelRatio(devicePixelRatio);
-    picture.fill(Qt::transparent);
+    QPixmap picture = blankPicture(devicePixelRatio);
     m_paintRegion = QRegion(rect());
     QPainter painter(&picture);
     paintView(painter);
     return picture;
 }
 
-void WarpView::adoptPicture(const QPixmap& picture, std::size_t key) {
-    m_picture = picture;
-    m_pictureKey = key;
-}
-
-void WarpView::dropPicture() {
-    m_picture = QPixmap();
-}
-
 void WarpView::paintEvent(QPaintEvent* event) {
-    if (!m_picture.isNull() && m_picture.devicePixelRatio() == devicePixelRatioF() &&
-        m_picture.size() == (QSizeF(size()) * devicePixelRatioF()).toSize() &&
-        m_pictureKey == pictureKey()) {
-        // Drawn ahead for this very look: copy it (the region clips the copy).
-        QPainter painter(this);
-        painter.setCompositionMode(QPainter::CompositionMode_Source);
-        painter.drawPixmap(0, 0, m_picture);
-        ++m_picturePaints;
+    if (paintAdoptedPicture(pictureKey())) {
         return;
     }
     // A hover or a reveal repaints only the elements it changed (updateChangedLook()); what lies
     // wholly outside the region is not drawn at all (needsPaint()), the rest is clipped to it.
     m_paintRegion = event->region();
-    ++m_drawnPaints;
     QPainter painter(this);
     paintView(painter);
 }

@@ -100,13 +100,6 @@ public:
     /// and ratio are the picture's, and draws as before otherwise. One picture at most is kept.
     QPixmap renderPicture(qreal devicePixelRatio);
     std::size_t pictureKey() const;
-    void adoptPicture(const QPixmap& picture, std::size_t key);
-    void dropPicture();
-    bool hasPicture() const { return !m_picture.isNull(); }
-    const QPixmap& picture() const { return m_picture; }
-    /// Paint events that copied the picture, and paint events that drew the view (for tests).
-    int picturePaints() const { return m_picturePaints; }
-    int drawnPaints() const { return m_drawnPaints; }
 
 protected:
     QSizeF computeLayout(qreal width) override;
@@ -161,10 +154,6 @@ private:
     int m_revealCount = -1;
     std::vector<LookItem> m_look; // as last scheduled for painting
     QRegion m_paintRegion;        // the paint event's region, while painting
-    QPixmap m_picture;            // drawn ahead (adoptPicture()), or none
-    std::size_t m_pictureKey = 0;
-    int m_picturePaints = 0;
-    int m_drawnPaints = 0;
 };
 
 } // namespace warpscope::app

@@ -3,6 +3,7 @@
 
 #include <QAbstractScrollArea>
 #include <QEvent>
+#include <QPainter>
 #include <QWheelEvent>
 #include <QtMath>
 
@@ -133,6 +134,37 @@ void ZoomableView::wheelEvent(QWheelEvent* event) {
         return;
     }
     QWidget::wheelEvent(event);
+}
+
+void ZoomableView::adoptPicture(const QPixmap& picture, std::size_t key) {
+    m_picture = picture;
+    m_pictureKey = key;
+}
+
+void ZoomableView::dropPicture() {
+    m_picture = QPixmap();
+}
+
+bool ZoomableView::paintAdoptedPicture(std::size_t currentKey) {
+    if (!m_picture.isNull() && m_picture.devicePixelRatio() == devicePixelRatioF() &&
+        m_picture.size() == (QSizeF(size()) * devicePixelRatioF()).toSize() &&
+        m_pictureKey == currentKey) {
+        // Drawn ahead for this very look: copy it (the event's region clips the copy).
+        QPainter painter(this);
+        painter.setCompositionMode(QPainter::CompositionMode_Source);
+        painter.drawPixmap(0, 0, m_picture);
+        ++m_picturePaints;
+        return true;
+    }
+    ++m_drawnPaints;
+    return false;
+}
+
+QPixmap ZoomableView::blankPicture(qreal devicePixelRatio) const {
+    QPixmap picture((QSizeF(size()) * devicePixelRatio).toSize());
+    picture.setDevicePixelRatio(devicePixelRatio);
+    picture.fill(Qt::transparent);
+    return picture;
 }
 
 } // namespace warpscope::app

@@ -3,8 +3,11 @@
 // scrolls. Ctrl+wheel zooms; the window's actions call zoomIn(), zoomOut() and fitToWindow().
 #pragma once
 
+#include <QPixmap>
 #include <QSizeF>
 #include <QWidget>
+
+#include <cstddef>
 
 namespace warpscope::app {
 
@@ -22,6 +25,17 @@ public:
     /// Lay the view out again for the current visible width and zoom, and resize to the result.
     void relayout();
 
+    /// A picture of the whole view drawn ahead (a twin's renderPicture()) with the key of the look
+    /// it shows (the view's pictureKey()): while the view's key, size and device pixel ratio are
+    /// the picture's, a paint copies it instead of drawing. One picture at most is kept.
+    void adoptPicture(const QPixmap& picture, std::size_t key);
+    void dropPicture();
+    bool hasPicture() const { return !m_picture.isNull(); }
+    const QPixmap& picture() const { return m_picture; }
+    /// Paint events that copied the picture, and paint events that drew the view (for tests).
+    int picturePaints() const { return m_picturePaints; }
+    int drawnPaints() const { return m_drawnPaints; }
+
     static constexpr qreal kMinZoom = 1.0;
     static constexpr qreal kMaxZoom = 16.0;
 
@@ -35,6 +49,12 @@ protected:
     /// All of the view by default.
     virtual void layoutApplied(bool resized);
 
+    /// In a paint event: copy the adopted picture when it shows the look `currentKey` at the
+    /// view's size and ratio (true), else count a drawn paint (false: the view draws itself).
+    bool paintAdoptedPicture(std::size_t currentKey);
+    /// An empty, transparent pixmap of the view's size at `devicePixelRatio`, to draw a picture on.
+    QPixmap blankPicture(qreal devicePixelRatio) const;
+
     bool eventFilter(QObject* watched, QEvent* event) override;
     bool event(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -45,6 +65,10 @@ private:
     qreal m_zoom = 1.0;
     QWidget* m_watchedViewport = nullptr;
     bool m_inRelayout = false;
+    QPixmap m_picture; // drawn ahead (adoptPicture()), or none
+    std::size_t m_pictureKey = 0;
+    int m_picturePaints = 0;
+    int m_drawnPaints = 0;
 };
 
 } // namespace warpscope::app
