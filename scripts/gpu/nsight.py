@@ -1,5 +1,5 @@
-"""What the GPU scripts (bench_probe.py, kernel_check.py, kernel_dram.py, kernel_cold_state.py)
-share: the access counters warpscope predicts and the probe reports, reading `ncu --csv` output,
+"""What the GPU scripts (bench_probe.py, kernel_check.py; kernel_dram.py and kernel_cold_state.py
+in scripts/investigations/dram_fills) share: the access counters warpscope predicts and the probe reports, reading `ncu --csv` output,
 running a command with a time limit, and logging to a text file and a JSON-lines file."""
 import csv
 import io

@@ -29,7 +29,7 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu"))  # nsight.py
 import nsight  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -284,7 +284,7 @@ def main(argv):
     log("== every preset: dram__bytes_read.sum under ncu --cache-control all, both launches")
     code, out, err, _ = run([probe, "run-kernel", "--help"], timeout=60)
     presets = []
-    kernels_json = os.path.join(HERE, "..", "..", "resources", "kernels.json")
+    kernels_json = os.path.join(HERE, "..", "..", "..", "resources", "kernels.json")
     if os.path.exists(kernels_json):
         presets = [p["id"] for p in json.load(open(kernels_json))]
     for clock in ("none", "base"):

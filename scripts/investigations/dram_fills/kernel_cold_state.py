@@ -34,7 +34,7 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu"))  # nsight.py
 import nsight  # noqa: E402
 
 STARTED = time.perf_counter()

@@ -3,7 +3,7 @@
 
 Usage: kernel_fill.py PROBE OUTDIR [DEADLINE_SECONDS]
 
-Designed kernels that store nothing but half sectors (scripts/gpu/kernels/fill_*.json), each lane
+Designed kernels that store nothing but half sectors (scripts/investigations/dram_fills/kernels/fill_*.json), each lane
 4 bytes, a warp 16 bytes of each of 8 sectors:
 
 - fill_pair: the other half of each sector is written by the warp `d` warps later in launch
@@ -27,6 +27,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "gpu"))  # nsight.py
 import kernel_dram  # noqa: E402  (its ncu() and run() helpers)
 import nsight  # noqa: E402
 

@@ -1,7 +1,7 @@
 // Where one counter measurement's time goes, on a GPU machine: times every CUPTI range-profiler
 // call for one single-warp launch under several ways of driving the profiler, and checks that
 // every way reads the same counters. Not part of the build; compile on the build machine with
-//   nvcc -O2 -std=c++17 -arch=sm_90 -I$CUDA/include scripts/gpu/cupti_pass_costs.cu \
+//   nvcc -O2 -std=c++17 -arch=sm_90 -I$CUDA/include scripts/investigations/cupti_pass_costs.cu \
 //        -L$CUDA/lib -L$CUDA/lib/stubs -lcupti -lcuda -o cupti_pass_costs
 // and run it on the GPU machine (libcupti on LD_LIBRARY_PATH):
 //   cupti_pass_costs REPEATS             set-up in one thread, then every way below

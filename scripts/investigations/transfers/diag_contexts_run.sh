@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Issue 16's fourth diagnosis on a GPU machine (scripts/gpu/transfers/diag_contexts.cu): processes
-# of pageable copies, one context or six in the order of ORDER (default 1 6 1 6 1 6 1 6 1 6; 48
-# samples each of h2d and d2h at 64 and 256 MiB), then MANAGED (default 5) processes of managed
+# Issue 16's fourth diagnosis on a GPU machine (scripts/investigations/transfers/diag_contexts.cu):
+# processes of pageable copies, one context or six in the order of ORDER (default 1 6 1 6 1 6 1 6 1
+# 6; 48 samples each of h2d and d2h at 64 and 256 MiB), then MANAGED (default 5) processes of managed
 # memory's first touch (three variants, four contexts). Run from a folder holding bin/diag_contexts;
 # logs go to OUTDIR (default $OUT), one file a process, and all of them into OUTDIR/all.tgz;
-# scripts/gpu/transfers/diag_contexts_summary.py reads the logs.
+# scripts/investigations/transfers/diag_contexts_summary.py reads the logs.
 # Usage: [ORDER="6 1 1 6"] [MANAGED=0] diag_contexts_run.sh [OUTDIR]
 set -u
 out=${1:-${OUT:-/tmp/warpscope-diag-contexts}}
