@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Streams figures for docs/guide: the app renders the timeline and speed-up headless
 # (--export) from the H100's recorded results (tests/data/streams_h100.json, the first of
-# scripts/gpu/streams_check.sh's three runs) at 4 and 8 streams, and once more without results
+# `scripts/gpu/check.sh streams`'s three runs) at 4 and 8 streams, and once more without results
 # (what a model-only machine shows: the model's timeline and the notes' statement).
 #   On a GPU machine (MEASURE=1): the app measures this machine first (--measure) instead.
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Transfers figure for docs/guide: the app renders the chart headless (--export) from the
-# H100's recorded results (tests/data/transfers_h100.json, the first of transfers_check.sh's five
+# H100's recorded results (tests/data/transfers_h100.json, the first of `check.sh transfers`'s five
 # runs) as PNG and SVG, and once more without results (what a model-only machine shows: the
 # notes' figures).
 #   On a GPU machine (MEASURE=1): the app measures this machine first (--measure) instead.

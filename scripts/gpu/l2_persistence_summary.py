@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Summarises scripts/gpu/l2_persistence_check.sh's folder: the default sweep as a table (time,
-L2 hit rate from CUPTI, the model's), and the probe's CUPTI counters beside Nsight Compute's for
+"""Summarises the folder of `scripts/gpu/check.sh l2-persistence`: the default sweep as a table
+(time, L2 hit rate from CUPTI, the model's), and the probe's CUPTI counters beside Nsight Compute's for
 the same kernels (ncu.csv holds, per point, the warm-up launch and one timed launch; the timed
 one, the second, is the steady state the probe counts). Usage: l2_persistence_summary.py DIR"""
 import csv

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Summarises scripts/gpu/transfers_check.sh's output folder: the probe's pinned host-to-device
-bandwidth at 256 MiB against the plain cudaMemcpy loop's best (within 5 %), and every mode's
+"""Summarises the output folder of `scripts/gpu/check.sh transfers`: the probe's pinned
+host-to-device bandwidth at 256 MiB against the plain cudaMemcpy loop's best (within 5 %), and every mode's
 medians over the five runs at sizes >= 16 MiB (within 5 %: (max - min) / median of the five).
 Writes OUTDIR/transfers_h100.json (what tests/data/transfers_h100.json records) and prints tables.
 Usage: transfers_summary.py OUTDIR"""

@@ -2,7 +2,7 @@
 # One ncu pass over the L2 persistence experiment (issue 19's model): L2 lookups split by where
 # they come from, the SM's TEX unit or the other L2 partition over the LTC fabric, and the fabric
 # lookups by eviction class (persisting = evict_last, streaming = evict_first). Run on a GPU
-# machine from a folder holding bin/warpscope-probe (scripts/gpu/l2_persistence_pack.sh prepares
+# machine from a folder holding bin/warpscope-probe (scripts/gpu/check_pack.sh prepares
 # one); results under $OUT (tests/data/l2_persistence/partitions/ holds the H100's).
 # Usage: l2_persistence_partitions.sh
 set -u

@@ -1,4 +1,4 @@
-// A plain cudaMemcpy loop, the reference scripts/gpu/transfers_check.sh holds warpscope-probe's
+// A plain cudaMemcpy loop, the reference `scripts/gpu/check.sh transfers` holds warpscope-probe's
 // pinned host-to-device copies against: one pinned buffer, one device buffer, one warm-up copy,
 // then N copies each timed with CUDA events. Prints one JSON line with every sample.
 // Build: nvcc -O2 -arch=sm_90 -o memcpy_loop memcpy_loop.cu
