@@ -5,7 +5,7 @@
 # for), then probe_trace.py's experiments for both ways and for a session opened again when the
 # counters change, then, when BUILD has the app and QT_RUNTIME is given, `warpscope
 # --benchmark-gpu` and the window's start-up with a GPU. Prints a short table last.
-# Usage: scripts/gpu/kind_counters_check.sh BUILD OUTDIR [QT_RUNTIME.tar.xz]
+# Usage: scripts/investigations/kind_counters_check.sh BUILD OUTDIR [QT_RUNTIME.tar.xz]
 set -u
 build=$1
 out=$2
