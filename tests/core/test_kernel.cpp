@@ -494,7 +494,7 @@ GridPrediction fillsOrFail(const Kernel& kernel, std::int64_t capacitySectors,
 
 /// Half a sector per lane group: each warp writes bytes 0..15 (h = 0) or 16..31 (h = 1) of 8
 /// sectors; the warp `d` warps later writes the other half (the designed kernel
-/// scripts/gpu/kernels/fill_pair.json), over `warps` warps of 32 threads.
+/// scripts/investigations/dram_fills/kernels/fill_pair.json), over `warps` warps of 32 threads.
 Kernel halvesKernel(int warps, int d) {
     Kernel kernel = storeKernel("((((gid / 32) / (2 * " + std::to_string(d) + ")) * " +
                                 std::to_string(d) + " + (gid / 32) % " + std::to_string(d) +
