@@ -182,8 +182,8 @@ struct CounterSession::Impl {
     /// left out: it carries a one-time set-up (about 200 ms on an H100).
     std::vector<double> startMs;
     bool firstStartDone = false;
-    /// The pass CUPTI runs next. Measured on an H100 (scripts/investigations/cupti_pass_costs.cu): after
-    /// the first, CUPTI takes the passes in turn, 0, 1, ..., passes - 1, 0, ..., whatever
+    /// The pass CUPTI runs next. Measured on an H100 (scripts/investigations/cupti_pass_costs.cu):
+    /// after the first, CUPTI takes the passes in turn, 0, 1, ..., passes - 1, 0, ..., whatever
     /// SetConfig's passIndex says, and each Stop names the next; every run of `passes`
     /// consecutive passes therefore covers them all, whichever comes first.
     std::size_t nextPass = 0;
@@ -546,8 +546,8 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
     // kernel, since nothing else runs on the device while the probe measures.
     //
     // Every pass is run exactly once, in CUPTI's turn (Impl::nextPass), starting with the one
-    // prepare() started, if any: measured on an H100 (scripts/investigations/cupti_pass_costs.cu), the
-    // counters are the same whichever pass comes first.
+    // prepare() started, if any: measured on an H100 (scripts/investigations/cupti_pass_costs.cu),
+    // the counters are the same whichever pass comes first.
     std::vector<std::string> names(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
         names[static_cast<std::size_t>(i)] = "pattern " + std::to_string(i);
