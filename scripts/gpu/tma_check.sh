@@ -28,6 +28,7 @@ dump)
         "$dump" grid "$offset" >>"$jsonl" || echo "grid $offset: exit $?" >&2
     done
     "$dump" extra >>"$jsonl" || echo "extra: exit $?" >&2
+    "$dump" shifted >>"$jsonl" || echo "shifted: exit $?" >&2
     # Offsets that are 16-byte but not 128-byte aligned, in every mode.
     for offset in 16 32 64 96 1040; do
         for mode in 0 1 2 3; do
@@ -44,6 +45,8 @@ dump)
     echo "memcheck grid 384: exit $?" >>"$out/tma_memcheck.txt"
     compute-sanitizer --tool memcheck --error-exitcode 3 "$dump" extra >>"$out/tma_memcheck.txt" 2>&1
     echo "memcheck extra: exit $?" >>"$out/tma_memcheck.txt"
+    compute-sanitizer --tool memcheck --error-exitcode 3 "$dump" shifted >>"$out/tma_memcheck.txt" 2>&1
+    echo "memcheck shifted: exit $?" >>"$out/tma_memcheck.txt"
     wc -l "$jsonl"
     ;;
 compare)

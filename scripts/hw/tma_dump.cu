@@ -8,6 +8,7 @@
 // Use:
 //   tma_dump grid OFFSET                  every mode, box width and element size at OFFSET
 //   tma_dump extra                        odd row counts and boxes away from the origin
+//   tma_dump shifted                      a shared window not aligned to 1024 bytes
 //   tma_dump one MODE ELEM INNER ROWS OFFSET [X0 Y0]
 //                                         one case (MODE 0..6 as CUtensorMapSwizzle), for cases
 //                                         that may fault (unaligned offsets, the 128B_ATOM modes)
@@ -15,8 +16,8 @@
 // The global tensor's every 8-byte word is a hash of its byte position (row, byte column), so
 // each 16-byte chunk of it is unique and a chunk found in shared memory names its source.
 #include <cuda.h>
-#include <cuda_runtime.h>
 #include <cudaTypedefs.h>
+#include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -40,10 +41,9 @@ __host__ __device__ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-__global__ void tmaLoad(const __grid_constant__ CUtensorMap map, int x0, int y0, unsigned offset,
-                        unsigned txBytes, unsigned char* out, unsigned* info) {
-    extern __shared__ __align__(1024) unsigned char window[];
-    __shared__ alignas(8) unsigned long long barrier;
+__device__ void loadAndDump(unsigned char* window, unsigned long long& barrier,
+                            const CUtensorMap& map, int x0, int y0, unsigned offset,
+                            unsigned txBytes, unsigned char* out, unsigned* info) {
     for (unsigned i = threadIdx.x; i < kWindowBytes; i += blockDim.x) {
         window[i] = kSentinel;
     }
@@ -82,11 +82,34 @@ __global__ void tmaLoad(const __grid_constant__ CUtensorMap map, int x0, int y0,
     }
 }
 
+__global__ void tmaLoad(const __grid_constant__ CUtensorMap map, int x0, int y0, unsigned offset,
+                        unsigned txBytes, unsigned char* out, unsigned* info) {
+    extern __shared__ __align__(1024) unsigned char window[];
+    __shared__ alignas(8) unsigned long long barrier;
+    loadAndDump(window, barrier, map, x0, y0, offset, txBytes, out, info);
+}
+
+// The same into a static window placed after 384 bytes of other static shared memory, so that it
+// starts at an address that is not a multiple of 1024 (an extern window cannot: every extern
+// __shared__ array of a file takes the largest alignment declared). Tells a swizzle on the
+// address from a swizzle on the offset into an aligned buffer.
+__global__ void tmaLoadShifted(const __grid_constant__ CUtensorMap map, int x0, int y0,
+                               unsigned offset, unsigned txBytes, unsigned char* out,
+                               unsigned* info) {
+    __shared__ alignas(128) unsigned char pad[384];
+    __shared__ alignas(128) unsigned char shiftedWindow[kWindowBytes];
+    __shared__ alignas(8) unsigned long long barrier;
+    pad[threadIdx.x] = static_cast<unsigned char>(threadIdx.x);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        info[2] = pad[127]; // keeps the static array
+    }
+    loadAndDump(shiftedWindow, barrier, map, x0, y0, offset, txBytes, out, info);
+}
+
 const char* modeName(int mode) {
-    static const char* names[] = {"none",         "32B",
-                                  "64B",          "128B",
-                                  "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B",
-                                  "128B_ATOM_64B"};
+    static const char* names[] = {
+        "none", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"};
     return mode >= 0 && mode <= 6 ? names[mode] : "?";
 }
 
@@ -128,7 +151,7 @@ bool setUp(Context& c) {
     }
     if (cudaMalloc(&c.global, c.host.size()) != cudaSuccess ||
         cudaMalloc(&c.dump, kWindowBytes) != cudaSuccess ||
-        cudaMalloc(&c.info, 2 * sizeof(unsigned)) != cudaSuccess) {
+        cudaMalloc(&c.info, 3 * sizeof(unsigned)) != cudaSuccess) {
         std::printf("{\"status\":\"cudaMalloc failed\"}\n");
         return false;
     }
@@ -140,7 +163,7 @@ bool setUp(Context& c) {
 /// Runs one case and prints its JSON line. Returns false when CUDA reported an error (the
 /// context may then be unusable).
 bool runCase(Context& c, int mode, unsigned elementBytes, unsigned innerBytes, unsigned rows,
-             unsigned offset, int x0, int y0) {
+             unsigned offset, int x0, int y0, bool shifted = false) {
     std::printf("{\"mode\":\"%s\",\"element_bytes\":%u,\"box\":[%u,%u],\"smem_offset\":%u,"
                 "\"coords\":[%d,%d]",
                 modeName(mode), elementBytes, innerBytes / elementBytes, rows, offset, x0, y0);
@@ -149,17 +172,21 @@ bool runCase(Context& c, int mode, unsigned elementBytes, unsigned innerBytes, u
     const cuuint64_t strides[1] = {kPitchBytes};
     const cuuint32_t box[2] = {innerBytes / elementBytes, rows};
     const cuuint32_t elementStrides[2] = {1, 1};
-    const CUresult encoded = c.encode(
-        &map, dataType(elementBytes), 2, c.global, dims, strides, box, elementStrides,
-        CU_TENSOR_MAP_INTERLEAVE_NONE, static_cast<CUtensorMapSwizzle>(mode),
-        CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    const CUresult encoded =
+        c.encode(&map, dataType(elementBytes), 2, c.global, dims, strides, box, elementStrides,
+                 CU_TENSOR_MAP_INTERLEAVE_NONE, static_cast<CUtensorMapSwizzle>(mode),
+                 CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (encoded != CUDA_SUCCESS) {
         std::printf(",\"status\":\"encode failed\",\"cu_result\":%d}\n", static_cast<int>(encoded));
         std::fflush(stdout);
         return true;
     }
     cudaMemset(c.dump, 0, kWindowBytes);
-    tmaLoad<<<1, 128, kWindowBytes>>>(map, x0, y0, offset, innerBytes * rows, c.dump, c.info);
+    if (shifted) {
+        tmaLoadShifted<<<1, 128>>>(map, x0, y0, offset, innerBytes * rows, c.dump, c.info);
+    } else {
+        tmaLoad<<<1, 128, kWindowBytes>>>(map, x0, y0, offset, innerBytes * rows, c.dump, c.info);
+    }
     cudaError_t status = cudaDeviceSynchronize();
     if (status != cudaSuccess) {
         std::printf(",\"status\":\"launch failed\",\"cuda_error\":\"%s\"}\n",
@@ -219,7 +246,8 @@ bool runCase(Context& c, int mode, unsigned elementBytes, unsigned innerBytes, u
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: tma_dump grid OFFSET | extra | one MODE ELEM INNER_BYTES ROWS OFFSET [X0 Y0]\n");
+        std::fprintf(stderr, "usage: tma_dump grid OFFSET | extra | shifted | one MODE ELEM "
+                             "INNER_BYTES ROWS OFFSET [X0 Y0]\n");
         return 2;
     }
     Context c;
@@ -235,6 +263,18 @@ int main(int argc, char** argv) {
                        static_cast<unsigned>(std::atoi(argv[6])), x0, y0)
                    ? 0
                    : 1;
+    }
+    if (std::strcmp(argv[1], "shifted") == 0) {
+        // A window that does not start at a multiple of 1024 (tmaLoadShifted).
+        for (int mode = 0; mode <= 3; ++mode) {
+            const unsigned inner = mode == 0 ? 64 : 16u << mode;
+            for (unsigned offset : {0u, 128u, 384u, 640u}) {
+                if (!runCase(c, mode, 2, inner, 8, offset, 0, 0, true)) {
+                    return 1;
+                }
+            }
+        }
+        return 0;
     }
     const bool grid = std::strcmp(argv[1], "grid") == 0 && argc >= 3;
     if (!grid && std::strcmp(argv[1], "extra") != 0) {

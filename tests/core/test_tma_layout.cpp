@@ -95,6 +95,38 @@ TEST(TmaLayout, EqualsEveryLoadDumpedOnTheH200) {
     EXPECT_EQ(offsets.size(), 12u);
 }
 
+// A window at shared address 1408 (line 3 of a 1024-byte pattern; tma_dump's static window): the
+// H200 swizzled by the address, so the same loads into an aligned buffer would differ.
+TEST(TmaLayout, TheSwizzleFollowsTheAddressNotTheBuffer) {
+    std::ifstream in(std::string(WARPSCOPE_TEST_DATA_DIR) + "/tma_layout_h200_window1408.jsonl");
+    std::string line;
+    ASSERT_TRUE(std::getline(in, line)); // header
+    int rows = 0;
+    int differFromAligned = 0;
+    for (; std::getline(in, line); ++rows) {
+        const json row = json::parse(line);
+        ASSERT_EQ(row.at("smem_base"), 1408);
+        const std::int64_t offset = row.at("smem_offset").get<std::int64_t>();
+        auto layout = layTmaTile(loadOf(row, 1408 + offset));
+        auto aligned = layTmaTile(loadOf(row, offset));
+        ASSERT_TRUE(layout.ok() && aligned.ok());
+        const json& prefix = row.at("chunks_prefix");
+        ASSERT_GE(prefix.size(), 16u);
+        ASSERT_LE(prefix.size(), layout->chunks.size());
+        bool differs = false;
+        for (std::size_t k = 0; k < prefix.size(); ++k) {
+            ASSERT_TRUE(layout->chunks[k].has_value()) << line;
+            EXPECT_EQ(layout->chunks[k]->row, prefix[k].at(0).get<int>()) << line << " chunk " << k;
+            EXPECT_EQ(layout->chunks[k]->byteInRow, prefix[k].at(1).get<int>())
+                << line << " chunk " << k;
+            differs = differs || aligned->chunks[k]->byteInRow != prefix[k].at(1).get<int>();
+        }
+        differFromAligned += differs ? 1 : 0;
+    }
+    EXPECT_EQ(rows, 16);
+    EXPECT_EQ(differFromAligned, 12); // every swizzled load; the 4 unswizzled ones agree
+}
+
 // The swizzle reads the address bits above the destination: the same 64x16 box of 2-byte elements
 // at offsets 0 and 384 of a 1024-byte-aligned buffer puts row 0 differently.
 TEST(TmaLayout, TheOffsetChangesTheSwizzle) {
