@@ -23,7 +23,7 @@ dump)
     cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1)
     cuda=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
     printf '{"header":"tma_dump (scripts/hw/tma_dump.cu) on the GPU: which box row and byte each 16-byte chunk of shared memory holds after one cp.async.bulk.tensor.2d","gpu":"%s","compute_capability":"%s","driver":"%s","cuda":"%s"}\n' \
-        "$gpu" "$cc" "$driver" "${cuda:-13.0}" >"$jsonl"
+        "$gpu" "$cc" "$driver" "${cuda:-unknown}" >"$jsonl"
     for offset in 0 128 256 384 512 640 768 896 1024 1152 2048 3200; do
         "$dump" grid "$offset" >>"$jsonl" || echo "grid $offset: exit $?" >&2
     done
