@@ -4,6 +4,7 @@
 //   predict  JSON lines in, JSON lines out, for scripts and for checking against `ncu`;
 //   presets  the built-in presets by topic.
 // docs/cli.md describes every command, option, line format and exit status.
+#include "tma_layout_command.h"
 #include "warpscope/command_line_text.h"
 #include "warpscope/expression.h"
 #include "warpscope/file_format.h"
@@ -59,6 +60,8 @@ Usage:
   warpscope-cli analyze-kernel <kernel preset | kernel.json> [--param NAME=VALUE ...]
   warpscope-cli predict-kernel [--preset ID] [--param NAME=VALUE ...]
   warpscope-cli kernels
+  warpscope-cli tma-layout --swizzle none|32B|64B|128B --box INNERxROWS --element-bytes N
+                           [--smem-offset N]
   warpscope-cli help | --help | --version
 
 analyze   Prints each lane's address, 32-byte sector, 128-byte line and shared-memory bank,
@@ -1260,7 +1263,10 @@ int main(int argc, char** argv) {
     if (command == "kernels") {
         return runKernelPresets(args);
     }
+    if (command == "tma-layout") {
+        return warpscope::cli::runTmaLayout(args);
+    }
     return usageError("unknown command '" + command +
                       "'; the commands are analyze, predict, presets, analyze-kernel, "
-                      "predict-kernel, kernels and help");
+                      "predict-kernel, kernels, tma-layout and help");
 }

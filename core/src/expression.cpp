@@ -4,6 +4,8 @@
 // pattern-language.md is the user's reference).
 #include "warpscope/expression.h"
 
+#include "warpscope/swizzle.h"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -43,6 +45,7 @@ enum class Op : std::uint8_t {
     BitOr,
     Min,
     Max,
+    Swizzle,    // unary: arg packs the constant B | M << 8 | S << 16 (swizzle.h)
     AndJump,    // pop a; if a == 0: push 0, jump to arg
     OrJump,     // pop a; if a != 0: push 1, jump to arg
     JumpIfZero, // pop a; if a == 0: jump to arg
@@ -133,12 +136,24 @@ struct FunctionName {
     std::string_view name;
     Op op;
     int arity;
+    std::string_view usage;
 };
-constexpr std::array<FunctionName, 3> kFunctions = {{
-    {"min", Op::Min, 2},
-    {"max", Op::Max, 2},
-    {"abs", Op::Abs, 1},
+constexpr std::array<FunctionName, 4> kFunctions = {{
+    {"min", Op::Min, 2, "min(a, b)"},
+    {"max", Op::Max, 2, "max(a, b)"},
+    {"abs", Op::Abs, 1, "abs(a)"},
+    {"swizzle", Op::Swizzle, 4, "swizzle(x, B, M, S)"},
 }};
+constexpr int kMaxArity = 4;
+
+/// swizzle()'s constant arguments, packed into an instruction's arg.
+std::int64_t packSwizzle(const Swizzle& swizzle) {
+    return swizzle.bits | (swizzle.base << 8) | (swizzle.shift << 16);
+}
+Swizzle unpackSwizzle(std::int64_t arg) {
+    return Swizzle{static_cast<int>(arg & 0xff), static_cast<int>((arg >> 8) & 0xff),
+                   static_cast<int>((arg >> 16) & 0xff)};
+}
 
 /// Byte offset of a built-in variable's value in ThreadEnvironment, so that the interpreter reads
 /// it without a switch.
@@ -1023,8 +1038,7 @@ private:
         if (const FunctionName* function = findFunction(name)) {
             if (!called) {
                 return fail(ErrorCode::Syntax,
-                            "'" + name + "' is a function: write " + name +
-                                (function->arity == 2 ? "(a, b)" : "(a)"),
+                            "'" + name + "' is a function: write " + std::string(function->usage),
                             column);
             }
             return parseCall(*function, column, out);
@@ -1076,16 +1090,19 @@ private:
         if (!enter(column) || !advance()) { // past '('
             return false;
         }
-        std::array<Operand, 2> args;
+        std::array<Operand, kMaxArity> args;
+        std::array<int, kMaxArity> argColumns{};
         int count = 0;
         if (!isPunct(")")) {
             while (true) {
                 Operand arg;
+                const int argColumn = m_token.column;
                 if (!parseConditional(arg)) {
                     return false;
                 }
-                if (count < 2) {
+                if (count < kMaxArity) {
                     args[static_cast<std::size_t>(count)] = arg;
+                    argColumns[static_cast<std::size_t>(count)] = argColumn;
                 }
                 ++count;
                 if (count > function.arity) {
@@ -1121,6 +1138,9 @@ private:
         if (!advance()) { // past ')'
             return false;
         }
+        if (function.op == Op::Swizzle) {
+            return finishSwizzle(args, argColumns, column, out);
+        }
         std::int64_t folded = 0;
         if (function.arity == 1) {
             if (args[0].isConst && applyUnary(function.op, args[0].value, folded)) {
@@ -1137,6 +1157,37 @@ private:
         } else {
             emit(function.op, column);
         }
+        out.isConst = false;
+        return true;
+    }
+
+    /// swizzle(x, B, M, S): B, M and S must be constants (their code, one Const each, is dropped
+    /// and packed into the instruction); an error points at the first argument that is wrong.
+    bool finishSwizzle(const std::array<Operand, kMaxArity>& args,
+                       const std::array<int, kMaxArity>& argColumns, int column, Operand& out) {
+        static constexpr std::array<std::string_view, 3> kRoles = {
+            "B (the number of bits XORed)", "M (the lowest bit XORed)",
+            "S (how far above them the bits XORed in lie)"};
+        for (std::size_t i = 1; i < 4; ++i) {
+            if (!args[i].isConst) {
+                return fail(ErrorCode::InvalidValue,
+                            "swizzle(x, B, M, S): " + std::string(kRoles[i - 1]) +
+                                " must be a constant (a number or an expression of numbers)",
+                            argColumns[i]);
+            }
+        }
+        if (auto problem = checkSwizzle(args[1].value, args[2].value, args[3].value)) {
+            return fail(ErrorCode::InvalidValue, problem->message,
+                        argColumns[static_cast<std::size_t>(problem->argument)]);
+        }
+        const Swizzle swizzle{static_cast<int>(args[1].value), static_cast<int>(args[2].value),
+                              static_cast<int>(args[3].value)};
+        if (args[0].isConst) {
+            out = emitConst(out.start, swizzle.apply(args[0].value));
+            return true;
+        }
+        m_node->code.resize(args[1].start); // drop the constants' pushes
+        emit(Op::Swizzle, column, packSwizzle(swizzle));
         out.isConst = false;
         return true;
     }
@@ -1167,6 +1218,7 @@ private:
             case Op::Not:
             case Op::Abs:
             case Op::ToBool:
+            case Op::Swizzle:
                 break;
             case Op::AndJump:
             case Op::OrJump:
@@ -1310,6 +1362,21 @@ private:
         const Token token = take();
         if (token.kind == Tok::Number) {
             return std::to_string(token.value) + "LL";
+        }
+        if (token.text == "swizzle") {
+            // Written out rather than called, so that a generated kernel needs no helper for it:
+            // the lambda takes x, B, M and S (each evaluated once, in the caller's scope).
+            std::string call = "[](long long ws_x, long long ws_b, long long ws_m, long long ws_s) "
+                               "{ return ws_x ^ ((ws_x >> ws_s) & (((1LL << ws_b) - 1LL) << "
+                               "ws_m)); }(";
+            take(); // '('
+            call += conditional();
+            while (isPunct(",")) {
+                take();
+                call += ", " + conditional();
+            }
+            take(); // ')'
+            return call + ")";
         }
         if (findFunction(token.text)) {
             std::string call = m_nameFor(token.text) + "(";
@@ -1457,6 +1524,9 @@ Result<std::int64_t> Expression::evaluate(const ThreadEnvironment& env,
             }
             break;
         }
+        case Op::Swizzle:
+            stack[sp - 1] = unpackSwizzle(in.arg).apply(stack[sp - 1]);
+            break;
         case Op::AndJump:
             if (stack[--sp] == 0) {
                 stack[sp++] = 0;
@@ -1863,6 +1933,15 @@ std::uint32_t Expression::evaluateWarp(const WarpEnvironment& env,
         case Op::ToBool:
             applyLaneUnary(in.op, stack[sp - 1]);
             break;
+        case Op::Swizzle: {
+            LaneSlot& slot = stack[sp - 1];
+            materialize(slot);
+            const Swizzle swizzle = unpackSwizzle(in.arg);
+            for (int i = 0, lanes = slot.uniform ? 1 : kLanes; i < lanes; ++i) {
+                slot.v[i] = swizzle.apply(slot.v[i]);
+            }
+            break;
+        }
         case Op::AndJump:
         case Op::OrJump:
         case Op::JumpIfZero: {

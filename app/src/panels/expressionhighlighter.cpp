@@ -112,7 +112,7 @@ void ExpressionHighlighter::highlightBlock(const QString& text) {
             } else if (m_parameters.contains(word)) {
                 setFormat(i, j - i, parameterFormat);
             } else if (word == QLatin1String("min") || word == QLatin1String("max") ||
-                       word == QLatin1String("abs")) {
+                       word == QLatin1String("abs") || word == QLatin1String("swizzle")) {
                 setFormat(i, j - i, functionFormat);
             } else {
                 setFormat(i, j - i, unknownFormat);

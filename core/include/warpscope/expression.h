@@ -42,7 +42,8 @@ struct WarpEnvironment {
 
 /// Names the language knows besides the user's parameters:
 /// lane warp gid tid.x tid.y tid.z bdim.x bdim.y bdim.z bid.x bid.y bid.z gdim.x gdim.y gdim.z,
-/// and the functions min(a, b), max(a, b), abs(a).
+/// and the functions min(a, b), max(a, b), abs(a), swizzle(x, B, M, S) (swizzle.h; B, M and S
+/// constants).
 const std::vector<std::string>& builtinNames();
 
 namespace detail {
@@ -76,6 +77,8 @@ public:
     /// tokens in the same order, with every name given to `nameFor` in its short spelling
     /// ("tid.x" for threadIdx.x as well; "min", "max", "abs" for the functions; "warpSize"), each
     /// integer literal written as a decimal `LL` literal, and parentheses kept as written.
+    /// swizzle(x, B, M, S) is written out as an immediately called lambda, so that a generated
+    /// kernel needs no helper function for it.
     std::string toCSource(const std::function<std::string(std::string_view)>& nameFor) const;
 
     /// True when the value does not depend on the thread (no lane, tid, gid ... inside).
