@@ -59,6 +59,7 @@ Usage:
   warpscope-cli analyze-kernel <kernel preset | kernel.json> [--param NAME=VALUE ...]
   warpscope-cli predict-kernel [--preset ID] [--param NAME=VALUE ...]
   warpscope-cli kernels
+  warpscope-cli trace-summary FILE.wstrace [--json]
   warpscope-cli help | --help | --version
 
 analyze   Prints each lane's address, 32-byte sector, 128-byte line and shared-memory bank,
@@ -1222,6 +1223,8 @@ int runKernelPresets(const std::vector<std::string>& args) {
 
 } // namespace
 
+int runTraceSummary(const std::vector<std::string>& args); // trace_command.cpp
+
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
@@ -1259,6 +1262,9 @@ int main(int argc, char** argv) {
     }
     if (command == "kernels") {
         return runKernelPresets(args);
+    }
+    if (command == "trace-summary") {
+        return runTraceSummary(args);
     }
     return usageError("unknown command '" + command +
                       "'; the commands are analyze, predict, presets, analyze-kernel, "

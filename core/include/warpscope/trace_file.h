@@ -170,3 +170,35 @@ private:
 Result<Pattern> tracedPattern(const TraceInstruction& instruction, const TraceRecord& record);
 
 } // namespace warpscope
+
+namespace warpscope {
+
+/// What the modern model counts for one traced instruction over all its traced warps, under
+/// Nsight Compute's names: requests and sectors (global and local memory) or wavefronts and bank
+/// conflicts (shared memory), summed over the warps, and their ratio per request.
+struct TraceInstructionSummary {
+    std::size_t instruction = 0; // index into TraceHeader::instructions
+    std::uint64_t warps = 0;     // records read
+    /// False for atomics, which the models do not count; the counters are then zero.
+    bool counted = true;
+    std::string firstCounter;  // requests, or wavefronts
+    std::string secondCounter; // sectors, or bank conflicts
+    double first = 0.0;
+    double second = 0.0;
+    /// "sectors/request" (sectors / requests) or "wavefronts/request" (wavefronts / warps with an
+    /// active lane).
+    std::string ratioName;
+    double ratio = 0.0;
+    /// Warps whose addresses the models refuse (misaligned, say), not counted; the first reason.
+    std::uint64_t warpsRefused = 0;
+    std::optional<Error> firstRefusal;
+};
+
+/// One instruction's summary; reads its records in pieces, never all at once.
+Result<TraceInstructionSummary> summarizeTraceInstruction(const TraceReader& reader,
+                                                          std::size_t instruction);
+/// Every instruction of one launch, worst ratio first (ties in PC order).
+Result<std::vector<TraceInstructionSummary>> summarizeTraceLaunch(const TraceReader& reader,
+                                                                  std::size_t launch);
+
+} // namespace warpscope
