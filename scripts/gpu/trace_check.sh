@@ -118,5 +118,13 @@ for k in vector_add row_softmax; do
         >"$out/ncu_$k.csv" 2>>"$log"
     echo "ncu $k rc=$? $(wc -c <"$out/ncu_$k.csv")" >>"$log"
 done
+# PyTorch's kernels by mangled name: the first launch of each is the traced one.
+for k in vectorized_elementwise_kernel 18elementwise_kernel; do
+    timeout 180 ncu --section SourceCounters --kernel-name-base mangled -k "regex:$k" -c 1 -f \
+        -o "$build/ncu_torch_$k" python3 "$carry/trace_torch.py" >/dev/null 2>>"$log"
+    timeout 60 ncu -i "$build/ncu_torch_$k.ncu-rep" --page source --csv --print-source sass \
+        >"$out/ncu_torch_$k.csv" 2>>"$log"
+    echo "ncu torch $k rc=$? $(wc -c <"$out/ncu_torch_$k.csv")" >>"$log"
+done
 ls -la "$out" >>"$log"
 tail -c 9000 "$log"

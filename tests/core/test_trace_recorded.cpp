@@ -342,11 +342,14 @@ TEST(TraceRecorded, ModelMatchesNsightComputeSourceCountersPerInstruction) {
     // warp touches with "L1 Tag Requests Global" (one tag lookup per line: 4 for a 16-byte
     // LDG.128 of 512 bytes, where l1tex__t_requests counts 1), requests with "Instructions
     // Executed", shared wavefronts with "L1 Wavefronts Shared".
-    const std::pair<const char*, const char*> traces[] = {{"sample_coalesced", "coalesced"},
-                                                          {"sample_strided", "strided"},
-                                                          {"sample_transpose", "transpose"},
-                                                          {"triton_add", "vector_add"},
-                                                          {"triton_softmax", "row_softmax"}};
+    const std::pair<const char*, const char*> traces[] = {
+        {"sample_coalesced", "coalesced"},
+        {"sample_strided", "strided"},
+        {"sample_transpose", "transpose"},
+        {"triton_add", "vector_add"},
+        {"triton_softmax", "row_softmax"},
+        {"torch_mul", "torch_vectorized_elementwise_kernel"},
+        {"torch_transpose", "torch_18elementwise_kernel"}};
     int compared = 0;
     for (const auto& [trace, kernel] : traces) {
         const TraceReader reader = openTrace(trace);
@@ -368,5 +371,5 @@ TEST(TraceRecorded, ModelMatchesNsightComputeSourceCountersPerInstruction) {
             ++compared;
         }
     }
-    EXPECT_EQ(compared, 2 + 2 + 16 + 6 + 10);
+    EXPECT_EQ(compared, 2 + 2 + 16 + 6 + 10 + 4 + 4);
 }
