@@ -104,6 +104,7 @@ public:
     virtual bool readAt(std::uint64_t offset, std::size_t count, char* out) = 0;
 };
 
+/// Copies share one byte source; a reader (and its copies) is used from one thread at a time.
 class TraceReader {
 public:
     /// Opens a trace file: reads the preamble and the header and checks that the record area
