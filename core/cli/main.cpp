@@ -62,6 +62,7 @@ Usage:
   warpscope-cli kernels
   warpscope-cli tma-layout --swizzle none|32B|64B|128B --box INNERxROWS --element-bytes N
                            [--smem-offset N]
+  warpscope-cli trace-summary FILE.wstrace [--json]
   warpscope-cli help | --help | --version
 
 analyze   Prints each lane's address, 32-byte sector, 128-byte line and shared-memory bank,
@@ -1225,6 +1226,8 @@ int runKernelPresets(const std::vector<std::string>& args) {
 
 } // namespace
 
+int runTraceSummary(const std::vector<std::string>& args); // trace_command.cpp
+
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
@@ -1266,7 +1269,10 @@ int main(int argc, char** argv) {
     if (command == "tma-layout") {
         return warpscope::cli::runTmaLayout(args);
     }
+    if (command == "trace-summary") {
+        return runTraceSummary(args);
+    }
     return usageError("unknown command '" + command +
                       "'; the commands are analyze, predict, presets, analyze-kernel, "
-                      "predict-kernel, kernels, tma-layout and help");
+                      "predict-kernel, kernels, tma-layout, trace-summary and help");
 }
