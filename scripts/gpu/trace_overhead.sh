@@ -28,7 +28,7 @@ timed() {
     shift 2
     local t0=$(date +%s.%N)
     local line
-    line=$(timeout 300 "$@" 2>>"$out/$name.messages.txt" | tail -1)
+    line=$(timeout -k 5 120 "$@" </dev/null 2>>"$out/$name.messages.txt" | tail -1)
     local t1=$(date +%s.%N)
     python3 -c 'import json,sys; d=json.loads(sys.argv[1] or "{}"); d["wall_s"]=float(sys.argv[2]); d["run"]=int(sys.argv[3]); print(json.dumps(d))' \
         "$line" "$(awk "BEGIN{print $t1 - $t0}")" "$run" >>"$out/$name.jsonl"
