@@ -4,7 +4,7 @@
 // (scripts/hw/measure_ldmatrix.sh). The launch does one shared-memory instruction and nothing
 // else in shared memory: an ldmatrix reads whatever shared memory holds (its registers go to a
 // global sink) and an stmatrix writes the lane numbers. Standalone (no core library) so that it
-// builds with nvcc alone: nvcc -arch=sm_90 -std=c++20 -O2 -o ldmatrix-replay ldmatrix_replay.cu
+// builds with nvcc alone: nvcc -arch=sm_90 -std=c++17 -O2 -o ldmatrix-replay ldmatrix_replay.cu
 //
 // Which lanes give row addresses follows the PTX ISA (ldmatrix): x1 lanes 0-7, x2 lanes 0-15,
 // x4 all 32, lanes 8i..8i+7 the rows of matrix i. For x1 and x2 the lanes beyond those rows get a
