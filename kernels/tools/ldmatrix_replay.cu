@@ -82,10 +82,9 @@ __global__ void storeMatrix(const int* offsets, std::uint32_t* sink) {
     const std::uint32_t r0 = lane * 4u, r1 = r0 + 1, r2 = r0 + 2, r3 = r0 + 3;
     if constexpr (Matrices == 1) {
         if constexpr (Transpose) {
-            asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(
-                             address),
-                         "r"(r0)
-                         : "memory");
+            asm volatile(
+                "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(address), "r"(r0)
+                : "memory");
         } else {
             asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" ::"r"(address),
                          "r"(r0)
@@ -93,10 +92,10 @@ __global__ void storeMatrix(const int* offsets, std::uint32_t* sink) {
         }
     } else if constexpr (Matrices == 2) {
         if constexpr (Transpose) {
-            asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(
-                             address),
-                         "r"(r0), "r"(r1)
-                         : "memory");
+            asm volatile(
+                "stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(address),
+                "r"(r0), "r"(r1)
+                : "memory");
         } else {
             asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" ::"r"(address),
                          "r"(r0), "r"(r1)
@@ -110,10 +109,10 @@ __global__ void storeMatrix(const int* offsets, std::uint32_t* sink) {
                 "r"(r0), "r"(r1), "r"(r2), "r"(r3)
                 : "memory");
         } else {
-            asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(
-                             address),
-                         "r"(r0), "r"(r1), "r"(r2), "r"(r3)
-                         : "memory");
+            asm volatile(
+                "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(address),
+                "r"(r0), "r"(r1), "r"(r2), "r"(r3)
+                : "memory");
         }
     }
     sink[lane] = 1; // the launch writes the sink in both kinds, so both look alike to ncu
@@ -122,7 +121,10 @@ __global__ void storeMatrix(const int* offsets, std::uint32_t* sink) {
 using Kernel = void (*)(const int*, std::uint32_t*);
 
 Kernel kernelFor(const Launch& launch) {
-    const int index = (launch.matrices == 1 ? 0 : launch.matrices == 2 ? 1 : 2) * 2 +
+    const int index = (launch.matrices == 1   ? 0
+                       : launch.matrices == 2 ? 1
+                                              : 2) *
+                          2 +
                       (launch.transpose ? 1 : 0);
     static const Kernel loads[6] = {loadMatrix<1, false>, loadMatrix<1, true>,
                                     loadMatrix<2, false>, loadMatrix<2, true>,
@@ -161,8 +163,9 @@ std::string readLaunch(const nlohmann::json& json, Launch& out) {
         }
         const long long value = a.get<long long>();
         if (value < 0 || value % 16 != 0 || value + 16 > kMaxSharedBytes) {
-            return "lane " + std::to_string(lane) + ": row address must be 16-byte aligned and "
-                                                    "inside 48 KiB";
+            return "lane " + std::to_string(lane) +
+                   ": row address must be 16-byte aligned and "
+                   "inside 48 KiB";
         }
         out.offsets[lane] = static_cast<int>(value);
         highest = std::max(highest, static_cast<int>(value) + 16);
