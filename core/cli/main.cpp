@@ -10,6 +10,7 @@
 #include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
 #include "warpscope/kernel_preset.h"
+#include "warpscope/matrix_access.h"
 #include "warpscope/model.h"
 #include "warpscope/pattern.h"
 #include "warpscope/pattern_arguments.h"
@@ -508,6 +509,10 @@ void printModern(const ModernPrediction& modern) {
     printTotal("bank conflicts", std::to_string(shared.bankConflicts),
                counterName(kind, "", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared"));
     printTotal("worst bank degree", std::to_string(shared.worstBankDegree));
+    if (isMatrixAccess(kind)) {
+        printTotal("LDSM instructions", kind.op == AccessOp::Load ? "1" : "0",
+                   kLdsmInstructionsMetric);
+    }
     if (!shared.wavefrontList.empty()) {
         std::cout << "  wavefronts:\n    #    lanes\n";
         for (std::size_t w = 0; w < shared.wavefrontList.size(); ++w) {
@@ -535,6 +540,10 @@ std::string describeRule(const TextbookPrediction& textbook) {
 
 void printTextbook(const TextbookPrediction& textbook) {
     std::cout << "\nTextbook model (Fermi/Kepler rules of the course notes; not a measurement)\n";
+    if (!textbook.notInNotes.empty()) {
+        std::cout << "  " << textbook.notInNotes << "\n";
+        return;
+    }
     std::cout << "  " << std::left << std::setw(20) << "rule" << std::right
               << describeRule(textbook) << "\n";
     const bool shared = textbook.kind.space == MemorySpace::Shared;
@@ -631,7 +640,13 @@ int runAnalyze(const std::vector<std::string>& args) {
                   << source.blockDim.z << ", warp " << source.warpIndex << "\n";
     }
     std::cout << "Access   " << describeAccessKind(pattern.kind) << ", "
-              << access->activeLaneCount() << " of 32 lanes active\n\n";
+              << access->activeLaneCount() << " of 32 lanes active\n";
+    if (isMatrixAccess(pattern.kind)) {
+        std::cout << "Matrix   " << opName(pattern.kind) << " .x" << pattern.kind.matrices
+                  << (pattern.kind.transpose ? " .trans" : "")
+                  << ": lanes 8i..8i+7 give the 16-byte rows of matrix i\n";
+    }
+    std::cout << "\n";
 
     const ModernPrediction modern = predictModern(access.value());
     printLaneTable(access.value(), modern);
@@ -831,12 +846,16 @@ int runPredict(const std::vector<std::string>& args) {
         for (const Metric& metric : modernMetrics(predictModern(access.value()))) {
             metrics[metric.name] = metricValue(metric.value);
         }
-        for (const Metric& metric :
-             textbookMetrics(predictTextbook(access.value(), options.textbook))) {
+        const TextbookPrediction textbook = predictTextbook(access.value(), options.textbook);
+        for (const Metric& metric : textbookMetrics(textbook)) {
             metrics[metric.name] = metricValue(metric.value);
         }
         ordered_json answer = ordered_json::object();
         answer["metrics"] = std::move(metrics);
+        // ldmatrix and stmatrix: why the textbook model gives no textbook__ values.
+        if (!textbook.notInNotes.empty()) {
+            answer["textbook"] = textbook.notInNotes;
+        }
         return answer;
     });
 }

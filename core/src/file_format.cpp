@@ -10,10 +10,12 @@
 
 #include "json_fields.h"
 #include "json_guard.h"
+#include "matrix_access_json.h"
 #include "warpscope/expression.h"
 #include "warpscope/json_depth.h"
 #include "warpscope/kernel.h"
 #include "warpscope/kernel_preset.h"
+#include "warpscope/matrix_access.h"
 #include "warpscope/preset.h"
 
 #include <nlohmann/json.hpp>
@@ -486,8 +488,15 @@ public:
                 return true;
             }
         }
-        if (!readAccessKind(value, where, true, out.pattern.kind)) {
+        const bool matrix = detail::hasMatrixOp(value);
+        if (matrix) {
+            if (auto error = detail::readMatrixKind(value, where, out.pattern.kind)) {
+                return fail(error->message, error->where);
+            }
+        } else if (!readAccessKind(value, where, true, out.pattern.kind)) {
             return false;
+        } else if (auto error = detail::checkNoMatrixFields(value, where)) {
+            return fail(error->message, error->where);
         }
 
         const json* addresses = member(value, "addresses", where, false);
@@ -502,6 +511,11 @@ public:
                         where);
         }
         const bool copy = out.pattern.kind.op == AccessOp::CopyAsync;
+        if (matrix && source != nullptr) {
+            return fail("an ldmatrix or stmatrix pattern lists its 32 row addresses "
+                        "(\"addresses\"); the expression form is not supported for it",
+                        child(where, "source"));
+        }
         if (source != nullptr) {
             PatternSource parsed;
             if (!readSource(*source, child(where, "source"), parsed)) {
@@ -800,7 +814,8 @@ ordered_json patternToJson(const NamedPattern& named, bool withHeader) {
     out["caption"] = named.caption;
     const Pattern& pattern = named.pattern;
     out["space"] = toString(pattern.kind.space);
-    out["op"] = toString(pattern.kind.op);
+    out["op"] = opName(pattern.kind);
+    detail::writeMatrixFields(pattern.kind, out);
     out["width"] = pattern.kind.widthBytes;
     out["cache"] = toString(pattern.kind.cache);
     if (pattern.source) {

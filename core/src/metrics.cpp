@@ -3,6 +3,8 @@
 // Every name is documented in docs/metrics.md.
 #include "warpscope/model.h"
 
+#include "warpscope/matrix_access.h"
+
 namespace warpscope {
 
 namespace {
@@ -154,6 +156,11 @@ std::vector<Metric> modernMetrics(const ModernPrediction& prediction) {
         counters[isLoad ? SharedLoadBankConflicts : SharedStoreBankConflicts] =
             shared.bankConflicts;
         extras = {{"warpscope__ideal_wavefronts", static_cast<double>(shared.idealWavefronts)}};
+        if (isMatrixAccess(prediction.kind)) {
+            // One LDSM per ldmatrix (measured on the H200); an stmatrix counts none.
+            extras.push_back(
+                {kLdsmInstructionsMetric, isLoad && shared.wavefronts > 0 ? 1.0 : 0.0});
+        }
     }
 
     std::vector<Metric> metrics;
@@ -173,6 +180,9 @@ std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction) {
     const auto transactions = static_cast<double>(prediction.transactions.size());
     // An async copy's global side reads: the textbook counts it as a load.
     const bool isLoad = prediction.kind.op != AccessOp::Store;
+    if (!prediction.notInNotes.empty()) {
+        return {};
+    }
     if (prediction.kind.space == MemorySpace::Constant) {
         return {{"textbook__constant_passes", transactions}};
     }

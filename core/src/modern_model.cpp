@@ -4,6 +4,8 @@
 // that was not obvious says what was measured.
 #include "warpscope/model.h"
 
+#include "warpscope/matrix_access.h"
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -14,6 +16,9 @@ namespace {
 /// What validate() checks, without copying the access or writing a message: a width of 1, 2, 4,
 /// 8 or 16 bytes and every address non-negative, aligned to it and far from the int64 limit.
 bool isWellFormed(const WarpAccess& access) {
+    if (isMatrixAccess(access.kind)) {
+        return isWellFormedMatrix(access);
+    }
     const int width = access.kind.widthBytes;
     if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) {
         return false;
@@ -155,8 +160,13 @@ int firstSplitLane(const WarpAccess& access, int distance) {
 /// to the measured sets in turn and each checked on a set measured after it
 /// (tests/data/hardware_table_h100.jsonl; docs/models.md tells the story).
 std::vector<std::uint32_t> servicePhases(const WarpAccess& access, PhaseFusion& fusion) {
-    std::vector<std::uint32_t> phases = lanePhases(access.kind.widthBytes);
     fusion = PhaseFusion{};
+    if (isMatrixAccess(access.kind)) {
+        // ldmatrix / stmatrix: one phase per matrix, its 8 rows packed as any 16-byte lanes are
+        // (measured on the H200, docs/models.md "ldmatrix and stmatrix").
+        return matrixPhases(access.kind.matrices);
+    }
+    std::vector<std::uint32_t> phases = lanePhases(access.kind.widthBytes);
     fusion.considered = access.kind.op == AccessOp::Load && phases.size() > 1;
     if (fusion.considered) {
         fusion.splitLane = {firstSplitLane(access, 1), firstSplitLane(access, 2)};

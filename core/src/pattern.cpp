@@ -4,6 +4,7 @@
 
 #include "warpscope/expression.h"
 #include "warpscope/kernel.h"
+#include "warpscope/matrix_access.h"
 
 #include <algorithm>
 #include <array>
@@ -210,6 +211,9 @@ std::optional<Error> checkCopyKind(const AccessKind& kind) {
 }
 
 Result<WarpAccess> validate(WarpAccess access) {
+    if (isMatrixAccess(access.kind)) {
+        return validateMatrix(std::move(access));
+    }
     if (!isValidWidth(access.kind.widthBytes)) {
         return invalid("element width must be 1, 2, 4, 8 or 16 bytes, not " +
                            std::to_string(access.kind.widthBytes),

@@ -4,10 +4,13 @@
 // where the notes are vague or disagree are stated beside each rule and in docs/models.md.
 #include "warpscope/model.h"
 
+#include "warpscope/matrix_access.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace warpscope {
@@ -236,6 +239,18 @@ TextbookPrediction predictTextbook(const WarpAccess& access, const TextbookOptio
     TextbookPrediction out;
     out.kind = access.kind;
     out.bankWidthBytes = options.bankMode == SharedBankMode::EightByte ? 8 : 4;
+    if (isMatrixAccess(access.kind)) {
+        // PTX ldmatrix needs compute capability 7.5 (Turing's tensor cores), stmatrix 9.0; the
+        // notes teach Fermi (2.x) and Kepler (3.x).
+        out.rule = TextbookRule::SharedMemory;
+        out.notInNotes = std::string(opName(access.kind)) +
+                         " is not in the notes' era: the course notes teach Fermi and Kepler "
+                         "GPUs, and this warp-wide matrix instruction came with the tensor cores "
+                         "of compute capability " +
+                         (access.kind.op == AccessOp::Store ? "9.0" : "7.5") +
+                         "; only the modern model counts it";
+        return out;
+    }
 
     if (access.kind.space == MemorySpace::Shared) {
         out.rule = TextbookRule::SharedMemory;

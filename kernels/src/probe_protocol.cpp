@@ -9,6 +9,7 @@
 #include "transfers.h"
 
 #include "warpscope/json_depth.h"
+#include "warpscope/matrix_access.h"
 #include "warpscope/model.h"
 
 #include <algorithm>
@@ -1085,6 +1086,18 @@ RequestResult<ResolvedPattern> resolveNamedPattern(const NamedPattern& named,
         RequestError refused(ProbeError{ProbeErrorCode::PatternRefused,
                                         "an async copy (copy_async) is measured as a kernel "
                                         "(measure_kernel), not replayed as one warp",
+                                        false});
+        refused.where = pointer + "/op";
+        return refused;
+    }
+    if (isMatrixAccess(access->kind)) {
+        // The replay kernels issue LDS/STS, not LDSM/STSM: measuring one would count another
+        // instruction under the pattern's name.
+        RequestError refused(ProbeError{ProbeErrorCode::PatternRefused,
+                                        std::string("the probe does not replay an ") +
+                                            opName(access->kind) +
+                                            " yet; scripts/hw/measure_ldmatrix.sh measures it "
+                                            "with ncu",
                                         false});
         refused.where = pointer + "/op";
         return refused;

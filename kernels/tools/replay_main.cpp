@@ -4,6 +4,7 @@
 // against the arena before launch; a pattern that would fault is reported and not launched.
 #include "replay_kernels.h"
 #include "warpscope/file_format.h"
+#include "warpscope/matrix_access.h"
 #include "warpscope/pattern.h"
 
 #include <nlohmann/json.hpp>
@@ -77,6 +78,14 @@ int main(int argc, char** argv) {
         if (!access) {
             std::fprintf(stderr, "%d %s: %s\n", index, name.c_str(),
                          access.error().describe().c_str());
+            ++failures;
+            ++index;
+            continue;
+        }
+        if (warpscope::isMatrixAccess(access->kind)) {
+            // These kernels issue LDS/STS; warpscope-ldmatrix-replay runs LDSM/STSM.
+            std::fprintf(stderr, "%d %s: an %s is run by warpscope-ldmatrix-replay\n", index,
+                         name.c_str(), warpscope::opName(access->kind));
             ++failures;
             ++index;
             continue;

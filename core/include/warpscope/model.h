@@ -187,6 +187,9 @@ struct TextbookPrediction {
     /// Shared memory: the n of an n-way conflict (1 when conflict-free or a broadcast).
     int bankConflictDegree = 0;
     int bankWidthBytes = 4;
+    /// Set, with every count left empty, for an instruction the notes' Fermi/Kepler GPUs do not
+    /// have (ldmatrix, stmatrix): why the textbook model does not count it.
+    std::string notInNotes;
 };
 
 TextbookPrediction predictTextbook(const WarpAccess& access, const TextbookOptions& options = {});
@@ -205,10 +208,14 @@ struct Metric {
 
 /// The modern model's values as Nsight Compute metrics (all eight ld/st counters for the
 /// access's space, zero for the op it does not do) plus warpscope__ extras (lines, bytes,
-/// efficiency).
+/// efficiency). An ldmatrix or stmatrix adds kLdsmInstructionsMetric.
 std::vector<Metric> modernMetrics(const ModernPrediction& prediction);
 
-/// The textbook values under warpscope's textbook__ names.
+/// smsp__inst_executed_op_ldsm.sum: the warp's LDSM instructions, 1 for an ldmatrix and 0 for an
+/// stmatrix (Nsight Compute 2025.3 lists no smsp__ counter for STSM; measured on the H200).
+inline constexpr const char* kLdsmInstructionsMetric = "smsp__inst_executed_op_ldsm.sum";
+
+/// The textbook values under warpscope's textbook__ names (none for notInNotes predictions).
 std::vector<Metric> textbookMetrics(const TextbookPrediction& prediction);
 
 /// The Nsight Compute counters the probe measures and the modern model predicts, in a fixed

@@ -61,6 +61,13 @@ struct AccessKind {
     int widthBytes = 4;
     /// Only meaningful for global loads; stores and shared accesses ignore it.
     CachePath cache = CachePath::Default;
+    /// ldmatrix (op Load) and stmatrix (op Store): the 8x8 matrices moved, 1, 2 or 4; 0 for every
+    /// other access. Such an access is shared and 16 bytes wide, each row lane giving one 16-byte
+    /// row (warpscope/matrix_access.h).
+    int matrices = 0;
+    /// ldmatrix / stmatrix .trans: the matrices are transposed between shared memory and the
+    /// registers (which bytes a lane receives, not which rows are read).
+    bool transpose = false;
 
     bool operator==(const AccessKind&) const = default;
 };
@@ -144,7 +151,8 @@ struct WarpAccess {
 /// Check a concrete access: valid width, no negative address, every address a multiple of the
 /// width (the hardware faults otherwise). The error's `where` names the lane ("lane 7"). An async
 /// copy must be global, 4, 8 or 16 bytes wide, and give every active lane a shared address that
-/// passes the same checks ("shared address, lane 7").
+/// passes the same checks ("shared address, lane 7"). An ldmatrix or stmatrix (kind.matrices
+/// set) is checked by validateMatrix (warpscope/matrix_access.h).
 Result<WarpAccess> validate(WarpAccess access);
 
 /// For a local access: each active lane's per-thread offset replaced by its interleaved address
