@@ -54,6 +54,9 @@ void MainWindow::createMenus() {
     connect(m_recentMenu, &QMenu::aboutToShow, this, [this] { m_recent->populate(m_recentMenu); });
     m_recent->populate(m_recentMenu);
     add(file, tr("Open &Deck for Lecture Mode…"), QKeySequence(), [this] { openDeckWithDialog(); });
+    add(file, tr("Open &Measurements…"), QKeySequence(), [this] {
+        openMeasurementsWithDialog();
+    })->setObjectName(QStringLiteral("openMeasurementsAction"));
     file->addSeparator();
     add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
     add(file, tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")), [this] { saveAsWithDialog(); });
@@ -156,10 +159,16 @@ void MainWindow::createMenus() {
     for (QDockWidget* dock : findChildren<QDockWidget*>()) {
         panels->addAction(dock->toggleViewAction());
     }
+    add(view, tr("&Reset Layout"), QKeySequence(), [this] {
+        resetLayout();
+    })->setObjectName(QStringLiteral("resetLayoutAction"));
 
     QMenu* gpu = menuBar()->addMenu(tr("GP&U"));
-    add(gpu, tr("&Run on the GPU"), QKeySequence(tr("F5")), [this] { runOnGpu(); });
+    add(gpu, tr("&Run on the GPU"), QKeySequence(tr("F5")), [this] {
+        runOnGpu();
+    })->setObjectName(QStringLiteral("runOnGpuAction"));
     m_autoRunAction = gpu->addAction(tr("&Auto-Run After Each Edit"));
+    m_autoRunAction->setObjectName(QStringLiteral("autoRunAction"));
     m_autoRunAction->setCheckable(true);
     m_autoRunAction->setShortcut(QKeySequence(tr("Ctrl+F5")));
     m_shortcutActions << m_autoRunAction;
@@ -169,8 +178,9 @@ void MainWindow::createMenus() {
             QSettings().setValue(QStringLiteral("probe/autoRun"), on);
         }
     });
-    add(gpu, tr("Run the &Sweep on the GPU"), QKeySequence(tr("Shift+F5")),
-        [this] { runSweepOnGpu(); });
+    add(gpu, tr("Run the &Sweep on the GPU"), QKeySequence(tr("Shift+F5")), [this] {
+        runSweepOnGpu();
+    })->setObjectName(QStringLiteral("runSweepOnGpuAction"));
     add(gpu, tr("&Cancel the GPU Sweep"), QKeySequence(tr("Ctrl+Shift+F5")), [this] {
         if (m_sweepPlot->kernelMode()) {
             m_sweepPlot->kernelSweepView()->cancelButton()->click();

@@ -124,7 +124,7 @@ QString textbookRuleText(TextbookRule rule) {
 QString textbookSummary(const Evaluation& evaluation) {
     const TextbookPrediction& t = evaluation.textbook;
     if (t.rule == TextbookRule::ConstantCache) {
-        return tr("The notes (seed 003): constant memory is best when a warp reads few distinct "
+        return tr("The best-practice notes: constant memory is best when a warp reads few distinct "
                   "locations; one location is as fast as a register. Rounds here: %1, one per "
                   "distinct address")
             .arg(t.transactions.size());
