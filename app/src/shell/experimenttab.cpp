@@ -79,6 +79,10 @@ void showExperimentRunning(QStatusBar* statusBar, const QString& text) {
     statusBar->showMessage(text);
 }
 
+void clearExperimentStatus(QStatusBar* statusBar) {
+    statusBar->clearMessage();
+}
+
 void setCurrentExperimentTab(QTabWidget* tabs, QWidget* view) {
     tabs->setCurrentWidget(view);
 }

@@ -65,6 +65,8 @@ void showExperimentNoGpu(MessageBar* messageBar, const QString& why);
 void showExperimentDone(QStatusBar* statusBar, const QString& text);
 /// A status bar message until the next one (measuring).
 void showExperimentRunning(QStatusBar* statusBar, const QString& text);
+/// The running message gone (the job failed or was refused).
+void clearExperimentStatus(QStatusBar* statusBar);
 void setCurrentExperimentTab(QTabWidget* tabs, QWidget* view);
 /// The bytes of a recorded results file; nullopt, with the reason in the message bar, when it
 /// cannot be read.
@@ -120,7 +122,7 @@ void wireExperimentTab(const ExperimentTabHost& host, View* view, int* job,
                          *job = 0;
                          view->setRunning(false);
                          // Never left saying "Measuring …" after the answer that ends it.
-                         host.statusBar->clearMessage();
+                         clearExperimentStatus(host.statusBar);
                          if (failure.isNoGpu()) {
                              view->setGpuStatus(texts.modelOnly.arg(failure.message));
                              showExperimentNoGpu(host.messageBar, failure.message);

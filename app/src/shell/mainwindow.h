@@ -216,6 +216,9 @@ private:
     void openDeckWithDialog();
     void showShortcuts();
     void showAbout();
+    /// Help ▸ User Guide: the guide installed with the app (or beside the build), in the
+    /// desktop's viewer; where there is none, the message bar says where it lives.
+    void openUserGuide();
     void exportFigureWithDialog();
     void copyFigureToClipboard();
     std::map<std::string, std::string> viewSettings() const;
@@ -330,6 +333,9 @@ bool measureKernelSweepAndWait(MainWindow& window);
 /// What a recorded measurements file holds, from its name and its keys.
 enum class MeasurementsKind { Unknown, Transfers, Streams, L2Persistence, KernelTables, Session };
 MeasurementsKind measurementsKind(const QString& path);
+/// The user guide's first page (docs/guide/index.md) as installed (share/doc/warpscope/guide) or
+/// in the source tree above the build's app; empty when neither is there.
+QString userGuidePath();
 /// Where File ▸ Open Measurements… starts: the recorded ones the package installs, if present.
 QString recordedMeasurementsFolder();
 

@@ -3,12 +3,13 @@
 // measured elsewhere) opened from the menu, as --transfers, --streams, --l2-persistence and
 // --kernel-measurements open them from the command line. The package installs the ones recorded
 // on NVIDIA H100 and H200 GPUs beside the app (share/warpscope/measurements), where the dialog
-// starts.
+// starts. Help ▸ User Guide finds the guide the same way.
 #include "shell/mainwindow.h"
 
 #include "panels/messagebar.h"
 
 #include <QCoreApplication>
+#include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -16,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
+#include <QUrl>
 
 namespace warpscope::app {
 
@@ -64,6 +66,34 @@ MeasurementsKind measurementsKind(const QString& path) {
         return MeasurementsKind::L2Persistence;
     }
     return MeasurementsKind::Unknown;
+}
+
+QString userGuidePath() {
+    const QString app = QCoreApplication::applicationDirPath();
+    const QString installed = app + QStringLiteral("/../share/doc/warpscope/guide/index.md");
+    if (QFileInfo::exists(installed)) {
+        return QFileInfo(installed).canonicalFilePath();
+    }
+    // A build tree (build/<preset>/app/warpscope, or a test beside it): the sources' guide.
+    QDir up(app);
+    for (int level = 0; level < 5 && up.cdUp(); ++level) {
+        const QString source = up.filePath(QStringLiteral("docs/guide/index.md"));
+        if (QFileInfo::exists(source)) {
+            return QFileInfo(source).canonicalFilePath();
+        }
+    }
+    return {};
+}
+
+void MainWindow::openUserGuide() {
+    const QString path = userGuidePath();
+    if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path))) {
+        m_messageBar->showMessage(
+            MessageBar::Level::Info,
+            tr("The user guide is docs/guide/index.md in warpscope's sources (installed as "
+               "share/doc/warpscope/guide/index.md)%1.")
+                .arg(path.isEmpty() ? QString() : tr("; no viewer opened %1").arg(path)));
+    }
 }
 
 bool MainWindow::openMeasurements(const QString& path) {

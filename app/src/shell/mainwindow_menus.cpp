@@ -26,11 +26,13 @@
 #include <QHeaderView>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -200,6 +202,9 @@ void MainWindow::createMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     add(help, tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, [this] { showShortcuts(); });
+    add(help, tr("User &Guide"), QKeySequence(), [this] {
+        openUserGuide();
+    })->setObjectName(QStringLiteral("userGuideAction"));
     add(help, tr("&About warpscope"), QKeySequence(), [this] { showAbout(); });
 }
 
@@ -241,10 +246,19 @@ void MainWindow::showShortcuts() {
         table->setItem(row, 1, new QTableWidgetItem(keys));
         ++row;
     }
+    table->setObjectName(QStringLiteral("shortcutTable"));
+    table->setWordWrap(false);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setStretchLastSection(true);
     auto* layout = new QVBoxLayout(dialog);
     layout->addWidget(table);
-    dialog->resize(480, 520);
+    // As wide as both columns' longest text (the Keys column was cut off at a fixed 480 px).
+    table->resizeColumnsToContents();
+    const QMargins margins = layout->contentsMargins();
+    const int needed = table->horizontalHeader()->length() + 2 * table->frameWidth() +
+                       table->verticalScrollBar()->sizeHint().width() + margins.left() +
+                       margins.right() + 8;
+    dialog->resize(std::max(480, needed), 520);
     dialog->show(); // not modal: the window stays usable
 }
 
