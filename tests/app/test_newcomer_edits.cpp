@@ -11,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
@@ -114,6 +115,17 @@ TEST_F(WindowTest, NewcomerSingleViewExportDisablesViewsTitleAndCaption) {
     for (QCheckBox* box : dialog.figureViewBoxes()) {
         EXPECT_FALSE(box->isEnabled()) << qPrintable(box->objectName());
     }
+    // Their row labels too: an enabled "Views:" beside disabled ticks read as a choice.
+    int labels = 0;
+    for (QLabel* label : dialog.findChildren<QLabel*>()) {
+        const QString text = label->text();
+        if (text == QLatin1String("Views:") || text == QLatin1String("&Title:") ||
+            text == QLatin1String("&Caption:")) {
+            EXPECT_FALSE(label->isEnabled()) << qPrintable(text);
+            ++labels;
+        }
+    }
+    EXPECT_EQ(labels, 3);
     dialog.viewBox()->setCurrentIndex(dialog.viewBox()->findData(QStringLiteral("figure")));
     EXPECT_TRUE(dialog.titleEdit()->isEnabled());
     EXPECT_TRUE(dialog.captionEdit()->isEnabled());
@@ -132,8 +144,10 @@ TEST_F(WindowTest, NewcomerARememberedBankTickGivesNoEmptyPanelOnAGlobalPattern)
     loadPreset("cached-aligned-coalesced");
     FigureExportDialog dialog(window->currentSession(), QStringLiteral("figure"), true);
     const FigureSpec spec = dialog.spec();
-    EXPECT_FALSE(spec.views.contains(QStringLiteral("bank"))) << qPrintable(spec.views.join(','));
-    EXPECT_TRUE(spec.views.contains(QStringLiteral("warp"))) << qPrintable(spec.views.join(','));
+    EXPECT_FALSE(spec.views.contains(QStringLiteral("bank")))
+        << qPrintable(spec.views.join(QLatin1Char(',')));
+    EXPECT_TRUE(spec.views.contains(QStringLiteral("warp")))
+        << qPrintable(spec.views.join(QLatin1Char(',')));
     for (QCheckBox* box : dialog.figureViewBoxes()) {
         if (box->objectName() == QLatin1String("bank")) {
             EXPECT_FALSE(box->isEnabled());

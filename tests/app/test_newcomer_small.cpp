@@ -127,7 +127,8 @@ TEST_F(WindowTest, NewcomerShortcutKeysColumnIsWhole) {
     ASSERT_NE(table, nullptr);
     ASSERT_TRUE(QTest::qWaitForWindowExposed(table->window()));
     QApplication::processEvents();
-    EXPECT_GE(table->columnWidth(1), table->sizeHintForColumn(1));
+    EXPECT_GE(table->columnWidth(1),
+              static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(1));
     EXPECT_LE(table->horizontalHeader()->length(), table->viewport()->width());
     table->window()->close();
 }
@@ -136,7 +137,8 @@ TEST_F(WindowTest, NewcomerPresetSearchFindsAPresetAsYouType) {
     auto* search = window->findChild<PresetSearch*>(QStringLiteral("presetSearch"));
     ASSERT_NE(search, nullptr);
     const QStringList ids = search->matchingIds(QStringLiteral("OFFSET 11"));
-    EXPECT_TRUE(ids.contains(QStringLiteral("readsegment-offset-11"))) << qPrintable(ids.join(','));
+    EXPECT_TRUE(ids.contains(QStringLiteral("readsegment-offset-11")))
+        << qPrintable(ids.join(QLatin1Char(',')));
     EXPECT_FALSE(ids.contains(QStringLiteral("cached-aligned-coalesced")));
     QCompleter* completer = search->presetCompleter();
     completer->setCompletionPrefix(QStringLiteral("permuted inside one"));

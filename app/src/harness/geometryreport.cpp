@@ -46,7 +46,9 @@ QJsonObject tableGeometry(QTableView* table) {
             continue;
         }
         const int width = header->sectionSize(column);
-        const int needed = std::max(table->sizeHintForColumn(column), 0);
+        // QTableView hides sizeHintForColumn(); QAbstractItemView offers it.
+        const int needed =
+            std::max(static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(column), 0);
         columnsWidth += width;
         clipped += width < needed ? 1 : 0;
         columns.append(QJsonObject{{QStringLiteral("title"),

@@ -294,7 +294,9 @@ int MetricsPanel::preferredWidth() const {
             if (!header->isSectionHidden(column)) {
                 width += std::max(
                     header->sectionSize(column),
-                    std::max(table->sizeHintForColumn(column), header->sectionSizeHint(column)));
+                    std::max(
+                        static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(column),
+                        header->sectionSizeHint(column)));
             }
         }
         return width;

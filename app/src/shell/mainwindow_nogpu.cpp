@@ -9,6 +9,8 @@
 #include <QAbstractButton>
 #include <QAction>
 
+#include <utility>
+
 namespace warpscope::app {
 
 namespace {
