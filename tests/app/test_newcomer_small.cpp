@@ -5,7 +5,9 @@
 #include "panels/patterneditor.h"
 #include "panels/presetsearch.h"
 #include "panels/sharedcapacity.h"
+#include "views/predictiontext.h"
 #include "views/theme.h"
+#include "views/warpview.h"
 #include "windowfixture.h"
 
 #include <QAction>
@@ -73,6 +75,30 @@ TEST_F(WindowTest, NewcomerSharedAddressPastTheBlocksCapacityIsExplained) {
     EXPECT_TRUE(sharedCapacityWarning(access).contains(QStringLiteral("past the 48 KB")));
     access.kind.space = MemorySpace::Global;
     EXPECT_TRUE(sharedCapacityWarning(access).isEmpty());
+}
+
+TEST(NewcomerWords, ErrorsNameTheFieldInWords) {
+    Error error;
+    error.where = "addressExpression, lane 5";
+    error.message = "unknown name 'laen'";
+    error.column = 1;
+    const QString text = describeError(error);
+    EXPECT_FALSE(text.contains(QStringLiteral("addressExpression"))) << qPrintable(text);
+    EXPECT_TRUE(text.startsWith(QStringLiteral("the address expression, lane 5: unknown name")))
+        << qPrintable(text);
+    error.where = "sharedAddressExpression";
+    EXPECT_TRUE(describeError(error).startsWith(QStringLiteral("the shared address expression")));
+}
+
+TEST_F(WindowTest, NewcomerTheWarpViewsErrorNoteSaysTheFieldInWords) {
+    loadPreset("cached-aligned-coalesced");
+    Pattern pattern = document().pattern();
+    pattern.source->addressExpression = "laen * 4";
+    document().editPattern(pattern, QStringLiteral("Edit the address expression"));
+    QApplication::processEvents();
+    ASSERT_TRUE(document().error().has_value());
+    const QString note = window->warpView()->content().note;
+    EXPECT_FALSE(note.contains(QStringLiteral("addressExpression"))) << qPrintable(note);
 }
 
 TEST(NewcomerSmall, CliHelpListsAllFiveSpaces) {

@@ -5,6 +5,9 @@
 
 #include <QCoreApplication>
 
+#include <cstring>
+#include <utility>
+
 namespace warpscope::app {
 
 namespace {
@@ -140,6 +143,24 @@ QString textbookSummary(const Evaluation& evaluation) {
         .arg(t.transactions.size())
         .arg(formatBytes(t.bytesMoved))
         .arg(percentText(t.efficiency));
+}
+
+QString describeError(const Error& error) {
+    QString text = QString::fromStdString(error.describe());
+    // Longest first: "sharedAddressExpression" contains "AddressExpression".
+    const std::pair<const char*, const char*> fields[] = {
+        {"sharedAddressExpression",
+         QT_TRANSLATE_NOOP("warpscope", "the shared address expression")},
+        {"activeExpression", QT_TRANSLATE_NOOP("warpscope", "the active-lane expression")},
+        {"addressExpression", QT_TRANSLATE_NOOP("warpscope", "the address expression")},
+    };
+    for (const auto& [field, words] : fields) {
+        if (text.startsWith(QLatin1String(field))) {
+            text.replace(0, static_cast<qsizetype>(std::strlen(field)), tr(words));
+            break;
+        }
+    }
+    return text;
 }
 
 } // namespace warpscope::app

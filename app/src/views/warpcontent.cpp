@@ -21,8 +21,8 @@ WarpContent WarpView::content() const {
     content.summary = modernSummary(evaluation);
     if (m_document->error()) {
         content.noteIsWarning = true;
-        content.note = tr("⚠ Showing the last valid pattern: %1")
-                           .arg(QString::fromStdString(m_document->error()->describe()));
+        content.note =
+            tr("⚠ Showing the last valid pattern: %1").arg(describeError(*m_document->error()));
     } else if (m_layout.constant) {
         content.note =
             tr("Constant memory: the constant cache serves the warp's distinct "
