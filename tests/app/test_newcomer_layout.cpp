@@ -33,7 +33,7 @@ void settle() {
 void expectNothingCutOff(const QJsonObject& table, const char* which) {
     SCOPED_TRACE(which);
     EXPECT_EQ(table.value(QStringLiteral("clippedColumns")).toInt(), 0)
-        << qPrintable(QJsonDocument(table).toJson());
+        << QJsonDocument(table).toJson().constData();
     if (table.value(QStringLiteral("columnsWidth")).toInt() >
         table.value(QStringLiteral("viewportWidth")).toInt()) {
         EXPECT_TRUE(table.value(QStringLiteral("horizontalScrollBar")).toBool());
@@ -70,7 +70,7 @@ TEST(NewcomerFirstStart, AtFullHdEveryMetricNameAndValueIsWhole) {
         EXPECT_EQ(t.value(QStringLiteral("clippedColumns")).toInt(), 0);
         EXPECT_LE(t.value(QStringLiteral("columnsWidth")).toInt(),
                   t.value(QStringLiteral("viewportWidth")).toInt())
-            << qPrintable(QJsonDocument(t).toJson());
+            << QJsonDocument(t).toJson().constData();
     }
     const QJsonObject summary = geometry.value(QStringLiteral("metricsSummary")).toObject();
     EXPECT_EQ(summary.value(QStringLiteral("rowsVisible")).toInt(),
@@ -87,7 +87,7 @@ TEST(NewcomerFirstStart, AtFullHdTheBankViewShowsAll32Banks) {
     settle();
     const QJsonObject bank = windowGeometry(window).value(QStringLiteral("bank")).toObject();
     EXPECT_EQ(bank.value(QStringLiteral("banksVisible")).toInt(), 32)
-        << qPrintable(QJsonDocument(bank).toJson());
+        << QJsonDocument(bank).toJson().constData();
 }
 
 TEST(NewcomerFirstStart, GrowingTheWindowWidensTheMetricsDockFirst) {

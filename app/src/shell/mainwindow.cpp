@@ -154,7 +154,11 @@ void MainWindow::createCentralArea() {
                       "to light its lanes · Ctrl+wheel zooms"),
                    warpPage);
     hint->setEnabled(false);
-    tools->addWidget(hint);
+    // Wrapped, not a floor under the window's width: on a 1366-pixel screen its one long line
+    // took the room the Metrics dock needs.
+    hint->setWordWrap(true);
+    hint->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    tools->addWidget(hint, 1);
     warpLayout->addLayout(tools);
     warpLayout->addWidget(wrapInScrollArea(m_warpView, warpPage), 1);
     m_tabs->addTab(warpPage, tr("&Warp"));

@@ -21,9 +21,11 @@ namespace warpscope::app {
 
 namespace {
 
-/// The share of the window the Metrics dock may take at most; the Pattern dock takes a quarter.
+/// The share of a wide window the Metrics dock may take at most (a third of a narrower one); the
+/// Pattern dock takes at most a quarter.
 constexpr int kMetricsShareNumerator = 2;
 constexpr int kMetricsShareDenominator = 5;
+constexpr int kWideWindow = 1600;
 
 } // namespace
 
@@ -51,7 +53,10 @@ void MainWindow::fitDocksToContent() {
     const int dockFrame = m_metricsDock->width() - m_metricsDock->widget()->width();
     if (!m_metricsDock->isFloating() && m_metricsDock->isVisible()) {
         const int wanted = m_metrics->preferredWidth() + std::max(dockFrame, 0);
-        const int most = total * kMetricsShareNumerator / kMetricsShareDenominator;
+        // On a laptop's screen a third, so that the views keep room; two fifths from 1600 px.
+        const int most = total < kWideWindow
+                             ? total / 3
+                             : total * kMetricsShareNumerator / kMetricsShareDenominator;
         docks << m_metricsDock;
         widths << std::max(m_metricsDock->width(), std::min(wanted, most));
     }
