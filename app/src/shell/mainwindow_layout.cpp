@@ -80,10 +80,11 @@ void MainWindow::resetLayout() {
         dock->setFloating(false);
         dock->show();
     }
-    // From the built widths, not the ones the user dragged to.
-    resizeDocks({m_editorDock, m_metricsDock}, {m_editorDock->minimumSizeHint().width(), 1},
-                Qt::Horizontal);
+    // From the built widths, not the ones the user dragged to: the default state knows no
+    // widths (it is taken before the first show), so the docks are fitted again, once the
+    // restored arrangement has been laid out.
     fitDocksToContent();
+    QTimer::singleShot(0, this, [this] { fitDocksToContent(); });
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
