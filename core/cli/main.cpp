@@ -74,7 +74,9 @@ analyze   Prints each lane's address, 32-byte sector, 128-byte line and shared-m
 
   --width N              element width in bytes: 1, 2, 4, 8 or 16 (default 4)
   --op load|store        (default load)
-  --space global|shared|constant  (default global; constant: loads only, 64 KiB)
+  --space global|shared|constant|local|texture
+                         (default global; constant: loads only, 64 KiB; local: each thread's
+                         own words, interleaved; texture: loads through the texture cache)
   --cache default|ca|cg|nc
                          global-load cache operator, as PTX ld.global.ca/.cg/.nc
   --model modern|textbook|both

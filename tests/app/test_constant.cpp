@@ -77,7 +77,7 @@ TEST_F(WindowTest, TheWarpViewNumbersTheConstantCachesRounds) {
         << qPrintable(content.summary);
     EXPECT_TRUE(content.note.contains(QStringLiteral("one after another")));
     // The notes' statement (seed 003), no GPU needed.
-    EXPECT_TRUE(content.textbookSummary.contains(QStringLiteral("seed 003")));
+    EXPECT_TRUE(content.textbookSummary.contains(QStringLiteral("the best-practice notes")));
     EXPECT_TRUE(content.title.contains(QStringLiteral("Constant load")));
 
     // One address for the whole warp: a single broadcast round.

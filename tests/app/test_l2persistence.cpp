@@ -183,7 +183,7 @@ TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
     L2PersistenceView* view = window->l2PersistenceView();
     window->viewTabs()->setCurrentWidget(view);
     QApplication::processEvents();
-    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded earlier")));
+    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded on NVIDIA H100")));
     if (view->chart() == nullptr) {
         GTEST_SKIP() << "this build has no QCustomPlot";
     }

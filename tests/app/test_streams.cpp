@@ -130,7 +130,7 @@ TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNu
     window->viewTabs()->setCurrentWidget(view);
     view->setStreamCount(4);
     QApplication::processEvents();
-    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded earlier")));
+    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded on NVIDIA H100")));
     EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("CUPTI")))
         << qPrintable(view->statusLabel()->text());
     const StreamsResults& results = *view->results();

@@ -114,7 +114,7 @@ TEST_F(TransfersWindowTest, RecordedResultsDrawEveryModeAndHoverGivesNumbers) {
     TransfersView* view = window->transfersView();
     window->viewTabs()->setCurrentWidget(view);
     QApplication::processEvents();
-    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded earlier")));
+    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded on NVIDIA H100")));
     if (view->chart() == nullptr) {
         GTEST_SKIP() << "this build has no QCustomPlot";
     }

@@ -4,6 +4,8 @@
 
 #include "document/patterneditcommand.h"
 
+#include <QCoreApplication>
+#include <QStringList>
 #include <QUndoStack>
 
 #include <utility>
@@ -26,6 +28,49 @@ NamedPattern defaultPattern() {
     source.addressExpression = "4 * gid";
     named.pattern.source = source;
     return named;
+}
+
+/// What heads a pattern that is no longer its preset's: what the editor shows now (the address
+/// expression and the parameters' values, or that the addresses are typed one by one).
+std::string editedTitle(const Pattern& pattern) {
+    if (!pattern.source) {
+        return QCoreApplication::translate("PatternDocument", "Edited: addresses typed per lane")
+            .toStdString();
+    }
+    QString text = QString::fromStdString(pattern.source->addressExpression);
+    QStringList values;
+    for (const Parameter& parameter : pattern.source->parameters) {
+        values << QStringLiteral("%1 = %2")
+                      .arg(QString::fromStdString(parameter.name))
+                      .arg(parameter.value);
+    }
+    if (!values.isEmpty()) {
+        text += QStringLiteral(", ") + values.join(QStringLiteral(", "));
+    }
+    return QCoreApplication::translate("PatternDocument", "Edited: %1").arg(text).toStdString();
+}
+
+/// `after`'s title and caption for an edit of `before`: the preset's own while the pattern is the
+/// preset's, else computed from the pattern (a preset's words never outlive its pattern).
+void refreshHeading(NamedPattern& after, const NamedPattern& before, const QString& presetId) {
+    if (after.kernel) {
+        return; // a kernel's title names the kernel, and its access labels name the accesses
+    }
+    const Preset* preset = presetId.isEmpty() ? nullptr : findPreset(presetId.toStdString());
+    if (preset != nullptr && after.pattern == preset->pattern) {
+        after.title = preset->title; // back to the preset's pattern: its own words are true again
+        after.caption = preset->caption;
+        return;
+    }
+    // The preset's words describe the preset's pattern ("offset 11 ... straddles two lines"),
+    // so they go once the pattern differs; a title computed from an earlier edit follows the
+    // pattern too. A title the user's session gave is kept.
+    const NamedPattern start = defaultPattern(); // a new session's words describe its pattern too
+    const bool startWords = before.title == start.title && before.caption == start.caption;
+    if (preset != nullptr || startWords || before.title == editedTitle(before.pattern)) {
+        after.title = editedTitle(after.pattern);
+        after.caption.clear();
+    }
 }
 
 } // namespace
@@ -70,6 +115,7 @@ void PatternDocument::editPattern(const Pattern& pattern, const QString& descrip
     if (current().kernel) {
         after = foldIntoKernel(pattern);
     }
+    refreshHeading(after, current(), m_presetId);
     const int select = after.kernel ? m_selectedAccess : 0;
     m_undoStack->push(new PatternEditCommand(this, m_currentEntry, current(), m_presetId, after,
                                              m_presetId, description, mergeId, m_selectedAccess,

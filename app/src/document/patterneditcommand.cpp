@@ -34,6 +34,8 @@ bool PatternEditCommand::mergeWith(const QUndoCommand* other) {
     m_after = next->m_after;
     m_presetAfter = next->m_presetAfter;
     m_selectedAfter = next->m_selectedAfter;
+    // The step is named by where it ends: typing 3 then 2 is "Set offset to 32", not "to 3".
+    setText(next->text());
     // Dragging a slider back to where it started leaves nothing to undo.
     setObsolete(m_after == m_before && m_presetAfter == m_presetBefore &&
                 m_selectedAfter == m_selectedBefore);

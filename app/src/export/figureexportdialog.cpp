@@ -109,9 +109,16 @@ FigureExportDialog::FigureExportDialog(const Session& session, const QString& cu
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Show:"), m_view);
-    form->addRow(tr("Views:"), figureViews);
-    form->addRow(tr("&Title:"), m_title);
-    form->addRow(tr("&Caption:"), m_caption);
+    // Views, Title and Caption belong to a composed figure: their labels are disabled with them.
+    auto* viewsLabel = new QLabel(tr("Views:"));
+    auto* titleLabel = new QLabel(tr("&Title:"));
+    titleLabel->setBuddy(m_title);
+    auto* captionLabel = new QLabel(tr("&Caption:"));
+    captionLabel->setBuddy(m_caption);
+    m_figureOnly = {viewsLabel, titleLabel, captionLabel};
+    form->addRow(viewsLabel, figureViews);
+    form->addRow(titleLabel, m_title);
+    form->addRow(captionLabel, m_caption);
     form->addRow(tr("&Format:"), m_format);
     form->addRow(tr("Si&ze:"), m_size);
     form->addRow(QString(), custom);
@@ -127,6 +134,7 @@ FigureExportDialog::FigureExportDialog(const Session& session, const QString& cu
     layout->addWidget(buttons);
 
     readSettings();
+    dropEmptyViews();
     if (const int index = m_view->findData(currentView); index >= 0 && !currentView.isEmpty()) {
         m_view->setCurrentIndex(index);
     }
@@ -196,6 +204,15 @@ void FigureExportDialog::updateControls() {
     }
     m_title->setEnabled(figure);
     m_caption->setEnabled(figure);
+    for (QWidget* label : m_figureOnly) {
+        label->setEnabled(figure);
+    }
+    const QString why = tr("Only a composed figure has a title, a caption and several views: "
+                           "choose \"Composed figure\" under Show");
+    for (QWidget* widget : {static_cast<QWidget*>(m_title), static_cast<QWidget*>(m_caption)}) {
+        widget->setToolTip(figure ? QString() : why);
+    }
+    dropEmptyViews(); // keeps the bank tick disabled on a global pattern
     const bool custom = m_size->currentData().toString().isEmpty();
     m_width->setEnabled(custom);
     m_height->setEnabled(custom);
@@ -235,6 +252,26 @@ void FigureExportDialog::updatePreview() {
 void FigureExportDialog::resizeEvent(QResizeEvent* event) {
     QDialog::resizeEvent(event);
     updatePreview();
+}
+
+void FigureExportDialog::dropEmptyViews() {
+    const bool shared = m_renderer.isSharedMemory();
+    bool anyTicked = false;
+    for (QCheckBox* box : m_figureViews) {
+        if (box->objectName() == QLatin1String("bank") && !shared) {
+            box->setChecked(false);
+            box->setEnabled(false);
+            box->setToolTip(tr("Banks belong to shared memory; this pattern accesses global "
+                               "memory"));
+        }
+        anyTicked = anyTicked || box->isChecked();
+    }
+    if (!anyTicked) {
+        for (QCheckBox* box : m_figureViews) {
+            box->setChecked(box->objectName() ==
+                            (shared ? QLatin1String("bank") : QLatin1String("warp")));
+        }
+    }
 }
 
 void FigureExportDialog::readSettings() {

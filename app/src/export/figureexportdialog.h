@@ -37,6 +37,10 @@ public:
     QComboBox* themeBox() const { return m_theme; }
     QSpinBox* dpiBox() const { return m_dpi; }
     QLabel* preview() const { return m_preview; }
+    QLineEdit* titleEdit() const { return m_title; }
+    QLineEdit* captionEdit() const { return m_caption; }
+    /// The composed figure's view ticks ("warp", "bank", ...), each named by its view.
+    const QList<QCheckBox*>& figureViewBoxes() const { return m_figureViews; }
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -46,6 +50,10 @@ private:
     void updatePreview();
     void readSettings();
     void writeSettings() const;
+    /// A view with nothing to draw for this pattern (banks of a global access) is unticked and
+    /// disabled, whatever the settings remember; the pattern's own diagram stands in when no
+    /// view is left.
+    void dropEmptyViews();
 
     FigureRenderer m_renderer;
     bool m_useSettings;
@@ -61,6 +69,7 @@ private:
     QLineEdit* m_caption;
     QLabel* m_pixelSize;
     QLabel* m_preview;
+    QList<QWidget*> m_figureOnly; // the rows' labels that only a composed figure uses
 };
 
 } // namespace warpscope::app

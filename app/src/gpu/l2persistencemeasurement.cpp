@@ -238,7 +238,7 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
                     "for persisting lines), %3 bytes streamed per region byte.")
                      .arg(formatL2Bytes(results.l2Bytes), formatL2Bytes(results.setAsideBytes))
                      .arg(results.streamPerRegion);
-        lines << tr("The notes (seed 003): \"A portion of the L2 cache can be set aside for "
+        lines << tr("The best-practice notes: \"A portion of the L2 cache can be set aside for "
                     "persistent (repeatedly) accesses\"; hitRatio is the \"percentage of lines "
                     "assigned hitProp\"; \"tune the value of hitRatio to avoid thrashing\".");
         lines << tr("Prediction (the notes' rule, exact on the H100): with hitRatio 1 and the "

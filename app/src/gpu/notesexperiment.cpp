@@ -119,31 +119,31 @@ std::vector<NotesExperiment> buildExperiments() {
                             bx == 16 && by == 16 ? 1 : 0});
         }
         list.push_back(make("table-4-11", tr("Table 4-11: NaiveCol block shapes"),
-                            QStringLiteral("seed 002, Table 4-11 (L1 off)"), tr("block (bx, by)"),
-                            bw, false, rows));
+                            QStringLiteral("the lecture slides, Table 4-11 (L1 off)"),
+                            tr("block (bx, by)"), bw, false, rows));
     }
     list.push_back(make("table-4-4", tr("Table 4-4: transposes, L1 on"),
-                        QStringLiteral("seed 002, Table 4-4"), tr("kernel, block (16, 16)"), bw,
-                        false,
+                        QStringLiteral("the lecture slides, Table 4-4"),
+                        tr("kernel, block (16, 16)"), bw, false,
                         {{"transpose-copyrow", block(16, 16), QStringLiteral("CopyRow")},
                          {"transpose-copycol", block(16, 16), QStringLiteral("CopyCol")},
                          {"transpose-naiverow", block(16, 16), QStringLiteral("NaiveRow")},
                          {"transpose-naivecol", block(16, 16), QStringLiteral("NaiveCol")}}));
     list.push_back(make("table-4-6", tr("Table 4-6: transposes, L1 off"),
-                        QStringLiteral("seed 002, Table 4-6"), tr("kernel, block (16, 16)"), bw,
-                        false,
+                        QStringLiteral("the lecture slides, Table 4-6"),
+                        tr("kernel, block (16, 16)"), bw, false,
                         {{"transpose-copyrow-cg", block(16, 16), QStringLiteral("CopyRow")},
                          {"transpose-copycol-cg", block(16, 16), QStringLiteral("CopyCol")},
                          {"transpose-naiverow-cg", block(16, 16), QStringLiteral("NaiveRow")},
                          {"transpose-naivecol-cg", block(16, 16), QStringLiteral("NaiveCol")}}));
     list.push_back(make("table-4-10", tr("Table 4-10: diagonal block order"),
-                        QStringLiteral("seed 002, Table 4-10"), tr("kernel, block (16, 16)"), bw,
-                        false,
+                        QStringLiteral("the lecture slides, Table 4-10"),
+                        tr("kernel, block (16, 16)"), bw, false,
                         {{"transpose-diagonalrow", block(16, 16), QStringLiteral("DiagonalRow")},
                          {"transpose-diagonalcol", block(16, 16), QStringLiteral("DiagonalCol")}}));
     list.push_back(make("table-4-13", tr("Table 4-13: block (8, 32), L1 off"),
-                        QStringLiteral("seed 002, Table 4-13"), tr("kernel, block (8, 32)"), bw,
-                        false,
+                        QStringLiteral("the lecture slides, Table 4-13"),
+                        tr("kernel, block (8, 32)"), bw, false,
                         {{"transpose-copyrow-cg", block(8, 32), QStringLiteral("CopyRow")},
                          {"transpose-naiverow-cg", block(8, 32), QStringLiteral("NaiveRow")},
                          {"transpose-naivecol-cg", block(8, 32), QStringLiteral("NaiveCol"), 1},
@@ -161,29 +161,31 @@ std::vector<NotesExperiment> buildExperiments() {
         return rows;
     };
     list.push_back(make("readsegment", tr("readSegment offsets, L1 on: load efficiency"),
-                        QStringLiteral("seed 002, readSegment (Example_5)"), tr("offset"),
+                        QStringLiteral("the lecture slides, readSegment (Example_5)"), tr("offset"),
                         NotesQuantity::LoadEfficiency, true, offsets("readsegment", true)));
     list.push_back(make("readsegment-cg", tr("readSegment offsets, L1 off: load efficiency"),
-                        QStringLiteral("seed 002, readSegment with -dlcm=cg"), tr("offset"),
-                        NotesQuantity::LoadEfficiency, true, offsets("readsegment-cg", true)));
+                        QStringLiteral("the lecture slides, readSegment with -dlcm=cg"),
+                        tr("offset"), NotesQuantity::LoadEfficiency, true,
+                        offsets("readsegment-cg", true)));
     list.push_back(make("writesegment", tr("writeSegment offsets: store efficiency"),
-                        QStringLiteral("seed 002, writeSegment (Example_6)"), tr("offset"),
-                        NotesQuantity::StoreEfficiency, true, offsets("writesegment", true)));
+                        QStringLiteral("the lecture slides, writeSegment (Example_6)"),
+                        tr("offset"), NotesQuantity::StoreEfficiency, true,
+                        offsets("writesegment", true)));
     list.push_back(make("readoffset", tr("readOffset offsets at 2^24: bandwidth"),
-                        QStringLiteral("seed 002, readOffset"), tr("offset"), bw, true,
+                        QStringLiteral("the lecture slides, readOffset"), tr("offset"), bw, true,
                         offsets("readoffset", false)));
     list.back().modelAccess = 0; // load A[k]
     list.push_back(make("transpose-tiled", tr("Tiled transpose: without and with padding"),
-                        QStringLiteral("seed 003, [TILE_DIM][TILE_DIM+1]"), tr("shared tile"), bw,
-                        true,
+                        QStringLiteral("the best-practice notes, [TILE_DIM][TILE_DIM+1]"),
+                        tr("shared tile"), bw, true,
                         {{"transpose-tiled", {{"pad", 0}}, QStringLiteral("[32][32]"), 0, false},
                          {"transpose-tiled", {{"pad", 1}}, QStringLiteral("[32][33]"), 0, false}}));
     list.back().modelAccess = 2; // load tile[tid.x][tid.y]: the column read that conflicts
-    list.push_back(
-        make("aos-soa", tr("Figure 4-22: AoS and SoA, time"),
-             QStringLiteral("seed 002, Figure 4-22"), tr("layout"), NotesQuantity::Time, true,
-             {{"aos-testinnerstruct", {}, QStringLiteral("AoS (testInnerStruct)")},
-              {"soa-testinnerarray", {}, QStringLiteral("SoA (testInnerArray)"), 0, false}}));
+    list.push_back(make(
+        "aos-soa", tr("Figure 4-22: AoS and SoA, time"),
+        QStringLiteral("the lecture slides, Figure 4-22"), tr("layout"), NotesQuantity::Time, true,
+        {{"aos-testinnerstruct", {}, QStringLiteral("AoS (testInnerStruct)")},
+         {"soa-testinnerarray", {}, QStringLiteral("SoA (testInnerArray)"), 0, false}}));
     list.erase(std::remove_if(list.begin(), list.end(),
                               [](const NotesExperiment& e) { return e.rows.empty(); }),
                list.end());
@@ -417,7 +419,7 @@ NotesComparison compareWithNotes(const NotesExperiment& experiment,
                 preset->references[static_cast<std::size_t>(row.reference)];
             out.notes = reference.unit == "s" ? reference.value * 1000.0 : reference.value;
             ++comparison.notesRows;
-            notesGpus.insert(preset->notesGpu.empty() ? tr("not named in the notes")
+            notesGpus.insert(preset->notesGpu.empty() ? tr("a GPU they do not name")
                                                       : QString::fromStdString(preset->notesGpu));
         }
         if (experiment.modelAccess >= 0) {

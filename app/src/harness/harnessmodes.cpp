@@ -2,6 +2,7 @@
 #include "harness/harnessmodes.h"
 
 #include "harness/benchmarkrunner.h"
+#include "harness/geometryreport.h"
 #include "harness/gpubenchmark.h"
 #include "harness/screenshotrunner.h"
 
@@ -13,6 +14,7 @@ HarnessModes harnessModes() {
     modes.benchmarkGpu = &runGpuBenchmark;
     modes.screenshot = &takeScreenshot;
     modes.watchFirstFrame = &watchFirstFrame;
+    modes.geometryReport = &writeGeometryReport;
     return modes;
 }
 

@@ -10,6 +10,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -35,9 +36,10 @@ MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
     m_summary->verticalHeader()->hide();
     // Fitted when the model has refreshed (fitSummaryColumns()), not ResizeToContents, which
     // re-measures every cell after each changed one: a drag changes several numbers per frame.
+    // Every column as wide as its text, the last one too (a stretched column shrinks with the
+    // dock and cuts its text off with no scroll bar to say so); a narrow dock scrolls.
     m_summary->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_summary->horizontalHeader()->setSectionResizeMode(MetricsTableModel::MeasuredColumn,
-                                                        QHeaderView::Stretch);
+    m_summary->horizontalHeader()->setStretchLastSection(false);
     connect(m_model, &MetricsTableModel::refreshed, this, &MetricsPanel::fitSummaryColumns);
     m_summary->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_summary->setAlternatingRowColors(true);
@@ -51,11 +53,11 @@ MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
     m_list->setColumnCount(3);
     m_list->setHorizontalHeaderLabels({tr("Metric"), tr("Predicted"), tr("Measured")});
     m_list->verticalHeader()->hide();
-    m_list->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     // Fitted once per refresh (refreshList()), not ResizeToContents, which re-measures the
-    // column on every item change.
-    m_list->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Interactive);
-    m_list->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Interactive);
+    // column on every item change; the names too, whole (a narrow dock scrolls rather than
+    // eliding "l1tex__t_re…").
+    m_list->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_list->horizontalHeader()->setStretchLastSection(false);
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_list->setAlternatingRowColors(true);
     m_list->setWordWrap(false);
@@ -82,7 +84,7 @@ MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
 void MetricsPanel::fitSummaryColumns() {
     // What ResizeToContents computes (the header's and the cells' size hints), once per change.
     QHeaderView* header = m_summary->horizontalHeader();
-    for (int column = 0; column < MetricsTableModel::MeasuredColumn; ++column) {
+    for (int column = 0; column < MetricsTableModel::ColumnCount; ++column) {
         m_summary->resizeColumnToContents(column); // larger of the cells' and header's hints
         const int width = std::clamp(header->sectionSize(column), header->minimumSectionSize(),
                                      header->maximumSectionSize());
@@ -279,8 +281,28 @@ void MetricsPanel::refreshList() {
         m_list->setItem(row, 1, value);
         m_list->setItem(row, 2, measured);
     }
+    m_list->resizeColumnToContents(0);
     m_list->resizeColumnToContents(1);
     m_list->resizeColumnToContents(2);
+}
+
+int MetricsPanel::preferredWidth() const {
+    auto tableWidth = [](const QTableView* table) {
+        int width = 2 * table->frameWidth() + table->verticalScrollBar()->sizeHint().width();
+        const QHeaderView* header = table->horizontalHeader();
+        for (int column = 0; column < header->count(); ++column) {
+            if (!header->isSectionHidden(column)) {
+                width += std::max(
+                    header->sectionSize(column),
+                    std::max(
+                        static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(column),
+                        header->sectionSizeHint(column)));
+            }
+        }
+        return width;
+    };
+    const QMargins margins = layout()->contentsMargins();
+    return std::max(tableWidth(m_summary), tableWidth(m_list)) + margins.left() + margins.right();
 }
 
 } // namespace warpscope::app

@@ -35,6 +35,10 @@ public:
     QLabel* measurementLabel() const { return m_measurement; }
     void setGpuText(const QString& text);
     QTableWidget* metricList() const { return m_list; }
+    QTableView* summaryTable() const { return m_summary; }
+    /// The width at which every column of both tables shows its longest text whole (the dock
+    /// is sized from it on a first start): the widest table's columns, frame and scroll bar.
+    int preferredWidth() const;
     /// The whole-kernel section (KernelMetricsSection), below the per-warp tables.
     KernelMetricsSection* kernelSection() const { return m_kernel; }
 

@@ -9,6 +9,8 @@
 #include "panels/parameterpanel.h"
 #include "panels/parametertablemodel.h"
 #include "panels/presetpicker.h"
+#include "panels/presetsearch.h"
+#include "panels/sharedcapacity.h"
 #include "views/theme.h"
 
 #include <QCheckBox>
@@ -98,11 +100,14 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     m_caption = new QLabel(presetBox);
     m_caption->setWordWrap(true);
     m_caption->setEnabled(false);
+    auto* search = new PresetSearch(presetBox);
+    presetLayout->addWidget(search);
     presetLayout->addWidget(m_presets);
     presetLayout->addWidget(m_title);
     presetLayout->addWidget(m_caption);
     layout->addWidget(presetBox);
     connect(m_presets, &PresetPicker::presetChosen, this, &PatternEditor::presetRequested);
+    connect(search, &PresetSearch::presetChosen, this, &PatternEditor::presetRequested);
 
     // ---- The kernel: its accesses (one for a plain pattern), buffers and launch ---------------
     auto* kernelBox = new QGroupBox(tr("Kernel"), this);
@@ -349,6 +354,8 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     connect(m_document, &PatternDocument::patternChanged, this, &PatternEditor::syncFromDocument);
     connect(m_document, &PatternDocument::modelChanged, this, &PatternEditor::syncFromDocument);
     connect(m_document, &PatternDocument::errorChanged, this, &PatternEditor::showError);
+    // The shared-capacity word follows the addresses, not only the errors.
+    connect(m_document, &PatternDocument::evaluationChanged, this, &PatternEditor::showError);
     syncFromDocument();
     showError();
 }
@@ -455,6 +462,9 @@ void PatternEditor::showError() {
                  ? (address.isEmpty() ? (active.isEmpty() ? shared : active) : address)
                  : general) += keep;
         }
+    }
+    if (address.isEmpty() && !error && m_document->evaluation()) {
+        address = sharedCapacityWarning(m_document->evaluation()->access);
     }
     setErrorLabel(m_addressError, address);
     setErrorLabel(m_activeError, active);

@@ -57,6 +57,9 @@ std::optional<QString> missingHarnessMode(const CommandLine& options, const Harn
     if (!options.screenshotPath.isEmpty() && !modes.screenshot) {
         return QStringLiteral("--screenshot");
     }
+    if (!options.geometryReportPath.isEmpty() && !modes.geometryReport) {
+        return QStringLiteral("--geometry-report");
+    }
     if (options.quitAfterFirstFrame && !modes.watchFirstFrame) {
         return QStringLiteral("--quit-after-first-frame");
     }
@@ -118,8 +121,12 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
 
     MainWindowOptions windowOptions;
     windowOptions.useSettings = !options.noSettings;
-    windowOptions.autosave = !options.noSettings;
-    windowOptions.confirmDiscard = !options.noSettings;
+    // A geometry report reads the settings (a first start has none) but leaves nothing behind
+    // and asks nothing.
+    const bool reporting = !options.geometryReportPath.isEmpty();
+    windowOptions.autosave = !options.noSettings && !reporting;
+    windowOptions.confirmDiscard = !options.noSettings && !reporting;
+    windowOptions.warmUpGpu = !reporting;
     windowOptions.probeCommand = options.probeCommand;
     MainWindow window(windowOptions);
     window.setTheme(theme);
@@ -203,6 +210,9 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     if (!options.saveSessionPath.isEmpty() && !window.saveSession(options.saveSessionPath)) {
         std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
         return 1;
+    }
+    if (reporting) {
+        return harness.geometryReport(window, options.geometryReportPath, options.screenshotPath);
     }
     if (!options.screenshotPath.isEmpty()) {
         return harness.screenshot(window, options.screenshotPath);

@@ -28,6 +28,9 @@ struct HarnessModes {
     std::function<int(MainWindow&, const QString& path)> screenshot;
     /// --quit-after-first-frame: print when the first frame was painted, then quit.
     std::function<void(MainWindow&, const QElapsedTimer& sinceStart)> watchFirstFrame;
+    /// --geometry-report FILE [--screenshot PNG]: the shown window's layout as JSON.
+    std::function<int(MainWindow&, const QString& reportPath, const QString& screenshotPath)>
+        geometryReport;
 };
 
 /// The option of a mode that `options` asks for and `modes` does not have ("--benchmark"), if any.

@@ -43,6 +43,12 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         QStringLiteral("screenshot"),
         QCoreApplication::translate("warpscope", "Render the window to FILE (PNG) and exit."),
         QStringLiteral("FILE"));
+    const QCommandLineOption geometryReport(
+        QStringLiteral("geometry-report"),
+        QCoreApplication::translate("warpscope",
+                                    "Write the window's layout (docks, metric tables, bank view) "
+                                    "as JSON to FILE and exit; with --screenshot, also a PNG."),
+        QStringLiteral("FILE"));
     const QCommandLineOption size(
         QStringLiteral("size"),
         QCoreApplication::translate("warpscope", "Window size, WIDTHxHEIGHT; for exports "
@@ -128,6 +134,7 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
                                     "Save the session to FILE once measured (it opens on a "
                                     "machine without a GPU)."),
         QStringLiteral("FILE"));
+    parser.addOption(geometryReport);
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
                        noSettings, probe, measure, benchmarkGpu, lecture, lectureScript,
                        kernelMeasurements, transferResults, probeDevice, saveSession});
@@ -207,6 +214,7 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             .arg(out.theme);
     }
     out.screenshotPath = parser.value(screenshot);
+    out.geometryReportPath = parser.value(geometryReport);
     if (parser.isSet(size)) {
         const QStringList parts = parser.value(size).split(QLatin1Char('x'));
         bool okWidth = false;
@@ -244,9 +252,10 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         out.lectureDeck = out.sessionFile;
         out.sessionFile.clear();
     }
+    // A geometry report is about the start the settings make (a first start with none).
     out.noSettings = parser.isSet(noSettings) || out.benchmark || out.benchmarkGpu ||
-                     !out.screenshotPath.isEmpty() || out.quitAfterFirstFrame ||
-                     !out.lectureScript.isEmpty();
+                     (!out.screenshotPath.isEmpty() && out.geometryReportPath.isEmpty()) ||
+                     out.quitAfterFirstFrame || !out.lectureScript.isEmpty();
     return std::nullopt;
 }
 

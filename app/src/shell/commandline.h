@@ -19,6 +19,10 @@ struct CommandLine {
     QString view;  // warp, bank, block, sweep; empty: the remembered one
     QString theme; // light, dark; empty: the remembered one
     QString screenshotPath;
+    /// --geometry-report FILE: the window as a first start lays it out (settings read from the
+    /// usual place, so a fresh XDG_CONFIG_HOME is a first start), its docks, tables and bank
+    /// view's geometry written as JSON; with --screenshot, the window photographed too.
+    QString geometryReportPath;
     QSize windowSize;
     bool benchmark = false;
     int benchmarkIterations = 300;

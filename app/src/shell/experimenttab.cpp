@@ -6,7 +6,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QStatusBar>
+#include <QStringList>
 #include <QTabWidget>
 
 namespace warpscope::app {
@@ -34,8 +36,31 @@ QString experimentMeasuredNowStatus() {
     return tr("Measured on this machine just now.");
 }
 
+QString recordedGpuName(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QJsonObject object = QJsonDocument::fromJson(file.read(64 * 1024 * 1024)).object();
+    if (const QString device = object.value(QStringLiteral("device")).toString();
+        !device.isEmpty()) {
+        return device; // streams and L2 persistence results
+    }
+    // Transfers: the machine's nvidia-smi lines, "name, driver_version, ..." then the GPU's.
+    const QStringList lines = object.value(QStringLiteral("machine")).toString().split(u'\n');
+    for (const QString& line : lines) {
+        if (line.startsWith(QLatin1String("NVIDIA "))) {
+            return line.section(QLatin1Char(','), 0, 0).trimmed();
+        }
+    }
+    return {};
+}
+
 QString experimentRecordedEarlierStatus(const QString& path) {
-    return tr("Recorded earlier (%1).").arg(QFileInfo(path).fileName());
+    // Never "This GPU": the numbers come from the GPU they were recorded on.
+    const QString gpu = recordedGpuName(path);
+    return gpu.isEmpty() ? tr("Recorded earlier (%1).").arg(QFileInfo(path).fileName())
+                         : tr("Recorded on %1 (%2).").arg(gpu, QFileInfo(path).fileName());
 }
 
 QString experimentRecordedInSessionStatus() {
@@ -52,6 +77,10 @@ void showExperimentDone(QStatusBar* statusBar, const QString& text) {
 
 void showExperimentRunning(QStatusBar* statusBar, const QString& text) {
     statusBar->showMessage(text);
+}
+
+void clearExperimentStatus(QStatusBar* statusBar) {
+    statusBar->clearMessage();
 }
 
 void setCurrentExperimentTab(QTabWidget* tabs, QWidget* view) {

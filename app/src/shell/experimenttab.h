@@ -55,13 +55,18 @@ struct ExperimentTabTexts {
 
 // The shared words and the pieces that do not depend on the tab (experimenttab.cpp).
 QString experimentMeasuredNowStatus();
+/// "Recorded on NVIDIA H100 80GB HBM3 (file)": the GPU named in the recorded results.
 QString experimentRecordedEarlierStatus(const QString& path);
+/// The GPU a recorded results file names ("device", or the transfers' nvidia-smi line), or empty.
+QString recordedGpuName(const QString& path);
 QString experimentRecordedInSessionStatus();
 void showExperimentNoGpu(MessageBar* messageBar, const QString& why);
 /// A status bar message for five seconds (cancelled, measured).
 void showExperimentDone(QStatusBar* statusBar, const QString& text);
 /// A status bar message until the next one (measuring).
 void showExperimentRunning(QStatusBar* statusBar, const QString& text);
+/// The running message gone (the job failed or was refused).
+void clearExperimentStatus(QStatusBar* statusBar);
 void setCurrentExperimentTab(QTabWidget* tabs, QWidget* view);
 /// The bytes of a recorded results file; nullopt, with the reason in the message bar, when it
 /// cannot be read.
@@ -116,6 +121,8 @@ void wireExperimentTab(const ExperimentTabHost& host, View* view, int* job,
                          }
                          *job = 0;
                          view->setRunning(false);
+                         // Never left saying "Measuring …" after the answer that ends it.
+                         clearExperimentStatus(host.statusBar);
                          if (failure.isNoGpu()) {
                              view->setGpuStatus(texts.modelOnly.arg(failure.message));
                              showExperimentNoGpu(host.messageBar, failure.message);

@@ -13,6 +13,7 @@
 #include "panels/messagebar.h"
 #include "panels/metricspanel.h"
 #include "panels/patterneditor.h"
+#include "shell/spinboxundo.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
 #include "views/lanehighlight.h"
@@ -102,6 +103,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
                                       tr("Autosave failed: %1").arg(message));
         });
     }
+    m_defaultDockState = saveState();
+    installSpinBoxUndoKeys(this);
     readSettings();
     updateTitle();
     offerRecovery();
@@ -151,7 +154,11 @@ void MainWindow::createCentralArea() {
                       "to light its lanes · Ctrl+wheel zooms"),
                    warpPage);
     hint->setEnabled(false);
-    tools->addWidget(hint);
+    // Wrapped, not a floor under the window's width: on a 1366-pixel screen its one long line
+    // took the room the Metrics dock needs.
+    hint->setWordWrap(true);
+    hint->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    tools->addWidget(hint, 1);
     warpLayout->addLayout(tools);
     warpLayout->addWidget(wrapInScrollArea(m_warpView, warpPage), 1);
     m_tabs->addTab(warpPage, tr("&Warp"));
@@ -173,6 +180,7 @@ void MainWindow::createDocks() {
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
 
     auto* editorDock = new QDockWidget(tr("Pattern"), this);
+    m_editorDock = editorDock;
     editorDock->setObjectName(QStringLiteral("patternDock"));
     m_editor = new PatternEditor(m_document, editorDock);
     auto* editorScroll = new QScrollArea(editorDock);
@@ -185,12 +193,14 @@ void MainWindow::createDocks() {
     connect(m_editor, &PatternEditor::presetRequested, this, &MainWindow::loadPresetById);
 
     auto* metricsDock = new QDockWidget(tr("Metrics"), this);
+    m_metricsDock = metricsDock;
     metricsDock->setObjectName(QStringLiteral("metricsDock"));
     m_metrics = new MetricsPanel(m_document, metricsDock);
     metricsDock->setWidget(m_metrics);
     addDockWidget(Qt::RightDockWidgetArea, metricsDock);
 
     auto* lanesDock = new QDockWidget(tr("Lanes"), this);
+    m_lanesDock = lanesDock;
     lanesDock->setObjectName(QStringLiteral("lanesDock"));
     m_laneTable = new QTableView(lanesDock);
     m_laneTable->setObjectName(QStringLiteral("laneTable"));
@@ -350,8 +360,11 @@ void MainWindow::readSettings() {
         return;
     }
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        fitToScreen(); // a first start: no remembered size
+    }
+    m_fitDocksWhenShown =
+        !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
     m_autoRunAction->setChecked(settings.value(QStringLiteral("probe/autoRun"), false).toBool());
     m_deckPath = settings.value(QStringLiteral("lecture/deck")).toString();

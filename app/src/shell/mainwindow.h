@@ -12,6 +12,7 @@
 
 #include <warpscope/file_format.h>
 
+#include <QByteArray>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSize>
@@ -22,6 +23,7 @@
 #include <string>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QScrollArea;
@@ -139,6 +141,11 @@ public:
     /// with the reason in the message bar, when the file cannot be read.
     bool importKernelMeasurements(const QString& path, const QString& gpuName);
 
+    /// File ▸ Open Measurements…: recorded results of any kind (measurementsKind()); false, with
+    /// the reason in the message bar, when the file holds none (mainwindow_measurements.cpp).
+    bool openMeasurements(const QString& path);
+    void openMeasurementsWithDialog();
+
     /// Measure the current pattern on the GPU (GPU ▸ Run, F5).
     void runOnGpu();
     /// Run the sweep tab's sweep on the GPU (Shift+F5).
@@ -178,8 +185,18 @@ public:
     /// The deck lecture mode opens (a file path, or the course deck's resource path).
     QString deckPath() const { return m_deckPath; }
 
+    /// View ▸ Reset Layout: every dock back where a first start puts it, sized from its content.
+    void resetLayout();
+    /// Widen the Pattern and Metrics docks to their content's width where the window has the room
+    /// (at most two fifths of it for the metrics), so that no metric's name or value is cut off.
+    void fitDocksToContent();
+    /// A first start (no remembered geometry): the window fills the screen it opens on.
+    void fitToScreen();
+
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void createCentralArea();
@@ -199,6 +216,9 @@ private:
     void openDeckWithDialog();
     void showShortcuts();
     void showAbout();
+    /// Help ▸ User Guide: the guide installed with the app (or beside the build), in the
+    /// desktop's viewer; where there is none, the message bar says where it lives.
+    void openUserGuide();
     void exportFigureWithDialog();
     void copyFigureToClipboard();
     std::map<std::string, std::string> viewSettings() const;
@@ -208,6 +228,10 @@ private:
     void createGpu();
     void updateMeasurementMarks();
     void updateGpuStatus();
+    /// Once the probe has answered that there is no GPU, every Run and Measure action and
+    /// button is disabled with a tooltip saying why; enabled again when a GPU answers
+    /// (mainwindow_nogpu.cpp).
+    void updateGpuAvailability();
     void editProbeSettings();
     /// GPU ▸ Device: one entry per device the probe listed (mainwindow_devices.cpp).
     void createDeviceMenu(QMenu* gpu);
@@ -285,6 +309,15 @@ private:
     int m_l2PersistenceJob = 0;  // the running measure_l2_persistence job, 0 when none
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
+    QDockWidget* m_editorDock = nullptr;
+    QDockWidget* m_metricsDock = nullptr;
+    QDockWidget* m_lanesDock = nullptr;
+    /// The docks' arrangement as built, before any remembered one (View ▸ Reset Layout).
+    QByteArray m_defaultDockState;
+    /// No remembered dock layout: size the docks from their content once shown.
+    bool m_fitDocksWhenShown = true;
+    /// What updateGpuAvailability() disabled, with the tooltip each had.
+    QList<QPair<QPointer<QObject>, QString>> m_disabledForNoGpu;
 };
 
 /// --measure: run the window's current pattern on the GPU and wait (up to two minutes) for its
@@ -296,6 +329,15 @@ bool measureNotesAndWait(MainWindow& window);
 /// The same for the sweep tab's whole-kernel sweep (its model computed too); true when every
 /// point was measured.
 bool measureKernelSweepAndWait(MainWindow& window);
+
+/// What a recorded measurements file holds, from its name and its keys.
+enum class MeasurementsKind { Unknown, Transfers, Streams, L2Persistence, KernelTables, Session };
+MeasurementsKind measurementsKind(const QString& path);
+/// The user guide's first page (docs/guide/index.md) as installed (share/doc/warpscope/guide) or
+/// in the source tree above the build's app; empty when neither is there.
+QString userGuidePath();
+/// Where File ▸ Open Measurements… starts: the recorded ones the package installs, if present.
+QString recordedMeasurementsFolder();
 
 struct CommandLine;
 /// `--export FILE --preset notes:ID [--kernel-measurements F]... [--measure] [--size WxH]`: the

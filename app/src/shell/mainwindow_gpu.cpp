@@ -23,12 +23,21 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 
 namespace warpscope::app {
 
 QString MainWindow::gpuStatusText() const {
     if (m_probe == nullptr) {
         return {};
+    }
+    if (m_probe->state() == ProbeClient::State::Stopped) {
+        // Before the first Run: what is already known. A probe on this machine needs the NVIDIA
+        // driver, whose device files are there or not; a remote one answers when first asked.
+        if (m_probe->arguments().isEmpty() && !GpuRunner::localGpuPresent()) {
+            return tr("No GPU driver found: model only");
+        }
+        return tr("GPU: starts with the first Run (F5)");
     }
     return m_probe->stateText();
 }
@@ -61,6 +70,9 @@ void MainWindow::createGpu() {
                 // One message at a time: the bar replaces what it showed, never stacks dialogs.
                 m_messageBar->showMessage(bar, text);
             });
+    // After a failed job, once its tab has re-enabled its button (setRunning(false)).
+    connect(m_probe, &ProbeClient::jobFailed, this,
+            [this] { QTimer::singleShot(0, this, [this] { updateGpuAvailability(); }); });
     connect(m_gpu, &GpuRunner::measuringChanged, this, [this](bool measuring) {
         if (measuring) {
             statusBar()->showMessage(tr("Measuring on the GPU…"));
@@ -121,7 +133,13 @@ void MainWindow::updateGpuStatus() {
                                                     : m_probe->program());
         break;
     }
+    if (m_probe->state() == ProbeClient::State::Stopped && m_probe->arguments().isEmpty() &&
+        !GpuRunner::localGpuPresent()) {
+        tip = tr("No NVIDIA driver on this machine (no /dev/nvidiactl): the numbers are the "
+                 "models' predictions; File ▸ Open Measurements… shows ones recorded on a GPU");
+    }
     m_gpuStatus->setToolTip(tip);
+    updateGpuAvailability();
     m_metrics->setGpuText(m_probe->state() == ProbeClient::State::Ready ||
                                   m_probe->state() == ProbeClient::State::NoGpu
                               ? gpuStatusText()

@@ -26,11 +26,13 @@
 #include <QHeaderView>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -54,6 +56,9 @@ void MainWindow::createMenus() {
     connect(m_recentMenu, &QMenu::aboutToShow, this, [this] { m_recent->populate(m_recentMenu); });
     m_recent->populate(m_recentMenu);
     add(file, tr("Open &Deck for Lecture Mode…"), QKeySequence(), [this] { openDeckWithDialog(); });
+    add(file, tr("Open &Measurements…"), QKeySequence(), [this] {
+        openMeasurementsWithDialog();
+    })->setObjectName(QStringLiteral("openMeasurementsAction"));
     file->addSeparator();
     add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
     add(file, tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")), [this] { saveAsWithDialog(); });
@@ -156,10 +161,16 @@ void MainWindow::createMenus() {
     for (QDockWidget* dock : findChildren<QDockWidget*>()) {
         panels->addAction(dock->toggleViewAction());
     }
+    add(view, tr("&Reset Layout"), QKeySequence(), [this] {
+        resetLayout();
+    })->setObjectName(QStringLiteral("resetLayoutAction"));
 
     QMenu* gpu = menuBar()->addMenu(tr("GP&U"));
-    add(gpu, tr("&Run on the GPU"), QKeySequence(tr("F5")), [this] { runOnGpu(); });
+    add(gpu, tr("&Run on the GPU"), QKeySequence(tr("F5")), [this] {
+        runOnGpu();
+    })->setObjectName(QStringLiteral("runOnGpuAction"));
     m_autoRunAction = gpu->addAction(tr("&Auto-Run After Each Edit"));
+    m_autoRunAction->setObjectName(QStringLiteral("autoRunAction"));
     m_autoRunAction->setCheckable(true);
     m_autoRunAction->setShortcut(QKeySequence(tr("Ctrl+F5")));
     m_shortcutActions << m_autoRunAction;
@@ -169,8 +180,9 @@ void MainWindow::createMenus() {
             QSettings().setValue(QStringLiteral("probe/autoRun"), on);
         }
     });
-    add(gpu, tr("Run the &Sweep on the GPU"), QKeySequence(tr("Shift+F5")),
-        [this] { runSweepOnGpu(); });
+    add(gpu, tr("Run the &Sweep on the GPU"), QKeySequence(tr("Shift+F5")), [this] {
+        runSweepOnGpu();
+    })->setObjectName(QStringLiteral("runSweepOnGpuAction"));
     add(gpu, tr("&Cancel the GPU Sweep"), QKeySequence(tr("Ctrl+Shift+F5")), [this] {
         if (m_sweepPlot->kernelMode()) {
             m_sweepPlot->kernelSweepView()->cancelButton()->click();
@@ -190,6 +202,9 @@ void MainWindow::createMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     add(help, tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, [this] { showShortcuts(); });
+    add(help, tr("User &Guide"), QKeySequence(), [this] {
+        openUserGuide();
+    })->setObjectName(QStringLiteral("userGuideAction"));
     add(help, tr("&About warpscope"), QKeySequence(), [this] { showAbout(); });
 }
 
@@ -231,10 +246,19 @@ void MainWindow::showShortcuts() {
         table->setItem(row, 1, new QTableWidgetItem(keys));
         ++row;
     }
+    table->setObjectName(QStringLiteral("shortcutTable"));
+    table->setWordWrap(false);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setStretchLastSection(true);
     auto* layout = new QVBoxLayout(dialog);
     layout->addWidget(table);
-    dialog->resize(480, 520);
+    // As wide as both columns' longest text (the Keys column was cut off at a fixed 480 px).
+    table->resizeColumnsToContents();
+    const QMargins margins = layout->contentsMargins();
+    const int needed = table->horizontalHeader()->length() + 2 * table->frameWidth() +
+                       table->verticalScrollBar()->sizeHint().width() + margins.left() +
+                       margins.right() + 8;
+    dialog->resize(std::max(480, needed), 520);
     dialog->show(); // not modal: the window stays usable
 }
 

@@ -138,9 +138,10 @@ void MainWindow::createNotes() {
     connect(m_notesRunner, &NotesRunner::runningChanged, m_notesView, &NotesView::setRunning);
     connect(m_notesRunner, &NotesRunner::progress, m_notesView, &NotesView::setProgress);
     connect(m_notesRunner, &NotesRunner::failed, this, [this](const QString& message, bool noGpu) {
+        statusBar()->clearMessage(); // not left at "Measuring … on the GPU…"
         if (noGpu) {
             m_notesView->setGpuStatus(
-                tr("This GPU: none present (%1); the chart shows the notes' numbers only.")
+                tr("No GPU on this machine (%1); the chart shows the notes' numbers only.")
                     .arg(message));
             m_messageBar->showMessage(MessageBar::Level::Info,
                                       tr("No GPU to measure on: %1").arg(message));

@@ -263,8 +263,8 @@ BankContent BankView::content() const {
         describeAccess(evaluation->access) + QStringLiteral(" — ") + modernSummary(*evaluation);
     if (m_document->error()) {
         content.noteIsWarning = true;
-        content.note = tr("⚠ Showing the last valid pattern: %1")
-                           .arg(QString::fromStdString(m_document->error()->describe()));
+        content.note =
+            tr("⚠ Showing the last valid pattern: %1").arg(describeError(*m_document->error()));
     } else {
         content.note = m_shared ? textbookSummary(*evaluation)
                                 : tr("Banks belong to shared memory. This pattern accesses "

@@ -340,12 +340,16 @@ void NotesView::refresh() {
                                  ? m_comparison.gpuColumns.join(QStringLiteral(", "))
                              : m_comparison.measuredGpu.isEmpty() ? tr("unnamed GPU")
                                                                   : m_comparison.measuredGpu;
-        status << (m_comparison.gpuColumns.isEmpty() ? tr("This GPU: %1 (%2 of %3 rows%4).")
-                                                     : tr("GPUs: %1 (%2 of %3 rows%4)."))
+        // Recorded rows name the GPU they were recorded on, never "This GPU".
+        status << (!m_comparison.gpuColumns.isEmpty() ? tr("GPUs: %1 (%2 of %3 rows%4).")
+                   : recorded                         ? tr("Recorded on %1 (%2 of %3 rows%4).")
+                                                      : tr("This GPU: %1 (%2 of %3 rows%4)."))
                       .arg(gpus)
                       .arg(m_comparison.measuredRows)
                       .arg(m_comparison.rows.size())
-                      .arg(recorded ? tr(", recorded earlier") : QString());
+                      .arg(recorded && m_comparison.gpuColumns.isEmpty() ? QString()
+                           : recorded                                    ? tr(", recorded earlier")
+                                                                         : QString());
     } else {
         status << (m_gpuStatus.isEmpty() ? tr("This GPU: not measured yet; press Run (F5).")
                                          : m_gpuStatus);

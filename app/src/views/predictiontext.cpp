@@ -5,6 +5,9 @@
 
 #include <QCoreApplication>
 
+#include <cstring>
+#include <utility>
+
 namespace warpscope::app {
 
 namespace {
@@ -124,7 +127,7 @@ QString textbookRuleText(TextbookRule rule) {
 QString textbookSummary(const Evaluation& evaluation) {
     const TextbookPrediction& t = evaluation.textbook;
     if (t.rule == TextbookRule::ConstantCache) {
-        return tr("The notes (seed 003): constant memory is best when a warp reads few distinct "
+        return tr("The best-practice notes: constant memory is best when a warp reads few distinct "
                   "locations; one location is as fast as a register. Rounds here: %1, one per "
                   "distinct address")
             .arg(t.transactions.size());
@@ -140,6 +143,24 @@ QString textbookSummary(const Evaluation& evaluation) {
         .arg(t.transactions.size())
         .arg(formatBytes(t.bytesMoved))
         .arg(percentText(t.efficiency));
+}
+
+QString describeError(const Error& error) {
+    QString text = QString::fromStdString(error.describe());
+    // Longest first: "sharedAddressExpression" contains "AddressExpression".
+    const std::pair<const char*, const char*> fields[] = {
+        {"sharedAddressExpression",
+         QT_TRANSLATE_NOOP("warpscope", "the shared address expression")},
+        {"activeExpression", QT_TRANSLATE_NOOP("warpscope", "the active-lane expression")},
+        {"addressExpression", QT_TRANSLATE_NOOP("warpscope", "the address expression")},
+    };
+    for (const auto& [field, words] : fields) {
+        if (text.startsWith(QLatin1String(field))) {
+            text.replace(0, static_cast<qsizetype>(std::strlen(field)), tr(words));
+            break;
+        }
+    }
+    return text;
 }
 
 } // namespace warpscope::app

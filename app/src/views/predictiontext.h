@@ -18,5 +18,8 @@ QString textbookSummary(const Evaluation& evaluation);
 QString textbookRuleText(TextbookRule rule);
 /// 0.8 -> "80.0 %"
 QString percentText(double fraction);
+/// An error as a user reads it: core's describe() with the pattern's field names said in words
+/// ("the address expression, lane 5: ..." rather than "addressExpression, lane 5: ...").
+QString describeError(const Error& error);
 
 } // namespace warpscope::app

@@ -21,12 +21,13 @@ WarpContent WarpView::content() const {
     content.summary = modernSummary(evaluation);
     if (m_document->error()) {
         content.noteIsWarning = true;
-        content.note = tr("⚠ Showing the last valid pattern: %1")
-                           .arg(QString::fromStdString(m_document->error()->describe()));
+        content.note =
+            tr("⚠ Showing the last valid pattern: %1").arg(describeError(*m_document->error()));
     } else if (m_layout.constant) {
-        content.note = tr("Constant memory: the constant cache serves the warp's distinct "
-                          "addresses one after another, each broadcast to the lanes that ask "
-                          "for it (seed 003). Dashed boxes R1, R2, … are the rounds.");
+        content.note =
+            tr("Constant memory: the constant cache serves the warp's distinct "
+               "addresses one after another, each broadcast to the lanes that ask "
+               "for it (the best-practice notes). Dashed boxes R1, R2, … are the rounds.");
         if (!m_document->current().caption.empty()) {
             content.note +=
                 QLatin1Char(' ') + QString::fromStdString(m_document->current().caption);

@@ -269,11 +269,10 @@ void WarpView::paintView(QPainter& painter) {
     const auto& evaluation = m_document->evaluation();
     if (!evaluation) {
         painter.setPen(colors.mutedText);
-        painter.drawText(rect(), Qt::AlignCenter,
-                         tr("Nothing to draw: the pattern has never been valid.\n%1")
-                             .arg(m_document->error()
-                                      ? QString::fromStdString(m_document->error()->describe())
-                                      : QString()));
+        painter.drawText(
+            rect(), Qt::AlignCenter,
+            tr("Nothing to draw: the pattern has never been valid.\n%1")
+                .arg(m_document->error() ? describeError(*m_document->error()) : QString()));
         return;
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
