@@ -1,173 +1,22 @@
-// CUPTI range profiler, loaded at run time. The sequence (profiler initialise, host object and
-// config image for the metric list, range profiler enabled on the context, counter data image,
-// user ranges with user replay, decode, evaluate) follows the CUPTI range profiling API of CUDA
-// 12.6 and later; the probe keeps one enabled profiler for its whole life, so only the first
-// measurement pays the set-up. The pass whose start costs most is configured and started while
-// the probe waits for its next request (prepare()).
+// CounterSession over CUPTI's range profiler, loaded at run time (cupti_api.cpp). The sequence
+// (profiler initialise, host object and config image for the metric list, range profiler enabled on
+// the context, counter data image, user ranges with user replay, decode, evaluate) follows the
+// CUPTI range profiling API of CUDA 12.6 and later; the probe keeps one enabled profiler for its
+// whole life, so only the first measurement pays the set-up. The pass whose start costs most is
+// configured and started while the probe waits for its next request (prepare()).
 #include "cupti_counters.h"
+#include "cupti_api.h"
 #include "probe_trace.h"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
-#include <cupti_profiler_host.h>
-#include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
-#include <cupti_result.h>
-#include <cupti_target.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <mutex>
 #include <optional>
 #include <string>
 
 namespace warpscope::probe {
-
-namespace {
-
-#define WS_CUPTI_FUNCTIONS(X)                                                                      \
-    X(cuptiGetResultString)                                                                        \
-    X(cuptiProfilerInitialize)                                                                     \
-    X(cuptiDeviceGetChipName)                                                                      \
-    X(cuptiProfilerGetCounterAvailability)                                                         \
-    X(cuptiProfilerHostInitialize)                                                                 \
-    X(cuptiProfilerHostDeinitialize)                                                               \
-    X(cuptiProfilerHostConfigAddMetrics)                                                           \
-    X(cuptiProfilerHostGetConfigImageSize)                                                         \
-    X(cuptiProfilerHostGetConfigImage)                                                             \
-    X(cuptiProfilerHostGetNumOfPasses)                                                             \
-    X(cuptiProfilerHostEvaluateToGpuValues)                                                        \
-    X(cuptiRangeProfilerEnable)                                                                    \
-    X(cuptiRangeProfilerDisable)                                                                   \
-    X(cuptiRangeProfilerGetCounterDataSize)                                                        \
-    X(cuptiRangeProfilerCounterDataImageInitialize)                                                \
-    X(cuptiRangeProfilerSetConfig)                                                                 \
-    X(cuptiRangeProfilerStart)                                                                     \
-    X(cuptiRangeProfilerStop)                                                                      \
-    X(cuptiRangeProfilerPushRange)                                                                 \
-    X(cuptiRangeProfilerPopRange)                                                                  \
-    X(cuptiRangeProfilerDecodeData)                                                                \
-    X(cuptiRangeProfilerGetCounterDataInfo)
-
-struct CuptiApi {
-    void* library = nullptr;
-#define WS_DECLARE(name) decltype(&::name) name = nullptr;
-    WS_CUPTI_FUNCTIONS(WS_DECLARE)
-#undef WS_DECLARE
-};
-
-/// libcupti (found as openCuptiLibrary looks for it) and its profiler functions, once.
-const CuptiApi* loadCupti(std::string& why) {
-    static std::mutex mutex; // preload() may load it from another thread
-    const std::lock_guard lock(mutex);
-    static CuptiApi api;
-    static std::string loadError;
-    static bool tried = false;
-    if (tried) {
-        why = loadError;
-        return api.library ? &api : nullptr;
-    }
-    tried = true;
-    std::string lastError;
-    api.library = openCuptiLibrary(lastError);
-    if (!api.library) {
-        loadError =
-            "CUPTI (libcupti.so.13) could not be loaded: " + lastError +
-            ". Install the CUDA toolkit's CUPTI or set WARPSCOPE_CUPTI_LIBRARY to its path.";
-        why = loadError;
-        return nullptr;
-    }
-#define WS_RESOLVE(name)                                                                           \
-    api.name = reinterpret_cast<decltype(api.name)>(dlsym(api.library, #name));                    \
-    if (!api.name) {                                                                               \
-        loadError = "the CUPTI library lacks " #name " (CUDA 12.6 or later is needed)";            \
-        dlclose(api.library);                                                                      \
-        api.library = nullptr;                                                                     \
-        why = loadError;                                                                           \
-        return nullptr;                                                                            \
-    }
-    WS_CUPTI_FUNCTIONS(WS_RESOLVE)
-#undef WS_RESOLVE
-    return &api;
-}
-
-/// A CUPTI parameter block: zeroed, with its size set, as every CUPTI call expects.
-template <class Params> Params makeParams(std::size_t structSize) {
-    Params params{};
-    params.structSize = structSize;
-    return params;
-}
-
-/// cuptiProfilerInitialize, once per process: about 70 to 100 ms of CPU on the H100 machine
-/// (docs/benchmarks.md), which CounterSession::preload() lets another thread pay while the CUDA
-/// context is made. The profiler stays initialised until the process ends, so a session opened
-/// again (the replay's and whole kernels' take turns) does not pay it again.
-CUptiResult initialiseProfilerOnce(const CuptiApi& api) {
-    static std::once_flag once;
-    static CUptiResult result = CUPTI_SUCCESS;
-    std::call_once(once, [&] {
-        auto init = makeParams<CUpti_Profiler_Initialize_Params>(
-            CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-        result = api.cuptiProfilerInitialize(&init);
-    });
-    return result;
-}
-
-ProbeError cuptiError(const CuptiApi& api, CUptiResult result, const char* call) {
-    const char* text = nullptr;
-    if (api.cuptiGetResultString) {
-        api.cuptiGetResultString(result, &text);
-    }
-    const std::string detail =
-        std::string(call) + " failed: " + (text ? text : std::to_string(static_cast<int>(result)));
-    switch (result) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-        return {ProbeErrorCode::CountersNotPermitted,
-                "the NVIDIA driver lets only administrators read GPU performance counters (" +
-                    detail +
-                    "). An administrator can allow all users with the driver option "
-                    "NVreg_RestrictProfilingToAdminUsers=0 (a line 'options nvidia "
-                    "NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d/, then reboot), or "
-                    "run the probe as root. Timing is measured without counters.",
-                false};
-    case CUPTI_ERROR_HARDWARE_BUSY:
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-        return {ProbeErrorCode::CountersBusy,
-                "another profiler (Nsight Compute, Nsight Systems, DCGM, ...) holds the GPU's "
-                "counters (" +
-                    detail + "). Close it and measure again.",
-                false};
-    default:
-        return {ProbeErrorCode::CountersUnavailable, "hardware counters are unavailable: " + detail,
-                false};
-    }
-}
-
-} // namespace
-
-void* openCuptiLibrary(std::string& lastError) {
-    std::vector<std::string> candidates;
-    if (const char* path = std::getenv("WARPSCOPE_CUPTI_LIBRARY")) {
-        candidates.emplace_back(path);
-    }
-    for (const char* name :
-         {"libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so.13",
-          "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
-          "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so.13"}) {
-        candidates.emplace_back(name);
-    }
-    for (const std::string& candidate : candidates) {
-        if (void* library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-            return library;
-        }
-        const char* error = dlerror();
-        lastError = error ? error : candidate;
-    }
-    return nullptr;
-}
 
 struct CounterSession::Impl {
     const CuptiApi* api = nullptr;

@@ -22,23 +22,18 @@
 #include "transfers_cuda.h"
 
 #include "cuda_buffers.h"
+#include "transfer_buffers.h"
+#include "transfer_host_cpus.h"
 #include "transfer_kernels.h"
 
 #include <cuda_runtime.h>
 
-#include <pthread.h>
-#include <sched.h>
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -48,24 +43,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Pageable host memory: anonymous pages that CUDA never registers (mmap, pre-faulted).
-struct PageableArray {
-    float* data = nullptr;
-    std::size_t mapped = 0;
-    PageableArray() = default;
-    PageableArray(const PageableArray&) = delete;
-    PageableArray& operator=(const PageableArray&) = delete;
-    ~PageableArray() { reset(); }
-    void reset() {
-        if (data) {
-            munmap(data, mapped);
-            data = nullptr;
-            mapped = 0;
-        }
-    }
-};
-
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
 /// The sizes and modes are visited in kRounds rounds, each taking its share of every point's
 /// samples, so that a slow phase of the machine (seconds long on the H100 machine) falls on every
 /// point alike instead of on the few points timed during it: a point's median is drawn from
@@ -80,161 +57,6 @@ constexpr int kMinPageableSamples = 15;
 /// A pageable pool is at least this large (when the host has 8 x as much available): larger than
 /// the CPU's last-level cache several times over, so that a window is cold when it comes round.
 constexpr std::int64_t kMinPool = std::int64_t{1} << 30;
-constexpr std::int64_t kWindowAlign = 4096;
-
-// ---- The host CPUs next to the GPU ----------------------------------------------------------
-
-/// "0-3,8,10-11" -> {0, 1, 2, 3, 8, 10, 11}; empty when unreadable.
-std::vector<int> parseCpuList(const std::string& text) {
-    std::vector<int> cpus;
-    std::stringstream in(text);
-    std::string part;
-    while (std::getline(in, part, ',')) {
-        const auto dash = part.find('-');
-        try {
-            const int first = std::stoi(part.substr(0, dash));
-            const int last = dash == std::string::npos ? first : std::stoi(part.substr(dash + 1));
-            for (int cpu = first; cpu <= last && cpu - first < 4096; ++cpu) {
-                cpus.push_back(cpu);
-            }
-        } catch (const std::exception&) {
-            return {};
-        }
-    }
-    return cpus;
-}
-
-/// Keeps the calling thread on the GPU's node for as long as it lives; puts the old set back.
-class CpuPlacement {
-public:
-    /// The CPUs of `device`'s NUMA node that this process may use (all allowed CPUs when sysfs
-    /// does not say), and a sentence naming them.
-    explicit CpuPlacement(int device) {
-        m_saved = sched_getaffinity(0, sizeof m_old, &m_old) == 0;
-        char busId[32] = {};
-        std::string node = "?";
-        std::vector<int> local;
-        if (cudaDeviceGetPCIBusId(busId, sizeof busId, device) == cudaSuccess) {
-            std::string path = busId;
-            for (char& c : path) {
-                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            }
-            path = "/sys/bus/pci/devices/" + path + "/";
-            std::ifstream cpuList(path + "local_cpulist");
-            std::string text;
-            if (std::getline(cpuList, text)) {
-                local = parseCpuList(text);
-            }
-            std::ifstream numa(path + "numa_node");
-            std::getline(numa, node);
-        }
-        for (int cpu : local) {
-            if (!m_saved || (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &m_old))) {
-                m_cpus.push_back(cpu);
-            }
-        }
-        if (m_cpus.empty() && m_saved) {
-            for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-                if (CPU_ISSET(cpu, &m_old)) {
-                    m_cpus.push_back(cpu);
-                }
-            }
-        }
-        if (m_cpus.empty()) {
-            m_note = "host threads not pinned (no CPU list)";
-            return;
-        }
-        // The whole node, not one CPU: a thread held to one CPU waits whenever that CPU serves
-        // something else (interrupts, the driver's threads), which the first H100 runs showed as
-        // pinned copies up to 2 x slower in some repetitions.
-        pinToNode();
-        m_note = "host threads kept on the CPUs of the GPU's NUMA node " + node + " (" +
-                 std::to_string(m_cpus.size()) + " CPUs, " + std::to_string(m_cpus.front()) +
-                 " to " + std::to_string(m_cpus.back()) + ")";
-    }
-    ~CpuPlacement() {
-        if (m_saved) {
-            pthread_setaffinity_np(pthread_self(), sizeof m_old, &m_old);
-        }
-    }
-    CpuPlacement(const CpuPlacement&) = delete;
-    CpuPlacement& operator=(const CpuPlacement&) = delete;
-
-    /// Keeps the calling thread on the node's CPUs (the measuring thread, and each helper).
-    void pinToNode() const {
-        if (m_cpus.empty()) {
-            return;
-        }
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        for (int cpu : m_cpus) {
-            if (cpu >= 0 && cpu < CPU_SETSIZE) {
-                CPU_SET(cpu, &set);
-            }
-        }
-        pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-    }
-    const std::string& note() const { return m_note; }
-
-private:
-    cpu_set_t m_old{};
-    bool m_saved = false;
-    std::vector<int> m_cpus;
-    std::string m_note;
-};
-
-/// The pageable pools of the whole run: two of them, mapped once for the largest size (at least
-/// kMinPool when the host has room), pre-faulted on the measuring thread and reused for every size.
-/// Each copy takes the next window of a pool (next()), so that a window is used again only after
-/// the whole pool has been: a copy of less than the pool never finds its source or destination in
-/// the CPU's caches, where reusing one buffer made a 16 or 64 MiB copy cache-warm in one process
-/// and cold in the next (2 x apart on the H100 machine, docs/benchmarks.md).
-struct HostPageable {
-    std::int64_t bytes = 0; // each
-    PageableArray arrays[2];
-    std::int64_t cursor = 0;
-    std::optional<ProbeError> need(int count) {
-        const auto size = static_cast<std::size_t>(bytes);
-        const std::size_t mapped = (size + kHugePage - 1) / kHugePage * kHugePage;
-        for (int i = 0; i < count; ++i) {
-            PageableArray& array = arrays[i];
-            if (array.data) {
-                continue;
-            }
-            void* p =
-                mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (p == MAP_FAILED) {
-                return ProbeError{
-                    ProbeErrorCode::OutOfMemory,
-                    "could not allocate " + formatBytes(bytes) + " of pageable host memory", false};
-            }
-#ifdef MADV_HUGEPAGE
-            madvise(p, mapped, MADV_HUGEPAGE); // advice only: without THP, 4 KiB pages
-#endif
-            array.data = static_cast<float*>(p);
-            array.mapped = mapped;
-            std::fill(array.data, array.data + bytes / 4, i == 0 ? 1.0f : 2.0f);
-        }
-        return std::nullopt;
-    }
-    /// The byte offset of the next window of `size` bytes (windows start on 4 KiB boundaries).
-    std::int64_t next(std::int64_t size) {
-        return nextWindow(cursor, size, bytes);
-    }
-
-    static std::int64_t nextWindow(std::int64_t& cursor, std::int64_t size, std::int64_t pool) {
-        if (cursor + size > pool) {
-            cursor = 0;
-        }
-        const std::int64_t at = cursor;
-        cursor += (size + kWindowAlign - 1) / kWindowAlign * kWindowAlign;
-        return at;
-    }
-};
-
-void fill(float* data, std::int64_t n, float value) {
-    std::fill(data, data + n, value);
-}
 
 #if CUDART_VERSION >= 13000
 cudaError_t prefetch(const void* p, std::size_t bytes, bool toDevice, int device,
@@ -250,83 +72,6 @@ cudaError_t prefetch(const void* p, std::size_t bytes, bool toDevice, int device
     return cudaMemPrefetchAsync(p, bytes, toDevice ? device : cudaCpuDeviceId, stream);
 }
 #endif
-
-/// The buffers of the whole run, each allocated on first use for the largest size and shared by
-/// every size (a size uses a window of them): device arrays A, B and C, pinned host arrays A, B
-/// (read only: 1 and 2, filled once) and C (what device-to-host copies and sumArrays write), the
-/// pageable pools. Kept across sizes so that the sizes and modes can be visited in rounds.
-struct Buffers {
-    std::int64_t largest = 0;
-    DeviceArray device[3];
-    bool deviceHoldsAB = false; // device A and B hold 1 and 2 over their whole length
-    std::int64_t deviceCursor = 0;
-    PinnedArray pinned[3];
-    HostPageable pageable;
-    cudaEvent_t joined = nullptr; // the second stream's end, for pinned copies both ways
-
-    Buffers() = default;
-    Buffers(const Buffers&) = delete;
-    Buffers& operator=(const Buffers&) = delete;
-    ~Buffers() {
-        if (joined) {
-            cudaEventDestroy(joined);
-        }
-    }
-
-    std::optional<ProbeError> needDevice(int count) {
-        for (int i = 0; i < count; ++i) {
-            if (!device[i].p) {
-                WS_TRY(cudaMalloc(&device[i].p, static_cast<std::size_t>(largest)),
-                       formatBytes(largest) + " of device memory");
-                WS_TRY(cudaMemset(device[i].p, 0, static_cast<std::size_t>(largest)),
-                       "clearing device memory");
-                if (i < 2) {
-                    deviceHoldsAB = false;
-                }
-            }
-        }
-        return std::nullopt;
-    }
-    std::optional<ProbeError> needPinned(int index) {
-        if (!pinned[index].p) {
-            WS_TRY(cudaHostAlloc(&pinned[index].p, static_cast<std::size_t>(largest),
-                                 cudaHostAllocMapped),
-                   formatBytes(largest) + " of pinned host memory");
-            fill(static_cast<float*>(pinned[index].p), largest / 4,
-                 index == 0   ? 1.0f
-                 : index == 1 ? 2.0f
-                              : 0.0f);
-        }
-        return std::nullopt;
-    }
-    /// Device A = 1 and B = 2 over their whole length, for sumArrays over any window.
-    std::optional<ProbeError> needDeviceAB() {
-        if (auto error = needDevice(3)) {
-            return error;
-        }
-        for (int i = 0; i < 2; ++i) {
-            if (auto error = needPinned(i)) {
-                return error;
-            }
-        }
-        if (!deviceHoldsAB) {
-            for (int i = 0; i < 2; ++i) {
-                WS_TRY(cudaMemcpy(device[i].p, pinned[i].p, static_cast<std::size_t>(largest),
-                                  cudaMemcpyHostToDevice),
-                       "a copy");
-            }
-            deviceHoldsAB = true;
-        }
-        return std::nullopt;
-    }
-    /// The device arrays go before managed memory is allocated, so both never add up.
-    void releaseDevice() {
-        for (DeviceArray& array : device) {
-            array.reset();
-        }
-        deviceHoldsAB = false;
-    }
-};
 
 /// One point's samples so far, over the rounds.
 struct PointSamples {

@@ -1,0 +1,353 @@
+// LectureWindow's render-ahead: once the window is idle after a step's frame, the next slide's
+// (and the one after it's) texts, views and step lines are laid out and drawn at the sizes the
+// slide will give them, so the key that shows them only copies pixels. The hidden twins that
+// draw the views' pictures are in lecturewindow_twins.cpp.
+#include "lecture/lecturewindow.h"
+
+#include "document/patterndocument.h"
+#include "lecture/lecturewindow_helpers.h"
+#include "lecture/slidetextlabel.h"
+#include "views/gridview.h"
+#include "views/warplayout.h"
+#include "views/warpview.h"
+
+#include <QAbstractEventDispatcher>
+#include <QAbstractItemView>
+#include <QAbstractScrollArea>
+#include <QCoreApplication>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QTimerEvent>
+
+#include <algorithm>
+#include <utility>
+
+namespace warpscope::app {
+
+using lecture::slideTitle;
+using lecture::slideViews;
+
+namespace {
+
+/// LectureWindow's own event: draw the next slide's texts if the window is idle.
+const QEvent::Type kIdleCheckEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
+
+} // namespace
+
+void LectureWindow::prepareSlideTexts(int index) {
+    if (index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(index)];
+    // The sizes the layout will give them: the title keeps its width (the counter beside it has
+    // a fixed one, see applyFonts()) and is at least as high as the counter; the caption spans
+    // the window. A wrong guess costs nothing but the time: the paint then draws the text itself.
+    const QString title = slideTitle(next);
+    m_title->prepare(title,
+                     m_title->sizeFor(title, m_title->width(), m_counter->sizeHint().height()));
+    const QString caption = QString::fromStdString(next.caption);
+    // (The window's width less the layout's margins: the layout's own rectangle is not valid
+    // while a layout request is pending.)
+    const int width = contentsRect().marginsRemoved(layout()->contentsMargins()).width();
+    m_caption->prepare(caption, m_caption->sizeFor(caption, width));
+}
+
+std::map<QString, QSize> LectureWindow::slideViewSizes(int index, const QString& stepLine) {
+    const DeckSlide& next = m_deck.slides[static_cast<std::size_t>(index)];
+    const QStringList names = slideViews(next);
+    // The window less its margins, the title row, the caption and the step line (one line
+    // before the first step), with the layout's spacing between them.
+    const auto oneLine = [&stepLine](const QLabel* label) {
+        // As the layout measures the label with that text: its own height for its width
+        // (QFontMetrics::boundingRect gave one pixel more at 3840 × 2160 at scale 1, so every
+        // view prepared ahead was laid out again in the step).
+        QLabel probe(stepLine.isEmpty() ? QStringLiteral("Space") : stepLine);
+        probe.setFont(label->font());
+        probe.setWordWrap(label->wordWrap());
+        probe.setAlignment(label->alignment());
+        probe.setContentsMargins(label->contentsMargins());
+        probe.setMargin(label->margin());
+        return probe.heightForWidth(std::max(1, label->width()));
+    };
+    const QRect inner = contentsRect().marginsRemoved(layout()->contentsMargins());
+    const int spacing = layout()->spacing();
+    const QString title = slideTitle(next);
+    int height =
+        inner.height() - 2 * spacing -
+        m_title->sizeFor(title, m_title->width(), m_counter->sizeHint().height()).height() -
+        std::max(oneLine(m_step), m_keys->sizeHint().height());
+    if (const QString caption = QString::fromStdString(next.caption); !caption.isEmpty()) {
+        height -= m_caption->sizeFor(caption, inner.width()).height() + spacing;
+    }
+    const QSize area(m_viewArea->contentsRect().width(), height);
+    int shared = area.width() - m_viewLayout->spacing() * (static_cast<int>(names.size()) - 1);
+    int drawings = 0;
+    for (const QString& name : names) {
+        if (name == QLatin1String("metrics")) {
+            shared -= metricsWidth(index);
+        } else {
+            ++drawings;
+        }
+    }
+    const int drawingWidth = drawings > 0 ? std::max(1, shared / drawings) : 0;
+    std::map<QString, QSize> sizes;
+    for (const QString& name : names) {
+        sizes[name] = QSize(name == QLatin1String("metrics") ? metricsWidth(index) : drawingWidth,
+                            area.height());
+    }
+    return sizes;
+}
+
+void LectureWindow::prepareSlideViews(int index, const QStringList& leave) {
+    if (index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(index)]);
+    if (names == m_placedViews) {
+        return; // the same views stay where they are
+    }
+    // The sizes the view area's layout will give them. A wrong guess costs nothing but time:
+    // the layout sets the true size when the slide shows them.
+    const std::map<QString, QSize> sizes = slideViewSizes(index);
+    const qreal dpr = devicePixelRatioF();
+    for (const QString& name : names) {
+        QWidget* frame = viewWidget(name);
+        if (frame->isVisible() || leave.contains(name)) {
+            continue; // on screen now (the layout places it), or prepared for another slide
+        }
+        const QSize size = sizes.at(name);
+        if (size.isEmpty()) {
+            continue;
+        }
+        // Laid out and drawn once at that size, off screen: its resize (type, scroll bars, a
+        // chart's layout) and its caches happen now, in the pause before the next key.
+        frame->resize(size);
+        QImage scratch((QSizeF(size) * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
+        scratch.setDevicePixelRatio(dpr);
+        frame->render(&scratch);
+    }
+}
+
+void LectureWindow::showGridAhead() {
+    // At once rather than after the view's pause for more edits: a result computed ahead is
+    // shown in the step's frame, and one under way is waited for, not computed again.
+    GridView* grid = gridView();
+    if (grid == nullptr) {
+        return;
+    }
+    const GridRequest request = GridView::requestFor(*m_document);
+    if (grid->showsResultFor(request)) {
+        return; // this slide's grid is shown already
+    }
+    if (!grid->isPrepared(request)) {
+        grid->clearResult(); // another slide's grid: none, as in a window opened on this slide
+    }
+    grid->recompute();
+}
+
+QSize LectureWindow::stepLineSize(const QString& text) const {
+    // The bottom row is as high as the step line's text or the keys beside it, and the step line
+    // takes the row's height.
+    return m_step->sizeFor(text, m_step->width(), m_keys->sizeHint().height());
+}
+
+QString LectureWindow::firstStepText(int index) {
+    if (index < 0 || index >= slideCount()) {
+        return {};
+    }
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+    const bool last = index + 1 >= slideCount();
+    // As computeSteps() and stepText(): the first view with steps gives the line.
+    for (const QString& name : slideViews(slide)) {
+        if (name == QLatin1String("streams")) {
+            return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
+        }
+        if (name == QLatin1String("notes")) {
+            return {}; // not told ahead (it depends on the measurements): drawn in the step
+        }
+        if (name == QLatin1String("warp")) {
+            // The twin holds this slide's layout when prepareWarpPicture() drew it.
+            if (m_warpTwin == nullptr || m_warpTwinSlide != index) {
+                return {};
+            }
+            const auto count = static_cast<int>(m_warpTwin->currentLayout().listRows.size());
+            if (count > 0) {
+                return tr("Space: show the lines and transactions one at a time (%n step(s))", "",
+                          count);
+            }
+        } else if (name == QLatin1String("bank")) {
+            const PatternDocument* document = aheadDocument(index);
+            if (document == nullptr || !document->evaluation() || document->error()) {
+                return {};
+            }
+            const auto& shared = document->evaluation()->modern.shared;
+            const int count = shared ? static_cast<int>(shared->wavefrontList.size()) : 0;
+            if (count > 0) {
+                return tr("Space: show the %n wavefront(s) one at a time", "", count);
+            }
+        }
+    }
+    return last ? tr("The end of the deck") : tr("Space: next slide");
+}
+
+void LectureWindow::prepareStepTexts(int nextSlide) {
+    if (!isVisible()) {
+        return;
+    }
+    QStringList texts;
+    if (m_revealed < stepCount()) {
+        for (int step = m_revealed; step < std::min(stepCount(), m_revealed + 2); ++step) {
+            texts << m_steps[static_cast<std::size_t>(step)].text;
+        }
+    } else if (const int next = slideAfter(m_slide); next >= 0 && next == nextSlide) {
+        texts << firstStepText(next);
+    }
+    if (nextSlide >= 0) {
+        texts << firstStepText(nextSlide);
+        const QString counter = QStringLiteral("%1 / %2").arg(nextSlide + 1).arg(slideCount());
+        m_counter->prepare(counter, m_counter->size());
+    }
+    for (const QString& text : texts) {
+        if (!text.isEmpty()) {
+            m_step->prepare(text, stepLineSize(text));
+        }
+    }
+}
+
+void LectureWindow::settleSlideLayout() {
+    if (!isVisible()) {
+        return;
+    }
+    for (int pass = 0; pass < 3; ++pass) {
+        // The layout requests the step posted (the window's, the scroll areas'), then the scroll
+        // areas' queued call that shows or hides a scroll bar for the view's new size, which
+        // may post layout requests again.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        for (const QString& name : m_placedViews) {
+            if (auto* area = qobject_cast<QAbstractScrollArea*>(m_frames.at(name))) {
+                QCoreApplication::sendPostedEvents(area, QEvent::MetaCall);
+            }
+        }
+    }
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    // An item view (the metrics table, its headers) lays its items out and repaints resized
+    // columns on zero timers after a change: after the step's frame, with a second frame. Their
+    // time is now, before the frame.
+    if (QAbstractEventDispatcher* dispatcher = QAbstractEventDispatcher::instance()) {
+        for (QAbstractItemView* view : m_viewArea->findChildren<QAbstractItemView*>()) {
+            if (!view->isVisible()) {
+                continue;
+            }
+            for (const QAbstractEventDispatcher::TimerInfo& timer :
+                 dispatcher->registeredTimers(view)) {
+                if (timer.interval == 0) {
+                    QTimerEvent event(timer.timerId);
+                    QCoreApplication::sendEvent(view, &event);
+                }
+            }
+        }
+    }
+    // A widget shown (a scroll bar, a slide's frame) posts itself a repaint of its own; delivered
+    // after the step's frame it made a second frame.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::UpdateLater);
+}
+
+void LectureWindow::prepareViewPicturesBeyond(int next, int afterNext) {
+    if (next < 0 || afterNext < 0 || afterNext == m_slide) {
+        return;
+    }
+    const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(next)]);
+    if (!names.contains(QStringLiteral("warp"))) {
+        prepareWarpPicture(afterNext);
+    }
+    if (!names.contains(QStringLiteral("bank"))) {
+        prepareBankPicture(afterNext);
+    }
+}
+
+void LectureWindow::postIdleCheck() {
+    m_busySinceCheck = false;
+    // Below the priority of the window's repaints (Qt posts UpdateRequest at LowEventPriority),
+    // so that a repaint posted in the same pass of the event loop is delivered before it.
+    QCoreApplication::postEvent(this, new QEvent(kIdleCheckEvent), Qt::LowEventPriority - 1);
+}
+
+bool LectureWindow::event(QEvent* event) {
+    if (event->type() == kIdleCheckEvent) {
+        // Drawing the next slide's texts takes a while at 4K (glyphs filled as paths): only
+        // when the window has settled, never before a frame that is still to come (a second
+        // layout pass, a scroll bar that appears) nor in a step. Two quiet checks in a row:
+        // whatever the first one's pass posted has been delivered, and nothing asked for more.
+        if (!m_preparePending && !m_stepsPending) {
+            return true;
+        }
+        m_quietChecks = m_busySinceCheck ? 0 : m_quietChecks + 1;
+        if (m_quietChecks < 2) {
+            postIdleCheck();
+            return true;
+        }
+        m_quietChecks = 0;
+        if (std::exchange(m_stepsPending, false) && !m_preparePending) {
+            prepareStepTexts(); // after a reveal: the step line's next texts only
+            return true;
+        }
+        m_preparePending = false;
+        // This slide's notes reveals first (their pictures are kept beside the next slides'):
+        // each changes the chart's bars, and the step line's or the finding's height with them.
+        if (m_stepView == QLatin1String("notes")) {
+            for (int step = m_revealed + 1; step <= stepCount(); ++step) {
+                prepareNotesChart(m_slide, step, m_steps[static_cast<std::size_t>(step - 1)].text);
+            }
+        }
+        const int next = slideAfter(m_slide);
+        prepareSlideTexts(next);
+        prepareExperimentCharts(next);
+        prepareSlideViews(next, {});
+        prepareNotesChart(next);
+        prepareWarpPicture(next);
+        prepareBankPicture(next);
+        prepareGridResult(next);
+        prepareStepTexts(next); // after the twins: the next slide's first line is read off them
+        // And the slide after that one: a slide with nothing to reveal (the transfers slide) is
+        // often left at once, with no pause in which to prepare what follows it. Its pictures
+        // are kept beside this slide's and the next one's (SlideTextLabel keeps four), so the
+        // next idle pass draws only one slide's texts again; the views the next slide shows
+        // stay at the sizes it gives them.
+        if (const int afterNext = slideAfter(next); afterNext >= 0 && afterNext != m_slide) {
+            prepareSlideTexts(afterNext);
+            prepareExperimentCharts(afterNext);
+            prepareSlideViews(afterNext, slideViews(m_deck.slides[static_cast<std::size_t>(next)]));
+            prepareNotesChart(afterNext);
+            prepareViewPicturesBeyond(next, afterNext);
+        }
+        return true;
+    }
+    const bool handled = QWidget::event(event);
+    if (event->type() == QEvent::LayoutRequest || event->type() == QEvent::UpdateRequest) {
+        m_busySinceCheck = true;
+    }
+    if (event->type() == QEvent::UpdateRequest && m_prepareStepsAfterFrame) {
+        m_prepareStepsAfterFrame = false;
+        if (!m_preparePending && !m_stepsPending && !m_prepareAfterFrame) {
+            m_stepsPending = true;
+            m_quietChecks = 0;
+            postIdleCheck();
+        }
+    }
+    if (event->type() == QEvent::UpdateRequest && m_prepareAfterFrame) {
+        // This slide is on screen now: draw the next one's texts once the window is idle, in
+        // the pause before the next key, not in the frame the audience is waiting for.
+        m_prepareAfterFrame = false;
+        if (!m_preparePending) {
+            m_preparePending = true;
+            if (!m_stepsPending) { // else its check is posted already
+                m_quietChecks = 0;
+                postIdleCheck();
+            }
+        }
+    }
+    return handled;
+}
+
+} // namespace warpscope::app

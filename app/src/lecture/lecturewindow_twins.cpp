@@ -1,0 +1,323 @@
+// LectureWindow's twins: hidden copies of a slide's views (warp, bank, notes, the experiment
+// charts, the metrics table) laid out as the slide will show them, whose pictures the slide's
+// views adopt, so a step copies a picture instead of drawing lanes, sectors and charts.
+#include "lecture/lecturewindow.h"
+
+#include "document/patterndocument.h"
+#include "lecture/lecturewindow_helpers.h"
+#include "panels/metricstablemodel.h"
+#include "views/bankview.h"
+#include "views/experimentview.h"
+#include "views/gridview.h"
+#include "views/l2persistenceview.h"
+#include "views/lanehighlight.h"
+#include "views/notesview.h"
+#include "views/streamsview.h"
+#include "views/transfersview.h"
+#include "views/viewscrollarea.h"
+#include "views/warplayout.h"
+#include "views/warpview.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLayout>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
+
+namespace warpscope::app {
+
+using lecture::fitMetricsTable;
+using lecture::sendPendingResizes;
+using lecture::slideSession;
+using lecture::slideViews;
+
+namespace {
+
+/// Lay out a twin view's scroll area never shown as showing it would, three times over: the
+/// frame's resize places the viewport, whose resize lays the view out, whose resize may bring or
+/// take away a scroll bar (a queued call of the scroll area's, then a layout request) and resize
+/// the viewport again.
+void settleTwinFrame(QWidget* frame) {
+    for (int pass = 0; pass < 3; ++pass) {
+        sendPendingResizes(frame);
+        QCoreApplication::sendPostedEvents(frame);
+        for (QWidget* child : frame->findChildren<QWidget*>()) {
+            QCoreApplication::sendPostedEvents(child);
+        }
+    }
+}
+
+} // namespace
+
+void LectureWindow::prepareNotesChart(int index, int revealed, const QString& stepLine) {
+    if (m_notesTwin == nullptr || index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+    const auto found = m_views.find(QStringLiteral("notes"));
+    if (found == m_views.end() || slide.notesExperiment.empty() ||
+        !slideViews(slide).contains(QStringLiteral("notes"))) {
+        return;
+    }
+    auto* notes = static_cast<NotesView*>(found->second);
+    const QSize size = slideViewSizes(index, stepLine).at(QStringLiteral("notes"));
+    if (size.isEmpty() || !m_notesTwin->setExperiment(slide.notesExperiment)) {
+        return;
+    }
+    // The twin as the slide's notes view will be: its colours, its type at that width, its
+    // status line, the series revealed, laid out at that size.
+    m_notesTwin->setPalette(palette());
+    m_notesTwin->setFont(viewFont(QStringLiteral("notes"), size.width()));
+    m_notesTwin->setGpuStatus(notesStatus(m_notesTwin->comparison()));
+    m_notesTwin->setRevealedSeries(revealed);
+    m_notesTwin->ensurePolished();
+    m_notesTwin->resize(size);
+    for (QSplitter* splitter : m_notesTwin->findChildren<QSplitter*>()) {
+        splitter->refresh();
+    }
+    m_notesTwin->layout()->invalidate();
+    m_notesTwin->layout()->activate();
+    // A widget never shown gets its resize events only when it is shown: give them now, parents
+    // first (the splitter places the chart in its own).
+    sendPendingResizes(m_notesTwin);
+    notes->adoptChartPicture(m_notesTwin->chartPicture());
+}
+
+void LectureWindow::prepareWarpPicture(int index) {
+    const auto found = m_views.find(QStringLiteral("warp"));
+    if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    auto* warp = static_cast<WarpView*>(found->second);
+    warp->dropPicture(); // the current slide's, copied already: one picture at most
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+    const QStringList names = slideViews(slide);
+    if (!names.contains(QStringLiteral("warp"))) {
+        return;
+    }
+    const QSize size = slideViewSizes(index).at(QStringLiteral("warp"));
+    if (size.isEmpty()) {
+        return;
+    }
+    if (m_warpTwin == nullptr) {
+        m_warpTwinHost = std::make_unique<QWidget>();
+        m_warpTwinDocument = new PatternDocument(m_warpTwinHost.get());
+        m_warpTwin = new WarpView(m_warpTwinDocument, new LaneHighlight(m_warpTwinHost.get()));
+        m_warpTwin->setObjectName(QStringLiteral("warpTwin"));
+        m_warpTwinFrame = wrapInScrollArea(m_warpTwin, m_warpTwinHost.get());
+    }
+    if (m_warpTwinDocument->loadSession(slideSession(slide))) {
+        return; // the slide shows its error; nothing to draw ahead
+    }
+    // The twin as the slide's warp view will be: this window's colours, its type at that width,
+    // laid out in a frame of that size (its scroll bars as they will be).
+    m_warpTwinHost->setPalette(palette());
+    m_warpTwin->setFont(viewFont(QStringLiteral("warp"), size.width()));
+    m_warpTwinFrame->resize(size);
+    settleTwinFrame(m_warpTwinFrame);
+    // Nothing revealed when the warp view is the one the slide steps through (computeSteps()).
+    int revealCount = -1;
+    for (const QString& name : names) {
+        if (name == QLatin1String("warp")) {
+            revealCount = m_warpTwin->currentLayout().listRows.empty() ? -1 : 0;
+            break;
+        }
+        if (name == QLatin1String("streams") || name == QLatin1String("notes") ||
+            name == QLatin1String("bank")) {
+            break;
+        }
+    }
+    m_warpTwin->setRevealCount(revealCount);
+    m_warpTwinSlide = index;
+    warp->adoptPicture(m_warpTwin->renderPicture(devicePixelRatioF()), m_warpTwin->pictureKey());
+}
+
+void LectureWindow::prepareGridResult(int index) {
+    const auto found = m_views.find(QStringLiteral("grid"));
+    if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
+    if (!slideViews(slide).contains(QStringLiteral("grid"))) {
+        return;
+    }
+    if (const PatternDocument* document = aheadDocument(index)) {
+        static_cast<GridView*>(found->second)->prepare(GridView::requestFor(*document));
+    }
+}
+
+const PatternDocument* LectureWindow::aheadDocument(int index) {
+    return loadSlideTwin(index) ? m_slideTwinDocument : nullptr;
+}
+
+void LectureWindow::prepareExperimentCharts(int index) {
+    if (index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    for (const QString& name : slideViews(m_deck.slides[static_cast<std::size_t>(index)])) {
+        if (name != QLatin1String("streams") && name != QLatin1String("transfers") &&
+            name != QLatin1String("l2-persistence")) {
+            continue;
+        }
+        // The slide as it comes, then, on the streams slide, each stream count Space reveals
+        // (the presenter often steps on at once, with no pause on the slide to draw them in).
+        const int reveals = name == QLatin1String("streams") ? 3 : 0;
+        for (int revealed = 0; revealed <= reveals; ++revealed) {
+            prepareExperimentChart(index, name, revealed);
+        }
+    }
+}
+
+void LectureWindow::prepareExperimentChart(int index, const QString& name, int revealed) {
+    const auto found = m_views.find(name);
+    if (found == m_views.end()) {
+        return;
+    }
+    auto* view = qobject_cast<ExperimentView*>(found->second);
+    const bool streams = name == QLatin1String("streams");
+    const QString stepLine = streams ? streamsStepText(revealed) : QString();
+    const QSize size = slideViewSizes(index, stepLine).at(name);
+    if (view == nullptr || size.isEmpty()) {
+        return;
+    }
+    ExperimentTwin& twin = m_experimentTwins[name];
+    if (twin.view == nullptr) {
+        // As viewWidget() makes the slide's view: in a scroll area that gives it the panel,
+        // Measure and the status line hidden.
+        twin.host = std::make_unique<QWidget>();
+        if (streams) {
+            twin.view = new StreamsView;
+        } else if (name == QLatin1String("transfers")) {
+            twin.view = new TransfersView;
+        } else {
+            twin.view = new L2PersistenceView;
+        }
+        twin.view->setObjectName(name + QStringLiteral("Twin"));
+        twin.view->runButton()->hide();
+        twin.view->statusLabel()->hide();
+        auto* area = wrapInScrollArea(twin.view, twin.host.get());
+        area->setWidgetResizable(true);
+        twin.frame = area;
+    }
+    // The slide's results, colours, type at that width and stream count.
+    if (streams) {
+        auto* twinStreams = static_cast<StreamsView*>(twin.view);
+        twinStreams->setResults(m_streamsResults);
+        twinStreams->setStreamCount(streamsSlideCount(revealed));
+    } else if (name == QLatin1String("transfers")) {
+        static_cast<TransfersView*>(twin.view)->setResults(m_transferResults);
+    } else {
+        static_cast<L2PersistenceView*>(twin.view)->setResults(m_l2PersistenceResults);
+    }
+    twin.host->setPalette(palette());
+    twin.view->setFont(viewFont(name, size.width()));
+    twin.frame->resize(size);
+    for (int pass = 0; pass < 3; ++pass) {
+        // Never shown: its resizes and layout requests delivered as showing it would (the
+        // frame places the viewport, which sizes the view, whose layout sizes the charts).
+        sendPendingResizes(twin.frame);
+        QCoreApplication::sendPostedEvents(twin.frame);
+        for (QWidget* child : twin.frame->findChildren<QWidget*>()) {
+            QCoreApplication::sendPostedEvents(child, QEvent::LayoutRequest);
+        }
+        sendPendingResizes(twin.frame);
+    }
+    if (!view->holdsChartPicturesOf(*twin.view)) {
+        view->adoptChartPictures(twin.view->chartPictures());
+    }
+    if (streams && revealed == 0 && !view->isVisible()) {
+        // The slide's view, hidden, shows its first stream count already (its title and
+        // summary with it): the step then sets no text and lays nothing out again for them.
+        static_cast<StreamsView*>(view)->setStreamCount(streamsSlideCount(0));
+    }
+}
+
+bool LectureWindow::loadSlideTwin(int index) {
+    if (m_slideTwinHost == nullptr) {
+        m_slideTwinHost = std::make_unique<QWidget>();
+        m_slideTwinDocument = new PatternDocument(m_slideTwinHost.get());
+    }
+    if (index != m_slideTwinIndex) {
+        m_slideTwinValid = !m_slideTwinDocument->loadSession(
+            slideSession(m_deck.slides[static_cast<std::size_t>(index)]));
+        m_slideTwinIndex = index;
+    }
+    return m_slideTwinValid;
+}
+
+int LectureWindow::metricsWidth(int index) {
+    QWidget* table = viewWidget(QStringLiteral("metrics"));
+    if (index == m_slide || !loadSlideTwin(index)) {
+        return table->width();
+    }
+    if (m_metricsTwin == nullptr) {
+        // As viewWidget() makes the slide's table, in the same order, as far as its width goes.
+        m_metricsTwin = new QTableView(m_slideTwinHost.get());
+        m_metricsTwin->verticalHeader()->hide();
+        m_metricsTwin->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        m_metricsTwin->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
+        m_metricsTwin->setModel(new MetricsTableModel(m_slideTwinDocument, m_metricsTwin));
+        m_metricsTwin->setWordWrap(false);
+        m_metricsTwin->setFrameShape(QFrame::NoFrame);
+    }
+    m_metricsTwin->setFont(m_views.at(QStringLiteral("metrics"))->font());
+    fitMetricsTable(m_metricsTwin);
+    return m_metricsTwin->minimumWidth();
+}
+
+void LectureWindow::prepareBankPicture(int index) {
+    const auto found = m_views.find(QStringLiteral("bank"));
+    if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
+        return;
+    }
+    auto* bank = static_cast<BankView*>(found->second);
+    bank->dropPicture(); // the current slide's, copied already: one picture at most
+    const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(index)]);
+    if (!names.contains(QStringLiteral("bank"))) {
+        return;
+    }
+    const QSize size = slideViewSizes(index).at(QStringLiteral("bank"));
+    if (size.isEmpty() || !loadSlideTwin(index)) {
+        return; // an error: the slide shows it, nothing to draw ahead
+    }
+    if (m_bankTwin == nullptr) {
+        m_bankTwin = new BankView(m_slideTwinDocument, new LaneHighlight(m_slideTwinHost.get()));
+        m_bankTwin->setObjectName(QStringLiteral("bankTwin"));
+        m_bankTwinFrame = wrapInScrollArea(m_bankTwin, m_slideTwinHost.get());
+    }
+    // The twin as the slide's bank view will be: this window's colours, its type at that width,
+    // laid out in a frame of that size (its scroll bars as they will be).
+    m_slideTwinHost->setPalette(palette());
+    m_bankTwin->setFont(viewFont(QStringLiteral("bank"), size.width()));
+    m_bankTwinFrame->resize(size);
+    settleTwinFrame(m_bankTwinFrame);
+    // Nothing revealed when the bank view is the one the slide steps through (computeSteps():
+    // the first warp view with lines or transactions, or bank view with wavefronts).
+    int revealCount = -1;
+    const auto& evaluation = m_slideTwinDocument->evaluation();
+    for (const QString& name : names) {
+        if (name == QLatin1String("streams") || name == QLatin1String("notes") || !evaluation) {
+            break;
+        }
+        if (name == QLatin1String("warp")) {
+            if (!WarpLayout::compute(*evaluation, size.width(), QFontMetricsF(m_bankTwin->font()),
+                                     true)
+                     .listRows.empty()) {
+                break; // the warp view steps
+            }
+        } else if (name == QLatin1String("bank")) {
+            if (evaluation->modern.shared && !evaluation->modern.shared->wavefrontList.empty()) {
+                revealCount = 0;
+            }
+            break;
+        }
+    }
+    m_bankTwin->setRevealCount(revealCount);
+    bank->adoptPicture(m_bankTwin->renderPicture(devicePixelRatioF()), m_bankTwin->pictureKey());
+}
+
+} // namespace warpscope::app

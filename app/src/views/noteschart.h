@@ -1,0 +1,185 @@
+// NotesChart: the notes view's bar chart (QCustomPlot), which replots at most once per pass of
+// the event loop and paints from pictures drawn ahead on another view. Only notesview*.cpp use it.
+#pragma once
+
+#include "views/notesview.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QTimer>
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace warpscope::app {
+
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+/// The notes chart. It replots once in the next pass of the event loop, however often it was
+/// filled or resized before then, and before the repaint that asks for it (posted at a higher
+/// priority). QCustomPlot itself replots at once on every resize, and its queued replot runs
+/// even when the chart has been replotted since. In lecture mode one slide change or reveal
+/// fills the chart up to three times and resizes it two or three times as the labels above it
+/// wrap, and each replot takes 4–32 ms at 3840 × 2160.
+/// It also keeps a few pictures of itself drawn ahead on another view (NotesView::chartPicture):
+/// when what it comes to show (its key: data, labels, colours, type) and its size are a
+/// picture's, it is not replotted and its paint copies the picture, pixel for pixel what its own
+/// paint would draw. Hidden, it is not replotted until it is shown.
+class NotesChart : public QCustomPlot {
+public:
+    explicit NotesChart(QWidget* parent) : QCustomPlot(parent) {
+        connect(this, &QCustomPlot::afterReplot, this, [this] {
+            m_replotPending = false;
+            m_layoutPassesWaited = 0;
+            m_buffersStale = false;
+        });
+    }
+
+    /// What fillChart() set: the data, labels, colours and type the chart shows.
+    void setKey(const QString& key) { m_key = key; }
+    const QString& key() const { return m_key; }
+
+    void requestReplot() {
+        if (!isVisible()) {
+            // Hidden (a lecture slide without the chart, another tab): replotted when shown.
+            m_buffersStale = true;
+            return;
+        }
+        if (showPicture()) {
+            return;
+        }
+        if (m_replotPending) {
+            return;
+        }
+        m_replotPending = true;
+        postReplot();
+    }
+
+    /// QCustomPlot's paint (its background, then its layers' buffers) into one picture.
+    QImage compose() {
+        if (mBackgroundBrush.style() != Qt::SolidPattern || !mBackgroundBrush.isOpaque()) {
+            return {}; // what lies beneath would show through
+        }
+        const qreal dpr = devicePixelRatioF();
+        QImage image((QSizeF(size()) * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(dpr);
+        QCPPainter painter(&image);
+        painter.fillRect(mViewport, mBackgroundBrush);
+        drawBackground(&painter);
+        for (const QSharedPointer<QCPAbstractPaintBuffer>& buffer : mPaintBuffers) {
+            buffer->draw(&painter);
+        }
+        return image;
+    }
+
+    void adopt(NotesView::ChartPicture picture) {
+        if (picture.key.isEmpty() || picture.image.isNull()) {
+            return;
+        }
+        std::erase_if(m_pictures, [&](const NotesView::ChartPicture& kept) {
+            return kept.key == picture.key && kept.image.size() == picture.image.size();
+        });
+        m_pictures.insert(m_pictures.begin(), std::move(picture));
+        if (m_pictures.size() > kPicturesKept) {
+            m_pictures.pop_back();
+        }
+    }
+
+    bool paintedFromPicture() const { return m_paintedFromPicture; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override {
+        Q_UNUSED(event);
+        setViewport(rect());
+        requestReplot();
+    }
+
+    void showEvent(QShowEvent* event) override {
+        QCustomPlot::showEvent(event);
+        if (m_buffersStale) {
+            requestReplot(); // before the paint that shows it (posted at a higher priority)
+        }
+    }
+
+    void paintEvent(QPaintEvent* event) override {
+        if (const QImage* picture = pictureForNow()) {
+            QPainter painter(this);
+            painter.setCompositionMode(QPainter::CompositionMode_Source);
+            painter.drawImage(QPoint(0, 0), *picture);
+            m_paintedFromPicture = true;
+            return;
+        }
+        m_paintedFromPicture = false;
+        if (m_buffersStale) {
+            // Shown from a picture until now: the layers still hold what was before it.
+            replot(QCustomPlot::rpQueuedRefresh);
+        }
+        QCustomPlot::paintEvent(event);
+    }
+
+private:
+    // At 3840 × 2160 a picture is about 23 MB: a notes slide's two reveals, the next slide's
+    // and the one after it.
+    static constexpr std::size_t kPicturesKept = 4;
+
+    void postReplot() {
+        QTimer::singleShot(0, this, [this] {
+            if (!m_replotPending || showPicture()) {
+                return; // replotted since, or a picture shows what the chart shows now
+            }
+            // A picture of this data at another size: the window's layout (posted after this
+            // request, in the same step) is likely to give the chart that size; look again
+            // after it, for two passes (a reveal changes the step line's height, then the
+            // finding's).
+            if (m_layoutPassesWaited < 2 && hasPictureOfKey()) {
+                ++m_layoutPassesWaited;
+                postReplot();
+                return;
+            }
+            replot();
+        });
+    }
+
+    bool hasPictureOfKey() const {
+        return std::any_of(m_pictures.begin(), m_pictures.end(),
+                           [this](const NotesView::ChartPicture& p) { return p.key == m_key; });
+    }
+
+    /// The kept picture of what the chart shows now, at its size and ratio, or nullptr.
+    const QImage* pictureForNow() const {
+        const QSize pixels = (QSizeF(size()) * devicePixelRatioF()).toSize();
+        for (const NotesView::ChartPicture& picture : m_pictures) {
+            if (picture.key == m_key && picture.image.size() == pixels &&
+                picture.image.devicePixelRatio() == devicePixelRatioF()) {
+                return &picture.image;
+            }
+        }
+        return nullptr;
+    }
+
+    /// With a picture of what the chart shows now: no replot, the paint copies it.
+    bool showPicture() {
+        if (pictureForNow() == nullptr) {
+            return false;
+        }
+        m_replotPending = false;
+        m_layoutPassesWaited = 0;
+        m_buffersStale = true;
+        update();
+        return true;
+    }
+
+    QString m_key;
+    std::vector<NotesView::ChartPicture> m_pictures;
+    bool m_replotPending = false;
+    int m_layoutPassesWaited = 0; // passes the pending replot has waited for the layout
+    bool m_buffersStale = false;
+    bool m_paintedFromPicture = false;
+};
+#endif
+
+} // namespace warpscope::app
