@@ -1363,23 +1363,16 @@ private:
         if (token.kind == Tok::Number) {
             return std::to_string(token.value) + "LL";
         }
-        if (token.text == "swizzle") {
-            // Written out rather than called, so that a generated kernel needs no helper for it:
-            // the lambda takes x, B, M and S (each evaluated once, in the caller's scope).
-            std::string call = "[](long long ws_x, long long ws_b, long long ws_m, long long ws_s) "
-                               "{ return ws_x ^ ((ws_x >> ws_s) & (((1LL << ws_b) - 1LL) << "
-                               "ws_m)); }(";
-            take(); // '('
-            call += conditional();
-            while (isPunct(",")) {
-                take();
-                call += ", " + conditional();
-            }
-            take(); // ')'
-            return call + ")";
-        }
-        if (findFunction(token.text)) {
-            std::string call = m_nameFor(token.text) + "(";
+        const bool swizzle = token.text == "swizzle";
+        if (swizzle || findFunction(token.text)) {
+            // swizzle is written out rather than called, so that a generated kernel needs no
+            // helper for it: the lambda takes x, B, M and S (each evaluated once, in the caller's
+            // scope).
+            std::string call =
+                swizzle ? "[](long long ws_x, long long ws_b, long long ws_m, long long ws_s) "
+                          "{ return ws_x ^ ((ws_x >> ws_s) & (((1LL << ws_b) - 1LL) << "
+                          "ws_m)); }("
+                        : m_nameFor(token.text) + "(";
             take(); // '('
             call += conditional();
             while (isPunct(",")) {
