@@ -9,8 +9,8 @@
 
 #include <cerrno>
 #include <charconv>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -87,9 +87,15 @@ Result<std::string> readRegularFile(const std::string& path, std::size_t capByte
     const Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (fd.get() < 0) {
         const int error = errno;
-        return ioError(error == ENOENT ? "cannot open the file: no such file"
-                                       : std::string("cannot open the file: ") +
-                                             std::strerror(error));
+        // A socket cannot be opened at all (ENXIO): say what it is, as for the others.
+        struct stat named {};
+        if (error != ENOENT && ::stat(path.c_str(), &named) == 0 && !S_ISREG(named.st_mode)) {
+            return ioError(std::string(kindOf(named.st_mode)) +
+                           ", not a regular file: give the path of a file saved on disk");
+        }
+        return ioError(error == ENOENT
+                           ? "cannot open the file: no such file"
+                           : std::string("cannot open the file: ") + std::strerror(error));
     }
     struct stat info {};
     if (::fstat(fd.get(), &info) != 0) {
