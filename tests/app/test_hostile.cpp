@@ -23,12 +23,12 @@ namespace {
 
 const QString kHostileTitle = QStringLiteral("x</title><script>alert(1)</script><title>y");
 
-struct Run {
+struct HeadlessRun {
     int code = -1;
     QString err;
 };
 
-Run runHeadless(const QStringList& arguments) {
+HeadlessRun runHeadless(const QStringList& arguments) {
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) {
@@ -37,7 +37,7 @@ Run runHeadless(const QStringList& arguments) {
     environment.insert(QStringLiteral("QT_FONT_DPI"), QStringLiteral("96"));
     process.setProcessEnvironment(environment);
     process.start(QStringLiteral(WARPSCOPE_APP_BINARY), arguments);
-    Run run;
+    HeadlessRun run;
     if (!process.waitForFinished(170000)) {
         process.kill();
         process.waitForFinished();
@@ -75,7 +75,7 @@ TEST(HostileExport, ATitleWithMarkupIsEscapedInTheSvg) {
     QTemporaryDir temp;
     ASSERT_TRUE(temp.isValid());
     const QString svg = temp.filePath(QStringLiteral("x.svg"));
-    const Run run =
+    const HeadlessRun run =
         runHeadless({QStringLiteral("--export"), svg, QStringLiteral("--preset"),
                      QStringLiteral("stride-2"), QStringLiteral("--title"), kHostileTitle});
     ASSERT_EQ(run.code, 0) << run.err.toStdString();
@@ -96,9 +96,9 @@ TEST(HostileExport, ADeckSlideTitleWithMarkupIsEscapedInTheSvg) {
                        .arg(title)
                        .toUtf8());
     }
-    const Run run = runHeadless({QStringLiteral("--export-deck"), deck,
-                                 QStringLiteral("--output-dir"), temp.filePath(QStringLiteral("o")),
-                                 QStringLiteral("--format"), QStringLiteral("svg")});
+    const HeadlessRun run = runHeadless(
+        {QStringLiteral("--export-deck"), deck, QStringLiteral("--output-dir"),
+         temp.filePath(QStringLiteral("o")), QStringLiteral("--format"), QStringLiteral("svg")});
     ASSERT_EQ(run.code, 0) << run.err.toStdString();
     const QStringList files = QDir(temp.filePath(QStringLiteral("o"))).entryList(QDir::Files);
     ASSERT_EQ(files.size(), 1);
@@ -112,7 +112,7 @@ TEST(HostileExport, ADeckThatIsAFifoIsRefusedAtOnce) {
     ASSERT_EQ(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
     QElapsedTimer timer;
     timer.start();
-    const Run run =
+    const HeadlessRun run =
         runHeadless({QStringLiteral("--export-deck"), fifo, QStringLiteral("--output-dir"),
                      temp.filePath(QStringLiteral("o"))});
     EXPECT_NE(run.code, 0);
