@@ -612,18 +612,18 @@ int runAnalyze(const std::vector<std::string>& args) {
     const Pattern& pattern = named.pattern;
     switch (subject->origin) {
     case PatternOrigin::Preset:
-        std::cout << "Preset   " << subject->argument << ": " << named.title << "\n";
+        std::cout << "Preset   " << subject->argument << ": " << terminalText(named.title) << "\n";
         break;
     case PatternOrigin::File:
-        std::cout << "File     " << subject->argument
-                  << (named.title.empty() ? "" : ": " + named.title) << "\n";
+        std::cout << "File     " << terminalText(subject->argument)
+                  << (named.title.empty() ? "" : ": " + terminalText(named.title)) << "\n";
         break;
     case PatternOrigin::Expression:
         std::cout << "Pattern  expression\n";
         break;
     }
     if (!named.caption.empty()) {
-        std::cout << "         " << named.caption << "\n";
+        std::cout << "         " << terminalText(named.caption) << "\n";
     }
     if (!subject->presetSource.empty()) {
         std::cout << "Source   " << subject->presetSource << "\n";
@@ -1101,8 +1101,9 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
         return kExitBadInput;
     }
     const GridPrediction& grid = prediction.value();
-    std::cout << "Kernel " << (kernel.name.empty() ? std::string("(unnamed)") : kernel.name) << ": "
-              << source << "\n";
+    std::cout << "Kernel "
+              << (kernel.name.empty() ? std::string("(unnamed)") : terminalText(kernel.name))
+              << ": " << terminalText(source) << "\n";
     if (!kernel.parameters.empty()) {
         std::cout << "Parameters:";
         for (const Parameter& p : kernel.parameters) {

@@ -12,6 +12,7 @@
 #include "json_guard.h"
 #include "matrix_access_json.h"
 #include "warpscope/expression.h"
+#include "warpscope/file_open.h"
 #include "warpscope/json_depth.h"
 #include "warpscope/kernel.h"
 #include "warpscope/kernel_preset.h"
@@ -23,8 +24,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <set>
@@ -123,10 +122,11 @@ std::size_t utf8SequenceLength(std::string_view text, std::size_t i) {
 /// Refuses what must never reach the JSON parser: too many bytes, text that is not UTF-8, and
 /// nesting deeper than kMaxDepth.
 std::optional<Error> scanText(std::string_view text) {
-    if (text.size() > kMaxFileBytes) {
+    if (text.size() > maxFileBytes()) {
         return fileError("the text is " + std::to_string(text.size()) +
                              " bytes; warpscope reads files of at most " +
-                             std::to_string(kMaxFileBytes / (1024u * 1024u)) + " MiB",
+                             std::to_string(maxFileBytes() / (1024u * 1024u)) +
+                             " MiB (WARPSCOPE_MAX_FILE_MIB raises the cap)",
                          "");
     }
     JsonDepthScanner depth(kMaxDepth);
@@ -998,51 +998,7 @@ Result<Deck> deckFromJsonText(std::string_view text) {
 }
 
 Result<std::string> readTextFile(const std::string& path) {
-    namespace fs = std::filesystem;
-    const auto ioError = [&](std::string message) {
-        return Error{ErrorCode::Io, std::move(message), 0, path};
-    };
-    std::error_code ec;
-    const fs::file_status status = fs::status(path, ec);
-    if (ec || !fs::exists(status)) {
-        return ioError("cannot open the file: " +
-                       (ec ? ec.message() : std::string("no such file")));
-    }
-    if (fs::is_directory(status)) {
-        return ioError("is a directory, not a file");
-    }
-    if (fs::is_regular_file(status)) {
-        const auto size = fs::file_size(path, ec);
-        if (!ec && size > kMaxFileBytes) {
-            return ioError("the file is " + std::to_string(size) +
-                           " bytes; warpscope reads files of at most " +
-                           std::to_string(kMaxFileBytes / (1024u * 1024u)) + " MiB");
-        }
-    }
-    std::ifstream stream(path, std::ios::binary);
-    if (!stream) {
-        return ioError("cannot open the file for reading");
-    }
-    // Read at most one byte past the limit, so a growing file or a device cannot exhaust memory.
-    std::string text;
-    char buffer[64 * 1024];
-    while (stream) {
-        stream.read(buffer, sizeof buffer);
-        const auto got = static_cast<std::size_t>(stream.gcount());
-        text.append(buffer, got);
-        if (text.size() > kMaxFileBytes) {
-            return ioError("the file is larger than " +
-                           std::to_string(kMaxFileBytes / (1024u * 1024u)) +
-                           " MiB, the most warpscope reads");
-        }
-        if (got == 0) {
-            break;
-        }
-    }
-    if (stream.bad()) {
-        return ioError("reading the file failed");
-    }
-    return text;
+    return readRegularFile(path, maxFileBytes());
 }
 
 } // namespace warpscope

@@ -1,6 +1,7 @@
 // The grid model: every thread of every warp of a kernel's launch, counted as the per-warp modern
 // model counts one warp, summed; footprints per buffer; the first out-of-bounds, negative or
 // misaligned thread. docs/models.md ("The grid model") states the rules.
+#include "grid_budget.h"
 #include "kernel_internal.h"
 #include "warpscope/kernel.h"
 
@@ -21,53 +22,8 @@ std::string decimal(std::int64_t value) {
     return std::to_string(value);
 }
 
-/// A set of 32-byte sectors of one buffer: a bitmap in 64 KiB pages allocated when first touched,
-/// so that a large buffer touched in a few places costs little.
-class SectorSet {
-public:
-    explicit SectorSet(std::int64_t sectors)
-        : m_pages(static_cast<std::size_t>((sectors + kPageSectors - 1) / kPageSectors)) {}
-
-    /// Marks the sector; true when it was not marked before.
-    bool insert(std::int64_t sector) {
-        const auto index = static_cast<std::uint64_t>(sector);
-        auto& page = m_pages[index >> kPageBits];
-        if (!page) {
-            page = std::make_unique<std::uint64_t[]>(kPageWords);
-        }
-        std::uint64_t& word = page[(index & kPageMask) >> 6];
-        const std::uint64_t mask = std::uint64_t{1} << (index & 63);
-        if (word & mask) {
-            return false;
-        }
-        word |= mask;
-        ++m_count;
-        return true;
-    }
-
-    void erase(std::int64_t sector) {
-        const auto index = static_cast<std::uint64_t>(sector);
-        m_pages[index >> kPageBits][(index & kPageMask) >> 6] &=
-            ~(std::uint64_t{1} << (index & 63));
-        --m_count;
-    }
-
-    std::int64_t count() const { return m_count; }
-
-    bool contains(std::int64_t sector) const {
-        const auto index = static_cast<std::uint64_t>(sector);
-        const auto& page = m_pages[index >> kPageBits];
-        return page && (page[(index & kPageMask) >> 6] >> (index & 63) & 1);
-    }
-
-private:
-    static constexpr int kPageBits = 19; // 2^19 sectors: 64 KiB of bits per page
-    static constexpr std::int64_t kPageSectors = std::int64_t{1} << kPageBits;
-    static constexpr std::uint64_t kPageMask = kPageSectors - 1;
-    static constexpr std::size_t kPageWords = kPageSectors / 64;
-    std::vector<std::unique_ptr<std::uint64_t[]>> m_pages;
-    std::int64_t m_count = 0;
-};
+using detail::SectorSet;
+using detail::SectorStates;
 
 /// The sectors of one warp's store that its active lanes write only in part: `sectors` holds the
 /// request's `count` distinct sectors in ascending order, `addresses` all 32 lanes (inactive lanes
@@ -737,16 +693,16 @@ public:
     /// A store request's partial sectors with the bytes it writes of each.
     void partial(std::size_t buffer, std::int64_t sectorCount, const std::int64_t* sectors,
                  const std::uint32_t* bytes, int count, const SectorSet& read) {
-        std::vector<std::uint64_t>& state = m_state[buffer];
-        if (state.empty()) {
-            state.assign(static_cast<std::size_t>(sectorCount), 0);
+        std::unique_ptr<SectorStates>& state = m_state[buffer];
+        if (!state) {
+            state = std::make_unique<SectorStates>(sectorCount);
         }
         for (int i = 0; i < count; ++i) {
             const std::int64_t sector = sectors[i];
             if (read.contains(sector)) {
                 continue; // whole in L2: the write completes it there
             }
-            std::uint64_t& entry = state[static_cast<std::size_t>(sector)];
+            std::uint64_t& entry = state->at(sector);
             const auto written = static_cast<std::uint32_t>(entry);
             if (written != 0) { // open: merge
                 const std::uint32_t now = written | bytes[i];
@@ -778,14 +734,14 @@ public:
 
     /// A store request that writes these sectors whole completes any that are open.
     void whole(std::size_t buffer, const std::int64_t* sectors, int count) {
-        std::vector<std::uint64_t>& state = m_state[buffer];
-        if (state.empty()) {
+        const std::unique_ptr<SectorStates>& state = m_state[buffer];
+        if (!state) {
             return;
         }
         for (int i = 0; i < count; ++i) {
-            std::uint64_t& entry = state[static_cast<std::size_t>(sectors[i])];
-            if (static_cast<std::uint32_t>(entry) != 0) {
-                close(entry);
+            const std::uint64_t* found = state->find(sectors[i]);
+            if (found != nullptr && static_cast<std::uint32_t>(*found) != 0) {
+                close(state->at(sectors[i]));
             }
         }
     }
@@ -809,7 +765,7 @@ private:
     }
 
     bool isOpen(const Opened& opened) const {
-        const std::uint64_t entry = m_state[opened.buffer][static_cast<std::size_t>(opened.sector)];
+        const std::uint64_t entry = *m_state[opened.buffer]->find(opened.sector);
         return static_cast<std::uint32_t>(entry) != 0 &&
                static_cast<std::uint32_t>(entry >> 32) == opened.serial;
     }
@@ -825,7 +781,7 @@ private:
             const Opened oldest = m_open.front();
             m_open.pop_front();
             if (isOpen(oldest)) {
-                close(m_state[oldest.buffer][static_cast<std::size_t>(oldest.sector)]);
+                close(m_state[oldest.buffer]->at(oldest.sector));
                 ++m_fills[oldest.buffer];
                 m_filledAt[key(oldest.buffer, oldest.sector)] = m_clock;
                 return;
@@ -834,8 +790,8 @@ private:
         m_openCount = 0; // unreachable: every open sector has an entry
     }
 
-    std::vector<std::vector<std::uint64_t>> m_state; // per sector: serial << 32 | bytes written
-    std::deque<Opened> m_open;                       // opened sectors, oldest first (some closed)
+    std::vector<std::unique_ptr<SectorStates>> m_state; // serial << 32 | bytes written
+    std::deque<Opened> m_open; // opened sectors, oldest first (some closed)
     std::int64_t m_openCount = 0;
     std::int64_t m_capacity;
     std::int64_t m_l2Sectors;
@@ -847,6 +803,9 @@ private:
 } // namespace
 
 Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptions& options) {
+    if (auto overBudget = checkGridBudget(kernel, options.budget)) {
+        return *overBudget;
+    }
     const std::size_t accessCount = kernel.accesses.size();
     GridPrediction out;
     out.warps = kernel.warpCount();
@@ -1177,6 +1136,9 @@ Result<std::int64_t> gridAddressExtent(const ResolvedKernel& kernel, int access,
     if (access < 0 || static_cast<std::size_t>(access) >= kernel.accesses.size()) {
         return Error{ErrorCode::InvalidValue,
                      "access " + std::to_string(access) + " does not exist", 0, "/accesses"};
+    }
+    if (auto overBudget = checkGridBudget(kernel, options.budget)) {
+        return *overBudget;
     }
     const std::int64_t width =
         kernel.accesses[static_cast<std::size_t>(access)].access.kind.widthBytes;

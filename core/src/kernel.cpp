@@ -149,9 +149,43 @@ std::string threadPlace(const ResolvedKernel& kernel, int access, std::int64_t b
 
 } // namespace detail
 
+bool isValidKernelName(std::string_view name) {
+    if (name.size() > kMaxKernelNameLength) {
+        return false;
+    }
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        const bool word =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        if (!word && (i == 0 || (c != '.' && c != '+' && c != '-' && c != ' '))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string invalidKernelNameMessage(std::string_view name) {
+    // The name itself is shown only as far as it is harmless: printable ASCII, cut short.
+    std::string shown;
+    for (char c : name.substr(0, kMaxKernelNameLength)) {
+        shown += (c >= 0x20 && c < 0x7f) ? c : '?';
+    }
+    if (name.size() > kMaxKernelNameLength) {
+        shown += "...";
+    }
+    return "'" + shown + "' cannot be a kernel name: use up to " +
+           std::to_string(kMaxKernelNameLength) +
+           " letters, digits, spaces, '_', '.', '+' or '-', starting with a letter, a digit or "
+           "'_'";
+}
+
 Result<ResolvedKernel> resolveKernel(const Kernel& kernel) {
     ResolvedKernel out;
     out.kernel = kernel;
+    // The name reaches the generated CUDA source (the probe's kernel_source and measure_kernel).
+    if (!isValidKernelName(kernel.name)) {
+        return invalidAt(invalidKernelNameMessage(kernel.name), "/name");
+    }
 
     // Parameters.
     std::vector<std::string> names;

@@ -41,6 +41,9 @@ public:
             if (!readString(*name, child(where, "name"), "name", out.name)) {
                 return false;
             }
+            if (!isValidKernelName(out.name)) {
+                return fail(invalidKernelNameMessage(out.name), child(where, "name"));
+            }
         }
         if (const json* parameters = find(value, "parameters")) {
             if (!readParameters(*parameters, child(where, "parameters"), out.parameters)) {

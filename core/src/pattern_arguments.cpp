@@ -122,7 +122,9 @@ Result<PatternSubject> patternSubject(const std::string& argument) {
         return subject;
     }
     std::error_code ec;
-    if (std::filesystem::is_regular_file(argument, ec)) {
+    // Anything that exists goes to the opener, which refuses a FIFO, a device or a directory
+    // with a message instead of reading it as an expression.
+    if (std::filesystem::exists(argument, ec)) {
         subject.origin = PatternOrigin::File;
         auto text = readTextFile(argument);
         if (!text) {

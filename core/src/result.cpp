@@ -27,6 +27,8 @@ const char* errorCodeName(ErrorCode code) {
         return "out_of_bounds";
     case ErrorCode::Cancelled:
         return "cancelled";
+    case ErrorCode::OverBudget:
+        return "over_budget";
     }
     return "unknown";
 }

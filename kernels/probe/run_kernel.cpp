@@ -5,6 +5,7 @@
 #include "kernel_request.h"
 #include "probe_protocol.h"
 #include "probe_text.h"
+#include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
 #include "warpscope/kernel_preset.h"
 
@@ -15,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -135,16 +135,19 @@ std::optional<Kernel> findKernel(const std::string& subject, std::string& why) {
         text = subject;
     } else {
         std::error_code ignored;
-        if (!std::filesystem::is_regular_file(subject, ignored)) {
+        if (!std::filesystem::exists(subject, ignored)) {
             why = "'" + subject +
                   "' is neither a kernel preset id (warpscope-cli kernels lists them), a "
                   "kernel file nor kernel JSON";
             return std::nullopt;
         }
-        std::ifstream file(subject, std::ios::binary);
-        std::stringstream buffer;
-        buffer << file.rdbuf();
-        text = buffer.str();
+        // The one opener: a FIFO or a device is refused without blocking, the size is capped.
+        auto read = readTextFile(subject);
+        if (!read) {
+            why = read.error().describe();
+            return std::nullopt;
+        }
+        text = std::move(read).value();
     }
     auto kernel = kernelFromJsonText(text);
     if (!kernel) {

@@ -15,22 +15,14 @@ Error ioError(const QString& path, const QString& message) {
 } // namespace
 
 Result<Session> readSessionFile(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return ioError(path, QStringLiteral("cannot open: ") + file.errorString());
+    // The one opener: a FIFO, a device or a directory is refused without blocking, and at most
+    // the size cap is read (the autosave file comes through here too).
+    auto text = readTextFile(QFile::encodeName(path).toStdString());
+    if (!text) {
+        return text.error();
     }
-    if (file.size() > static_cast<qint64>(kMaxFileBytes)) {
-        return ioError(
-            path,
-            QStringLiteral("the file is larger than %1 MiB").arg(kMaxFileBytes / (1024 * 1024)));
-    }
-    const QByteArray bytes = file.read(static_cast<qint64>(kMaxFileBytes) + 1);
-    if (bytes.size() > static_cast<qsizetype>(kMaxFileBytes)) {
-        return ioError(
-            path,
-            QStringLiteral("the file is larger than %1 MiB").arg(kMaxFileBytes / (1024 * 1024)));
-    }
-    auto session = sessionFromJsonText(std::string_view(bytes.constData(), bytes.size()));
+    const std::string& bytes = text.value();
+    auto session = sessionFromJsonText(bytes);
     if (!session) {
         Error error = session.error();
         error.where = path.toStdString() + (error.where.empty() ? "" : ": " + error.where);

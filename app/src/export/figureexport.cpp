@@ -676,7 +676,9 @@ QByteArray FigureRenderer::render(const FigureSpec& spec, FigureFormat format,
         generator.setResolution(qRound(kScreenDpi));
         generator.setSize(spec.size.canvas.toSize());
         generator.setViewBox(QRectF(QPointF(0, 0), spec.size.canvas));
-        generator.setTitle(title);
+        // QSvgGenerator writes the title into <title> as it is: escape it here, the one place
+        // user text reaches the SVG's markup (the drawn texts are escaped by Qt's paint engine).
+        generator.setTitle(title.toHtmlEscaped());
         generator.setDescription(QStringLiteral("warpscope figure"));
         {
             FigurePainter painter(&generator);

@@ -19,6 +19,7 @@ KernelSourceDialog::KernelSourceDialog(QWidget* parent)
     setWindowTitle(tr("Generated Kernel"));
     auto* layout = new QVBoxLayout(this);
     m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText); // a compile error quoting the kernel's text
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);

@@ -142,6 +142,7 @@ ProbeSettingsDialog::ProbeSettingsDialog(const ProbeSettings& settings, QWidget*
                             "remembered for this probe command"));
     form->addRow(tr("Measure on &device:"), m_device);
     m_devices->setWordWrap(true);
+    m_devices->setTextFormat(Qt::PlainText); // the GPU names the probe reports
     form->addRow(QString(), m_devices);
     setKnownDevices({});
     layout->addLayout(form);

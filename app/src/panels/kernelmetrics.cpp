@@ -55,6 +55,7 @@ KernelMetricsSection::KernelMetricsSection(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_title->setWordWrap(true);
+    m_title->setTextFormat(Qt::PlainText); // a kernel's title and a recorded GPU name
     m_table->setObjectName(QStringLiteral("kernelMetricsTable"));
     m_table->setColumnCount(4);
     m_table->setHorizontalHeaderLabels(

@@ -97,8 +97,10 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     titleFont.setBold(true);
     m_title->setFont(titleFont);
     m_title->setWordWrap(true);
+    m_title->setTextFormat(Qt::PlainText); // a session's title, never markup
     m_caption = new QLabel(presetBox);
     m_caption->setWordWrap(true);
+    m_caption->setTextFormat(Qt::PlainText);
     m_caption->setEnabled(false);
     auto* search = new PresetSearch(presetBox);
     presetLayout->addWidget(search);

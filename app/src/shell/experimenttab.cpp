@@ -88,13 +88,15 @@ void setCurrentExperimentTab(QTabWidget* tabs, QWidget* view) {
 }
 
 std::optional<QByteArray> readExperimentFile(const QString& path, MessageBar* messageBar) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        messageBar->showMessage(MessageBar::Level::Error,
-                                tr("Cannot read %1: %2").arg(path, file.errorString()));
+    // The one opener: no FIFO or device blocks the window, at most the size cap is read.
+    auto text = readTextFile(QFile::encodeName(path).toStdString());
+    if (!text) {
+        messageBar->showMessage(
+            MessageBar::Level::Error,
+            tr("Cannot read %1: %2").arg(path, QString::fromStdString(text.error().message)));
         return std::nullopt;
     }
-    return file.readAll();
+    return QByteArray::fromStdString(text.value());
 }
 
 std::string experimentSessionValue(const QJsonObject& answer) {

@@ -8,6 +8,7 @@
 #include "panels/presetpicker.h"
 #include "views/kernelsweepview.h"
 
+#include <warpscope/file_format.h>
 #include <warpscope/kernel_preset.h>
 #include <warpscope/preset.h>
 
@@ -405,14 +406,24 @@ bool argumentsNeedNoDisplay(int argc, char** argv) {
 std::optional<Deck> loadDeck(const QString& name, QString* error) {
     const QString path =
         name == QLatin1String("course") ? QStringLiteral(":/decks/course.json") : name;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = name == QLatin1String("course")
-                     ? tr("this build has no shipped course deck; give a deck file instead.")
-                     : tr("--export-deck %1: cannot read it (%2).").arg(name, file.errorString());
-        return std::nullopt;
+    QByteArray text;
+    if (path.startsWith(QLatin1String(":/"))) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            *error = tr("this build has no shipped course deck; give a deck file instead.");
+            return std::nullopt;
+        }
+        text = file.readAll();
+    } else {
+        // The one opener: no FIFO or device blocks the export, at most the size cap is read.
+        auto read = readTextFile(QFile::encodeName(path).toStdString());
+        if (!read) {
+            *error = tr("--export-deck %1: cannot read it (%2).")
+                         .arg(name, QString::fromStdString(read.error().message));
+            return std::nullopt;
+        }
+        text = QByteArray::fromStdString(read.value());
     }
-    const QByteArray text = file.read(16 * 1024 * 1024);
     auto deck =
         deckFromJsonText(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
     if (!deck) {

@@ -72,6 +72,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
     m_gpuStatus = new QLabel(gpuStatusText(), this);
     m_gpuStatus->setObjectName(QStringLiteral("gpuStatus"));
+    m_gpuStatus->setTextFormat(Qt::PlainText); // the GPU name the probe reports
     statusBar()->addPermanentWidget(m_gpuStatus);
     createGpu();
     createNotes();

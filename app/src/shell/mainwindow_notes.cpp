@@ -21,6 +21,7 @@
 #include "views/notesview.h"
 #include "views/sweepplot.h"
 
+#include <warpscope/file_format.h>
 #include <warpscope/kernel.h>
 #include <warpscope/kernel_preset.h>
 #include <warpscope/preset.h>
@@ -357,14 +358,16 @@ void MainWindow::runNotesOnGpu() {
 }
 
 bool MainWindow::importKernelMeasurements(const QString& path, const QString& gpuName) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        m_messageBar->showMessage(MessageBar::Level::Error,
-                                  tr("Cannot read %1: %2").arg(path, file.errorString()));
+    auto text = readTextFile(QFile::encodeName(path).toStdString()); // regular files, capped
+    if (!text) {
+        m_messageBar->showMessage(
+            MessageBar::Level::Error,
+            tr("Cannot read %1: %2").arg(path, QString::fromStdString(text.error().message)));
         return false;
     }
     int points = 0;
-    if (auto error = m_kernelMeasurements->importJsonLines(file.readAll(), gpuName, &points)) {
+    if (auto error = m_kernelMeasurements->importJsonLines(QByteArray::fromStdString(text.value()),
+                                                           gpuName, &points)) {
         m_messageBar->showMessage(MessageBar::Level::Error, tr("%1: %2").arg(path, *error));
         return false;
     }

@@ -64,7 +64,7 @@ bool writeChartFigure(const QString& path, QSize size, const QString& title,
         generator.setFileName(path);
         generator.setSize(size);
         generator.setViewBox(QRect(QPoint(0, 0), size));
-        generator.setTitle(title);
+        generator.setTitle(title.toHtmlEscaped()); // written into <title> unescaped by Qt
         begun = painter.begin(&generator);
     } else {
         writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));

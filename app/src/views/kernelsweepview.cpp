@@ -102,6 +102,7 @@ KernelSweepView::KernelSweepView(const KernelMeasurementStore* store, QWidget* p
     m_status->setWordWrap(true);
     m_gpuStatus->setObjectName(QStringLiteral("kernelSweepGpuStatus"));
     m_gpuStatus->setWordWrap(true);
+    m_gpuStatus->setTextFormat(Qt::PlainText); // the GPU name the probe reports
     m_gpuStatus->setText(tr("This GPU: not measured yet; press Run Sweep on GPU."));
     layout->addWidget(m_status);
     layout->addWidget(m_gpuStatus);

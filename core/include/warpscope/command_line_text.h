@@ -11,7 +11,13 @@
 
 namespace warpscope {
 
-/// "program: message".
+/// `text` as it may reach a terminal: control characters (C0, DEL, the C1 range U+0080-U+009F
+/// that some terminals read as escape sequences) and bytes that are not UTF-8 are written as
+/// visible escapes ("\x1b", "\u009b"), so a title, a kernel name or a file's text can neither
+/// move the cursor nor send commands to the terminal. Printable UTF-8 is kept as it is.
+std::string terminalText(std::string_view text);
+
+/// "program: message", the message through terminalText.
 void writeCommandError(std::ostream& out, std::string_view program, std::string_view message);
 
 /// The error, then where the commands and options are listed ("Run 'program --help' ...").

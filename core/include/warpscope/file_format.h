@@ -25,7 +25,8 @@ namespace warpscope {
 inline constexpr int kPatternFormatVersion = 2;
 inline constexpr int kSessionFormatVersion = 2;
 inline constexpr int kDeckFormatVersion = 1;
-/// Files larger than this are refused before parsing.
+/// Files larger than this are refused before parsing, unless WARPSCOPE_MAX_FILE_MIB raises the
+/// cap (maxFileBytes(), file_open.h).
 inline constexpr std::size_t kMaxFileBytes = 16u * 1024u * 1024u;
 
 /// A pattern with the words a user put on it, and the kernel it is one access of, if any.
@@ -136,7 +137,8 @@ std::string deckToJsonText(const Deck& deck);
 /// names its place ("/slides/3/preset").
 Result<Deck> deckFromJsonText(std::string_view text);
 
-/// Read a whole file with the size limit; the error names the path.
+/// Read a whole regular file of at most maxFileBytes() (readRegularFile, file_open.h); anything
+/// else (a FIFO, a device, a directory) is refused without blocking. The error names the path.
 Result<std::string> readTextFile(const std::string& path);
 
 } // namespace warpscope

@@ -76,6 +76,15 @@ struct KernelLaunch {
     bool operator==(const KernelLaunch&) const = default;
 };
 
+/// The most characters of a kernel's name.
+inline constexpr std::size_t kMaxKernelNameLength = 64;
+/// A kernel's name is empty or an identifier of up to kMaxKernelNameLength characters: letters,
+/// digits, spaces, '_', '.', '+' and '-', starting with a letter, a digit or '_'. It is written into the
+/// generated CUDA source, so nothing else may reach it (kernel_file.cpp and resolveKernel check).
+bool isValidKernelName(std::string_view name);
+/// "'NAME' cannot be a kernel name (...the rule...)", for the readers' errors.
+std::string invalidKernelNameMessage(std::string_view name);
+
 struct Kernel {
     std::string name;
     std::vector<Parameter> parameters;
@@ -217,7 +226,35 @@ struct GridPrediction {
     std::vector<Metric> metrics;
 };
 
+/// The grid model's one budget, shared by every caller (the CLI, the probe, the app): the work
+/// (threads x accesses it evaluates) and the memory of its footprint structures, both estimated
+/// before the walk (estimateGrid). A field of 0 takes the default (defaultGridBudget()); a caller
+/// that has asked its user may pass larger limits. docs/testing.md ("Limits") lists them.
+struct GridBudget {
+    std::int64_t maxThreadAccesses = 0;
+    std::int64_t maxMemoryBytes = 0;
+};
+
+/// What a walk over the grid would cost, before it starts. The memory is an upper bound on the
+/// footprint structures, which grow with the bytes the grid touches (pages of sectors allocated
+/// when first touched), never with a buffer's declared size: a 2^40-byte buffer touched by one
+/// warp costs a few pages.
+struct GridEstimate {
+    std::int64_t threadAccesses = 0; // warps x 32 lanes x accesses (saturates at INT64_MAX)
+    std::int64_t memoryBytes = 0;
+};
+
+/// 2^32 thread-accesses and 2 GiB unless the environment sets WARPSCOPE_GRID_WORK_LIMIT (a
+/// whole number of thread-accesses) or WARPSCOPE_GRID_MEMORY_MIB (a whole number of MiB).
+GridBudget defaultGridBudget();
+GridEstimate estimateGrid(const ResolvedKernel& kernel);
+/// An ErrorCode::OverBudget error naming the estimate and the limit (and how to raise it) when
+/// the kernel's estimate is above `budget` (its zero fields the defaults); nullopt otherwise.
+std::optional<Error> checkGridBudget(const ResolvedKernel& kernel, const GridBudget& budget = {});
+
 struct GridOptions {
+    /// The limits predictGrid and gridAddressExtent check before they walk (checkGridBudget).
+    GridBudget budget;
     /// Called with done/total warps, throttled; may be empty.
     std::function<void(std::int64_t done, std::int64_t total)> progress;
     /// Polled; when it becomes true the model stops with a Cancelled error. May be null.
@@ -242,7 +279,8 @@ struct GridOptions {
 /// its buffer (global; ErrorCode::OutOfBounds), is negative, or is not a multiple of the width is
 /// an error that names the first offender in launch order (block, warp, access, lane): access,
 /// block, thread and address, as resolveWarp does (the probe relies on this before any launch).
-/// Cancelling gives ErrorCode::Cancelled. docs/models.md ("The grid model") states the rules.
+/// Cancelling gives ErrorCode::Cancelled; a kernel above options.budget gives
+/// ErrorCode::OverBudget before any walk. docs/models.md ("The grid model") states the rules.
 Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptions& options = {});
 
 /// The kernel-level counters a measurement is compared with the grid model on, under Nsight

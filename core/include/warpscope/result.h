@@ -21,6 +21,7 @@ enum class ErrorCode {
     Io,              // a file that cannot be read or written
     OutOfBounds,     // an active lane's address falls outside its buffer
     Cancelled,       // a long computation stopped because the caller asked it to
+    OverBudget,      // the work or memory a computation would need is above its limit
 };
 
 /// Stable lower-case name of an error code, used in JSON output.
