@@ -1,4 +1,4 @@
-// ProbeClient: the probe process, its request queue and its answers.
+// ProbeClient: the probe process and its request queue (the answers: probeclient_answers.cpp).
 #include "gpu/probeclient.h"
 
 #include <warpscope/model.h>
