@@ -115,11 +115,6 @@ int usageError(const std::string& message) {
     return kExitBadInput;
 }
 
-bool isNoGpu(ProbeErrorCode code) {
-    return code == ProbeErrorCode::NoDriver || code == ProbeErrorCode::NoDevice ||
-           code == ProbeErrorCode::DriverTooOld;
-}
-
 /// `prefix: message`, unless the message already says it ("No NVIDIA driver on ...").
 void printWithPrefix(const std::string& prefix, const std::string& message) {
     const auto lower = [](std::string text) {
@@ -146,7 +141,7 @@ int reportProbeError(const ProbeError& error) {
         printError(std::string(probeErrorCodeName(error.code)) + ": " + error.message);
         break;
     }
-    if (isNoGpu(error.code)) {
+    if (protocol::isNoGpu(error.code)) {
         if (error.message.find("model-only") == std::string::npos) {
             std::cerr << "(warpscope still works in model-only mode: 'warpscope-cli analyze' and "
                          "the app predict without a GPU)\n";

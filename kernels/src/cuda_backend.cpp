@@ -79,8 +79,7 @@ std::string uuidText(const cudaUUID_t& uuid) {
 ProbeResult<std::vector<DeviceInfo>> listCudaDevices() {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        return ProbeError{ProbeErrorCode::NoDevice, "the NVIDIA driver found no CUDA device",
-                          false};
+        return ProbeError::noDevice("the NVIDIA driver found no CUDA device");
     }
     std::vector<DeviceInfo> devices;
     for (int device = 0; device < count; ++device) {
@@ -222,7 +221,7 @@ public:
         constexpr std::size_t kBatch = CounterSession::kMaxRangesPerBatch;
         for (std::size_t first = 0; first < launches.size(); first += kBatch) {
             if (cancelled && cancelled()) {
-                return ProbeError{ProbeErrorCode::Cancelled, "the sweep was cancelled", false};
+                return ProbeError::cancelled("the sweep was cancelled");
             }
             const std::size_t last = std::min(launches.size(), first + kBatch);
             if (options.counters) {
@@ -247,7 +246,7 @@ public:
                 // Between patterns too: a measure-ahead sweep the user has left behind stops
                 // within one pattern's latency (about a millisecond), not a whole batch.
                 if (i > first && cancelled && cancelled()) {
-                    return ProbeError{ProbeErrorCode::Cancelled, "the sweep was cancelled", false};
+                    return ProbeError::cancelled("the sweep was cancelled");
                 }
                 if (options.latency) {
                     if (auto error = measureLatency(launches[i], options.repetitions, results[i])) {
@@ -283,10 +282,8 @@ public:
         const int total = static_cast<int>(items.size());
         for (const KernelItem& item : items) {
             if (cancelled && cancelled()) {
-                return ProbeError{ProbeErrorCode::Cancelled,
-                                  "cancelled after " + std::to_string(results.size()) + " of " +
-                                      std::to_string(total) + " kernels",
-                                  false};
+                return ProbeError::cancelled("cancelled after " + std::to_string(results.size()) +
+                                             " of " + std::to_string(total) + " kernels");
             }
             auto measured = measureOneKernel(item, options);
             if (auto* error = std::get_if<ProbeError>(&measured)) {
@@ -321,9 +318,9 @@ public:
         const TransferMemory& free = std::get<TransferMemory>(memory);
         const TransferPlanResult planned = planTransfers(options, free);
         if (!planned.plan) {
-            return ProbeError{planned.outOfMemory ? ProbeErrorCode::OutOfMemory
-                                                  : ProbeErrorCode::BadRequest,
-                              planned.error, false};
+            return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
+                                                      : ProbeErrorCode::BadRequest,
+                                  planned.error);
         }
         auto measured = runTransfersOnDevice(*planned.plan, progress, cancelled);
         if (auto* result = std::get_if<TransferMeasurement>(&measured)) {
@@ -361,9 +358,9 @@ public:
         const L2PersistenceDevice& facts = std::get<L2PersistenceDevice>(device);
         const L2PersistencePlanResult planned = planL2Persistence(options, facts);
         if (!planned.plan) {
-            return ProbeError{planned.outOfMemory ? ProbeErrorCode::OutOfMemory
-                                                  : ProbeErrorCode::BadRequest,
-                              planned.error, false};
+            return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
+                                                      : ProbeErrorCode::BadRequest,
+                                  planned.error);
         }
         // A context has one range profiler: the other sessions give way and reopen when wanted.
         std::unique_ptr<CounterSession> session;
@@ -461,9 +458,8 @@ private:
         if (m_ready) {
             // The current device is the thread's: another device's backend may have set it.
             if (cudaSetDevice(m_device) != cudaSuccess) {
-                return ProbeError{
-                    ProbeErrorCode::Internal,
-                    "cannot make CUDA device " + std::to_string(m_device) + " current", false};
+                return ProbeError::internal("cannot make CUDA device " + std::to_string(m_device) +
+                                            " current");
             }
             return std::nullopt;
         }
@@ -481,11 +477,10 @@ private:
         // cudart loads libcuda itself; looking first tells "no driver" from "no device".
         void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
         if (!driver) {
-            return ProbeError{ProbeErrorCode::NoDriver,
-                              "no NVIDIA driver on this machine (libcuda.so.1 cannot be loaded). "
-                              "Install the NVIDIA driver to measure; warpscope works in model-only "
-                              "mode without it.",
-                              false};
+            return ProbeError::noDriver(
+                "no NVIDIA driver on this machine (libcuda.so.1 cannot be loaded). "
+                "Install the NVIDIA driver to measure; warpscope works in model-only "
+                "mode without it.");
         }
         std::optional<TraceSpan> step;
         step.emplace("open device: CUDA initialisation");
@@ -494,23 +489,19 @@ private:
         if (status == cudaErrorInsufficientDriver) {
             int driverVersion = 0;
             cudaDriverGetVersion(&driverVersion);
-            return ProbeError{ProbeErrorCode::DriverTooOld,
-                              "the NVIDIA driver supports CUDA " + versionText(driverVersion) +
-                                  " but this probe was built with CUDA " +
-                                  versionText(CUDART_VERSION) +
-                                  ": update the driver, or build the probe with an older toolkit.",
-                              false};
+            return ProbeError::driverTooOld(
+                "the NVIDIA driver supports CUDA " + versionText(driverVersion) +
+                " but this probe was built with CUDA " + versionText(CUDART_VERSION) +
+                ": update the driver, or build the probe with an older toolkit.");
         }
         if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0)) {
-            return ProbeError{ProbeErrorCode::NoDevice,
-                              "the NVIDIA driver found no CUDA device (check nvidia-smi and "
-                              "CUDA_VISIBLE_DEVICES); warpscope works in model-only mode.",
-                              false};
+            return ProbeError::noDevice(
+                "the NVIDIA driver found no CUDA device (check nvidia-smi and "
+                "CUDA_VISIBLE_DEVICES); warpscope works in model-only mode.");
         }
         if (status != cudaSuccess) {
-            return ProbeError{
-                ProbeErrorCode::NoDevice,
-                std::string("CUDA could not be initialised: ") + cudaGetErrorString(status), false};
+            return ProbeError::noDevice(std::string("CUDA could not be initialised: ") +
+                                        cudaGetErrorString(status));
         }
         // CUPTI's own initialisation needs no context: another thread does it meanwhile, and
         // is joined when this function returns (on an H100 machine the context takes 100 to
@@ -524,8 +515,7 @@ private:
         step.emplace("open device: context and properties");
         if (device >= count || cudaSetDevice(device) != cudaSuccess ||
             cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
-            return ProbeError{ProbeErrorCode::NoDevice,
-                              "cannot open CUDA device " + std::to_string(device), false};
+            return ProbeError::noDevice("cannot open CUDA device " + std::to_string(device));
         }
         if (auto all = listCudaDevices(); std::holds_alternative<std::vector<DeviceInfo>>(all)) {
             const auto& list = std::get<std::vector<DeviceInfo>>(all);
@@ -567,8 +557,8 @@ private:
             cudaMalloc(&m_cycles, (2 * kLatencySlots + 2) * sizeof(long long)) != cudaSuccess ||
             cudaMalloc(&m_flush, m_flushBytes) != cudaSuccess ||
             cudaDeviceSynchronize() != cudaSuccess) {
-            return ProbeError{ProbeErrorCode::Internal,
-                              "cannot allocate the probe's device memory on " + m_info.name, false};
+            return ProbeError::internal("cannot allocate the probe's device memory on " +
+                                        m_info.name);
         }
         return std::nullopt;
     }
@@ -672,11 +662,10 @@ private:
         gpu::ReplayLaunch launch;
         const AccessKind& kind = access.kind;
         if (kind.space == MemorySpace::Local || kind.space == MemorySpace::Texture) {
-            return ProbeError{ProbeErrorCode::PatternRefused,
-                              std::string(toString(kind.space)) +
-                                  " accesses are measured as a whole kernel (measure_kernel), "
-                                  "not replayed as one warp",
-                              false};
+            return ProbeError::patternRefused(
+                std::string(toString(kind.space)) +
+                " accesses are measured as a whole kernel (measure_kernel), "
+                "not replayed as one warp");
         }
         launch.space =
             kind.space == MemorySpace::Global ? gpu::ReplaySpace::Global : gpu::ReplaySpace::Shared;
@@ -709,15 +698,13 @@ private:
             if (*address < 0 || *address % kind.widthBytes != 0 ||
                 static_cast<std::uint64_t>(*address) + static_cast<std::uint64_t>(kind.widthBytes) >
                     limit) {
-                return ProbeError{
-                    ProbeErrorCode::PatternRefused,
+                return ProbeError::patternRefused(
                     "lane " + std::to_string(lane) + " would access byte " +
-                        std::to_string(*address) + ", outside the probe's " +
-                        std::to_string(limit) + "-byte " +
-                        (kind.space == MemorySpace::Global ? "global arena" : "shared memory") +
-                        " or not aligned to the " + std::to_string(kind.widthBytes) +
-                        "-byte element; the pattern was not launched",
-                    false};
+                    std::to_string(*address) + ", outside the probe's " + std::to_string(limit) +
+                    "-byte " +
+                    (kind.space == MemorySpace::Global ? "global arena" : "shared memory") +
+                    " or not aligned to the " + std::to_string(kind.widthBytes) +
+                    "-byte element; the pattern was not launched");
             }
             launch.activeMask |= 1u << lane;
             launch.offsets[lane] = *address;
@@ -736,17 +723,16 @@ private:
                 return std::nullopt;
             }
             if (status != cudaErrorNotReady) {
-                return ProbeError{ProbeErrorCode::KernelFault,
-                                  std::string(what) + " failed: " + cudaGetErrorString(status) +
-                                      ". The GPU context is lost; the probe exits.",
-                                  true};
+                return ProbeError::kernelFault(std::string(what) +
+                                               " failed: " + cudaGetErrorString(status) +
+                                               ". The GPU context is lost; the probe exits.");
             }
             if (Clock::now() > deadline) {
-                return ProbeError{ProbeErrorCode::Timeout,
-                                  std::string(what) + " did not finish within " +
-                                      std::to_string(static_cast<int>(kWaitTimeoutSeconds)) +
-                                      " s; the probe exits.",
-                                  true};
+                return ProbeError::fatalOf(
+                    ProbeErrorCode::Timeout,
+                    std::string(what) + " did not finish within " +
+                        std::to_string(static_cast<int>(kWaitTimeoutSeconds)) +
+                        " s; the probe exits.");
             }
             std::this_thread::yield();
         }
@@ -756,8 +742,7 @@ private:
         if (status == cudaSuccess) {
             return std::nullopt;
         }
-        return ProbeError{ProbeErrorCode::KernelFault,
-                          std::string(what) + ": " + cudaGetErrorString(status), true};
+        return ProbeError::kernelFault(std::string(what) + ": " + cudaGetErrorString(status));
     }
 
     /// Queues `n` (at most kLatencySlots) latency runs of a load on m_stream, back to back, each
@@ -938,15 +923,13 @@ private:
             width > properties.maxTexture2DLinear[0] || height > properties.maxTexture2DLinear[1] ||
             rowBytes > properties.maxTexture2DLinear[2] ||
             reinterpret_cast<std::uintptr_t>(pointer) % properties.textureAlignment != 0) {
-            return ProbeError{
-                ProbeErrorCode::PatternRefused,
+            return ProbeError::patternRefused(
                 where + "this GPU lays a 2-D texture over linear memory with rows that are a " +
-                    "multiple of " + std::to_string(properties.texturePitchAlignment) +
-                    " bytes, at most " + std::to_string(properties.maxTexture2DLinear[0]) +
-                    " texels wide and " + std::to_string(properties.maxTexture2DLinear[1]) +
-                    " rows high; rows of " + std::to_string(rowBytes) + " bytes x " +
-                    std::to_string(height) + " rows do not fit; nothing was launched",
-                false};
+                "multiple of " + std::to_string(properties.texturePitchAlignment) +
+                " bytes, at most " + std::to_string(properties.maxTexture2DLinear[0]) +
+                " texels wide and " + std::to_string(properties.maxTexture2DLinear[1]) +
+                " rows high; rows of " + std::to_string(rowBytes) + " bytes x " +
+                std::to_string(height) + " rows do not fit; nothing was launched");
         }
         cudaResourceDesc resource{};
         resource.resType = cudaResourceTypePitch2D;
@@ -1009,19 +992,17 @@ private:
         }
         constexpr std::int64_t kHeadroom = std::int64_t{256} << 20; // for NVRTC, CUPTI, the driver
         if (totalBytes > static_cast<std::int64_t>(freeBytes) - kHeadroom) {
-            return ProbeError{ProbeErrorCode::OutOfMemory,
-                              "the kernel's buffers need " + mib(totalBytes) + " (" + listing +
-                                  ") but the GPU has " + mib(static_cast<std::int64_t>(freeBytes)) +
-                                  " free (less 256 MiB kept for the driver); nothing was launched",
-                              false};
+            return ProbeError::outOfMemory(
+                "the kernel's buffers need " + mib(totalBytes) + " (" + listing +
+                ") but the GPU has " + mib(static_cast<std::int64_t>(freeBytes)) +
+                " free (less 256 MiB kept for the driver); nothing was launched");
         }
         const std::int64_t shared = (item.prediction.sharedBytesPerBlock + 15) / 16 * 16;
         if (shared > static_cast<std::int64_t>(m_maxSharedBytes)) {
-            return ProbeError{ProbeErrorCode::PatternRefused,
-                              "a block needs " + std::to_string(shared) +
-                                  " bytes of shared memory; this GPU gives a block at most " +
-                                  std::to_string(m_maxSharedBytes) + "; nothing was launched",
-                              false};
+            return ProbeError::patternRefused(
+                "a block needs " + std::to_string(shared) +
+                " bytes of shared memory; this GPU gives a block at most " +
+                std::to_string(m_maxSharedBytes) + "; nothing was launched");
         }
 
         const GeneratedKernel generated =
@@ -1056,12 +1037,10 @@ private:
                 &pointer, static_cast<std::size_t>(std::max<std::int64_t>(buffer.bytes, 16)));
             if (status != cudaSuccess) {
                 cudaGetLastError(); // not sticky
-                return ProbeError{ProbeErrorCode::OutOfMemory,
-                                  "cannot allocate buffer " + buffer.name + " of " +
-                                      mib(buffer.bytes) + " (" + cudaGetErrorString(status) +
-                                      "); the kernel's buffers: " + listing +
-                                      "; nothing was launched",
-                                  false};
+                return ProbeError::outOfMemory(
+                    "cannot allocate buffer " + buffer.name + " of " + mib(buffer.bytes) + " (" +
+                    cudaGetErrorString(status) + "); the kernel's buffers: " + listing +
+                    "; nothing was launched");
             }
             buffers.pointers.push_back(pointer);
             // Zeroed: the generated kernel's sink store can then never be taken.

@@ -142,10 +142,8 @@ ProbeResult<std::vector<Measurement>> FakeBackend::sweep(const std::vector<Sweep
     const int total = static_cast<int>(items.size());
     for (int i = 0; i < total; ++i) {
         if (cancelled && cancelled()) {
-            return ProbeError{ProbeErrorCode::Cancelled,
-                              "sweep cancelled after " + std::to_string(i) + " of " +
-                                  std::to_string(total) + " patterns",
-                              false};
+            return ProbeError::cancelled("sweep cancelled after " + std::to_string(i) + " of " +
+                                         std::to_string(total) + " patterns");
         }
         if (beforeItem) {
             beforeItem(i);
@@ -185,10 +183,8 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
     const int total = static_cast<int>(items.size());
     for (int i = 0; i < total; ++i) {
         if (cancelled && cancelled()) {
-            return ProbeError{ProbeErrorCode::Cancelled,
-                              "cancelled after " + std::to_string(i) + " of " +
-                                  std::to_string(total) + " kernels",
-                              false};
+            return ProbeError::cancelled("cancelled after " + std::to_string(i) + " of " +
+                                         std::to_string(total) + " kernels");
         }
         if (beforeItem) {
             beforeItem(i);
@@ -202,12 +198,10 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
                        std::to_string(buffer.bytes) + " bytes";
         }
         if (bytes > device.globalMemoryBytes) {
-            return ProbeError{ProbeErrorCode::OutOfMemory,
-                              "the kernel's buffers need " + std::to_string(bytes) + " bytes (" +
-                                  listing + ") but the GPU has " +
-                                  std::to_string(device.globalMemoryBytes) +
-                                  " bytes free; nothing was launched",
-                              false};
+            return ProbeError::outOfMemory("the kernel's buffers need " + std::to_string(bytes) +
+                                           " bytes (" + listing + ") but the GPU has " +
+                                           std::to_string(device.globalMemoryBytes) +
+                                           " bytes free; nothing was launched");
         }
         KernelMeasurement m;
         m.cold = options.cold && options.flush != KernelMeasureOptions::Flush::None;
@@ -286,9 +280,9 @@ ProbeResult<TransferMeasurement> FakeBackend::measureTransfers(const TransferOpt
     const TransferPlanResult planned =
         planTransfers(options, TransferMemory{device.globalMemoryBytes, hostAvailableBytes});
     if (!planned.plan) {
-        return ProbeError{planned.outOfMemory ? ProbeErrorCode::OutOfMemory
-                                              : ProbeErrorCode::BadRequest,
-                          planned.error, false};
+        return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
+                                                  : ProbeErrorCode::BadRequest,
+                              planned.error);
     }
     const TransferPlan& plan = *planned.plan;
     TransferMeasurement measurement;
@@ -338,10 +332,8 @@ ProbeResult<TransferMeasurement> FakeBackend::measureTransfers(const TransferOpt
     for (std::int64_t size : plan.sizes) {
         for (std::size_t m = 0; m < plan.modes.size(); ++m) {
             if (cancelled && cancelled()) {
-                return ProbeError{ProbeErrorCode::Cancelled,
-                                  "cancelled after " + std::to_string(done) + " of " +
-                                      std::to_string(total) + " points",
-                                  false};
+                return ProbeError::cancelled("cancelled after " + std::to_string(done) + " of " +
+                                             std::to_string(total) + " points");
             }
             if (beforeItem) {
                 beforeItem(done);
@@ -371,11 +363,9 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
         return *failure;
     }
     if (2 * options.bytes > device.globalMemoryBytes) {
-        return ProbeError{ProbeErrorCode::OutOfMemory,
-                          "refused before anything ran: two arrays of " +
-                              formatBytes(options.bytes) + " do not fit the device's " +
-                              formatBytes(device.globalMemoryBytes),
-                          false};
+        return ProbeError::outOfMemory("refused before anything ran: two arrays of " +
+                                       formatBytes(options.bytes) + " do not fit the device's " +
+                                       formatBytes(device.globalMemoryBytes));
     }
     constexpr double kOverheadMs = 0.01;
     const double copyMs = static_cast<double>(options.bytes) / 25e6;
@@ -398,10 +388,8 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
     const int total = static_cast<int>(counts.size());
     for (int i = 0; i < total; ++i) {
         if (cancelled && cancelled()) {
-            return ProbeError{ProbeErrorCode::Cancelled,
-                              "cancelled after " + std::to_string(i) + " of " +
-                                  std::to_string(total) + " stream counts",
-                              false};
+            return ProbeError::cancelled("cancelled after " + std::to_string(i) + " of " +
+                                         std::to_string(total) + " stream counts");
         }
         if (beforeItem) {
             beforeItem(i);
@@ -439,9 +427,9 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
     }
     const L2PersistencePlanResult planned = planL2Persistence(options, l2Device);
     if (!planned.plan) {
-        return ProbeError{planned.outOfMemory ? ProbeErrorCode::OutOfMemory
-                                              : ProbeErrorCode::BadRequest,
-                          planned.error, false};
+        return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
+                                                  : ProbeErrorCode::BadRequest,
+                              planned.error);
     }
     const L2PersistencePlan& plan = *planned.plan;
     L2PersistenceMeasurement measurement;
@@ -468,10 +456,8 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
         }
         for (std::size_t r = 0; r < ratios.size(); ++r) {
             if (cancelled && cancelled()) {
-                return ProbeError{ProbeErrorCode::Cancelled,
-                                  "cancelled after " + std::to_string(done) + " of " +
-                                      std::to_string(total) + " points",
-                                  false};
+                return ProbeError::cancelled("cancelled after " + std::to_string(done) + " of " +
+                                             std::to_string(total) + " points");
             }
             if (beforeItem) {
                 beforeItem(done);

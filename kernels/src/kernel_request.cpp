@@ -1,6 +1,8 @@
 // measure_kernel's request and response (kernel_request.h).
 #include "kernel_request.h"
 
+#include "probe_protocol_internal.h"
+
 #include "warpscope/model.h"
 
 #include <algorithm>
@@ -16,8 +18,12 @@ using json = nlohmann::json;
 
 constexpr int kMaxKernelRepetitions = 1000;
 
+using detail::badRequest;
+using detail::coreError;
+using protocol::numberJson;
+
 RequestError requestError(ProbeErrorCode code, std::string message, std::string where = "") {
-    RequestError error(ProbeError{code, std::move(message), false});
+    RequestError error(ProbeError::of(code, std::move(message)));
     error.where = std::move(where);
     return error;
 }
@@ -34,10 +40,6 @@ const char* flushName(KernelMeasureOptions::Flush flush) {
     return "clean";
 }
 
-RequestError badRequest(std::string message, std::string where = "") {
-    return requestError(ProbeErrorCode::BadRequest, std::move(message), std::move(where));
-}
-
 std::string typeName(const json& value) {
     return value.is_null()      ? "null"
            : value.is_boolean() ? "a boolean"
@@ -45,31 +47,6 @@ std::string typeName(const json& value) {
            : value.is_string()  ? "a string"
            : value.is_array()   ? "an array"
                                 : "an object";
-}
-
-/// A core error at `pointer`: the core's place appended ("/kernel/accesses/1/width").
-RequestError coreError(const Error& error, const std::string& pointer, ProbeErrorCode code) {
-    Error placed = error;
-    if (error.where.empty()) {
-        placed.where = pointer;
-    } else if (error.where.front() == '/') {
-        placed.where = pointer + error.where;
-    } else {
-        placed.where = pointer + " (" + error.where + ")";
-    }
-    RequestError result(ProbeError{code, placed.describe(), false});
-    result.where = placed.where;
-    result.column = error.column;
-    result.coreCode = errorCodeName(error.code);
-    return result;
-}
-
-json numberJson(double value) {
-    constexpr double kExactInteger = 9007199254740992.0; // 2^53
-    if (std::isfinite(value) && std::trunc(value) == value && std::fabs(value) < kExactInteger) {
-        return json(static_cast<std::int64_t>(value));
-    }
-    return json(value);
 }
 
 json statsJson(const Stats& stats) {

@@ -10,6 +10,9 @@
 #include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
 #include "warpscope/pattern.h"
+#include "warpscope/protocol/device_info.h"
+#include "warpscope/protocol/errors.h"
+#include "warpscope/protocol/pattern_measurement.h"
 
 #include <cstdint>
 #include <functional>
@@ -22,68 +25,14 @@
 
 namespace warpscope::probe {
 
-/// Stable error codes of the probe protocol (docs/protocol.md). Never renumber or rename.
-enum class ProbeErrorCode {
-    BadRequest,           // the request is not valid JSON or not a known operation
-    PatternRefused,       // the pattern would fault (address outside the arena, misaligned)
-    NoDriver,             // no NVIDIA driver (libcuda) could be loaded
-    NoDevice,             // a driver, but no CUDA device
-    DriverTooOld,         // the driver is older than the CUDA runtime the probe was built with
-    CountersNotPermitted, // CUPTI refuses: profiling is restricted to administrators
-    CountersBusy,         // another profiler holds the counters
-    CountersUnavailable,  // CUPTI missing or failing for another reason
-    CompileError,         // NVRTC could not compile a generated kernel
-    KernelFault, // a launch faulted; the context is lost and the probe exits after answering
-    Timeout,     // the GPU did not finish within the time allowed
-    Cancelled,   // a sweep was cancelled
-    Internal,    // anything else
-    OutOfMemory, // a kernel's buffers do not fit the device's free memory (never launched)
-};
-
-const char* probeErrorCodeName(ProbeErrorCode code);
-
-struct ProbeError {
-    ProbeErrorCode code = ProbeErrorCode::Internal;
-    std::string message;
-    /// True when the CUDA context is unusable (sticky error): the probe must answer and exit.
-    bool fatal = false;
-};
-
-template <class T> using ProbeResult = std::variant<T, ProbeError>;
-
-/// Facts about the GPU.
-struct DeviceInfo {
-    std::string name;
-    int computeCapabilityMajor = 0;
-    int computeCapabilityMinor = 0;
-    int smCount = 0;
-    std::int64_t l2Bytes = 0;
-    std::int64_t globalMemoryBytes = 0;
-    int memoryClockKHz = 0;
-    int memoryBusWidthBits = 0;
-    /// 2 x memory clock x bus width / 8 (double data rate), in GB/s (1e9 bytes per second).
-    double theoreticalBandwidthGBs = 0.0;
-    /// Device-to-device cudaMemcpy of a large buffer, bytes read plus bytes written, GB/s.
-    double measuredCopyBandwidthGBs = 0.0;
-    std::string driverVersion;  // e.g. "13.0" (cudaDriverGetVersion)
-    std::string runtimeVersion; // the CUDA runtime the probe was built with
-    bool countersAvailable = false;
-    /// Why counters are not available, when they are not (a message for the user).
-    std::string countersUnavailableReason;
-    // Which device of the machine this is (device_info's "devices" lists every one).
-    int index = 0;     // the CUDA device ordinal the probe measures on ("device" in requests)
-    std::string uuid;  // "GPU-4a5b…" as nvidia-smi prints it; empty when unknown
-    std::string busId; // PCI bus id, "0000:1b:00.0"
-    std::string link;  // how it reaches the other devices: "peer access to 1 (native atomics)"
-};
-
-/// Median and spread of repeated timings.
-struct Stats {
-    double median = 0.0;
-    double min = 0.0;
-    double max = 0.0;
-    int samples = 0;
-};
+// The protocol's vocabulary is declared once in core (warpscope/protocol/): the probe fills and
+// writes these types, the app reads the same ones.
+using protocol::DeviceInfo;
+using protocol::ProbeError;
+using protocol::ProbeErrorCode;
+using protocol::probeErrorCodeName;
+using protocol::ProbeResult;
+using protocol::Stats;
 
 /// What to measure besides the counters.
 struct MeasureOptions {
@@ -96,21 +45,9 @@ struct MeasureOptions {
     std::vector<std::string> counterNames{};
 };
 
-struct Measurement {
-    /// Nsight Compute metric name -> value, for the single-warp replay of the pattern.
-    std::map<std::string, double> counters;
-    bool countersMeasured = false;
-    std::string countersUnavailableReason;
-    std::optional<Stats> latencyColdCycles;
-    std::optional<Stats> latencyWarmCycles;
-    double smClockKHz = 0.0; // to turn cycles into nanoseconds
-    // Grid run of the pattern's expression (when asked for and possible).
-    std::optional<Stats> gridKernelMs;
-    double gridBytesRequested = 0.0; // the notes' effective-bandwidth numerator
-    double gridBytesMoved = 0.0;     // sectors x 32 over the whole grid, from the model
-    double gridEffectiveBandwidthGBs = 0.0;
-    double gridMovedBandwidthGBs = 0.0;
-};
+/// One pattern's measurement. The backend fills the counters, latency and grid run; the
+/// protocol adds the model's prediction (`predicted`) when it writes the answer.
+using Measurement = protocol::PatternMeasurement;
 
 /// One pattern of a sweep, already resolved and checked by the caller.
 struct SweepItem {
@@ -219,8 +156,7 @@ public:
         (void)options;
         (void)progress;
         (void)cancelled;
-        return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot run whole kernels",
-                          false};
+        return ProbeError::internal("this probe backend cannot run whole kernels");
     }
 
     /// Host and device transfers (measure_transfers, transfer_types.h): plans the sizes with
@@ -232,8 +168,7 @@ public:
         (void)options;
         (void)progress;
         (void)cancelled;
-        return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot measure transfers",
-                          false};
+        return ProbeError::internal("this probe backend cannot measure transfers");
     }
 
     /// Called when the probe has answered every request it was sent: the backend may set up its
@@ -250,8 +185,7 @@ public:
         (void)options;
         (void)progress;
         (void)cancelled;
-        return ProbeError{ProbeErrorCode::Internal, "this probe backend cannot measure streams",
-                          false};
+        return ProbeError::internal("this probe backend cannot measure streams");
     }
     /// The L2 persistence window (measure_l2_persistence, l2_persistence_types.h): plans with
     /// planL2Persistence() against the device (BadRequest where it has no persisting L2 or an
@@ -263,8 +197,7 @@ public:
         (void)options;
         (void)progress;
         (void)cancelled;
-        return ProbeError{ProbeErrorCode::Internal,
-                          "this probe backend cannot measure the L2 persistence window", false};
+        return ProbeError::internal("this probe backend cannot measure the L2 persistence window");
     }
 
     /// How this backend was built, for the protocol's `hello` and `--version`. Must not touch

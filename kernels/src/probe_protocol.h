@@ -1,7 +1,10 @@
 // The probe protocol, version 1: JSON lines on stdin and stdout between warpscope-probe and its
 // caller (the app, a script, `ssh gpu-host warpscope-probe`). serve() reads requests, runs them on
 // a Backend and writes one response per request, with progress lines for sweeps. Everything here
-// is plain C++ and testable in-process with a fake backend. docs/protocol.md is the reference.
+// is plain C++ and testable in-process with a fake backend. docs/protocol.md is the reference;
+// the vocabulary (ops, error codes, answer types) is core's, in warpscope/protocol/. The code is
+// split by concern: probe_requests.cpp reads requests, probe_serve.cpp answers them,
+// probe_protocol.cpp holds the JSON forms, probe_selfcheck.cpp the self-check.
 #pragma once
 
 #include "probe_backend.h"
@@ -33,8 +36,9 @@ inline constexpr std::size_t kMaxRequestLineBytes = 4u * 1024u * 1024u;
 inline constexpr int kServeExitOk = 0;    // end of input, or a shutdown request
 inline constexpr int kServeExitFatal = 3; // a fatal (sticky) GPU error: start a fresh probe
 
-/// The code's stable snake_case name, as in responses; nullopt for an unknown name.
-std::optional<ProbeErrorCode> probeErrorCodeFromName(std::string_view name);
+using protocol::cyclesToNs;
+using protocol::probeErrorCodeFromName;
+using protocol::toJson;
 
 struct ServeOptions {
     /// Reported by hello.
@@ -123,14 +127,10 @@ RequestResult<ResolvedPattern> resolveNamedPattern(const NamedPattern& named,
 /// The modern model's metrics for an access (name -> value), as `predicted` in responses.
 std::map<std::string, double> predictedMetrics(const WarpAccess& access);
 
-nlohmann::json toJson(const DeviceInfo& info);
 nlohmann::json toJson(const BuildInfo& info);
 /// A measurement with the prediction for the same access beside it.
 nlohmann::json toJson(const Measurement& measurement, const WarpAccess& access);
 nlohmann::json toJson(const RequestError& error);
-
-/// Nanoseconds for a number of SM cycles at `smClockKHz`; nullopt when the clock is unknown.
-std::optional<double> cyclesToNs(double cycles, double smClockKHz);
 
 // ---- Self-check against the measured hardware table --------------------------------------------
 

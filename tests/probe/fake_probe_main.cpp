@@ -127,11 +127,9 @@ std::unique_ptr<Backend> makeFake() {
     }
     auto fake = std::make_unique<LoggedBackend>();
     if (script == "no_driver") {
-        fake->failure = ProbeError{ProbeErrorCode::NoDriver,
-                                   "libcuda.so.1 cannot be loaded (fake probe)", false};
+        fake->failure = ProbeError::noDriver("libcuda.so.1 cannot be loaded (fake probe)");
     } else if (script == "no_device") {
-        fake->failure = ProbeError{ProbeErrorCode::NoDevice,
-                                   "the driver reports 0 CUDA devices (fake probe)", false};
+        fake->failure = ProbeError::noDevice("the driver reports 0 CUDA devices (fake probe)");
     } else if (script == "mismatch") {
         fake->answer = [](const SweepItem& item, const MeasureOptions& options) {
             Measurement measurement = FakeBackend::modelMeasurement(item.access, options);
@@ -143,8 +141,7 @@ std::unique_ptr<Backend> makeFake() {
     } else if (script == "fatal") {
         fake->answer = [](const SweepItem&, const MeasureOptions&) {
             return ProbeResult<Measurement>(
-                ProbeError{ProbeErrorCode::KernelFault,
-                           "an illegal memory access was encountered (fake probe)", true});
+                ProbeError::kernelFault("an illegal memory access was encountered (fake probe)"));
         };
     } else if (script == "recorded") {
         fake->answer = [answers = readRecordedAnswers()](const SweepItem& item,
@@ -156,9 +153,8 @@ std::unique_ptr<Backend> makeFake() {
                     return ProbeResult<Measurement>(measurement);
                 }
             }
-            return ProbeResult<Measurement>(ProbeError{
-                ProbeErrorCode::PatternRefused,
-                "no recorded answer for \"" + item.pattern.title + "\" (fake probe)", false});
+            return ProbeResult<Measurement>(ProbeError::patternRefused(
+                "no recorded answer for \"" + item.pattern.title + "\" (fake probe)"));
         };
     } else if (script == "uncoalesced") {
         fake->answer = [](const SweepItem& item, const MeasureOptions& options) {

@@ -288,7 +288,7 @@ TEST(ProbeProtocol, DeviceInfoAnswersTheBackendsFacts) {
 
 TEST(ProbeProtocol, NoDriverIsAnErrorAnswerAndTheProbeGoesOn) {
     FakeBackend fake;
-    fake.failure = ProbeError{ProbeErrorCode::NoDriver, "libcuda.so.1 not found", false};
+    fake.failure = ProbeError::noDriver("libcuda.so.1 not found");
     Served served = serveText(fake, request(1, "device_info") +
                                         request(2, "measure", "\"pattern\":" + stridedPattern(1)) +
                                         request(3, "hello"));
@@ -646,7 +646,7 @@ TEST(ProbeProtocol, ABackendThatThrowsIsAnInternalErrorNotACrash) {
 
 TEST(ProbeProtocol, BackendMessagesThatAreNotUtf8StillMakeValidLines) {
     FakeBackend fake;
-    fake.failure = ProbeError{ProbeErrorCode::Internal, "bad byte \xff here", false};
+    fake.failure = ProbeError::internal("bad byte \xff here");
     Served served = serveText(fake, request(1, "device_info"));
     ASSERT_EQ(served.lines.size(), 1u) << served.text;
     EXPECT_FALSE(served.lines[0].is_discarded());
@@ -659,8 +659,8 @@ TEST(ProbeProtocol, BackendMessagesThatAreNotUtf8StillMakeValidLines) {
 TEST(ProbeProtocol, AFatalErrorIsAnsweredThenServeReturnsThree) {
     FakeBackend fake;
     fake.answer = [](const SweepItem&, const MeasureOptions&) {
-        return ProbeResult<Measurement>(ProbeError{
-            ProbeErrorCode::KernelFault, "an illegal memory access was encountered", true});
+        return ProbeResult<Measurement>(
+            ProbeError::kernelFault("an illegal memory access was encountered"));
     };
     Served served =
         serveText(fake, request(1, "hello") + request(2, "measure", "\"pattern\":" + kCoalesced) +
@@ -938,7 +938,7 @@ TEST(ProbeProtocol, KernelSourceAnswersTheBackendsSource) {
     EXPECT_NE(source.find("warpscope fake kernel"), std::string::npos);
     EXPECT_NE(source.find("lane * 4 + o * 4"), std::string::npos);
 
-    fake.failure = ProbeError{ProbeErrorCode::CompileError, "NVRTC: error: expected ;", false};
+    fake.failure = ProbeError::compileError("NVRTC: error: expected ;");
     Served failed = serveText(
         fake, request(2, "kernel_source", "\"pattern\":" + std::string(kExpressionPattern)));
     ASSERT_EQ(failed.lines.size(), 1u);
@@ -1069,7 +1069,7 @@ TEST(ProbeSelfcheck, WithoutCountersItIsAnErrorThatSaysWhy) {
 
 TEST(ProbeSelfcheck, NoDeviceIsTheBackendsError) {
     FakeBackend fake;
-    fake.failure = ProbeError{ProbeErrorCode::NoDevice, "no CUDA-capable device", false};
+    fake.failure = ProbeError::noDevice("no CUDA-capable device");
     Served served = serveText(fake, request(1, "selfcheck") + request(2, "hello"));
     ASSERT_EQ(served.lines.size(), 2u);
     EXPECT_EQ(served.lines[0]["error"]["code"], "no_device");

@@ -17,6 +17,8 @@
 #include "gpu/probemeasurement.h"
 
 #include <warpscope/file_format.h>
+#include <warpscope/protocol/device_info.h>
+#include <warpscope/protocol/ops.h>
 
 #include <QByteArray>
 #include <QElapsedTimer>
@@ -52,6 +54,9 @@ struct ProbeMeasureOptions {
     /// empty: all of them. Fewer counters can need fewer CUPTI passes (docs/protocol.md).
     std::vector<std::string> counterNames{};
 };
+
+/// The "op" of a request, from core's op table.
+QString probeOpName(protocol::ProbeOp op);
 
 /// `options` reading only the two counters the app compares for `kind` (nsightCountersFor)
 /// when the kind is a global or shared access and counters are asked for; otherwise as given.
@@ -240,19 +245,8 @@ signals:
     void devicesChanged();
 
 private:
-    enum class Op {
-        Hello,
-        DeviceInfo,
-        Measure,
-        Sweep,
-        KernelSource,
-        Cancel,
-        Shutdown,
-        MeasureKernel,
-        MeasureTransfers,
-        MeasureL2Persistence,
-        MeasureStreams
-    };
+    /// The ops and their properties (takes a device, needs a GPU, cancellable) are core's table.
+    using Op = protocol::ProbeOp;
     struct Job {
         int id = 0;
         Op op = Op::Measure;
@@ -288,7 +282,7 @@ private:
     void stopOnDiagnosis(const ProbeDiagnosis& diagnosis);
     /// Asks for device `index`'s facts ahead of the jobs not yet sent.
     void queueDeviceInfo(int index);
-    void takeDeviceInfo(const QJsonObject& result);
+    void takeDeviceInfo(const protocol::DeviceInfoAnswer& answer);
     QString commandText() const;
 
     QString m_program;

@@ -3,6 +3,7 @@
 #include "gpu/probemeasurement.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLocale>
 
 #include <cmath>
@@ -24,18 +25,6 @@ constexpr const char* kGridMoved = "warpscope__grid_moved_bandwidth_gbs";
 constexpr const char* kPeak = "warpscope__peak_bandwidth_gbs";
 constexpr const char* kCountersMeasured = "warpscope__counters_measured";
 
-std::optional<double> numberAt(const QJsonObject& object, const QString& key) {
-    const QJsonValue value = object.value(key);
-    if (!value.isDouble()) {
-        return std::nullopt;
-    }
-    return value.toDouble();
-}
-
-std::optional<double> medianAt(const QJsonObject& object, const QString& key) {
-    return numberAt(object.value(key).toObject(), QStringLiteral("median"));
-}
-
 std::optional<double> metricAt(const RecordedMeasurement& recorded, const char* name) {
     const auto it = recorded.metrics.find(name);
     if (it == recorded.metrics.end() || std::isnan(it->second)) {
@@ -53,33 +42,31 @@ void putOptional(std::map<std::string, double>& metrics, const char* name,
 
 } // namespace
 
-GpuInfo GpuInfo::fromJson(const QJsonObject& result) {
+std::string compactJsonText(const QJsonObject& object) {
+    return QJsonDocument(object).toJson(QJsonDocument::Compact).toStdString();
+}
+
+GpuInfo GpuInfo::fromDevice(const protocol::DeviceInfo& device) {
     GpuInfo info;
-    info.name = result.value(QStringLiteral("name")).toString();
-    info.computeCapability = result.value(QStringLiteral("computeCapability")).toString();
-    info.driverVersion = result.value(QStringLiteral("driverVersion")).toString();
-    info.smCount = result.value(QStringLiteral("smCount")).toInt();
-    info.theoreticalBandwidthGBs =
-        result.value(QStringLiteral("theoreticalBandwidthGBs")).toDouble();
-    info.measuredCopyBandwidthGBs =
-        result.value(QStringLiteral("measuredCopyBandwidthGBs")).toDouble();
-    info.countersAvailable = result.value(QStringLiteral("countersAvailable")).toBool();
-    info.countersUnavailableReason =
-        result.value(QStringLiteral("countersUnavailableReason")).toString();
-    info.index = result.value(QStringLiteral("index")).toInt();
-    info.uuid = result.value(QStringLiteral("uuid")).toString();
-    info.busId = result.value(QStringLiteral("busId")).toString();
-    info.link = result.value(QStringLiteral("link")).toString();
-    info.memoryBytes = result.value(QStringLiteral("globalMemoryBytes")).toInteger();
+    info.name = QString::fromStdString(device.name);
+    info.computeCapability = QString::fromStdString(device.computeCapability());
+    info.driverVersion = QString::fromStdString(device.driverVersion);
+    info.smCount = device.smCount;
+    info.theoreticalBandwidthGBs = device.theoreticalBandwidthGBs;
+    info.measuredCopyBandwidthGBs = device.measuredCopyBandwidthGBs;
+    info.countersAvailable = device.countersAvailable;
+    info.countersUnavailableReason = QString::fromStdString(device.countersUnavailableReason);
+    info.index = device.index;
+    info.uuid = QString::fromStdString(device.uuid);
+    info.busId = QString::fromStdString(device.busId);
+    info.link = QString::fromStdString(device.link);
+    info.memoryBytes = device.globalMemoryBytes;
     return info;
 }
 
-std::vector<GpuInfo> GpuInfo::listFromJson(const QJsonObject& result) {
-    std::vector<GpuInfo> devices;
-    for (const QJsonValue& value : result.value(QStringLiteral("devices")).toArray()) {
-        devices.push_back(fromJson(value.toObject()));
-    }
-    return devices;
+GpuInfo GpuInfo::fromJson(const QJsonObject& result) {
+    const auto answer = protocol::deviceInfoAnswerFromJsonText(compactJsonText(result));
+    return answer ? fromDevice(answer->device) : GpuInfo{};
 }
 
 QString GpuInfo::label() const {
@@ -95,30 +82,32 @@ QString GpuInfo::describe() const {
 
 ProbeMeasurement ProbeMeasurement::fromProbeResult(const QJsonObject& result, const GpuInfo& gpu,
                                                    const QDateTime& date) {
+    const auto measured = protocol::patternMeasurementFromJsonText(compactJsonText(result));
+    return fromMeasured(measured ? measured.value() : protocol::PatternMeasurement{}, gpu, date);
+}
+
+ProbeMeasurement ProbeMeasurement::fromMeasured(const protocol::PatternMeasurement& measured,
+                                                const GpuInfo& gpu, const QDateTime& date) {
     ProbeMeasurement m;
-    const QJsonObject counters = result.value(QStringLiteral("counters")).toObject();
-    for (auto it = counters.begin(); it != counters.end(); ++it) {
-        if (it.value().isDouble()) {
-            m.counters[it.key().toStdString()] = it.value().toDouble();
-        }
+    m.counters = measured.counters;
+    m.countersMeasured = measured.countersMeasured;
+    m.countersUnavailableReason = QString::fromStdString(measured.countersUnavailableReason);
+    if (measured.latencyColdCycles || measured.latencyWarmCycles) {
+        m.smClockKHz = measured.smClockKHz;
     }
-    m.countersMeasured = result.value(QStringLiteral("countersMeasured")).toBool();
-    m.countersUnavailableReason =
-        result.value(QStringLiteral("countersUnavailableReason")).toString();
-    if (result.contains(QStringLiteral("latency"))) {
-        const QJsonObject latency = result.value(QStringLiteral("latency")).toObject();
-        m.coldCycles = medianAt(latency, QStringLiteral("coldCycles"));
-        m.warmCycles = medianAt(latency, QStringLiteral("warmCycles"));
-        m.coldNs = numberAt(latency, QStringLiteral("coldNs"));
-        m.warmNs = numberAt(latency, QStringLiteral("warmNs"));
-        m.smClockKHz = numberAt(latency, QStringLiteral("smClockKHz"));
+    if (measured.latencyColdCycles) {
+        m.coldCycles = measured.latencyColdCycles->median;
+        m.coldNs = protocol::cyclesToNs(*m.coldCycles, measured.smClockKHz);
     }
-    if (result.contains(QStringLiteral("grid"))) {
-        const QJsonObject grid = result.value(QStringLiteral("grid")).toObject();
-        m.gridKernelMs = medianAt(grid, QStringLiteral("kernelMs"));
-        m.gridBytesRequested = numberAt(grid, QStringLiteral("bytesRequested"));
-        m.gridEffectiveBandwidthGBs = numberAt(grid, QStringLiteral("effectiveBandwidthGBs"));
-        m.gridMovedBandwidthGBs = numberAt(grid, QStringLiteral("movedBandwidthGBs"));
+    if (measured.latencyWarmCycles) {
+        m.warmCycles = measured.latencyWarmCycles->median;
+        m.warmNs = protocol::cyclesToNs(*m.warmCycles, measured.smClockKHz);
+    }
+    if (measured.gridKernelMs) {
+        m.gridKernelMs = measured.gridKernelMs->median;
+        m.gridBytesRequested = measured.gridBytesRequested;
+        m.gridEffectiveBandwidthGBs = measured.gridEffectiveBandwidthGBs;
+        m.gridMovedBandwidthGBs = measured.gridMovedBandwidthGBs;
     }
     m.gpuName = gpu.name;
     m.computeCapability = gpu.computeCapability;

@@ -9,6 +9,8 @@
 #include <warpscope/file_format.h>
 #include <warpscope/model.h>
 #include <warpscope/pattern.h>
+#include <warpscope/protocol/device_info.h>
+#include <warpscope/protocol/pattern_measurement.h>
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -42,14 +44,19 @@ struct GpuInfo {
     qint64 memoryBytes = 0;
     QString probeVersion;
 
+    /// The device as core's protocol reads it from the probe's answer.
+    static GpuInfo fromDevice(const protocol::DeviceInfo& device);
+    /// A device object (a recorded answer's "device"); empty when it cannot be read.
     static GpuInfo fromJson(const QJsonObject& result);
-    /// device_info's "devices": every device of the probe's machine (empty from older probes).
-    static std::vector<GpuInfo> listFromJson(const QJsonObject& result);
     /// "GPU 1 · NVIDIA H200": a column's name when two GPUs are compared.
     QString label() const;
     /// "NVIDIA H100 80GB HBM3 (compute capability 9.0)".
     QString describe() const;
 };
+
+/// An answer's text, for core's guarded readers of the probe's answers (warpscope/protocol/):
+/// the app reads them into core's types once, at the boundary.
+std::string compactJsonText(const QJsonObject& object);
 
 struct ProbeMeasurement {
     std::map<std::string, double> counters;
@@ -83,7 +90,11 @@ struct ProbeMeasurement {
     /// MeasurementCache instead of the GPU just now.
     bool fromCache = false;
 
-    /// A measure answer's `result` (docs/protocol.md, "The measurement object") on `gpu`.
+    /// A measure answer's `result` (docs/protocol.md, "The measurement object"), as core's
+    /// protocol reads it, on `gpu`.
+    static ProbeMeasurement fromMeasured(const protocol::PatternMeasurement& measured,
+                                         const GpuInfo& gpu, const QDateTime& date);
+    /// The same from the answer's JSON (a recorded answer); empty when it cannot be read.
     static ProbeMeasurement fromProbeResult(const QJsonObject& result, const GpuInfo& gpu,
                                             const QDateTime& date);
     RecordedMeasurement toRecorded() const;

@@ -1,0 +1,70 @@
+// The table of the probe protocol's operations (ops.h).
+#include "warpscope/protocol/ops.h"
+
+#include <array>
+#include <cassert>
+
+namespace warpscope::protocol {
+
+namespace {
+
+// name, needs a GPU, takes a device, cancellable, reports progress. kernel_source takes a device
+// (the kernel is generated for it) but needs no GPU: it is answered in model-only mode too.
+constexpr std::array<OpInfo, 12> kOps{{
+    {ProbeOp::Hello, "hello", false, false, false, false},
+    {ProbeOp::DeviceInfo, "device_info", true, true, false, false},
+    {ProbeOp::Measure, "measure", true, true, false, false},
+    {ProbeOp::Sweep, "sweep", true, true, true, true},
+    {ProbeOp::Cancel, "cancel", false, false, false, false},
+    {ProbeOp::KernelSource, "kernel_source", false, true, false, false},
+    {ProbeOp::Selfcheck, "selfcheck", true, false, true, true},
+    {ProbeOp::Shutdown, "shutdown", false, false, false, false},
+    {ProbeOp::MeasureKernel, "measure_kernel", true, true, true, true},
+    {ProbeOp::MeasureTransfers, "measure_transfers", true, true, true, true},
+    {ProbeOp::MeasureL2Persistence, "measure_l2_persistence", true, true, true, true},
+    {ProbeOp::MeasureStreams, "measure_streams", true, true, true, true},
+}};
+
+constexpr bool rowsInEnumOrder() {
+    for (std::size_t i = 0; i < kOps.size(); ++i) {
+        if (static_cast<std::size_t>(kOps[i].op) != i) {
+            return false;
+        }
+    }
+    return true;
+}
+static_assert(rowsInEnumOrder(), "kOps holds one row per ProbeOp, in the enum's order");
+
+} // namespace
+
+std::span<const OpInfo> probeOps() {
+    return kOps;
+}
+
+const OpInfo& opInfo(ProbeOp op) {
+    const auto index = static_cast<std::size_t>(op);
+    assert(index < kOps.size());
+    return kOps[index];
+}
+
+const OpInfo* findOp(std::string_view name) {
+    for (const OpInfo& row : kOps) {
+        if (row.name == name) {
+            return &row;
+        }
+    }
+    return nullptr;
+}
+
+std::string opNameList() {
+    std::string list;
+    for (std::size_t i = 0; i < kOps.size(); ++i) {
+        if (i > 0) {
+            list += i + 1 == kOps.size() ? " and " : ", ";
+        }
+        list += kOps[i].name;
+    }
+    return list;
+}
+
+} // namespace warpscope::protocol
