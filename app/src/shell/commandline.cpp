@@ -1,6 +1,7 @@
 // CommandLine: QCommandLineParser with warpscope's options and checks.
 #include "shell/commandline.h"
 
+#include "document/tracedocument.h"
 #include "lecture/lecturescript.h"
 #include "shell/exportcommand.h"
 
@@ -22,7 +23,8 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("session"),
-        QCoreApplication::translate("warpscope", "A .warpscope session to open."),
+        QCoreApplication::translate("warpscope",
+                                    "A .warpscope session, or a .wstrace trace, to open."),
         QStringLiteral("[session]"));
     const QCommandLineOption preset(
         QStringLiteral("preset"),
@@ -153,6 +155,10 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         return QCoreApplication::translate("warpscope", "Only one session file can be opened.");
     }
     out.sessionFile = positional.value(0);
+    if (!out.sessionFile.isEmpty() && isTraceFile(out.sessionFile)) {
+        out.traceFile = out.sessionFile;
+        out.sessionFile.clear();
+    }
     out.presetId = parser.value(preset);
     if (auto error = readFigureExportArguments(parser, out)) {
         return error;

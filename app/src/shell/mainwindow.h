@@ -22,6 +22,7 @@
 #include <string>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QScrollArea;
@@ -54,6 +55,9 @@ class PatternDocument;
 class PatternEditor;
 class RecentFiles;
 class SweepPlot;
+class TraceDocument;
+class TraceLoader;
+class TracePanel;
 class WarpView;
 
 struct MainWindowOptions {
@@ -160,6 +164,14 @@ public:
     /// Save to `path` atomically; on failure the message bar says why and it returns false.
     bool saveSession(const QString& path);
     QString currentFile() const { return m_currentFile; }
+    /// Open a trace (.wstrace) in the Trace dock (mainwindow_trace.cpp); its worst instruction's
+    /// first traced warp becomes the current pattern. A file that cannot be read is refused with
+    /// a message naming the byte offset or JSON pointer, nothing changes, and this returns
+    /// false. A trace with a large header is read on a worker thread (true: reading started).
+    bool openTrace(const QString& path);
+    TraceDocument* traceDocument() const { return m_trace; }
+    TracePanel* tracePanel() const { return m_tracePanel; }
+    QDockWidget* traceDock() const { return m_traceDock; }
     /// The session as it would be saved now.
     Session currentSession() const;
 
@@ -193,6 +205,8 @@ private:
     bool maybeDiscard();
     void newSession();
     void openWithDialog();
+    void createTrace();
+    void openTraceWithDialog();
     bool save();
     bool saveAsWithDialog();
     void stepPreset(int delta);
@@ -285,6 +299,10 @@ private:
     int m_l2PersistenceJob = 0;  // the running measure_l2_persistence job, 0 when none
     QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
     QString m_deckPath;
+    TraceDocument* m_trace = nullptr;
+    TraceLoader* m_traceLoader = nullptr;
+    TracePanel* m_tracePanel = nullptr;
+    QDockWidget* m_traceDock = nullptr;
 };
 
 /// --measure: run the window's current pattern on the GPU and wait (up to two minutes) for its
