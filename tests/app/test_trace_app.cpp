@@ -15,6 +15,7 @@
 #include <warpscope/trace_file.h>
 
 #include <QComboBox>
+#include <QDeadlineTimer>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -274,7 +275,7 @@ TEST_F(TraceWindowTest, HostileTraceFilesAreRefusedAndTheSessionIsKept) {
         const char* expected; // in the message
     };
     QByteArray lying = bytes;
-    lying[16] = '\x7f'; // a header length beyond the file
+    lying[23] = '\x7f'; // the header length's top byte: far beyond the file
     const std::vector<Case> cases = {
         {"truncated.wstrace", bytes.left(static_cast<qsizetype>(bytes.size() - 100)), "byte"},
         {"short.wstrace", bytes.left(10), "byte 0"},
@@ -303,6 +304,42 @@ TEST_F(TraceWindowTest, HostileTraceFilesAreRefusedAndTheSessionIsKept) {
     }
     EXPECT_FALSE(window->openTrace(dir.filePath(QStringLiteral("missing.wstrace"))));
     EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("missing.wstrace")));
+}
+
+TEST_F(TraceWindowTest, ATraceWithALargeHeaderIsReadOffTheGuiThread) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    TraceWriter writer("a header of over a megabyte");
+    TraceLaunch launch;
+    launch.kernel = "many_instructions";
+    writer.addLaunch(launch);
+    constexpr std::uint32_t kInstructions = 8000;
+    for (std::uint32_t i = 0; i < kInstructions; ++i) {
+        TraceInstruction instruction;
+        instruction.pcOffset = 16 * i;
+        instruction.sass = "LDG.E R2, desc[UR4][R2.64] // " + std::string(120, 'x');
+        writer.addInstruction(instruction);
+        TraceRecord record;
+        record.instruction = i;
+        record.activeMask = 1;
+        record.addresses[0] = 4 * i;
+        writer.addRecord(record);
+    }
+    const QString path = dir.filePath(QStringLiteral("large.wstrace"));
+    ASSERT_TRUE(writer.write(path.toStdString()).ok());
+    const NamedPattern before = document().current();
+
+    ASSERT_TRUE(window->openTrace(path)) << window->messageBar()->text().toStdString();
+    // Read on a worker: nothing has changed when openTrace returns.
+    EXPECT_FALSE(window->traceDocument()->hasTrace());
+    EXPECT_EQ(document().current(), before);
+    const QDeadlineTimer deadline(60000);
+    while (!window->traceDocument()->hasTrace() && !deadline.hasExpired()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    ASSERT_TRUE(window->traceDocument()->hasTrace());
+    EXPECT_EQ(window->tracePanel()->instructionModel()->rowCount(),
+              static_cast<int>(kInstructions));
 }
 
 TEST(TraceCommandLine, ATraceIsToldByItsSuffixOrItsMagic) {
@@ -335,6 +372,8 @@ TEST(TraceNames, KernelNamesAreShortenedForTitles) {
     EXPECT_EQ(shortKernelName("void at::native::elementwise_kernel<128, 2, F<(int)1>>(int, F)"),
               QStringLiteral("at::native::elementwise_kernel<…>"));
     EXPECT_EQ(shortKernelName("row_softmax"), QStringLiteral("row_softmax"));
+    EXPECT_EQ(shortKernelName("void at::native::(anonymous namespace)::copy<float>(float*)"),
+              QStringLiteral("at::native::(anonymous namespace)::copy<…>"));
 }
 
 } // namespace

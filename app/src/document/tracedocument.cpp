@@ -88,10 +88,20 @@ QString shortKernelName(const std::string& kernel) {
             shortName += c;
         }
     }
-    const auto lastSpace = shortName.rfind(' ');
-    if (lastSpace != std::string::npos && lastSpace + 1 < shortName.size()) {
-        shortName.erase(0, lastSpace + 1); // the return type ("void ")
+    // The return type ("void "): up to the last space outside parentheses, so that
+    // "(anonymous namespace)" stays whole.
+    std::size_t nameStart = 0;
+    int paren = 0;
+    for (std::size_t i = 0; i < shortName.size(); ++i) {
+        if (shortName[i] == '(') {
+            ++paren;
+        } else if (shortName[i] == ')' && paren > 0) {
+            --paren;
+        } else if (shortName[i] == ' ' && paren == 0 && i + 1 < shortName.size()) {
+            nameStart = i + 1;
+        }
     }
+    shortName.erase(0, nameStart);
     return QString::fromStdString(shortName.empty() ? kernel : shortName);
 }
 
@@ -257,7 +267,11 @@ TraceLoader::~TraceLoader() = default;
 int TraceLoader::load(const QString& path) {
     const int job = ++m_job;
     const auto headerBytes = statedHeaderBytes(path);
-    if (!headerBytes || *headerBytes <= kTraceHeaderReadAtOnceBytes) {
+    // At once: a small header, and one the reader refuses before reading it (longer than the
+    // limit or than the file), so such an error is in the message bar when load() returns.
+    if (!headerBytes || *headerBytes <= kTraceHeaderReadAtOnceBytes ||
+        *headerBytes > kMaxTraceHeaderBytes ||
+        *headerBytes > static_cast<std::uint64_t>(QFileInfo(path).size())) {
         deliver(job, path, TraceReader::open(path.toStdString()));
         return job;
     }

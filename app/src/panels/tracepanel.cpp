@@ -48,9 +48,9 @@ QString completeness(const TraceLaunch& launch) {
         return QObject::tr("complete");
     }
     if (launch.droppedRecords > 0) {
-        return QObject::tr(
-            "incomplete: %n record(s) dropped", "",
-            static_cast<int>(std::min<std::int64_t>(launch.droppedRecords, INT32_MAX)));
+        return launch.droppedRecords == 1
+                   ? QObject::tr("incomplete: 1 record dropped")
+                   : QObject::tr("incomplete: %1 records dropped").arg(launch.droppedRecords);
     }
     return QObject::tr("incomplete: the kernel or the program failed before every record was "
                        "copied out");
@@ -208,8 +208,7 @@ void TracePanel::fillInstructions() {
                 row[PerRequest] = cell(QString::number(summary.ratio, 'f', 2), summary.ratio);
                 QString counted = QString::fromStdString(summary.ratioName);
                 if (summary.warpsRefused > 0) {
-                    counted +=
-                        tr(" (%n warp(s) refused)", "", static_cast<int>(summary.warpsRefused));
+                    counted += tr(" (%1 of the warps refused)").arg(summary.warpsRefused);
                 }
                 row[Counter] = cell(counted, counted);
                 row[PerRequest]->setToolTip(tr("%1 %2, %3 %4 over %5 traced warps")
