@@ -367,6 +367,30 @@ TEST(TraceCommandLine, ATraceIsToldByItsSuffixOrItsMagic) {
     EXPECT_FALSE(session.sessionFile.isEmpty());
 }
 
+TEST(TraceCommandLine, TracePcIsHexOrDecimal) {
+    CommandLine hex;
+    ASSERT_FALSE(CommandLine::parse({QStringLiteral("warpscope"), QStringLiteral("--trace-pc"),
+                                     QStringLiteral("0x2a0"), tracePath("triton_softmax.wstrace")},
+                                    hex)
+                     .has_value());
+    EXPECT_EQ(hex.tracePc, 672);
+    CommandLine bad;
+    const auto error = CommandLine::parse(
+        {QStringLiteral("warpscope"), QStringLiteral("--trace-pc"), QStringLiteral("0xzz")}, bad);
+    ASSERT_TRUE(error.has_value());
+    EXPECT_TRUE(error->contains(QStringLiteral("0xzz"))) << error->toStdString();
+}
+
+TEST_F(TraceWindowTest, AnInstructionIsChosenByItsPc) {
+    ASSERT_TRUE(window->openTrace(tracePath("triton_softmax.wstrace")));
+    ASSERT_TRUE(window->showTracedInstruction(560)); // @!P2 LDS R12, [R4]
+    EXPECT_EQ(window->tracePanel()->currentInstruction(), 2u);
+    EXPECT_EQ(document().pattern().kind.space, MemorySpace::Shared);
+    EXPECT_FALSE(window->showTracedInstruction(4));
+    EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("0x230")))
+        << window->messageBar()->text().toStdString();
+}
+
 TEST(TraceNames, KernelNamesAreShortenedForTitles) {
     EXPECT_EQ(shortKernelName("coalesced(float const*, float*, int)"), QStringLiteral("coalesced"));
     EXPECT_EQ(shortKernelName("void at::native::elementwise_kernel<128, 2, F<(int)1>>(int, F)"),

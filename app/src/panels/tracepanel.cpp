@@ -97,6 +97,8 @@ TracePanel::TracePanel(TraceDocument* trace, PatternDocument* document, QWidget*
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setSortingEnabled(true);
+    // Room for several instructions even where the dock starts small.
+    m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 7);
     layout->addWidget(m_table, 1);
 
     auto* warpRow = new QHBoxLayout;

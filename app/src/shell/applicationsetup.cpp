@@ -144,7 +144,9 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
         window.markStartupState();
     }
     if (!options.traceFile.isEmpty()) {
-        if (!window.openTrace(options.traceFile) && !options.screenshotPath.isEmpty()) {
+        if ((!window.openTrace(options.traceFile) ||
+             (options.tracePc && !window.showTracedInstruction(*options.tracePc))) &&
+            !options.screenshotPath.isEmpty()) {
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
             return 1;
         }

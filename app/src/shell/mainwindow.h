@@ -169,6 +169,9 @@ public:
     /// a message naming the byte offset or JSON pointer, nothing changes, and this returns
     /// false. A trace with a large header is read on a worker thread (true: reading started).
     bool openTrace(const QString& path);
+    /// Show the instruction at `pc` of the trace's first launch (--trace-pc); false, with the
+    /// PCs there are in the message bar, when there is none.
+    bool showTracedInstruction(qint64 pc);
     TraceDocument* traceDocument() const { return m_trace; }
     TracePanel* tracePanel() const { return m_tracePanel; }
     QDockWidget* traceDock() const { return m_traceDock; }

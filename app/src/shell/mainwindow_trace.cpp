@@ -57,6 +57,29 @@ bool MainWindow::openTrace(const QString& path) {
     return !failed;
 }
 
+bool MainWindow::showTracedInstruction(qint64 pc) {
+    const TraceHeader& header = m_trace->header();
+    QStringList pcs;
+    for (std::size_t i = 0; i < header.instructions.size(); ++i) {
+        const TraceInstruction& instruction = header.instructions[i];
+        if (instruction.launch != 0) {
+            continue;
+        }
+        if (instruction.pcOffset == pc) {
+            m_tracePanel->selectLaunch(0);
+            return m_tracePanel->selectInstruction(i);
+        }
+        pcs << QStringLiteral("0x%1").arg(static_cast<qulonglong>(instruction.pcOffset), 0, 16);
+    }
+    m_messageBar->showMessage(
+        MessageBar::Level::Error,
+        tr("The trace has no instruction at PC 0x%1 in its first launch "
+           "(its PCs: %2).")
+            .arg(static_cast<qulonglong>(pc), 0, 16)
+            .arg(pcs.isEmpty() ? tr("none") : pcs.join(QStringLiteral(", "))));
+    return false;
+}
+
 void MainWindow::openTraceWithDialog() {
     const QString filter =
         QCoreApplication::translate("warpscope", "warpscope traces (*.%1);;All files (*)")
