@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of traced programs for docs/guide/tracing.md: the app opens a trace recorded on an
-# H200 (tests/data/traces) and shows its worst instruction's first traced warp, with the Trace
+# H200 (tests/data/traces) and shows its worst instruction's first traced warp (or the one
+# --trace-pc names), with the Trace
 # dock listing the launch's memory instructions. Two traces: PyTorch's x.t().contiguous()
 # (torch_transpose.wstrace) and Triton's row softmax (triton_softmax.wstrace).
 # The app runs under xvfb-run, or directly when QT_QPA_PLATFORM=offscreen is set.
@@ -23,10 +24,11 @@ mkdir -p "$out"
 
 # Each picture on its own: one that fails is said and the others are still made.
 status=0
-shoot() { # trace view picture
-    local file="$out/$3"
-    if "${run[@]}" "$app" --no-settings --view "$2" --size 1920x1080 \
-        --screenshot "$file" "$root/tests/data/traces/$1"; then
+shoot() { # trace view picture [app options]
+    local trace="$1" view="$2" file="$out/$3"
+    shift 3
+    if "${run[@]}" "$app" --no-settings --view "$view" --size 1920x1080 "$@" \
+        --screenshot "$file" "$root/tests/data/traces/$trace"; then
         echo "trace-screenshots: $file ($(stat -c %s "$file") bytes)"
     else
         echo "trace-screenshots: $file FAILED" >&2
@@ -34,5 +36,7 @@ shoot() { # trace view picture
     fi
 }
 shoot torch_transpose.wstrace warp trace-torch-transpose.png
-shoot triton_softmax.wstrace warp trace-triton-softmax.png
+# The softmax's worst per request is its row load; the picture shows a shared reduction step
+# (@!P2 LDS R12, [R4] at PC 0x230) in the bank view instead.
+shoot triton_softmax.wstrace bank trace-triton-softmax.png --trace-pc 0x230
 exit "$status"
