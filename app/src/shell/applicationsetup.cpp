@@ -150,6 +150,17 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
         }
         window.markStartupState();
     }
+    if (!options.traceFile.isEmpty()) {
+        if ((!window.openTrace(options.traceFile) ||
+             (options.tracePc && !window.showTracedInstruction(*options.tracePc))) &&
+            !options.screenshotPath.isEmpty()) {
+            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+            return 1;
+        }
+        if (!fromSession) {
+            window.markStartupState(); // the traced warp shown is where the session starts
+        }
+    }
     if (auto view = MainWindow::viewFromName(options.view)) {
         window.showView(*view);
     } else if (options.view == QLatin1String("grid") || options.view == QLatin1String("notes")) {

@@ -1,6 +1,7 @@
 // CommandLine: QCommandLineParser with warpscope's options and checks.
 #include "shell/commandline.h"
 
+#include "document/tracedocument.h"
 #include "lecture/lecturescript.h"
 #include "shell/exportcommand.h"
 
@@ -22,7 +23,8 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("session"),
-        QCoreApplication::translate("warpscope", "A .warpscope session to open."),
+        QCoreApplication::translate("warpscope",
+                                    "A .warpscope session, or a .wstrace trace, to open."),
         QStringLiteral("[session]"));
     const QCommandLineOption preset(
         QStringLiteral("preset"),
@@ -144,6 +146,13 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
                                     "The stream count the Streams tab draws (1 to 8; default 4)."),
         QStringLiteral("N"));
     parser.addOptions({streamsResults, streamCount, l2PersistenceResults});
+    const QCommandLineOption tracePc(
+        QStringLiteral("trace-pc"),
+        QCoreApplication::translate("warpscope",
+                                    "With a trace: show the instruction at PC (hex 0x2a0 or "
+                                    "decimal) of its first launch instead of the worst one."),
+        QStringLiteral("PC"));
+    parser.addOption(tracePc);
     const QList<QCommandLineOption> exportOptions = figureExportOptions();
     parser.addOptions(exportOptions);
     if (!parser.parse(arguments)) {
@@ -160,6 +169,21 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         return QCoreApplication::translate("warpscope", "Only one session file can be opened.");
     }
     out.sessionFile = positional.value(0);
+    if (parser.isSet(tracePc)) {
+        bool ok = false;
+        const QString text = parser.value(tracePc);
+        out.tracePc = text.startsWith(QLatin1String("0x")) ? text.mid(2).toLongLong(&ok, 16)
+                                                           : text.toLongLong(&ok, 10);
+        if (!ok || *out.tracePc < 0) {
+            return QCoreApplication::translate(
+                       "warpscope", "--trace-pc: \"%1\" is not a PC; write it as 0x2a0 or 672.")
+                .arg(text);
+        }
+    }
+    if (!out.sessionFile.isEmpty() && isTraceFile(out.sessionFile)) {
+        out.traceFile = out.sessionFile;
+        out.sessionFile.clear();
+    }
     out.presetId = parser.value(preset);
     if (auto error = readFigureExportArguments(parser, out)) {
         return error;

@@ -15,6 +15,11 @@ namespace warpscope::app {
 
 struct CommandLine {
     QString sessionFile;
+    /// The positional file when it is a trace (.wstrace, or the trace magic): opened in the
+    /// Trace dock instead of as a session.
+    QString traceFile;
+    /// --trace-pc: the traced instruction to show (its PC in its function), else the worst one.
+    std::optional<qint64> tracePc;
     QString presetId;
     QString view;  // warp, bank, block, sweep; empty: the remembered one
     QString theme; // light, dark; empty: the remembered one

@@ -68,6 +68,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     }
     createCentralArea();
     createDocks();
+    createTrace();
     createMenus(); // every action lives in a menu; m_shortcutActions lists those with keys
 
     m_gpuStatus = new QLabel(gpuStatusText(), this);

@@ -56,6 +56,9 @@ class PatternDocument;
 class PatternEditor;
 class RecentFiles;
 class SweepPlot;
+class TraceDocument;
+class TraceLoader;
+class TracePanel;
 class WarpView;
 
 struct MainWindowOptions {
@@ -167,6 +170,17 @@ public:
     /// Save to `path` atomically; on failure the message bar says why and it returns false.
     bool saveSession(const QString& path);
     QString currentFile() const { return m_currentFile; }
+    /// Open a trace (.wstrace) in the Trace dock (mainwindow_trace.cpp); its worst instruction's
+    /// first traced warp becomes the current pattern. A file that cannot be read is refused with
+    /// a message naming the byte offset or JSON pointer, nothing changes, and this returns
+    /// false. A trace with a large header is read on a worker thread (true: reading started).
+    bool openTrace(const QString& path);
+    /// Show the instruction at `pc` of the trace's first launch (--trace-pc); false, with the
+    /// PCs there are in the message bar, when there is none.
+    bool showTracedInstruction(qint64 pc);
+    TraceDocument* traceDocument() const { return m_trace; }
+    TracePanel* tracePanel() const { return m_tracePanel; }
+    QDockWidget* traceDock() const { return m_traceDock; }
     /// The session as it would be saved now.
     Session currentSession() const;
 
@@ -210,6 +224,8 @@ private:
     bool maybeDiscard();
     void newSession();
     void openWithDialog();
+    void createTrace();
+    void openTraceWithDialog();
     bool save();
     bool saveAsWithDialog();
     void stepPreset(int delta);
@@ -318,6 +334,10 @@ private:
     bool m_fitDocksWhenShown = true;
     /// What updateGpuAvailability() disabled, with the tooltip each had.
     QList<QPair<QPointer<QObject>, QString>> m_disabledForNoGpu;
+    TraceDocument* m_trace = nullptr;
+    TraceLoader* m_traceLoader = nullptr;
+    TracePanel* m_tracePanel = nullptr;
+    QDockWidget* m_traceDock = nullptr;
 };
 
 /// --measure: run the window's current pattern on the GPU and wait (up to two minutes) for its

@@ -55,6 +55,8 @@ void MainWindow::createMenus() {
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, [this] { m_recent->populate(m_recentMenu); });
     m_recent->populate(m_recentMenu);
+    add(file, tr("Open &Trace…"), QKeySequence(tr("Ctrl+Shift+O")),
+        [this] { openTraceWithDialog(); });
     add(file, tr("Open &Deck for Lecture Mode…"), QKeySequence(), [this] { openDeckWithDialog(); });
     add(file, tr("Open &Measurements…"), QKeySequence(), [this] {
         openMeasurementsWithDialog();
