@@ -34,13 +34,12 @@ inline std::optional<ProbeError> check(cudaError_t status, const std::string& wh
     }
     (void)cudaGetLastError();
     if (status == cudaErrorMemoryAllocation) {
-        return ProbeError{ProbeErrorCode::OutOfMemory,
-                          "could not allocate " + what + " (" + cudaGetErrorString(status) + ")",
-                          false};
+        return ProbeError::outOfMemory("could not allocate " + what + " (" +
+                                       cudaGetErrorString(status) + ")");
     }
-    const bool fatal = isSticky(status);
-    return ProbeError{fatal ? ProbeErrorCode::KernelFault : ProbeErrorCode::Internal,
-                      what + ": " + cudaGetErrorString(status), fatal};
+    std::string message = what + ": " + cudaGetErrorString(status);
+    return isSticky(status) ? ProbeError::kernelFault(std::move(message))
+                            : ProbeError::internal(std::move(message));
 }
 
 #define WS_TRY(call, what)                                                                         \

@@ -158,7 +158,7 @@ CounterSession::open(const std::vector<std::string>& metrics) {
     std::string why;
     const CuptiApi* api = loadCupti(why);
     if (!api) {
-        return ProbeError{ProbeErrorCode::CountersUnavailable, why, false};
+        return ProbeError::countersUnavailable(why);
     }
     std::unique_ptr<CounterSession> session(new CounterSession);
     session->m_impl = std::make_unique<Impl>();
@@ -171,7 +171,7 @@ CounterSession::open(const std::vector<std::string>& metrics) {
 
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
-        return ProbeError{ProbeErrorCode::Internal, "no CUDA context for the counters", false};
+        return ProbeError::internal("no CUDA context for the counters");
     }
     CUcontext context = nullptr;
     // The runtime made the device's primary context current; CUPTI needs it as a CUcontext. The
@@ -182,8 +182,7 @@ CounterSession::open(const std::vector<std::string>& metrics) {
     if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault,
                                          &query) != cudaSuccess ||
         !entry || reinterpret_cast<CtxGetCurrent>(entry)(&context) != CUDA_SUCCESS || !context) {
-        return ProbeError{ProbeErrorCode::Internal, "cannot get the CUDA context for the counters",
-                          false};
+        return ProbeError::internal("cannot get the CUDA context for the counters");
     }
 
     step.emplace("counters open: profiler initialise");
@@ -371,10 +370,8 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
         return std::vector<std::map<std::string, double>>{};
     }
     if (count > kMaxRangesPerBatch) {
-        return ProbeError{ProbeErrorCode::Internal,
-                          "at most " + std::to_string(kMaxRangesPerBatch) +
-                              " kernels can be measured in one batch",
-                          false};
+        return ProbeError::internal("at most " + std::to_string(kMaxRangesPerBatch) +
+                                    " kernels can be measured in one batch");
     }
     // What prepare() set up is used now, and only now.
     const bool startedAhead = impl.started;
@@ -445,14 +442,12 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
         // The caller's work ends before the next pass begins, so no range ever sees it.
         const cudaError_t overlapped = overlap ? cudaDeviceSynchronize() : cudaSuccess;
         if (sync != cudaSuccess || overlapped != cudaSuccess) {
-            return ProbeError{ProbeErrorCode::KernelFault,
-                              std::string("a measured kernel failed: ") +
-                                  cudaGetErrorString(sync != cudaSuccess ? sync : overlapped),
-                              true};
+            return ProbeError::kernelFault(
+                std::string("a measured kernel failed: ") +
+                cudaGetErrorString(sync != cudaSuccess ? sync : overlapped));
         }
         if (!launched) {
-            return ProbeError{ProbeErrorCode::Internal,
-                              "a kernel of the batch could not be launched", false};
+            return ProbeError::internal("a kernel of the batch could not be launched");
         }
         if (rangeResult != CUPTI_SUCCESS) {
             return cuptiError(api, rangeResult, "cuptiRangeProfilerPushRange/PopRange");
@@ -477,10 +472,9 @@ CounterSession::measure(int count, const std::function<bool(int)>& launch,
         return cuptiError(api, r, "cuptiRangeProfilerGetCounterDataInfo");
     }
     if (info.numTotalRanges != static_cast<std::size_t>(count)) {
-        return ProbeError{ProbeErrorCode::CountersUnavailable,
-                          "the profiler recorded " + std::to_string(info.numTotalRanges) +
-                              " ranges for " + std::to_string(count) + " kernels",
-                          false};
+        return ProbeError::countersUnavailable("the profiler recorded " +
+                                               std::to_string(info.numTotalRanges) +
+                                               " ranges for " + std::to_string(count) + " kernels");
     }
     std::vector<std::map<std::string, double>> results(static_cast<std::size_t>(count));
     std::vector<double> values(impl.metricPointers.size());

@@ -171,7 +171,7 @@ ProbeResult<CompiledKernel> compile(const GridKernel& kernel,
     std::string why;
     const NvrtcApi* nvrtc = loadNvrtc(why);
     if (!nvrtc) {
-        return ProbeError{ProbeErrorCode::CompileError, why, false};
+        return ProbeError::compileError(why);
     }
     int device = 0;
     cudaDeviceProp prop{};
@@ -182,7 +182,7 @@ ProbeResult<CompiledKernel> compile(const GridKernel& kernel,
     nvrtcProgram program = nullptr;
     if (nvrtc->createProgram(&program, kernel.source.c_str(), "warpscope_grid.cu", 0, nullptr,
                              nullptr) != NVRTC_SUCCESS) {
-        return ProbeError{ProbeErrorCode::CompileError, "NVRTC could not create a program", false};
+        return ProbeError::compileError("NVRTC could not create a program");
     }
     const char* options[] = {arch.c_str(), "--std=c++17", "-default-device"};
     const nvrtcResult compiled = nvrtc->compileProgram(program, 3, options);
@@ -194,10 +194,8 @@ ProbeResult<CompiledKernel> compile(const GridKernel& kernel,
     }
     if (compiled != NVRTC_SUCCESS) {
         nvrtc->destroyProgram(&program);
-        return ProbeError{ProbeErrorCode::CompileError,
-                          std::string("NVRTC could not compile the grid kernel: ") +
-                              nvrtc->getErrorString(compiled) + "\n" + log,
-                          false};
+        return ProbeError::compileError(std::string("NVRTC could not compile the grid kernel: ") +
+                                        nvrtc->getErrorString(compiled) + "\n" + log);
     }
     std::size_t cubinSize = 0;
     nvrtc->getCubinSize(program, &cubinSize);
@@ -220,10 +218,9 @@ ProbeResult<CompiledKernel> compile(const GridKernel& kernel,
         status = cudaLibraryGetKernel(&loaded.kernel, loaded.library, kernel.entryPoint.c_str());
     }
     if (status != cudaSuccess) {
-        return ProbeError{ProbeErrorCode::CompileError,
-                          std::string("the compiled grid kernel could not be loaded: ") +
-                              cudaGetErrorString(status),
-                          false};
+        return ProbeError::compileError(
+            std::string("the compiled grid kernel could not be loaded: ") +
+            cudaGetErrorString(status));
     }
     std::lock_guard lock(cacheMutex);
     kernelCache[kernel.cacheKey] = loaded;
@@ -245,10 +242,9 @@ ProbeResult<cudaKernel_t> compileGeneratedKernel(const std::string& source,
 
 ProbeResult<GridKernel> generateGridKernel(const Pattern& pattern) {
     if (!pattern.source) {
-        return ProbeError{ProbeErrorCode::BadRequest,
-                          "a grid measurement needs a pattern written as an expression (explicit "
-                          "lane addresses describe one warp only)",
-                          false};
+        return ProbeError::badRequest(
+            "a grid measurement needs a pattern written as an expression (explicit "
+            "lane addresses describe one warp only)");
     }
     const PatternSource& source = *pattern.source;
     std::vector<std::string> names;
@@ -259,15 +255,14 @@ ProbeResult<GridKernel> generateGridKernel(const Pattern& pattern) {
     auto active = Expression::parse(source.activeExpression, names);
     if (!address || !active) {
         const Error& error = !address ? address.error() : active.error();
-        return ProbeError{ProbeErrorCode::BadRequest, error.describe(), false};
+        return ProbeError::badRequest(error.describe());
     }
     auto rename = [](std::string_view name) { return cName(name); };
     const AccessKind& kind = pattern.kind;
     if (kind.space != MemorySpace::Global) {
-        return ProbeError{ProbeErrorCode::BadRequest,
-                          "grid kernels measure global memory; shared-memory patterns are measured "
-                          "as a single warp",
-                          false};
+        return ProbeError::badRequest(
+            "grid kernels measure global memory; shared-memory patterns are measured "
+            "as a single warp");
     }
     GridKernel kernel;
     kernel.entryPoint = "warpscope_grid";
@@ -333,15 +328,12 @@ ProbeError gridLaunchError(cudaError_t status, const Dim3& grid, const Dim3& blo
     case cudaErrorInvalidConfiguration:
     case cudaErrorInvalidValue:
     case cudaErrorLaunchOutOfResources:
-        return ProbeError{ProbeErrorCode::PatternRefused,
-                          "the GPU refused to launch a grid of " + dims(grid) + " blocks of " +
-                              dims(block) + " threads (" + cudaGetErrorString(status) +
-                              "); nothing ran",
-                          false};
+        return ProbeError::patternRefused("the GPU refused to launch a grid of " + dims(grid) +
+                                          " blocks of " + dims(block) + " threads (" +
+                                          cudaGetErrorString(status) + "); nothing ran");
     default:
-        return ProbeError{ProbeErrorCode::KernelFault,
-                          std::string("the grid kernel failed: ") + cudaGetErrorString(status),
-                          true};
+        return ProbeError::kernelFault(std::string("the grid kernel failed: ") +
+                                       cudaGetErrorString(status));
     }
 }
 
@@ -366,27 +358,24 @@ ProbeResult<GridTiming> runGridKernel(const Pattern& pattern, const WarpAccess& 
     for (std::size_t i = 0; i < 3; ++i) {
         const char* axis = i == 0 ? "x" : (i == 1 ? "y" : "z");
         if (blockAxes[i] < 1 || blockAxes[i] > kMaxBlockDim[i]) {
-            return ProbeError{ProbeErrorCode::PatternRefused,
-                              std::string("bdim.") + axis + " must be between 1 and " +
-                                  std::to_string(kMaxBlockDim[i]) + ", not " +
-                                  std::to_string(blockAxes[i]) + "; nothing was launched",
-                              false};
+            return ProbeError::patternRefused(
+                std::string("bdim.") + axis + " must be between 1 and " +
+                std::to_string(kMaxBlockDim[i]) + ", not " + std::to_string(blockAxes[i]) +
+                "; nothing was launched");
         }
         if (gridAxes[i] < 1 || gridAxes[i] > kMaxGridDim[i]) {
-            return ProbeError{ProbeErrorCode::PatternRefused,
-                              std::string("gdim.") + axis + " must be between 1 and " +
-                                  std::to_string(kMaxGridDim[i]) + ", not " +
-                                  std::to_string(gridAxes[i]) + "; nothing was launched",
-                              false};
+            return ProbeError::patternRefused(
+                std::string("gdim.") + axis + " must be between 1 and " +
+                std::to_string(kMaxGridDim[i]) + ", not " + std::to_string(gridAxes[i]) +
+                "; nothing was launched");
         }
     }
     if (blockThreads > kMaxThreadsPerBlock || blocks <= 0 ||
         blocks > kMaxGridThreads / blockThreads) {
-        return ProbeError{ProbeErrorCode::PatternRefused,
-                          "the grid has " + std::to_string(blocks) + " blocks of " +
-                              std::to_string(blockThreads) + " threads; at most " +
-                              std::to_string(kMaxGridThreads) + " threads can be checked",
-                          false};
+        return ProbeError::patternRefused("the grid has " + std::to_string(blocks) + " blocks of " +
+                                          std::to_string(blockThreads) + " threads; at most " +
+                                          std::to_string(kMaxGridThreads) +
+                                          " threads can be checked");
     }
 
     // Check every thread on the host: the same interpreter that drew the pattern.
@@ -399,8 +388,7 @@ ProbeResult<GridTiming> runGridKernel(const Pattern& pattern, const WarpAccess& 
     auto address = Expression::parse(source.addressExpression, names);
     auto active = Expression::parse(source.activeExpression, names);
     if (!address || !active) {
-        return ProbeError{ProbeErrorCode::BadRequest, "the pattern's expressions do not parse",
-                          false};
+        return ProbeError::badRequest("the pattern's expressions do not parse");
     }
     GridTiming timing;
     const int width = pattern.kind.widthBytes;
@@ -427,9 +415,8 @@ ProbeResult<GridTiming> runGridKernel(const Pattern& pattern, const WarpAccess& 
                 env.gid = block * blockThreads + linear;
                 auto on = active->evaluate(env, values);
                 if (!on) {
-                    return ProbeError{
-                        ProbeErrorCode::PatternRefused,
-                        "thread " + std::to_string(env.gid) + ": " + on.error().describe(), false};
+                    return ProbeError::patternRefused("thread " + std::to_string(env.gid) + ": " +
+                                                      on.error().describe());
                 }
                 if (on.value() == 0) {
                     continue;
@@ -438,16 +425,14 @@ ProbeResult<GridTiming> runGridKernel(const Pattern& pattern, const WarpAccess& 
                 if (!at || at.value() < 0 || at.value() % width != 0 ||
                     static_cast<std::uint64_t>(at.value()) + static_cast<std::uint64_t>(width) >
                         arenaBytes) {
-                    return ProbeError{ProbeErrorCode::PatternRefused,
-                                      "thread " + std::to_string(env.gid) + " (block " +
-                                          std::to_string(block) + ", lane " + std::to_string(lane) +
-                                          ") " +
-                                          (at ? "would access byte " + std::to_string(at.value()) +
-                                                    ", outside the " + std::to_string(arenaBytes) +
-                                                    "-byte arena or not aligned to its element"
-                                              : at.error().describe()) +
-                                          "; nothing was launched",
-                                      false};
+                    return ProbeError::patternRefused(
+                        "thread " + std::to_string(env.gid) + " (block " + std::to_string(block) +
+                        ", lane " + std::to_string(lane) + ") " +
+                        (at ? "would access byte " + std::to_string(at.value()) + ", outside the " +
+                                  std::to_string(arenaBytes) +
+                                  "-byte arena or not aligned to its element"
+                            : at.error().describe()) +
+                        "; nothing was launched");
                 }
                 warp.addresses[static_cast<std::size_t>(lane)] = at.value();
                 timing.bytesRequested += width;
@@ -495,9 +480,8 @@ ProbeResult<GridTiming> runGridKernel(const Pattern& pattern, const WarpAccess& 
         if (status != cudaSuccess) {
             cudaEventDestroy(start);
             cudaEventDestroy(stop);
-            return ProbeError{ProbeErrorCode::KernelFault,
-                              std::string("the grid kernel failed: ") + cudaGetErrorString(status),
-                              true};
+            return ProbeError::kernelFault(std::string("the grid kernel failed: ") +
+                                           cudaGetErrorString(status));
         }
         float ms = 0.0f;
         cudaEventElapsedTime(&ms, start, stop);

@@ -137,10 +137,8 @@ runL2PersistenceOnDevice(const L2PersistencePlan& plan, const L2PersistenceDevic
         };
         for (std::size_t r = 0; r < ratios.size(); ++r) {
             if (cancelled && cancelled()) {
-                return ProbeError{ProbeErrorCode::Cancelled,
-                                  "cancelled after " + std::to_string(done) + " of " +
-                                      std::to_string(total) + " points",
-                                  false};
+                return ProbeError::cancelled("cancelled after " + std::to_string(done) + " of " +
+                                             std::to_string(total) + " points");
             }
             const bool window = r > 0;
             const double hitRatio = ratios[r].value;

@@ -209,12 +209,10 @@ public:
             for (std::int64_t i : {chunk.first, chunk.first + chunk.count - 1}) {
                 const float expected = stagedWorkOnHost(inputValue(i), work);
                 if (out[i] != expected) {
-                    return ProbeError{ProbeErrorCode::Internal,
-                                      "the staged kernel over " + std::to_string(n) +
-                                          " streams left " + std::to_string(out[i]) +
-                                          " at element " + std::to_string(i) + " where " +
-                                          std::to_string(expected) + " was expected",
-                                      false};
+                    return ProbeError::internal("the staged kernel over " + std::to_string(n) +
+                                                " streams left " + std::to_string(out[i]) +
+                                                " at element " + std::to_string(i) + " where " +
+                                                std::to_string(expected) + " was expected");
                 }
             }
         }
@@ -341,21 +339,16 @@ ProbeResult<StreamsMeasurement> runStreamsOnDevice(const StreamsOptions& options
     WS_TRY(cudaMemGetInfo(&freeBytes, &totalBytes), "asking for free device memory");
     const std::int64_t hostAvailable = hostAvailableMemoryBytes();
     if (2 * options.bytes > static_cast<std::int64_t>(freeBytes / 10 * 9)) {
-        return ProbeError{ProbeErrorCode::OutOfMemory,
-                          "refused before anything ran: two arrays of " +
-                              formatBytes(options.bytes) + " need " +
-                              formatBytes(2 * options.bytes) + " of device memory and the device " +
-                              "has " + formatBytes(static_cast<std::int64_t>(freeBytes)) +
-                              " free (90 % of it may be used)",
-                          false};
+        return ProbeError::outOfMemory(
+            "refused before anything ran: two arrays of " + formatBytes(options.bytes) + " need " +
+            formatBytes(2 * options.bytes) + " of device memory and the device " + "has " +
+            formatBytes(static_cast<std::int64_t>(freeBytes)) + " free (90 % of it may be used)");
     }
     if (hostAvailable > 0 && 2 * options.bytes > hostAvailable / 2) {
-        return ProbeError{ProbeErrorCode::OutOfMemory,
-                          "refused before anything ran: two pinned arrays of " +
-                              formatBytes(options.bytes) + " need " +
-                              formatBytes(2 * options.bytes) + " of host memory and the host has " +
-                              formatBytes(hostAvailable) + " available (half of it may be used)",
-                          false};
+        return ProbeError::outOfMemory(
+            "refused before anything ran: two pinned arrays of " + formatBytes(options.bytes) +
+            " need " + formatBytes(2 * options.bytes) + " of host memory and the host has " +
+            formatBytes(hostAvailable) + " available (half of it may be used)");
     }
 
     const std::vector<int> counts = streamsCounts(options);
@@ -414,10 +407,8 @@ ProbeResult<StreamsMeasurement> runStreamsOnDevice(const StreamsOptions& options
     const int total = static_cast<int>(counts.size());
     for (int c = 0; c < total; ++c) {
         if (cancelled && cancelled()) {
-            return ProbeError{ProbeErrorCode::Cancelled,
-                              "cancelled after " + std::to_string(c) + " of " +
-                                  std::to_string(total) + " stream counts",
-                              false};
+            return ProbeError::cancelled("cancelled after " + std::to_string(c) + " of " +
+                                         std::to_string(total) + " stream counts");
         }
         const int n = counts[static_cast<std::size_t>(c)];
         std::vector<double> totals;

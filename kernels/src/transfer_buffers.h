@@ -56,9 +56,8 @@ struct HostPageable {
             void* p =
                 mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (p == MAP_FAILED) {
-                return ProbeError{
-                    ProbeErrorCode::OutOfMemory,
-                    "could not allocate " + formatBytes(bytes) + " of pageable host memory", false};
+                return ProbeError::outOfMemory("could not allocate " + formatBytes(bytes) +
+                                               " of pageable host memory");
             }
 #ifdef MADV_HUGEPAGE
             madvise(p, mapped, MADV_HUGEPAGE); // advice only: without THP, 4 KiB pages

@@ -112,7 +112,7 @@ public:
         case TransferMode::ManagedPrefetch:
             return managed(mode == TransferMode::ManagedPrefetch);
         }
-        return ProbeError{ProbeErrorCode::Internal, "unknown transfer mode", false};
+        return ProbeError::internal("unknown transfer mode");
     }
 
 private:
@@ -275,10 +275,8 @@ private:
         WS_TRY(cudaMemcpy(&first, c, 4, cudaMemcpyDefault), "reading sumArrays' result");
         WS_TRY(cudaMemcpy(&last, c + (m_n - 1), 4, cudaMemcpyDefault), "reading sumArrays' result");
         if (first != 3.0f || last != 3.0f) {
-            return ProbeError{ProbeErrorCode::Internal,
-                              "sumArrays computed " + std::to_string(first) + " and " +
-                                  std::to_string(last) + " where 1 + 2 = 3 was expected",
-                              false};
+            return ProbeError::internal("sumArrays computed " + std::to_string(first) + " and " +
+                                        std::to_string(last) + " where 1 + 2 = 3 was expected");
         }
         return std::nullopt;
     }
@@ -362,12 +360,11 @@ private:
         std::size_t totalBytes = 0;
         WS_TRY(cudaMemGetInfo(&freeBytes, &totalBytes), "asking for free device memory");
         if (3 * bytes > freeBytes / 10 * 9) {
-            return ProbeError{ProbeErrorCode::OutOfMemory,
-                              "managed memory refused: three arrays of " + formatBytes(m_bytes) +
-                                  " need " + formatBytes(3 * m_bytes) + " and the device has " +
-                                  formatBytes(static_cast<std::int64_t>(freeBytes)) +
-                                  " free; managed memory is never asked for more than that",
-                              false};
+            return ProbeError::outOfMemory(
+                "managed memory refused: three arrays of " + formatBytes(m_bytes) + " need " +
+                formatBytes(3 * m_bytes) + " and the device has " +
+                formatBytes(static_cast<std::int64_t>(freeBytes)) +
+                " free; managed memory is never asked for more than that");
         }
         struct Managed {
             void* p = nullptr;
@@ -526,11 +523,9 @@ ProbeResult<TransferMeasurement> runTransfersOnDevice(const TransferPlan& plan,
                         placement);
             for (std::size_t m = 0; m < modes.size(); ++m) {
                 if (cancelled && cancelled()) {
-                    return ProbeError{ProbeErrorCode::Cancelled,
-                                      "cancelled after " + std::to_string(done) + " of " +
-                                          std::to_string(total) + " steps (" +
-                                          std::to_string(kRounds) + " rounds over every point)",
-                                      false};
+                    return ProbeError::cancelled(
+                        "cancelled after " + std::to_string(done) + " of " + std::to_string(total) +
+                        " steps (" + std::to_string(kRounds) + " rounds over every point)");
                 }
                 if (auto error = run.run(modes[m], points[s][m])) {
                     error->message = std::string(transferModeLabel(modes[m])) + " at " +
