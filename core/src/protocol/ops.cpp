@@ -16,7 +16,7 @@ constexpr std::array<OpInfo, 12> kOps{{
     {ProbeOp::Measure, "measure", true, true, false, false},
     {ProbeOp::Sweep, "sweep", true, true, true, true},
     {ProbeOp::Cancel, "cancel", false, false, false, false},
-    {ProbeOp::KernelSource, "kernel_source", false, true, false, false},
+    {ProbeOp::KernelSource, "kernel_source", false, true, true, false},
     {ProbeOp::Selfcheck, "selfcheck", true, false, true, true},
     {ProbeOp::Shutdown, "shutdown", false, false, false, false},
     {ProbeOp::MeasureKernel, "measure_kernel", true, true, true, true},
