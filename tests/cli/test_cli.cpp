@@ -2,6 +2,8 @@
 // patterns on stdin, answers on stdout and stderr, and the exit status (docs/cli.md).
 #include "warpscope/preset.h"
 
+#include "cli_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -20,58 +22,10 @@
 
 namespace {
 
-struct CliRun {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string shellQuote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
-
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-/// Runs the CLI with `args`, `input` on its stdin; captures stdout, stderr and the exit status.
-CliRun runCli(std::initializer_list<std::string> args, const std::string& input = "") {
-    const auto dir = std::filesystem::temp_directory_path();
-    const std::string stem = "warpscope_cli_test_" + std::to_string(::getpid());
-    const std::string inPath = (dir / (stem + ".in")).string();
-    const std::string errPath = (dir / (stem + ".err")).string();
-    {
-        std::ofstream in(inPath, std::ios::binary);
-        in << input;
-    }
-    std::string command = shellQuote(WARPSCOPE_CLI_PATH);
-    for (const std::string& arg : args) {
-        command += " " + shellQuote(arg);
-    }
-    command += " < " + shellQuote(inPath) + " 2> " + shellQuote(errPath);
-
-    CliRun run;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        char buffer[4096];
-        std::size_t got = 0;
-        while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-            run.out.append(buffer, got);
-        }
-        const int status = ::pclose(pipe);
-        run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    run.err = readAll(errPath);
-    std::filesystem::remove(inPath);
-    std::filesystem::remove(errPath);
-    return run;
-}
+using warpscope::clitest::CliRun;
+using warpscope::clitest::readAll;
+using warpscope::clitest::runCli;
+using warpscope::clitest::shellQuote;
 
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> result;

@@ -2,6 +2,8 @@
 // threads, a grid written as `1 << 30` and a 2^40-byte buffer are answered at once on their own
 // line (the next stdin line answered), a FIFO or a device as a file argument is refused without
 // blocking, and titles reach the terminal without control characters.
+#include "cli_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -22,27 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-    int status = -1;
-    std::string out;
-    std::string err;
-    double seconds = 0.0;
-};
-
-std::string shellQuote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
-
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using warpscope::clitest::CliRun;
+using warpscope::clitest::readAll;
+using warpscope::clitest::runCli;
 
 /// A scratch directory removed at the end of the test.
 class ScratchDir {
@@ -61,37 +45,6 @@ public:
 private:
     std::string m_path;
 };
-
-/// Runs the CLI with `args` and `input` on stdin; `timeout` kills a CLI that hangs after 20 s
-/// (status 124), so a regression fails instead of stalling the suite.
-CliRun runCli(const std::vector<std::string>& args, const std::string& input = "") {
-    ScratchDir dir;
-    const std::string inPath = dir.file("in");
-    const std::string errPath = dir.file("err");
-    {
-        std::ofstream in(inPath, std::ios::binary);
-        in << input;
-    }
-    std::string command = "timeout 20 " + shellQuote(WARPSCOPE_CLI_PATH);
-    for (const std::string& arg : args) {
-        command += " " + shellQuote(arg);
-    }
-    command += " < " + shellQuote(inPath) + " 2> " + shellQuote(errPath);
-    CliRun run;
-    const auto start = std::chrono::steady_clock::now();
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        char buffer[4096];
-        std::size_t got = 0;
-        while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-            run.out.append(buffer, got);
-        }
-        const int status = ::pclose(pipe);
-        run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    run.err = readAll(errPath);
-    return run;
-}
 
 std::vector<nlohmann::json> jsonLines(const std::string& text) {
     std::vector<nlohmann::json> result;

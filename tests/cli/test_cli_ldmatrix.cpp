@@ -1,6 +1,8 @@
 // warpscope-cli with ldmatrix and stmatrix patterns, run as a process: `predict` takes the form of
 // docs/cli.md and answers under Nsight Compute's names; bad fields are answered with errors naming
 // the field and the rule; `analyze` says the textbook model does not count them.
+#include "cli_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -16,34 +18,7 @@
 
 namespace {
 
-struct CliAnswer {
-    int status = -1;
-    std::string out;
-};
-
-/// Runs `warpscope-cli ARGS < input`, stderr discarded.
-CliAnswer runCli(const std::string& args, const std::string& input) {
-    const auto path = std::filesystem::temp_directory_path() /
-                      ("warpscope_cli_ldmatrix_" + std::to_string(::getpid()) + ".in");
-    {
-        std::ofstream in(path, std::ios::binary);
-        in << input;
-    }
-    const std::string command = std::string("'") + WARPSCOPE_CLI_PATH + "' " + args + " < '" +
-                                path.string() + "' 2>/dev/null";
-    CliAnswer run;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        char buffer[4096];
-        std::size_t got = 0;
-        while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-            run.out.append(buffer, got);
-        }
-        const int status = ::pclose(pipe);
-        run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    std::filesystem::remove(path);
-    return run;
-}
+using warpscope::clitest::runCli;
 
 std::vector<nlohmann::json> answers(const std::string& out) {
     std::vector<nlohmann::json> result;
@@ -77,9 +52,9 @@ std::vector<long long> rowMajor(int rows, long long rowBytes) {
 }
 
 TEST(CliLdmatrix, PredictAnswersUnderTheNsightComputeNames) {
-    const CliAnswer run =
-        runCli("predict", line("shared", "ldmatrix", 4, 16, rowMajor(32, 128)) +
-                              line("shared", "stmatrix", 4, 16, rowMajor(32, 144)));
+    const warpscope::clitest::CliRun run =
+        runCli({"predict"}, line("shared", "ldmatrix", 4, 16, rowMajor(32, 128)) +
+                                line("shared", "stmatrix", 4, 16, rowMajor(32, 144)));
     EXPECT_EQ(run.status, 0) << run.out;
     const auto got = answers(run.out);
     ASSERT_EQ(got.size(), 2u) << run.out;
@@ -102,11 +77,11 @@ TEST(CliLdmatrix, PredictAnswersUnderTheNsightComputeNames) {
 TEST(CliLdmatrix, BadFieldsAreAnsweredWithTheFieldAndTheRule) {
     std::vector<long long> unaligned = rowMajor(8, 128);
     unaligned[5] = 8;
-    const CliAnswer run =
-        runCli("predict", line("shared", "ldmatrix", 3, 16, rowMajor(24, 128)) +
-                              line("global", "ldmatrix", 1, 16, rowMajor(8, 128)) +
-                              line("shared", "ldmatrix", 1, 8, rowMajor(8, 128)) +
-                              line("shared", "stmatrix", 1, 16, unaligned));
+    const warpscope::clitest::CliRun run =
+        runCli({"predict"}, line("shared", "ldmatrix", 3, 16, rowMajor(24, 128)) +
+                                line("global", "ldmatrix", 1, 16, rowMajor(8, 128)) +
+                                line("shared", "ldmatrix", 1, 8, rowMajor(8, 128)) +
+                                line("shared", "stmatrix", 1, 16, unaligned));
     EXPECT_EQ(run.status, 1) << run.out;
     const auto got = answers(run.out);
     ASSERT_EQ(got.size(), 4u) << run.out;
@@ -127,7 +102,7 @@ TEST(CliLdmatrix, AnalyzeShowsThePhasesAndTheTextbookAnswer) {
         std::ofstream out(path);
         out << line("shared", "ldmatrix", 2, 16, rowMajor(16, 32));
     }
-    const CliAnswer run = runCli("analyze '" + path.string() + "'", "");
+    const warpscope::clitest::CliRun run = runCli({"analyze", path.string()});
     std::filesystem::remove(path);
     EXPECT_EQ(run.status, 0) << run.out;
     EXPECT_NE(run.out.find("ldmatrix .x2"), std::string::npos) << run.out;

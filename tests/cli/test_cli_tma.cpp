@@ -1,5 +1,7 @@
 // warpscope-cli tma-layout as a user runs it (docs/cli.md): the JSON of issue 31's example
 // against the shared memory an H200 held for that load, and bad options named with their rule.
+#include "cli_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -17,45 +19,11 @@ namespace {
 
 using nlohmann::json;
 
-struct CliRun {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
+using warpscope::clitest::CliRun;
 
-std::string shellQuote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
-
-CliRun runTmaLayout(const std::vector<std::string>& args) {
-    const std::string errPath = (std::filesystem::temp_directory_path() /
-                                 ("warpscope_cli_tma_test_" + std::to_string(::getpid()) + ".err"))
-                                    .string();
-    std::string command = shellQuote(WARPSCOPE_CLI_PATH) + " tma-layout";
-    for (const std::string& arg : args) {
-        command += " " + shellQuote(arg);
-    }
-    command += " < /dev/null 2> " + shellQuote(errPath);
-    CliRun run;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        char buffer[4096];
-        std::size_t got = 0;
-        while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-            run.out.append(buffer, got);
-        }
-        const int status = ::pclose(pipe);
-        run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    std::ifstream err(errPath);
-    std::ostringstream text;
-    text << err.rdbuf();
-    run.err = text.str();
-    std::filesystem::remove(errPath);
-    return run;
+CliRun runTmaLayout(std::vector<std::string> args) {
+    args.insert(args.begin(), "tma-layout");
+    return warpscope::clitest::runCli(args);
 }
 
 /// The recorded H200 dump of one load (tests/data/tma_layout_h200.jsonl).

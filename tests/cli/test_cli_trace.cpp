@@ -1,6 +1,8 @@
 // warpscope-cli trace-summary as a user runs it, on traces recorded on an H200
 // (tests/data/traces): the per-instruction lines, worst first, the --json form a script reads,
 // incomplete traces, and bad files refused with a message and exit status 2.
+#include "cli_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -18,45 +20,8 @@ namespace {
 
 const std::string kTraces = std::string(WARPSCOPE_TEST_DATA_DIR) + "/traces/";
 
-struct CliRun {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string shellQuote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
-
-CliRun runCli(std::initializer_list<std::string> args) {
-    const auto errPath = std::filesystem::temp_directory_path() /
-                         ("warpscope_cli_trace_test_" + std::to_string(::getpid()) + ".err");
-    std::string command = shellQuote(WARPSCOPE_CLI_PATH);
-    for (const std::string& arg : args) {
-        command += " " + shellQuote(arg);
-    }
-    command += " < /dev/null 2> " + shellQuote(errPath.string());
-    CliRun run;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        char buffer[4096];
-        std::size_t got = 0;
-        while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-            run.out.append(buffer, got);
-        }
-        const int status = ::pclose(pipe);
-        run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    std::ifstream err(errPath);
-    std::ostringstream text;
-    text << err.rdbuf();
-    run.err = text.str();
-    std::filesystem::remove(errPath);
-    return run;
-}
+using warpscope::clitest::CliRun;
+using warpscope::clitest::runCli;
 
 std::string line(const std::string& text, std::size_t index) {
     std::istringstream in(text);
