@@ -46,6 +46,9 @@ std::int64_t environmentNumber(const char* name, std::int64_t fallback) {
     return value;
 }
 
+constexpr const char* kMemoryAdvice = "; make the launch or the buffers smaller, or set "
+                                      "WARPSCOPE_GRID_MEMORY_MIB to a larger number of MiB";
+
 std::string mib(std::int64_t bytes) {
     return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
@@ -81,24 +84,19 @@ GridEstimate estimateGrid(const ResolvedKernel& kernel) {
             }
         }
         // A warp's request touches at most 32 sectors (each lane's element lies in one sector:
-        // addresses are multiples of the width), so at most that many pages.
+        // addresses are multiples of the width). The least the walk can need is a bit per
+        // touched sector in each set and, for a stored buffer, a state word; how many pages
+        // those sectors fall on is known only by walking, which counts them as it goes.
         const std::int64_t sectors = (kernel.buffers[b].bytes + kSectorBytes - 1) / kSectorBytes;
         const std::int64_t touched =
             std::min(sectors, saturatingProduct(saturatingProduct(warps, touching), kWarpSize));
-        const auto pagesOf = [&](std::int64_t pageSectors) {
-            return std::min((sectors + pageSectors - 1) / pageSectors, touched);
-        };
         estimate.memoryBytes = saturatingSum(
-            estimate.memoryBytes,
-            saturatingProduct(pagesOf(detail::SectorSet::kPageSectors),
-                              static_cast<std::int64_t>(detail::SectorSet::kPageBytes) *
-                                  detail::kSectorSetsPerBuffer));
+            estimate.memoryBytes, saturatingProduct(touched / 8 + 1, detail::kSectorSetsPerBuffer));
         if (stored) {
             estimate.memoryBytes = saturatingSum(
                 estimate.memoryBytes,
-                saturatingProduct(pagesOf(detail::SectorStates::kPageEntries),
-                                  static_cast<std::int64_t>(detail::SectorStates::kPageBytes) *
-                                      detail::kSectorStatesPerStoredBuffer));
+                saturatingProduct(touched, static_cast<std::int64_t>(sizeof(std::uint64_t)) *
+                                               detail::kSectorStatesPerStoredBuffer));
         }
     }
     return estimate;
@@ -126,14 +124,31 @@ std::optional<Error> checkGridBudget(const ResolvedKernel& kernel, const GridBud
     }
     if (estimate.memoryBytes > maxMemory) {
         return Error{ErrorCode::OverBudget,
-                     "the grid model's footprint could need up to " + mib(estimate.memoryBytes) +
+                     "the grid model's footprint needs at least " + mib(estimate.memoryBytes) +
                          " of memory for the sectors this launch may touch, above its limit of " +
-                         mib(maxMemory) +
-                         "; make the launch or the buffers smaller, or set "
-                         "WARPSCOPE_GRID_MEMORY_MIB to a larger number of MiB",
+                         mib(maxMemory) + kMemoryAdvice,
                      0, "/buffers"};
     }
+    detail::footprintBytesAllocated = 0; // the walk that follows counts its pages from here
     return std::nullopt;
 }
+
+namespace detail {
+
+std::optional<Error> footprintOverBudget(const GridBudget& budget) {
+    const std::int64_t maxMemory =
+        budget.maxMemoryBytes > 0 ? budget.maxMemoryBytes : defaultGridBudget().maxMemoryBytes;
+    if (footprintBytesAllocated <= maxMemory) {
+        return std::nullopt;
+    }
+    return Error{ErrorCode::OverBudget,
+                 "the grid model's footprint took more than its limit of " + mib(maxMemory) +
+                     " of memory while walking the grid: the launch's sectors fall on too many "
+                     "pages" +
+                     kMemoryAdvice,
+                 0, "/buffers"};
+}
+
+} // namespace detail
 
 } // namespace warpscope

@@ -5,13 +5,24 @@
 // every kernel the course notes measure); a larger one in a hash map behind a one-page cache.
 #pragma once
 
+#include "warpscope/kernel.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 namespace warpscope::detail {
+
+/// Bytes of footprint pages allocated by this thread's grid walk so far: the walk starts it at 0
+/// and stops with an over-budget error once it passes the memory limit (the estimate before the
+/// walk is a lower bound: where a grid's sectors fall on pages is known only by walking it).
+inline thread_local std::int64_t footprintBytesAllocated = 0;
+
+/// The error to stop the walk with once footprintBytesAllocated passes the budget's memory limit.
+std::optional<Error> footprintOverBudget(const GridBudget& budget);
 
 /// Pages of `Word`s over `entries` entries (one entry per 32-byte sector), zero until written.
 template <class Word, int kPageBits> class PagedWords {
@@ -58,6 +69,8 @@ public:
 
 private:
     static constexpr std::uint64_t kMask = static_cast<std::uint64_t>(kPageEntries) - 1;
+    /// A hash map entry and the allocation's own bookkeeping, roughly.
+    static constexpr std::int64_t kPageOverheadBytes = 64;
 
     Word* page(std::uint64_t number) {
         std::unique_ptr<Word[]>& p =
@@ -65,6 +78,7 @@ private:
         if (!p) {
             p = std::make_unique<Word[]>(static_cast<std::size_t>(kPageEntries));
             ++m_pageCount;
+            footprintBytesAllocated += static_cast<std::int64_t>(kPageBytes) + kPageOverheadBytes;
         }
         m_cachedNumber = number;
         m_cached = p.get();

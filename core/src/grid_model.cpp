@@ -395,6 +395,9 @@ public:
             env.uniform.bid = Dim3{block % k.grid.x, (block / k.grid.x) % k.grid.y,
                                    block / (k.grid.x * k.grid.y)};
             for (std::int64_t warp = 0; warp < warpsPerBlock; ++warp, ++done) {
+                if (auto overBudget = detail::footprintOverBudget(m_options.budget)) {
+                    return *overBudget;
+                }
                 if (done % kPollEvery == 0) {
                     if (m_options.cancelled != nullptr && m_options.cancelled->load()) {
                         return Error{ErrorCode::Cancelled, "the grid model was cancelled", 0, {}};

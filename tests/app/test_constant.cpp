@@ -76,8 +76,8 @@ TEST_F(WindowTest, TheWarpViewNumbersTheConstantCachesRounds) {
     EXPECT_TRUE(content.summary.contains(QStringLiteral("4 distinct address")))
         << qPrintable(content.summary);
     EXPECT_TRUE(content.note.contains(QStringLiteral("one after another")));
-    // The notes' statement (seed 003), no GPU needed.
-    EXPECT_TRUE(content.textbookSummary.contains(QStringLiteral("the best-practice notes")));
+    // The best-practice notes' statement, no GPU needed.
+    EXPECT_TRUE(content.textbookSummary.contains(QStringLiteral("best-practice notes")));
     EXPECT_TRUE(content.title.contains(QStringLiteral("Constant load")));
 
     // One address for the whole warp: a single broadcast round.

@@ -155,7 +155,7 @@ TEST_F(GridViewTest, ClickingACellSelectsThatWarpUndoably) {
     QSignalSpy computed(view, &GridView::computed);
     window->viewTabs()->setCurrentWidget(view);
     ASSERT_TRUE(computed.wait(60000));
-    ASSERT_TRUE(view->result().has_value());
+    ASSERT_TRUE(view->result().has_value()) << qPrintable(view->statusText());
     EXPECT_EQ(view->result()->totalWarps, 131072);
     EXPECT_FALSE(view->result()->representative);
     EXPECT_TRUE(view->statusText().contains(QStringLiteral("every warp shown")))

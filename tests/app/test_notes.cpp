@@ -377,7 +377,7 @@ TEST(NotesRun, NoGpuShowsTheNotesAndSaysSo) {
     qunsetenv("WARPSCOPE_FAKE_PROBE");
     ASSERT_TRUE(told);
     NotesView* view = window->notesView();
-    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("none present")))
+    EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("No GPU on this machine")))
         << qPrintable(view->statusLabel()->text());
     if (view->chart() != nullptr) {
         EXPECT_EQ(view->notesBarCount(), 3);

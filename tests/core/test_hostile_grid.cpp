@@ -82,16 +82,34 @@ TEST(HostileGrid, AGridWrittenAsAShiftIsRefusedToo) {
 }
 
 TEST(HostileGrid, ScatteredTouchesOfManyPagesAreRefusedByTheMemoryLimit) {
-    // 2^16 warps, each lane on its own 1 MiB page of a 2^40-byte buffer: up to 2^21 pages of
-    // four sector sets and the partial-write state, far above the 2 GiB default.
+    // 2^16 warps, each lane on its own 1 MiB page of a 2^40-byte buffer: 2^21 pages of four
+    // sector sets and the partial-write state. The estimate before the walk cannot know where
+    // the sectors fall (it is a lower bound); the walk counts the pages it allocates and stops at
+    // the limit, here 64 MiB so that the test stays small.
     Kernel kernel = oneWarpStore("1 << 40", "gid * (1 << 19) % (1 << 40)");
     kernel.launch.grid = {"65536", "1", "1"};
     const ResolvedKernel resolved = resolvedOrFail(kernel);
-    EXPECT_GT(estimateGrid(resolved).memoryBytes, defaultGridBudget().maxMemoryBytes);
-    auto prediction = predictGrid(resolved);
+    GridOptions options;
+    options.budget.maxMemoryBytes = std::int64_t{64} << 20;
+    EXPECT_LE(estimateGrid(resolved).memoryBytes, options.budget.maxMemoryBytes);
+    auto prediction = predictGrid(resolved, options);
     ASSERT_FALSE(prediction.ok());
     EXPECT_EQ(prediction.error().code, ErrorCode::OverBudget);
+    EXPECT_NE(prediction.error().message.find("while walking the grid"), std::string::npos)
+        << prediction.error().message;
     EXPECT_NE(prediction.error().message.find("WARPSCOPE_GRID_MEMORY_MIB"), std::string::npos);
+}
+
+TEST(HostileGrid, AnUnsizedPatternKernelsPlaceholderBufferIsNotRefused) {
+    // A pattern's one-access kernel before its buffer is sized (kernelFromPatternUnsized, what
+    // the app's grid view walks) declares 2^40 bytes; a column walk of a 1024 x 1024 matrix
+    // touches 4 MiB of it.
+    Kernel kernel = oneWarpStore("1 << 40", "(gid % 1024) * 1024 * 4 + (gid / 1024) * 4");
+    kernel.launch.grid = {"1024", "1", "1"};
+    kernel.launch.block = {"1024", "1", "1"};
+    const ResolvedKernel resolved = resolvedOrFail(kernel);
+    auto prediction = predictGrid(resolved);
+    ASSERT_TRUE(prediction.ok()) << prediction.error().describe();
 }
 
 TEST(HostileGrid, ACallerMayPassItsOwnLimits) {
