@@ -164,7 +164,7 @@ void NotesView::refresh() {
     m_title->setText(QStringLiteral("%1 — %2").arg(experiment->title, experiment->source));
     m_finding->setText(m_comparison.finding);
     QStringList status;
-    status << (m_comparison.notesRows > 0 ? tr("Notes: %1.").arg(m_comparison.notesGpu)
+    status << (m_comparison.notesRows > 0 ? tr("The notes' GPU: %1.").arg(m_comparison.notesGpu)
                                           : tr("The notes publish no number for this kernel."));
     if (m_comparison.measuredRows > 0) {
         const bool recorded =
