@@ -3,6 +3,8 @@
 
 #include "views/viewpainting.h"
 
+#include <warpscope/matrix_access.h>
+
 #include <QCoreApplication>
 
 #include <cstring>
@@ -27,6 +29,14 @@ QString describeAccess(const WarpAccess& access) {
         return tr("Async copy global → shared (cp.async, LDGSTS), %1 B per lane, %2 of 32 lanes "
                   "active")
             .arg(access.kind.widthBytes)
+            .arg(access.activeLaneCount());
+    }
+    if (isMatrixAccess(access.kind)) {
+        // ldmatrix / stmatrix: each of 8 x matrices lanes gives one 16-byte row's address.
+        return tr("%1.x%2%3, a 16-byte row address from each of %4 lanes")
+            .arg(QString::fromLatin1(opName(access.kind)))
+            .arg(access.kind.matrices)
+            .arg(access.kind.transpose ? QStringLiteral(".trans") : QString())
             .arg(access.activeLaneCount());
     }
     const bool global = access.kind.space == MemorySpace::Global;
