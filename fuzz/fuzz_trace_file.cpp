@@ -11,8 +11,8 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    auto reader = warpscope::TraceReader::fromBytes(
-        std::string(reinterpret_cast<const char*>(data), size));
+    auto reader =
+        warpscope::TraceReader::fromBytes(std::string(reinterpret_cast<const char*>(data), size));
     if (!reader) {
         check(!reader.error().message.empty());
         return 0;

@@ -79,8 +79,9 @@ struct KernelLaunch {
 /// The most characters of a kernel's name.
 inline constexpr std::size_t kMaxKernelNameLength = 64;
 /// A kernel's name is empty or an identifier of up to kMaxKernelNameLength characters: letters,
-/// digits, spaces, '_', '.', '+' and '-', starting with a letter, a digit or '_'. It is written into the
-/// generated CUDA source, so nothing else may reach it (kernel_file.cpp and resolveKernel check).
+/// digits, spaces, '_', '.', '+' and '-', starting with a letter, a digit or '_'. It is written
+/// into the generated CUDA source, so nothing else may reach it (kernel_file.cpp and resolveKernel
+/// check).
 bool isValidKernelName(std::string_view name);
 /// "'NAME' cannot be a kernel name (...the rule...)", for the readers' errors.
 std::string invalidKernelNameMessage(std::string_view name);
