@@ -252,3 +252,65 @@ Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::stri
 }
 
 } // namespace warpscope
+
+namespace warpscope {
+
+namespace {
+
+/// Width in columns: ✓ is three bytes of UTF-8 and one column.
+std::size_t columns(const std::string& text) {
+    std::size_t count = 0;
+    for (unsigned char c : text) {
+        count += (c & 0xC0) != 0x80 ? 1 : 0;
+    }
+    return count;
+}
+
+std::string padRight(const std::string& text, std::size_t width) {
+    const std::size_t used = columns(text);
+    return used < width ? text + std::string(width - used, ' ') : text;
+}
+
+std::string padLeft(const std::string& text, std::size_t width) {
+    const std::size_t used = columns(text);
+    return used < width ? std::string(width - used, ' ') + text : text;
+}
+
+} // namespace
+
+std::string perInstructionTableText(const std::vector<PerInstructionRow>& rows,
+                                    std::string_view kernel) {
+    std::string out;
+    for (const PerInstructionRow& row : rows) {
+        if (row.kernel != kernel) {
+            continue;
+        }
+        if (out.empty()) {
+            out = padRight("access", 34) + padRight("count", 11) + padLeft("model", 12) +
+                  padLeft("instruction", 15) + padLeft("hardware", 13) + "  difference\n";
+        }
+        std::string name = std::to_string(row.access) + " " + row.space + " " + row.op;
+        if (!row.label.empty()) {
+            name += " (" + row.label + ")";
+        }
+        if (name.size() > 33) {
+            name = name.substr(0, 30) + "...";
+        }
+        for (const AccessCountComparison& c : row.counts) {
+            const std::string instruction =
+                c.instruction ? grouped(*c.instruction) + (c.modelEqualsInstruction() ? " ✓" : "  ")
+                              : std::string("-  ");
+            out += padRight(name, 34) + padRight(accessCountName(c.count), 11) +
+                   padLeft(grouped(c.predicted), 12) + padLeft(instruction, 15) +
+                   padLeft(c.hardware ? grouped(*c.hardware) : std::string("-"), 13) + "  " +
+                   excessExplanation(c) + "\n";
+            name.clear();
+        }
+        out +=
+            "    SASS: " + (row.sass.empty() ? std::string("(no instruction matched)") : row.sass) +
+            " (matched by " + row.mapping + ")\n";
+    }
+    return out;
+}
+
+} // namespace warpscope

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -208,4 +209,27 @@ TEST(PerInstruction, RowsOfOneKernelAddUpTheirSharedHardwareCounter) {
     EXPECT_EQ(rows->at(1).counts[0].hardwareExcess(), 0);
     EXPECT_EQ(excessExplanation(rows->at(0).counts[1]),
               "4 extra sectors in the counter of these 2 accesses, not caused by their addresses");
+}
+
+TEST(PerInstruction, TheTableShowsEachCountWithATickWhereTheModelIsRight) {
+    const auto rows = recorded("per_instruction_h200.jsonl");
+    const std::string table = perInstructionTableText(rows, "transpose-tiled");
+    EXPECT_EQ(perInstructionTableText(rows, "no-such-kernel"), "");
+    // One header, two lines per access (requests and sectors, or wavefronts and conflicts) and
+    // the SASS line: 1 + 4 x 3.
+    EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 13);
+    EXPECT_NE(table.find("conflicts     4,063,232    4,063,232 ✓    4,088,499  25,267 extra "
+                         "conflicts not caused by this access's addresses\n"),
+              std::string::npos)
+        << table;
+    EXPECT_NE(table.find("    SASS: LDS R9, [R9] (matched by order)\n"), std::string::npos);
+    // A model one off loses its tick.
+    std::vector<PerInstructionRow> wrong = rows;
+    for (PerInstructionRow& row : wrong) {
+        if (row.kernel == "transpose-tiled" && row.access == 2) {
+            row.counts[1].predicted += 1;
+        }
+    }
+    const std::string off = perInstructionTableText(wrong, "transpose-tiled");
+    EXPECT_NE(off.find("4,063,233    4,063,232      "), std::string::npos) << off;
 }

@@ -72,3 +72,13 @@ struct PerInstructionRow {
 Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::string_view text);
 
 } // namespace warpscope
+
+namespace warpscope {
+
+/// A text table of one kernel's rows, one line per count of each access: the model's count,
+/// the instruction's own (✓ where it equals the model's), the hardware's and the difference
+/// named by excessExplanation. Empty when no row is of that kernel.
+std::string perInstructionTableText(const std::vector<PerInstructionRow>& rows,
+                                    std::string_view kernel);
+
+} // namespace warpscope
