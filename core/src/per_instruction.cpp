@@ -138,9 +138,14 @@ Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::stri
         }
         auto parsed = detail::parseGuardedJson(line);
         if (!parsed) {
+            // The guarded reader counts lines within this one line: say which line it is.
             Error error = parsed.error();
+            std::string within = error.where;
+            if (within.rfind("line 1, ", 0) == 0) {
+                within = within.substr(8);
+            }
             error.where = "line " + std::to_string(lineNumber) +
-                          (error.where.empty() ? "" : ": " + error.where);
+                          (within.empty() || within == "line 1" ? "" : ", " + within);
             return error;
         }
         const json& object = parsed.value();

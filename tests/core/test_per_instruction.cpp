@@ -164,8 +164,7 @@ TEST(PerInstruction, ExcessExplanationNamesEachCase) {
 TEST(PerInstruction, BadRowsAreRefusedWithTheLineAndField) {
     auto notJson = perInstructionRowsFromJsonLines("\n{\"kernel\": \n");
     ASSERT_FALSE(notJson.ok());
-    EXPECT_NE(notJson.error().where.find("line 2"), std::string::npos)
-        << notJson.error().describe();
+    EXPECT_EQ(notJson.error().where, "line 2, column 12") << notJson.error().describe();
 
     auto noSpace = perInstructionRowsFromJsonLines(
         R"({"kernel":"k","access":0,"space":"local","predicted":{}})");
