@@ -71,10 +71,6 @@ struct PerInstructionRow {
 /// instructionSumOfHardware from the rows of the same kernel. Errors name the line and field.
 Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::string_view text);
 
-} // namespace warpscope
-
-namespace warpscope {
-
 /// A text table of one kernel's rows, one line per count of each access: the model's count,
 /// the instruction's own (✓ where it equals the model's), the hardware's and the difference
 /// named by excessExplanation. Empty when no row is of that kernel.
