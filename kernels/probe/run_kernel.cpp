@@ -3,6 +3,7 @@
 
 #include "kernel_codegen.h"
 #include "kernel_request.h"
+#include "per_instruction_cli.h"
 #include "probe_protocol.h"
 #include "probe_text.h"
 #include "warpscope/file_format.h"
@@ -49,6 +50,9 @@ const char* const kRunKernelUsage =
   --json                 one JSON line per kernel: the measure_kernel answer
   --source               print the generated CUDA source (no GPU needed); with --json, the
                          source and its memory instructions as JSON
+  --per-instruction FILE print the kernel's per-access table from rows recorded by
+                         scripts/gpu/per_instruction.sh (model, the instruction's own count,
+                         hardware, the difference named; no GPU needed)
 )";
 
 namespace {
@@ -254,8 +258,16 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
     KernelMeasureOptions options;
     bool asJson = false;
     bool sourceOnly = false;
+    std::optional<std::string> perInstructionFile;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
+        if (arg == "--per-instruction") {
+            if (i + 1 >= args.size()) {
+                return usageError("the option --per-instruction needs a file");
+            }
+            perInstructionFile = args[++i];
+            continue;
+        }
         if (arg == "--warm") {
             options.cold = false;
             continue;
@@ -346,6 +358,9 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
                               ? "run-kernel needs a kernel: a kernel preset id, a kernel file or "
                                 "kernel JSON"
                               : "run-kernel takes one kernel; found '" + positional[1] + "'");
+    }
+    if (perInstructionFile) {
+        return printPerInstructionTable(positional.front(), *perInstructionFile);
     }
     std::string why;
     auto kernel = findKernel(positional.front(), why);
