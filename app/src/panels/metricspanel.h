@@ -2,10 +2,15 @@
 // the full list of predicted metrics under Nsight Compute's names (so a user can check warpscope
 // against ncu directly), each with its measured value or the lack of one. Above them, the GPU the
 // probe found and where the shown measurement comes from (live, or recorded in the session; for
-// accesses measured as whole kernels, the kernel measurement at the current point).
+// accesses measured as whole kernels, the kernel measurement at the current point). Below them,
+// the whole kernel: a measurement of the open kernel when there is one, else the grid model's
+// whole-grid totals for it (any kernel, and a plain pattern's one-access kernel).
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
+
+#include <vector>
 
 class QLabel;
 class QTableView;
@@ -41,6 +46,11 @@ public:
     int preferredWidth() const;
     /// The whole-kernel section (KernelMetricsSection), below the per-warp tables.
     KernelMetricsSection* kernelSection() const { return m_kernel; }
+    /// Measurements chosen elsewhere (a row of the notes tab), shown in the kernel section only
+    /// while the open entry is one of `owners` (preset ids: the kernel or experiment they
+    /// measure); for any other entry the section shows that entry's own kernel. None: forget.
+    void showKernelMeasurements(const QStringList& owners, const QString& title,
+                                const std::vector<const KernelMeasurement*>& measurements);
 
 private:
     void fitSummaryColumns();
@@ -48,6 +58,8 @@ private:
     void refreshMeasurement();
     /// The kernel section shows the table's whole-kernel measurement while there is one.
     void followKernelMeasurement();
+    /// The grid model's totals of the open kernel, when the section shows no measurement.
+    void showKernelPrediction();
 
     PatternDocument* m_document;
     MetricsTableModel* m_model;
@@ -61,6 +73,11 @@ private:
     /// The measurement the kernel section shows because the table shows it (null: the notes
     /// tab's choice, or none).
     const KernelMeasurement* m_kernelFollowed = nullptr;
+    enum class KernelShown { Nothing, Followed, Chosen, Prediction };
+    KernelShown m_kernelShown = KernelShown::Nothing;
+    QStringList m_chosenOwners;
+    QString m_chosenTitle;
+    std::vector<const KernelMeasurement*> m_chosen;
 };
 
 } // namespace warpscope::app
