@@ -16,8 +16,11 @@ namespace warpscope::app {
 
 namespace {
 
+/// "81,964": a byte count a person reads and types back.
 QString grouped(std::int64_t value) {
-    return QLocale::c().toString(static_cast<qlonglong>(value));
+    QLocale locale = QLocale::c();
+    locale.setNumberOptions(QLocale::DefaultNumberOptions); // the C locale omits the commas
+    return locale.toString(static_cast<qlonglong>(value));
 }
 
 /// The kernel the current entry is, or a plain expression pattern's one-access kernel (its

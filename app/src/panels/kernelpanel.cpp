@@ -303,6 +303,7 @@ KernelPanel::KernelPanel(PatternDocument* document, QWidget* parent)
     connect(m_document, &PatternDocument::evaluationChanged, this, &KernelPanel::showError);
     connect(KernelPrediction::of(m_document), &KernelPrediction::changed, this,
             &KernelPanel::showGridProblem);
+    connect(m_document, &PatternDocument::errorChanged, this, &KernelPanel::showGridProblem);
     syncFromDocument();
     showError();
     showGridProblem();
@@ -317,9 +318,10 @@ void KernelPanel::showGridProblem() {
     const auto& result = prediction->result();
     QString text;
     int access = -1;
-    // Address problems only (the expression and launch errors are the document's, shown above);
-    // a walk of an older kernel is not shown against this one.
-    if (result && result->problem && m_document->kernel() &&
+    // Address problems only (the expression and launch errors are the document's, shown above,
+    // and while there is one the grid's would repeat it); a walk of an older kernel is not
+    // shown against this one.
+    if (result && result->problem && m_document->kernel() && !m_document->error() &&
         result->kernel == *m_document->kernel()) {
         const ErrorCode code = result->problem->code;
         if (code == ErrorCode::OutOfBounds || code == ErrorCode::Misaligned ||

@@ -117,10 +117,10 @@ void MetricsPanel::setMeasurementStore(MeasurementStore* store) {
 
 void MetricsPanel::setKernelMeasurementStore(KernelMeasurementStore* store) {
     m_model->setKernelMeasurementStore(store); // first: the label reads the model's rows
+    m_kernelStore = store;
     connect(store, &KernelMeasurementStore::changed, this, [this] {
-        m_kernelFollowed = nullptr; // a point measured again keeps its place in the store
-        m_chosen.clear();           // the notes tab chooses again from the new records
-        m_kernelShown = KernelShown::Nothing;
+        m_kernelFollowed = nullptr;           // a point measured again keeps its place in the store
+        m_kernelShown = KernelShown::Nothing; // the chosen point's records are looked up again
         refreshList();
         refreshMeasurement();
     });
@@ -140,24 +140,30 @@ void MetricsPanel::followKernelMeasurement() {
         return;
     }
     m_kernelFollowed = nullptr;
-    if (!m_chosen.empty() && m_chosenOwners.contains(m_document->presetId())) {
+    if (m_kernelStore != nullptr && !m_chosenPresetId.isEmpty() &&
+        m_chosenOwners.contains(m_document->presetId())) {
         if (m_kernelShown != KernelShown::Chosen) {
-            m_kernel->setMeasurements(m_chosenTitle, m_chosen);
-            m_kernelShown = KernelShown::Chosen;
+            const auto chosen = m_kernelStore->findAll(m_chosenPresetId, m_chosenPoint);
+            if (!chosen.empty()) {
+                m_kernel->setMeasurements(m_chosenTitle, chosen);
+                m_kernelShown = KernelShown::Chosen;
+                return;
+            }
+        } else {
+            return;
         }
-        return;
     }
     if (m_kernelShown != KernelShown::Prediction) {
         showKernelPrediction();
     }
 }
 
-void MetricsPanel::showKernelMeasurements(
-    const QStringList& owners, const QString& title,
-    const std::vector<const KernelMeasurement*>& measurements) {
+void MetricsPanel::showKernelMeasurements(const QStringList& owners, const QString& title,
+                                          const QString& presetId, const KernelPoint& point) {
     m_chosenOwners = owners;
     m_chosenTitle = title;
-    m_chosen = measurements;
+    m_chosenPresetId = presetId;
+    m_chosenPoint = point;
     m_kernelShown = KernelShown::Nothing; // shown again, whichever it is
     followKernelMeasurement();
 }

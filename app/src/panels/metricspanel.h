@@ -7,10 +7,10 @@
 // whole-grid totals for it (any kernel, and a plain pattern's one-access kernel).
 #pragma once
 
+#include "gpu/kernelmeasurement.h"
+
 #include <QStringList>
 #include <QWidget>
-
-#include <vector>
 
 class QLabel;
 class QTableView;
@@ -46,11 +46,12 @@ public:
     int preferredWidth() const;
     /// The whole-kernel section (KernelMetricsSection), below the per-warp tables.
     KernelMetricsSection* kernelSection() const { return m_kernel; }
-    /// Measurements chosen elsewhere (a row of the notes tab), shown in the kernel section only
-    /// while the open entry is one of `owners` (preset ids: the kernel or experiment they
-    /// measure); for any other entry the section shows that entry's own kernel. None: forget.
+    /// The measurements of kernel preset `presetId` at `point` (a row of the notes tab, on every
+    /// GPU it was measured on), shown in the kernel section only while the open entry is one of
+    /// `owners` (preset ids: the kernel or the experiment they measure); for any other entry the
+    /// section shows that entry's own kernel. An empty `presetId` forgets the choice.
     void showKernelMeasurements(const QStringList& owners, const QString& title,
-                                const std::vector<const KernelMeasurement*>& measurements);
+                                const QString& presetId, const KernelPoint& point);
 
 private:
     void fitSummaryColumns();
@@ -75,9 +76,13 @@ private:
     const KernelMeasurement* m_kernelFollowed = nullptr;
     enum class KernelShown { Nothing, Followed, Chosen, Prediction };
     KernelShown m_kernelShown = KernelShown::Nothing;
+    // The notes tab's choice, looked up in the store each time it is shown (the store's
+    // records change under it).
+    KernelMeasurementStore* m_kernelStore = nullptr;
     QStringList m_chosenOwners;
     QString m_chosenTitle;
-    std::vector<const KernelMeasurement*> m_chosen;
+    QString m_chosenPresetId;
+    KernelPoint m_chosenPoint;
 };
 
 } // namespace warpscope::app
