@@ -345,6 +345,7 @@ void KernelPanel::showGridProblem() {
         item->setToolTip(marked ? text : QString());
         item->setIcon(marked ? style()->standardIcon(QStyle::SP_MessageBoxCritical) : QIcon());
     }
+    fitAccessList(); // an icon can make the rows taller
 }
 
 QLineEdit* KernelPanel::launchEdit(int field) const {
