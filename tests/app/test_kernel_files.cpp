@@ -128,7 +128,7 @@ TEST_F(KernelFileTest, AnOpenedKernelFileShowsItsProblemInTheKernelPanel) {
         }
         return QString();
     };
-    QTRY_VERIFY_WITH_TIMEOUT(!problem().isEmpty(), 10000);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !problem().isEmpty(); }, 10000));
     const QString text = problem();
     EXPECT_TRUE(text.contains(
         QStringLiteral("Access 1 (load data), block (1, 0, 0), thread (0, 0, 0): address 172 + 4 "
@@ -228,7 +228,7 @@ TEST_F(KernelFileTest, DISABLED_ScreenshotOfAnOutgrownBuffer) {
         }
         return false;
     };
-    QTRY_VERIFY_WITH_TIMEOUT(shown(), 10000);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return shown(); }, 10000));
     QTest::qWait(500); // the docks settle and paint
     ASSERT_TRUE(window->grab().save(out));
 }

@@ -99,7 +99,8 @@ TEST_F(KernelOwnTest, ALaunchThatOutgrewItsBufferIsAnErrorInTheKernelPanel) {
     bool number = false;
     QString::fromStdString(made.buffers.front().bytesExpression).toLongLong(&number);
     ASSERT_TRUE(number) << made.buffers.front().bytesExpression;
-    QTRY_VERIFY(!KernelPrediction::of(&document())->isBusy());
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return !KernelPrediction::of(&document())->isBusy(); }, 10000));
     EXPECT_TRUE(visibleLabelsWith(&panel(), QStringLiteral("past the end")).isEmpty());
 
     // The launch grows to 4096 blocks (the preset has 2048), typed in the launch's grid.x field.
@@ -125,8 +126,9 @@ TEST_F(KernelOwnTest, ALaunchThatOutgrewItsBufferIsAnErrorInTheKernelPanel) {
     ASSERT_NE(block, std::string::npos) << where;
     const QString place = QString::fromStdString(where.substr(block));
 
-    QTRY_VERIFY_WITH_TIMEOUT(!visibleLabelsWith(&panel(), QStringLiteral("past the end")).isEmpty(),
-                             10000);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return !visibleLabelsWith(&panel(), QStringLiteral("past the end")).isEmpty(); },
+        10000));
     const QList<QLabel*> shown = visibleLabelsWith(&panel(), QStringLiteral("past the end"));
     ASSERT_EQ(shown.size(), 1);
     const QString text = shown.front()->text();
@@ -149,8 +151,9 @@ TEST_F(KernelOwnTest, ALaunchThatOutgrewItsBufferIsAnErrorInTheKernelPanel) {
 
     // Sized as the message says, the error goes.
     ASSERT_FALSE(document().setBufferSize(0, QString::number(extent.value())).has_value());
-    QTRY_VERIFY_WITH_TIMEOUT(visibleLabelsWith(&panel(), QStringLiteral("past the end")).isEmpty(),
-                             10000);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return visibleLabelsWith(&panel(), QStringLiteral("past the end")).isEmpty(); },
+        10000));
     EXPECT_TRUE(panel().accessList()->item(0)->icon().isNull());
 }
 
@@ -164,8 +167,9 @@ TEST_F(KernelOwnTest, AMisalignedAccessElsewhereInTheGridIsNamedByItsListNumber)
     QApplication::processEvents();
     ASSERT_EQ(document().selectedAccess(), 0);
     ASSERT_FALSE(document().error().has_value());
-    QTRY_VERIFY_WITH_TIMEOUT(
-        !visibleLabelsWith(&panel(), QStringLiteral("not a multiple")).isEmpty(), 10000);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return !visibleLabelsWith(&panel(), QStringLiteral("not a multiple")).isEmpty(); },
+        10000));
     const QString text =
         visibleLabelsWith(&panel(), QStringLiteral("not a multiple")).front()->text();
     EXPECT_TRUE(text.contains(QStringLiteral("Access 2 (store out), block (3, 0, 0)")))
@@ -238,7 +242,7 @@ TEST_F(KernelOwnTest, AKernelWithoutParametersShowsWholeGridPredictedTotals) {
     const QString loadRequests = QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
     const QString storeSectors = QStringLiteral("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
     QTableWidget* table = section().table();
-    QTRY_VERIFY_WITH_TIMEOUT(rowOf(table, loadRequests) >= 0, 10000);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return rowOf(table, loadRequests) >= 0; }, 10000));
     for (const QString& name : {loadRequests, storeSectors}) {
         const int row = rowOf(table, name);
         ASSERT_GE(row, 0) << name.toStdString();
@@ -286,21 +290,26 @@ TEST_F(KernelOwnTest, TheKernelSectionNeverShowsAnotherKernelsMeasurement) {
     // Another kernel: its own prediction, no H100 numbers.
     ASSERT_TRUE(window->showKernelPreset(QStringLiteral("aos-testinnerstruct")));
     QApplication::processEvents();
-    QTRY_VERIFY_WITH_TIMEOUT(
-        section().titleLabel()->text().contains(QStringLiteral("testInnerStruct")) ||
-            section().titleLabel()->text().contains(QStringLiteral("AoS")),
-        10000);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return section().titleLabel()->text().contains(QStringLiteral("testInnerStruct")) ||
+                   section().titleLabel()->text().contains(QStringLiteral("AoS"));
+        },
+        10000));
     EXPECT_FALSE(section().titleLabel()->text().contains(QString::fromLatin1(kH100)));
-    QTRY_VERIFY_WITH_TIMEOUT(
-        rowOf(section().table(),
-              QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")) >= 0,
-        10000);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return rowOf(section().table(),
+                         QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")) >= 0;
+        },
+        10000));
     EXPECT_TRUE(measuredCells().isEmpty()) << measuredCells().join(QLatin1Char(' ')).toStdString();
 
     // A plain pattern: the same.
     loadPreset("readsegment-offset-11");
-    QTRY_VERIFY_WITH_TIMEOUT(section().titleLabel()->text().contains(QStringLiteral("predicted")),
-                             10000);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return section().titleLabel()->text().contains(QStringLiteral("predicted")); },
+        10000));
     EXPECT_FALSE(section().titleLabel()->text().contains(QString::fromLatin1(kH100)));
     EXPECT_TRUE(measuredCells().isEmpty());
 
