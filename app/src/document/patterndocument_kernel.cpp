@@ -50,6 +50,28 @@ int insertAccessAfter(Kernel& kernel, int index, KernelAccess access) {
     return at;
 }
 
+/// A title as a kernel name the core accepts (isValidKernelName: it reaches generated CUDA
+/// source): "Misaligned read, offset 11" -> "Misaligned read offset 11"; other characters are
+/// dropped, the length cut to the limit.
+std::string kernelNameFromTitle(const std::string& title) {
+    std::string name;
+    for (const char c : title) {
+        const bool word =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        const bool joiner = c == '.' || c == '+' || c == '-' || c == ' ';
+        if (word || (joiner && !name.empty() && !(c == ' ' && name.back() == ' '))) {
+            name += c;
+        }
+        if (name.size() == kMaxKernelNameLength) {
+            break;
+        }
+    }
+    while (!name.empty() && name.back() == ' ') {
+        name.pop_back();
+    }
+    return isValidKernelName(name) ? name : std::string();
+}
+
 } // namespace
 
 int accessUsingBuffer(const Kernel& kernel, int buffer) {
@@ -237,7 +259,7 @@ Result<Kernel> PatternDocument::kernelOrPatternKernel() const {
     }
     Kernel out = std::move(made).value();
     if (out.name.empty()) {
-        out.name = current().title;
+        out.name = kernelNameFromTitle(current().title);
     }
     return out;
 }

@@ -1,6 +1,10 @@
 // Session files on disk: QFile in, QSaveFile out; every failure is an Error naming the file.
 #include "document/sessionfile.h"
 
+#include "document/kernelfile.h"
+
+#include <QFileInfo>
+
 #include <QFile>
 #include <QSaveFile>
 
@@ -14,7 +18,10 @@ Error ioError(const QString& path, const QString& message) {
 
 } // namespace
 
-Result<Session> readSessionFile(const QString& path) {
+Result<Session> readSessionFile(const QString& path, bool* wasKernelFile) {
+    if (wasKernelFile != nullptr) {
+        *wasKernelFile = false;
+    }
     // The one opener: a FIFO, a device or a directory is refused without blocking, and at most
     // the size cap is read (the autosave file comes through here too).
     auto text = readTextFile(QFile::encodeName(path).toStdString());
@@ -23,6 +30,18 @@ Result<Session> readSessionFile(const QString& path) {
     }
     const std::string& bytes = text.value();
     auto session = sessionFromJsonText(bytes);
+    if (!session && looksLikeKernelFile(bytes)) {
+        // The CLI's own kernel file (analyze-kernel's): opened as a session of that kernel.
+        auto kernel = kernelFromJsonText(bytes);
+        if (kernel) {
+            session = sessionFromKernel(kernel.value(), QFileInfo(path).completeBaseName());
+            if (wasKernelFile != nullptr) {
+                *wasKernelFile = session.ok();
+            }
+        } else {
+            session = kernel.error();
+        }
+    }
     if (!session) {
         Error error = session.error();
         error.where = path.toStdString() + (error.where.empty() ? "" : ": " + error.where);

@@ -14,7 +14,10 @@ namespace warpscope::app {
 /// The file name suffix of sessions, without the dot.
 inline constexpr const char* kSessionSuffix = "warpscope";
 
-Result<Session> readSessionFile(const QString& path);
+/// A session file, or a kernel file (the CLI's, docs/file-formats.md) as a session of that one
+/// kernel (`wasKernelFile`, when given, says which). Errors name the file and, inside it, a JSON
+/// pointer.
+Result<Session> readSessionFile(const QString& path, bool* wasKernelFile = nullptr);
 std::optional<Error> writeSessionFile(const QString& path, const Session& session);
 
 } // namespace warpscope::app

@@ -1,6 +1,7 @@
 // KernelMetricsSection: predicted beside measured for a whole kernel.
 #include "panels/kernelmetrics.h"
 
+#include "document/kernelprediction.h"
 #include "gpu/kernelmeasurement.h"
 
 #include <warpscope/kernel.h>
@@ -174,6 +175,80 @@ void KernelMetricsSection::setMeasurements(
     add(tr("time, median of the timed launches"), none, times);
     add(tr("effective bandwidth (bytes requested / time)"), none, bandwidths);
     add(tr("share of the GPU's measured copy bandwidth"), none, shares);
+    m_table->resizeRowsToContents();
+}
+
+void KernelMetricsSection::setPrediction(const QString& title, const KernelPredictionResult* result,
+                                         bool busy) {
+    setMeasurement(QString(), nullptr); // the four columns, empty
+    if (result == nullptr || (!result->prediction && !result->problem)) {
+        m_title->setText(busy ? tr("Kernel: %1: computing the whole grid…").arg(title)
+                              : tr("Kernel: no whole-grid prediction (a pattern of explicit "
+                                   "lane addresses is no kernel)."));
+        return;
+    }
+    if (!result->prediction) {
+        m_title->setText(tr("Kernel: %1: no whole-grid prediction. %2")
+                             .arg(title, KernelPrediction::problemText(*result)));
+        return;
+    }
+    const GridPrediction& p = *result->prediction;
+    const KernelLaunch& launch = result->kernel.launch;
+    const auto dims = [](const std::array<std::string, 3>& d) {
+        return QStringLiteral("(%1, %2, %3)")
+            .arg(QString::fromStdString(d[0]), QString::fromStdString(d[1]),
+                 QString::fromStdString(d[2]));
+    };
+    m_title->setText(tr("Kernel: %1, grid %2 × block %3, %4 warps: predicted by the grid model "
+                        "for the whole grid; no measurement of this kernel%5.")
+                         .arg(title, dims(launch.grid), dims(launch.block),
+                              integer(static_cast<double>(p.warps)))
+                         .arg(busy ? tr(" (updating…)") : QString()));
+    const QString none = QStringLiteral("—");
+    const auto add = [this, &none](const QString& name, const QString& predicted) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        const QStringList cells = {name, predicted, none, none};
+        for (int c = 0; c < 4; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c > 0) {
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            m_table->setItem(row, c, item);
+        }
+    };
+    // Per access, numbered as the kernel panel numbers them.
+    for (std::size_t i = 0; i < p.accesses.size() && i < result->kernel.accesses.size(); ++i) {
+        const KernelAccess& access = result->kernel.accesses[i];
+        const GridAccessPrediction& a = p.accesses[i];
+        const bool shared = access.kind.space == MemorySpace::Shared;
+        const bool constant = access.kind.space == MemorySpace::Constant;
+        const QString name =
+            QStringLiteral("%1%2 (%3 %4, %5 B)")
+                .arg(i + 1)
+                .arg(access.label.empty()
+                         ? QString()
+                         : QStringLiteral(". %1").arg(QString::fromStdString(access.label)))
+                .arg(QLatin1String(toString(access.kind.space)),
+                     QLatin1String(toString(access.kind.op)))
+                .arg(access.kind.widthBytes);
+        add(tr("%1: %2").arg(name, shared     ? tr("wavefronts / conflicts")
+                                   : constant ? tr("LDC requests / constant-cache requests")
+                                              : tr("requests / sectors")),
+            shared ? QStringLiteral("%1 / %2").arg(integer(static_cast<double>(a.wavefronts)),
+                                                   integer(static_cast<double>(a.bankConflicts)))
+            : constant
+                ? QStringLiteral("%1 / %2").arg(integer(static_cast<double>(a.requests)),
+                                                integer(static_cast<double>(a.constantAddresses)))
+                : QStringLiteral("%1 / %2").arg(integer(static_cast<double>(a.requests)),
+                                                integer(static_cast<double>(a.sectors))));
+    }
+    // In total: every metric of the grid model (Nsight Compute's names, warpscope__ extras).
+    for (const Metric& metric : p.metrics) {
+        add(QString::fromStdString(metric.name), metric.value == std::floor(metric.value)
+                                                     ? integer(metric.value)
+                                                     : decimal(metric.value, 2));
+    }
     m_table->resizeRowsToContents();
 }
 

@@ -2,6 +2,7 @@
 // document after every change (undo included); each widget change is one document edit.
 #include "panels/kernelpanel.h"
 
+#include "document/kernelprediction.h"
 #include "document/patterndocument.h"
 #include "views/theme.h"
 
@@ -18,6 +19,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -206,6 +208,23 @@ KernelPanel::KernelPanel(PatternDocument* document, QWidget* parent)
     m_error->hide();
     layout->addWidget(m_error);
 
+    // The grid model's verdict on the whole launch: an error the GPU would fault on, styled as
+    // one (bold, in the error colour), where the accesses and buffers are edited.
+    m_gridProblem = new QLabel(this);
+    m_gridProblem->setObjectName(QStringLiteral("kernelGridProblem"));
+    m_gridProblem->setWordWrap(true);
+    m_gridProblem->setTextFormat(Qt::PlainText);
+    m_gridProblem->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_gridProblem->setAccessibleName(tr("Kernel error"));
+    QPalette problemPalette = m_gridProblem->palette();
+    problemPalette.setColor(QPalette::WindowText, ViewColors::fromPalette(problemPalette).warning);
+    m_gridProblem->setPalette(problemPalette);
+    QFont problemFont = m_gridProblem->font();
+    problemFont.setBold(true);
+    m_gridProblem->setFont(problemFont);
+    m_gridProblem->hide();
+    layout->addWidget(m_gridProblem);
+
     // ---- Edits ---------------------------------------------------------------------------------
     connect(m_accesses, &QListWidget::currentRowChanged, this, [this](int row) {
         if (!m_syncing && row >= 0) {
@@ -282,8 +301,51 @@ KernelPanel::KernelPanel(PatternDocument* document, QWidget* parent)
     });
     connect(m_document, &PatternDocument::errorChanged, this, &KernelPanel::showError);
     connect(m_document, &PatternDocument::evaluationChanged, this, &KernelPanel::showError);
+    connect(KernelPrediction::of(m_document), &KernelPrediction::changed, this,
+            &KernelPanel::showGridProblem);
+    connect(m_document, &PatternDocument::errorChanged, this, &KernelPanel::showGridProblem);
     syncFromDocument();
     showError();
+    showGridProblem();
+}
+
+QString KernelPanel::gridProblemText() const {
+    return m_gridProblem->isHidden() ? QString() : m_gridProblem->text();
+}
+
+void KernelPanel::showGridProblem() {
+    const KernelPrediction* prediction = KernelPrediction::of(m_document);
+    const auto& result = prediction->result();
+    QString text;
+    int access = -1;
+    // Address problems only (the expression and launch errors are the document's, shown above,
+    // and while there is one the grid's would repeat it); a walk of an older kernel is not
+    // shown against this one.
+    if (result && result->problem && m_document->kernel() && !m_document->error() &&
+        result->kernel == *m_document->kernel()) {
+        const ErrorCode code = result->problem->code;
+        if (code == ErrorCode::OutOfBounds || code == ErrorCode::Misaligned ||
+            code == ErrorCode::NegativeAddress || code == ErrorCode::Overflow) {
+            text = KernelPrediction::problemText(*result);
+            access = KernelPrediction::problemAccess(*result->problem);
+        }
+    }
+    m_problemAccess = access;
+    const QString shown = text.isEmpty() ? QString() : QStringLiteral("✖ ") + text;
+    if (m_gridProblem->text() != shown) {
+        m_gridProblem->setText(shown);
+    }
+    m_gridProblem->setVisible(!text.isEmpty());
+    // The access in trouble is marked in the list, with the message as its tooltip.
+    const QColor bad = ViewColors::fromPalette(palette()).warning;
+    for (int row = 0; row < m_accesses->count(); ++row) {
+        QListWidgetItem* item = m_accesses->item(row);
+        const bool marked = row == access;
+        item->setForeground(marked ? QBrush(bad) : QBrush());
+        item->setToolTip(marked ? text : QString());
+        item->setIcon(marked ? style()->standardIcon(QStyle::SP_MessageBoxCritical) : QIcon());
+    }
+    fitAccessList(); // an icon can make the rows taller
 }
 
 QLineEdit* KernelPanel::launchEdit(int field) const {
@@ -396,6 +458,7 @@ void KernelPanel::syncFromDocument() {
             m_accesses->clear();
             m_accesses->addItems(texts);
             fitAccessList();
+            m_problemAccess = -2; // the marks went with the items: showGridProblem() redoes them
         }
         if (m_accesses->currentRow() != selected) {
             m_accesses->setCurrentRow(selected);
@@ -492,6 +555,9 @@ void KernelPanel::syncFromDocument() {
     }
     m_syncing = false;
     showError();
+    if (m_problemAccess == -2) {
+        showGridProblem();
+    }
 }
 
 void KernelPanel::bufferEdited(QTableWidgetItem* item) {

@@ -3,7 +3,9 @@
 // the buffers (name and size expression) and the launch (grid and block expressions). Selecting
 // an access shows it in the pattern editor's fields and in the warp, bank and block views. A
 // plain pattern shows as a kernel of one access with nothing else to edit; adding an access (or
-// duplicating the one) makes it a kernel. Every change is an undoable document edit.
+// duplicating the one) makes it a kernel. Every change is an undoable document edit. What the grid
+// model finds wrong with the whole launch (an address out of its buffer, misaligned, negative:
+// KernelPrediction) is shown here too, as an error numbered as the list numbers the accesses.
 #pragma once
 
 #include <warpscope/result.h>
@@ -54,6 +56,10 @@ public:
     /// in ("buffer \"in\" size: …"); empty for errors of the selected access's expressions,
     /// which the address and active-lane fields show.
     static QString kernelErrorText(const Error& error, const Kernel& kernel, int selectedAccess);
+    /// The grid model's problem with the whole launch (KernelPrediction::problemText), or "".
+    QString gridProblemText() const;
+    /// The 0-based access the grid problem is in (its row is marked in the list), or -1.
+    int gridProblemAccess() const { return m_problemAccess; }
 
 private:
     void syncFromDocument();
@@ -61,6 +67,7 @@ private:
     void setRefusal(const QString& message);
     void bufferEdited(QTableWidgetItem* item);
     void fitAccessList();
+    void showGridProblem();
 
     PatternDocument* m_document;
     QLabel* m_summary;
@@ -78,6 +85,8 @@ private:
     QPushButton* m_removeBuffer;
     std::array<QLineEdit*, 6> m_launch{};
     QLabel* m_error;
+    QLabel* m_gridProblem;
+    int m_problemAccess = -1;
     QString m_refusal;
     bool m_syncing = false;
 };

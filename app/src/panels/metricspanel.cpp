@@ -1,6 +1,7 @@
 // MetricsPanel: two tables; the list is refilled from modernMetrics() and textbookMetrics().
 #include "panels/metricspanel.h"
 
+#include "document/kernelprediction.h"
 #include "document/patterndocument.h"
 #include "gpu/kernelmeasurement.h"
 #include "gpu/probemeasurement.h"
@@ -76,6 +77,15 @@ MetricsPanel::MetricsPanel(PatternDocument* document, QWidget* parent)
     m_stale->setVisible(m_document->error().has_value());
     connect(m_document, &PatternDocument::evaluationChanged, this,
             &MetricsPanel::refreshMeasurement);
+    // Another entry, kernel or preset: the section follows it (a measurement chosen for another
+    // kernel is not shown against this one).
+    connect(m_document, &PatternDocument::patternChanged, this,
+            &MetricsPanel::followKernelMeasurement);
+    connect(KernelPrediction::of(m_document), &KernelPrediction::changed, this, [this] {
+        if (m_kernelShown == KernelShown::Prediction || m_kernelShown == KernelShown::Nothing) {
+            showKernelPrediction();
+        }
+    });
     refreshList();
     refreshMeasurement();
     fitSummaryColumns();
@@ -107,8 +117,10 @@ void MetricsPanel::setMeasurementStore(MeasurementStore* store) {
 
 void MetricsPanel::setKernelMeasurementStore(KernelMeasurementStore* store) {
     m_model->setKernelMeasurementStore(store); // first: the label reads the model's rows
+    m_kernelStore = store;
     connect(store, &KernelMeasurementStore::changed, this, [this] {
-        m_kernelFollowed = nullptr; // a point measured again keeps its place in the store
+        m_kernelFollowed = nullptr;           // a point measured again keeps its place in the store
+        m_kernelShown = KernelShown::Nothing; // the chosen point's records are looked up again
         refreshList();
         refreshMeasurement();
     });
@@ -118,15 +130,72 @@ void MetricsPanel::setKernelMeasurementStore(KernelMeasurementStore* store) {
 
 void MetricsPanel::followKernelMeasurement() {
     const KernelMeasurement* shown = m_model->kernelMeasurement();
-    if (shown == m_kernelFollowed) {
-        return; // a drag moves through points: the section is rebuilt only when the point changes
-    }
     if (shown != nullptr) {
-        m_kernel->setMeasurement(QString::fromStdString(m_document->current().title), shown);
-    } else {
-        m_kernel->setMeasurement(QString(), nullptr);
+        // The open access's own kernel measurement at the current point.
+        if (shown != m_kernelFollowed || m_kernelShown != KernelShown::Followed) {
+            m_kernel->setMeasurement(QString::fromStdString(m_document->current().title), shown);
+        }
+        m_kernelFollowed = shown;
+        m_kernelShown = KernelShown::Followed;
+        return;
     }
-    m_kernelFollowed = shown;
+    m_kernelFollowed = nullptr;
+    if (m_kernelStore != nullptr && !m_chosenPresetId.isEmpty() &&
+        m_chosenOwners.contains(m_document->presetId())) {
+        if (m_kernelShown != KernelShown::Chosen) {
+            const auto chosen = m_kernelStore->findAll(m_chosenPresetId, m_chosenPoint);
+            if (!chosen.empty()) {
+                m_kernel->setMeasurements(m_chosenTitle, chosen);
+                m_kernelShown = KernelShown::Chosen;
+                return;
+            }
+        } else {
+            return;
+        }
+    }
+    if (m_kernelShown != KernelShown::Prediction) {
+        showKernelPrediction();
+    }
+}
+
+void MetricsPanel::showKernelMeasurements(const QStringList& owners, const QString& title,
+                                          const QString& presetId, const KernelPoint& point) {
+    m_chosenOwners = owners;
+    m_chosenTitle = title;
+    m_chosenPresetId = presetId;
+    m_chosenPoint = point;
+    m_kernelShown = KernelShown::Nothing; // shown again, whichever it is
+    followKernelMeasurement();
+}
+
+void MetricsPanel::showKernelPrediction() {
+    const KernelPrediction* prediction = KernelPrediction::of(m_document);
+    const auto& result = prediction->result();
+    QString title = QString::fromStdString(m_document->current().title);
+    if (title.isEmpty() && result) {
+        title = QString::fromStdString(result->kernel.name);
+    }
+    if (title.isEmpty()) {
+        title = tr("untitled");
+    }
+    // While a walk is under way, the last one's numbers stay up (a slider drag does not blink)
+    // only when they are of the same kernel being edited; another kernel's are never shown.
+    const KernelPredictionResult* shown = result ? &*result : nullptr;
+    if (shown != nullptr && prediction->isBusy()) {
+        const auto& open = m_document->kernel();
+        const auto& pattern = m_document->pattern();
+        const bool sameKernel = open ? open->name == shown->kernel.name &&
+                                           open->accesses.size() == shown->kernel.accesses.size()
+                                     : shown->kernel.accesses.size() == 1 && pattern.source &&
+                                           shown->kernel.accesses.front().kind == pattern.kind &&
+                                           shown->kernel.accesses.front().addressExpression ==
+                                               pattern.source->addressExpression;
+        if (!sameKernel) {
+            shown = nullptr;
+        }
+    }
+    m_kernel->setPrediction(title, shown, prediction->isBusy());
+    m_kernelShown = KernelShown::Prediction;
 }
 
 void MetricsPanel::setGpuText(const QString& text) {

@@ -2,9 +2,14 @@
 // the full list of predicted metrics under Nsight Compute's names (so a user can check warpscope
 // against ncu directly), each with its measured value or the lack of one. Above them, the GPU the
 // probe found and where the shown measurement comes from (live, or recorded in the session; for
-// accesses measured as whole kernels, the kernel measurement at the current point).
+// accesses measured as whole kernels, the kernel measurement at the current point). Below them,
+// the whole kernel: a measurement of the open kernel when there is one, else the grid model's
+// whole-grid totals for it (any kernel, and a plain pattern's one-access kernel).
 #pragma once
 
+#include "gpu/kernelmeasurement.h"
+
+#include <QStringList>
 #include <QWidget>
 
 class QLabel;
@@ -41,6 +46,12 @@ public:
     int preferredWidth() const;
     /// The whole-kernel section (KernelMetricsSection), below the per-warp tables.
     KernelMetricsSection* kernelSection() const { return m_kernel; }
+    /// The measurements of kernel preset `presetId` at `point` (a row of the notes tab, on every
+    /// GPU it was measured on), shown in the kernel section only while the open entry is one of
+    /// `owners` (preset ids: the kernel or the experiment they measure); for any other entry the
+    /// section shows that entry's own kernel. An empty `presetId` forgets the choice.
+    void showKernelMeasurements(const QStringList& owners, const QString& title,
+                                const QString& presetId, const KernelPoint& point);
 
 private:
     void fitSummaryColumns();
@@ -48,6 +59,8 @@ private:
     void refreshMeasurement();
     /// The kernel section shows the table's whole-kernel measurement while there is one.
     void followKernelMeasurement();
+    /// The grid model's totals of the open kernel, when the section shows no measurement.
+    void showKernelPrediction();
 
     PatternDocument* m_document;
     MetricsTableModel* m_model;
@@ -61,6 +74,15 @@ private:
     /// The measurement the kernel section shows because the table shows it (null: the notes
     /// tab's choice, or none).
     const KernelMeasurement* m_kernelFollowed = nullptr;
+    enum class KernelShown { Nothing, Followed, Chosen, Prediction };
+    KernelShown m_kernelShown = KernelShown::Nothing;
+    // The notes tab's choice, looked up in the store each time it is shown (the store's
+    // records change under it).
+    KernelMeasurementStore* m_kernelStore = nullptr;
+    QStringList m_chosenOwners;
+    QString m_chosenTitle;
+    QString m_chosenPresetId;
+    KernelPoint m_chosenPoint;
 };
 
 } // namespace warpscope::app

@@ -82,6 +82,23 @@ void PatternEditor::syncFromDocument() {
     for (QSpinBox* box : {m_gridX, m_gridY, m_gridZ, m_bidX, m_bidY, m_bidZ}) {
         box->setEnabled(hasSource);
     }
+    // A kernel's grid and block are edited in one place, the Kernel section's launch fields
+    // (expressions of the parameters); here they are shown read-only. A plain pattern's are
+    // edited here (it has no launch fields).
+    const bool launchHere = !named.kernel.has_value();
+    for (QSpinBox* box : {m_blockX, m_blockY, m_blockZ, m_gridX, m_gridY, m_gridZ}) {
+        if (box->isReadOnly() == launchHere) {
+            box->setReadOnly(!launchHere);
+            box->setButtonSymbols(launchHere ? QAbstractSpinBox::UpDownArrows
+                                             : QAbstractSpinBox::NoButtons);
+            box->setToolTip(launchHere
+                                ? (box == m_gridX ? tr("gridDim: how many blocks the launch has "
+                                                       "(moves gid with bid)")
+                                                  : QString())
+                                : tr("The kernel's launch: edit grid and block in the Kernel "
+                                     "section's Launch grid and Launch block fields"));
+        }
+    }
     m_warpIndex->setEnabled(hasSource);
     m_parameterTable->setEnabled(hasSource);
     m_addParameter->setEnabled(hasSource);
@@ -246,7 +263,7 @@ void PatternEditor::editKind() {
 }
 
 void PatternEditor::editBlock() {
-    if (m_syncing || !m_document->pattern().source) {
+    if (m_syncing || !m_document->pattern().source || m_document->kernel()) {
         return;
     }
     Pattern pattern = m_document->pattern();
@@ -261,7 +278,7 @@ void PatternEditor::editBlock() {
 }
 
 void PatternEditor::editGrid() {
-    if (m_syncing || !m_document->pattern().source) {
+    if (m_syncing || !m_document->pattern().source || m_document->kernel()) {
         return;
     }
     Pattern pattern = m_document->pattern();

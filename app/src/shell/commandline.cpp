@@ -23,8 +23,9 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("session"),
-        QCoreApplication::translate("warpscope",
-                                    "A .warpscope session, or a .wstrace trace, to open."),
+        QCoreApplication::translate(
+            "warpscope", "A .warpscope session, a kernel file (the .json that warpscope-cli "
+                         "analyze-kernel reads) or a .wstrace trace, to open."),
         QStringLiteral("[session]"));
     const QCommandLineOption preset(
         QStringLiteral("preset"),

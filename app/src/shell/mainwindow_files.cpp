@@ -35,6 +35,15 @@ QString sessionFilter() {
         .arg(QString::fromLatin1(kSessionSuffix));
 }
 
+/// Open reads kernel files too (the CLI's, docs/file-formats.md).
+QString openFilter() {
+    return QCoreApplication::translate(
+               "warpscope",
+               "Sessions and kernel files (*.%1 *.json);;warpscope sessions (*.%1);;Kernel files "
+               "(*.json);;All files (*)")
+        .arg(QString::fromLatin1(kSessionSuffix));
+}
+
 } // namespace
 
 Session MainWindow::currentSession() const {
@@ -101,7 +110,8 @@ void MainWindow::stepPreset(int delta) {
 }
 
 bool MainWindow::openSession(const QString& path) {
-    auto session = readSessionFile(path);
+    bool kernelFile = false;
+    auto session = readSessionFile(path, &kernelFile);
     if (!session) {
         m_messageBar->showMessage(MessageBar::Level::Error,
                                   tr("Cannot open %1: %2")
@@ -119,9 +129,22 @@ bool MainWindow::openSession(const QString& path) {
     m_measurements->takeFromSession(session.value());
     applyViewSettings(session.value().viewSettings);
     m_document->markSaved(); // applying the view settings is not a change
-    m_currentFile = QFileInfo(path).absoluteFilePath();
-    m_recent->add(m_currentFile);
+    m_recent->add(QFileInfo(path).absoluteFilePath());
     m_messageBar->dismiss();
+    if (kernelFile) {
+        // Save writes a session, never over the kernel file (File > Export Kernel File writes
+        // that form).
+        m_currentFile.clear();
+        m_document->markModified();
+        updateTitle();
+        statusBar()->showMessage(
+            tr("Opened the kernel file %1; Save writes a new session, File > Export Kernel File "
+               "a kernel file")
+                .arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())),
+            6000);
+        return true;
+    }
+    m_currentFile = QFileInfo(path).absoluteFilePath();
     updateTitle();
     statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(m_currentFile)), 4000);
     return true;
@@ -166,8 +189,9 @@ void MainWindow::openWithDialog() {
     if (!maybeDiscard()) {
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Session"), QFileInfo(m_currentFile).absolutePath(), sessionFilter());
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Session or Kernel File"),
+                                     QFileInfo(m_currentFile).absolutePath(), openFilter());
     if (!path.isEmpty()) {
         openSession(path);
     }

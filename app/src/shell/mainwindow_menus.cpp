@@ -2,6 +2,7 @@
 // (listed in m_shortcutActions), and the two Help windows, which are generated from those actions.
 #include "shell/mainwindow.h"
 
+#include "document/kernelfile.h"
 #include "document/patterndocument.h"
 #include "document/recentfiles.h"
 #include "gpu/gpurunner.h"
@@ -22,12 +23,15 @@
 #include <QCheckBox>
 #include <QCoreApplication>
 #include <QDialog>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -67,6 +71,32 @@ void MainWindow::createMenus() {
     file->addSeparator();
     add(file, tr("&Export Figure…"), QKeySequence(tr("Ctrl+Shift+E")),
         [this] { exportFigureWithDialog(); });
+    // The open entry as the CLI's kernel file: `warpscope-cli analyze-kernel FILE` reads it.
+    add(file, tr("Export &Kernel File…"), QKeySequence(), [this] {
+        auto kernel = m_document->kernelOrPatternKernel();
+        if (!kernel) {
+            m_messageBar->showMessage(MessageBar::Level::Error,
+                                      tr("No kernel to export: %1")
+                                          .arg(QString::fromStdString(kernel.error().describe())));
+            return;
+        }
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export Kernel File"), QString(),
+                                         tr("warpscope kernel files (*.json);;All files (*)"));
+        if (path.isEmpty()) {
+            return;
+        }
+        if (auto error = writeKernelFile(path, kernel.value())) {
+            m_messageBar->showMessage(
+                MessageBar::Level::Error,
+                tr("Cannot export the kernel: %1").arg(QString::fromStdString(error->describe())));
+            return;
+        }
+        statusBar()->showMessage(
+            tr("Exported the kernel to %1 (warpscope-cli analyze-kernel reads it)")
+                .arg(QDir::toNativeSeparators(path)),
+            5000);
+    })->setObjectName(QStringLiteral("exportKernelFileAction"));
     file->addSeparator();
     add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 

@@ -112,8 +112,12 @@ void MainWindow::createNotes() {
             return;
         }
         const KernelMeasurement* shown = nullptr;
-        std::vector<const KernelMeasurement*> onEveryGpu;
+        QString presetId;
+        KernelPoint point;
         QString title;
+        // Shown only while the open entry is this experiment or the row's kernel preset.
+        QStringList owners{QLatin1String(kNotesExperimentPrefix) +
+                           QString::fromStdString(experiment->id)};
         for (int i = 0; i < static_cast<int>(experiment->rows.size()); ++i) {
             if (selected >= 0 && i != selected) {
                 continue;
@@ -121,17 +125,15 @@ void MainWindow::createNotes() {
             const NotesExperimentRow& row = experiment->rows[static_cast<std::size_t>(i)];
             shown = m_kernelMeasurements->find(QString::fromStdString(row.presetId), row.point);
             if (shown != nullptr) {
-                onEveryGpu =
-                    m_kernelMeasurements->findAll(QString::fromStdString(row.presetId), row.point);
+                presetId = QString::fromStdString(row.presetId);
+                point = row.point;
+                owners << QLatin1String(kKernelPresetPrefix) + QString::fromStdString(row.presetId);
                 const KernelPreset* preset = findKernelPreset(row.presetId);
                 title = preset != nullptr ? QString::fromStdString(preset->title) : row.label;
                 break;
             }
         }
-        if (onEveryGpu.empty() && m_metrics->summaryModel()->kernelMeasurement() != nullptr) {
-            return; // the section keeps the current access's kernel measurement (MetricsPanel)
-        }
-        m_metrics->kernelSection()->setMeasurements(title, onEveryGpu);
+        m_metrics->showKernelMeasurements(owners, title, presetId, point);
     });
     connect(m_notesView, &NotesView::experimentChosen, this, [this](const QString& id) {
         m_editor->presetPicker()->setCurrentPresetId(QLatin1String(kNotesExperimentPrefix) + id);
