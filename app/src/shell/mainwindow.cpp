@@ -328,6 +328,7 @@ std::map<std::string, std::string> MainWindow::viewSettings() const {
     addTransfersSettings(settings);
     addStreamsSettings(settings);
     addL2PersistenceSettings(settings);
+    addTraceSettings(settings);
     return settings;
 }
 
@@ -344,6 +345,7 @@ void MainWindow::applyViewSettings(const std::map<std::string, std::string>& set
     applyTransfersSettings(settings);
     applyStreamsSettings(settings);
     applyL2PersistenceSettings(settings);
+    applyTraceSettings(settings);
 }
 
 void MainWindow::setTheme(Theme theme) {

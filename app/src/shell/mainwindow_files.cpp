@@ -10,6 +10,7 @@
 #include "document/patterndocument.h"
 #include "document/recentfiles.h"
 #include "document/sessionfile.h"
+#include "document/tracedocument.h"
 #include "gpu/probemeasurement.h"
 #include "panels/messagebar.h"
 #include "panels/patterneditor.h"
@@ -101,6 +102,9 @@ void MainWindow::stepPreset(int delta) {
 }
 
 bool MainWindow::openSession(const QString& path) {
+    if (isTraceFile(path)) { // File ▸ Open and Open Recent take a trace too (suffix or magic)
+        return openTrace(path);
+    }
     auto session = readSessionFile(path);
     if (!session) {
         m_messageBar->showMessage(MessageBar::Level::Error,
@@ -117,11 +121,11 @@ bool MainWindow::openSession(const QString& path) {
         return false;
     }
     m_measurements->takeFromSession(session.value());
+    m_messageBar->dismiss(); // before the view settings, which may have something to say
     applyViewSettings(session.value().viewSettings);
     m_document->markSaved(); // applying the view settings is not a change
     m_currentFile = QFileInfo(path).absoluteFilePath();
     m_recent->add(m_currentFile);
-    m_messageBar->dismiss();
     updateTitle();
     statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(m_currentFile)), 4000);
     return true;
@@ -167,7 +171,9 @@ void MainWindow::openWithDialog() {
         return;
     }
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Session"), QFileInfo(m_currentFile).absolutePath(), sessionFilter());
+        this, tr("Open Session"), QFileInfo(m_currentFile).absolutePath(),
+        sessionFilter() + QStringLiteral(";;") +
+            tr("warpscope traces (*.%1)").arg(QString::fromLatin1(kTraceSuffix)));
     if (!path.isEmpty()) {
         openSession(path);
     }
