@@ -7,6 +7,7 @@
 #include "panels/messagebar.h"
 #include "panels/sourcepanel.h"
 #include "panels/tracepanel.h"
+#include "shell/tracewindow.h"
 #include "views/gridview.h"
 #include "views/tracegridview.h"
 #include "windowfixture.h"
@@ -17,9 +18,12 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
+#include <QPixmap>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -79,7 +83,7 @@ std::set<std::uint64_t> checkTracedCells(MainWindow& window, const char* name) {
     EXPECT_NE(tabs, nullptr);
     tabs->setCurrentWidget(window.gridView());
     QApplication::processEvents();
-    TraceGridView* grid = window.traceGridView();
+    TraceGridView* grid = traceGridViewOf(window);
     EXPECT_NE(grid, nullptr);
     if (grid == nullptr) {
         return cells;
@@ -125,7 +129,7 @@ std::set<std::uint64_t> checkTracedCells(MainWindow& window, const char* name) {
 
 TEST_F(TraceViewsTest, TheGridTabShowsEveryTracedWarpsValue) {
     const std::set<std::uint64_t> cells = checkTracedCells(*window, "torch_transpose.wstrace");
-    TraceGridView* grid = window->traceGridView();
+    TraceGridView* grid = traceGridViewOf(*window);
     ASSERT_NE(grid, nullptr);
     EXPECT_EQ(grid->warpsPerBlock(), 4u); // 128 threads
     EXPECT_EQ(cells.size(), 96u);         // sample:64 over 96 warps traced them all
@@ -142,7 +146,7 @@ TEST_F(TraceViewsTest, TheGridTabShowsEveryTracedWarpsValue) {
 TEST_F(TraceViewsTest, TheGridTabMarksTheWarpsNotTraced) {
     // A full record buffer: 8 of the launch's 128 warps were recorded.
     const std::set<std::uint64_t> cells = checkTracedCells(*window, "sample_full.wstrace");
-    TraceGridView* grid = window->traceGridView();
+    TraceGridView* grid = traceGridViewOf(*window);
     ASSERT_NE(grid, nullptr);
     const std::uint64_t allWarps = 32 * grid->warpsPerBlock();
     ASSERT_EQ(cells.size(), 8u);
@@ -328,7 +332,7 @@ TEST_F(TraceViewsTest, ASavedSessionReopensToTheTracedInstructionOrSaysTheTraceM
     EXPECT_EQ(panel->currentRecord(), record);
     EXPECT_EQ(document().current().pattern, shown.pattern);
     EXPECT_FALSE(document().isModified());
-    EXPECT_EQ(window->traceGridView()->data().instruction, 5u);
+    EXPECT_EQ(traceGridViewOf(*window)->data().instruction, 5u);
 
     // The trace moved: the warp is still shown (as the pattern the session holds), and the
     // message says where the trace was.

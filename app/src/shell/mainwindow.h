@@ -58,7 +58,6 @@ class RecentFiles;
 class SweepPlot;
 class TraceDocument;
 class TraceLoader;
-class TraceGridView;
 class TracePanel;
 class WarpView;
 
@@ -182,8 +181,6 @@ public:
     TraceDocument* traceDocument() const { return m_trace; }
     TracePanel* tracePanel() const { return m_tracePanel; }
     QDockWidget* traceDock() const { return m_traceDock; }
-    /// Drawn over the Grid tab while a traced instruction is the current pattern (created then).
-    TraceGridView* traceGridView() const { return m_traceGridView; }
     /// The session as it would be saved now.
     Session currentSession() const;
 
@@ -229,13 +226,6 @@ private:
     void openWithDialog();
     void createTrace();
     void openTraceWithDialog();
-    /// The traced warp shown: the trace grid view covers the Grid tab with its instruction.
-    void showTraceGrid(std::size_t instruction, std::uint64_t record);
-    /// Whether the current pattern is the traced warp the Trace dock shows.
-    bool showsTracedWarp() const;
-    /// The traced instruction and warp shown, kept in a saved session (mainwindow_trace.cpp).
-    void addTraceSettings(std::map<std::string, std::string>& settings) const;
-    void applyTraceSettings(const std::map<std::string, std::string>& settings);
     bool save();
     bool saveAsWithDialog();
     void stepPreset(int delta);
@@ -348,7 +338,6 @@ private:
     TraceLoader* m_traceLoader = nullptr;
     TracePanel* m_tracePanel = nullptr;
     QDockWidget* m_traceDock = nullptr;
-    TraceGridView* m_traceGridView = nullptr;
 };
 
 /// --measure: run the window's current pattern on the GPU and wait (up to two minutes) for its

@@ -2,6 +2,7 @@
 // that cannot be read is refused in the message bar (naming the byte offset or JSON pointer, as
 // the other files' errors do) and the session stays as it was.
 #include "shell/mainwindow.h"
+#include "shell/tracewindow.h"
 
 #include "document/patterndocument.h"
 #include "document/tracedocument.h"
@@ -43,7 +44,10 @@ void MainWindow::createTrace() {
     connect(m_tracePanel, &TracePanel::problem, this, [this](const QString& message) {
         m_messageBar->showMessage(MessageBar::Level::Warning, message);
     });
-    connect(m_tracePanel, &TracePanel::warpShown, this, &MainWindow::showTraceGrid);
+    connect(m_tracePanel, &TracePanel::warpShown, this,
+            [this](std::size_t instruction, std::uint64_t record) {
+                showTraceGrid(*this, instruction, record);
+            });
     connect(m_traceLoader, &TraceLoader::loaded, this,
             [this](int, const QString& path, std::shared_ptr<const TraceReader> reader) {
                 m_messageBar->dismiss();
@@ -63,59 +67,71 @@ void MainWindow::createTrace() {
             });
 }
 
-void MainWindow::showTraceGrid(std::size_t instruction, std::uint64_t record) {
-    if (m_gridView == nullptr) {
+TraceGridView* traceGridViewOf(const MainWindow& window) {
+    return window.gridView() == nullptr ? nullptr
+                                        : window.gridView()->findChild<TraceGridView*>(
+                                              QString(), Qt::FindDirectChildrenOnly);
+}
+
+void showTraceGrid(MainWindow& window, std::size_t instruction, std::uint64_t record) {
+    GridView* page = window.gridView();
+    if (page == nullptr) {
         return;
     }
-    if (m_traceGridView == nullptr) {
-        m_traceGridView = new TraceGridView(m_gridView);
-        m_traceGridView->coverParent();
+    TraceGridView* grid = traceGridViewOf(window);
+    if (grid == nullptr) {
+        grid = new TraceGridView(page);
+        grid->coverParent();
         // Any other pattern (an edit, a preset, "Open as Pattern") gives the Grid tab back to
         // the pattern's grid.
-        connect(m_document, &PatternDocument::patternChanged, m_traceGridView, [this] {
-            if (!showsTracedWarp()) {
-                m_traceGridView->hide();
-            }
-        });
+        QObject::connect(window.document(), &PatternDocument::patternChanged, grid,
+                         [&window, grid] {
+                             if (!showsTracedWarp(window)) {
+                                 grid->hide();
+                             }
+                         });
     }
-    if (m_traceGridView->data().reader != m_trace->reader() ||
-        m_traceGridView->data().instruction != instruction) {
-        auto data = m_trace->gridData(instruction);
-        if (!data) {
-            m_traceGridView->hide();
-            m_messageBar->showMessage(MessageBar::Level::Warning,
-                                      tr("The traced warps cannot be drawn on the grid: %1")
-                                          .arg(QString::fromStdString(data.error().describe())));
+    TraceDocument* trace = window.traceDocument();
+    if (grid->data().reader != trace->reader() || grid->data().instruction != instruction) {
+        auto gridData = trace->gridData(instruction);
+        if (!gridData) {
+            grid->hide();
+            window.messageBar()->showMessage(
+                MessageBar::Level::Warning,
+                QObject::tr("The traced warps cannot be drawn on the grid: %1")
+                    .arg(QString::fromStdString(gridData.error().describe())));
             return;
         }
-        m_traceGridView->setData(std::move(data).value());
+        grid->setData(std::move(gridData).value());
     }
-    m_traceGridView->setCurrentRecord(record);
-    m_traceGridView->show();
-    m_traceGridView->raise();
+    grid->setCurrentRecord(record);
+    grid->show();
+    grid->raise();
 }
 
-bool MainWindow::showsTracedWarp() const {
-    if (!m_trace->hasTrace() || !m_tracePanel->currentInstruction() ||
-        !m_tracePanel->currentRecord()) {
+bool showsTracedWarp(const MainWindow& window) {
+    const TraceDocument* trace = window.traceDocument();
+    const TracePanel* panel = window.tracePanel();
+    if (!trace->hasTrace() || !panel->currentInstruction() || !panel->currentRecord()) {
         return false;
     }
-    auto traced =
-        m_trace->tracedWarp(*m_tracePanel->currentInstruction(), *m_tracePanel->currentRecord());
-    return traced && traced.value().pattern == m_document->pattern();
+    auto traced = trace->tracedWarp(*panel->currentInstruction(), *panel->currentRecord());
+    return traced && traced.value().pattern == window.document()->pattern();
 }
 
-void MainWindow::addTraceSettings(std::map<std::string, std::string>& settings) const {
-    if (!showsTracedWarp()) {
+void addTraceSettings(const MainWindow& window, std::map<std::string, std::string>& settings) {
+    if (!showsTracedWarp(window)) {
         return;
     }
+    const TraceDocument* trace = window.traceDocument();
+    const TracePanel* panel = window.tracePanel();
     const TraceInstruction& instruction =
-        m_trace->header().instructions.at(*m_tracePanel->currentInstruction());
-    auto record = m_trace->reader()->readRecord(*m_tracePanel->currentRecord());
+        trace->header().instructions.at(*panel->currentInstruction());
+    auto record = trace->reader()->readRecord(*panel->currentRecord());
     if (!record) {
         return;
     }
-    settings[kTraceFileKey] = m_trace->path().toStdString();
+    settings[kTraceFileKey] = trace->path().toStdString();
     settings[kTraceLaunchKey] = std::to_string(instruction.launch);
     settings[kTracePcKey] = std::to_string(instruction.pcOffset);
     const auto& block = record.value().block;
@@ -124,7 +140,7 @@ void MainWindow::addTraceSettings(std::map<std::string, std::string>& settings) 
     settings[kTraceWarpKey] = std::to_string(record.value().warp);
 }
 
-void MainWindow::applyTraceSettings(const std::map<std::string, std::string>& settings) {
+void applyTraceSettings(MainWindow& window, const std::map<std::string, std::string>& settings) {
     const auto file = settings.find(kTraceFileKey);
     if (file == settings.end()) {
         return;
@@ -137,45 +153,46 @@ void MainWindow::applyTraceSettings(const std::map<std::string, std::string>& se
     const qint64 pc = value(kTracePcKey).toLongLong();
     const QString pcText = QStringLiteral("0x%1").arg(static_cast<qulonglong>(pc), 0, 16);
     if (!QFileInfo(path).isFile()) {
-        m_messageBar->showMessage(
+        window.messageBar()->showMessage(
             MessageBar::Level::Warning,
-            tr("The session showed the traced instruction at PC %1 of %2, which is not there any "
-               "more (moved or deleted): its warp is shown as a pattern. Open the trace with File "
-               "▸ Open Trace… to choose instructions again.")
+            QObject::tr("The session showed the traced instruction at PC %1 of %2, which is not "
+                        "there any more (moved or deleted): its warp is shown as a pattern. Open "
+                        "the trace with File ▸ Open Trace… to choose instructions again.")
                 .arg(pcText, QDir::toNativeSeparators(path)));
         return;
     }
     // The session's pattern is the traced warp already; the trace brings back its instruction.
-    const NamedPattern saved = m_document->current();
-    if (!openTrace(path) || !m_trace->hasTrace()) {
+    const Pattern saved = window.document()->pattern();
+    if (!window.openTrace(path) || !window.traceDocument()->hasTrace()) {
         return;
     }
     const int launch = value(kTraceLaunchKey).toInt();
-    const TraceHeader& header = m_trace->header();
-    m_tracePanel->selectLaunch(launch);
+    const TraceHeader& header = window.traceDocument()->header();
+    TracePanel* panel = window.tracePanel();
+    panel->selectLaunch(launch);
     for (std::size_t i = 0; i < header.instructions.size(); ++i) {
         if (header.instructions[i].launch == launch && header.instructions[i].pcOffset == pc) {
-            m_tracePanel->selectInstruction(i);
+            panel->selectInstruction(i);
             const QStringList block = value(kTraceBlockKey).split(QLatin1Char(','));
             if (block.size() == 3) {
                 const QString name =
                     tracedWarpName({block[0].toUInt(), block[1].toUInt(), block[2].toUInt()},
                                    value(kTraceWarpKey).toUInt());
-                const int index = m_tracePanel->warpPicker()->findText(name);
+                const int index = panel->warpPicker()->findText(name);
                 if (index >= 0) {
-                    m_tracePanel->selectWarp(index);
+                    panel->selectWarp(index);
                 }
             }
-            if (showsTracedWarp() && m_document->current().pattern == saved.pattern) {
+            if (showsTracedWarp(window) && window.document()->pattern() == saved) {
                 return;
             }
             break;
         }
     }
-    m_messageBar->showMessage(
+    window.messageBar()->showMessage(
         MessageBar::Level::Warning,
-        tr("%1 no longer holds the traced warp the session showed (PC %2): the trace was "
-           "recorded again since?")
+        QObject::tr("%1 no longer holds the traced warp the session showed (PC %2): the trace was "
+                    "recorded again since?")
             .arg(QFileInfo(path).fileName(), pcText));
 }
 
