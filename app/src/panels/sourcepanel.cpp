@@ -11,6 +11,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTextBlock>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -129,12 +130,16 @@ bool SourcePanel::load(const QString& path) {
     const QTextBlock block = m_text->document()->findBlockByNumber(static_cast<int>(m_line - 1));
     if (block.isValid()) {
         QTextEdit::ExtraSelection selection;
-        selection.format.setBackground(palette().color(QPalette::Highlight).lighter(160));
+        QColor marked = palette().color(QPalette::Highlight);
+        marked.setAlpha(80); // the text stays readable in either theme
+        selection.format.setBackground(marked);
         selection.format.setProperty(QTextFormat::FullWidthSelection, true);
         selection.cursor = QTextCursor(block);
         selections << selection;
         m_text->setTextCursor(QTextCursor(block));
         m_text->centerCursor();
+        // Again once laid out: a panel not yet shown has no height to centre in.
+        QTimer::singleShot(0, m_text, [text = m_text] { text->centerCursor(); });
         m_status->setText(tr("%1, line %2").arg(QDir::toNativeSeparators(path)).arg(m_line));
     } else {
         m_status->setText(tr("%1 has %2 lines; the trace names line %3 (the file changed since "

@@ -228,8 +228,16 @@ void TraceGridView::paintEvent(QPaintEvent*) {
         painter.fillRect(cell,
                          warp.counted ? valueColour(warp.perRequest, m_maxValue) : colors.inactive);
     }
-    // Block borders where blocks are wide enough to tell apart.
+    // Warp dividers and block borders where cells are wide enough to tell apart.
     const QRectF first = cellRect(0, 0);
+    if (first.width() >= 8.0 && first.height() >= 3.0 && warpsPerBlock() > 1) {
+        painter.setPen(QPen(colors.grid, 1.0));
+        const std::uint64_t columns = blocksPerRow() * warpsPerBlock();
+        for (std::uint64_t column = 1; column < columns; ++column) {
+            const qreal x = area.left() + static_cast<qreal>(column) * first.width();
+            painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+        }
+    }
     if (first.width() * static_cast<double>(warpsPerBlock()) >= 6.0 && first.height() >= 3.0) {
         painter.setPen(QPen(colors.frame, 1.0));
         for (std::uint64_t b = 0; b < blockCount(); ++b) {
