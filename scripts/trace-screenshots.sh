@@ -2,8 +2,10 @@
 # Screenshots of traced programs for docs/guide/tracing.md: the app opens a trace recorded on an
 # H200 (tests/data/traces) and shows its worst instruction's first traced warp (or the one
 # --trace-pc names), with the Trace
-# dock listing the launch's memory instructions. Two traces: PyTorch's x.t().contiguous()
-# (torch_transpose.wstrace) and Triton's row softmax (triton_softmax.wstrace).
+# dock listing the launch's memory instructions and the source panel. PyTorch's
+# x.t().contiguous() (torch_transpose.wstrace) in the warp view and in the Grid tab (its traced
+# warps over the launch), Triton's row softmax (triton_softmax.wstrace), and the project's own
+# transpose (sample_transpose.wstrace, recorded with -lineinfo) for the source panel.
 # The app runs under xvfb-run, or directly when QT_QPA_PLATFORM=offscreen is set.
 #
 # Usage: scripts/trace-screenshots.sh [BUILD_DIR] [OUT_DIR]   (default: build/dev, docs/guide/figures)
@@ -36,6 +38,9 @@ shoot() { # trace view picture [app options]
     fi
 }
 shoot torch_transpose.wstrace warp trace-torch-transpose.png
+shoot torch_transpose.wstrace grid trace-torch-transpose-grid.png
+# The sample's source is found in this checkout (scripts/gpu/trace_sample.cu), line highlighted.
+shoot sample_transpose.wstrace bank trace-source-panel.png --trace-pc 0x16c0
 # The softmax's worst per request is its row load; the picture shows a shared reduction step
 # (@!P2 LDS R12, [R4] at PC 0x230) in the bank view instead.
 shoot triton_softmax.wstrace bank trace-triton-softmax.png --trace-pc 0x230

@@ -5,6 +5,8 @@
 #include "document/patterneditcommand.h"
 #include "document/tracepattern.h"
 
+#include <warpscope/model.h>
+
 #include <QFile>
 #include <QFileInfo>
 #include <QPointer>
@@ -169,6 +171,59 @@ Result<std::vector<TracedWarp>> TraceDocument::warps(std::size_t instruction) co
     return warps;
 }
 
+Result<TraceGridData> TraceDocument::gridData(std::size_t instruction) const {
+    if (!m_reader || instruction >= header().instructions.size()) {
+        return Error{ErrorCode::InvalidValue, "no such traced instruction", 0, {}};
+    }
+    const TraceInstruction& traced = header().instructions[instruction];
+    TraceGridData data;
+    data.reader = m_reader.get();
+    data.instruction = instruction;
+    data.launch = header().launches.at(static_cast<std::size_t>(traced.launch));
+    const QString sass = traced.sass.empty() ? QString() : QString::fromStdString(traced.sass);
+    data.title = tr("%1: PC %2 %3")
+                     .arg(shortKernelName(data.launch.kernel), hexPc(traced.pcOffset), sass)
+                     .trimmed();
+    const bool shared = traced.space == MemorySpace::Shared;
+    data.unitName = shared ? tr("wavefronts/request") : tr("sectors/request");
+    const std::uint64_t count = std::min(traced.recordCount, kMaxGridTracedWarps);
+    data.warpsLeftOut = traced.recordCount - count;
+    data.warps.reserve(count);
+    // The same counting as core's summarizeTraceInstruction, one warp at a time.
+    for (std::uint64_t done = 0; done < count;) {
+        const std::uint64_t piece = std::min<std::uint64_t>(count - done, 65536);
+        auto records = m_reader->readRecords(traced.firstRecord + done, piece);
+        if (!records) {
+            return records.error();
+        }
+        for (std::size_t i = 0; i < records.value().size(); ++i) {
+            const TraceRecord& record = records.value()[i];
+            TracedWarpValue value{traced.firstRecord + done + i, record.block, record.warp, 0.0,
+                                  traced.op != TraceOp::Atomic};
+            auto pattern = value.counted
+                               ? tracedPattern(traced, record)
+                               : Result<Pattern>(Error{ErrorCode::InvalidValue, {}, 0, {}});
+            auto access = pattern ? resolve(pattern.value()) : Result<WarpAccess>(pattern.error());
+            if (!access) {
+                value.counted = false;
+            } else {
+                const ModernPrediction prediction = predictModern(access.value());
+                if (prediction.shared) {
+                    value.perRequest = access.value().activeLaneCount() > 0
+                                           ? static_cast<double>(prediction.shared->wavefronts)
+                                           : 0.0;
+                } else if (prediction.global && prediction.global->requests > 0) {
+                    value.perRequest = static_cast<double>(prediction.global->sectors) /
+                                       static_cast<double>(prediction.global->requests);
+                }
+            }
+            data.warps.push_back(value);
+        }
+        done += piece;
+    }
+    return data;
+}
+
 Result<TraceRecord> TraceDocument::checkedRecord(std::size_t instruction,
                                                  std::uint64_t record) const {
     if (!m_reader || instruction >= header().instructions.size()) {
@@ -195,8 +250,9 @@ Result<NamedPattern> TraceDocument::tracedWarp(std::size_t instruction,
     const TraceLaunch& launch = header().launches.at(static_cast<std::size_t>(traced.launch));
     const QString sass = traced.sass.empty() ? tr("PC %1").arg(hexPc(traced.pcOffset))
                                              : QString::fromStdString(traced.sass);
-    const QString title = tr("Traced %1: %2, %3")
-                              .arg(shortKernelName(launch.kernel), sass,
+    // The PC in the title too: an exported figure names the instruction without its caption.
+    const QString title = tr("Traced %1: %2 (PC %3), %4")
+                              .arg(shortKernelName(launch.kernel), sass, hexPc(traced.pcOffset),
                                    tracedWarpName(read.value().block, read.value().warp));
     QString caption = tr("Recorded by warpscope-trace from %1; PC %2")
                           .arg(QString::fromStdString(header().program), hexPc(traced.pcOffset));

@@ -48,6 +48,30 @@ struct TracedWarp {
     std::uint32_t warp = 0;
 };
 
+/// The model's value for one traced warp of an instruction: sectors per request (global, local)
+/// or wavefronts per request (shared), as core's summaries count them, for the trace grid view.
+struct TracedWarpValue {
+    std::uint64_t record = 0;
+    std::array<std::uint32_t, 3> block{};
+    std::uint32_t warp = 0;
+    double perRequest = 0.0;
+    bool counted = true; // false: an atomic, or addresses the models refuse
+};
+
+/// An instruction's traced warps over its launch, as the trace grid view draws them.
+struct TraceGridData {
+    const TraceReader* reader = nullptr; // the trace it was read from
+    std::size_t instruction = 0;
+    TraceLaunch launch;
+    QString title;    // kernel, PC and SASS
+    QString unitName; // "sectors/request" or "wavefronts/request"
+    std::vector<TracedWarpValue> warps;
+    /// Records beyond kMaxGridTracedWarps were not read (the view says so).
+    std::uint64_t warpsLeftOut = 0;
+};
+/// The most traced warps the grid view reads for one instruction.
+inline constexpr std::uint64_t kMaxGridTracedWarps = 1u << 18;
+
 class TraceDocument : public QObject {
     Q_OBJECT
 public:
@@ -65,6 +89,8 @@ public:
     const Result<std::vector<TraceInstructionSummary>>& launchSummary(std::size_t launch);
     /// The warps traced for `instruction` (at most kMaxListedTracedWarps), in file order.
     Result<std::vector<TracedWarp>> warps(std::size_t instruction) const;
+    /// Every traced warp of `instruction` (up to kMaxGridTracedWarps) with the model's value.
+    Result<TraceGridData> gridData(std::size_t instruction) const;
     /// Record `record` of `instruction` as a pattern of literal addresses (core's tracedPattern),
     /// titled as traced: kernel, SASS, block and warp; the caption names the program, the PC and
     /// the source line.

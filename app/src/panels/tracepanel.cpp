@@ -3,6 +3,7 @@
 
 #include "document/patterndocument.h"
 #include "document/tracedocument.h"
+#include "panels/sourcepanel.h"
 
 #include <warpscope/trace_file.h>
 
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -61,7 +63,13 @@ QString completeness(const TraceLaunch& launch) {
 TracePanel::TracePanel(TraceDocument* trace, PatternDocument* document, QWidget* parent)
     : QWidget(parent), m_trace(trace), m_document(document) {
     setObjectName(QStringLiteral("tracePanel"));
-    auto* layout = new QVBoxLayout(this);
+    // The launches, instructions and warps on the left; the source of the chosen one on the right.
+    auto* outer = new QHBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    outer->addWidget(splitter);
+    auto* lists = new QWidget(splitter);
+    auto* layout = new QVBoxLayout(lists);
     m_program = new QLabel(this);
     m_program->setWordWrap(true);
     m_program->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -116,6 +124,11 @@ TracePanel::TracePanel(TraceDocument* trace, PatternDocument* document, QWidget*
            "base + stride * lane when they fit one, else the 32 addresses"));
     warpRow->addWidget(m_openAsPattern);
     layout->addLayout(warpRow);
+    splitter->addWidget(lists);
+    m_sourcePanel = new SourcePanel(splitter);
+    splitter->addWidget(m_sourcePanel);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
 
     connect(m_trace, &TraceDocument::traceChanged, this, &TracePanel::rebuild);
     connect(m_launches, &QComboBox::currentIndexChanged, this, [this] {
@@ -264,6 +277,8 @@ void TracePanel::instructionChosen() {
     const QString line = sourceLineText(traced);
     m_source->setText(line.isEmpty() ? tr("No source line (build the program with -lineinfo)")
                                      : tr("Source: %1").arg(line));
+    m_sourcePanel->showSource(QString::fromStdString(traced.sourceFile), traced.sourceLine,
+                              QFileInfo(m_trace->path()).absolutePath());
     m_filling = true;
     m_warps->clear();
     auto warps = m_trace->warps(*instruction);
@@ -296,7 +311,9 @@ void TracePanel::showWarp() {
     if (auto error = m_trace->showTracedWarp(*m_document, *m_instruction, *m_record)) {
         emit problem(tr("This traced warp cannot be drawn: %1")
                          .arg(QString::fromStdString(error->describe())));
+        return;
     }
+    emit warpShown(*m_instruction, *m_record);
 }
 
 void TracePanel::openAsPattern() {

@@ -21,6 +21,7 @@ class QTableView;
 namespace warpscope::app {
 
 class PatternDocument;
+class SourcePanel;
 class TraceDocument;
 
 class TracePanel : public QWidget {
@@ -39,6 +40,7 @@ public:
     QComboBox* warpPicker() const { return m_warps; }
     QLabel* sourceLabel() const { return m_source; }
     QPushButton* openAsPatternButton() const { return m_openAsPattern; }
+    SourcePanel* sourcePanel() const { return m_sourcePanel; }
 
     /// The trace instruction (index into the header's instructions) of a shown row.
     std::optional<std::size_t> instructionOfRow(int row) const;
@@ -55,6 +57,8 @@ public:
 signals:
     /// Something the user asked for cannot be shown (the window puts it in its message bar).
     void problem(const QString& message);
+    /// Trace record `record` of `instruction` became the document's current pattern.
+    void warpShown(std::size_t instruction, std::uint64_t record);
 
 private:
     void rebuild();
@@ -73,6 +77,7 @@ private:
     QComboBox* m_warps = nullptr;
     QLabel* m_source = nullptr;
     QPushButton* m_openAsPattern = nullptr;
+    SourcePanel* m_sourcePanel = nullptr;
     std::optional<std::size_t> m_instruction;
     std::optional<std::uint64_t> m_record;
     bool m_filling = false;

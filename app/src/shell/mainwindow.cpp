@@ -2,6 +2,7 @@
 // title, the theme and the remembered window state. The menus and actions, GPU run control,
 // sessions and files, lecture mode and figures are in mainwindow_*.cpp.
 #include "shell/mainwindow.h"
+#include "shell/tracewindow.h"
 
 #include "document/autosaver.h"
 #include "document/patterndocument.h"
@@ -328,6 +329,7 @@ std::map<std::string, std::string> MainWindow::viewSettings() const {
     addTransfersSettings(settings);
     addStreamsSettings(settings);
     addL2PersistenceSettings(settings);
+    addTraceSettings(*this, settings);
     return settings;
 }
 
@@ -344,6 +346,7 @@ void MainWindow::applyViewSettings(const std::map<std::string, std::string>& set
     applyTransfersSettings(settings);
     applyStreamsSettings(settings);
     applyL2PersistenceSettings(settings);
+    applyTraceSettings(*this, settings);
 }
 
 void MainWindow::setTheme(Theme theme) {

@@ -10,6 +10,7 @@
 #include "document/patterndocument.h"
 #include "document/recentfiles.h"
 #include "document/sessionfile.h"
+#include "document/tracedocument.h"
 #include "gpu/probemeasurement.h"
 #include "panels/messagebar.h"
 #include "panels/patterneditor.h"
@@ -35,13 +36,13 @@ QString sessionFilter() {
         .arg(QString::fromLatin1(kSessionSuffix));
 }
 
-/// Open reads kernel files too (the CLI's, docs/file-formats.md).
+/// Open reads kernel files (the CLI's, docs/file-formats.md) and traces too.
 QString openFilter() {
     return QCoreApplication::translate(
                "warpscope",
-               "Sessions and kernel files (*.%1 *.json);;warpscope sessions (*.%1);;Kernel files "
-               "(*.json);;All files (*)")
-        .arg(QString::fromLatin1(kSessionSuffix));
+               "Sessions, kernel files and traces (*.%1 *.json *.%2);;warpscope sessions (*.%1);;"
+               "Kernel files (*.json);;warpscope traces (*.%2);;All files (*)")
+        .arg(QString::fromLatin1(kSessionSuffix), QString::fromLatin1(kTraceSuffix));
 }
 
 } // namespace
@@ -110,6 +111,9 @@ void MainWindow::stepPreset(int delta) {
 }
 
 bool MainWindow::openSession(const QString& path) {
+    if (isTraceFile(path)) { // File ▸ Open and Open Recent take a trace too (suffix or magic)
+        return openTrace(path);
+    }
     bool kernelFile = false;
     auto session = readSessionFile(path, &kernelFile);
     if (!session) {
@@ -127,10 +131,10 @@ bool MainWindow::openSession(const QString& path) {
         return false;
     }
     m_measurements->takeFromSession(session.value());
+    m_messageBar->dismiss(); // before the view settings, which may have something to say
     applyViewSettings(session.value().viewSettings);
     m_document->markSaved(); // applying the view settings is not a change
     m_recent->add(QFileInfo(path).absoluteFilePath());
-    m_messageBar->dismiss();
     if (kernelFile) {
         // Save writes a session, never over the kernel file (File > Export Kernel File writes
         // that form).
@@ -190,7 +194,7 @@ void MainWindow::openWithDialog() {
         return;
     }
     const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open Session or Kernel File"),
+        QFileDialog::getOpenFileName(this, tr("Open Session, Kernel File or Trace"),
                                      QFileInfo(m_currentFile).absolutePath(), openFilter());
     if (!path.isEmpty()) {
         openSession(path);
