@@ -4,7 +4,9 @@
 // its frame instead of leaving half of it empty; the table shows the two models only. Also: the
 // warp view's legend wraps inside the view at 1366x768, and the message bar never shows a raw
 // probe protocol code.
+#include "document/patterndocument.h"
 #include "lecture/lecturegeometry.h"
+#include "lecture/lecturewindow_helpers.h"
 #include "lecturefixture.h"
 #include "panels/messagebar.h"
 #include "panels/metricstablemodel.h"
@@ -18,11 +20,14 @@
 
 #include <QAbstractScrollArea>
 #include <QFontInfo>
+#include <QFontMetricsF>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTableView>
 
 #include <qcustomplot.h>
+
+#include <algorithm>
 
 namespace warpscope::app::test {
 namespace {
@@ -122,6 +127,32 @@ TEST(LectureFit, AWarpViewBesideTheMetricsFillsItsFrame) {
     ASSERT_NE(table, nullptr);
     EXPECT_TRUE(table->isColumnHidden(MetricsTableModel::MeasuredColumn))
         << "a slide shows the models' numbers, not an empty Measured column";
+}
+
+TEST(LectureFit, ADrawingBesideAnotherViewIsLegibleAtHalfASlide) {
+    // The exported deck (--export-deck, a 1280 x 720 canvas) and a 1080p slide give a view
+    // beside another about half the width. NaiveCol's warp (16 lines 8 KiB apart) needs about
+    // four times that: beside the whole grid it was drawn at a quarter of its size, illegible.
+    // Every warp view that shares a slide must fit half a slide at two thirds of its size or more.
+    const Deck deck = shippedDeck();
+    constexpr qreal kHalfSlide = 640;
+    int checked = 0;
+    for (const DeckSlide& slide : deck.slides) {
+        if (slide.views.size() < 2 ||
+            std::find(slide.views.begin(), slide.views.end(), "warp") == slide.views.end()) {
+            continue;
+        }
+        PatternDocument document;
+        ASSERT_FALSE(document.loadSession(lecture::slideSession(slide)).has_value()) << slide.title;
+        ASSERT_TRUE(document.evaluation().has_value()) << slide.title;
+        const WarpLayout layout =
+            WarpLayout::compute(*document.evaluation(), kHalfSlide, QFontMetricsF(QFont()), true);
+        EXPECT_GE(kHalfSlide / layout.size.width(), 2.0 / 3.0)
+            << "slide \"" << slide.title << "\": its warp drawing needs " << layout.size.width()
+            << " px of a half slide's " << kHalfSlide;
+        ++checked;
+    }
+    EXPECT_GE(checked, 5);
 }
 
 TEST(LectureFit, TheNotesChartsAxisLabelsAreProjectorSized) {

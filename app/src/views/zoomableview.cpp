@@ -109,7 +109,9 @@ void ZoomableView::relayout() {
         needed = QSizeF(std::min<qreal>(visible.width(), needed.width() * scale),
                         std::min<qreal>(visible.height(), needed.height() * scale));
     }
-    setProperty(kContentScaleProperty, scale);
+    if (!qFuzzyCompare(scaleBefore, scale)) {
+        setProperty(kContentScaleProperty, scale);
+    }
     if (m_watchedViewport != nullptr) {
         // As wide as the viewport (content is centred in it), but only as tall as the content:
         // the viewport's own background (the same Base colour) fills the rest, so an edit
