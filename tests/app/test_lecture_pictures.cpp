@@ -6,6 +6,7 @@
 #include "document/patterndocument.h"
 #include "lecture/lecturewindow.h"
 #include "views/bankview.h"
+#include "views/fitwhole.h"
 #include "views/lanehighlight.h"
 #include "views/viewscrollarea.h"
 #include "views/warpview.h"
@@ -152,9 +153,10 @@ private:
     QWidget* m_window;
 };
 
-TEST_F(LecturePictureTest, AStepShowsTheSlideInOneFrameScrollBarsAndTableColumnsIncluded) {
-    // A scroll bar that appears (the tall warp and bank views), the metrics table's columns
-    // fitted to the next slide's numbers: laid out in the step, not in a second frame after it.
+TEST_F(LecturePictureTest, AStepShowsTheSlideInOneFrameScaledViewsAndTableColumnsIncluded) {
+    // A warp or bank view drawn at another scale to fit the slide (the tall and wide ones), the
+    // metrics table's columns fitted to the next slide's numbers: laid out in the step, not in a
+    // second frame after it.
     // Slides whose views draw later by design are left out: the grid view (computed on a worker)
     // and the measured charts (streams, transfers, L2 window).
     for (const QSize size : {QSize(1600, 900), QSize(3840, 2160)}) {
@@ -162,7 +164,7 @@ TEST_F(LecturePictureTest, AStepShowsTheSlideInOneFrameScrollBarsAndTableColumns
         lecture->resize(size);
         settle();
         int checked = 0;
-        int scrollBarsShown = 0;
+        int scaleChanges = 0;
         QStringList twice;
         for (int slide = 1; slide < lecture->slideCount(); ++slide) {
             const DeckSlide& shown = deck.slides[static_cast<std::size_t>(slide)];
@@ -177,24 +179,26 @@ TEST_F(LecturePictureTest, AStepShowsTheSlideInOneFrameScrollBarsAndTableColumns
             ++checked;
             lecture->setSlide(slide - 1);
             settle();
-            const auto barsShown = [&] {
-                int bars = 0;
-                for (QScrollArea* area : lecture->findChildren<QScrollArea*>()) {
-                    bars += area->isVisible() && area->verticalScrollBar()->isVisible() ? 1 : 0;
+            const auto scales = [&] {
+                QStringList shownScales;
+                for (ZoomableView* view : lecture->findChildren<ZoomableView*>()) {
+                    if (view->isVisible()) {
+                        shownScales << QString::number(contentScale(view), 'f', 3);
+                    }
                 }
-                return bars;
+                return shownScales;
             };
-            const int barsBefore = barsShown();
+            const QStringList scalesBefore = scales();
             FrameCounter counter(lecture.get());
             lecture->nextSlide();
             settle();
-            scrollBarsShown += barsShown() > barsBefore ? 1 : 0;
+            scaleChanges += scales() != scalesBefore ? 1 : 0;
             if (counter.frames > 1) {
                 twice << QStringLiteral("%1 (%2 frames)").arg(slide).arg(counter.frames);
             }
         }
         EXPECT_GE(checked, 30);
-        EXPECT_GE(scrollBarsShown, 3) << "no step brought a scroll bar: nothing tested";
+        EXPECT_GE(scaleChanges, 3) << "no step drew a view at another scale: nothing tested";
         EXPECT_TRUE(twice.isEmpty())
             << "steps onto slides " << twice.join(QStringLiteral(", ")).toStdString()
             << " took more than one frame";
