@@ -4,6 +4,7 @@
 #include "document/patterndocument.h"
 #include "document/sessionfile.h"
 #include "panels/patterneditor.h"
+#include "panels/presetsearch.h"
 
 #include <warpscope/matrix_access.h>
 #include <warpscope/preset.h>
@@ -160,6 +161,24 @@ TEST(MatrixEditor, SessionsSaveAndLoadMatrixAccesses) {
     ASSERT_TRUE(loaded.evaluation().has_value());
     EXPECT_EQ(loaded.evaluation()->modern.shared->wavefronts,
               document.evaluation()->modern.shared->wavefronts);
+}
+
+// The new presets are found by the words a user types in the preset search.
+TEST(MatrixEditor, ThePresetSearchFindsTheSwizzlePresets) {
+    PresetSearch search;
+    const QStringList swizzled = search.matchingIds(QStringLiteral("swizzle"));
+    for (const char* id : {"ldmatrix-swizzled", "ldmatrix-swizzled-trans", "ldmatrix-tma-128b",
+                           "ldmatrix-swizzle-343-atom", "ldmatrix-swizzle-wrong-span"}) {
+        EXPECT_TRUE(swizzled.contains(QLatin1String(id))) << id;
+    }
+    const QStringList ldmatrix = search.matchingIds(QStringLiteral("ldmatrix.x4.trans"));
+    for (const char* id : {"ldmatrix-rowmajor-trans", "ldmatrix-padded-trans",
+                           "ldmatrix-swizzled-trans"}) {
+        EXPECT_TRUE(ldmatrix.contains(QLatin1String(id))) << id;
+    }
+    EXPECT_FALSE(ldmatrix.contains(QStringLiteral("ldmatrix-padded")));
+    EXPECT_TRUE(search.matchingIds(QStringLiteral("TMA 128B")).contains(
+        QStringLiteral("ldmatrix-tma-128b")));
 }
 
 } // namespace

@@ -1,8 +1,8 @@
 // The built-in presets (resources/presets.json): all of them parse and resolve, their words are
 // there, and the presets drawn from the course notes give the notes' numbers under the textbook
 // model.
-#include "warpscope/model.h"
 #include "warpscope/matrix_access.h"
+#include "warpscope/model.h"
 #include "warpscope/preset.h"
 
 #include <gtest/gtest.h>

@@ -75,14 +75,13 @@ QString matrixPhaseNote(const std::vector<BankContent::MatrixPhase>& phases) {
         if (phase.fullestGroup < 0) {
             continue;
         }
-        parts << tr("M%1: %2 row(s) in banks %3–%4")
+        parts << tr("M%1: %2 (banks %3–%4)")
                      .arg(p + 1)
                      .arg(phase.fullestGroupRows)
                      .arg(phase.fullestGroup * kBanksPerRow)
                      .arg(phase.fullestGroup * kBanksPerRow + kBanksPerRow - 1);
     }
-    return tr("A row is 16 bytes, 4 banks; rows of one matrix that start in the same 4 banks "
-              "are served one per wavefront. Fullest: ") +
+    return tr("Wavefronts = most rows of a matrix in one 4-bank group: ") +
            parts.join(QStringLiteral(" · "));
 }
 

@@ -163,9 +163,10 @@ QSizeF TileView::computeLayout(qreal width) {
     m_elidedLines = 0;
     const QFontMetricsF metrics(font());
     const qreal lineHeight = metrics.height();
-    m_titleRect = QRectF(kMargin, kMargin, width - 2 * kMargin, lineHeight + 4);
-    m_tmaRect = QRectF(kMargin, m_titleRect.bottom() + 2, width - 2 * kMargin, lineHeight + 4);
-    m_xorRect = QRectF(kMargin, m_tmaRect.bottom() + 2, width - 2 * kMargin, lineHeight + 4);
+    // Two lines each: the texts wrap where the view is narrow.
+    m_titleRect = QRectF(kMargin, kMargin, width - 2 * kMargin, 2 * lineHeight + 4);
+    m_tmaRect = QRectF(kMargin, m_titleRect.bottom() + 2, width - 2 * kMargin, 2 * lineHeight + 4);
+    m_xorRect = QRectF(kMargin, m_tmaRect.bottom() + 2, width - 2 * kMargin, 2 * lineHeight + 4);
     qreal y = m_xorRect.bottom() + 8;
 
     // ---- What is drawn: the TMA load's chunks and the access's lanes, by 16-byte chunk --------
@@ -329,11 +330,11 @@ void TileView::paintView(QPainter& painter) {
     const TileContent drawn = content();
     painter.setFont(font());
     painter.setPen(colors.text);
-    painter.drawText(m_titleRect, Qt::AlignLeft | Qt::AlignVCenter, drawn.title);
+    painter.drawText(m_titleRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, drawn.title);
     painter.setPen(drawn.tmaRefused ? colors.warning : colors.text);
-    painter.drawText(m_tmaRect, Qt::AlignLeft | Qt::AlignVCenter, drawn.tmaText);
+    painter.drawText(m_tmaRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, drawn.tmaText);
     painter.setPen(colors.mutedText);
-    painter.drawText(m_xorRect, Qt::AlignLeft | Qt::AlignVCenter, drawn.xorText);
+    painter.drawText(m_xorRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, drawn.xorText);
     for (int c = 0; c < kChunksPerLine; ++c) {
         painter.drawText(m_chunkHeaderRects[static_cast<std::size_t>(c)], Qt::AlignCenter,
                          drawn.chunkLabels[static_cast<std::size_t>(c)]);
