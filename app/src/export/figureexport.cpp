@@ -11,6 +11,7 @@
 #include "document/gridcomputation.h"
 #include "document/patterndocument.h"
 #include "export/tikzexport.h"
+#include "export/tiletikz.h"
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
@@ -22,6 +23,7 @@
 #include "views/streamsview.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
+#include "views/tileview.h"
 #include "views/transfersview.h"
 #include "views/warpview.h"
 
@@ -73,7 +75,7 @@ qreal minimumLayoutWidth(const QString& view) {
     if (view == QLatin1String("warp")) {
         return 900;
     }
-    if (view == QLatin1String("bank")) {
+    if (view == QLatin1String("bank") || view == QLatin1String("tile")) {
         return 860;
     }
     if (view == QLatin1String("block")) {
@@ -298,6 +300,9 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
     }
     if (view == QLatin1String("block")) {
         return paintZoomable<ExportView<BlockView>>(painter, view, cell, spec, palette);
+    }
+    if (view == QLatin1String("tile")) {
+        return paintZoomable<ExportView<TileView>>(painter, view, cell, spec, palette);
     }
     if (view == QLatin1String("sweep")) {
         return paintSweep(painter, cell, palette);
@@ -721,6 +726,10 @@ QByteArray FigureRenderer::render(const FigureSpec& spec, FigureFormat format,
             !spec.views.contains(QStringLiteral("bank"))) {
             const auto view = d->notesView(figurePalette(spec.theme));
             bytes = notesTikz(view->comparison(), options).toUtf8();
+            break;
+        }
+        if (spec.views == QStringList{QStringLiteral("tile")}) {
+            bytes = tileTikzFor(d->document, d->highlight, options).toUtf8();
             break;
         }
         const Evaluation& evaluation = *d->document.evaluation();

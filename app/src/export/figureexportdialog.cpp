@@ -37,6 +37,7 @@ constexpr ViewChoice kViewChoices[] = {
     {"metrics", QT_TRANSLATE_NOOP("FigureExportDialog", "Metrics table")},
     {"grid", QT_TRANSLATE_NOOP("FigureExportDialog", "Grid view (every warp of the launch)")},
     {"notes", QT_TRANSLATE_NOOP("FigureExportDialog", "Notes vs this GPU (bar chart)")},
+    {"tile", QT_TRANSLATE_NOOP("FigureExportDialog", "Tile view (shared-memory tile, TMA box)")},
     {"figure", QT_TRANSLATE_NOOP("FigureExportDialog", "Composed figure (views, title, caption)")},
 };
 

@@ -119,7 +119,7 @@ std::optional<FigureSize> figureSizeFromName(const QString& name) {
 QStringList figureViewNames() {
     return {QStringLiteral("warp"),  QStringLiteral("bank"),    QStringLiteral("block"),
             QStringLiteral("sweep"), QStringLiteral("metrics"), QStringLiteral("grid"),
-            QStringLiteral("notes")};
+            QStringLiteral("notes"), QStringLiteral("tile")};
 }
 
 FigureSpec::FigureSpec() : size(*figureSizeFromName(QStringLiteral("slide-16x9"))) {}

@@ -239,6 +239,17 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     m_op->addItem(tr("Load"), QStringLiteral("load"));
     m_op->addItem(tr("Store"), QStringLiteral("store"));
     m_op->addItem(tr("Async copy → shared"), QStringLiteral("copy_async"));
+    m_op->addItem(tr("ldmatrix (8×8 matrices, shared)"), QStringLiteral("ldmatrix"));
+    m_op->addItem(tr("stmatrix (8×8 matrices, shared)"), QStringLiteral("stmatrix"));
+    m_op->setObjectName(QStringLiteral("opBox"));
+    m_matrices = new QComboBox(accessBox);
+    m_matrices->setObjectName(QStringLiteral("matricesBox"));
+    m_matrices->addItem(tr(".x1 — one matrix, lanes 0–7 give rows"), 1);
+    m_matrices->addItem(tr(".x2 — two matrices, lanes 0–15"), 2);
+    m_matrices->addItem(tr(".x4 — four matrices, all 32 lanes"), 4);
+    m_transpose = new QCheckBox(tr(".trans — transpose each matrix"), accessBox);
+    m_transpose->setObjectName(QStringLiteral("transposeBox"));
+    m_kindError = makeErrorLabel(accessBox, QStringLiteral("kindError"));
     m_width = new QComboBox(accessBox);
     m_width->setObjectName(QStringLiteral("widthBox"));
     for (int width : kElementWidths) {
@@ -253,10 +264,14 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
     accessForm->addRow(tr("&Operation:"), m_op);
     accessForm->addRow(tr("Eleme&nt width:"), m_width);
     accessForm->addRow(tr("Cache pa&th:"), m_cache);
+    accessForm->addRow(tr("Matrices:"), m_matrices);
+    accessForm->addRow(m_transpose);
+    accessForm->addRow(m_kindError);
     layout->addWidget(accessBox);
-    for (QComboBox* box : {m_space, m_op, m_width, m_cache}) {
+    for (QComboBox* box : {m_space, m_op, m_width, m_cache, m_matrices}) {
         connect(box, &QComboBox::activated, this, &PatternEditor::editKind);
     }
+    connect(m_transpose, &QCheckBox::toggled, this, &PatternEditor::editKind);
 
     // ---- Block and warp -------------------------------------------------------------------------
     auto* blockBox = new QGroupBox(tr("Block and warp"), this);
@@ -348,7 +363,7 @@ PatternEditor::PatternEditor(PatternDocument* document, QWidget* parent)
 
     layout->addStretch(1);
     // The longest item of a box ("Modern (cc 7.0 and later)") must not widen the dock either.
-    for (QComboBox* box : {m_space, m_op, m_width, m_cache, m_model, m_bankMode}) {
+    for (QComboBox* box : {m_space, m_op, m_width, m_cache, m_matrices, m_model, m_bankMode}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
@@ -370,6 +385,9 @@ QString PatternEditor::activeErrorText() const {
 }
 QString PatternEditor::patternErrorText() const {
     return labelText(m_patternError);
+}
+QString PatternEditor::kindErrorText() const {
+    return labelText(m_kindError);
 }
 QString PatternEditor::parameterErrorText() const {
     return labelText(m_parameterError);

@@ -4,6 +4,8 @@
 // Every change becomes an undoable document edit.
 #pragma once
 
+#include <warpscope/pattern.h>
+
 #include <QWidget>
 
 class QCheckBox;
@@ -36,6 +38,13 @@ public:
     ParameterPanel* parameterPanel() const { return m_parameters; }
     QComboBox* widthBox() const { return m_width; }
     QComboBox* spaceBox() const { return m_space; }
+    /// Operation (load, store, async copy, ldmatrix, stmatrix), and for ldmatrix and stmatrix the
+    /// matrix count (.x1, .x2, .x4) and .trans.
+    QComboBox* opBox() const { return m_op; }
+    QComboBox* matricesBox() const { return m_matrices; }
+    QCheckBox* transposeBox() const { return m_transpose; }
+    /// Why the last change of the access kind was refused ("" if it was not).
+    QString kindErrorText() const;
     QSpinBox* warpIndexBox() const { return m_warpIndex; }
     /// Grid shape (gdim) and block index (bid) boxes, axis 0, 1, 2 = x, y, z.
     QSpinBox* gridBox(int axis) const;
@@ -65,6 +74,11 @@ private:
     void editSharedAddress(const QString& text);
     void editParameter(int index, std::int64_t value);
     void editKind();
+    /// editKind() for ldmatrix and stmatrix (patterneditor_matrix.cpp): refuses the expression
+    /// form, and gives an explicit pattern the row lanes the matrix count needs.
+    void editMatrixKind(AccessOp op);
+    /// Shows the matrix fields only for ldmatrix and stmatrix (patterneditor_matrix.cpp).
+    void syncMatrixFields();
     void editBlock();
     void editGrid();
     void editBlockIndex();
@@ -97,6 +111,9 @@ private:
     QComboBox* m_op;
     QComboBox* m_width;
     QComboBox* m_cache;
+    QComboBox* m_matrices;  // ldmatrix / stmatrix only
+    QCheckBox* m_transpose; // ldmatrix / stmatrix only
+    QLabel* m_kindError;
     QSpinBox* m_blockX;
     QSpinBox* m_blockY;
     QSpinBox* m_blockZ;

@@ -9,6 +9,8 @@
 #include "panels/parametertablemodel.h"
 #include "panels/presetpicker.h"
 
+#include <warpscope/matrix_access.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
@@ -173,11 +175,12 @@ void PatternEditor::syncFromDocument() {
         }
     };
     select(m_space, QString::fromLatin1(toString(pattern.kind.space)));
-    select(m_op, QString::fromLatin1(toString(pattern.kind.op)));
+    select(m_op, QString::fromLatin1(opName(pattern.kind)));
     select(m_width, pattern.kind.widthBytes);
     select(m_cache, static_cast<int>(pattern.kind.cache));
     m_cache->setEnabled(pattern.kind.space == MemorySpace::Global &&
                         pattern.kind.op == AccessOp::Load);
+    syncMatrixFields();
     select(m_model, static_cast<int>(m_document->model()));
     select(m_bankMode, m_document->textbookOptions().bankMode == SharedBankMode::EightByte ? 8 : 4);
     {
@@ -237,7 +240,16 @@ void PatternEditor::editKind() {
     if (m_syncing) {
         return;
     }
+    if (auto matrixOp = matrixOpFromString(m_op->currentData().toString().toStdString())) {
+        editMatrixKind(*matrixOp);
+        return;
+    }
+    m_kindError->clear();
+    m_kindError->hide();
     Pattern pattern = m_document->pattern();
+    // Leaving ldmatrix / stmatrix: a plain access moves no matrices.
+    pattern.kind.matrices = 0;
+    pattern.kind.transpose = false;
     if (auto space = memorySpaceFromString(m_space->currentData().toString().toStdString())) {
         pattern.kind.space = *space;
     }

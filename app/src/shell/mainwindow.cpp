@@ -19,6 +19,7 @@
 #include "views/blockview.h"
 #include "views/lanehighlight.h"
 #include "views/sweepplot.h"
+#include "views/tilepanel.h"
 #include "views/viewscrollarea.h"
 #include "views/warpview.h"
 
@@ -172,6 +173,8 @@ void MainWindow::createCentralArea() {
     m_tabs->addTab(wrapInScrollArea(m_blockView, m_tabs), tr("B&lock"));
     m_sweepPlot = new SweepPlot(m_document, m_tabs);
     m_tabs->addTab(m_sweepPlot, tr("Swee&p"));
+    // The Tile tab (found by its object name, "tilePanel"): a TMA load's layout under the access.
+    m_tabs->addTab(new TilePanel(m_document, m_highlight, m_tabs), tr("Tile"));
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 

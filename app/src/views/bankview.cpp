@@ -3,10 +3,13 @@
 #include "views/bankview.h"
 
 #include "document/patterndocument.h"
+#include "views/bankview_matrix.h"
 #include "views/lanehighlight.h"
 #include "views/predictiontext.h"
 #include "views/theme.h"
 #include "views/viewpainting.h"
+
+#include <warpscope/matrix_access.h>
 
 #include <QFontMetricsF>
 #include <QMouseEvent>
@@ -315,8 +318,22 @@ BankContent BankView::content() const {
                                  .arg(fixedPhases);
     }
     const bool fused = fusion.partnerDistance > 0;
+    const bool matrix = isMatrixAccess(evaluation->access.kind);
+    if (matrix) {
+        content.matrixPhases = matrixPhasesOf(shared);
+        content.phaseHeading = matrixPhaseHeading(evaluation->access.kind);
+        content.fusionNote = matrixPhaseNote(content.matrixPhases);
+    }
     for (std::size_t p = 0; p < shared.phases.size(); ++p) {
         const auto [first, last] = laneSpan(shared.phases[p]);
+        if (matrix) {
+            content.phaseLabels.push_back(
+                tr("M%1 · lanes %2–%3 · %n W", "", content.matrixPhases[p].wavefronts)
+                    .arg(p + 1)
+                    .arg(first)
+                    .arg(last));
+            continue;
+        }
         content.phaseLabels.push_back(
             fused ? tr("P%1 · lanes %2–%3 · fused").arg(p + 1).arg(first).arg(last)
                   : tr("P%1 · lanes %2–%3").arg(p + 1).arg(first).arg(last));

@@ -45,6 +45,19 @@ struct BankContent {
     std::vector<QString> gapLabels;                 // one per drawn row: elided rows before it
     QString wavefrontHeading;
     std::vector<QString> wavefrontTexts; // "W1: lanes 0–31 · 32 bank(s)"
+
+    /// ldmatrix / stmatrix: one phase per 8x8 matrix (lanes 8i to 8i+7 give its rows), as the
+    /// modern model serves it; empty for other accesses.
+    struct MatrixPhase {
+        std::uint32_t lanes = 0; // the lanes whose rows form this matrix
+        std::uint32_t banks = 0; // the banks its wavefronts use
+        int wavefronts = 0;      // the wavefronts of wavefrontList that serve its lanes
+        /// The 16-byte bank group (banks 4g to 4g+3) holding the most distinct rows, and how
+        /// many: that count is the phase's wavefronts.
+        int fullestGroup = -1;
+        int fullestGroupRows = 0;
+    };
+    std::vector<MatrixPhase> matrixPhases;
 };
 
 class BankView : public ZoomableView {
