@@ -20,6 +20,26 @@ namespace warpscope::app {
 
 namespace {
 
+/// A table that asks for the height of its rows (at most kShownRows of them; more scroll) and
+/// makes do with three, so the dock's other tables keep their room on a small screen.
+class RowsTableView : public QTableView {
+public:
+    using QTableView::QTableView;
+    static constexpr int kShownRows = 12;
+
+    int heightFor(int rows) const {
+        return horizontalHeader()->sizeHint().height() +
+               rows * verticalHeader()->defaultSectionSize() + 2 * frameWidth() + 2;
+    }
+    QSize sizeHint() const override {
+        const int rows = model() != nullptr ? std::min(model()->rowCount(), kShownRows) : 0;
+        return {QTableView::sizeHint().width(), heightFor(rows)};
+    }
+    QSize minimumSizeHint() const override {
+        return {QTableView::minimumSizeHint().width(), heightFor(3)};
+    }
+};
+
 /// The kernel preset the document shows ("kernel:ID"), or empty.
 QString currentKernelPreset(const PatternDocument& document) {
     const QString id = document.presetId();
@@ -32,7 +52,7 @@ QString currentKernelPreset(const PatternDocument& document) {
 PerInstructionPanel::PerInstructionPanel(PatternDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_recording(&shippedPerInstructionRecording()),
       m_model(new PerInstructionModel(this)), m_toggle(new QToolButton(this)),
-      m_source(new QLabel(this)), m_table(new QTableView(this)) {
+      m_source(new QLabel(this)), m_table(new RowsTableView(this)) {
     setObjectName(QStringLiteral("perInstructionPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -112,12 +132,8 @@ void PerInstructionPanel::refresh() {
         m_source->setToolTip(toolTip);
     }
     m_table->setToolTip(toolTip);
-    // As tall as its rows (at most 12), so the dock's other tables keep their room.
-    const int rows = std::min(m_model->rowCount(), 12);
-    const int height = m_table->horizontalHeader()->sizeHint().height() +
-                       rows * m_table->verticalHeader()->defaultSectionSize() +
-                       2 * m_table->frameWidth() + 2;
-    m_table->setFixedHeight(height);
+    m_table->setMaximumHeight(m_table->sizeHint().height());
+    m_table->updateGeometry();
     setExpanded(isExpanded());
 }
 
