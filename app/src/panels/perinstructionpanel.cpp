@@ -25,7 +25,7 @@ namespace {
 class RowsTableView : public QTableView {
 public:
     using QTableView::QTableView;
-    static constexpr int kShownRows = 12;
+    static constexpr int kShownRows = 6;
 
     int heightFor(int rows) const {
         return horizontalHeader()->sizeHint().height() +
