@@ -14,6 +14,7 @@
 #include "panels/messagebar.h"
 #include "panels/metricspanel.h"
 #include "panels/patterneditor.h"
+#include "panels/perinstructionpanel.h"
 #include "shell/spinboxundo.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
@@ -202,6 +203,7 @@ void MainWindow::createDocks() {
     m_metricsDock = metricsDock;
     metricsDock->setObjectName(QStringLiteral("metricsDock"));
     m_metrics = new MetricsPanel(m_document, metricsDock);
+    m_metrics->layout()->addWidget(new PerInstructionPanel(m_document, m_metrics));
     metricsDock->setWidget(m_metrics);
     addDockWidget(Qt::RightDockWidgetArea, metricsDock);
 
