@@ -1,8 +1,11 @@
 // warpscope-cli analyze-kernel: the grid model over every thread of a whole kernel, printed for
 // a reader: per access the requests and sectors (or wavefronts), how the warps spread, the worst
-// warp, each buffer's footprint and the totals under Nsight Compute's names.
+// warp, each buffer's footprint and the totals under Nsight Compute's names. The estimate of the
+// walk is printed before it starts, a launch over the grid model's budget is refused with it, and
+// a long walk shows its progress and stops on Ctrl+C (grid_walk.h).
 #include "cli_common.h"
 #include "commands.h"
+#include "grid_walk.h"
 #include "kernel_options.h"
 
 #include "warpscope/command_line_text.h"
@@ -32,18 +35,6 @@
 namespace warpscope::cli {
 
 namespace {
-
-std::string groupDigits(std::int64_t value) {
-    std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) {
-            out += ',';
-        }
-        out += digits[i];
-    }
-    return (value < 0 ? "-" : "") + out;
-}
 
 std::string dimText(const Dim3& d) {
     return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
@@ -99,13 +90,12 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
     if (auto error = applyParameters(kernel, options)) {
         return usageError(error->describe());
     }
-    ResolvedKernel resolved;
-    auto prediction = predictKernel(kernel, resolved);
-    if (!prediction) {
-        printError(prediction.error().describe());
+    auto resolvedKernel = resolveKernel(kernel);
+    if (!resolvedKernel) {
+        printError(resolvedKernel.error().describe());
         return kExitBadInput;
     }
-    const GridPrediction& grid = prediction.value();
+    const ResolvedKernel& resolved = resolvedKernel.value();
     std::cout << "Kernel "
               << (kernel.name.empty() ? std::string("(unnamed)") : terminalText(kernel.name))
               << ": " << terminalText(source) << "\n";
@@ -122,6 +112,19 @@ int runAnalyzeKernel(const std::vector<std::string>& args) {
     for (const ResolvedBuffer& buffer : resolved.buffers) {
         std::cout << "Buffer " << buffer.name << ": " << groupDigits(buffer.bytes) << " bytes\n";
     }
+    // What the walk costs, before it starts: a reader sees at once why a huge launch is refused
+    // or takes long.
+    std::cout << estimateLine(resolved, estimateGrid(resolved)) << std::endl;
+    if (auto overBudget = checkGridBudget(resolved)) {
+        printError(overBudget->describe());
+        return kExitBadInput;
+    }
+    auto prediction = walkGrid(resolved, progressWanted(options.progress));
+    if (!prediction) {
+        printError(prediction.error().describe());
+        return prediction.error().code == ErrorCode::Cancelled ? kExitInterrupted : kExitBadInput;
+    }
+    const GridPrediction& grid = prediction.value();
     if (grid.sharedBytesPerBlock > 0) {
         std::cout << "Shared memory: " << groupDigits(grid.sharedBytesPerBlock)
                   << " bytes per block\n";

@@ -20,6 +20,7 @@ namespace warpscope::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitSomeLinesFailed = 1; // predict: at least one line answered with an error
 constexpr int kExitBadInput = 2;        // bad usage, or a pattern that cannot be analysed
+constexpr int kExitInterrupted = 130;   // analyze-kernel stopped by Ctrl+C (128 + SIGINT)
 
 /// Longest predict line read; longer lines are answered with an error, never buffered whole.
 constexpr std::size_t kMaxLineBytes = 1024u * 1024u;

@@ -22,6 +22,14 @@ bool parseKernelOptions(const std::vector<std::string>& args, const std::string&
             value = arg.substr(eq + 1);
             arg = arg.substr(0, eq);
         }
+        if (arg == "--progress" && command == "analyze-kernel") {
+            if (value) {
+                usageError("the option --progress takes no value");
+                return false;
+            }
+            options.progress = true;
+            continue;
+        }
         if (arg != "--param" && !(allowPreset && arg == "--preset")) {
             usageError("unknown option '" + arg + "' for " + command);
             return false;

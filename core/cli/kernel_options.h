@@ -12,11 +12,13 @@
 
 namespace warpscope::cli {
 
-/// Options of the kernel commands: --param NAME=VALUE (repeatable), --preset ID.
+/// Options of the kernel commands: --param NAME=VALUE (repeatable), --preset ID, and for
+/// analyze-kernel --progress (progress on stderr even when it is not a terminal).
 struct KernelOptions {
     std::vector<std::string> positional;
     std::vector<std::pair<std::string, std::int64_t>> parameters;
     std::string preset;
+    bool progress = false;
 };
 
 bool parseKernelOptions(const std::vector<std::string>& args, const std::string& command,

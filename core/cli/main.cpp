@@ -31,6 +31,7 @@ Usage:
   warpscope-cli predict [--textbook-bank-mode 4|8] [--textbook-uncached-default]
   warpscope-cli presets
   warpscope-cli analyze-kernel <kernel preset | kernel.json> [--param NAME=VALUE ...]
+                               [--progress]
   warpscope-cli predict-kernel [--preset ID] [--param NAME=VALUE ...]
   warpscope-cli kernels
   warpscope-cli tma-layout --swizzle none|32B|64B|128B --box INNERxROWS --element-bytes N
@@ -71,7 +72,10 @@ predict   Reads one pattern per line on stdin, as JSON:
 analyze-kernel  Evaluates every thread of a whole kernel (several accesses over real buffers,
           at its real launch) and prints, per access, the requests and sectors (or wavefronts
           and bank conflicts) summed over the grid, how the warps spread, the worst warp, each
-          buffer's footprint and the totals under Nsight Compute's names.
+          buffer's footprint and the totals under Nsight Compute's names. It first prints
+          the walk's size (thread-accesses) and refuses one above the grid model's budget
+          (WARPSCOPE_GRID_WORK_LIMIT, WARPSCOPE_GRID_MEMORY_MIB raise it). Progress goes to
+          stderr on a terminal, or with --progress; Ctrl+C stops the walk (exit status 130).
 predict-kernel  Reads one kernel per line on stdin, as JSON (docs/file-formats.md):
             {"grid":[128,128,1],"block":[16,16,1],"parameters":{"nx":2048},
              "buffers":[{"name":"in","bytes":16777216}],"accesses":[{"op":"load",...}]}
@@ -90,7 +94,8 @@ Examples:
   warpscope-cli presets
 
 Exit status: 0 success; 1 predict or predict-kernel answered at least one line with an error;
-2 bad usage or a pattern that cannot be analysed. See docs/cli.md.
+2 bad usage or a pattern that cannot be analysed; 130 analyze-kernel stopped by Ctrl+C.
+See docs/cli.md.
 )";
 
 } // namespace
