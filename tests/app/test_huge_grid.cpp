@@ -6,20 +6,22 @@
 // indices and a hover that names block, warp and threads. Each answers within 2 s.
 #include "document/gridcomputation.h"
 #include "document/patterndocument.h"
+#include "qtmessagerecorder.h"
 #include "views/gridview.h"
 #include "views/hugegridquestion.h"
-#include "windowfixture.h"
 
 #include <warpscope/kernel.h>
 #include <warpscope/kernel_preset.h>
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QDir>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QTabWidget>
+#include <QTest>
 
+#include <memory>
 #include <string>
 
 namespace warpscope::app::test {
@@ -64,32 +66,40 @@ TEST(HugeGridDefaults, NoKernelPresetIsAskedAboutAndTheSizeIsUnderTheBudget) {
     EXPECT_EQ(view.askAboveThreadAccesses(), GridView::kDefaultAskAbove);
 }
 
-class HugeGridTest : public WindowTest {
+/// The Grid tab's view on a document of its own, shown as a window on the offscreen platform.
+class HugeGridTest : public ::testing::Test {
 protected:
-    GridView* showGrid() {
-        GridView* view = window->gridView();
-        window->viewTabs()->setCurrentWidget(view);
-        QApplication::processEvents();
-        return view;
+    void SetUp() override {
+        clearRecordedQtWarnings();
+        view = std::make_unique<GridView>(&document);
+        view->resize(1200, 700);
+        view->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(view.get()));
+    }
+    void TearDown() override {
+        view.reset();
+        EXPECT_TRUE(recordedQtWarnings().isEmpty())
+            << qPrintable(recordedQtWarnings().join(QLatin1Char('\n')));
     }
     /// Shows a small grid and waits for it: what a later grid must not be confused with.
-    void computeSmallGrid(GridView* view) {
-        QSignalSpy computed(view, &GridView::computed);
-        document().editKernel(launch("4", "2", 64), QStringLiteral("small"));
-        ASSERT_TRUE(QTest::qWaitFor([&] { return view->result().has_value(); }, 20000))
-            << qPrintable(view->statusText());
-        ASSERT_EQ(view->result()->totalWarps, 16);
+    void computeSmallGrid(GridView* grid) {
+        document.editKernel(launch("4", "2", 64), QStringLiteral("small"));
+        ASSERT_TRUE(QTest::qWaitFor([&] { return grid->result().has_value(); }, 20000))
+            << qPrintable(grid->statusText());
+        ASSERT_EQ(grid->result()->totalWarps, 16);
     }
+
+    PatternDocument document; // outlives the view
+    std::unique_ptr<GridView> view;
 };
 
 // 65,536 blocks x 256 threads x 1 access = 16,777,216 thread-accesses, above a size of 2^20.
 TEST_F(HugeGridTest, AsksFirstWithTheEstimateAndComputesWhenTheUserAgrees) {
-    GridView* view = showGrid();
-    computeSmallGrid(view);
+    computeSmallGrid(view.get());
     view->setAskAboveThreadAccesses(std::int64_t{1} << 20);
     const Kernel big = launch("65536", "1", 256);
     ASSERT_EQ(threadAccessesOf(big), 16777216);
-    document().editKernel(big, QStringLiteral("large"));
+    document.editKernel(big, QStringLiteral("large"));
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return view->question() != nullptr && view->question()->isVisible(); }, 2000))
         << qPrintable(view->statusText());
@@ -108,7 +118,7 @@ TEST_F(HugeGridTest, AsksFirstWithTheEstimateAndComputesWhenTheUserAgrees) {
     EXPECT_TRUE(view->statusText().contains(work)) << qPrintable(view->statusText());
     saveShot(question, "huge-grid-question.png");
 
-    QSignalSpy computed(view, &GridView::computed);
+    QSignalSpy computed(view.get(), &GridView::computed);
     question->computeButton()->click();
     ASSERT_TRUE(computed.wait(20000)) << qPrintable(view->statusText());
     ASSERT_TRUE(view->result().has_value()) << qPrintable(view->statusText());
@@ -118,9 +128,8 @@ TEST_F(HugeGridTest, AsksFirstWithTheEstimateAndComputesWhenTheUserAgrees) {
 }
 
 TEST_F(HugeGridTest, DecliningLeavesTheGridNotComputedUntilComputeIsPressed) {
-    GridView* view = showGrid();
     view->setAskAboveThreadAccesses(std::int64_t{1} << 20);
-    document().editKernel(launch("65536", "1", 256), QStringLiteral("large"));
+    document.editKernel(launch("65536", "1", 256), QStringLiteral("large"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return view->question() != nullptr; }, 2000));
     view->question()->skipButton()->click();
     ASSERT_TRUE(QTest::qWaitFor([&] { return view->question() == nullptr; }, 2000));
@@ -133,7 +142,7 @@ TEST_F(HugeGridTest, DecliningLeavesTheGridNotComputedUntilComputeIsPressed) {
     QApplication::processEvents();
     EXPECT_EQ(view->question(), nullptr);
     EXPECT_FALSE(view->isComputing());
-    QSignalSpy computed(view, &GridView::computed);
+    QSignalSpy computed(view.get(), &GridView::computed);
     view->computeButton()->click();
     ASSERT_TRUE(computed.wait(20000)) << qPrintable(view->statusText());
     ASSERT_TRUE(view->result().has_value()) << qPrintable(view->statusText());
@@ -142,19 +151,18 @@ TEST_F(HugeGridTest, DecliningLeavesTheGridNotComputedUntilComputeIsPressed) {
 
 // 4,194,304 blocks of 1024 threads: 2^32 thread-accesses, the budget's limit, minutes of work.
 TEST_F(HugeGridTest, ComputingShowsProgressNotThePreviousGridAndEscStopsIt) {
-    window->activateWindow();
-    ASSERT_TRUE(QTest::qWaitForWindowActive(window.get()));
-    GridView* view = showGrid();
-    computeSmallGrid(view);
+    view->activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(view.get()));
+    computeSmallGrid(view.get());
     view->setAskAboveThreadAccesses(0); // never ask: the grid starts at once
-    document().editKernel(launch("4194304", "1", 1024), QStringLiteral("huge"));
+    document.editKernel(launch("4194304", "1", 1024), QStringLiteral("huge"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return view->isComputing() && !view->result(); }, 2000))
         << "the previous grid is still shown: " << qPrintable(view->statusText());
     EXPECT_TRUE(view->cancelButton()->isVisible());
     EXPECT_FALSE(view->computeButton()->isVisible());
-    saveShot(view, "huge-grid-computing.png");
+    saveShot(view.get(), "huge-grid-computing.png");
 
-    QTest::keyClick(window.get(), Qt::Key_Escape);
+    QTest::keyClick(view.get(), Qt::Key_Escape);
     ASSERT_TRUE(QTest::qWaitFor([&] { return !view->isComputing(); }, 2000));
     EXPECT_TRUE(view->statusText().startsWith(QStringLiteral("Cancelled")))
         << qPrintable(view->statusText());
@@ -167,9 +175,8 @@ TEST_F(HugeGridTest, ComputingShowsProgressNotThePreviousGridAndEscStopsIt) {
 
 // grid.x = 2^31 - 1 of 256 threads: far over the budget of 2^32 thread-accesses.
 TEST_F(HugeGridTest, OverTheBudgetSaysSoWithTheEstimateTheLimitAndTheVariable) {
-    GridView* view = showGrid();
-    computeSmallGrid(view);
-    document().editKernel(launch("2147483647", "1", 256), QStringLiteral("huge"));
+    computeSmallGrid(view.get());
+    document.editKernel(launch("2147483647", "1", 256), QStringLiteral("huge"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return !view->result() && !view->isComputing(); }, 2000))
         << qPrintable(view->statusText());
     const QString status = view->statusText();
@@ -183,8 +190,7 @@ TEST_F(HugeGridTest, OverTheBudgetSaysSoWithTheEstimateTheLimitAndTheVariable) {
 
 // 8 x 4 blocks of two warps, every warp alike: the map is not one flat rectangle.
 TEST_F(HugeGridTest, AUniformKernelHasBlockLinesAxesAndHover) {
-    GridView* view = showGrid();
-    document().editKernel(launch("8", "4", 64), QStringLiteral("uniform"));
+    document.editKernel(launch("8", "4", 64), QStringLiteral("uniform"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return view->result().has_value(); }, 20000));
     const GridResult& r = *view->result();
     ASSERT_EQ(r.shownBlocksX, 8);
@@ -219,15 +225,14 @@ TEST_F(HugeGridTest, AUniformKernelHasBlockLinesAxesAndHover) {
     const QString hover = view->hoverText(point);
     EXPECT_EQ(hover, QStringLiteral("Block (5, 2, 0), warp 1: threads 32–63 of 64; 4 sectors per "
                                     "request"));
-    QTest::mouseMove(view, point);
+    QTest::mouseMove(view.get(), point);
     EXPECT_TRUE(view->hoverText(QPoint(area.left() - 5, area.top())).isEmpty());
-    saveShot(view, "grid-axes.png");
+    saveShot(view.get(), "grid-axes.png");
 }
 
 // Many blocks: the labels thin out so that none overlaps the next.
 TEST_F(HugeGridTest, AxisLabelsOfManyBlocksDoNotOverlap) {
-    GridView* view = showGrid();
-    document().editKernel(launch("1000", "300", 32), QStringLiteral("wide"));
+    document.editKernel(launch("1000", "200", 32), QStringLiteral("wide"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return view->result().has_value(); }, 20000));
     const auto xs = view->xTicks();
     const auto ys = view->yTicks();
