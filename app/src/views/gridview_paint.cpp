@@ -287,8 +287,8 @@ void GridView::paintEvent(QPaintEvent*) {
         painter.setPen(colors.text);
         QString message = m_status;
         if (m_progressPermille >= 0) {
-            message = tr("Computing the grid of the kernel now shown: %1 %. Esc or Cancel stops "
-                         "it; the window stays usable meanwhile.")
+            message = tr("Computing this kernel's grid: %1 %. Esc or Cancel stops it; the "
+                         "window stays usable meanwhile.")
                           .arg(m_progressPermille / 10);
             const QRect bar(text.left(), text.top() + scaled(52), std::min(text.width(), 400),
                             scaled(8));
@@ -404,10 +404,11 @@ void GridView::paintAxes(QPainter& painter, const QRect& area) const {
         metrics.elidedText(hover.isEmpty() ? xTitle : hover, Qt::ElideRight, titleRow.width()));
     painter.save();
     painter.setPen(colors.mutedText);
-    painter.translate(scaled(kMargin), area.top());
-    painter.rotate(90);
-    painter.drawText(QRect(0, -labelHeight, area.height(), labelHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("blockIdx.y ↓"));
+    // Turned to read upwards along the axis, as a chart's y title does; the labels say that
+    // blockIdx.y grows downwards.
+    painter.translate(scaled(kMargin), area.bottom() + 1);
+    painter.rotate(-90);
+    painter.drawText(QRect(0, 0, area.height(), labelHeight), Qt::AlignCenter, tr("blockIdx.y"));
     painter.restore();
 }
 
