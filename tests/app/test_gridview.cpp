@@ -196,7 +196,9 @@ TEST(GridViewType, TheLayoutGrowsWithLargeTypeOnly) {
     QFont usual = view.font();
     usual.setPixelSize(12);
     view.setFont(usual);
-    EXPECT_EQ(view.heatMapRect(), QRect(12, 40, 1800 - 3 * 12 - 260, 1500 - 40 - 12));
+    // 56 px left of the map for the blockIdx.y axis, 40 below it for the blockIdx.x axis.
+    EXPECT_EQ(view.heatMapRect(),
+              QRect(12 + 56, 40, 1800 - 3 * 12 - 56 - 260, 1500 - 40 - 12 - 40));
     QFont large = view.font();
     large.setPixelSize(26);
     view.setFont(large);
@@ -204,7 +206,7 @@ TEST(GridViewType, TheLayoutGrowsWithLargeTypeOnly) {
     ASSERT_GT(scale, 1.25);
     const QRect area = view.heatMapRect();
     EXPECT_EQ(area.top(), qRound(40 * scale));
-    EXPECT_EQ(area.left(), qRound(12 * scale));
+    EXPECT_EQ(area.left(), qRound(12 * scale) + qRound(56 * scale));
     // The header's line fits above the map, and a histogram row (14 px at the usual type) is
     // taller than its label's digits in this type (at 14 px they ran into the next row's).
     EXPECT_GE(area.top(), QFontMetrics(large).height());

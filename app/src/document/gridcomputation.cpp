@@ -33,7 +33,7 @@ void GridComputation::cancel() {
     m_latest = 0;
 }
 
-int GridComputation::request(GridRequest request) {
+int GridComputation::request(GridRequest request, GridLimits limits) {
     cancel();
     static int nextId = 1;
     const int job = nextId++;
@@ -41,7 +41,7 @@ int GridComputation::request(GridRequest request) {
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancelled;
     ++m_running;
-    m_pool->start([this, job, cancelled, request = std::move(request)] {
+    m_pool->start([this, job, cancelled, limits, request = std::move(request)] {
         auto lastReport = std::chrono::steady_clock::now();
         auto report = [&](std::int64_t done, std::int64_t total) {
             const auto now = std::chrono::steady_clock::now();
@@ -56,7 +56,7 @@ int GridComputation::request(GridRequest request) {
                 this, [this, job, permille] { emit progress(job, permille, 1000); },
                 Qt::QueuedConnection);
         };
-        auto result = compute(request, cancelled.get(), report);
+        auto result = compute(request, cancelled.get(), report, limits);
         QMetaObject::invokeMethod(
             this,
             [this, job, result = std::move(result)] {
@@ -64,7 +64,9 @@ int GridComputation::request(GridRequest request) {
                 if (job != m_latest) {
                     return; // superseded
                 }
-                if (result) {
+                if (result && result.value().needsConfirmation) {
+                    emit confirmationNeeded(job, result.value());
+                } else if (result) {
                     emit resultReady(job, result.value());
                 } else if (result.error().code != ErrorCode::Cancelled) {
                     emit failed(job, QString::fromStdString(result.error().describe()));
@@ -77,7 +79,8 @@ int GridComputation::request(GridRequest request) {
 
 Result<GridResult>
 GridComputation::compute(const GridRequest& request, const std::atomic<bool>* cancelled,
-                         const std::function<void(std::int64_t, std::int64_t)>& progress) {
+                         const std::function<void(std::int64_t, std::int64_t)>& progress,
+                         const GridLimits& limits) {
     Kernel fromPattern;
     if (request.pattern) {
         auto made = kernelFromPatternUnsized(*request.pattern);
@@ -106,6 +109,23 @@ GridComputation::compute(const GridRequest& request, const std::atomic<bool>* ca
     out.grid = kernel.grid;
     out.warpsPerBlock = kernel.warpsPerBlock();
     out.totalWarps = kernel.warpCount();
+    out.block = kernel.block;
+    out.accessCount = static_cast<int>(kernel.accesses.size());
+    out.estimate = estimateGrid(kernel);
+
+    // The budget first: a launch above it is refused with its numbers before anything is asked
+    // or walked. The app is started from an environment: say where the variable is read.
+    if (auto overBudget = checkGridBudget(kernel, limits.budget)) {
+        overBudget->message = "Grid not computed: " + overBudget->message +
+                              " (in the environment warpscope is started from)";
+        overBudget->where.clear(); // a launch's, not a place in a file
+        return *overBudget;
+    }
+    if (limits.askAboveThreadAccesses > 0 &&
+        out.estimate.threadAccesses > limits.askAboveThreadAccesses) {
+        out.needsConfirmation = true;
+        return out;
+    }
 
     // The heat map's region: whole rows of blocks while they fit, else a square-ish rectangle.
     const std::int64_t budgetBlocks =
@@ -132,6 +152,7 @@ GridComputation::compute(const GridRequest& request, const std::atomic<bool>* ca
     const int wanted = request.access;
     int maxValue = 0;
     GridOptions options;
+    options.budget = limits.budget;
     options.cancelled = cancelled;
     if (progress) {
         options.progress = progress;

@@ -4,7 +4,9 @@
 // each warp's value (GridOptions::warpValue) for the heat map: every warp of the launch or, past
 // `maxWarps`, a representative rectangle of blocks starting at block (0, 0) (the result says so).
 // Job ids: a newer request cancels the one under way (GridOptions::cancelled) and results of
-// superseded jobs are dropped.
+// superseded jobs are dropped. Before the walk the core's estimate is taken: above the grid
+// model's budget the request fails with it (naming the limit and how to raise it); above the
+// size the caller asks its user about (GridLimits) it stops and answers with the estimate alone.
 #pragma once
 
 #include <warpscope/kernel.h>
@@ -37,6 +39,15 @@ struct GridRequest {
     bool operator==(const GridRequest&) const = default;
 };
 
+/// What a request may do without asking the user first.
+struct GridLimits {
+    /// Above this many thread-accesses (the core's estimate), the computation stops before the
+    /// walk and answers confirmationNeeded with the estimate. 0: never ask.
+    std::int64_t askAboveThreadAccesses = 0;
+    /// The grid model's hard limits (its zero fields: the core's defaults).
+    GridBudget budget;
+};
+
 struct GridResult {
     int access = 0;
     bool shared = false;   // wavefronts (shared) or sectors per request (global)
@@ -55,6 +66,14 @@ struct GridResult {
     /// The whole grid's distribution (the grid model's), and its totals.
     GridAccessPrediction prediction;
     int maxValue = 0;
+    /// What the walk costs (the core's estimateGrid), known before it starts, and the numbers
+    /// it is the product of (blocks: grid.count(), threads: block.count()).
+    GridEstimate estimate;
+    Dim3 block;
+    int accessCount = 0;
+    /// True when the computation stopped before the walk because the estimate is above
+    /// GridLimits::askAboveThreadAccesses: only the launch and the estimate are filled.
+    bool needsConfirmation = false;
 };
 
 class GridComputation : public QObject {
@@ -64,7 +83,7 @@ public:
     ~GridComputation() override;
 
     /// Start computing `request`; a job under way is cancelled. Returns the new job's id.
-    int request(GridRequest request);
+    int request(GridRequest request, GridLimits limits = {});
     void cancel();
     bool isBusy() const { return m_running != 0; }
     int latestJob() const { return m_latest; }
@@ -72,12 +91,16 @@ public:
     /// The work itself, on the calling thread (tests and benchmarks).
     static Result<GridResult>
     compute(const GridRequest& request, const std::atomic<bool>* cancelled = nullptr,
-            const std::function<void(std::int64_t, std::int64_t)>& progress = {});
+            const std::function<void(std::int64_t, std::int64_t)>& progress = {},
+            const GridLimits& limits = {});
 
 signals:
     /// done/total in a fixed range of 0..1000, throttled.
     void progress(int job, int done, int total);
     void resultReady(int job, const warpscope::app::GridResult& result);
+    /// The job stopped before its walk: `estimate` (GridResult::needsConfirmation) is above
+    /// GridLimits::askAboveThreadAccesses. Asking again with a higher limit computes it.
+    void confirmationNeeded(int job, const warpscope::app::GridResult& estimate);
     void failed(int job, const QString& message);
 
 private:

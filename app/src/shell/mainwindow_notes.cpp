@@ -99,6 +99,9 @@ void MainWindow::createNotes() {
     m_metrics->setKernelMeasurementStore(m_kernelMeasurements);
     m_notesRunner = new NotesRunner(m_probe, m_kernelMeasurements, this);
     m_gridView = new GridView(m_document, m_tabs);
+    if (m_options.useSettings) {
+        m_gridView->keepAskAboveInSettings();
+    }
     m_tabs->addTab(m_gridView, tr("Grid"));
     m_notesView = new NotesView(m_kernelMeasurements, m_tabs);
     m_tabs->addTab(m_notesView, tr("Notes vs GPU"));

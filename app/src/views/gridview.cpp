@@ -1,60 +1,49 @@
-// GridView: the heat map of a whole grid and the grid model's histogram.
+// GridView: the heat map of a whole grid and the grid model's histogram: its requests, results
+// and the warp selected by a click (gridview_paint.cpp draws it, gridview_question.cpp asks
+// about large grids and cancels).
 #include "views/gridview.h"
 
 #include "document/patterndocument.h"
-#include "views/theme.h"
+#include "views/hugegridquestion.h"
 
 #include <QMouseEvent>
-#include <QPainter>
+#include <QPushButton>
+#include <QShortcut>
+#include <QToolTip>
 
 #include <algorithm>
-#include <array>
 #include <utility>
 
 namespace warpscope::app {
 
-namespace {
-
-constexpr int kMargin = 12;
-constexpr int kHeaderHeight = 40;
-constexpr int kHistogramWidth = 260;
-/// The line height the sizes above are for (the app's type, 12–13 px). Type at least a quarter
-/// larger (a lecture slide at 4K: 26 px) scales them, so the histogram's rows and labels do not
-/// run into one another; a desktop's slightly larger type leaves them as they are.
-constexpr qreal kReferenceLineHeight = 16.0;
-constexpr qreal kLeastScale = 1.25;
-
-/// Blue (one sector or wavefront, ideal) through sky blue and orange to vermillion (32, a lane
-/// each): Okabe-Ito colours on a fixed scale, so that a uniform grid of 4-sector warps is not
-/// drawn as badly as one of 32 and two kernels' maps compare; inactive warps light grey.
-QRgb heatRgb(int value, int maxValue) {
-    if (value < 0) {
-        return qRgb(200, 200, 200);
-    }
-    static constexpr std::array<std::array<int, 3>, 4> kStops = {
-        {{0, 114, 178}, {86, 180, 233}, {230, 159, 0}, {213, 94, 0}}};
-    const int top = std::max(32, maxValue);
-    const double t = std::clamp((value - 1.0) / (top - 1), 0.0, 1.0) * (kStops.size() - 1);
-    const auto segment = std::min<std::size_t>(static_cast<std::size_t>(t), kStops.size() - 2);
-    const double f = t - static_cast<double>(segment);
-    const auto& a = kStops[segment];
-    const auto& b = kStops[segment + 1];
-    return qRgb(static_cast<int>(a[0] + f * (b[0] - a[0])),
-                static_cast<int>(a[1] + f * (b[1] - a[1])),
-                static_cast<int>(a[2] + f * (b[2] - a[2])));
-}
-
-} // namespace
-
-QColor GridView::heatColour(int value, int maxValue) {
-    return QColor(heatRgb(value, maxValue));
-}
-
 GridView::GridView(PatternDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_computation(new GridComputation(this)),
-      m_ahead(new GridComputation(this)) {
+      m_ahead(new GridComputation(this)), m_cancelButton(new QPushButton(tr("Cancel (Esc)"), this)),
+      m_computeButton(new QPushButton(tr("Compute"), this)),
+      m_escape(new QShortcut(QKeySequence(Qt::Key_Escape), this)) {
     setObjectName(QStringLiteral("gridView"));
     setMinimumSize(400, 300);
+    setMouseTracking(true); // hover tells the block and warp under the pointer
+    m_cancelButton->setObjectName(QStringLiteral("gridCancel"));
+    m_computeButton->setObjectName(QStringLiteral("gridCompute"));
+    m_cancelButton->hide();
+    m_computeButton->hide();
+    connect(m_cancelButton, &QPushButton::clicked, this, &GridView::cancelComputation);
+    connect(m_computeButton, &QPushButton::clicked, this, &GridView::computeAnyway);
+    // Esc stops a grid under way wherever the focus is in the window (the editor, most
+    // likely); enabled only while one is, so Esc keeps its other uses otherwise.
+    m_escape->setContext(Qt::WindowShortcut);
+    m_escape->setEnabled(false);
+    connect(m_escape, &QShortcut::activated, this, &GridView::cancelComputation);
+    m_hideShownTimer.setSingleShot(true);
+    m_hideShownTimer.setInterval(150);
+    connect(&m_hideShownTimer, &QTimer::timeout, this, [this] {
+        if (isComputing() && !(m_shownRequest && *m_shownRequest == m_requested)) {
+            hideShownResult();
+        }
+    });
+    connect(m_computation, &GridComputation::confirmationNeeded, this,
+            &GridView::onConfirmationNeeded);
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(30);
     connect(&m_debounce, &QTimer::timeout, this, &GridView::recompute);
@@ -75,6 +64,17 @@ GridView::GridView(PatternDocument* document, QWidget* parent)
             showAdopted();
         }
     });
+    // Ahead of time, a grid that would be asked about is not computed: the view asks when it
+    // gets there.
+    connect(m_ahead, &GridComputation::confirmationNeeded, this,
+            [this](int job, const GridResult&) {
+                if (job == m_aheadJob) {
+                    m_aheadJob = 0;
+                    if (std::exchange(m_waitingForAhead, false)) {
+                        recompute();
+                    }
+                }
+            });
     connect(m_ahead, &GridComputation::failed, this, [this](int job, const QString&) {
         if (job == m_aheadJob) {
             m_aheadJob = 0;
@@ -92,11 +92,8 @@ GridView::GridView(PatternDocument* document, QWidget* parent)
     connect(m_computation, &GridComputation::failed, this, [this](int, const QString& message) {
         m_status = message;
         m_progressPermille = -1;
-        m_result.reset();
-        m_shownRequest.reset();
-        m_showingAdopted = false;
-        m_image = QImage();
-        update();
+        hideShownResult();
+        updateControls();
         emit computed();
     });
     connect(m_computation, &GridComputation::progress, this, [this](int job, int done, int) {
@@ -140,25 +137,54 @@ void GridView::recompute() {
         if (!m_waitingForAhead) {
             m_waitingForAhead = true;
             m_progressPermille = 0;
+            m_hideShownTimer.start();
             update();
         }
         return;
     }
+    if (m_question && m_askedRequest == request) {
+        if (isVisible() && !m_question->isVisible()) {
+            m_question->open(); // asked while the view was hidden
+        }
+        return; // asked already: the answer decides
+    }
+    if (m_question) {
+        m_question->disconnect(this); // about a grid no longer current
+        m_question->close();
+        m_question->deleteLater();
+        m_question.clear();
+    }
+    if (m_declined && *m_declined == request) {
+        updateControls(); // not computed, as the user chose; Compute starts it
+        return;
+    }
+    m_declined.reset();
+    GridLimits limits;
+    const bool confirmed = m_confirmed && *m_confirmed == request;
+    limits.askAboveThreadAccesses = confirmed ? 0 : m_askAbove;
     m_waitingForAhead = false;
     m_progressPermille = 0;
     ++m_computationsRequested;
     m_requested = request;
-    m_computation->request(std::move(request));
+    m_computation->request(std::move(request), limits);
+    if (confirmed && !(m_shownRequest && *m_shownRequest == m_requested)) {
+        hideShownResult(); // a large grid: its progress, not the previous one, from now on
+    } else {
+        m_hideShownTimer.start();
+    }
+    updateControls();
     update();
 }
 
 void GridView::showAdopted() {
+    m_hideShownTimer.stop();
     m_shownRequest = m_adopted->request;
     m_result = m_adopted->result;
     m_image = m_adopted->image;
     m_status = m_adopted->status;
     m_progressPermille = -1;
     m_showingAdopted = true;
+    updateControls();
     update();
     emit computed();
 }
@@ -170,7 +196,9 @@ void GridView::prepare(const GridRequest& request) {
     }
     m_waitingForAhead = false;
     m_aheadRequest = request;
-    m_aheadJob = m_ahead->request(request);
+    GridLimits limits;
+    limits.askAboveThreadAccesses = m_askAbove; // a grid to ask about is asked about when shown
+    m_aheadJob = m_ahead->request(request, limits);
 }
 
 bool GridView::isPrepared(const GridRequest& request) const {
@@ -182,12 +210,8 @@ bool GridView::showsResultFor(const GridRequest& request) const {
 }
 
 void GridView::clearResult() {
-    m_shownRequest.reset();
-    m_result.reset();
-    m_image = QImage();
+    hideShownResult();
     m_status.clear();
-    m_showingAdopted = false;
-    update();
 }
 
 void GridView::onResult(int, const GridResult& result) {
@@ -197,12 +221,24 @@ void GridView::onResult(int, const GridResult& result) {
 }
 
 void GridView::showResult(const GridResult& result) {
+    m_hideShownTimer.stop();
     m_shownRequest.reset(); // computed elsewhere
     m_result = result;
     m_showingAdopted = false;
     m_progressPermille = -1;
     m_status = statusFor(result);
     rebuildImage();
+    updateControls();
+    update();
+}
+
+void GridView::hideShownResult() {
+    m_hideShownTimer.stop();
+    m_shownRequest.reset();
+    m_result.reset();
+    m_image = QImage();
+    m_showingAdopted = false;
+    m_hover.reset();
     update();
 }
 
@@ -224,84 +260,6 @@ QString GridView::statusFor(const GridResult& result) {
                                        : tr("every warp shown"));
     status += tr("; colour: %1").arg(unit);
     return status;
-}
-
-std::vector<GridView::Run> GridView::heatMapRuns() const {
-    std::vector<Run> runs;
-    if (!m_result) {
-        return runs;
-    }
-    const GridResult& r = *m_result;
-    const int width = static_cast<int>(r.shownBlocksX * r.warpsPerBlock);
-    const int height = static_cast<int>(r.shownBlocksY);
-    for (int y = 0; y < height; ++y) {
-        const int* values = r.values.data() + static_cast<std::size_t>(y) * width;
-        for (int x = 0; x < width; ++x) {
-            if (x > 0 && values[x] == values[x - 1]) {
-                ++runs.back().count;
-            } else {
-                runs.push_back(Run{y, x, 1, values[x]});
-            }
-        }
-    }
-    return runs;
-}
-
-void GridView::rebuildImage() {
-    if (m_result) {
-        m_image = heatMapImage(*m_result);
-    }
-}
-
-QImage GridView::heatMapImage(const GridResult& r) {
-    const int width = static_cast<int>(r.shownBlocksX * r.warpsPerBlock);
-    const int height = static_cast<int>(r.shownBlocksY);
-    QImage image(std::max(1, width), std::max(1, height), QImage::Format_RGB32);
-    // One colour per value (values are small counts), looked up per warp.
-    std::vector<QRgb> colours(static_cast<std::size_t>(std::max(0, r.maxValue)) + 2);
-    for (std::size_t v = 0; v < colours.size(); ++v) {
-        colours[v] = heatRgb(static_cast<int>(v) - 1, r.maxValue);
-    }
-    for (int y = 0; y < height; ++y) {
-        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
-        const int* values = r.values.data() + static_cast<std::size_t>(y) * width;
-        for (int x = 0; x < width; ++x) {
-            line[x] = colours[static_cast<std::size_t>(std::max(-1, values[x]) + 1)];
-        }
-    }
-    return image;
-}
-
-int GridView::scaled(int pixels) const {
-    const qreal scale = QFontMetricsF(font()).height() / kReferenceLineHeight;
-    return scale < kLeastScale ? pixels : qRound(pixels * scale);
-}
-
-QRect GridView::heatMapRect() const {
-    return QRect(scaled(kMargin), scaled(kHeaderHeight),
-                 std::max(10, width() - 3 * scaled(kMargin) - scaled(kHistogramWidth)),
-                 std::max(10, height() - scaled(kHeaderHeight) - scaled(kMargin)));
-}
-
-std::optional<std::pair<std::int64_t, std::int64_t>> GridView::warpAt(QPoint point) const {
-    if (!m_result || m_image.isNull()) {
-        return std::nullopt;
-    }
-    const QRect area = heatMapRect();
-    if (!area.contains(point)) {
-        return std::nullopt;
-    }
-    const GridResult& r = *m_result;
-    const std::int64_t column =
-        (point.x() - area.left()) * m_image.width() / std::max(1, area.width());
-    const std::int64_t row =
-        (point.y() - area.top()) * m_image.height() / std::max(1, area.height());
-    const std::int64_t blockX = column / r.warpsPerBlock;
-    const std::int64_t warp = column % r.warpsPerBlock;
-    if (blockX >= r.shownBlocksX || row >= r.shownBlocksY) {
-        return std::nullopt;
-    }
-    return std::make_pair(row * r.grid.x + blockX, warp);
 }
 
 void GridView::selectWarp(std::int64_t blockLinear, std::int64_t warpInBlock) {
@@ -330,99 +288,48 @@ void GridView::mousePressEvent(QMouseEvent* event) {
     QWidget::mousePressEvent(event);
 }
 
+void GridView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint point = event->position().toPoint();
+    const std::optional<QPoint> hover =
+        warpAt(point) ? std::optional<QPoint>(point) : std::optional<QPoint>();
+    if (hover != m_hover) {
+        m_hover = hover;
+        update();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void GridView::leaveEvent(QEvent* event) {
+    if (m_hover) {
+        m_hover.reset();
+        update();
+    }
+    QWidget::leaveEvent(event);
+}
+
+bool GridView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = hoverText(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void GridView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    updateControls();
+}
+
 void GridView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     m_debounce.start(); // edits made while hidden were not computed
-}
-
-void GridView::paintEvent(QPaintEvent*) {
-    QPainter painter(this);
-    const ViewColors colors = ViewColors::fromPalette(palette());
-    painter.fillRect(rect(), colors.background);
-    painter.setPen(colors.text);
-    QString header = m_status;
-    if (m_progressPermille >= 0) {
-        header = tr("Computing the grid… %1 %").arg(m_progressPermille / 10);
-    }
-    painter.drawText(
-        QRect(scaled(kMargin), scaled(4), width() - 2 * scaled(kMargin), scaled(kHeaderHeight - 6)),
-        Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
-    const QRect area = heatMapRect();
-    if (!m_image.isNull()) {
-        std::vector<Run> runs;
-        if (m_vectorCells) {
-            runs = heatMapRuns();
-        }
-        if (!runs.empty() && runs.size() <= static_cast<std::size_t>(kMaxVectorRuns)) {
-            const double cellW = static_cast<double>(area.width()) / m_image.width();
-            const double cellH = static_cast<double>(area.height()) / m_image.height();
-            painter.save();
-            painter.setRenderHint(QPainter::Antialiasing, false);
-            for (const Run& run : runs) {
-                painter.fillRect(QRectF(area.left() + run.first * cellW,
-                                        area.top() + run.row * cellH, run.count * cellW, cellH),
-                                 heatColour(run.value, m_result->maxValue));
-            }
-            painter.restore();
-        } else {
-            painter.drawImage(area, m_image);
-        }
-        // The selected warp, outlined.
-        const auto& source = m_document->pattern().source;
-        if (source && m_result && source->blockIdx.z == 0 &&
-            source->blockIdx.x < m_result->shownBlocksX &&
-            source->blockIdx.y < m_result->shownBlocksY) {
-            const double cellW = static_cast<double>(area.width()) / m_image.width();
-            const double cellH = static_cast<double>(area.height()) / m_image.height();
-            const double x =
-                area.left() +
-                (source->blockIdx.x * m_result->warpsPerBlock + source->warpIndex) * cellW;
-            const double y = area.top() + source->blockIdx.y * cellH;
-            painter.setPen(QPen(colors.highlight, 2));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawRect(QRectF(x, y, std::max(3.0, cellW), std::max(3.0, cellH)));
-        }
-    }
-    painter.setPen(colors.frame);
-    painter.drawRect(area.adjusted(0, 0, -1, -1));
-
-    // The grid model's histogram: warps per count, over the whole grid.
-    const QRect hist(area.right() + scaled(kMargin), area.top(), scaled(kHistogramWidth),
-                     std::min(area.height(), scaled(34 * 14 + 20)));
-    painter.setPen(colors.text);
-    if (!m_result) {
-        return;
-    }
-    const auto& counts = m_result->prediction.histogram;
-    std::int64_t most = 1;
-    int last = 1;
-    for (int k = 0; k < kHistogramBuckets; ++k) {
-        most = std::max(most, counts[static_cast<std::size_t>(k)]);
-        if (counts[static_cast<std::size_t>(k)] > 0) {
-            last = std::max(last, k);
-        }
-    }
-    painter.drawText(QRect(hist.left(), hist.top(), hist.width(), scaled(18)), Qt::AlignLeft,
-                     m_result->shared     ? tr("warps by wavefronts (grid model)")
-                     : m_result->constant ? tr("warps by distinct addresses (grid model)")
-                                          : tr("warps by sectors/request (grid model)"));
-    const int rowHeight =
-        std::max(scaled(8), std::min(scaled(14), (hist.height() - scaled(20)) / (last + 1)));
-    for (int k = 0; k <= last; ++k) {
-        const int y = hist.top() + scaled(20) + k * rowHeight;
-        const std::int64_t n = counts[static_cast<std::size_t>(k)];
-        painter.setPen(colors.mutedText);
-        painter.drawText(QRect(hist.left(), y, scaled(24), rowHeight),
-                         Qt::AlignRight | Qt::AlignVCenter, QString::number(k));
-        const int barWidth = static_cast<int>((hist.width() - scaled(110)) * n / most);
-        painter.fillRect(QRect(hist.left() + scaled(30), y + 1, barWidth, rowHeight - 2),
-                         heatColour(k == 0 ? -1 : k, m_result->maxValue));
-        if (n > 0) {
-            painter.setPen(colors.text);
-            painter.drawText(QRect(hist.left() + scaled(34) + barWidth, y, scaled(80), rowHeight),
-                             Qt::AlignLeft | Qt::AlignVCenter, QString::number(n));
-        }
-    }
 }
 
 } // namespace warpscope::app

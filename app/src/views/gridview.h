@@ -3,20 +3,30 @@
 // grid model's histogram beside it. Clicking a cell selects that warp: the pattern's block index
 // and warp become the cell's (an undoable edit), so the warp, bank and block views show it. The
 // grid is computed off the GUI thread by GridComputation; a newer edit supersedes older work.
+// The heat map has block lines and axes of block indices, and hovering a cell tells its block,
+// warp, threads and value. A grid whose estimate is above askAboveThreadAccesses() is asked
+// about first (HugeGridQuestion); while one computes the view shows its progress, never the
+// previous grid, and Esc or Cancel stops it. gridview_paint.cpp draws; gridview_question.cpp
+// asks and cancels.
 #pragma once
 
 #include "document/gridcomputation.h"
 
 #include <QColor>
 #include <QImage>
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
 #include <optional>
 #include <vector>
 
+class QPushButton;
+class QShortcut;
+
 namespace warpscope::app {
 
+class HugeGridQuestion;
 class PatternDocument;
 
 class GridView : public QWidget {
@@ -75,15 +85,75 @@ public:
     /// in a map whose largest value is `maxValue`: cells and histogram bars alike.
     static QColor heatColour(int value, int maxValue);
 
+    // ---- Large grids (gridview_question.cpp) ----------------------------------------------
+    /// The size asked about by default: 2^27 thread-accesses, above every kernel preset (the
+    /// largest, 50,331,648) and a thirty-second of the grid model's budget.
+    static constexpr std::int64_t kDefaultAskAbove = std::int64_t{1} << 27;
+    /// Above this many thread-accesses (the core's estimate) the view asks before computing;
+    /// 0 never asks. The grid model's budget refuses larger grids whatever this says.
+    void setAskAboveThreadAccesses(std::int64_t threadAccesses);
+    std::int64_t askAboveThreadAccesses() const { return m_askAbove; }
+    /// Read the size asked about from the settings (grid/askAboveThreadAccesses), and keep it
+    /// there when the user raises it from the question. Only where the app uses its settings.
+    void keepAskAboveInSettings();
+    /// The question open now, if any.
+    HugeGridQuestion* question() const;
+    /// Stop the grid under way (Esc, Cancel): the view says it was not computed and offers
+    /// Compute. Nothing happens when nothing is being computed.
+    void cancelComputation();
+    /// Compute the current grid without asking (the Compute button).
+    void computeAnyway();
+    /// The Cancel button (shown while computing) and the Compute button (shown when a grid was
+    /// not computed: declined, cancelled, or asked about).
+    QPushButton* cancelButton() const { return m_cancelButton; }
+    QPushButton* computeButton() const { return m_computeButton; }
+
+    // ---- Axes and hover (gridview_paint.cpp) ------------------------------------------------
+    /// A tick of an axis: a block index and where its label is centred, in widget coordinates.
+    struct Tick {
+        std::int64_t block = 0;
+        double position = 0.0;
+    };
+    /// The labelled blocks of the x axis (blockIdx.x) and the y axis (blockIdx.y) of the heat
+    /// map shown; empty when none is shown.
+    std::vector<Tick> xTicks() const;
+    std::vector<Tick> yTicks() const;
+    /// Where the lines between blocks are drawn (x: between columns of blocks; y: rows).
+    std::vector<double> blockLinesX() const;
+    std::vector<double> blockLinesY() const;
+    /// What hovering `point` tells: the block, the warp, its threads and its value; empty off
+    /// the heat map.
+    QString hoverText(QPoint point) const;
+
 signals:
     void computed();
+    /// The view asked whether to compute a large grid (its question is open).
+    void confirmationAsked();
+    /// The user chose to be asked only above `threadAccesses` from now on.
+    void askAboveChanged(qint64 threadAccesses);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
+    void onConfirmationNeeded(int job, const GridResult& estimate);
+    void onQuestionFinished(int answer);
+    /// Forget the grid shown (it is not the one asked for now).
+    void hideShownResult();
+    /// The buttons and Esc follow the state; laid out in the heat map's area.
+    void updateControls();
+    void paintAxes(QPainter& painter, const QRect& area) const;
+    void paintHeatMap(QPainter& painter, const QRect& area);
+    void paintHistogram(QPainter& painter, const QRect& area) const;
+    /// Block widths in pixels of the heat map (x: one block's columns; y: one row).
+    double blockWidth(const QRect& area) const;
+    double blockHeight(const QRect& area) const;
     void onResult(int job, const GridResult& result);
     void showAdopted();
     void rebuildImage();
@@ -116,6 +186,19 @@ private:
     int m_computationsRequested = 0;
     GridRequest m_requested;                   // the view's own computation's, last asked for
     std::optional<GridRequest> m_shownRequest; // whose result m_result is, when known
+    // Large grids.
+    std::int64_t m_askAbove = kDefaultAskAbove;
+    std::optional<GridRequest> m_confirmed; // the user said compute (no question for it)
+    std::optional<GridRequest> m_declined;  // the user said no, or cancelled: not recomputed
+    GridRequest m_askedRequest;             // the open question's
+    QPointer<HugeGridQuestion> m_question;
+    QPushButton* m_cancelButton;
+    QPushButton* m_computeButton;
+    QShortcut* m_escape;
+    /// A grid that takes longer than this replaces the one shown by its progress (a quick
+    /// one replaces it by its result with no flash in between).
+    QTimer m_hideShownTimer;
+    std::optional<QPoint> m_hover;
 };
 
 } // namespace warpscope::app
