@@ -39,12 +39,30 @@ run_fuzzer() {
     mkdir -p "$work/new" "$work/findings"
     log=$work/log.txt
     local status=0
-    # -timeout: one input running longer is a hang; -rss_limit_mb: an input needing more is a bug.
+    # A dictionary of the format's size fields (fuzz/dict/NAME.dict), where there is one, so that
+    # the fuzzer writes huge launches and buffers, not only the seeds' small ones.
+    local dict=()
+    if [ -f "fuzz/dict/$name.dict" ]; then
+        dict=(-dict="fuzz/dict/$name.dict")
+    fi
+    # -timeout: one input running longer is a hang; -rss_limit_mb: an input needing more is a bug;
+    # -report_slow_units: an input taking longer than that (sanitized, debug) is written to
+    # findings/ as slow-unit-*, which fails the step below: a size that makes the work follow it
+    # must be refused by a budget, not merely be slow.
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         "$binary" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
+        -report_slow_units="${WARPSCOPE_FUZZ_SLOW_SECONDS:-5}" "${dict[@]}" \
         -print_final_stats=1 -artifact_prefix="$work/findings/" "$work/new" "$seeds" \
         >"$log" 2>&1 || status=$?
+    # A slow input does not stop libFuzzer; it fails the step all the same.
+    if compgen -G "$work/findings/slow-unit-*" >/dev/null; then
+        echo "$target: inputs slower than ${WARPSCOPE_FUZZ_SLOW_SECONDS:-5} s each:" >&2
+        grep -A1 '^Slowest unit' "$log" >&2 || true
+        if [ "$status" -eq 0 ]; then
+            status=1
+        fi
+    fi
     # A sanitizer report that did not stop the run still fails it.
     if grep -q -E 'runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)' "$log"; then
         if [ "$status" -eq 0 ]; then
