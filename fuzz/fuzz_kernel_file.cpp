@@ -1,13 +1,16 @@
 // libFuzzer target for kernel files (core/src/kernel_file.cpp) and what reads them next: any bytes
 // must give a kernel or an Error, never a crash, a hang or undefined behaviour; an accepted kernel
 // must write out and read back equal; and resolveKernel and the grid model must answer (a value
-// or an Error) for it. The grid model runs only on launches of at most 4096 warps, so that a
-// fuzzed launch of 2^48 threads does not make one input take hours. Seeds:
-// fuzz/corpus/kernel-file/.
+// or an Error) for it. Huge launches and buffers (fuzz/dict/kernel-file.dict names the size
+// fields) reach the grid model's budget, as every caller's do: the model runs under a budget of
+// 4096 warps' work and 64 MiB, and a kernel above it must be refused before any walk with an
+// OverBudget error that names the estimate (a walk that ignored the budget shows up as a slow or
+// timed-out input, which fails the fuzz step). Seeds: fuzz/corpus/kernel-file/.
 #include "fuzz_check.h"
 #include "warpscope/kernel.h"
 #include "warpscope/model.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -37,10 +40,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check(!resolved.error().message.empty());
         return 0;
     }
-    if (resolved->warpCount() > kMaxWarps) {
+    warpscope::GridOptions options;
+    options.budget.maxThreadAccesses =
+        kMaxWarps * 32 *
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(resolved->accesses.size()));
+    options.budget.maxMemoryBytes = std::int64_t{64} << 20;
+    const auto refused = warpscope::checkGridBudget(resolved.value(), options.budget);
+    auto grid = warpscope::predictGrid(resolved.value(), options);
+    if (refused) {
+        // Refused before the walk, with the estimate and the limit in the message.
+        check(!grid.ok());
+        check(grid.error().code == warpscope::ErrorCode::OverBudget);
+        check(grid.error().message.find("limit") != std::string::npos);
         return 0;
     }
-    auto grid = warpscope::predictGrid(resolved.value());
     if (!grid) {
         check(!grid.error().message.empty());
         return 0;

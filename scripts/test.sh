@@ -5,8 +5,8 @@
 #                               probe's protocol, fake backend and their tests included)
 #   ./scripts/test.sh fuzz      the fuzz preset (Debian's clang): every libFuzzer target in fuzz/
 #                               runs from its seed corpus fuzz/corpus/NAME/ for
-#                               WARPSCOPE_FUZZ_SECONDS seconds (default 60); any crash, leak,
-#                               timeout or sanitizer report fails it
+#                               WARPSCOPE_FUZZ_SECONDS seconds (default: 420 s shared by all);
+#                               any crash, leak, timeout, slow input or sanitizer report fails it
 # GPU tests skip with a reason where there is no GPU. Exit status: non-zero on any failure.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -39,12 +39,30 @@ run_fuzzer() {
     mkdir -p "$work/new" "$work/findings"
     log=$work/log.txt
     local status=0
-    # -timeout: one input running longer is a hang; -rss_limit_mb: an input needing more is a bug.
+    # A dictionary of the format's size fields (fuzz/dict/NAME.dict), where there is one, so that
+    # the fuzzer writes huge launches and buffers, not only the seeds' small ones.
+    local dict=()
+    if [ -f "fuzz/dict/$name.dict" ]; then
+        dict=(-dict="fuzz/dict/$name.dict")
+    fi
+    # -timeout: one input running longer is a hang; -rss_limit_mb: an input needing more is a bug;
+    # -report_slow_units: an input taking longer than that (sanitized, debug) is written to
+    # findings/ as slow-unit-*, which fails the step below: a size that makes the work follow it
+    # must be refused by a budget, not merely be slow.
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         "$binary" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
+        -report_slow_units="${WARPSCOPE_FUZZ_SLOW_SECONDS:-5}" "${dict[@]}" \
         -print_final_stats=1 -artifact_prefix="$work/findings/" "$work/new" "$seeds" \
         >"$log" 2>&1 || status=$?
+    # A slow input does not stop libFuzzer; it fails the step all the same.
+    if compgen -G "$work/findings/slow-unit-*" >/dev/null; then
+        echo "$target: inputs slower than ${WARPSCOPE_FUZZ_SLOW_SECONDS:-5} s each:" >&2
+        grep -A1 '^Slowest unit' "$log" >&2 || true
+        if [ "$status" -eq 0 ]; then
+            status=1
+        fi
+    fi
     # A sanitizer report that did not stop the run still fails it.
     if grep -q -E 'runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)' "$log"; then
         if [ "$status" -eq 0 ]; then
@@ -68,11 +86,16 @@ run_fuzzer() {
 case "$preset" in
 fuzz)
     warpscope_setup fuzz
-    seconds=${WARPSCOPE_FUZZ_SECONDS:-60}
+    targets=()
+    for binary in build/fuzz/fuzz/fuzz-*; do
+        [ -x "$binary" ] && [ -f "$binary" ] && targets+=("$binary")
+    done
+    # WARPSCOPE_FUZZ_SECONDS per target; unset, the step fuzzes 420 s in all (seven targets at
+    # 60 s, as before the eighth), shared evenly, so a new target does not make it longer.
+    seconds=${WARPSCOPE_FUZZ_SECONDS:-$((420 / (${#targets[@]} > 0 ? ${#targets[@]} : 1)))}
     status=0
     found=0
-    for binary in build/fuzz/fuzz/fuzz-*; do
-        [ -x "$binary" ] && [ -f "$binary" ] || continue
+    for binary in "${targets[@]}"; do
         found=1
         run_fuzzer "$binary" "$seconds" || status=1
     done

@@ -4,7 +4,9 @@
 
 #include "windowfixture.h"
 
+#include <QFile>
 #include <QString>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -35,6 +37,32 @@ public:
     ~FakeScript() { qunsetenv("WARPSCOPE_FAKE_PROBE"); }
     FakeScript(const FakeScript&) = delete;
     FakeScript& operator=(const FakeScript&) = delete;
+};
+
+/// The gate of the fake probe's "gated" script (WARPSCOPE_FAKE_PROBE_GATE): a batch's patterns
+/// from the fourth on wait until open() (or the end of the test) creates the gate file, so a test
+/// can act on a batch that is surely still under way, on a machine however loaded.
+class FakeGate {
+public:
+    FakeGate() : m_path(m_dir.path() + QStringLiteral("/gate")) {
+        qputenv("WARPSCOPE_FAKE_PROBE_GATE", m_path.toLocal8Bit());
+    }
+    ~FakeGate() {
+        open();
+        qunsetenv("WARPSCOPE_FAKE_PROBE_GATE");
+    }
+    FakeGate(const FakeGate&) = delete;
+    FakeGate& operator=(const FakeGate&) = delete;
+    void open() {
+        QFile file(m_path);
+        if (!file.exists() && file.open(QIODevice::WriteOnly)) {
+            file.write("open\n");
+        }
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
 };
 
 /// A quiet main window, shown, whose probe command is `command` (timeoutMs 0: the default).

@@ -128,7 +128,17 @@ TEST(GpuProbe, NoDeviceIsOneMessageAndAutoRunDoesNotRepeatIt) {
     const int before = messages;
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-4")));
-    QTest::qWait(200);
+    // Auto-run reacts to an edit at once (evaluationChanged is synchronous): an edit that asked
+    // the probe anything shows here as a job, however slow the machine, and its answer as a
+    // message once the client has no job left.
+    EXPECT_EQ(window->probeClient()->pendingJobs(), 0);
+    EXPECT_FALSE(window->gpuRunner()->isMeasuring());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return window->probeClient()->pendingJobs() == 0 && !window->gpuRunner()->isMeasuring();
+        },
+        kWaitMs));
+    QApplication::processEvents();
     EXPECT_EQ(messages, before);
 }
 
@@ -225,7 +235,11 @@ TEST(GpuProbe, WhileEditingOnlyTheNewestPatternIsMeasured) {
 
 TEST(GpuProbe, KillingTheProbeMidSweepRestartsItAndKeepsTheSession) {
     REQUIRE_FAKE_PROBE();
-    FakeScript script("slow"); // 20 ms per pattern
+    // From the fourth pattern on, the sweep waits for the gate: it is surely under way when the
+    // probe is killed, however long the GUI stalls.
+    FakeGate gate;
+    FakeScript script(
+        "slow"); // gated stalls: the sweep reports progress throttled, not per pattern
     auto window = windowWithProbe(fakeProbe());
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
     window->runOnGpu();
@@ -245,7 +259,9 @@ TEST(GpuProbe, KillingTheProbeMidSweepRestartsItAndKeepsTheSession) {
     EXPECT_TRUE(sweep->gpuCancelButton()->isVisible());
     const qint64 pid = window->probeClient()->processId();
     ASSERT_GT(pid, 0);
+    EXPECT_LT(sweep->gpuProgress()->value(), 64);
     ::kill(static_cast<pid_t>(pid), SIGKILL);
+    gate.open(); // the new probe's sweeps run through
 
     ASSERT_TRUE(QTest::qWaitFor([&] { return !window->gpuRunner()->isSweeping(); }, kWaitMs));
     ASSERT_TRUE(QTest::qWaitFor(
@@ -330,7 +346,9 @@ TEST(GpuProbe, TheRealProbeKilledMidSweepOnAGpuIsRestarted) {
 
 TEST(GpuProbe, CancellingASweepStopsIt) {
     REQUIRE_FAKE_PROBE();
-    FakeScript script("slow");
+    FakeGate gate; // the sweep cannot end before Cancel is pressed, however loaded the machine
+    FakeScript script(
+        "slow"); // gated stalls: the sweep reports progress throttled, not per pattern
     auto window = windowWithProbe(fakeProbe());
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
     SweepPlot* sweep = window->sweepPlot();
@@ -339,6 +357,7 @@ TEST(GpuProbe, CancellingASweepStopsIt) {
     window->runSweepOnGpu();
     ASSERT_TRUE(QTest::qWaitFor([&] { return sweep->gpuProgress()->value() > 1; }, kWaitMs));
     QTest::mouseClick(sweep->gpuCancelButton(), Qt::LeftButton);
+    gate.open();
     EXPECT_FALSE(window->gpuRunner()->isSweeping());
     EXPECT_FALSE(sweep->hasGpuMeasurements());
     // The probe is still the same process and answers the next request.

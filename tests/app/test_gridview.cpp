@@ -141,7 +141,11 @@ TEST(GridComputation, SupersededJobsAreDropped) {
     second.kernel = naiveCol(8, 32);
     const int latest = computation.request(second);
     ASSERT_TRUE(QTest::qWaitFor([&] { return !results.isEmpty(); }, 60000));
-    QTest::qWait(50);
+    // Until the worker is idle the first job could still be delivered: wait for that, then for
+    // every result it posted, so that a superseded result shows here however slow the machine.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !computation.isBusy(); }, 60000));
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
     ASSERT_EQ(results.size(), 1);
     EXPECT_EQ(results.at(0).at(0).toInt(), latest);
     EXPECT_EQ(results.at(0).at(1).value<GridResult>().warpsPerBlock, 8);

@@ -304,6 +304,9 @@ TEST(FirstRun, WithAGpuTheProbeIsSetUpInTheBackgroundWhenTheWindowOpens) {
     auto window = windowWarmingUp("1");
     qunsetenv("WARPSCOPE_GPU_PRESENT");
     ProbeClient* probe = window->probeClient();
+    // Started from the window's constructor, before any event loop ran (the check the test
+    // below relies on).
+    EXPECT_NE(probe->state(), ProbeClient::State::Stopped);
     // Nobody pressed Run: the probe is started, the GPU set up, one measurement kept in the cache.
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
@@ -434,7 +437,13 @@ TEST(FirstRun, WithoutAGpuNothingIsStarted) {
     REQUIRE_FAKE_PROBE();
     auto window = windowWarmingUp("0");
     qunsetenv("WARPSCOPE_GPU_PRESENT");
-    QTest::qWait(300);
+    // The warm-up decides in the window's constructor (with a GPU the probe is Starting by the
+    // time it returns, as the test above shows): nothing asked for, nothing queued.
+    EXPECT_EQ(window->probeClient()->state(), ProbeClient::State::Stopped);
+    EXPECT_EQ(window->probeClient()->pendingJobs(), 0);
+    EXPECT_FALSE(window->gpuRunner()->isMeasuring());
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
     EXPECT_EQ(window->probeClient()->state(), ProbeClient::State::Stopped);
     EXPECT_EQ(window->probeClient()->processId(), 0);
 }

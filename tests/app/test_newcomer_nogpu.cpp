@@ -57,7 +57,8 @@ TEST(NewcomerNoGpu, TheNoGpuAnswerDisablesRunAndMeasureWithAReason) {
     window->runTransfersOnGpu(); // a Measure button's job, failing
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->probeClient()->state() == ProbeClient::State::NoGpu; }, kWaitMs));
-    QTest::qWait(100);
+    // The actions follow the state change: waited for as such, not for a fixed time.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !run->isEnabled(); }, kWaitMs));
     EXPECT_FALSE(run->isEnabled());
     EXPECT_TRUE(run->toolTip().contains(QStringLiteral("No GPU"))) << qPrintable(run->toolTip());
     for (const char* name : {"runSweepOnGpuAction", "autoRunAction"}) {

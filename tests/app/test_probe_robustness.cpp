@@ -90,7 +90,15 @@ TEST(ProbeRobustness, GarbageTruncatedHugeAndStrayLinesThenDeathLeaveTheSessionA
         << qPrintable(window->messageBar()->text());
     // Whatever the client does next (start it again, or give up after three stops), it settles.
     ASSERT_TRUE(QTest::qWaitFor([&] { return !window->gpuRunner()->isMeasuring(); }, kWaitMs));
-    QTest::qWait(200);
+    // The count of stray lines is in the message once the client has read all of them: waited
+    // for as that, not for a fixed time.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return window->messageBar()->text().contains(
+                QStringLiteral("5 lines that were no answer to its requests"));
+        },
+        kWaitMs))
+        << qPrintable(window->messageBar()->text());
 
     const QString message = window->messageBar()->text();
     EXPECT_TRUE(message.contains(QStringLiteral("exited with status 1"))) << qPrintable(message);

@@ -7,6 +7,14 @@
 //   mismatch   the table row "g-load-w4-coalesced" (or the first row) measures one sector more
 //   fatal      measure and sweep answer a fatal kernel_fault
 //   slow       each pattern of a sweep takes 20 ms (to cancel one)
+//   gated      each pattern of a sweep or kernel batch from the fourth on waits until the file
+//              WARPSCOPE_FAKE_PROBE_GATE names exists (so a test acts while the batch is surely
+//              still under way, however loaded the machine, and then opens the gate)
+//   error:CODE measure, sweep and measure_kernel answer the protocol error CODE (its wire name,
+//              e.g. error:counters_busy), not fatal, with the message "CODE from the fake probe";
+//              the no-GPU codes (no_driver, no_device, driver_too_old) fail device_info too
+//   fatal_once the first measure of all the processes sharing WARPSCOPE_FAKE_PROBE_ONCE (a file
+//              that does not exist yet) answers a fatal kernel_fault; later ones are answered
 //   noisy      the backend prints to stdout (which must not reach the protocol stream)
 //   recorded   counters recorded on a real GPU: WARPSCOPE_FAKE_PROBE_ANSWERS names a JSON-lines
 //              file as tests/data/probe_answers_h100.jsonl ({"preset": id, "result": {...}});
@@ -26,6 +34,7 @@
 
 #include <warpscope/model.h>
 #include <warpscope/preset.h>
+#include <warpscope/protocol/errors.h>
 
 #include <nlohmann/json.hpp>
 
@@ -174,6 +183,43 @@ std::unique_ptr<Backend> makeFake() {
         };
     } else if (script == "slow") {
         fake->beforeItem = [](int) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); };
+    } else if (script == "gated") {
+        const char* gate = std::getenv("WARPSCOPE_FAKE_PROBE_GATE");
+        fake->beforeItem = [gate = std::string(gate != nullptr ? gate : "")](int index) {
+            if (index < 3) {
+                return;
+            }
+            // Polled: the test opens the gate by creating the file (at most a minute here).
+            for (int i = 0; i < 6000 && !gate.empty() && !std::ifstream(gate); ++i) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+        };
+    } else if (script.rfind("error:", 0) == 0) {
+        const std::string name = script.substr(6);
+        const auto code = warpscope::protocol::probeErrorCodeFromName(name);
+        if (!code) {
+            std::fprintf(stderr, "warpscope-probe-fake: no protocol error code %s\n", name.c_str());
+            std::exit(2);
+        }
+        const ProbeError error = ProbeError::of(*code, name + " from the fake probe");
+        if (warpscope::protocol::isNoGpu(*code)) {
+            fake->failure = error;
+        } else {
+            fake->answer = [error](const SweepItem&, const MeasureOptions&) {
+                return ProbeResult<Measurement>(error);
+            };
+        }
+    } else if (script == "fatal_once") {
+        const char* once = std::getenv("WARPSCOPE_FAKE_PROBE_ONCE");
+        fake->answer = [once = std::string(once != nullptr ? once : "")](
+                           const SweepItem& item, const MeasureOptions& options) {
+            if (!once.empty() && !std::ifstream(once)) {
+                std::ofstream(once) << "faulted\n";
+                return ProbeResult<Measurement>(ProbeError::kernelFault(
+                    "an illegal memory access was encountered (fake probe, once)"));
+            }
+            return ProbeResult<Measurement>(FakeBackend::modelMeasurement(item.access, options));
+        };
     }
     if (const char* devices = std::getenv("WARPSCOPE_FAKE_DEVICES")) {
         fake->deviceCount = std::clamp(std::atoi(devices), 1, 16);

@@ -334,6 +334,12 @@ void ProbeClient::onWatchdog() {
     if (m_sinceLastLine.elapsed() <= effectiveTimeoutMs(m_timeoutMs, m_startup.roundTripMs())) {
         return;
     }
+    // After a stall of the GUI thread this timer and the pipe's notifier come due together: an
+    // answer already waiting in the pipe is read (readyRead runs from here) before the probe is
+    // called hung.
+    if (m_process != nullptr && m_process->waitForReadyRead(0)) {
+        return;
+    }
     m_watchdog->stop();
     if (m_process != nullptr) {
         m_process->disconnect(this);
