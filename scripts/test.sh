@@ -5,7 +5,7 @@
 #                               probe's protocol, fake backend and their tests included)
 #   ./scripts/test.sh fuzz      the fuzz preset (Debian's clang): every libFuzzer target in fuzz/
 #                               runs from its seed corpus fuzz/corpus/NAME/ for
-#                               WARPSCOPE_FUZZ_SECONDS seconds (default: 420 s shared by all);
+#                               WARPSCOPE_FUZZ_SECONDS seconds (default: 240 s shared by all);
 #                               any crash, leak, timeout, slow input or sanitizer report fails it
 # GPU tests skip with a reason where there is no GPU. Exit status: non-zero on any failure.
 set -euo pipefail
@@ -52,12 +52,12 @@ run_fuzzer() {
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         "$binary" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
-        -report_slow_units="${WARPSCOPE_FUZZ_SLOW_SECONDS:-5}" "${dict[@]}" \
+        -report_slow_units="${WARPSCOPE_FUZZ_SLOW_SECONDS:-10}" "${dict[@]}" \
         -print_final_stats=1 -artifact_prefix="$work/findings/" "$work/new" "$seeds" \
         >"$log" 2>&1 || status=$?
     # A slow input does not stop libFuzzer; it fails the step all the same.
     if compgen -G "$work/findings/slow-unit-*" >/dev/null; then
-        echo "$target: inputs slower than ${WARPSCOPE_FUZZ_SLOW_SECONDS:-5} s each:" >&2
+        echo "$target: inputs slower than ${WARPSCOPE_FUZZ_SLOW_SECONDS:-10} s each:" >&2
         grep -A1 '^Slowest unit' "$log" >&2 || true
         if [ "$status" -eq 0 ]; then
             status=1
@@ -90,9 +90,9 @@ fuzz)
     for binary in build/fuzz/fuzz/fuzz-*; do
         [ -x "$binary" ] && [ -f "$binary" ] && targets+=("$binary")
     done
-    # WARPSCOPE_FUZZ_SECONDS per target; unset, the step fuzzes 420 s in all (seven targets at
-    # 60 s, as before the eighth), shared evenly, so a new target does not make it longer.
-    seconds=${WARPSCOPE_FUZZ_SECONDS:-$((420 / (${#targets[@]} > 0 ? ${#targets[@]} : 1)))}
+    # WARPSCOPE_FUZZ_SECONDS per target; unset, the step fuzzes 240 s in all (CI's time budget),
+    # shared evenly, so a new target does not make the step longer.
+    seconds=${WARPSCOPE_FUZZ_SECONDS:-$((240 / (${#targets[@]} > 0 ? ${#targets[@]} : 1)))}
     status=0
     found=0
     for binary in "${targets[@]}"; do
