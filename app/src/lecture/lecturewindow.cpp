@@ -51,7 +51,6 @@ constexpr qreal kMetricsPx = 24.0;
 // A drawing narrower than this (beside another view) scales its labels down with its width, so
 // its lines of text still fit.
 constexpr qreal kViewReferenceWidth = 1500.0;
-constexpr qreal kViewMinShare = 0.85; // 18.7 px at 1080p: the smallest chart label on a slide
 
 const QColor kStepColour(0xFF, 0xE6, 0x00); // the high-contrast theme's highlight
 const QColor kMutedColour(0xD0, 0xD0, 0xD0);
@@ -107,7 +106,6 @@ LectureWindow::LectureWindow(Deck deck, QWidget* parent)
     m_caption->setObjectName(QStringLiteral("lectureCaption"));
     m_step->setObjectName(QStringLiteral("lectureStep"));
     m_keys->setObjectName(QStringLiteral("lectureKeys"));
-    m_viewArea->setObjectName(QStringLiteral("lectureViewArea"));
     m_title->setWordWrap(true);
     m_caption->setWordWrap(true);
     m_step->setWordWrap(true);
@@ -330,19 +328,9 @@ QFont LectureWindow::viewFont(const QString& name, int width) const {
     if (name == QLatin1String("metrics")) {
         return typeFont(kMetricsPx, false);
     }
-    if (name == QLatin1String("warp") || name == QLatin1String("bank") ||
-        name == QLatin1String("block")) {
-        // These fit their frame by scaling their whole drawing (setFitWhole(), views/fitwhole.h):
-        // in full-size type they fill a frame beside another view instead of leaving half of it
-        // empty, and scale down only as far as they must.
-        return typeFont(kViewPx, false);
-    }
-    // A chart or grid beside another view scales its labels down with its width, so its lines
-    // of text still fit, but not below what a projector shows legibly (kViewMinShare).
     const qreal scale = std::max(0.4, height() / kReferenceHeight);
-    return typeFont(kViewPx * (width > 200 ? std::clamp(width / (kViewReferenceWidth * scale),
-                                                        kViewMinShare, 1.0)
-                                           : 1.0),
+    return typeFont(kViewPx *
+                        (width > 200 ? std::min(1.0, width / (kViewReferenceWidth * scale)) : 1.0),
                     false);
 }
 

@@ -8,7 +8,6 @@
 #include "views/bankview.h"
 #include "views/blockview.h"
 #include "views/experimentview.h"
-#include "views/fitwhole.h"
 #include "views/gridview.h"
 #include "views/l2persistenceview.h"
 #include "views/notesview.h"
@@ -17,7 +16,6 @@
 #include "views/transfersview.h"
 #include "views/viewscrollarea.h"
 #include "views/warpview.h"
-#include "views/zoomableview.h"
 
 #include <QAbstractItemView>
 #include <QHBoxLayout>
@@ -30,7 +28,6 @@
 namespace warpscope::app {
 
 using lecture::fitMetricsTable;
-using lecture::kLectureFrameProperty;
 
 QWidget* LectureWindow::viewWidget(const QString& name) {
     if (auto it = m_frames.find(name); it != m_frames.end()) {
@@ -79,11 +76,10 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         table->verticalHeader()->hide();
         table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        table->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
         // The model signals only the cells whose numbers changed, then refreshed(): fit then.
         auto* model = new MetricsTableModel(m_document, table);
         table->setModel(model);
-        // After setModel(): a column hidden before the table has a model is shown again.
-        table->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
         connect(model, &MetricsTableModel::refreshed, table, [table] { fitMetricsTable(table); });
         table->setSelectionMode(QAbstractItemView::NoSelection);
         table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -94,11 +90,6 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         view = table;
         frame = table;
         clickTarget = table->viewport();
-    }
-    if (qobject_cast<ZoomableView*>(view) != nullptr) {
-        // A slide shows the whole drawing, scaled down where it is larger than its frame: no
-        // scroll bar, nothing cut off.
-        setFitWhole(view, true);
     }
     if (frame == nullptr) {
         auto* area = wrapInScrollArea(view, m_viewArea);
@@ -124,7 +115,6 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
     if (clickTarget != nullptr) {
         clickTarget->installEventFilter(this);
     }
-    frame->setProperty(kLectureFrameProperty, name); // for lectureGeometry()
     m_views[name] = view;
     m_frames[name] = frame;
     applyFonts();

@@ -1,7 +1,6 @@
 // BankView's painting: the picture it keeps (and the key that says when it is stale), the banks,
 // the words each lane touches, the wavefronts and the legend.
 #include "views/bankview.h"
-#include "views/fitwhole.h"
 
 #include "document/patterndocument.h"
 #include "views/lanehighlight.h"
@@ -118,7 +117,6 @@ void BankView::paintView(QPainter& painter) {
     painter.setFont(font()); // a pixmap's painter starts with the application's
     const ViewColors colors = ViewColors::fromPalette(palette());
     painter.fillRect(rect(), colors.background);
-    painter.scale(contentScale(this), contentScale(this)); // fitWhole(): all of the content shows
     painter.setRenderHint(QPainter::Antialiasing, true);
     const auto& evaluation = m_document->evaluation();
     const qreal lineHeight = QFontMetricsF(font()).height();
@@ -126,7 +124,7 @@ void BankView::paintView(QPainter& painter) {
     bold.setBold(true);
     if (!evaluation) {
         painter.setPen(colors.mutedText);
-        painter.drawText(contentRect(this), Qt::AlignCenter,
+        painter.drawText(rect(), Qt::AlignCenter,
                          tr("Nothing to draw: the pattern has never been valid."));
         return;
     }
@@ -142,10 +140,9 @@ void BankView::paintView(QPainter& painter) {
     painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
     painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter, content.note);
     if (!m_mark.isEmpty()) {
-        paintMeasurementBadge(painter, colors, font(), second, QRectF(contentRect(this)),
-                              m_mark.text, m_mark.mismatch,
-                              QFontMetricsF(font()).horizontalAdvance(content.note),
-                              m_mark.shortText);
+        paintMeasurementBadge(
+            painter, colors, font(), second, QRectF(rect()), m_mark.text, m_mark.mismatch,
+            QFontMetricsF(font()).horizontalAdvance(content.note), m_mark.shortText);
     }
     if (m_shared) {
         paintContent(painter, colors, *evaluation, content);

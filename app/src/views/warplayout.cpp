@@ -2,8 +2,6 @@
 // lanes they serve is read from the Evaluation's predictions.
 #include "views/warplayout.h"
 
-#include "views/warplegend.h"
-
 #include <algorithm>
 #include <map>
 #include <set>
@@ -209,11 +207,7 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
 
     // ---- Legend and list ------------------------------------------------------------------------
     y += 8;
-    // The legend wraps inside the visible width: a view narrower than its content still shows
-    // all of its entries without scrolling.
-    layout.legendRect =
-        QRectF(kMargin, y, std::min(width, contentWidth) - 2 * kMargin, lineHeight + 6);
-    layout.legendRect.setHeight(warpLegendHeight(layout, font));
+    layout.legendRect = QRectF(kMargin, y, contentWidth - 2 * kMargin, lineHeight + 6);
     y = layout.legendRect.bottom() + 6;
     layout.listTop = y;
     const qreal listRowHeight = lineHeight + 4;

@@ -1,7 +1,6 @@
 // WarpView: its state, what changed since the last paint, its picture, tool tips and clicks over
 // a WarpLayout. The parts it paints are in warpview_painting.cpp.
 #include "views/warpview.h"
-#include "views/fitwhole.h"
 
 #include "document/patterndocument.h"
 #include "views/lanehighlight.h"
@@ -198,9 +197,7 @@ void WarpView::updateChangedLook() {
     for (const QRect& r : dirty) {
         area += qint64{r.width()} * r.height();
     }
-    if (contentScale(this) < 1.0) {
-        update(); // drawn scaled (fitWhole()): the content's rectangles are not the widget's
-    } else if (dirty.rectCount() > 1 && 2 * area >= qint64{bounds.width()} * bounds.height()) {
+    if (dirty.rectCount() > 1 && 2 * area >= qint64{bounds.width()} * bounds.height()) {
         update(bounds);
     } else {
         update(dirty);
@@ -249,7 +246,7 @@ std::size_t WarpView::pictureKey() const {
 
 QPixmap WarpView::renderPicture(qreal devicePixelRatio) {
     QPixmap picture = blankPicture(devicePixelRatio);
-    m_paintRegion = QRegion(contentRect(this));
+    m_paintRegion = QRegion(rect());
     QPainter painter(&picture);
     paintView(painter);
     return picture;
@@ -261,8 +258,7 @@ void WarpView::paintEvent(QPaintEvent* event) {
     }
     // A hover or a reveal repaints only the elements it changed (updateChangedLook()); what lies
     // wholly outside the region is not drawn at all (needsPaint()), the rest is clipped to it.
-    // Drawn scaled down (fitWhole()): the region is the content's, all of what shows.
-    m_paintRegion = contentScale(this) < 1.0 ? QRegion(contentRect(this)) : event->region();
+    m_paintRegion = event->region();
     QPainter painter(this);
     paintView(painter);
 }
@@ -270,12 +266,11 @@ void WarpView::paintEvent(QPaintEvent* event) {
 void WarpView::paintView(QPainter& painter) {
     const ViewColors colors = ViewColors::fromPalette(palette());
     painter.fillRect(rect(), colors.background);
-    painter.scale(contentScale(this), contentScale(this)); // fitWhole(): all of the content shows
     const auto& evaluation = m_document->evaluation();
     if (!evaluation) {
         painter.setPen(colors.mutedText);
         painter.drawText(
-            contentRect(this), Qt::AlignCenter,
+            rect(), Qt::AlignCenter,
             tr("Nothing to draw: the pattern has never been valid.\n%1")
                 .arg(m_document->error() ? describeError(*m_document->error()) : QString()));
         return;
@@ -355,7 +350,7 @@ QString WarpView::toolTipAt(const QPointF& point) const {
 bool WarpView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(QPointF(help->pos()) / contentScale(this));
+        const QString text = toolTipAt(help->pos());
         if (text.isEmpty()) {
             QToolTip::hideText();
             event->ignore();

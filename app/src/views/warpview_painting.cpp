@@ -1,7 +1,5 @@
 // WarpView's painting, part by part: the title lines, the lanes and the ribbons to memory, the
 // lines and sectors, the textbook transactions, the legend and the list.
-#include "views/fitwhole.h"
-#include "views/warplegend.h"
 #include "views/warpview.h"
 
 #include "document/patterndocument.h"
@@ -28,10 +26,9 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
                     8)) {
         if (!m_mark.isEmpty() && m_mark.mismatch) {
             // The mismatch frame runs around the whole view.
-            paintMeasurementBadge(painter, colors, font(), line(1), QRectF(contentRect(this)),
-                                  m_mark.text, m_mark.mismatch,
-                                  QFontMetricsF(font()).horizontalAdvance(content.summary),
-                                  m_mark.shortText);
+            paintMeasurementBadge(
+                painter, colors, font(), line(1), QRectF(rect()), m_mark.text, m_mark.mismatch,
+                QFontMetricsF(font()).horizontalAdvance(content.summary), m_mark.shortText);
         }
         return;
     }
@@ -41,10 +38,9 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
     painter.setFont(font());
     m_texts.draw(painter, line(1), Qt::AlignLeft, content.summary);
     if (!m_mark.isEmpty()) {
-        paintMeasurementBadge(painter, colors, font(), line(1), QRectF(contentRect(this)),
-                              m_mark.text, m_mark.mismatch,
-                              QFontMetricsF(font()).horizontalAdvance(content.summary),
-                              m_mark.shortText);
+        paintMeasurementBadge(
+            painter, colors, font(), line(1), QRectF(rect()), m_mark.text, m_mark.mismatch,
+            QFontMetricsF(font()).horizontalAdvance(content.summary), m_mark.shortText);
     }
     painter.setFont(font());
     painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
@@ -324,46 +320,60 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
 
 void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
                                   const WarpContent& content, std::uint32_t emphasised) {
-    // Legend: every fill the band uses, with its meaning, in the rows the layout wrapped it to.
+    // Legend: every fill the band uses, with its meaning.
     const bool legendShown = needsPaint(
         QRectF(0, m_layout.legendRect.top(), std::max<qreal>(m_layout.legendRect.right(), width()),
                m_layout.legendRect.height()),
         8);
-    using LegendKind = WarpLegendItem::Kind;
-    for (const WarpLegendItem& item : warpLegendItems(m_layout, QFontMetricsF(font()))) {
+    qreal x = m_layout.legendRect.left();
+    const qreal cy = m_layout.legendRect.center().y();
+    auto swatch = [&](auto paintSwatch, const QString& text) {
         if (!legendShown) {
-            break;
+            return;
         }
-        const QRectF& box = item.swatchRect;
-        switch (item.kind) {
-        case LegendKind::Requested:
+        const QRectF box(x, cy - 7, 22, 14);
+        paintSwatch(box);
+        x += 28;
+        painter.setPen(colors.text);
+        const qreal textWidth = m_texts.text(text, painter.font()).size().width();
+        m_texts.draw(painter, QRectF(x, box.top(), textWidth, box.height()), Qt::AlignLeft, text);
+        x += textWidth + 22;
+    };
+    swatch(
+        [&](const QRectF& box) {
             painter.setPen(QPen(colors.frame, 1));
             painter.setBrush(m_layout.global ? colors.group(0) : colors.requested);
             painter.drawRect(box);
-            break;
-        case LegendKind::FetchedUnused:
-            painter.setPen(QPen(colors.frame, 1));
-            painter.setBrush(colors.groupFill(0));
-            painter.drawRect(box);
-            fillHatched(painter, box, colors.hatch, 6.0);
-            break;
-        case LegendKind::NotFetched:
-            painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
-            painter.setBrush(colors.surface);
-            painter.drawRect(box);
-            break;
-        case LegendKind::Textbook:
-        case LegendKind::ConstantRound:
-            drawDashedRectOutline(painter, box, colors.text, 2);
-            break;
-        case LegendKind::OneLine:
-            drawGroupMarker(painter, box.center(), 10, 0, colors.group(0), colors.frame);
-            break;
+        },
+        tr("requested"));
+    if (m_layout.global) {
+        swatch(
+            [&](const QRectF& box) {
+                painter.setPen(QPen(colors.frame, 1));
+                painter.setBrush(colors.groupFill(0));
+                painter.drawRect(box);
+                fillHatched(painter, box, colors.hatch, 6.0);
+            },
+            tr("fetched, unused"));
+        swatch(
+            [&](const QRectF& box) {
+                painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
+                painter.setBrush(colors.surface);
+                painter.drawRect(box);
+            },
+            tr("not fetched"));
+        if (m_layout.showTextbook) {
+            swatch([&](const QRectF& box) { drawDashedRectOutline(painter, box, colors.text, 2); },
+                   tr("textbook transaction"));
         }
-        painter.setPen(colors.text);
-        m_texts.draw(painter,
-                     QRectF(item.textRect.left(), box.top(), item.textRect.width(), box.height()),
-                     Qt::AlignLeft, item.text);
+        swatch(
+            [&](const QRectF& box) {
+                drawGroupMarker(painter, box.center(), 10, 0, colors.group(0), colors.frame);
+            },
+            tr("one line: same colour and shape"));
+    } else if (m_layout.constant) {
+        swatch([&](const QRectF& box) { drawDashedRectOutline(painter, box, colors.text, 2); },
+               tr("constant-cache round Rn: one distinct address, served in turn"));
     }
 
     // The list of lines (modern) and transactions (textbook).

@@ -1,13 +1,9 @@
 // ZoomableView: zoom state, tracking the scroll area's viewport size, Ctrl+wheel.
 #include "views/zoomableview.h"
 
-#include "views/fitwhole.h"
-
 #include <QAbstractScrollArea>
 #include <QEvent>
-#include <QMouseEvent>
 #include <QPainter>
-#include <QVariant>
 #include <QWheelEvent>
 #include <QtMath>
 
@@ -51,83 +47,27 @@ QSize ZoomableView::visibleSize() const {
     return size();
 }
 
-namespace {
-
-// Dynamic properties: the fit-whole state belongs to the lecture's views only.
-constexpr char kFitWholeProperty[] = "warpscopeFitWhole";
-constexpr char kContentScaleProperty[] = "warpscopeContentScale";
-
-} // namespace
-
-void setFitWhole(QWidget* view, bool fit) {
-    if (fitsWhole(view) == fit) {
-        return;
-    }
-    view->setProperty(kFitWholeProperty, fit);
-    if (auto* zoomable = qobject_cast<ZoomableView*>(view)) {
-        zoomable->relayout();
-    }
-}
-
-bool fitsWhole(const QWidget* view) {
-    return view->property(kFitWholeProperty).toBool();
-}
-
-qreal contentScale(const QWidget* view) {
-    const QVariant scale = view->property(kContentScaleProperty);
-    return scale.isValid() ? scale.toDouble() : 1.0;
-}
-
-QRect contentRect(const QWidget* view) {
-    const qreal scale = contentScale(view);
-    return QRect(0, 0, qCeil(view->width() / scale), qCeil(view->height() / scale));
-}
-
 void ZoomableView::relayout() {
     if (m_inRelayout) {
         return;
     }
     m_inRelayout = true;
     const QSize before = size();
-    const qreal scaleBefore = contentScale(this);
     const QSize visible = visibleSize();
-    qreal width = std::max(200.0, visible.width() * m_zoom);
-    QSizeF needed = computeLayout(width);
-    qreal scale = 1.0;
-    if (fitsWhole(this) && m_watchedViewport != nullptr && qFuzzyCompare(m_zoom, 1.0) &&
-        !visible.isEmpty() && !needed.isEmpty() &&
-        (needed.width() > visible.width() || needed.height() > visible.height())) {
-        // Too large for the viewport: lay out wider by the shortfall (the content keeps its
-        // proportions) and draw it scaled down, so that all of it shows without a scroll bar.
-        const auto fitScale = [&visible](const QSizeF& size) {
-            return std::min(
-                {1.0, visible.width() / size.width(), visible.height() / size.height()});
-        };
-        width = std::max(200.0, visible.width() / fitScale(needed));
-        needed = computeLayout(width);
-        scale = fitScale(needed);
-        needed = QSizeF(std::min<qreal>(visible.width(), needed.width() * scale),
-                        std::min<qreal>(visible.height(), needed.height() * scale));
-    }
-    if (!qFuzzyCompare(scaleBefore, scale)) {
-        setProperty(kContentScaleProperty, scale);
-    }
+    const qreal width = std::max(200.0, visible.width() * m_zoom);
+    const QSizeF needed = computeLayout(width);
     if (m_watchedViewport != nullptr) {
         // As wide as the viewport (content is centred in it), but only as tall as the content:
         // the viewport's own background (the same Base colour) fills the rest, so an edit
         // repaints and flushes only the pixels that can change.
-        // A scaled content is rounded down: a pixel more than the viewport would scroll.
-        const auto round = [scale](qreal length) {
-            return scale < 1.0 ? qFloor(length) : qCeil(length);
-        };
-        const QSize target(std::max(visible.width(), round(needed.width())),
-                           round(needed.height()));
+        const QSize target(std::max(visible.width(), qCeil(needed.width())),
+                           qCeil(needed.height()));
         if (target != size()) {
             resize(target);
         }
     }
     m_inRelayout = false;
-    layoutApplied(size() != before || !qFuzzyCompare(scaleBefore, scale));
+    layoutApplied(size() != before);
 }
 
 void ZoomableView::layoutApplied(bool /*resized*/) {
@@ -175,22 +115,6 @@ bool ZoomableView::event(QEvent* event) {
     case QEvent::FontChange:
     case QEvent::PaletteChange:
         relayout();
-        break;
-    case QEvent::MouseMove:
-    case QEvent::MouseButtonPress:
-    case QEvent::MouseButtonRelease:
-    case QEvent::MouseButtonDblClick:
-        if (const qreal scale = contentScale(this); scale < 1.0) {
-            // The views' hit tests work in content coordinates: hand them the unscaled point.
-            auto* mouse = static_cast<QMouseEvent*>(event);
-            QMouseEvent scaled(mouse->type(), mouse->position() / scale, mouse->scenePosition(),
-                               mouse->globalPosition(), mouse->button(), mouse->buttons(),
-                               mouse->modifiers(), mouse->pointingDevice());
-            scaled.setAccepted(mouse->isAccepted());
-            const bool handled = QWidget::event(&scaled);
-            event->setAccepted(scaled.isAccepted());
-            return handled;
-        }
         break;
     default:
         break;
