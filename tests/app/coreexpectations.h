@@ -5,6 +5,7 @@
 
 #include "views/viewpainting.h"
 
+#include <warpscope/matrix_access.h>
 #include <warpscope/model.h>
 #include <warpscope/pattern.h>
 
@@ -114,6 +115,10 @@ inline std::vector<QString> expectedPhaseLabels(const SharedPrediction& shared) 
 }
 
 inline QString expectedAccess(const WarpAccess& access) {
+    if (isMatrixAccess(access.kind)) { // ldmatrix, stmatrix: a row address per lane
+        return QStringLiteral("a 16-byte row address from each of %1 lanes")
+            .arg(std::popcount(access.activeMask()));
+    }
     return QStringLiteral("%1 B per lane, %2 of 32 lanes active")
         .arg(access.kind.widthBytes)
         .arg(std::popcount(access.activeMask()));

@@ -313,7 +313,7 @@ TEST(ExportHeadless, BadArgumentsNameTheArgumentAndTheFix) {
         {{QStringLiteral("--export"), out, QStringLiteral("--preset"), preset,
           QStringLiteral("--view"), QStringLiteral("sideways")},
          2,
-         {QStringLiteral("--view \"sideways\""), QStringLiteral("grid, notes or figure")}},
+         {QStringLiteral("--view \"sideways\""), QStringLiteral("grid, notes, tile or figure")}},
         {{QStringLiteral("--export"), out, QStringLiteral("--preset"), preset,
           QStringLiteral("--views"), QStringLiteral("warp,nope")},
          2,

@@ -358,7 +358,8 @@ TEST_F(ExportInApp, DialogOffersEveryChoiceAndPreviews) {
     dialog.resize(720, 820);
     dialog.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
-    EXPECT_EQ(dialog.viewBox()->count(), 8);
+    EXPECT_EQ(dialog.viewBox()->count(),
+              9); // warp, bank, block, sweep, metrics, grid, notes, tile, figure
     EXPECT_EQ(dialog.formatBox()->count(), 4);
     EXPECT_EQ(dialog.sizeBox()->count(), 4);
     EXPECT_EQ(dialog.themeBox()->count(), 3);

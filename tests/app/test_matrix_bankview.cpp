@@ -111,6 +111,10 @@ void expectViewEqualsCore(const PatternDocument& document, const BankView& view)
 
     // The phases: one per matrix, lanes 8i..8i+7, with core's banks and wavefronts.
     const BankContent content = view.content();
+    // The notes' GPUs had no ldmatrix/stmatrix: the textbook line says so instead of counting.
+    EXPECT_TRUE(content.note.contains(QStringLiteral("is not in the notes' era")))
+        << content.note.toStdString();
+    EXPECT_FALSE(content.note.contains(QStringLiteral("pass(es)"))) << content.note.toStdString();
     const std::vector<std::uint32_t> phases = matrixPhases(evaluation.access.kind.matrices);
     ASSERT_EQ(content.matrixPhases.size(), phases.size());
     ASSERT_EQ(content.phaseLabels.size(), phases.size());

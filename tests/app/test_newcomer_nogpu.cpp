@@ -57,8 +57,11 @@ TEST(NewcomerNoGpu, TheNoGpuAnswerDisablesRunAndMeasureWithAReason) {
     window->runTransfersOnGpu(); // a Measure button's job, failing
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->probeClient()->state() == ProbeClient::State::NoGpu; }, kWaitMs));
-    // The actions follow the state change: waited for as such, not for a fixed time.
-    ASSERT_TRUE(QTest::qWaitFor([&] { return !run->isEnabled(); }, kWaitMs));
+    // The actions and the Measure buttons follow the state change (the buttons once the failed
+    // measurement has ended): waited for as such, not for a fixed time.
+    QPushButton* transfersMeasure = window->transfersView()->runButton();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !run->isEnabled() && !transfersMeasure->isEnabled(); },
+                                kWaitMs));
     EXPECT_FALSE(run->isEnabled());
     EXPECT_TRUE(run->toolTip().contains(QStringLiteral("No GPU"))) << qPrintable(run->toolTip());
     for (const char* name : {"runSweepOnGpuAction", "autoRunAction"}) {

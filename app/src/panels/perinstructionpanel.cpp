@@ -109,6 +109,8 @@ void PerInstructionPanel::setExpanded(bool expanded) {
 }
 
 void PerInstructionPanel::refresh() {
+    // A plain pattern is no kernel: the section gives its room back to the metrics above it.
+    setHidden(!m_document->kernel().has_value());
     const QString kernel = currentKernelPreset(*m_document);
     m_model->setKernel(kernel);
     const QString toolTip = perInstructionToolTip(*m_recording);

@@ -142,6 +142,9 @@ QString textbookSummary(const Evaluation& evaluation) {
                   "distinct address")
             .arg(t.transactions.size());
     }
+    if (!t.notInNotes.empty()) { // ldmatrix, stmatrix: no textbook counts to show
+        return tr("Textbook model (Fermi/Kepler): %1").arg(QString::fromStdString(t.notInNotes));
+    }
     if (t.rule == TextbookRule::SharedMemory) {
         return tr("Textbook model (Fermi/Kepler, %1-byte banks): %2-way bank conflict, %3 pass(es)")
             .arg(t.bankWidthBytes)
