@@ -53,6 +53,11 @@ bool isTraceFile(const QString& path) {
     if (QFileInfo(path).suffix().compare(QLatin1String(kTraceSuffix), Qt::CaseInsensitive) == 0) {
         return true;
     }
+    // Only a regular file is sniffed: opening a FIFO or a device to read its first bytes would
+    // block or never end (the session reader then refuses it with its own message).
+    if (!QFileInfo(path).isFile()) {
+        return false;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         return false;
