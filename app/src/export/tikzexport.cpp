@@ -28,91 +28,6 @@ QString number(double value) {
     return text == QLatin1String("-0") ? QStringLiteral("0") : text;
 }
 
-/// Text for LaTeX: its special characters escaped and the typographic characters the presets use
-/// spelled in ASCII LaTeX (works with pdflatex without font packages).
-QString texText(const QString& text) {
-    QString out;
-    for (const QChar c : text) {
-        switch (c.unicode()) {
-        case '\\':
-            out += QStringLiteral("\\textbackslash{}");
-            break;
-        case '{':
-        case '}':
-        case '$':
-        case '&':
-        case '#':
-        case '_':
-        case '%':
-            out += QLatin1Char('\\') + c;
-            break;
-        case '^':
-            out += QStringLiteral("\\^{}");
-            break;
-        case '~':
-            out += QStringLiteral("$\\sim$");
-            break;
-        case '<':
-            out += QStringLiteral("$<$");
-            break;
-        case '>':
-            out += QStringLiteral("$>$");
-            break;
-        case 0x2013:
-            out += QStringLiteral("--");
-            break;
-        case 0x2014:
-            out += QStringLiteral("---");
-            break;
-        case 0x00D7:
-            out += QStringLiteral("$\\times$");
-            break;
-        case 0x2192:
-            out += QStringLiteral("$\\to$");
-            break;
-        case 0x2260:
-            out += QStringLiteral("$\\neq$");
-            break;
-        case 0x2264:
-            out += QStringLiteral("$\\leq$");
-            break;
-        case 0x2265:
-            out += QStringLiteral("$\\geq$");
-            break;
-        case 0x00B7:
-        case 0x22C5:
-            out += QStringLiteral("$\\cdot$");
-            break;
-        case 0x2026:
-            out += QStringLiteral("\\ldots{}");
-            break;
-        case 0x2018:
-            out += QLatin1Char('`');
-            break;
-        case 0x2019:
-            out += QLatin1Char('\'');
-            break;
-        case 0x201C:
-            out += QStringLiteral("``");
-            break;
-        case 0x201D:
-            out += QStringLiteral("''");
-            break;
-        case 0x00A0:
-        case 0x202F:
-            out += QLatin1Char('~');
-            break;
-        default:
-            if (c.unicode() < 0x80) {
-                out += c;
-            } else {
-                out += QLatin1Char('?'); // beyond what a stock pdflatex can set
-            }
-        }
-    }
-    return out;
-}
-
 QString preamble(const QString& kind) {
     QString tex;
     tex +=
@@ -206,6 +121,94 @@ const char* opPlural(AccessOp op) {
 }
 
 } // namespace
+
+/// Text for LaTeX: its special characters escaped and the typographic characters the presets use
+/// spelled in ASCII LaTeX (works with pdflatex without font packages).
+QString texText(const QString& text) {
+    QString out;
+    for (const QChar c : text) {
+        switch (c.unicode()) {
+        case '\\':
+            out += QStringLiteral("\\textbackslash{}");
+            break;
+        case '{':
+        case '}':
+        case '$':
+        case '&':
+        case '#':
+        case '_':
+        case '%':
+            out += QLatin1Char('\\') + c;
+            break;
+        case '^':
+            out += QStringLiteral("\\^{}");
+            break;
+        case '~':
+            out += QStringLiteral("$\\sim$");
+            break;
+        case '<':
+            out += QStringLiteral("$<$");
+            break;
+        case '>':
+            out += QStringLiteral("$>$");
+            break;
+        case 0x2013:
+            out += QStringLiteral("--");
+            break;
+        case 0x2014:
+            out += QStringLiteral("---");
+            break;
+        case 0x00D7:
+            out += QStringLiteral("$\\times$");
+            break;
+        case 0x2192:
+            out += QStringLiteral("$\\to$");
+            break;
+        case 0x2260:
+            out += QStringLiteral("$\\neq$");
+            break;
+        case 0x2264:
+            out += QStringLiteral("$\\leq$");
+            break;
+        case 0x2265:
+            out += QStringLiteral("$\\geq$");
+            break;
+        case 0x00B7:
+        case 0x22C5:
+            out += QStringLiteral("$\\cdot$");
+            break;
+        case 0x2026:
+            out += QStringLiteral("\\ldots{}");
+            break;
+        case 0x2018:
+            out += QLatin1Char('`');
+            break;
+        case 0x2019:
+            out += QLatin1Char('\'');
+            break;
+        case 0x201C:
+            out += QStringLiteral("``");
+            break;
+        case 0x201D:
+            out += QStringLiteral("''");
+            break;
+        case 0x26A0: // the warning sign
+            out += QStringLiteral("(!)");
+            break;
+        case 0x00A0:
+        case 0x202F:
+            out += QLatin1Char('~');
+            break;
+        default:
+            if (c.unicode() < 0x80) {
+                out += c;
+            } else {
+                out += QLatin1Char('?'); // beyond what a stock pdflatex can set
+            }
+        }
+    }
+    return out;
+}
 
 QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
     QString body = preamble(QStringLiteral("warp"));

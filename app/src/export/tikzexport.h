@@ -24,6 +24,10 @@ struct TikzOptions {
 
 /// The warp diagram for a global-memory access: the 32 lanes, the lines and sectors they touch
 /// with the bytes asked for, and which lanes land in which sector.
+/// Text for LaTeX, the one escaper every TikZ export uses: its special characters escaped and the
+/// typographic characters the presets use spelled in ASCII LaTeX (pdflatex without font packages).
+QString texText(const QString& text);
+
 QString warpTikz(const Evaluation& evaluation, const TikzOptions& options);
 /// The bank diagram for a shared-memory access: 32 bank columns, the words each wavefront reads
 /// there, and the banks with conflicts.

@@ -16,52 +16,13 @@ namespace {
 constexpr const char* kGroupColors[] = {"E69F00", "56B4E9", "009E73", "CC79A7",
                                         "0072B2", "D55E00", "F0E442", "999999"};
 
-/// Text for LaTeX: the characters the tile's words use, escaped or spelled in ASCII.
+/// Text for LaTeX through the TikZ exports' one escaper; a line break becomes LaTeX's.
 QString tex(const QString& text) {
-    QString out;
-    for (const QChar c : text) {
-        switch (c.unicode()) {
-        case '\\':
-            out += QStringLiteral("\\textbackslash{}");
-            break;
-        case '{':
-        case '}':
-        case '$':
-        case '&':
-        case '#':
-        case '_':
-        case '%':
-            out += QLatin1Char('\\') + c;
-            break;
-        case '^':
-            out += QStringLiteral("\\^{}");
-            break;
-        case '<':
-            out += QStringLiteral("$<$");
-            break;
-        case '>':
-            out += QStringLiteral("$>$");
-            break;
-        case '\n':
-            out += QStringLiteral("\\\\");
-            break;
-        case 0x2013:
-            out += QStringLiteral("--");
-            break;
-        case 0x2014:
-            out += QStringLiteral("---");
-            break;
-        case 0x00D7:
-            out += QStringLiteral("$\\times$");
-            break;
-        case 0x26A0: // the warning sign
-            out += QStringLiteral("(!)");
-            break;
-        default:
-            out += c.unicode() < 128 ? QString(c) : QStringLiteral("?");
-        }
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString& line : lines) {
+        line = texText(line);
     }
-    return out;
+    return lines.join(QStringLiteral("\\\\"));
 }
 
 } // namespace
