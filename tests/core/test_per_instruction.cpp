@@ -7,6 +7,8 @@
 #include "warpscope/kernel_preset.h"
 #include "warpscope/per_instruction.h"
 
+#include "per_instruction_test_support.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,19 +18,9 @@
 #include <vector>
 
 using namespace warpscope;
+using warpscope::per_instruction_test::recordedRows;
 
 namespace {
-
-std::vector<PerInstructionRow> recorded(const std::string& name) {
-    auto text = readTextFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/" + name);
-    EXPECT_TRUE(text.ok()) << (text.ok() ? "" : text.error().describe());
-    if (!text) {
-        return {};
-    }
-    auto rows = perInstructionRowsFromJsonLines(text.value());
-    EXPECT_TRUE(rows.ok()) << (rows.ok() ? "" : rows.error().describe());
-    return rows ? rows.value() : std::vector<PerInstructionRow>{};
-}
 
 const PerInstructionRow* find(const std::vector<PerInstructionRow>& rows, const std::string& kernel,
                               int access) {
@@ -54,7 +46,7 @@ AccessCountComparison single(std::uint64_t predicted, std::uint64_t instruction,
 } // namespace
 
 TEST(PerInstruction, TheModelEqualsEachAccesssOwnInstructionInEveryMeasuredPreset) {
-    const auto rows = recorded("per_instruction_h200.jsonl");
+    const auto rows = recordedRows("per_instruction_h200.jsonl");
     ASSERT_EQ(rows.size(), 64u);
     std::set<std::string> kernels;
     for (const PerInstructionRow& row : rows) {
@@ -83,7 +75,7 @@ TEST(PerInstruction, TheModelEqualsEachAccesssOwnInstructionInEveryMeasuredPrese
 TEST(PerInstruction, GlobalHardwareCountersEqualTheirInstructionsExactly) {
     // The kernel-level l1tex__t_requests/sectors of each op add up that op's instructions,
     // with nothing beside them: readOffset's two loads, 1,048,576 requests = 2 x 524,288.
-    const auto rows = recorded("per_instruction_h200.jsonl");
+    const auto rows = recordedRows("per_instruction_h200.jsonl");
     int global = 0;
     for (const PerInstructionRow& row : rows) {
         if (row.space != "global") {
@@ -106,7 +98,7 @@ TEST(PerInstruction, GlobalHardwareCountersEqualTheirInstructionsExactly) {
 }
 
 TEST(PerInstruction, SharedHardwareCountsMoreThanTheInstructionsAndTheTextSaysHowMuch) {
-    const auto rows = recorded("per_instruction_h200.jsonl");
+    const auto rows = recordedRows("per_instruction_h200.jsonl");
     const PerInstructionRow* load = find(rows, "transpose-tiled", 2);
     ASSERT_NE(load, nullptr);
     EXPECT_EQ(load->sass, "LDS R9, [R9]");
@@ -211,7 +203,7 @@ TEST(PerInstruction, RowsOfOneKernelAddUpTheirSharedHardwareCounter) {
 }
 
 TEST(PerInstruction, TheTableShowsEachCountWithATickWhereTheModelIsRight) {
-    const auto rows = recorded("per_instruction_h200.jsonl");
+    const auto rows = recordedRows("per_instruction_h200.jsonl");
     const std::string table = perInstructionTableText(rows, "transpose-tiled");
     EXPECT_EQ(perInstructionTableText(rows, "no-such-kernel"), "");
     // One header, two lines per access (requests and sectors, or wavefronts and conflicts) and

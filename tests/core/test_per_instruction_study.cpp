@@ -5,6 +5,8 @@
 #include "warpscope/file_format.h"
 #include "warpscope/per_instruction.h"
 
+#include "per_instruction_test_support.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,25 +15,16 @@
 #include <vector>
 
 using namespace warpscope;
+using warpscope::per_instruction_test::recordedRows;
 
 namespace {
-
-std::vector<PerInstructionRow> load(const std::string& name) {
-    auto text = readTextFile(std::string(WARPSCOPE_TEST_DATA_DIR) + "/" + name);
-    EXPECT_TRUE(text.ok()) << (text.ok() ? "" : text.error().describe());
-    if (!text) {
-        return {};
-    }
-    auto rows = perInstructionRowsFromJsonLines(text.value());
-    EXPECT_TRUE(rows.ok()) << (rows.ok() ? "" : rows.error().describe());
-    return rows ? rows.value() : std::vector<PerInstructionRow>{};
-}
 
 class ExcessStudy : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        study = new std::vector<PerInstructionRow>(load("per_instruction_study_h200.jsonl"));
-        presets = new std::vector<PerInstructionRow>(load("per_instruction_h200.jsonl"));
+        study =
+            new std::vector<PerInstructionRow>(recordedRows("per_instruction_study_h200.jsonl"));
+        presets = new std::vector<PerInstructionRow>(recordedRows("per_instruction_h200.jsonl"));
     }
     static void TearDownTestSuite() {
         delete study;
