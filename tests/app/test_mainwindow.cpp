@@ -14,6 +14,8 @@
 #include "panels/patterneditor.h"
 #include "views/warpview.h"
 
+#include <warpscope/matrix_access.h>
+
 #include <QFile>
 #include <QSet>
 #include <QSlider>
@@ -259,6 +261,21 @@ TEST_F(WindowTest, AutosaveIsOfferedForRecoveryAfterACrash) {
     // A clean close removes the autosave.
     second.close();
     EXPECT_FALSE(QFile::exists(second.autosaver()->filePath()));
+}
+
+// An ldmatrix.x4 requests 32 rows of 16 bytes; the notes' GPUs had no ldmatrix, so the textbook
+// column has nothing to say (not zeros).
+TEST_F(WindowTest, AnLdmatrixsMetricsCountItsRowsAndLeaveTheTextbookColumnEmpty) {
+    loadPreset("ldmatrix-rowmajor");
+    ASSERT_TRUE(document().evaluation().has_value());
+    ASSERT_TRUE(isMatrixAccess(document().evaluation()->access.kind));
+    EXPECT_EQ(modernValue(*window, "Bytes requested"), QStringLiteral("512"));
+    for (const char* quantity : {"Wavefronts", "Conflict degree (n-way)", "Bytes requested"}) {
+        EXPECT_EQ(window->metricsPanel()->summaryModel()->text(QString::fromUtf8(quantity),
+                                                               MetricsTableModel::TextbookColumn),
+                  QStringLiteral("—"))
+            << quantity;
+    }
 }
 
 } // namespace

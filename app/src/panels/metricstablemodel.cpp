@@ -169,23 +169,28 @@ void MetricsTableModel::rebuild() {
                                      "op_ldgsts.sum)")});
             }
         } else if (const auto& s = evaluation->modern.shared) {
+            // ldmatrix and stmatrix are not in the notes' era: no textbook counts (core says why).
+            const bool inNotes = t.notInNotes.empty();
+            const auto tb = [&](const QString& text) { return inNotes ? text : kDash; };
             m_rows.push_back({tr("Wavefronts"), number(s->wavefronts),
-                              number(t.transactions.size()),
+                              tb(number(t.transactions.size())),
                               tr("Passes of the shared-memory data pipe (textbook: bank passes)")});
             m_rows.push_back({tr("Ideal wavefronts"), number(s->idealWavefronts), kDash,
                               tr("Wavefronts with no bank conflict at all")});
             m_rows.push_back({tr("Bank conflicts"), number(s->bankConflicts), kDash,
                               tr("As l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_* counts")});
             m_rows.push_back({tr("Conflict degree (n-way)"), number(s->worstBankDegree),
-                              number(t.bankConflictDegree),
+                              tb(number(t.bankConflictDegree)),
                               tr("Most distinct words one bank must serve in one phase")});
             m_rows.push_back(
                 {tr("Phases"), number(s->phases.size()), kDash,
                  tr("8- and 16-byte accesses are split into half- and quarter-warps")});
-            m_rows.push_back({tr("Bank width"), tr("4 B"), tr("%1 B").arg(t.bankWidthBytes),
+            m_rows.push_back({tr("Bank width"), tr("4 B"), tb(tr("%1 B").arg(t.bankWidthBytes)),
                               tr("Bytes per bank per cycle")});
-            m_rows.push_back({tr("Bytes requested"), number(t.bytesRequested),
-                              number(t.bytesRequested), tr("Active lanes × element width")});
+            const std::int64_t requested = std::int64_t{evaluation->access.activeLaneCount()} *
+                                           evaluation->access.kind.widthBytes;
+            m_rows.push_back({tr("Bytes requested"), number(requested), tb(number(requested)),
+                              tr("Active lanes × element width")});
         } else if (const auto& c = evaluation->modern.constant) {
             // The constant cache (seed 003): one round per distinct address, in turn; the
             // textbook counts one pass per distinct address of the warp.
