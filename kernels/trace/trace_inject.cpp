@@ -64,6 +64,9 @@ struct Tracer {
     std::map<CUmodule, std::vector<char>> cubins;
     std::set<CUcontext> contextsWithPatches;
     std::set<std::string> kernelsSeen;
+    // Whether each launched function's name matches --kernel: decided once per function, so an
+    // untraced launch costs one lookup, not a name copy and a regex search.
+    std::map<CUfunction, bool> functionMatches;
     std::uint64_t matchingLaunches = 0;
     bool active = false;
     bool done = false;
@@ -269,6 +272,7 @@ void endTracedLaunch() {
         const unsigned long long kept =
             std::min<unsigned long long>(control.attempts, control.capacity);
         launch.header.droppedRecords = control.attempts - kept;
+        launch.header.dynamicSharedBytes = control.dynamicSharedBytes;
         records.resize(static_cast<std::size_t>(kept));
         copied = kept == 0 || sanitizerMemcpyDeviceToHost(records.data(), launch.deviceRecords,
                                                           kept * sizeof(RawRecord),
@@ -305,14 +309,19 @@ void onModuleLoaded(const Sanitizer_ResourceModuleData& data) {
 
 void onLaunchBegin(const Sanitizer_LaunchData& data) {
     Tracer& t = tracer();
-    const std::string name = data.functionName != nullptr ? data.functionName : "";
-    if (t.kernelsSeen.size() < 1000 && t.kernelsSeen.insert(name).second) {
-        appendLine("kernels.txt", name);
-    }
-    if (t.done || t.active || !std::regex_search(name, t.settings.kernel)) {
+    if (t.done || t.active) {
         return;
     }
-    if (++t.matchingLaunches == t.settings.launch) {
+    auto known = t.functionMatches.find(data.function);
+    if (known == t.functionMatches.end()) {
+        const std::string name = data.functionName != nullptr ? data.functionName : "";
+        if (t.kernelsSeen.size() < 1000 && t.kernelsSeen.insert(name).second) {
+            appendLine("kernels.txt", name);
+        }
+        known = t.functionMatches.emplace(data.function, std::regex_search(name, t.settings.kernel))
+                    .first;
+    }
+    if (known->second && ++t.matchingLaunches == t.settings.launch) {
         beginTracedLaunch(data);
     }
 }

@@ -75,6 +75,11 @@ __device__ void recordAccess(void* userdata, std::uint64_t pc, void* ptr, std::u
         record.accessBytes = bytes;
         record.flags = flags;
         record.space = space;
+        // The launch's dynamic shared memory, which the Sanitizer API's launch data does not
+        // carry: every recording warp stores the same value.
+        std::uint32_t dynamicShared = 0;
+        asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamicShared));
+        control->dynamicSharedBytes = dynamicShared;
         for (std::uint32_t other = 0; other < kRawLaneCount; ++other) {
             if (((group >> other) & 1u) == 0) {
                 record.addresses[other] = 0;

@@ -40,7 +40,7 @@ struct DeviceControl {
     std::uint32_t sampleStride;
     std::uint32_t warpsPerBlock;
     std::uint32_t listCount;
-    std::uint32_t padding;
+    std::uint32_t dynamicSharedBytes;         // written by the patches from %dynamic_smem_size
     std::uint32_t listBlock[kMaxListedWarps]; // linear block index
     std::uint32_t listWarp[kMaxListedWarps];
 };

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Traces warpscope's own kernel presets as a real program: warpscope-probe run-kernel generates
-# each preset's kernel with NVRTC (one memory instruction per access, entry point
-# warpscope_kernel) and runs it; warpscope-trace records the first launch of that kernel.
-# tests/core/test_trace_presets.cpp checks the traces against core's kernel model, so the presets
-# and parameters below are the test's table too: change both together.
-#   scripts/gpu/trace_presets.sh CARRY OUT     (on the GPU machine, from the repository root)
-# CARRY holds warpscope-probe (nvcc -arch=sm_90 build), warpscope-trace and the tracer's sources
-# (trace_build.sh builds the rest); OUT receives preset_*.wstrace, each run's messages and the
-# probe's JSON answer.
+# Traces warpscope's own kernel presets as real programs: scripts/gpu/preset_program.py writes
+# each preset (the probe's generated kernel, one memory instruction per access, entry point
+# warpscope_kernel) as a stand-alone CUDA program with the launch and buffers warpscope-cli
+# analyze-kernel gives; nvcc -arch=sm_90 -lineinfo builds it; warpscope-trace records its launch
+# and Nsight Compute's source counters profile the same launch. tests/core/
+# test_trace_presets_recorded.cpp checks the traces and counters against core's kernel model, so
+# the presets and parameters below are that test's table too: change both together.
+#   scripts/gpu/trace_presets.sh TRACER PROGRAMS OUT   (on the GPU machine, repository root)
+# TRACER holds warpscope-trace and the tracer's sources (trace_build.sh builds the rest);
+# PROGRAMS holds the built programs preset_*; OUT receives preset_*.wstrace, their messages,
+# ncu_preset_*.csv and log.txt.
 set -u
-carry=$(realpath "${1:?CARRY}")
-out=$(realpath -m "${2:?OUT}")
+tracer=$(realpath "${1:?TRACER}")
+programs=$(realpath "${2:?PROGRAMS}")
+out=$(realpath -m "${3:?OUT}")
 mkdir -p "$out"
 build=/tmp/warpscope-trace-build
 here=$(dirname "$(realpath "$0")")
@@ -18,39 +21,36 @@ log=$out/log.txt
 {
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
     nvcc --version | tail -2
-    "${CUDA_HOME:-/usr/local/cuda}/compute-sanitizer/compute-sanitizer" --version | sed -n 4p
+    ncu --version | tail -1
     date -u +%Y-%m-%d
 } >"$out/env.txt" 2>&1
-"$here/trace_build.sh" "$carry" "$build" "$out" || { tail -c 6000 "$log"; exit 1; }
-probe=$carry/warpscope-probe
-chmod +x "$probe"
+"$here/trace_build.sh" "$tracer" "$build" "$out" || { tail -c 6000 "$log"; exit 1; }
 
-# An untraced run first: a probe that cannot run the kernel on its own is not the tracer's fault.
-echo "== untraced: run-kernel readoffset --param n=4096" >>"$log"
-timeout -k 5 60 "$probe" run-kernel readoffset --param n=4096 --param offset=11 --no-counters \
-    --repetitions 1 --flush none --json </dev/null >"$out/untraced.json" 2>>"$log"
-echo "rc=$?" >>"$log"
-
-# trace NAME WARPS PRESET [--param NAME=VALUE...]. The probe runs under its own time limit inside
-# the traced program, so a probe that hangs ends and the tracer still writes what it recorded
-# (marked incomplete) and its messages; the outer limit catches a tracer that hangs.
+# trace NAME WARPS: the program untraced first (a program that fails on its own is not the
+# tracer's fault), then traced, then (for every-warp traces) profiled.
 trace() {
-    local name=$1 warps=$2 preset=$3
-    shift 3
-    echo "== $name: --warps $warps run-kernel $preset $*" >>"$log"
-    timeout -k 5 90 "$build/warpscope-trace" --kernel '^warpscope_kernel$' --warps "$warps" \
-        -o "$out/$name.wstrace" -- timeout -k 5 60 "$probe" run-kernel "$preset" "$@" \
-        --no-counters --repetitions 1 --flush none --json </dev/null >"$out/$name.json" \
-        2>"$out/$name.messages.txt"
+    local name=$1 warps=$2 program=$programs/$1
+    chmod +x "$program"
+    echo "== $name: untraced" >>"$log"
+    timeout -k 5 60 "$program" >>"$log" 2>&1
+    echo "rc=$?" >>"$log"
+    echo "== $name: warpscope-trace --warps $warps" >>"$log"
+    timeout -k 5 120 "$build/warpscope-trace" --kernel '^warpscope_kernel$' --warps "$warps" \
+        -o "$out/$name.wstrace" -- "$program" </dev/null >"$out/$name.messages.txt" 2>&1
     echo "rc=$? $(wc -c <"$out/$name.wstrace" 2>/dev/null) bytes" >>"$log"
     tail -c 1500 "$out/$name.messages.txt" >>"$log"
+    if [ "$warps" = all ]; then
+        timeout 120 ncu --section SourceCounters -k warpscope_kernel -f -o "$build/ncu_$name" \
+            "$program" >/dev/null 2>>"$log"
+        timeout 60 ncu -i "$build/ncu_$name.ncu-rep" --page source --csv --print-source sass \
+            >"$out/ncu_$name.csv" 2>>"$log"
+        echo "ncu rc=$? $(wc -c <"$out/ncu_$name.csv") bytes" >>"$log"
+    fi
 }
-# Small launches first (every warp); the notes' size last: a Debug probe evaluates the grid model
-# over all 2^24 threads before it launches, so carry a release build (cmake --preset release).
-trace preset_readoffset_small all readoffset --param n=4096 --param offset=11
-trace preset_naivecol all transpose-naivecol --param nx=64 --param ny=64
-trace preset_tiled all transpose-tiled --param nx=64 --param ny=64
-trace preset_tiled_padded all transpose-tiled-padded --param nx=64 --param ny=64
-trace preset_readoffset_sample256 sample:256 readoffset --param offset=11
+trace preset_readoffset_small all
+trace preset_naivecol all
+trace preset_tiled all
+trace preset_tiled_padded all
+trace preset_readoffset_sample256 sample:256
 ls -la "$out" >>"$log"
 tail -c 8000 "$log"

@@ -1,14 +1,15 @@
 // The checks that hold a trace of warpscope's own kernel presets against core's kernel model
-// (scripts/gpu/trace_presets.sh records such traces with warpscope-probe run-kernel under
-// warpscope-trace; none is committed yet: the probe hung under the tracer on the H200):
+// (scripts/gpu/trace_presets.sh builds each preset as a stand-alone program with
+// scripts/gpu/preset_program.py and records it with warpscope-trace on the GPU machine; the
+// traces are in tests/data/traces, preset_*.wstrace):
 //   - every traced lane's address is what resolveWarp (the function the grid model evaluates
 //     each warp with) gives for that block, warp and access, up to one base address per buffer
 //     (where cudaMalloc put it) and one for the block's shared window;
 //   - trace-summary's counters (summarizeTraceInstruction) equal the modern model's per-warp
 //     counters summed over the traced warps and, where every warp was traced, predictGrid's
 //     per-access counters.
-// Here they run on traces written from the model (two paths of core that must agree:
-// trace-summary's and the grid model's), and are shown to catch one wrong lane.
+// They run on the recorded traces, on traces written from the model (two paths of core that must
+// agree: trace-summary's and the grid model's), and are shown to catch one wrong lane.
 #include "warpscope/kernel.h"
 #include "warpscope/kernel_preset.h"
 #include "warpscope/model.h"
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -336,3 +338,34 @@ TEST(TracePresetsCheck, CatchesOneWrongLaneAWrongMaskAndOtherCounters) {
         std::string::npos)
         << counterMismatch(*padded, reader.value(), nullptr);
 }
+
+class TracePresetsRecorded : public testing::TestWithParam<PresetTrace> {};
+
+TEST_P(TracePresetsRecorded, EveryTracedLaneIsWhereTheModelPutsIt) {
+    // Recorded on an NVIDIA H200 (driver 580.159.04, Compute Sanitizer 2025.3.1): every warp of
+    // the small launches, 256 sampled warps of the notes' readOffset at 2^24.
+    const PresetTrace& row = GetParam();
+    const auto kernel = resolvedPreset(row);
+    ASSERT_TRUE(kernel);
+    auto reader = TraceReader::open(std::string(WARPSCOPE_TEST_DATA_DIR) + "/traces/" + row.trace +
+                                    ".wstrace");
+    ASSERT_TRUE(reader.ok()) << reader.error().describe();
+    const std::optional<std::uint64_t> warps =
+        row.everyWarp ? std::optional<std::uint64_t>(kernel->warpCount()) : std::uint64_t{256};
+    EXPECT_EQ(addressMismatch(*kernel, reader.value(), warps), "");
+    const std::int64_t traced = reader.value().header().launches.at(0).dynamicSharedBytes;
+    if (!row.everyWarp) { // the notes' 2^24 threads: the grid model is not needed for a sample
+        EXPECT_EQ(counterMismatch(*kernel, reader.value(), nullptr), "");
+        EXPECT_EQ(traced, 0);
+        return;
+    }
+    auto grid = predictGrid(*kernel);
+    ASSERT_TRUE(grid.ok()) << grid.error().describe();
+    EXPECT_EQ(counterMismatch(*kernel, reader.value(), &grid.value()), "");
+    // The launch's dynamic shared memory, read by the patches from %dynamic_smem_size: what
+    // the program launched with, the grid model's shared bytes per block (4,096 and 4,220 for
+    // the tiles).
+    EXPECT_EQ(traced, grid.value().sharedBytesPerBlock) << row.trace;
+}
+
+INSTANTIATE_TEST_SUITE_P(H200, TracePresetsRecorded, testing::ValuesIn(presetTraces()), rowName);

@@ -349,7 +349,11 @@ TEST(TraceRecorded, ModelMatchesNsightComputeSourceCountersPerInstruction) {
         {"triton_add", "vector_add"},
         {"triton_softmax", "row_softmax"},
         {"torch_mul", "torch_vectorized_elementwise_kernel"},
-        {"torch_transpose", "torch_18elementwise_kernel"}};
+        {"torch_transpose", "torch_18elementwise_kernel"},
+        {"preset_readoffset_small", "preset_readoffset_small"},
+        {"preset_naivecol", "preset_naivecol"},
+        {"preset_tiled", "preset_tiled"},
+        {"preset_tiled_padded", "preset_tiled_padded"}};
     int compared = 0;
     for (const auto& [trace, kernel] : traces) {
         const TraceReader reader = openTrace(trace);
@@ -371,5 +375,5 @@ TEST(TraceRecorded, ModelMatchesNsightComputeSourceCountersPerInstruction) {
             ++compared;
         }
     }
-    EXPECT_EQ(compared, 2 + 2 + 16 + 6 + 10 + 4 + 4);
+    EXPECT_EQ(compared, 2 + 2 + 16 + 6 + 10 + 4 + 4 + 3 + 2 + 4 + 4);
 }
