@@ -5,7 +5,8 @@
 # SASS-patched kernel totals (smsp__sass_*) and the hardware counters (l1tex__*) of the same
 # launch, then joins them with the grid model's prediction per access
 # (scripts/gpu/per_instruction.py). Usage (on the GPU machine, from the repository root):
-#   [STOP_AFTER_S=N] scripts/gpu/per_instruction.sh CARRY OUT [presets|study|all]
+#   [STOP_AFTER_S=N] [ONLY="ID ..."] scripts/gpu/per_instruction.sh CARRY OUT [presets|study|all]
+# (ONLY: measure just these kernels, e.g. the presets a table still lacks)
 # CARRY holds bin/warpscope-probe and bin/warpscope-cli (built with the toolkit), kernels.json
 # (resources/kernels.json), per_instruction.py and per_instruction_study.py; OUT receives the
 # joined tables per_instruction.jsonl and per_instruction_study.jsonl, and raw.tgz: per kernel
@@ -72,6 +73,9 @@ measure() {
     local name=$1 kernel=$2
     shift 2
     local t0=$(date +%s.%N)
+    if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then
+        return
+    fi
     if [ -n "${STOP_AFTER_S:-}" ] && [ $SECONDS -ge "$STOP_AFTER_S" ]; then
         echo "$name: not measured, past STOP_AFTER_S=$STOP_AFTER_S" >>"$log"
         return
