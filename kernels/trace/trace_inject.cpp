@@ -68,6 +68,7 @@ struct Tracer {
     // untraced launch costs one lookup, not a name copy and a regex search.
     std::map<CUfunction, bool> functionMatches;
     std::uint64_t matchingLaunches = 0;
+    Sanitizer_SubscriberHandle handle = nullptr;
     bool active = false;
     bool done = false;
     TracedLaunch traced;
@@ -292,6 +293,12 @@ void endTracedLaunch() {
     }
     sanitizerFree(launch.context, launch.deviceRecords);
     sanitizerFree(launch.context, launch.deviceControl);
+    // Nothing more to trace: the program's later launches and module loads run without the
+    // tracer's callbacks, at native speed.
+    if (sanitizerEnableDomain(0, t.handle, SANITIZER_CB_DOMAIN_LAUNCH) != SANITIZER_SUCCESS ||
+        sanitizerEnableDomain(0, t.handle, SANITIZER_CB_DOMAIN_RESOURCE) != SANITIZER_SUCCESS) {
+        note("the tracer's callbacks stay on for the rest of the program");
+    }
 }
 
 void onModuleLoaded(const Sanitizer_ResourceModuleData& data) {
@@ -372,7 +379,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
         }
         return 0;
     }
-    Sanitizer_SubscriberHandle handle = nullptr;
+    Sanitizer_SubscriberHandle& handle = t.handle;
     const SanitizerResult subscribed = sanitizerSubscribe(&handle, onCallback, nullptr);
     if (subscribed != SANITIZER_SUCCESS) {
         note(std::string("error: the CUDA runtime refused the Sanitizer API subscription: ") +
