@@ -563,6 +563,12 @@ int serveCommand(const BackendFactory& makeBackend) {
     auto backend = makeBackend();
     ServeOptions options;
     options.probeVersion = WARPSCOPE_VERSION;
+    // Progress is written at most every 50 ms; tests that stop a batch part-way set 0 so that
+    // every finished item shows before the batch stalls (docs/testing.md, "Under load").
+    if (const char* interval = std::getenv("WARPSCOPE_PROBE_PROGRESS_INTERVAL_MS")) {
+        options.progressInterval =
+            std::chrono::milliseconds(std::clamp(std::atoi(interval), 0, 1000));
+    }
     const int status = serve(std::cin, *protocol, *backend, options);
     protocol->flush();
     if (status == kServeExitFatal) {

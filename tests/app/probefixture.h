@@ -46,10 +46,14 @@ class FakeGate {
 public:
     FakeGate() : m_path(m_dir.path() + QStringLiteral("/gate")) {
         qputenv("WARPSCOPE_FAKE_PROBE_GATE", m_path.toLocal8Bit());
+        // Every finished item's progress is written (not one per 50 ms), so the three items
+        // before the gate show before the batch stalls on it.
+        qputenv("WARPSCOPE_PROBE_PROGRESS_INTERVAL_MS", "0");
     }
     ~FakeGate() {
         open();
         qunsetenv("WARPSCOPE_FAKE_PROBE_GATE");
+        qunsetenv("WARPSCOPE_PROBE_PROGRESS_INTERVAL_MS");
     }
     FakeGate(const FakeGate&) = delete;
     FakeGate& operator=(const FakeGate&) = delete;

@@ -238,8 +238,7 @@ TEST(GpuProbe, KillingTheProbeMidSweepRestartsItAndKeepsTheSession) {
     // From the fourth pattern on, the sweep waits for the gate: it is surely under way when the
     // probe is killed, however long the GUI stalls.
     FakeGate gate;
-    FakeScript script(
-        "slow"); // gated stalls: the sweep reports progress throttled, not per pattern
+    FakeScript script("gated");
     auto window = windowWithProbe(fakeProbe());
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
     window->runOnGpu();
@@ -347,8 +346,7 @@ TEST(GpuProbe, TheRealProbeKilledMidSweepOnAGpuIsRestarted) {
 TEST(GpuProbe, CancellingASweepStopsIt) {
     REQUIRE_FAKE_PROBE();
     FakeGate gate; // the sweep cannot end before Cancel is pressed, however loaded the machine
-    FakeScript script(
-        "slow"); // gated stalls: the sweep reports progress throttled, not per pattern
+    FakeScript script("gated");
     auto window = windowWithProbe(fakeProbe());
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
     SweepPlot* sweep = window->sweepPlot();
