@@ -32,6 +32,11 @@ constexpr double kWaitTimeoutSeconds = 10.0;
 constexpr int kLatencySlots = 256;
 
 std::string versionText(int version);
+/// The replay counters to read for `launches`: `names` (empty: all of nsightCounterNames()), and
+/// smsp__inst_executed_op_ldsm.sum when one of them is an ldmatrix or stmatrix
+/// (cuda_backend_ldsm.cpp).
+std::vector<std::string> replayCounterNames(const std::vector<std::string>& names,
+                                            const std::vector<gpu::ReplayLaunch>& launches);
 Stats statsOf(std::vector<double> samples);
 /// Every visible device: name, UUID, compute capability, memory, bus id and peer links.
 ProbeResult<std::vector<DeviceInfo>> listCudaDevices();
@@ -78,6 +83,9 @@ public:
 
     ProbeResult<std::string> kernelSource(const NamedPattern& pattern) override;
 
+    /// cuda_backend_tma.cpp.
+    ProbeResult<TmaDump> dumpTmaTile(const TmaTileLoad& load) override;
+
 private:
     std::optional<ProbeError> ensureDevice(bool counters = false);
 
@@ -118,6 +126,10 @@ private:
                 const std::vector<std::string>& names);
 
     ProbeResult<gpu::ReplayLaunch> toLaunch(const WarpAccess& access) const;
+
+    /// toLaunch() for an ldmatrix or stmatrix (cuda_backend_ldsm.cpp): PatternRefused on a device
+    /// without the instruction or for a row outside the shared memory a block may have.
+    ProbeResult<gpu::ReplayLaunch> toMatrixLaunch(const WarpAccess& access) const;
 
     std::optional<ProbeError> wait(const char* what);
 

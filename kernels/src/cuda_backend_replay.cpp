@@ -6,6 +6,7 @@
 #include "probe_trace.h"
 #include "timing_kernels.h"
 
+#include "warpscope/matrix_access.h"
 #include "warpscope/model.h"
 
 #include <algorithm>
@@ -28,7 +29,9 @@ ProbeResult<Measurement> CudaBackend::measure(const NamedPattern& pattern, const
     // queued while the first pass stopped made that stop about 1 ms slower than they hid.
     if (options.counters) {
         const TraceSpan step("measure counters");
-        if (auto error = keepCounters(countersFor({replay}, options.counterNames), result)) {
+        if (auto error = keepCounters(
+                countersFor({replay}, replayCounterNames(options.counterNames, {replay})),
+                result)) {
             return *error;
         }
     } else {
@@ -77,7 +80,7 @@ ProbeResult<std::vector<Measurement>> CudaBackend::sweep(const std::vector<Sweep
         const std::size_t last = std::min(launches.size(), first + kBatch);
         if (options.counters) {
             std::vector<gpu::ReplayLaunch> batch(launches.begin() + first, launches.begin() + last);
-            auto counters = countersFor(batch, options.counterNames);
+            auto counters = countersFor(batch, replayCounterNames(options.counterNames, batch));
             if (auto* error = std::get_if<ProbeError>(&counters)) {
                 if (error->fatal) {
                     return *error;
@@ -89,6 +92,10 @@ ProbeResult<std::vector<Measurement>> CudaBackend::sweep(const std::vector<Sweep
                 for (std::size_t i = first; i < last; ++i) {
                     results[i].counters = std::get<0>(counters)[i - first];
                     results[i].countersMeasured = true;
+                    if (launches[i].matrices == 0) {
+                        // Counted for a matrix access in the same batch; not this one's.
+                        results[i].counters.erase(kLdsmInstructionsMetric);
+                    }
                 }
             }
         }
@@ -198,6 +205,9 @@ CudaBackend::countersFor(const std::vector<gpu::ReplayLaunch>& launches,
 
 /// The launch for a checked access, or PatternRefused naming the first lane that does not fit.
 ProbeResult<gpu::ReplayLaunch> CudaBackend::toLaunch(const WarpAccess& access) const {
+    if (isMatrixAccess(access.kind)) {
+        return toMatrixLaunch(access);
+    }
     gpu::ReplayLaunch launch;
     const AccessKind& kind = access.kind;
     if (kind.space == MemorySpace::Local || kind.space == MemorySpace::Texture) {
