@@ -286,6 +286,9 @@ std::optional<ProbeError> CudaBackend::measureLatency(const gpu::ReplayLaunch& l
     if (launch.op != gpu::ReplayOp::Load) {
         return std::nullopt; // a store's completion is not visible to the warp
     }
+    if (launch.matrices != 0) {
+        return std::nullopt; // the latency kernels time LDS, not LDSM: no ldmatrix latency
+    }
     std::vector<double> cold;
     std::vector<double> warm;
     const int total = std::max(1, repetitions);
