@@ -6,6 +6,7 @@
 #include "probe_text.h"
 #include "run_kernel.h"
 #include "streams_cli.h"
+#include "tma_check_cli.h"
 #include "transfers_cli.h"
 #include "warpscope/command_line_text.h"
 #include "warpscope/file_format.h"
@@ -56,7 +57,8 @@ Usage:
   warpscope-probe streams [options]       copies and a kernel over 1 to 8 streams: overlap
   warpscope-probe l2-persistence [options]
                                           the L2 persistence window (set-aside, hitRatio)
-  warpscope-probe selfcheck               run the built-in hardware table on this GPU
+  warpscope-probe selfcheck               the built-in hardware table, ldmatrix and TMA checks
+  warpscope-probe tma-check [options]     one TMA tile load against the layout model
   warpscope-probe info                    what this GPU is
   warpscope-probe --help | --version
 
@@ -83,8 +85,9 @@ run        Measures one pattern on the GPU and prints the modern model's predict
 @STREAMS@
 @L2_PERSISTENCE@
 selfcheck  Runs every pattern of the hardware table compiled into the probe (measured with
-           Nsight Compute on an NVIDIA H100) and compares each counter exactly. Prints one line
-           per failing pattern and ends with the line `N passed, M failed`.
+           Nsight Compute on an NVIDIA H100) and compares each counter exactly; measures a few
+           ldmatrix/stmatrix patterns and TMA loads against the model. Prints one line per model
+           check, one per failing pattern, then the line `N passed, M failed`.
 
 serve      Reads one JSON request per line on stdin and answers one JSON line each on stdout;
            see docs/protocol.md. Example:
@@ -452,6 +455,8 @@ int selfcheckCommand(const BackendFactory& makeBackend) {
         std::cout << "note: this GPU is not the one the table was measured on; counters of "
                      "another architecture may differ\n";
     }
+    // The model checks first: the count line of the table stays the last line.
+    const int modelDiffer = printModelChecks(report.modelChecks);
     for (const SelfcheckFailure& failure : report.failures) {
         std::cout << "FAIL " << failure.row << " " << failure.name << ":";
         const char* separator = " ";
@@ -464,7 +469,7 @@ int selfcheckCommand(const BackendFactory& makeBackend) {
         std::cout << "\n";
     }
     std::cout << report.passed << " passed, " << report.failed << " failed\n";
-    return report.failed == 0 ? kExitOk : kExitMismatch;
+    return report.failed == 0 && modelDiffer == 0 ? kExitOk : kExitMismatch;
 }
 
 int infoCommand(const BackendFactory& makeBackend) {
@@ -604,7 +609,8 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
         usage.replace(usage.find("@RUN_KERNEL@\n"), 13, kRunKernelUsage);
         usage.replace(usage.find("@TRANSFERS@\n"), 12, kTransfersUsage);
         usage.replace(usage.find("@STREAMS@\n"), 10, kStreamsUsage);
-        usage.replace(usage.find("@L2_PERSISTENCE@\n"), 17, kL2PersistenceUsage);
+        usage.replace(usage.find("@L2_PERSISTENCE@\n"), 17,
+                      std::string(kL2PersistenceUsage) + kTmaCheckUsage);
         std::cout << usage;
         return kExitOk;
     }
@@ -622,6 +628,9 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     }
     if (command == "streams") {
         return streamsCommand(rest, makeBackend);
+    }
+    if (command == "tma-check") {
+        return tmaCheckCommand(rest, makeBackend);
     }
     if (command == "l2-persistence") {
         return l2PersistenceCommand(rest, makeBackend);

@@ -4,6 +4,7 @@
 #include "kernel_codegen.h"
 #include "kernel_request.h"
 
+#include "warpscope/matrix_access.h"
 #include "warpscope/model.h"
 
 #include <algorithm>
@@ -84,8 +85,11 @@ Measurement FakeBackend::modelMeasurement(const WarpAccess& access, const Measur
     if (options.counters) {
         const auto metrics = modernMetrics(predictModern(access));
         // The counters asked for, as the CUDA backend answers.
-        const auto& names =
+        std::vector<std::string> names =
             options.counterNames.empty() ? nsightCounterNames() : options.counterNames;
+        if (isMatrixAccess(access.kind)) {
+            names.emplace_back(kLdsmInstructionsMetric); // as the CUDA backend adds it
+        }
         for (const Metric& metric : metrics) {
             if (std::find(names.begin(), names.end(), metric.name) != names.end()) {
                 measurement.counters[metric.name] = metric.value;
@@ -262,6 +266,25 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
         }
     }
     return results;
+}
+
+ProbeResult<TmaDump> FakeBackend::dumpTmaTile(const TmaTileLoad& load) {
+    ++dumpTmaTileCalls;
+    if (failure) {
+        return *failure;
+    }
+    if (tmaAnswer) {
+        return tmaAnswer(load);
+    }
+    auto layout = layTmaTile(load);
+    if (!layout) {
+        return ProbeError::badRequest(layout.error().describe());
+    }
+    TmaDump dump;
+    dump.chunks = layout.value().chunks;
+    dump.arrived = true;
+    dump.windowAddress = 1024;
+    return dump;
 }
 
 BuildInfo FakeBackend::buildInfo() const {

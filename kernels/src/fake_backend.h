@@ -61,6 +61,13 @@ public:
     ProbeResult<std::string> kernelSource(const NamedPattern& pattern) override;
     BuildInfo buildInfo() const override;
 
+    /// TMA tile loads: by default the layout model's chunks, as a perfect GPU would write them
+    /// (refused with BadRequest where the model refuses the load); `tmaAnswer`, when set,
+    /// answers instead, so that a test can make the GPU disagree.
+    ProbeResult<TmaDump> dumpTmaTile(const TmaTileLoad& load) override;
+    std::function<ProbeResult<TmaDump>(const TmaTileLoad&)> tmaAnswer;
+    std::atomic<int> dumpTmaTileCalls{0};
+
     /// Whole kernels: refuses buffers larger than device.globalMemoryBytes together
     /// (OutOfMemory, naming them), else answers the grid model's counters as a perfect GPU
     /// would count them and a time of the kernel's global bytes at the fake copy bandwidth.

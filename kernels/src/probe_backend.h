@@ -6,6 +6,7 @@
 
 #include "l2_persistence_types.h"
 #include "streams_types.h"
+#include "tma_check.h"
 #include "transfer_types.h"
 #include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
@@ -198,6 +199,14 @@ public:
         (void)progress;
         (void)cancelled;
         return ProbeError::internal("this probe backend cannot measure the L2 persistence window");
+    }
+
+    /// One TMA tile load issued on the GPU and the block's shared memory dumped (tma_check.h);
+    /// the caller checked `load` with layTmaTile(). PatternRefused where the device has no TMA.
+    /// Internal by default.
+    virtual ProbeResult<TmaDump> dumpTmaTile(const TmaTileLoad& load) {
+        (void)load;
+        return ProbeError::internal("this probe backend cannot issue TMA tile loads");
     }
 
     /// How this backend was built, for the protocol's `hello` and `--version`. Must not touch

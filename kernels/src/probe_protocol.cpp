@@ -3,7 +3,6 @@
 // themselves and their JSON are core's (warpscope/protocol/).
 #include "probe_protocol_internal.h"
 
-#include "warpscope/matrix_access.h"
 #include "warpscope/model.h"
 
 namespace warpscope::probe {
@@ -64,15 +63,6 @@ RequestResult<ResolvedPattern> resolveNamedPattern(const NamedPattern& named,
         RequestError refused(ProbeError::patternRefused(
             "an async copy (copy_async) is measured as a kernel (measure_kernel), not replayed as "
             "one warp"));
-        refused.where = pointer + "/op";
-        return refused;
-    }
-    if (isMatrixAccess(access->kind)) {
-        // The replay kernels issue LDS/STS, not LDSM/STSM: measuring one would count another
-        // instruction under the pattern's name.
-        RequestError refused(ProbeError::patternRefused(
-            std::string("the probe does not replay an ") + opName(access->kind) +
-            " yet; scripts/hw/measure_ldmatrix.sh measures it with ncu"));
         refused.where = pointer + "/op";
         return refused;
     }

@@ -7,6 +7,7 @@
 // probe_protocol.cpp holds the JSON forms, probe_selfcheck.cpp the self-check.
 #pragma once
 
+#include "ldsm_selfcheck.h"
 #include "probe_backend.h"
 #include "warpscope/file_format.h"
 #include "warpscope/pattern.h"
@@ -157,6 +158,8 @@ struct SelfcheckReport {
     std::string tableNcu;
     DeviceInfo device; // the GPU the check ran on
     std::vector<SelfcheckFailure> failures;
+    /// ldmatrix, stmatrix and TMA checked against the model (ldsm_selfcheck.h), after the table.
+    std::vector<ModelCheck> modelChecks;
 };
 
 /// Runs every pattern row of a hardware table (the JSON lines format of tests/data) as one sweep

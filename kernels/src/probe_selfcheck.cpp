@@ -178,6 +178,11 @@ ProbeResult<SelfcheckReport> runSelfcheck(Backend& backend, std::string_view tab
             report.failures.push_back(std::move(failure));
         }
     }
+    auto checks = runModelChecks(backend, report.device, nullptr, cancelled);
+    if (auto* error = std::get_if<ProbeError>(&checks)) {
+        return *error;
+    }
+    report.modelChecks = std::get<std::vector<ModelCheck>>(std::move(checks));
     return report;
 }
 
@@ -200,7 +205,8 @@ json toJson(const SelfcheckReport& report) {
         {"table",
          {{"gpu", report.tableGpu}, {"driver", report.tableDriver}, {"ncu", report.tableNcu}}},
         {"device", report.device.name},
-        {"failures", std::move(failures)}};
+        {"failures", std::move(failures)},
+        {"modelChecks", toJson(report.modelChecks)}};
 }
 
 } // namespace warpscope::probe

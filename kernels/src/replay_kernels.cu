@@ -5,6 +5,7 @@
 #include "replay_kernels.h"
 
 #include "lane_offset.cuh"
+#include "ldsm_replay_kernels.h"
 
 namespace warpscope::gpu {
 namespace {
@@ -205,6 +206,9 @@ cudaError_t maxReplaySharedBytes(std::size_t* bytes) {
 }
 
 cudaError_t launchReplay(const ReplayLaunch& launch, cudaStream_t stream) {
+    if (launch.matrices != 0) {
+        return launchMatrixReplay(launch, stream);
+    }
     KernelFn kernel = kernelFor(launch);
     if (kernel == nullptr) {
         return cudaErrorInvalidValue;

@@ -27,6 +27,11 @@ struct ReplayLaunch {
     void* globalArena = nullptr;
     /// Bytes of dynamic shared memory the launch needs (highest offset + width).
     std::size_t sharedBytes = 0;
+    /// ldmatrix / stmatrix (op Load / Store, shared, 16-byte rows): the 8x8 matrices moved, 1, 2
+    /// or 4, and .trans; 0 for an LDS / STS. Every lane runs the instruction (it is .sync
+    /// .aligned): lanes past the row lanes carry a copy of a row lane's offset.
+    int matrices = 0;
+    bool transpose = false;
     /// Device buffer of at least 32 x 16 bytes; written only if `neverTrue` is set, which the
     /// host never does: it keeps loaded values alive without a second memory instruction.
     void* sink = nullptr;
