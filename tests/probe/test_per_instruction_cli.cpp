@@ -35,9 +35,9 @@ TEST(ProbePerInstruction, RunKernelPrintsTheRecordedTableWithTheDifferenceNamed)
 
 TEST(ProbePerInstruction, AKernelOrFileItCannotShowIsRefusedByName) {
     const auto missing = runCommand(
-        kFakeProbe, {"run-kernel", "transpose-unroll4row", "--per-instruction", kRecorded});
+        kFakeProbe, {"run-kernel", "constant-broadcast", "--per-instruction", kRecorded});
     EXPECT_EQ(missing.exitStatus, 2);
-    EXPECT_NE(missing.err.find("has no rows for the kernel 'transpose-unroll4row'; it has "
+    EXPECT_NE(missing.err.find("has no rows for the kernel 'constant-broadcast'; it has "
                                "aos-testinnerstruct, "),
               std::string::npos)
         << missing.err;
