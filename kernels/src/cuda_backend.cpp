@@ -3,6 +3,7 @@
 // is checked against the arenas before any launch; nothing here ever launches a pattern that
 // would fault.
 #include "cupti_counters.h"
+#include "cupti_sass.h"
 #include "grid_kernels.h"
 #include "kernel_codegen.h"
 #include "kernel_request.h"
@@ -1180,6 +1181,14 @@ private:
             }
         } else {
             result.countersUnavailableReason = "counters were not asked for";
+        }
+        if (options.perInstruction) { // one more launch, patched (cupti_sass.h)
+            auto synced = [](cudaError_t status) {
+                return status == cudaSuccess && cudaStreamSynchronize(nullptr) == cudaSuccess;
+            };
+            measurePerInstruction(
+                m_device, generated.entryPoint, item, [&] { return synced(flush(nullptr)); },
+                [&] { return synced(launch(nullptr)); }, result);
         }
         if (auto e = check(cudaDeviceSynchronize(), "after the kernel")) {
             return *e;
