@@ -242,6 +242,28 @@ std::string excessExplanation(const AccessCountComparison& comparison) {
            " (the hardware counter missed them)";
 }
 
+Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonText(std::string_view arrayText) {
+    auto parsed = detail::parseGuardedJson(arrayText);
+    if (!parsed) {
+        return parsed.error();
+    }
+    if (!parsed.value().is_array()) {
+        return rowError("rows", "", "must be an array of per-access rows");
+    }
+    std::vector<PerInstructionRow> rows;
+    std::vector<std::vector<int>> sharing;
+    for (std::size_t i = 0; i < parsed.value().size(); ++i) {
+        auto row = rowFromObject(parsed.value()[i], "rows/" + std::to_string(i));
+        if (!row) {
+            return row.error();
+        }
+        rows.push_back(std::move(row.value().first));
+        sharing.push_back(std::move(row.value().second));
+    }
+    fillHardwareSums(rows, sharing);
+    return rows;
+}
+
 Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::string_view text) {
     std::vector<PerInstructionRow> rows;
     std::vector<std::vector<int>> sharing; // per row: the accesses its hardware counter adds up

@@ -42,9 +42,30 @@ const char* sassOpFamily(SassOpKind kind) {
     case SassOpKind::Ldgsts:
         return "LDGSTS";
     case SassOpKind::None:
+    case SassOpKind::Global:
+    case SassOpKind::Shared:
         break;
     }
     return "";
+}
+
+bool sassKindFits(SassOpKind access, SassOpKind instruction) {
+    if (access == SassOpKind::None || instruction == SassOpKind::None) {
+        return false;
+    }
+    if (access == instruction) {
+        return true;
+    }
+    switch (instruction) {
+    case SassOpKind::Global:
+        return access == SassOpKind::GlobalLoad || access == SassOpKind::GlobalStore ||
+               access == SassOpKind::Ldgsts;
+    case SassOpKind::Shared:
+        return access == SassOpKind::SharedLoad || access == SassOpKind::SharedStore ||
+               access == SassOpKind::Ldsm;
+    default:
+        return false;
+    }
 }
 
 SassOpKind sassOpKindOf(const AccessKind& access) {
@@ -93,7 +114,11 @@ matchAccessesToInstructions(const std::vector<SassOpKind>& accessKinds,
     }
     SassAccessMatch match;
     match.instructionOfAccess.assign(accessKinds.size(), -1);
-    if (got == wanted) {
+    bool inOrder = got.size() == wanted.size();
+    for (std::size_t i = 0; inOrder && i < got.size(); ++i) {
+        inOrder = sassKindFits(wanted[i], got[i]);
+    }
+    if (inOrder) {
         match.mapping = "order";
         std::size_t next = 0;
         for (std::size_t a = 0; a < accessKinds.size(); ++a) {
@@ -110,7 +135,7 @@ matchAccessesToInstructions(const std::vector<SassOpKind>& accessKinds,
             continue;
         }
         for (std::size_t m = 0; m < memory.size(); ++m) {
-            if (!used[m] && got[m] == accessKinds[a]) {
+            if (!used[m] && sassKindFits(accessKinds[a], got[m])) {
                 used[m] = true;
                 match.instructionOfAccess[a] = memory[m];
                 break;
@@ -193,7 +218,9 @@ json livePerInstructionJson(const ResolvedKernel& kernel, const GridPrediction& 
         } else {
             const SassInstructionCounts& found = instructions[static_cast<std::size_t>(pick)];
             char sass[64];
-            std::snprintf(sass, sizeof sass, "%s at offset 0x%04x", sassOpFamily(found.kind),
+            // Where only the space was told, the family is the one the probe generated for it.
+            const SassOpKind family = sassOpFamily(found.kind)[0] != '\0' ? found.kind : kinds[a];
+            std::snprintf(sass, sizeof sass, "%s at offset 0x%04x", sassOpFamily(family),
                           static_cast<unsigned>(found.pcOffset));
             row["mapping"] = match.mapping;
             row["sass"] = sass;

@@ -70,12 +70,15 @@ const SassApi* loadSassApi(const CuptiApi*& cupti, std::string& why) {
 }
 
 /// What each SASS metric is for. The names CUPTI lists on the H200 (CUDA 13.0) come first;
-/// a name is matched with or without ".sum".
+/// a name is matched with or without ".sum". The per-opcode counts (Kind*) are configured as
+/// they were on the H200 runs whose counts were checked against Nsight Compute's, and only
+/// recorded: an instruction's space is told from its sectors and wavefronts (countsOf).
 enum Role : std::size_t {
     Executed,
     Sectors,
     Wavefronts,
     Conflicts,
+    WavefrontsIdeal,
     KindLdgsts,
     KindLdsm,
     KindGlobalLoad,
@@ -92,6 +95,7 @@ const std::array<std::vector<const char*>, RoleCount>& roleCandidates() {
         {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared"},
         {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared",
          "smsp__sass_data_bank_conflicts_pipe_lsu_mem_shared"},
+        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_ideal"},
         {"smsp__sass_inst_executed_op_ldgsts"},
         {"smsp__sass_inst_executed_op_ldsm"},
         {"smsp__sass_inst_executed_op_global_ld"},
@@ -102,11 +106,6 @@ const std::array<std::vector<const char*>, RoleCount>& roleCandidates() {
     return candidates;
 }
 
-constexpr std::array<SassOpKind, RoleCount> kKindOfRole{
-    SassOpKind::None,       SassOpKind::None,       SassOpKind::None,       SassOpKind::None,
-    SassOpKind::Ldgsts,     SassOpKind::Ldsm,       SassOpKind::GlobalLoad, SassOpKind::GlobalStore,
-    SassOpKind::SharedLoad, SassOpKind::SharedStore};
-
 std::string withoutSum(std::string name) {
     if (name.size() > 4 && name.compare(name.size() - 4, 4, ".sum") == 0) {
         name.resize(name.size() - 4);
@@ -114,13 +113,59 @@ std::string withoutSum(std::string name) {
     return name;
 }
 
-/// The metrics chosen for one chip: per role, the name CUPTI knows and its id.
+/// The metrics chosen for one chip: per role, the names CUPTI knows and their ids (a role
+/// measured by several, one per operation, sums them).
 struct ChosenMetrics {
-    std::array<std::string, RoleCount> names;
-    std::array<std::uint64_t, RoleCount> ids{};
-    std::array<bool, RoleCount> found{};
+    std::array<std::vector<std::string>, RoleCount> names;
+    std::array<std::vector<std::uint64_t>, RoleCount> ids;
     std::size_t offered = 0; // how many SASS metrics CUPTI lists for the chip
+    bool found(std::size_t role) const { return !ids[role].empty(); }
 };
+
+ProbeError sassError(const CuptiApi& cupti, CUptiResult result, const char* call) {
+    ProbeError error = cuptiError(cupti, result, call);
+    const std::string prefix = "hardware counters are unavailable: ";
+    if (error.message.rfind(prefix, 0) == 0) {
+        error.message =
+            "CUPTI's SASS metrics are unavailable: " + error.message.substr(prefix.size());
+    }
+    return error;
+}
+
+bool contains(const std::string& text, const char* part) {
+    return text.find(part) != std::string::npos;
+}
+
+/// Where the exact name is not offered, the shared-memory roles take what the chip lists under
+/// another spelling: the one total (no "_op_"), else every per-operation metric, summed (an
+/// instruction has one operation, so at most one of them counts it).
+void chooseByPattern(const std::map<std::string, std::uint64_t>& byName, Role role,
+                     ChosenMetrics& chosen) {
+    std::vector<std::pair<std::string, std::uint64_t>> totals;
+    std::vector<std::pair<std::string, std::uint64_t>> perOperation;
+    for (const auto& [name, id] : byName) {
+        const bool shared = contains(name, "mem_shared");
+        const bool ideal = contains(name, "ideal");
+        bool wanted = false;
+        if (role == Wavefronts) {
+            wanted = shared && contains(name, "wavefronts") && !ideal;
+        } else if (role == Conflicts) {
+            wanted = shared && contains(name, "bank_conflicts");
+        } else if (role == WavefrontsIdeal) {
+            wanted = shared && contains(name, "wavefronts") && ideal;
+        }
+        if (wanted && !contains(name, "ldgsts")) {
+            (contains(name, "_op_") ? perOperation : totals).emplace_back(name, id);
+        }
+    }
+    if (!totals.empty()) {
+        perOperation.assign(1, totals.front()); // one total is enough
+    }
+    for (const auto& [name, id] : perOperation) {
+        chosen.names[role].push_back(name);
+        chosen.ids[role].push_back(id);
+    }
+}
 
 std::optional<ProbeError> chooseMetrics(const CuptiApi& cupti, const SassApi& api, const char* chip,
                                         ChosenMetrics& chosen) {
@@ -128,7 +173,7 @@ std::optional<ProbeError> chooseMetrics(const CuptiApi& cupti, const SassApi& ap
         CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE);
     number.pChipName = chip;
     if (CUptiResult r = api.cuptiSassMetricsGetNumOfMetrics(&number); r != CUPTI_SUCCESS) {
-        return cuptiError(cupti, r, "cuptiSassMetricsGetNumOfMetrics");
+        return sassError(cupti, r, "cuptiSassMetricsGetNumOfMetrics");
     }
     std::vector<CUpti_SassMetrics_MetricDetails> details(number.numOfMetrics);
     auto list = makeParams<CUpti_SassMetrics_GetMetrics_Params>(
@@ -137,7 +182,7 @@ std::optional<ProbeError> chooseMetrics(const CuptiApi& cupti, const SassApi& ap
     list.numOfMetrics = details.size();
     list.pMetricsList = details.data();
     if (CUptiResult r = api.cuptiSassMetricsGetMetrics(&list); r != CUPTI_SUCCESS) {
-        return cuptiError(cupti, r, "cuptiSassMetricsGetMetrics");
+        return sassError(cupti, r, "cuptiSassMetricsGetMetrics");
     }
     chosen.offered = details.size();
     std::map<std::string, std::uint64_t> byName;
@@ -159,33 +204,30 @@ std::optional<ProbeError> chooseMetrics(const CuptiApi& cupti, const SassApi& ap
         for (const char* candidate : roleCandidates()[role]) {
             const auto found = byName.find(candidate);
             if (found != byName.end()) {
-                chosen.names[role] = candidate;
-                chosen.ids[role] = found->second;
-                chosen.found[role] = true;
+                chosen.names[role].push_back(candidate);
+                chosen.ids[role].push_back(found->second);
                 break;
             }
+        }
+        if (!chosen.found(role)) {
+            chooseByPattern(byName, static_cast<Role>(role), chosen);
         }
     }
     return std::nullopt;
 }
 
-/// Undoes cuptiSassMetricsSetConfig and Enable however the measurement ends.
-struct ConfigGuard {
+/// Ends the enabled range however the measurement ends. The configuration stays: on the H200
+/// (CUDA 13.0) a second cuptiSassMetricsSetConfig after UnsetConfig fails with
+/// CUPTI_ERROR_OUT_OF_MEMORY, so each device is configured once per process, with every metric
+/// chosen, and only enabled around a measurement.
+struct EnableGuard {
     const SassApi* api = nullptr;
-    std::uint32_t device = 0;
-    bool configured = false;
     bool enabled = false;
-    ~ConfigGuard() {
+    ~EnableGuard() {
         if (enabled) {
             auto disable = makeParams<CUpti_SassMetricsDisable_Params>(
                 CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
             api->cuptiSassMetricsDisable(&disable);
-        }
-        if (configured) {
-            auto unset = makeParams<CUpti_SassMetricsUnsetConfig_Params>(
-                CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE);
-            unset.deviceIndex = device;
-            api->cuptiSassMetricsUnsetConfig(&unset);
         }
     }
 };
@@ -199,24 +241,39 @@ ProbeResult<InstructionValues> collect(const CuptiApi& cupti, const SassApi& api
                                        const std::string& entryPoint,
                                        const std::function<bool()>& before,
                                        const std::function<bool()>& launchAndWait) {
-    std::vector<CUpti_SassMetrics_Config> configs;
+    std::size_t configured = 0;
     for (std::size_t role = 0; role < RoleCount; ++role) {
-        if (chosen.found[role]) {
-            configs.push_back({chosen.ids[role], CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+        configured += chosen.ids[role].size();
+    }
+    static std::mutex mutex;
+    static std::map<std::uint32_t, std::optional<ProbeError>> configuredDevices;
+    {
+        const std::lock_guard lock(mutex);
+        auto known = configuredDevices.find(device);
+        if (known == configuredDevices.end()) {
+            std::vector<CUpti_SassMetrics_Config> configs;
+            for (std::size_t role = 0; role < RoleCount; ++role) {
+                for (std::uint64_t id : chosen.ids[role]) {
+                    configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+                }
+            }
+            auto set = makeParams<CUpti_SassMetricsSetConfig_Params>(
+                CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
+            set.numOfMetricConfig = configs.size();
+            set.pConfigs = configs.data();
+            set.deviceIndex = device;
+            std::optional<ProbeError> failed;
+            if (CUptiResult r = api.cuptiSassMetricsSetConfig(&set); r != CUPTI_SUCCESS) {
+                failed = sassError(cupti, r, "cuptiSassMetricsSetConfig");
+            }
+            known = configuredDevices.emplace(device, failed).first;
+        }
+        if (known->second) {
+            return *known->second;
         }
     }
-    ConfigGuard guard;
+    EnableGuard guard;
     guard.api = &api;
-    guard.device = device;
-    auto set = makeParams<CUpti_SassMetricsSetConfig_Params>(
-        CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
-    set.numOfMetricConfig = configs.size();
-    set.pConfigs = configs.data();
-    set.deviceIndex = device;
-    if (CUptiResult r = api.cuptiSassMetricsSetConfig(&set); r != CUPTI_SUCCESS) {
-        return cuptiError(cupti, r, "cuptiSassMetricsSetConfig");
-    }
-    guard.configured = true;
     if (before && !before()) {
         return ProbeError::internal("the L2 flush before the per-instruction launch failed");
     }
@@ -224,7 +281,7 @@ ProbeResult<InstructionValues> collect(const CuptiApi& cupti, const SassApi& api
         makeParams<CUpti_SassMetricsEnable_Params>(CUpti_SassMetricsEnable_Params_STRUCT_SIZE);
     enable.enableLazyPatching = 1;
     if (CUptiResult r = api.cuptiSassMetricsEnable(&enable); r != CUPTI_SUCCESS) {
-        return cuptiError(cupti, r, "cuptiSassMetricsEnable");
+        return sassError(cupti, r, "cuptiSassMetricsEnable");
     }
     guard.enabled = true;
     if (!launchAndWait()) {
@@ -233,7 +290,7 @@ ProbeResult<InstructionValues> collect(const CuptiApi& cupti, const SassApi& api
     auto properties = makeParams<CUpti_SassMetricsGetDataProperties_Params>(
         CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE);
     if (CUptiResult r = api.cuptiSassMetricsGetDataProperties(&properties); r != CUPTI_SUCCESS) {
-        return cuptiError(cupti, r, "cuptiSassMetricsGetDataProperties");
+        return sassError(cupti, r, "cuptiSassMetricsGetDataProperties");
     }
     InstructionValues values;
     const std::size_t records = properties.numOfPatchedInstructionRecords;
@@ -244,7 +301,7 @@ ProbeResult<InstructionValues> collect(const CuptiApi& cupti, const SassApi& api
     // Room for every metric's instances in each record: CUPTI fills what it has, each value
     // naming its metric; the rest keeps an id no metric has.
     constexpr std::uint64_t kUnused = std::numeric_limits<std::uint64_t>::max();
-    const std::size_t slots = instances * configs.size();
+    const std::size_t slots = instances * configured;
     std::vector<CUpti_SassMetrics_InstanceValue> storage(
         records * slots, CUpti_SassMetrics_InstanceValue{kUnused, 0});
     std::vector<CUpti_SassMetrics_Data> data(records);
@@ -258,7 +315,7 @@ ProbeResult<InstructionValues> collect(const CuptiApi& cupti, const SassApi& api
     flush.numOfInstances = instances;
     flush.pMetricsData = data.data();
     if (CUptiResult r = api.cuptiSassMetricsFlushData(&flush); r != CUPTI_SUCCESS) {
-        return cuptiError(cupti, r, "cuptiSassMetricsFlushData");
+        return sassError(cupti, r, "cuptiSassMetricsFlushData");
     }
     for (std::size_t i = 0; i < records; ++i) {
         if (data[i].functionName == nullptr || entryPoint != data[i].functionName) {
@@ -280,26 +337,32 @@ std::vector<SassInstructionCounts> countsOf(const InstructionValues& values,
     std::vector<SassInstructionCounts> counts;
     for (const auto& [pcOffset, metrics] : values) {
         auto valueOf = [&](Role role) -> std::uint64_t {
-            if (!chosen.found[role]) {
-                return 0;
+            std::uint64_t sum = 0;
+            for (std::uint64_t id : chosen.ids[role]) {
+                const auto found = metrics.find(id);
+                sum += found == metrics.end() ? 0 : found->second;
             }
-            const auto found = metrics.find(chosen.ids[role]);
-            return found == metrics.end() ? 0 : found->second;
+            return sum;
         };
         SassInstructionCounts instruction;
         instruction.pcOffset = pcOffset;
         instruction.executed = valueOf(Executed);
         instruction.sectors = valueOf(Sectors);
         instruction.wavefronts = valueOf(Wavefronts);
-        instruction.conflicts = valueOf(Conflicts);
-        // The first per-opcode count that is not zero names the kind (LDGSTS and LDSM before
-        // the plain loads and stores, in case CUPTI counts them under those too).
-        for (std::size_t role = KindLdgsts; role < RoleCount; ++role) {
-            if (valueOf(static_cast<Role>(role)) > 0) {
-                instruction.kind = kKindOfRole[role];
-                break;
-            }
-        }
+        // Conflicts as Nsight Compute's source page counts them: wavefronts beyond the ideal,
+        // where the chip offers no conflict metric of its own.
+        const std::uint64_t ideal = valueOf(WavefrontsIdeal);
+        instruction.conflicts = chosen.found(Conflicts) ? valueOf(Conflicts)
+                                : chosen.found(WavefrontsIdeal) && instruction.wavefronts > ideal
+                                    ? instruction.wavefronts - ideal
+                                    : 0;
+        // The space from the counts themselves: on the H200 (CUDA 13.0) the per-opcode counts
+        // (smsp__sass_inst_executed_op_global_ld, ...) came back under other opcodes' ids when
+        // configured beside the wavefront metrics, while every instruction's executions, sectors
+        // and wavefronts equalled Nsight Compute's for the same offset (docs/benchmarks.md).
+        instruction.kind = instruction.sectors > 0      ? SassOpKind::Global
+                           : instruction.wavefronts > 0 ? SassOpKind::Shared
+                                                        : SassOpKind::None;
         counts.push_back(instruction);
     }
     return counts;
@@ -326,7 +389,7 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
     }
     if (CUptiResult r = initialiseProfilerOnce(*cupti); r != CUPTI_SUCCESS) {
         result.perInstructionUnavailableReason =
-            cuptiError(*cupti, r, "cuptiProfilerInitialize").message;
+            sassError(*cupti, r, "cuptiProfilerInitialize").message;
         finish();
         return;
     }
@@ -343,7 +406,7 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
             chip.deviceIndex = static_cast<std::size_t>(device);
             if (CUptiResult r = cupti->cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS) {
                 result.perInstructionUnavailableReason =
-                    cuptiError(*cupti, r, "cuptiDeviceGetChipName").message;
+                    sassError(*cupti, r, "cuptiDeviceGetChipName").message;
                 finish();
                 return;
             }
@@ -359,11 +422,11 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
     }
     std::string missing;
     for (std::size_t role = 0; role < RoleCount; ++role) {
-        if (!chosen.found[role]) {
+        if (!chosen.found(role) && role != WavefrontsIdeal) {
             missing += (missing.empty() ? "" : ", ") + std::string(roleCandidates()[role][0]);
         }
     }
-    if (!chosen.found[Executed]) {
+    if (!chosen.found(Executed)) {
         result.perInstructionUnavailableReason =
             "this GPU's CUPTI offers no per-instruction execution count (" + missing + ")";
         finish();
@@ -379,9 +442,18 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
     result.perInstruction =
         livePerInstructionJson(item.kernel, item.prediction, result.counters,
                                countsOf(std::get<InstructionValues>(collected), chosen));
-    result.perInstructionSource = "CUPTI SASS metrics (one more launch, lazily patched; " +
-                                  std::to_string(chosen.offered) + " metrics offered" +
-                                  (missing.empty() ? std::string() : "; missing: " + missing) + ")";
+    auto listed = [&](Role role) {
+        std::string text;
+        for (const std::string& name : chosen.names[role]) {
+            text += (text.empty() ? "" : " + ") + name;
+        }
+        return text.empty() ? std::string("none") : text;
+    };
+    result.perInstructionSource =
+        "CUPTI SASS metrics (one more launch, lazily patched; shared wavefronts: " +
+        listed(Wavefronts) + "; conflicts: " +
+        (chosen.found(Conflicts) ? listed(Conflicts) : "wavefronts - " + listed(WavefrontsIdeal)) +
+        (missing.empty() ? std::string() : "; missing: " + missing) + ")";
     finish();
 }
 

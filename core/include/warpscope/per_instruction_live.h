@@ -18,11 +18,23 @@
 
 namespace warpscope {
 
-/// The opcode kind of a memory instruction, as CUPTI's per-opcode SASS metrics tell them apart
-/// (smsp__sass_inst_executed_op_global_ld and its siblings).
-enum class SassOpKind { None, GlobalLoad, GlobalStore, SharedLoad, SharedStore, Ldsm, Ldgsts };
+/// The opcode kind of a memory instruction (smsp__sass_inst_executed_op_global_ld and its
+/// siblings tell them apart), or only its space: Global for an instruction that moved global
+/// sectors, Shared for one that moved shared wavefronts (what the probe uses: on the H200 the
+/// per-opcode counts came back attributed to other instructions, docs/benchmarks.md).
+enum class SassOpKind {
+    None,
+    GlobalLoad,
+    GlobalStore,
+    SharedLoad,
+    SharedStore,
+    Ldsm,
+    Ldgsts,
+    Global,
+    Shared
+};
 
-/// "LDG", "STG", "LDS", "STS", "LDSM", "LDGSTS"; "" for None.
+/// "LDG", "STG", "LDS", "STS", "LDSM", "LDGSTS"; "" for None, Global and Shared.
 const char* sassOpFamily(SassOpKind kind);
 
 /// The kind of instruction the probe generates for `access` (kernels/src/kernel_codegen.h); None
@@ -41,10 +53,14 @@ struct SassInstructionCounts {
     std::uint64_t conflicts = 0;  // smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared
 };
 
+/// Whether an instruction of kind `instruction` can be an access of kind `access`: the same
+/// kind, or the access's space where only the instruction's space is known.
+bool sassKindFits(SassOpKind access, SassOpKind instruction);
+
 /// Which instruction each access is: -1 where none could be matched, and how ("order" when the
-/// memory instructions' kinds in address order are exactly the accesses', "opcode" when each
-/// access took the first unused instruction of its kind, as scripts/gpu/per_instruction.py maps
-/// Nsight Compute's source page).
+/// memory instructions in address order fit the accesses one to one, "opcode" when each access
+/// took the first unused instruction that fits it, as scripts/gpu/per_instruction.py maps Nsight
+/// Compute's source page).
 struct SassAccessMatch {
     std::string mapping;
     std::vector<int> instructionOfAccess; // per access: index into the instructions, or -1
