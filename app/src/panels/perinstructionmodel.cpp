@@ -153,8 +153,14 @@ QString recordedPerInstructionLabel(const PerInstructionRecording& recording,
 }
 
 QString livePerInstructionLabel(const KernelMeasurement& measurement) {
-    return QStringLiteral("Measured now on %1 (driver %2, %3) with CUPTI's SASS metrics: each "
-                          "access's own instruction beside the kernel's hardware counters.")
+    // A session's or a file's answer was measured, but not now.
+    return (measurement.recorded
+                ? QStringLiteral("Measured on %1 (driver %2, %3), read from a recorded answer, "
+                                 "with CUPTI's SASS metrics: each access's own instruction beside "
+                                 "the kernel's hardware counters.")
+                : QStringLiteral("Measured now on %1 (driver %2, %3) with CUPTI's SASS metrics: "
+                                 "each access's own instruction beside the kernel's hardware "
+                                 "counters."))
         .arg(measurement.gpuName.isEmpty() ? QStringLiteral("an unnamed GPU") : measurement.gpuName,
              measurement.driverVersion.isEmpty() ? QStringLiteral("unknown")
                                                  : measurement.driverVersion,
