@@ -166,3 +166,26 @@ TEST(PerInstructionLive, ABadRowInAnAnswerIsNamed) {
     ASSERT_FALSE(badCount.ok());
     EXPECT_EQ(badCount.error().where, "rows/0: /instruction/sectors");
 }
+
+// What the probe gives on the H200: only each instruction's space (it moved sectors or
+// wavefronts); the accesses take them in program order, and the row names the generated opcode.
+TEST(PerInstructionLive, InstructionsKnownOnlyBySpaceAreMatchedInProgramOrder) {
+    using K = SassOpKind;
+    const std::vector<K> accesses{K::GlobalLoad, K::SharedStore, K::SharedLoad, K::GlobalStore};
+    const std::vector<SassInstructionCounts> found{
+        instruction(0x370, K::Global, 8), instruction(0x330, K::Shared, 8),
+        instruction(0x1a0, K::Global, 8), instruction(0x350, K::Shared, 8),
+        instruction(0x100, K::None, 8)};
+    const SassAccessMatch match = matchAccessesToInstructions(accesses, found);
+    EXPECT_EQ(match.mapping, "order");
+    EXPECT_EQ(match.instructionOfAccess, (std::vector<int>{2, 1, 3, 0}));
+    EXPECT_FALSE(sassKindFits(K::GlobalLoad, K::Shared));
+    EXPECT_TRUE(sassKindFits(K::Ldgsts, K::Global));
+
+    const Predicted p = predictedPreset("transpose-tiled");
+    const nlohmann::json rows = livePerInstructionJson(p.kernel, p.prediction, {}, found);
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[2].value("sass", std::string()), "LDS at offset 0x0350");
+    EXPECT_EQ(rows[3].value("sass", std::string()), "STG at offset 0x0370");
+    EXPECT_EQ(rows[3]["mapping"], "order");
+}

@@ -102,7 +102,10 @@ TEST(PerInstructionLiveH200, TheTiledTransposeLoadCountsItsOwnConflicts) {
     const std::vector<PerInstructionRow> ncu = recordedRows("per_instruction_h200.jsonl");
     for (const auto& [preset, conflicts] : std::vector<std::pair<std::string, std::uint64_t>>{
              {"transpose-tiled", 4063232}, {"transpose-tiled-padded", 0}}) {
-        const PerInstructionRow* load = atOffset(live.at(preset), preset, 0x350);
+        // The answer's rows name the kernel ("transposeTiled"), not the preset.
+        const std::vector<PerInstructionRow>& rows = live.at(preset);
+        ASSERT_FALSE(rows.empty());
+        const PerInstructionRow* load = atOffset(rows, rows.front().kernel, 0x350);
         ASSERT_NE(load, nullptr) << preset;
         const PerInstructionRow* reference = atOffset(ncu, preset, 0x350);
         ASSERT_NE(reference, nullptr);
