@@ -92,10 +92,12 @@ const std::array<std::vector<const char*>, RoleCount>& roleCandidates() {
     static const std::array<std::vector<const char*>, RoleCount> candidates{{
         {"smsp__sass_inst_executed"},
         {"smsp__sass_sectors_mem_global"},
-        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared"},
+        {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+         "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared"},
         {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared",
          "smsp__sass_data_bank_conflicts_pipe_lsu_mem_shared"},
-        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_ideal"},
+        {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
+         "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_ideal"},
         {"smsp__sass_inst_executed_op_ldgsts"},
         {"smsp__sass_inst_executed_op_ldsm"},
         {"smsp__sass_inst_executed_op_global_ld"},
@@ -422,7 +424,11 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
     }
     std::string missing;
     for (std::size_t role = 0; role < RoleCount; ++role) {
-        if (!chosen.found(role) && role != WavefrontsIdeal) {
+        // Only what the counts need: conflicts can come from the ideal wavefronts, and the
+        // per-opcode counts are not used.
+        const bool needed = role == Executed || role == Sectors || role == Wavefronts ||
+                            (role == Conflicts && !chosen.found(WavefrontsIdeal));
+        if (needed && !chosen.found(role)) {
             missing += (missing.empty() ? "" : ", ") + std::string(roleCandidates()[role][0]);
         }
     }
