@@ -22,6 +22,7 @@
 
 #include <QAction>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenu>
