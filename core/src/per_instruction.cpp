@@ -29,17 +29,18 @@ std::string grouped(std::uint64_t value) {
     return out;
 }
 
-Error rowError(std::size_t line, const std::string& field, const std::string& message) {
+/// `place` is "line 3" (a JSON-lines file) or "rows/2" (an array of rows in an answer).
+Error rowError(const std::string& place, const std::string& field, const std::string& message) {
     Error error;
     error.code = ErrorCode::FileFormat;
-    error.where = "line " + std::to_string(line) + (field.empty() ? "" : ": " + field);
+    error.where = place + (field.empty() ? "" : ": " + field);
     error.message = message;
     return error;
 }
 
 /// A count field: a non-negative whole number (ncu writes some as 135916.0), or absent/null.
 Result<std::optional<std::uint64_t>> countField(const json& object, const char* key,
-                                                std::size_t line, const std::string& where) {
+                                                const std::string& line, const std::string& where) {
     if (!object.is_object() || !object.contains(key) || object.at(key).is_null()) {
         return std::optional<std::uint64_t>{};
     }
@@ -59,6 +60,127 @@ const char* stringOr(const json& object, const char* key, const char* fallback) 
         return object.at(key).get_ref<const std::string&>().c_str();
     }
     return fallback;
+}
+
+/// One row object (a line of the recorded file, or an element of an answer's rows) and the
+/// accesses its hardware counter adds up.
+Result<std::pair<PerInstructionRow, std::vector<int>>> rowFromObject(const json& object,
+                                                                     const std::string& place) {
+    if (!object.is_object()) {
+        return rowError(place, "", "each row must be a JSON object");
+    }
+    PerInstructionRow row;
+    if (!object.contains("kernel") || !object.at("kernel").is_string()) {
+        return rowError(place, "/kernel", "must be the kernel's name (a string)");
+    }
+    row.kernel = object.at("kernel").get<std::string>();
+    if (!object.contains("access") || !object.at("access").is_number_integer() ||
+        object.at("access").get<std::int64_t>() < 0 ||
+        object.at("access").get<std::int64_t>() > 4096) {
+        return rowError(place, "/access", "must be the access's index, 0 to 4096");
+    }
+    row.access = object.at("access").get<int>();
+    row.label = stringOr(object, "label", "");
+    row.space = stringOr(object, "space", "");
+    row.op = stringOr(object, "op", "");
+    row.mapping = stringOr(object, "mapping", "unmapped");
+    row.sass = stringOr(object, "sass", "");
+    std::vector<AccessCount> kinds;
+    if (row.space == "global") {
+        kinds = {AccessCount::Requests, AccessCount::Sectors};
+    } else if (row.space == "shared") {
+        kinds = {AccessCount::Wavefronts, AccessCount::Conflicts};
+    } else {
+        return rowError(place, "/space", "must be \"global\" or \"shared\"");
+    }
+    const json empty = json::object();
+    const json& predicted = object.contains("predicted") ? object.at("predicted") : empty;
+    const json& instruction = object.contains("instruction") ? object.at("instruction") : empty;
+    const json& hardware = object.contains("hardware") ? object.at("hardware") : empty;
+    for (AccessCount kind : kinds) {
+        const char* key = accessCountName(kind);
+        AccessCountComparison comparison;
+        comparison.count = kind;
+        auto p = countField(predicted, key, place, "/predicted");
+        if (!p) {
+            return p.error();
+        }
+        if (!p.value()) {
+            return rowError(place, std::string("/predicted/") + key,
+                            "the model's count is missing");
+        }
+        comparison.predicted = *p.value();
+        auto i = countField(instruction, key, place, "/instruction");
+        if (!i) {
+            return i.error();
+        }
+        comparison.instruction = i.value();
+        auto h = countField(hardware, key, place, "/hardware");
+        if (!h) {
+            return h.error();
+        }
+        comparison.hardware = h.value();
+        row.counts.push_back(comparison);
+    }
+    if (object.contains("sassPatched")) {
+        auto w = countField(object.at("sassPatched"), "wavefronts", place, "/sassPatched");
+        auto c = countField(object.at("sassPatched"), "conflicts", place, "/sassPatched");
+        if (!w) {
+            return w.error();
+        }
+        if (!c) {
+            return c.error();
+        }
+        row.sassPatchedWavefronts = w.value();
+        row.sassPatchedConflicts = c.value();
+    }
+    std::vector<int> shared;
+    if (object.contains("hardwareShared") && object.at("hardwareShared").is_array()) {
+        for (const json& index : object.at("hardwareShared")) {
+            if (!index.is_number_integer()) {
+                return rowError(place, "/hardwareShared", "must list the accesses' indices");
+            }
+            shared.push_back(index.get<int>());
+        }
+    }
+    if (shared.empty()) {
+        shared.push_back(row.access);
+    }
+    auto executed = countField(instruction, "executed", place, "/instruction");
+    if (!executed) {
+        return executed.error();
+    }
+    row.executed = executed.value();
+    auto pcOffset = countField(object, "pcOffset", place, "");
+    if (!pcOffset) {
+        return pcOffset.error();
+    }
+    row.pcOffset = pcOffset.value();
+    return std::pair<PerInstructionRow, std::vector<int>>(std::move(row), std::move(shared));
+}
+
+/// Each hardware counter adds up the accesses of one space and op: compare it with the sum of
+/// those accesses' own instruction counts.
+void fillHardwareSums(std::vector<PerInstructionRow>& rows,
+                      const std::vector<std::vector<int>>& sharing) {
+    std::map<std::pair<std::string, int>, const PerInstructionRow*> byAccess;
+    for (const PerInstructionRow& row : rows) {
+        byAccess[{row.kernel, row.access}] = &row;
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        for (std::size_t c = 0; c < rows[r].counts.size(); ++c) {
+            std::uint64_t sum = 0;
+            for (int index : sharing[r]) {
+                const auto found = byAccess.find({rows[r].kernel, index});
+                if (found != byAccess.end() && c < found->second->counts.size() &&
+                    found->second->counts[c].instruction) {
+                    sum += *found->second->counts[c].instruction;
+                }
+            }
+            rows[r].counts[c].instructionSumOfHardware = sum;
+            rows[r].counts[c].accessesInHardware = static_cast<int>(sharing[r].size());
+        }
+    }
 }
 
 } // namespace
@@ -120,6 +242,28 @@ std::string excessExplanation(const AccessCountComparison& comparison) {
            " (the hardware counter missed them)";
 }
 
+Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonText(std::string_view arrayText) {
+    auto parsed = detail::parseGuardedJson(arrayText);
+    if (!parsed) {
+        return parsed.error();
+    }
+    if (!parsed.value().is_array()) {
+        return rowError("rows", "", "must be an array of per-access rows");
+    }
+    std::vector<PerInstructionRow> rows;
+    std::vector<std::vector<int>> sharing;
+    for (std::size_t i = 0; i < parsed.value().size(); ++i) {
+        auto row = rowFromObject(parsed.value()[i], "rows/" + std::to_string(i));
+        if (!row) {
+            return row.error();
+        }
+        rows.push_back(std::move(row.value().first));
+        sharing.push_back(std::move(row.value().second));
+    }
+    fillHardwareSums(rows, sharing);
+    return rows;
+}
+
 Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::string_view text) {
     std::vector<PerInstructionRow> rows;
     std::vector<std::vector<int>> sharing; // per row: the accesses its hardware counter adds up
@@ -148,114 +292,16 @@ Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::stri
                           (within.empty() || within == "line 1" ? "" : ", " + within);
             return error;
         }
-        const json& object = parsed.value();
-        if (!object.is_object()) {
-            return rowError(lineNumber, "", "each line must be a JSON object");
+        auto row = rowFromObject(parsed.value(), "line " + std::to_string(lineNumber));
+        if (!row) {
+            return row.error();
         }
-        PerInstructionRow row;
-        if (!object.contains("kernel") || !object.at("kernel").is_string()) {
-            return rowError(lineNumber, "/kernel", "must be the kernel's name (a string)");
-        }
-        row.kernel = object.at("kernel").get<std::string>();
-        if (!object.contains("access") || !object.at("access").is_number_integer() ||
-            object.at("access").get<std::int64_t>() < 0 ||
-            object.at("access").get<std::int64_t>() > 4096) {
-            return rowError(lineNumber, "/access", "must be the access's index, 0 to 4096");
-        }
-        row.access = object.at("access").get<int>();
-        row.label = stringOr(object, "label", "");
-        row.space = stringOr(object, "space", "");
-        row.op = stringOr(object, "op", "");
-        row.mapping = stringOr(object, "mapping", "unmapped");
-        row.sass = stringOr(object, "sass", "");
-        std::vector<AccessCount> kinds;
-        if (row.space == "global") {
-            kinds = {AccessCount::Requests, AccessCount::Sectors};
-        } else if (row.space == "shared") {
-            kinds = {AccessCount::Wavefronts, AccessCount::Conflicts};
-        } else {
-            return rowError(lineNumber, "/space", "must be \"global\" or \"shared\"");
-        }
-        const json empty = json::object();
-        const json& predicted = object.contains("predicted") ? object.at("predicted") : empty;
-        const json& instruction = object.contains("instruction") ? object.at("instruction") : empty;
-        const json& hardware = object.contains("hardware") ? object.at("hardware") : empty;
-        for (AccessCount kind : kinds) {
-            const char* key = accessCountName(kind);
-            AccessCountComparison comparison;
-            comparison.count = kind;
-            auto p = countField(predicted, key, lineNumber, "/predicted");
-            if (!p) {
-                return p.error();
-            }
-            if (!p.value()) {
-                return rowError(lineNumber, std::string("/predicted/") + key,
-                                "the model's count is missing");
-            }
-            comparison.predicted = *p.value();
-            auto i = countField(instruction, key, lineNumber, "/instruction");
-            if (!i) {
-                return i.error();
-            }
-            comparison.instruction = i.value();
-            auto h = countField(hardware, key, lineNumber, "/hardware");
-            if (!h) {
-                return h.error();
-            }
-            comparison.hardware = h.value();
-            row.counts.push_back(comparison);
-        }
-        if (object.contains("sassPatched")) {
-            auto w = countField(object.at("sassPatched"), "wavefronts", lineNumber, "/sassPatched");
-            auto c = countField(object.at("sassPatched"), "conflicts", lineNumber, "/sassPatched");
-            if (!w) {
-                return w.error();
-            }
-            if (!c) {
-                return c.error();
-            }
-            row.sassPatchedWavefronts = w.value();
-            row.sassPatchedConflicts = c.value();
-        }
-        std::vector<int> shared;
-        if (object.contains("hardwareShared") && object.at("hardwareShared").is_array()) {
-            for (const json& index : object.at("hardwareShared")) {
-                if (!index.is_number_integer()) {
-                    return rowError(lineNumber, "/hardwareShared",
-                                    "must list the accesses' indices");
-                }
-                shared.push_back(index.get<int>());
-            }
-        }
-        if (shared.empty()) {
-            shared.push_back(row.access);
-        }
-        rows.push_back(std::move(row));
-        sharing.push_back(std::move(shared));
+        rows.push_back(std::move(row.value().first));
+        sharing.push_back(std::move(row.value().second));
     }
-    // Each hardware counter adds up the accesses of one space and op: compare it with the sum
-    // of those accesses' own instruction counts.
-    std::map<std::pair<std::string, int>, const PerInstructionRow*> byAccess;
-    for (const PerInstructionRow& row : rows) {
-        byAccess[{row.kernel, row.access}] = &row;
-    }
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        for (std::size_t c = 0; c < rows[r].counts.size(); ++c) {
-            std::uint64_t sum = 0;
-            for (int index : sharing[r]) {
-                const auto found = byAccess.find({rows[r].kernel, index});
-                if (found != byAccess.end() && c < found->second->counts.size() &&
-                    found->second->counts[c].instruction) {
-                    sum += *found->second->counts[c].instruction;
-                }
-            }
-            rows[r].counts[c].instructionSumOfHardware = sum;
-            rows[r].counts[c].accessesInHardware = static_cast<int>(sharing[r].size());
-        }
-    }
+    fillHardwareSums(rows, sharing);
     return rows;
 }
-
 } // namespace warpscope
 
 namespace warpscope {

@@ -2,6 +2,7 @@
 #include "per_instruction_cli.h"
 
 #include "probe_cli.h"
+#include "probe_text.h"
 #include "warpscope/file_format.h"
 #include "warpscope/per_instruction.h"
 
@@ -43,6 +44,27 @@ int printPerInstructionTable(const std::string& kernel, const std::string& path)
                  "counters count it (✓ where equal), and the kernel's hardware counter\n"
               << table;
     return kExitOk;
+}
+
+void printLivePerInstruction(const nlohmann::json& answer) {
+    const nlohmann::json& live = answer.at("perInstruction");
+    if (!live.value("measured", false)) {
+        std::cout << "\nPer instruction not measured: "
+                  << live.value("unavailableReason", std::string("no reason given")) << "\n";
+        return;
+    }
+    auto rows = perInstructionRowsFromJsonText(live.at("rows").dump());
+    if (!rows) {
+        std::cout << "\nPer instruction: the answer's rows could not be read: "
+                  << rows.error().describe() << "\n";
+        return;
+    }
+    const std::string kernel = answer.value("kernel", std::string());
+    std::cout << "\nPer access, measured now: the model, the access's own SASS instruction ("
+              << live.value("source", std::string("CUPTI SASS metrics")) << ", "
+              << fixed(live.value("ms", 0.0), 1)
+              << " ms; ✓ where it equals the model) and the kernel's hardware counter\n"
+              << perInstructionTableText(rows.value(), kernel);
 }
 
 } // namespace warpscope::probe

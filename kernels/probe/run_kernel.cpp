@@ -53,6 +53,9 @@ const char* const kRunKernelUsage =
   --per-instruction FILE print the kernel's per-access table from rows recorded by
                          scripts/gpu/per_instruction.sh (model, the instruction's own count,
                          hardware, the difference named; no GPU needed)
+  --per-instruction-live also count every access's own SASS instruction on the GPU (CUPTI's
+                         SASS metrics: one more launch, patched) and print the same table
+                         from this measurement
 )";
 
 namespace {
@@ -272,6 +275,10 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
             options.cold = false;
             continue;
         }
+        if (arg == "--per-instruction-live") {
+            options.perInstruction = true;
+            continue;
+        }
         if (arg == "--no-counters") {
             options.counters = false;
             continue;
@@ -485,6 +492,9 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
                       << m["countersUnavailableReason"].get<std::string>() << "\n";
         }
         printTiming(m);
+        if (m.contains("perInstruction")) {
+            printLivePerInstruction(m);
+        }
     } else {
         std::cout << "Kernel:   " << kernel->name << ", " << list.size() << " points ("
                   << (options.cold && options.flush != KernelMeasureOptions::Flush::None

@@ -2,6 +2,7 @@
 // NVRTC compilation, cold or warm timing and the whole-kernel counter sessions.
 #include "cuda_backend.h"
 
+#include "cupti_sass.h"
 #include "grid_kernels.h"
 #include "kernel_codegen.h"
 #include "kernel_request.h"
@@ -353,6 +354,14 @@ ProbeResult<KernelMeasurement> CudaBackend::measureOneKernel(const KernelItem& i
         }
     } else {
         result.countersUnavailableReason = "counters were not asked for";
+    }
+    if (options.perInstruction) { // one more launch, patched (cupti_sass.h)
+        auto synced = [](cudaError_t status) {
+            return status == cudaSuccess && cudaStreamSynchronize(nullptr) == cudaSuccess;
+        };
+        measurePerInstruction(
+            m_device, generated.entryPoint, item, [&] { return synced(flush(nullptr)); },
+            [&] { return synced(launch(nullptr)); }, result);
     }
     if (auto e = check(cudaDeviceSynchronize(), "after the kernel")) {
         return *e;

@@ -6,6 +6,7 @@
 
 #include "warpscope/matrix_access.h"
 #include "warpscope/model.h"
+#include "warpscope/per_instruction_live.h"
 
 #include <algorithm>
 
@@ -174,6 +175,37 @@ ProbeResult<std::string> FakeBackend::kernelSource(const NamedPattern& pattern) 
     return kernelSourceText + "// address: " + expression + "\n";
 }
 
+namespace {
+
+/// measure_kernel's per_instruction option, as a perfect GPU would count: one instruction per
+/// access, 16 bytes apart in program order, counting exactly what the grid model predicts for
+/// it (a global access executes once per request, a shared one once per warp), beside the fake's
+/// hardware counters. Sets the source so that nobody takes it for a measurement.
+void addFakePerInstruction(const KernelItem& item, KernelMeasurement& m) {
+    std::vector<SassInstructionCounts> instructions;
+    for (std::size_t a = 0; a < item.prediction.accesses.size(); ++a) {
+        const AccessKind& kind = item.kernel.accesses[a].access.kind;
+        const GridAccessPrediction& predicted = item.prediction.accesses[a];
+        SassInstructionCounts instruction;
+        instruction.pcOffset = static_cast<std::uint32_t>(0x100 + 16 * a);
+        instruction.kind = sassOpKindOf(kind);
+        const bool global = kind.space == MemorySpace::Global;
+        instruction.executed =
+            static_cast<std::uint64_t>(global ? predicted.requests : item.prediction.warps);
+        instruction.sectors = global ? static_cast<std::uint64_t>(predicted.sectors) : 0;
+        instruction.wavefronts = global ? 0 : static_cast<std::uint64_t>(predicted.wavefronts);
+        instruction.conflicts = global ? 0 : static_cast<std::uint64_t>(predicted.bankConflicts);
+        if (instruction.kind != SassOpKind::None) {
+            instructions.push_back(instruction);
+        }
+    }
+    m.perInstruction =
+        livePerInstructionJson(item.kernel, item.prediction, m.counters, std::move(instructions));
+    m.perInstructionSource = "the fake probe: the grid model's counts, no GPU";
+}
+
+} // namespace
+
 ProbeResult<std::vector<KernelMeasurement>>
 FakeBackend::measureKernels(const std::vector<KernelItem>& items,
                             const KernelMeasureOptions& options, const ProgressCallback& progress,
@@ -259,6 +291,9 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
             m.countersMeasured = true;
         } else {
             m.countersUnavailableReason = "counters were not asked for";
+        }
+        if (options.perInstruction) {
+            addFakePerInstruction(item, m);
         }
         results.push_back(std::move(m));
         if (progress) {

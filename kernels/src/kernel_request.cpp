@@ -118,7 +118,13 @@ RequestResult<KernelMeasureOptions> parseKernelOptions(const json& request) {
     }
     for (const auto& [key, value] : found->items()) {
         const std::string where = "/options/" + key;
-        if (key == "counters" || key == "warm") {
+        if (key == "per_instruction") {
+            if (!value.is_boolean()) {
+                return badRequest(
+                    "\"per_instruction\" must be true or false; found " + typeName(value), where);
+            }
+            options.perInstruction = value.get<bool>();
+        } else if (key == "counters" || key == "warm") {
             if (!value.is_boolean()) {
                 return badRequest("\"" + key + "\" must be true or false; found " + typeName(value),
                                   where);
@@ -139,8 +145,8 @@ RequestResult<KernelMeasureOptions> parseKernelOptions(const json& request) {
             options.repetitions = static_cast<int>(value.get<std::int64_t>());
         } else {
             return badRequest("unknown option \"" + key +
-                                  "\"; the options of measure_kernel are counters, warm and "
-                                  "repetitions",
+                                  "\"; the options of measure_kernel are counters, warm, "
+                                  "repetitions and per_instruction",
                               where);
         }
     }
@@ -298,7 +304,7 @@ json toJson(const KernelMeasurement& measurement, const KernelItem& item) {
     auto share = [](double value, double ceiling) {
         return ceiling > 0.0 ? json(100.0 * value / ceiling) : json(nullptr);
     };
-    return json{
+    json answer{
         {"kernel", kernel.kernel.name},
         {"parameters", std::move(parameters)},
         {"grid", dimJson(kernel.grid)},
@@ -333,6 +339,18 @@ json toJson(const KernelMeasurement& measurement, const KernelItem& item) {
         {"shareOfTheoreticalBandwidthPct",
          share(measurement.effectiveBandwidthGBs, measurement.theoreticalBandwidthGBs)},
     };
+    // Only when asked for: answers without the option stay as they were.
+    if (!measurement.perInstruction.is_null() ||
+        !measurement.perInstructionUnavailableReason.empty()) {
+        answer["perInstruction"] =
+            json{{"measured", measurement.perInstruction.is_array()},
+                 {"source", measurement.perInstructionSource},
+                 {"unavailableReason", measurement.perInstructionUnavailableReason},
+                 {"ms", measurement.perInstructionMs},
+                 {"rows", measurement.perInstruction.is_array() ? measurement.perInstruction
+                                                                : json::array()}};
+    }
+    return answer;
 }
 
 } // namespace warpscope::probe

@@ -74,6 +74,9 @@ struct KernelMeasureOptions {
     /// lines); None flushes nothing, before the timed launches nor before the counted one.
     enum class Flush { Clean, Dirty, None };
     Flush flush = Flush::Clean;
+    /// Also count every SASS instruction's own requests, sectors, wavefronts and conflicts with
+    /// CUPTI's SASS metrics (one more launch, patched; kernels/src/cupti_sass.h).
+    bool perInstruction = false;
 };
 
 /// One kernel of a measure_kernel request: resolved, checked and predicted by the caller (the
@@ -103,6 +106,13 @@ struct KernelMeasurement {
     std::string entryPoint;
     /// The SASS memory instructions the generated kernel holds, in order (GeneratedKernel).
     std::vector<std::string> memoryInstructions;
+    /// Per access, the access's own instruction counts beside the model's and the hardware's
+    /// (livePerInstructionJson's array) when perInstruction was asked for and measured; else
+    /// null, and the reason in perInstructionUnavailableReason.
+    nlohmann::json perInstruction;
+    std::string perInstructionUnavailableReason;
+    std::string perInstructionSource; // e.g. "CUPTI SASS metrics (lazy patching)"
+    double perInstructionMs = 0.0;    // wall time the per-instruction launch added
 };
 
 /// What a backend was built with (answered without a GPU).

@@ -59,3 +59,32 @@ TEST(ProbePerInstruction, AKernelOrFileItCannotShowIsRefusedByName) {
     EXPECT_EQ(notRows.exitStatus, 2);
     EXPECT_NE(notRows.err.find("line 1"), std::string::npos) << notRows.err;
 }
+
+// --per-instruction-live measures them with the run (here the fake probe, whose instructions count
+// what the model predicts) and prints the same table under the counters, saying what counted.
+TEST(ProbePerInstruction, RunKernelLiveMeasuresAndPrintsTheTable) {
+    const auto result = runCommand(kFakeProbe, {"run-kernel", "transpose-tiled",
+                                                "--per-instruction-live", "--repetitions", "1"});
+    ASSERT_EQ(result.exitStatus, 0) << result.err;
+    EXPECT_NE(result.out.find("Per access, measured now: the model, the access's own SASS "
+                              "instruction (the fake probe: the grid model's counts, no GPU"),
+              std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("conflicts     4,063,232    4,063,232 ✓    4,063,232  equal to the "
+                              "instruction's own count"),
+              std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("SASS: LDS at offset 0x0120 (matched by order)"), std::string::npos);
+
+    const auto json =
+        runCommand(kFakeProbe, {"run-kernel", "transpose-tiled", "--per-instruction-live", "--json",
+                                "--repetitions", "1"});
+    ASSERT_EQ(json.exitStatus, 0) << json.err;
+    EXPECT_NE(json.out.find("\"perInstruction\":{\"measured\":true"), std::string::npos)
+        << json.out.substr(0, 400);
+    // Without the option the answer carries no per-instruction object.
+    const auto plain =
+        runCommand(kFakeProbe, {"run-kernel", "transpose-tiled", "--json", "--repetitions", "1"});
+    ASSERT_EQ(plain.exitStatus, 0) << plain.err;
+    EXPECT_EQ(plain.out.find("perInstruction"), std::string::npos);
+}

@@ -113,6 +113,25 @@ KernelMeasurement KernelMeasurement::fromProbeResult(const QJsonObject& result, 
         access.constantAddresses = a.value(QStringLiteral("constantAddresses")).toDouble();
         m.accesses.push_back(access);
     }
+    if (result.contains(QStringLiteral("perInstruction"))) {
+        m.perInstructionJson = result.value(QStringLiteral("perInstruction")).toObject();
+        m.perInstructionSource = m.perInstructionJson.value(QStringLiteral("source")).toString();
+        m.perInstructionUnavailableReason =
+            m.perInstructionJson.value(QStringLiteral("unavailableReason")).toString();
+        // Core reads the rows (its guarded reader), as it reads the recorded ones.
+        const QByteArray rows =
+            QJsonDocument(m.perInstructionJson.value(QStringLiteral("rows")).toArray())
+                .toJson(QJsonDocument::Compact);
+        auto read = perInstructionRowsFromJsonText(
+            std::string_view(rows.constData(), static_cast<std::size_t>(rows.size())));
+        if (read) {
+            m.perInstructionRows = std::move(read.value());
+        } else if (m.perInstructionUnavailableReason.isEmpty()) {
+            m.perInstructionUnavailableReason =
+                QObject::tr("the probe's per-instruction rows could not be read: %1")
+                    .arg(QString::fromStdString(read.error().describe()));
+        }
+    }
     const QJsonObject timing = result.value(QStringLiteral("timing")).toObject();
     const QJsonObject kernelMs = timing.contains(QStringLiteral("kernelMs"))
                                      ? timing.value(QStringLiteral("kernelMs")).toObject()
@@ -192,6 +211,9 @@ QJsonObject KernelMeasurement::toJson() const {
         list.append(access);
     }
     object.insert(QStringLiteral("accesses"), list);
+    if (!perInstructionJson.isEmpty()) {
+        object.insert(QStringLiteral("perInstruction"), perInstructionJson);
+    }
     QJsonObject kernelMs;
     putOptional(kernelMs, QStringLiteral("median"), kernelMsMedian);
     putOptional(kernelMs, QStringLiteral("spreadPct"), spreadPct);

@@ -6,6 +6,8 @@
 
 #include "gpu/probemeasurement.h"
 
+#include <warpscope/per_instruction.h>
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -50,6 +52,14 @@ struct KernelMeasurement {
     bool countersMeasured = false;
     QString countersUnavailableReason;
     std::vector<KernelAccessMeasurement> accesses;
+    /// measure_kernel's per_instruction option (docs/protocol.md): each access's own SASS
+    /// instruction counts beside the model's and the hardware's, as core reads the answer's
+    /// rows; how they were measured, or why not. perInstructionJson is the answer's object,
+    /// empty when the option was not asked for.
+    QJsonObject perInstructionJson;
+    std::vector<PerInstructionRow> perInstructionRows;
+    QString perInstructionSource;
+    QString perInstructionUnavailableReason;
 
     std::optional<double> kernelMsMedian;
     std::optional<double> spreadPct;

@@ -196,11 +196,14 @@ int ProbeClient::sweep(const std::vector<NamedPattern>& patterns,
 
 int ProbeClient::measureKernel(const QJsonObject& kernel, const std::vector<KernelPoint>& sweep,
                                const KernelMeasureOptions& options) {
+    QJsonObject requestOptions{{QStringLiteral("counters"), options.counters},
+                               {QStringLiteral("warm"), options.warm},
+                               {QStringLiteral("repetitions"), options.repetitions}};
+    if (options.perInstruction) {
+        requestOptions.insert(QStringLiteral("per_instruction"), true);
+    }
     QJsonObject request{{QStringLiteral("kernel"), kernel},
-                        {QStringLiteral("options"),
-                         QJsonObject{{QStringLiteral("counters"), options.counters},
-                                     {QStringLiteral("warm"), options.warm},
-                                     {QStringLiteral("repetitions"), options.repetitions}}}};
+                        {QStringLiteral("options"), requestOptions}};
     if (!sweep.empty()) {
         QJsonArray points;
         for (const KernelPoint& point : sweep) {

@@ -43,6 +43,8 @@ struct KernelMeasureOptions {
     bool counters = true;
     bool warm = false;
     int repetitions = 21;
+    /// Also count each access's own SASS instruction (per_instruction; one more launch).
+    bool perInstruction = false;
 };
 
 struct ProbeMeasureOptions {

@@ -132,6 +132,62 @@ QString perInstructionToolTip(const PerInstructionRecording& recording) {
                                             : recording.ncuVersion);
 }
 
+QString recordedPerInstructionLabel(const PerInstructionRecording& recording,
+                                    const QString& connectedGpu) {
+    const QString where =
+        QStringLiteral("Recorded on %1 (driver %2, %3) for the preset as shipped, "
+                       "with Nsight Compute's source counters")
+            .arg(recording.gpu, recording.driver, recording.date);
+    if (connectedGpu.isEmpty()) {
+        return where + QStringLiteral("; not measured on this machine.");
+    }
+    if (connectedGpu == recording.gpu) {
+        return where + QStringLiteral(", the same GPU as this machine's; not measured now (GPU ▸ "
+                                      "Per-Instruction Counts, then run the kernel, measures "
+                                      "them here).");
+    }
+    return where +
+           QStringLiteral(", not on this machine's %1: its counts can differ. GPU ▸ "
+                          "Per-Instruction Counts, then run the kernel, measures them here.")
+               .arg(connectedGpu);
+}
+
+QString livePerInstructionLabel(const KernelMeasurement& measurement) {
+    // A session's or a file's answer was measured, but not now.
+    return (measurement.recorded
+                ? QStringLiteral("Measured on %1 (driver %2, %3), read from a recorded answer, "
+                                 "with CUPTI's SASS metrics: each access's own instruction beside "
+                                 "the kernel's hardware counters.")
+                : QStringLiteral("Measured now on %1 (driver %2, %3) with CUPTI's SASS metrics: "
+                                 "each access's own instruction beside the kernel's hardware "
+                                 "counters."))
+        .arg(measurement.gpuName.isEmpty() ? QStringLiteral("an unnamed GPU") : measurement.gpuName,
+             measurement.driverVersion.isEmpty() ? QStringLiteral("unknown")
+                                                 : measurement.driverVersion,
+             measurement.measuredAt.isValid()
+                 ? measurement.measuredAt.toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+                 : QStringLiteral("undated"));
+}
+
+QString livePerInstructionToolTip(const KernelMeasurement& measurement) {
+    return QStringLiteral(
+               "Measured on %1 by the probe, at this point of the kernel.\n"
+               "Predicted: the grid model's count of each access over the whole launch.\n"
+               "Instruction: the access's own SASS instruction over one more launch of the "
+               "same kernel, counted by %2: smsp__sass_inst_executed (a global access's "
+               "requests are its warp executions where it moved any sector), "
+               "smsp__sass_sectors_mem_global, "
+               "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared "
+               "and its bank conflicts. Accesses are matched to instructions in program order "
+               "by opcode kind.\n"
+               "Hardware: the kernel-level l1tex__ counter of the counted launch, which adds up "
+               "every access of one space and operation, and counts shared wavefronts the "
+               "instructions' addresses do not cause (docs/models.md).")
+        .arg(measurement.gpuName.isEmpty() ? QStringLiteral("an unnamed GPU") : measurement.gpuName,
+             measurement.perInstructionSource.isEmpty() ? QStringLiteral("CUPTI's SASS metrics")
+                                                        : measurement.perInstructionSource);
+}
+
 QString noPerInstructionRowsMessage(bool isKernel) {
     return isKernel ? QStringLiteral("No per-instruction measurement recorded for this kernel; "
                                      "scripts/gpu/per_instruction.sh records one.")
@@ -156,6 +212,12 @@ void PerInstructionModel::setKernel(const QString& kernel) {
     rebuild();
 }
 
+void PerInstructionModel::setLiveRows(std::vector<PerInstructionRow> rows, const QString& toolTip) {
+    m_liveRows = std::move(rows);
+    m_liveToolTip = toolTip;
+    rebuild();
+}
+
 void PerInstructionModel::rebuild() {
     beginResetModel();
     m_lines.clear();
@@ -167,9 +229,12 @@ void PerInstructionModel::rebuild() {
     std::map<AccessCount, bool> instructionMissing;
     std::map<AccessCount, bool> hardwareMissing;
     std::set<std::pair<int, QString>> countedCounters;
-    for (const PerInstructionRow& row :
-         m_recording != nullptr ? m_recording->rows : std::vector<PerInstructionRow>{}) {
-        if (row.kernel != id) {
+    const bool live = !m_liveRows.empty();
+    for (const PerInstructionRow& row : live ? m_liveRows
+                                        : m_recording != nullptr
+                                            ? m_recording->rows
+                                            : std::vector<PerInstructionRow>{}) {
+        if (!live && row.kernel != id) {
             continue;
         }
         for (const AccessCountComparison& comparison : row.counts) {
@@ -296,6 +361,9 @@ QVariant PerInstructionModel::data(const QModelIndex& index, int role) const {
                              .arg(line.hardwareMetric)
                              .arg(line.comparison.accessesInHardware)
                        : line.hardwareMetric;
+        }
+        if (isLive()) {
+            return m_liveToolTip;
         }
         return m_recording != nullptr ? perInstructionToolTip(*m_recording) : QVariant();
     default:

@@ -1,10 +1,13 @@
 // PerInstructionModel: one kernel preset's per-instruction truth as recorded on a GPU (issue 32),
+// or as the probe measured it now (setLiveRows),
 // per access and in total: the grid model's prediction, the access's own SASS instruction as
 // Nsight Compute's source counters count it (✓ where equal), the kernel-level hardware counter,
 // and the difference named by core's excessExplanation. The rows ship with the app
 // (resources/app/app.qrc: tests/data/per_instruction_h200.jsonl and the environment it was
 // recorded in); scripts/gpu/per_instruction.sh records them.
 #pragma once
+
+#include "gpu/kernelmeasurement.h"
 
 #include <warpscope/per_instruction.h>
 
@@ -43,6 +46,17 @@ const PerInstructionRecording& shippedPerInstructionRecording();
 /// 2026-11-29) with Nsight Compute 2025.3.1.0's source counters, …".
 QString perInstructionToolTip(const PerInstructionRecording& recording);
 
+/// The label of the recorded rows: where and when they were recorded, and, when the probe's GPU
+/// is known (`connectedGpu`), whether it is the kind they were recorded on: "Recorded on an
+/// NVIDIA H200 …, not on this machine's NVIDIA A100 …".
+QString recordedPerInstructionLabel(const PerInstructionRecording& recording,
+                                    const QString& connectedGpu);
+
+/// The label and tooltip of counts measured now (a measurement with perInstructionRows):
+/// "Measured now on NVIDIA H200 (driver …, 14:02) with CUPTI's SASS metrics …".
+QString livePerInstructionLabel(const KernelMeasurement& measurement);
+QString livePerInstructionToolTip(const KernelMeasurement& measurement);
+
 /// The message shown for a kernel (or a plain pattern) with no recorded rows.
 QString noPerInstructionRowsMessage(bool isKernel);
 
@@ -65,6 +79,11 @@ public:
     void setRecording(const PerInstructionRecording* recording);
     /// Show kernel preset `kernel`'s rows; none when the recording has none of it.
     void setKernel(const QString& kernel);
+    /// Show `rows` (one measured kernel's, a measure_kernel answer's "perInstruction") instead
+    /// of the recording's, with `toolTip` saying how they were measured; an empty vector goes
+    /// back to the recording.
+    void setLiveRows(std::vector<PerInstructionRow> rows, const QString& toolTip);
+    bool isLive() const { return !m_liveRows.empty(); }
     QString kernel() const { return m_kernel; }
     bool hasRows() const { return !m_lines.empty(); }
 
@@ -90,6 +109,8 @@ private:
 
     const PerInstructionRecording* m_recording;
     QString m_kernel;
+    std::vector<PerInstructionRow> m_liveRows;
+    QString m_liveToolTip;
     std::vector<Line> m_lines;
 };
 

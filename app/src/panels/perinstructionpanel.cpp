@@ -3,6 +3,7 @@
 #include "panels/perinstructionpanel.h"
 
 #include "document/patterndocument.h"
+#include "gpu/kernelmeasurement.h"
 #include "panels/perinstructionmodel.h"
 #include "panels/presetpicker.h"
 
@@ -94,6 +95,36 @@ void PerInstructionPanel::setRecording(const PerInstructionRecording* recording)
     refresh();
 }
 
+void PerInstructionPanel::setKernelMeasurementStore(const KernelMeasurementStore* store) {
+    m_store = store;
+    connect(store, &KernelMeasurementStore::changed, this, &PerInstructionPanel::refresh);
+    refresh();
+}
+
+void PerInstructionPanel::setConnectedGpu(const QString& name) {
+    if (name != m_connectedGpu) {
+        m_connectedGpu = name;
+        refresh();
+    }
+}
+
+const KernelMeasurement* PerInstructionPanel::currentMeasurement() const {
+    const QString kernel = currentKernelPreset(*m_document);
+    if (m_store == nullptr || kernel.isEmpty() || !m_document->kernel()) {
+        return nullptr;
+    }
+    KernelPoint point;
+    for (const Parameter& parameter : m_document->kernel()->parameters) {
+        point[parameter.name] = parameter.value;
+    }
+    const KernelMeasurement* m = m_store->find(kernel, point);
+    // Only the kernel as measured: an edited access list is another kernel.
+    if (m == nullptr || m->accesses.size() != m_document->kernel()->accesses.size()) {
+        return nullptr;
+    }
+    return m;
+}
+
 bool PerInstructionPanel::isExpanded() const {
     return m_toggle->isChecked();
 }
@@ -113,18 +144,36 @@ void PerInstructionPanel::refresh() {
     setHidden(!m_document->kernel().has_value());
     const QString kernel = currentKernelPreset(*m_document);
     m_model->setKernel(kernel);
+    const KernelMeasurement* measured = currentMeasurement();
+    if (measured != nullptr && !measured->perInstructionRows.empty()) {
+        const QString toolTip = livePerInstructionToolTip(*measured);
+        m_model->setLiveRows(measured->perInstructionRows, toolTip);
+        m_source->setText(livePerInstructionLabel(*measured));
+        m_source->setToolTip(toolTip);
+        m_table->setToolTip(toolTip);
+        m_table->setMaximumHeight(m_table->sizeHint().height());
+        m_table->updateGeometry();
+        setExpanded(isExpanded());
+        return;
+    }
+    m_model->setLiveRows({}, QString());
     const QString toolTip = perInstructionToolTip(*m_recording);
+    // Asked for on this GPU and not measured: why, before whatever is shown instead.
+    QString notMeasured;
+    if (measured != nullptr && !measured->perInstructionJson.isEmpty()) {
+        notMeasured = tr("Per-instruction counts were not measured on %1: %2. ")
+                          .arg(measured->gpuName, measured->perInstructionUnavailableReason);
+    }
     if (!m_recording->error.isEmpty()) {
         m_source->setText(
             tr("The recorded per-instruction rows could not be read: %1").arg(m_recording->error));
         m_source->setToolTip(QString());
     } else if (!m_model->hasRows()) {
-        m_source->setText(noPerInstructionRowsMessage(m_document->kernel().has_value()));
+        m_source->setText(notMeasured +
+                          noPerInstructionRowsMessage(m_document->kernel().has_value()));
         m_source->setToolTip(QString());
     } else {
-        QString text = tr("Recorded on %1 (driver %2, %3) for the preset as shipped, with "
-                          "Nsight Compute's source counters; not measured on this machine.")
-                           .arg(m_recording->gpu, m_recording->driver, m_recording->date);
+        QString text = notMeasured + recordedPerInstructionLabel(*m_recording, m_connectedGpu);
         const KernelPreset* preset = findKernelPreset(kernel.toStdString());
         if (preset != nullptr && m_document->kernel() &&
             !(*m_document->kernel() == preset->kernel)) {

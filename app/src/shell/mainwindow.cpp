@@ -2,6 +2,7 @@
 // title, the theme and the remembered window state. The menus and actions, GPU run control,
 // sessions and files, lecture mode and figures are in mainwindow_*.cpp.
 #include "shell/mainwindow.h"
+#include "shell/perinstructionoption.h"
 #include "shell/tracewindow.h"
 
 #include "document/autosaver.h"
@@ -83,6 +84,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     createTransfers();
     createStreams();
     createL2Persistence();
+    connectPerInstruction(this, m_kernelMeasurements, m_probe);
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
             statusBar()->showMessage(m_highlight->selectionText());

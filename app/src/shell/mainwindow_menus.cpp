@@ -10,6 +10,7 @@
 #include "panels/expressionedit.h"
 #include "panels/messagebar.h"
 #include "panels/patterneditor.h"
+#include "shell/perinstructionoption.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
 #include "views/gridview.h"
@@ -212,6 +213,7 @@ void MainWindow::createMenus() {
             QSettings().setValue(QStringLiteral("probe/autoRun"), on);
         }
     });
+    addPerInstructionOption(gpu, this, m_options.useSettings);
     add(gpu, tr("Run the &Sweep on the GPU"), QKeySequence(tr("Shift+F5")), [this] {
         runSweepOnGpu();
     })->setObjectName(QStringLiteral("runSweepOnGpuAction"));

@@ -65,11 +65,20 @@ struct PerInstructionRow {
     /// conflicts of all the accesses its hardware counter adds up; empty for global accesses.
     std::optional<std::uint64_t> sassPatchedWavefronts;
     std::optional<std::uint64_t> sassPatchedConflicts;
+    /// Warp executions of the access's instruction, and its offset in the kernel's code; empty
+    /// where not known.
+    std::optional<std::uint64_t> executed;
+    std::optional<std::uint64_t> pcOffset;
 };
 
 /// Reads the JSON lines scripts/gpu/per_instruction.sh writes, and fills in each count's
 /// instructionSumOfHardware from the rows of the same kernel. Errors name the line and field.
 Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::string_view text);
+
+/// The same rows as a JSON array (a measure_kernel answer's "perInstruction"/"rows", each element
+/// a line of the recorded form), read through the core's guarded reader. Errors name the row
+/// ("rows/2: /predicted/sectors").
+Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonText(std::string_view arrayText);
 
 /// A text table of one kernel's rows, one line per count of each access: the model's count,
 /// the instruction's own (✓ where it equals the model's), the hardware's and the difference
