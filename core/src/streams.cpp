@@ -153,7 +153,8 @@ double streamSpeedupLimit(const StreamStageTimes& stages, int asyncEngineCount) 
 }
 
 const char* streamsNotesStatement() {
-    return "The notes (seed 003): a kernel overlaps asynchronous copies (cudaMemcpyAsync from "
+    return "The notes' best-practice summary: a kernel overlaps asynchronous copies "
+           "(cudaMemcpyAsync from "
            "pinned memory) only on devices capable of concurrent copy and compute "
            "(asyncEngineCount), with the copy and the kernel in different non-default streams; "
            "different GPU architectures have different numbers of copy and kernel engines.";
