@@ -106,6 +106,7 @@ LectureWindow::LectureWindow(Deck deck, QWidget* parent)
     m_caption->setObjectName(QStringLiteral("lectureCaption"));
     m_step->setObjectName(QStringLiteral("lectureStep"));
     m_keys->setObjectName(QStringLiteral("lectureKeys"));
+    m_viewArea->setObjectName(QStringLiteral("lectureViewArea"));
     m_title->setWordWrap(true);
     m_caption->setWordWrap(true);
     m_step->setWordWrap(true);
