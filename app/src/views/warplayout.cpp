@@ -31,8 +31,17 @@ std::int64_t lineStart(std::int64_t address) {
 
 } // namespace
 
-WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const QFontMetricsF& font,
-                               bool showTextbook, qreal fitHeight) {
+namespace {
+
+/// WarpLayout::compute() with the ribbons' and the byte band's heights given.
+WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF& font,
+                  bool showTextbook, qreal fitHeight, qreal linksHeight, qreal bandHeight) {
+    using ListKind = WarpLayout::ListKind;
+    using ListRow = WarpLayout::ListRow;
+    using Line = WarpLayout::Line;
+    using Gap = WarpLayout::Gap;
+    using Sector = WarpLayout::Sector;
+    using TransactionBox = WarpLayout::TransactionBox;
     WarpLayout layout;
     const WarpAccess& access = evaluation.access;
     // Local accesses draw their interleaved addresses, texture reads their global-load
@@ -122,10 +131,10 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
     }
     y += laneHeight;
     layout.linksTop = y;
-    y += kLinksHeight;
+    y += linksHeight;
     layout.memoryTop = y;
     const qreal bandTop = y;
-    y += kBandHeight;
+    y += bandHeight;
     const qreal stripTop = y + 2;
     const qreal stripHeight = lineHeight + 6;
     y = stripTop + stripHeight;
@@ -141,7 +150,7 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
             const std::int64_t previousEnd = rows[static_cast<std::size_t>(i - 1)] + kLineBytes;
             if (address > previousEnd) {
                 layout.gaps.push_back(
-                    Gap{address - previousEnd, QRectF(x, bandTop, gapWidth, kBandHeight)});
+                    Gap{address - previousEnd, QRectF(x, bandTop, gapWidth, bandHeight)});
                 x += gapWidth;
             } else {
                 x += kLineSpacing;
@@ -149,7 +158,7 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
         }
         Line line;
         line.address = address;
-        line.rect = QRectF(x, bandTop, lineWidth, kBandHeight);
+        line.rect = QRectF(x, bandTop, lineWidth, bandHeight);
         line.labelRect = QRectF(x, labelTop, lineWidth, lineHeight + 2);
         line.group = i;
         if (auto it = lineIndexOf.find(address); it != lineIndexOf.end()) {
@@ -170,7 +179,7 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
                 Sector sector;
                 sector.address = line.address + std::int64_t{s} * kSectorBytes;
                 const qreal left = line.rect.left() + s * sectorWidth;
-                sector.bandRect = QRectF(left, bandTop, sectorWidth, kBandHeight);
+                sector.bandRect = QRectF(left, bandTop, sectorWidth, bandHeight);
                 sector.stripRect = QRectF(left, stripTop, sectorWidth, stripHeight);
                 sector.group = line.group;
                 sector.indexInLine = s;
@@ -214,7 +223,7 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
             levelEnd[level] = span->second;
             TransactionBox box;
             box.index = index;
-            box.rect = QRectF(span->first, bandTop, span->second - span->first, kBandHeight);
+            box.rect = QRectF(span->first, bandTop, span->second - span->first, bandHeight);
             box.labelRect = QRectF(span->first, y + static_cast<qreal>(level) * rowHeight,
                                    span->second - span->first, rowHeight - 3);
             layout.transactions.push_back(box);
@@ -296,6 +305,24 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
     }
 
     layout.size = QSizeF(contentWidth, y + kMargin);
+    return layout;
+}
+
+} // namespace
+
+WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const QFontMetricsF& font,
+                               bool showTextbook, qreal fitHeight) {
+    WarpLayout layout =
+        layOut(evaluation, width, font, showTextbook, fitHeight, kLinksHeight, kBandHeight);
+    const qreal spare = fitHeight - layout.size.height();
+    if (fitHeight > 0 && spare > 1) {
+        // A slide with room to spare (a coalesced warp beside the metrics): the ribbons and the
+        // byte band take it, so the figure fills its frame instead of its top half.
+        const qreal links = std::min(kLinksHeight * 3, kLinksHeight + spare * 0.7);
+        const qreal band =
+            std::min(kBandHeight * 2, kBandHeight + (spare - (links - kLinksHeight)));
+        layout = layOut(evaluation, width, font, showTextbook, fitHeight, links, band);
+    }
     return layout;
 }
 
