@@ -33,11 +33,19 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
         }
         return;
     }
+    // On a slide (fitsHeight(): no scroll bar) a line longer than the view ends in an ellipsis
+    // instead of being cut off mid-word at the frame; the metrics table and the tool tips keep
+    // the whole text.
+    const auto fitted = [&](const QString& text) {
+        return fitsHeight()
+                   ? QFontMetricsF(painter.font()).elidedText(text, Qt::ElideRight, r.width())
+                   : text;
+    };
     painter.setFont(bold);
     painter.setPen(colors.text);
-    m_texts.draw(painter, line(0), Qt::AlignLeft, content.title);
+    m_texts.draw(painter, line(0), Qt::AlignLeft, fitted(content.title));
     painter.setFont(font());
-    m_texts.draw(painter, line(1), Qt::AlignLeft, content.summary);
+    m_texts.draw(painter, line(1), Qt::AlignLeft, fitted(content.summary));
     if (!m_mark.isEmpty()) {
         paintMeasurementBadge(
             painter, colors, font(), line(1), QRectF(rect()), m_mark.text, m_mark.mismatch,
@@ -45,7 +53,7 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
     }
     painter.setFont(font());
     painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
-    m_texts.draw(painter, line(2), Qt::AlignLeft, content.note);
+    m_texts.draw(painter, line(2), Qt::AlignLeft, fitted(content.note));
 }
 
 void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
