@@ -375,7 +375,8 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
         painter.setPen(colors.mutedText);
         painter.drawText(
             m_wavefrontsElidedRect, Qt::AlignLeft | Qt::AlignVCenter,
-            tr("… %n more not listed here: the line below names each", "", elidedShown));
+            tr("… %n more not listed here: stepping with Space names each in the line below", "",
+               elidedShown));
     }
 
     // ---- Legend ----

@@ -448,8 +448,10 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
     }
     if (elidedShown > 0 && needsPaint(m_layout.listElidedRect)) {
         painter.setPen(colors.mutedText);
-        m_texts.draw(painter, m_layout.listElidedRect.adjusted(4, 0, 0, 0), Qt::AlignLeft,
-                     tr("… %n more not listed here: the line below names each", "", elidedShown));
+        m_texts.draw(
+            painter, m_layout.listElidedRect.adjusted(4, 0, 0, 0), Qt::AlignLeft,
+            tr("… %n more not listed here: stepping with Space names each in the line below", "",
+               elidedShown));
     }
 }
 
