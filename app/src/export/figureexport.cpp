@@ -443,8 +443,27 @@ qreal FigureRenderer::Private::paintZoomable(QPainter* painter, const QString& v
             break;
         }
     }
-    const QSizeF needed = widget.layoutFor(layoutWidth);
-    const int height = std::max(1, static_cast<int>(std::ceil(needed.height())));
+    QSizeF needed = widget.layoutFor(layoutWidth);
+    if constexpr (std::is_same_v<View, ExportView<WarpView>> ||
+                  std::is_same_v<View, ExportView<BankView>>) {
+        // Beside other views (a two-view slide of an exported deck) a tall drawing (32 rows, a
+        // 64-row list) was scaled down until its text could not be read. There it is laid out
+        // to the cell's height instead, as on a lecture slide (ZoomableView::setFitHeight): rows
+        // packed closer, a long list cut short with a line saying how many more.
+        const qreal widthScale =
+            std::min(2.0, cell.width() / std::max(layoutWidth, needed.width()));
+        if (spec.views.size() >= 2 && needed.height() * widthScale > cell.height() * 1.05) {
+            widget.resize(qRound(layoutWidth),
+                          std::max(1, static_cast<int>(std::floor(cell.height() / widthScale))));
+            widget.setFitHeight(true);
+            needed = widget.layoutFor(layoutWidth);
+        }
+    }
+    // Fitted to the cell: the height it was laid out for (resizing it shorter would lay it out
+    // again, tighter).
+    const int height = widget.fitsHeight()
+                           ? widget.height()
+                           : std::max(1, static_cast<int>(std::ceil(needed.height())));
     layoutWidth = std::max(layoutWidth, std::ceil(needed.width()));
     const qreal scale =
         std::min({2.0, cell.width() / layoutWidth, cell.height() / static_cast<qreal>(height)});
