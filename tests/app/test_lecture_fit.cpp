@@ -10,6 +10,7 @@
 #include "panels/metricstablemodel.h"
 #include "panels/protocolwords.h"
 #include "probefixture.h"
+#include "views/bankview.h"
 #include "views/notesview.h"
 #include "views/warplayout.h"
 #include "views/warplegend.h"
@@ -18,6 +19,8 @@
 
 #include <QAbstractScrollArea>
 #include <QFontInfo>
+#include <QFontMetrics>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTableView>
@@ -89,6 +92,37 @@ TEST(LectureFit, TheReportSeesAClippedView) {
     EXPECT_FALSE(problems.isEmpty());
     EXPECT_TRUE(problems.join(QLatin1Char(' ')).contains(QStringLiteral("warp: needs")))
         << qPrintable(problems.join(QStringLiteral("; ")));
+}
+
+TEST(LectureFit, TheWhySwizzleBankHeadersStayInsideTheView) {
+    // The four "why swizzle" slides: the textbook line ran past the bank view's right edge
+    // ("... came with the te"). Its text wraps now, so the view's right margin beside the header
+    // lines is bare background.
+    const Deck deck = shippedDeck();
+    auto lecture = lectureAt(deck, QSize(1920, 1080));
+    int checked = 0;
+    for (int index = 0; index < lecture->slideCount(); ++index) {
+        if (!QString::fromStdString(deck.slides[static_cast<std::size_t>(index)].title)
+                 .startsWith(QStringLiteral("Why swizzle"))) {
+            continue;
+        }
+        showSlide(*lecture, index);
+        BankView* bank = lecture->bankView();
+        ASSERT_NE(bank, nullptr);
+        const QImage image = bank->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const qreal ratio = image.devicePixelRatio();
+        const int lineHeight = QFontMetrics(bank->font()).height();
+        const QRgb background = image.pixel(image.width() - 1, 1);
+        int inked = 0;
+        for (int y = 0; y < qRound(3 * lineHeight * ratio); ++y) {
+            for (int x = image.width() - qRound(8 * ratio); x < image.width(); ++x) {
+                inked += image.pixel(x, y) != background ? 1 : 0;
+            }
+        }
+        EXPECT_EQ(inked, 0) << "slide " << index + 1 << ": a header line reaches the right edge";
+        ++checked;
+    }
+    EXPECT_EQ(checked, 4);
 }
 
 TEST(LectureFit, TheMetricsTableShowsTheModelsOnly) {
