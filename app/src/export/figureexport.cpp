@@ -10,6 +10,7 @@
 #include "document/evaluation.h"
 #include "document/gridcomputation.h"
 #include "document/patterndocument.h"
+#include "export/figurefit.h"
 #include "export/tikzexport.h"
 #include "export/tiletikz.h"
 #include "panels/metricstablemodel.h"
@@ -446,18 +447,9 @@ qreal FigureRenderer::Private::paintZoomable(QPainter* painter, const QString& v
     QSizeF needed = widget.layoutFor(layoutWidth);
     if constexpr (std::is_same_v<View, ExportView<WarpView>> ||
                   std::is_same_v<View, ExportView<BankView>>) {
-        // Beside other views (a two-view slide of an exported deck) a tall drawing (32 rows, a
-        // 64-row list) was scaled down until its text could not be read. There it is laid out
-        // to the cell's height instead, as on a lecture slide (ZoomableView::setFitHeight): rows
-        // packed closer, a long list cut short with a line saying how many more.
-        const qreal widthScale =
-            std::min(2.0, cell.width() / std::max(layoutWidth, needed.width()));
-        if (spec.views.size() >= 2 && needed.height() * widthScale > cell.height() * 1.05) {
-            widget.resize(qRound(layoutWidth),
-                          std::max(1, static_cast<int>(std::floor(cell.height() / widthScale))));
-            widget.setFitHeight(true);
-            needed = widget.layoutFor(layoutWidth);
-        }
+        needed =
+            fitDrawingToCell(widget, layoutWidth, needed, cell, static_cast<int>(spec.views.size()),
+                             [&] { return widget.layoutFor(layoutWidth); });
     }
     // Fitted to the cell: the height it was laid out for (resizing it shorter would lay it out
     // again, tighter).
