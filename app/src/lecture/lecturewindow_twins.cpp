@@ -134,6 +134,15 @@ void LectureWindow::prepareWarpPicture(int index) {
     }
     m_warpTwin->setRevealCount(revealCount);
     m_warpTwinSlide = index;
+    // The warp view lays out to its frame's height (setFitHeight()): the frame must be the one
+    // the slide will give it, with the step line the slide opens with (its step count is the
+    // twin's, known only now; a longer line wraps and leaves the view less height).
+    if (const QSize exact = slideViewSizes(index, firstStepText(index)).at(QStringLiteral("warp"));
+        !exact.isEmpty() && exact != size) {
+        m_warpTwin->setFont(viewFont(QStringLiteral("warp"), exact.width()));
+        m_warpTwinFrame->resize(exact);
+        settleTwinFrame(m_warpTwinFrame);
+    }
     warp->adoptPicture(m_warpTwin->renderPicture(devicePixelRatioF()), m_warpTwin->pictureKey());
 }
 
@@ -282,7 +291,9 @@ void LectureWindow::prepareBankPicture(int index) {
     if (!names.contains(QStringLiteral("bank"))) {
         return;
     }
-    const QSize size = slideViewSizes(index).at(QStringLiteral("bank"));
+    // The bank view lays out to its frame's height (setFitHeight()): the frame the slide gives
+    // it with the step line the slide opens with.
+    const QSize size = slideViewSizes(index, firstStepText(index)).at(QStringLiteral("bank"));
     if (size.isEmpty() || !loadSlideTwin(index)) {
         return; // an error: the slide shows it, nothing to draw ahead
     }

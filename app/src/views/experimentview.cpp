@@ -363,9 +363,14 @@ void ExperimentView::changeEvent(QEvent* event) {
 
 void ExperimentView::applyChartFont() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    // The view's own type: a slide sets it for a projector, and tick labels and axis titles a
-    // size smaller were unreadable from the back of a room.
-    const QFont chartFont = font();
+    // A little smaller than the view's other text, as a figure's labels are.
+    constexpr qreal kChartShare = 0.8;
+    QFont chartFont = font();
+    if (chartFont.pointSizeF() > 0) {
+        chartFont.setPointSizeF(chartFont.pointSizeF() * kChartShare);
+    } else {
+        chartFont.setPixelSize(std::max(1, qRound(chartFont.pixelSize() * kChartShare)));
+    }
     for (QCustomPlot* plot : m_charts) {
         if (plot == nullptr) {
             continue;

@@ -314,7 +314,8 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
                                bool showTextbook, qreal fitHeight) {
     WarpLayout layout =
         layOut(evaluation, width, font, showTextbook, fitHeight, kLinksHeight, kBandHeight);
-    const qreal spare = fitHeight - layout.size.height();
+    // A pixel short of the frame: a layout a fraction taller (rounded up) brought a scroll bar.
+    const qreal spare = fitHeight - 1 - layout.size.height();
     if (fitHeight > 0 && spare > 1) {
         // A slide with room to spare (a coalesced warp beside the metrics): the ribbons and the
         // byte band take it, so the figure fills its frame instead of its top half.

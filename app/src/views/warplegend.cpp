@@ -45,7 +45,8 @@ std::vector<WarpLegendItem> warpLegendItems(const WarpLayout& layout, const QFon
     qreal y = layout.legendRect.top();
     std::vector<WarpLegendItem> items;
     for (auto& [kind, text] : entries) {
-        const qreal textWidth = font.horizontalAdvance(text) + 2;
+        const qreal textWidth =
+            font.horizontalAdvance(text); // as the text is drawn (its static text)
         const qreal entryWidth = kSwatchWidth + kSwatchGap + textWidth;
         if (x > left && x + entryWidth > right) {
             x = left; // this entry starts the next row
