@@ -16,8 +16,8 @@ namespace warpscope::app {
 /// When the drawing laid out `layoutWidth` wide needs more height than `cell` gives at the scale
 /// its width allows, and the figure has `viewCount` >= 2 views: size `widget` to the cell's
 /// height at that scale, switch it to ZoomableView::setFitHeight() (rows packed closer, a long
-/// list cut short with a line saying how many more) and return the size `layOut()` gives then;
-/// otherwise return `needed` as it is.
+/// list cut short with a line saying how many more) and return the size `layOut()` gives then,
+/// when that fits the cell; otherwise return the drawing's own size, to be scaled down.
 template <class LayOut>
 QSizeF fitDrawingToCell(ZoomableView& widget, qreal layoutWidth, const QSizeF& needed,
                         const QRectF& cell, int viewCount, LayOut layOut) {
@@ -29,7 +29,14 @@ QSizeF fitDrawingToCell(ZoomableView& widget, qreal layoutWidth, const QSizeF& n
     widget.resize(static_cast<int>(std::lround(layoutWidth)),
                   std::max(1, static_cast<int>(std::floor(cell.height() / widthScale))));
     widget.setFitHeight(true);
-    return layOut();
+    const QSizeF fitted = layOut();
+    if (fitted.height() > widget.height() + 1) {
+        // Too short a cell even for packed rows (views stacked): drawn whole and scaled down,
+        // so that the arrangement side by side, where it fits, wins.
+        widget.setFitHeight(false);
+        return layOut();
+    }
+    return fitted;
 }
 
 } // namespace warpscope::app
