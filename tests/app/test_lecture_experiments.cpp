@@ -174,7 +174,8 @@ TEST_F(LectureTest, EachNotesStepSaysWhatItsRevealDraws) {
         << recordedQtWarnings().join(QLatin1Char('\n')).toStdString();
 }
 
-// The grid slide: the whole launch beside the warp that explains it.
+// The grid slide: the whole launch beside the numbers of the warp that explains it (the metrics
+// table; the slide before draws that warp, whose 16 scattered lines half a slide cannot show).
 TEST_F(LectureTest, TheGridSlideShowsTheWholeLaunch) {
     int slide = -1;
     for (std::size_t i = 0; i < deck.slides.size() && slide < 0; ++i) {
@@ -187,14 +188,14 @@ TEST_F(LectureTest, TheGridSlideShowsTheWholeLaunch) {
     lecture->setSlide(slide);
     GridView* grid = lecture->gridView();
     ASSERT_NE(grid, nullptr);
-    ASSERT_NE(lecture->warpView(), nullptr);
+    EXPECT_TRUE(lecture->shownViews().contains(QStringLiteral("metrics")));
     QSignalSpy computed(grid, &GridView::computed);
     ASSERT_TRUE(computed.wait(60000));
     ASSERT_TRUE(grid->result().has_value());
     EXPECT_EQ(grid->result()->totalWarps, 131072);
     // NaiveCol, block (16, 16): a warp reads 2 rows of 16 columns, a sector per column.
     EXPECT_EQ(grid->result()->prediction.histogram[16], 131072);
-    EXPECT_GT(lecture->stepCount(), 0) << "the warp view's lines step";
+    EXPECT_EQ(lecture->stepCount(), 0) << "a heat map and a table: Space goes on";
     lecture->grab().save(QCoreApplication::applicationDirPath() +
                          QStringLiteral("/lecture-grid.png"));
 }

@@ -337,7 +337,7 @@ TEST(FirstRun, ASetUpThatFindsNoDeviceStaysQuietUntilRun) {
         kWaitMs));
     EXPECT_TRUE(window->messageBar()->text().isEmpty()) << qPrintable(window->messageBar()->text());
     window->runOnGpu();
-    EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("no_device")))
+    EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("0 CUDA devices")))
         << qPrintable(window->messageBar()->text());
 }
 

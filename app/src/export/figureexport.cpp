@@ -10,6 +10,7 @@
 #include "document/evaluation.h"
 #include "document/gridcomputation.h"
 #include "document/patterndocument.h"
+#include "export/figurefit.h"
 #include "export/tikzexport.h"
 #include "export/tiletikz.h"
 #include "panels/metricstablemodel.h"
@@ -443,8 +444,18 @@ qreal FigureRenderer::Private::paintZoomable(QPainter* painter, const QString& v
             break;
         }
     }
-    const QSizeF needed = widget.layoutFor(layoutWidth);
-    const int height = std::max(1, static_cast<int>(std::ceil(needed.height())));
+    QSizeF needed = widget.layoutFor(layoutWidth);
+    if constexpr (std::is_same_v<View, ExportView<WarpView>> ||
+                  std::is_same_v<View, ExportView<BankView>>) {
+        needed =
+            fitDrawingToCell(widget, layoutWidth, needed, cell, static_cast<int>(spec.views.size()),
+                             [&] { return widget.layoutFor(layoutWidth); });
+    }
+    // Fitted to the cell: the height it was laid out for (resizing it shorter would lay it out
+    // again, tighter).
+    const int height = widget.fitsHeight()
+                           ? widget.height()
+                           : std::max(1, static_cast<int>(std::ceil(needed.height())));
     layoutWidth = std::max(layoutWidth, std::ceil(needed.width()));
     const qreal scale =
         std::min({2.0, cell.width() / layoutWidth, cell.height() / static_cast<qreal>(height)});

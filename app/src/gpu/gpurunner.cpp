@@ -471,9 +471,10 @@ void GpuRunner::onStateChanged(ProbeClient::State state) {
 
 QString GpuRunner::describeFailure(const ProbeFailure& failure) const {
     if (failure.isNoGpu()) {
-        return tr("No GPU measurement: %1 (%2). The model views work as before; a recorded "
+        // The probe's message says what is missing; its code (no_driver) is for scripts.
+        return tr("No GPU measurement: %1. The model views work as before; a recorded "
                   "measurement still shows.")
-            .arg(failure.message, failure.code);
+            .arg(failure.message);
     }
     if (failure.code == QLatin1String("pattern_refused")) {
         return tr("The GPU run was refused, nothing was launched: %1").arg(failure.message);

@@ -1,16 +1,21 @@
 // runLectureScript(): key presses as QKeyEvents, captures with QWidget::grab().
 #include "lecture/lecturescript.h"
 
+#include "lecture/lecturegeometry.h"
 #include "lecture/lecturewindow.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QKeyEvent>
 #include <QKeySequence>
 #include <QPixmap>
 #include <QPointer>
+#include <QSaveFile>
 #include <QWindow>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -19,6 +24,9 @@ namespace warpscope::app {
 namespace {
 
 constexpr auto kCapturePrefix = QLatin1String("capture:");
+constexpr auto kGeometryPrefix = QLatin1String("geometry:");
+// How long a capture or a report waits for the slide's background work (a grid's heat map).
+constexpr int kViewsWaitMs = 30000;
 
 QStringList scriptSteps(const QString& script) {
     QStringList steps;
@@ -54,6 +62,32 @@ void printState(const LectureWindow& window, const QString& step) {
     std::fflush(stdout);
 }
 
+/// Write the slide's layout (lectureGeometry()) to `path`; print its problems. 1 when the file
+/// cannot be written, else 0: judging the layout is the caller's (scripts/lecture-check.sh).
+int writeGeometry(const LectureWindow& window, const QString& path) {
+    waitForSlideViews(window, kViewsWaitMs);
+    settle(100);
+    const QJsonObject report = lectureGeometry(window);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(QJsonDocument(report).toJson(QJsonDocument::Indented)) < 0 || !file.commit()) {
+        std::fprintf(stderr, "warpscope: cannot write the slide's geometry to %s: %s\n",
+                     qPrintable(path), qPrintable(file.errorString()));
+        return 1;
+    }
+    const QStringList problems = lectureGeometryProblems(report);
+    std::printf("lecture: wrote the geometry of slide %d to %s: %s\n", window.slideIndex() + 1,
+                qPrintable(path),
+                problems.isEmpty()
+                    ? "nothing clipped"
+                    : qPrintable(QStringLiteral("%1 problem(s)").arg(problems.size())));
+    for (const QString& problem : problems) {
+        std::printf("lecture:   slide %d: %s\n", window.slideIndex() + 1, qPrintable(problem));
+    }
+    std::fflush(stdout);
+    return 0;
+}
+
 } // namespace
 
 QString checkLectureScript(const QString& script) {
@@ -62,16 +96,19 @@ QString checkLectureScript(const QString& script) {
         return QApplication::translate("warpscope", "--lecture-script has no steps.");
     }
     for (const QString& step : steps) {
-        if (step.startsWith(kCapturePrefix)) {
-            if (step.size() == kCapturePrefix.size()) {
+        if (step.startsWith(kCapturePrefix) || step.startsWith(kGeometryPrefix)) {
+            const QString prefix = step.section(QLatin1Char(':'), 0, 0);
+            if (step.size() == prefix.size() + 1) {
                 return QApplication::translate("warpscope",
-                                               "--lecture-script: \"capture:\" needs a file name.");
+                                               "--lecture-script: \"%1:\" needs a file name.")
+                    .arg(prefix);
             }
         } else if (!keyOf(step)) {
             return QApplication::translate(
                        "warpscope",
                        "--lecture-script: \"%1\" is not a key (Right, PgDown, Space, "
-                       "Shift+Space, Backspace, Home, End, Return, Esc, ...) nor capture:FILE.")
+                       "Shift+Space, Backspace, Home, End, Return, Esc, ...) nor capture:FILE "
+                       "or geometry:FILE.")
                 .arg(step);
         }
     }
@@ -91,8 +128,13 @@ int runLectureScript(LectureWindow* lecture, const QString& script) {
     printState(window, QStringLiteral("start"));
     int status = 0;
     for (const QString& step : scriptSteps(script)) {
+        if (step.startsWith(kGeometryPrefix)) {
+            status = std::max(status, writeGeometry(window, step.mid(kGeometryPrefix.size())));
+            continue;
+        }
         if (step.startsWith(kCapturePrefix)) {
             const QString path = step.mid(kCapturePrefix.size());
+            waitForSlideViews(window, kViewsWaitMs);
             settle(100);
             const QPixmap pixmap = window.grab();
             if (pixmap.isNull() || !pixmap.save(path, "PNG")) {

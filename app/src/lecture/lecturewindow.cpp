@@ -51,6 +51,9 @@ constexpr qreal kMetricsPx = 24.0;
 // A drawing narrower than this (beside another view) scales its labels down with its width, so
 // its lines of text still fit.
 constexpr qreal kViewReferenceWidth = 1500.0;
+// A chart beside another view keeps at least this share of the views' type: its tick labels and
+// axis titles at 18.7 px on a 1080-pixel slide, read from the back of a room.
+constexpr qreal kChartMinShare = 0.85;
 
 const QColor kStepColour(0xFF, 0xE6, 0x00); // the high-contrast theme's highlight
 const QColor kMutedColour(0xD0, 0xD0, 0xD0);
@@ -106,6 +109,7 @@ LectureWindow::LectureWindow(Deck deck, QWidget* parent)
     m_caption->setObjectName(QStringLiteral("lectureCaption"));
     m_step->setObjectName(QStringLiteral("lectureStep"));
     m_keys->setObjectName(QStringLiteral("lectureKeys"));
+    m_viewArea->setObjectName(QStringLiteral("lectureViewArea"));
     m_title->setWordWrap(true);
     m_caption->setWordWrap(true);
     m_step->setWordWrap(true);
@@ -329,9 +333,12 @@ QFont LectureWindow::viewFont(const QString& name, int width) const {
         return typeFont(kMetricsPx, false);
     }
     const qreal scale = std::max(0.4, height() / kReferenceHeight);
-    return typeFont(kViewPx *
-                        (width > 200 ? std::min(1.0, width / (kViewReferenceWidth * scale)) : 1.0),
-                    false);
+    // The drawings (warp, bank, block) lay out to their frame in this type; a chart's labels
+    // have a floor.
+    const bool drawing = name == QLatin1String("warp") || name == QLatin1String("bank") ||
+                         name == QLatin1String("block");
+    const qreal share = width > 200 ? std::min(1.0, width / (kViewReferenceWidth * scale)) : 1.0;
+    return typeFont(kViewPx * (drawing ? share : std::max(kChartMinShare, share)), false);
 }
 
 void LectureWindow::applyFonts() {

@@ -13,6 +13,10 @@ class QWidget;
 
 namespace warpscope::app::lecture {
 
+/// The dynamic property naming the view a slide's frame holds ("warp"), read by
+/// lectureGeometry() to find the frames.
+inline constexpr char kLectureFrameProperty[] = "lectureFrameOf";
+
 /// Size the metrics table's columns to their texts (bold included: the model puts the first
 /// model's column in bold) and the table to its columns, so no number is cut off and the drawing
 /// beside it gets the rest of the width.

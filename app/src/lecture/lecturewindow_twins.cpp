@@ -109,6 +109,7 @@ void LectureWindow::prepareWarpPicture(int index) {
         m_warpTwin = new WarpView(m_warpTwinDocument, new LaneHighlight(m_warpTwinHost.get()));
         m_warpTwin->setObjectName(QStringLiteral("warpTwin"));
         m_warpTwinFrame = wrapInScrollArea(m_warpTwin, m_warpTwinHost.get());
+        m_warpTwin->setFitHeight(true); // as the slide's own (viewWidget())
     }
     if (m_warpTwinDocument->loadSession(slideSession(slide))) {
         return; // the slide shows its error; nothing to draw ahead
@@ -133,6 +134,15 @@ void LectureWindow::prepareWarpPicture(int index) {
     }
     m_warpTwin->setRevealCount(revealCount);
     m_warpTwinSlide = index;
+    // The warp view lays out to its frame's height (setFitHeight()): the frame must be the one
+    // the slide will give it, with the step line the slide opens with (its step count is the
+    // twin's, known only now; a longer line wraps and leaves the view less height).
+    if (const QSize exact = slideViewSizes(index, firstStepText(index)).at(QStringLiteral("warp"));
+        !exact.isEmpty() && exact != size) {
+        m_warpTwin->setFont(viewFont(QStringLiteral("warp"), exact.width()));
+        m_warpTwinFrame->resize(exact);
+        settleTwinFrame(m_warpTwinFrame);
+    }
     warp->adoptPicture(m_warpTwin->renderPicture(devicePixelRatioF()), m_warpTwin->pictureKey());
 }
 
@@ -259,8 +269,9 @@ int LectureWindow::metricsWidth(int index) {
         m_metricsTwin = new QTableView(m_slideTwinHost.get());
         m_metricsTwin->verticalHeader()->hide();
         m_metricsTwin->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-        m_metricsTwin->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
         m_metricsTwin->setModel(new MetricsTableModel(m_slideTwinDocument, m_metricsTwin));
+        // After setModel(): a column hidden before the table has a model is shown again.
+        m_metricsTwin->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
         m_metricsTwin->setWordWrap(false);
         m_metricsTwin->setFrameShape(QFrame::NoFrame);
     }
@@ -280,7 +291,9 @@ void LectureWindow::prepareBankPicture(int index) {
     if (!names.contains(QStringLiteral("bank"))) {
         return;
     }
-    const QSize size = slideViewSizes(index).at(QStringLiteral("bank"));
+    // The bank view lays out to its frame's height (setFitHeight()): the frame the slide gives
+    // it with the step line the slide opens with.
+    const QSize size = slideViewSizes(index, firstStepText(index)).at(QStringLiteral("bank"));
     if (size.isEmpty() || !loadSlideTwin(index)) {
         return; // an error: the slide shows it, nothing to draw ahead
     }
@@ -288,6 +301,7 @@ void LectureWindow::prepareBankPicture(int index) {
         m_bankTwin = new BankView(m_slideTwinDocument, new LaneHighlight(m_slideTwinHost.get()));
         m_bankTwin->setObjectName(QStringLiteral("bankTwin"));
         m_bankTwinFrame = wrapInScrollArea(m_bankTwin, m_slideTwinHost.get());
+        m_bankTwin->setFitHeight(true); // as the slide's own (viewWidget())
     }
     // The twin as the slide's bank view will be: this window's colours, its type at that width,
     // laid out in a frame of that size (its scroll bars as they will be).

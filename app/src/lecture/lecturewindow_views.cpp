@@ -16,6 +16,7 @@
 #include "views/transfersview.h"
 #include "views/viewscrollarea.h"
 #include "views/warpview.h"
+#include "views/zoomableview.h"
 
 #include <QAbstractItemView>
 #include <QHBoxLayout>
@@ -28,6 +29,7 @@
 namespace warpscope::app {
 
 using lecture::fitMetricsTable;
+using lecture::kLectureFrameProperty;
 
 QWidget* LectureWindow::viewWidget(const QString& name) {
     if (auto it = m_frames.find(name); it != m_frames.end()) {
@@ -76,10 +78,11 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         table->verticalHeader()->hide();
         table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-        table->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
         // The model signals only the cells whose numbers changed, then refreshed(): fit then.
         auto* model = new MetricsTableModel(m_document, table);
         table->setModel(model);
+        // After setModel(): a column hidden before the table has a model is shown again.
+        table->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
         connect(model, &MetricsTableModel::refreshed, table, [table] { fitMetricsTable(table); });
         table->setSelectionMode(QAbstractItemView::NoSelection);
         table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -90,6 +93,11 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
         view = table;
         frame = table;
         clickTarget = table->viewport();
+    }
+    if (auto* zoomable = qobject_cast<ZoomableView*>(view)) {
+        // A slide has no scroll bar: the warp and bank views lay their rows and lists out to
+        // the frame's height, in the slide's type (never drawn scaled down).
+        zoomable->setFitHeight(true);
     }
     if (frame == nullptr) {
         auto* area = wrapInScrollArea(view, m_viewArea);
@@ -115,6 +123,7 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
     if (clickTarget != nullptr) {
         clickTarget->installEventFilter(this);
     }
+    frame->setProperty(kLectureFrameProperty, name); // for lectureGeometry()
     m_views[name] = view;
     m_frames[name] = frame;
     applyFonts();

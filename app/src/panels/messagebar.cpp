@@ -1,6 +1,8 @@
 // MessageBar: label, action buttons and a close button in a tinted frame.
 #include "panels/messagebar.h"
 
+#include "panels/protocolwords.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -43,7 +45,7 @@ void MessageBar::clearButtons() {
 
 void MessageBar::showMessage(Level level, const QString& text, std::vector<Action> actions) {
     m_level = level;
-    m_text->setText(text);
+    m_text->setText(sayProtocolCodesInWords(text));
     QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
     QColor tint(0x56, 0xB4, 0xE9);
     if (level == Level::Warning) {
@@ -79,7 +81,7 @@ void MessageBar::showMessage(Level level, const QString& text, std::vector<Actio
         m_actionButtons.push_back(button);
     }
     show();
-    emit messageShown(text);
+    emit messageShown(m_text->text());
 }
 
 void MessageBar::dismiss() {

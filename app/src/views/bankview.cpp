@@ -106,8 +106,30 @@ QSizeF BankView::computeLayout(qreal width) {
     m_bankDegree.fill(0);
     const QFontMetricsF metrics(font());
     const qreal lineHeight = metrics.height();
-    m_titleRect = QRectF(kMargin, kMargin, width - 2 * kMargin, 2 * lineHeight + 4);
+    const qreal fitHeight = heightToFit();
+    m_titleFirstHeight = lineHeight;
+    m_titleSecondHeight = lineHeight;
+    m_rowLabelStep = 1;
+    m_wavefrontsElided = 0;
+    m_wavefrontsElidedRect = QRectF();
     const auto& evaluation = m_document->evaluation();
+    m_shared = evaluation && evaluation->modern.shared.has_value(); // content()'s note reads it
+    if (fitHeight > 0 && evaluation) {
+        // A slide has no scroll bar: the title's lines wrap instead of running past the width.
+        const BankContent texts = content();
+        QFont bold = font();
+        bold.setBold(true);
+        const auto wrapped = [width](const QFont& font, const QString& text) {
+            return QFontMetricsF(font)
+                .boundingRect(QRectF(0, 0, width - 2 * kMargin, 1e6),
+                              Qt::AlignLeft | Qt::TextWordWrap, text)
+                .height();
+        };
+        m_titleFirstHeight = std::max(lineHeight, wrapped(bold, texts.title));
+        m_titleSecondHeight = std::max(lineHeight, wrapped(font(), texts.note));
+    }
+    m_titleRect =
+        QRectF(kMargin, kMargin, width - 2 * kMargin, m_titleFirstHeight + m_titleSecondHeight + 4);
     m_shared = evaluation && evaluation->modern.shared.has_value();
     if (!m_shared) {
         return QSizeF(width, m_titleRect.bottom() + 4 * lineHeight);
@@ -119,7 +141,8 @@ QSizeF BankView::computeLayout(qreal width) {
     // ---- Phases: which lanes are served together ----------------------------------------------
     m_labelWidth = metrics.horizontalAdvance(QStringLiteral("row 99 · 0x0000")) + 10;
     const qreal gridWidth = width - 2 * kMargin - m_labelWidth;
-    const qreal cellWidth = std::max(24.0, gridWidth / kBankCount);
+    // On a slide the 32 columns take what the width gives, down to 22 px.
+    const qreal cellWidth = std::max(fitHeight > 0 ? 22.0 : 24.0, gridWidth / kBankCount);
     const qreal phaseLaneWidth = cellWidth;
     const bool hasFusionNote = access.kind.widthBytes > kBankWordBytes;
     const qreal bracketHeight = lineHeight + 8;
@@ -201,7 +224,25 @@ QSizeF BankView::computeLayout(qreal width) {
     for (const auto& [key, cell] : cells) {
         rowSet.insert(key.first);
     }
-    const qreal rowHeight = lineHeight + 12;
+    qreal rowHeight = lineHeight + 12;
+    const qreal gapHeight = lineHeight + 6;
+    if (fitHeight > 0 && !rowSet.empty()) {
+        // A slide: the rows take the height left once the wavefronts' heading, one wavefront
+        // line, the line saying how many more and the legend have theirs; packed closer than a
+        // line of text, every other row (or third) is labelled.
+        std::int64_t gaps = 0;
+        std::int64_t previousRow = -1;
+        for (std::int64_t row : rowSet) {
+            gaps += previousRow >= 0 && row > previousRow + 1 ? 1 : 0;
+            previousRow = row;
+        }
+        const qreal below =
+            14 + lineHeight + 4 + 2 * (lineHeight + 6) + 8 + 2 * (lineHeight + 6) + kMargin;
+        const qreal room = fitHeight - y - below - static_cast<qreal>(gaps) * gapHeight;
+        const qreal packed = room / static_cast<qreal>(rowSet.size());
+        rowHeight = std::clamp(packed, 8.0, rowHeight);
+        m_rowLabelStep = std::max(1, static_cast<int>(std::ceil(lineHeight / rowHeight)));
+    }
     std::map<std::int64_t, qreal> rowTop;
     std::int64_t previous = -1;
     for (std::int64_t row : rowSet) {
@@ -209,8 +250,8 @@ QSizeF BankView::computeLayout(qreal width) {
         band.row = row;
         if (previous >= 0 && row > previous + 1) {
             band.gapRowsBefore = row - previous - 1;
-            band.gapRect = QRectF(kMargin, y, width - 2 * kMargin, lineHeight + 6);
-            y += lineHeight + 6;
+            band.gapRect = QRectF(kMargin, y, width - 2 * kMargin, gapHeight);
+            y += gapHeight;
         }
         band.rect = QRectF(kMargin, y, m_labelWidth + kBankCount * cellWidth, rowHeight);
         rowTop[row] = y;
@@ -230,10 +271,27 @@ QSizeF BankView::computeLayout(qreal width) {
 
     // ---- Wavefront list and legend -------------------------------------------------------------
     y += 14 + lineHeight + 4; // heading
+    const qreal listRowHeight = lineHeight + 6;
+    const qreal legendHeight = 8 + 2 * (lineHeight + 6) + kMargin;
+    const bool elide =
+        fitHeight > 0 &&
+        y + static_cast<qreal>(shared.wavefrontList.size()) * listRowHeight + legendHeight >
+            fitHeight;
     for (std::size_t w = 0; w < shared.wavefrontList.size(); ++w) {
+        // On a slide the wavefronts past the height are named by the step line as Space
+        // reveals them; one line says how many are not listed.
+        if (elide && y + 2 * listRowHeight + legendHeight > fitHeight && w > 0) {
+            m_wavefrontRows.push_back(WavefrontRow{static_cast<int>(w), QRectF()});
+            ++m_wavefrontsElided;
+            continue;
+        }
         m_wavefrontRows.push_back(WavefrontRow{
-            static_cast<int>(w), QRectF(kMargin, y, width - 2 * kMargin, lineHeight + 6)});
-        y += lineHeight + 6;
+            static_cast<int>(w), QRectF(kMargin, y, width - 2 * kMargin, listRowHeight)});
+        y += listRowHeight;
+    }
+    if (m_wavefrontsElided > 0) {
+        m_wavefrontsElidedRect = QRectF(kMargin, y, width - 2 * kMargin, listRowHeight);
+        y += listRowHeight;
     }
     y += 8;
     m_legendRect = QRectF(kMargin, y, width - 2 * kMargin, 2 * (lineHeight + 6));

@@ -150,6 +150,14 @@ private:
     std::vector<WavefrontRow> m_wavefrontRows;
     QRectF m_legendRect;
     qreal m_labelWidth = 0;
+    /// On a slide (setFitHeight()): the title's two texts wrapped to the width (their heights),
+    /// the rows' label shown every m_rowLabelStep rows where rows are packed closer than a line
+    /// of text, and the wavefronts past the height (empty rects), counted, with their line.
+    qreal m_titleFirstHeight = 0;
+    qreal m_titleSecondHeight = 0;
+    int m_rowLabelStep = 1;
+    int m_wavefrontsElided = 0;
+    QRectF m_wavefrontsElidedRect;
     MeasurementMark m_mark;
     int m_revealCount = -1;
 };

@@ -73,6 +73,7 @@ std::size_t BankView::pictureKey() const {
     // Every place the paint draws at.
     key = hashRect(hashRect(hashRect(hashRect(key, m_titleRect), m_phaseRect), m_fusionRect),
                    m_legendRect);
+    key = hashRect(qHashMulti(key, m_rowLabelStep, m_wavefrontsElided), m_wavefrontsElidedRect);
     for (const QRectF& rect : m_phaseBracketRects) {
         key = hashRect(key, rect);
     }
@@ -119,7 +120,6 @@ void BankView::paintView(QPainter& painter) {
     painter.fillRect(rect(), colors.background);
     painter.setRenderHint(QPainter::Antialiasing, true);
     const auto& evaluation = m_document->evaluation();
-    const qreal lineHeight = QFontMetricsF(font()).height();
     QFont bold = font();
     bold.setBold(true);
     if (!evaluation) {
@@ -131,14 +131,17 @@ void BankView::paintView(QPainter& painter) {
     const BankContent content = this->content();
     painter.setFont(bold);
     painter.setPen(colors.text);
-    painter.drawText(QRectF(m_titleRect.left(), m_titleRect.top(), m_titleRect.width(), lineHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter, content.title);
+    // On a slide (fitsHeight()) the two lines wrap to the width the layout measured them at.
+    const int wrap = fitsHeight() ? int{Qt::TextWordWrap} : 0;
+    painter.drawText(
+        QRectF(m_titleRect.left(), m_titleRect.top(), m_titleRect.width(), m_titleFirstHeight),
+        Qt::AlignLeft | Qt::AlignVCenter | wrap, content.title);
     painter.setFont(font());
-    const QRectF second(m_titleRect.left(), m_titleRect.top() + lineHeight + 4, m_titleRect.width(),
-                        lineHeight);
+    const QRectF second(m_titleRect.left(), m_titleRect.top() + m_titleFirstHeight + 4,
+                        m_titleRect.width(), m_titleSecondHeight);
     painter.setFont(font());
     painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
-    painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter, content.note);
+    painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter | wrap, content.note);
     if (!m_mark.isEmpty()) {
         paintMeasurementBadge(
             painter, colors, font(), second, QRectF(rect()), m_mark.text, m_mark.mismatch,
@@ -279,10 +282,15 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
             painter.drawLine(QPointF(grid.left() + bank * cellWidth, grid.top()),
                              QPointF(grid.left() + bank * cellWidth, grid.bottom()));
         }
+        if (rowIndex % static_cast<std::size_t>(m_rowLabelStep) != 0) {
+            continue; // rows packed closer than a line of text: every other one labelled
+        }
         painter.setPen(colors.mutedText);
-        painter.drawText(
-            QRectF(band.rect.left(), band.rect.top(), m_labelWidth - 6, band.rect.height()),
-            Qt::AlignRight | Qt::AlignVCenter, content.rowLabels[rowIndex]);
+        // A packed row's label is centred on it and may run over the rows beside it (unlabelled).
+        const qreal labelHeight = std::max(band.rect.height(), lineHeight);
+        painter.drawText(QRectF(band.rect.left(), band.rect.center().y() - labelHeight / 2,
+                                m_labelWidth - 6, labelHeight),
+                         Qt::AlignRight | Qt::AlignVCenter, content.rowLabels[rowIndex]);
     }
     for (const Cell& cell : m_cells) {
         for (const CellPart& part : cell.parts) {
@@ -298,6 +306,9 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
             drawGroupMarker(painter, QPointF(r.left() + 6, r.top() + 6), 7, part.wavefront,
                             colors.group(part.wavefront), colors.frame);
             const int lanes = laneCount(part.lanes);
+            if (r.height() < QFontMetricsF(small).height() - 2) {
+                continue; // packed rows on a slide: the step line names the lanes
+            }
             if (lanes > 1) {
                 // Several lanes on one word: a broadcast for loads. Marked with a "B" badge.
                 const QRectF badge(r.right() - 12, r.top() + 1, 11, 11);
@@ -335,8 +346,8 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
     }
     for (std::size_t rowIndex = 0; rowIndex < m_wavefrontRows.size(); ++rowIndex) {
         const WavefrontRow& row = m_wavefrontRows[rowIndex];
-        if (m_revealCount >= 0 && row.wavefront >= m_revealCount) {
-            continue;
+        if ((m_revealCount >= 0 && row.wavefront >= m_revealCount) || row.rect.isEmpty()) {
+            continue; // not revealed yet, or past a slide's height (m_wavefrontsElided)
         }
         const Wavefront& wavefront = shared.wavefrontList[static_cast<std::size_t>(row.wavefront)];
         const bool isEmphasised = (wavefront.laneMask & emphasised) != 0;
@@ -353,6 +364,19 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
         painter.drawText(
             QRectF(swatch.right() + 8, row.rect.top(), row.rect.width() - 40, row.rect.height()),
             Qt::AlignLeft | Qt::AlignVCenter, content.wavefrontTexts[rowIndex]);
+    }
+
+    int elidedShown = 0; // revealed wavefronts the list has no room for
+    for (const WavefrontRow& row : m_wavefrontRows) {
+        elidedShown +=
+            row.rect.isEmpty() && (m_revealCount < 0 || row.wavefront < m_revealCount) ? 1 : 0;
+    }
+    if (elidedShown > 0) {
+        painter.setPen(colors.mutedText);
+        painter.drawText(
+            m_wavefrontsElidedRect, Qt::AlignLeft | Qt::AlignVCenter,
+            tr("… %n more not listed here: stepping with Space names each in the line below", "",
+               elidedShown));
     }
 
     // ---- Legend ----

@@ -338,6 +338,26 @@ void NotesView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) {
         fillChart();
+    } else if (event->type() == QEvent::FontChange && testAttribute(Qt::WA_SetFont)) {
+        // A font set on the view (a lecture slide's, sized for a projector): the chart's ticks,
+        // axis titles and legend take it. The plot's own stayed the application's small type.
+#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
+        const QFont chartFont = font();
+        m_plot->setFont(chartFont); // the chart's texts take the ticks' (addChartText)
+        for (QCPAxisRect* rect : m_plot->axisRects()) {
+            for (QCPAxis* axis : rect->axes()) {
+                axis->setTickLabelFont(chartFont);
+                axis->setLabelFont(chartFont);
+            }
+        }
+        m_plot->legend->setFont(chartFont);
+        for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
+            if (QCPAbstractLegendItem* item = m_plot->legend->item(i)) {
+                item->setFont(chartFont);
+            }
+        }
+#endif
+        fillChart();
     }
 }
 

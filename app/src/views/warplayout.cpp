@@ -2,6 +2,8 @@
 // lanes they serve is read from the Evaluation's predictions.
 #include "views/warplayout.h"
 
+#include "views/warplegend.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -18,6 +20,10 @@ constexpr qreal kMaxLaneWidth = 64.0;
 constexpr qreal kMinLaneWidth = 22.0;
 constexpr qreal kLinksHeight = 110.0;
 constexpr qreal kBandHeight = 40.0;
+// On a slide (fitHeight): a line and a gap may be this narrow before the view runs past its width.
+// A line's address label that would touch its neighbour's is left out (every other one).
+constexpr qreal kFitMinLineWidth = 40.0;
+constexpr qreal kFitGapWidth = 36.0;
 
 std::int64_t lineStart(std::int64_t address) {
     return address - address % kLineBytes;
@@ -25,8 +31,17 @@ std::int64_t lineStart(std::int64_t address) {
 
 } // namespace
 
-WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const QFontMetricsF& font,
-                               bool showTextbook) {
+namespace {
+
+/// WarpLayout::compute() with the ribbons' and the byte band's heights given.
+WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF& font,
+                  bool showTextbook, qreal fitHeight, qreal linksHeight, qreal bandHeight) {
+    using ListKind = WarpLayout::ListKind;
+    using ListRow = WarpLayout::ListRow;
+    using Line = WarpLayout::Line;
+    using Gap = WarpLayout::Gap;
+    using Sector = WarpLayout::Sector;
+    using TransactionBox = WarpLayout::TransactionBox;
     WarpLayout layout;
     const WarpAccess& access = evaluation.access;
     // Local accesses draw their interleaved addresses, texture reads their global-load
@@ -77,13 +92,24 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
     const int adjacentCount = std::max(0, lineCount - 1 - gapCount);
 
     // ---- Horizontal scale ---------------------------------------------------------------------
-    const qreal available =
-        width - 2 * kMargin - gapCount * kGapWidth - adjacentCount * kLineSpacing;
-    const qreal lineWidth =
-        lineCount > 0 ? std::max(kMinLineWidth, available / lineCount) : kMinLineWidth;
+    const auto lineWidthFor = [&](qreal gapWidth, qreal minLineWidth) {
+        const qreal available =
+            width - 2 * kMargin - gapCount * gapWidth - adjacentCount * kLineSpacing;
+        return lineCount > 0 ? std::max(minLineWidth, available / lineCount) : minLineWidth;
+    };
+    qreal gapWidth = kGapWidth;
+    qreal lineWidth = lineWidthFor(kGapWidth, kMinLineWidth);
+    if (fitHeight > 0 &&
+        lineCount * lineWidth + gapCount * kGapWidth + adjacentCount * kLineSpacing >
+            width - 2 * kMargin) {
+        // A slide has no scroll bar: narrower gaps (their sizes then in the tool tip only where
+        // the text does not fit) and lines, in the same type.
+        gapWidth = std::min(kGapWidth, kFitGapWidth);
+        lineWidth = lineWidthFor(gapWidth, kFitMinLineWidth);
+    }
     layout.pxPerByte = lineWidth / kLineBytes;
     const qreal memoryWidth =
-        lineCount * lineWidth + gapCount * kGapWidth + adjacentCount * kLineSpacing;
+        lineCount * lineWidth + gapCount * gapWidth + adjacentCount * kLineSpacing;
     const qreal contentWidth = std::max(width, memoryWidth + 2 * kMargin);
 
     // ---- Vertical layout ----------------------------------------------------------------------
@@ -105,10 +131,10 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
     }
     y += laneHeight;
     layout.linksTop = y;
-    y += kLinksHeight;
+    y += linksHeight;
     layout.memoryTop = y;
     const qreal bandTop = y;
-    y += kBandHeight;
+    y += bandHeight;
     const qreal stripTop = y + 2;
     const qreal stripHeight = lineHeight + 6;
     y = stripTop + stripHeight;
@@ -124,15 +150,15 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
             const std::int64_t previousEnd = rows[static_cast<std::size_t>(i - 1)] + kLineBytes;
             if (address > previousEnd) {
                 layout.gaps.push_back(
-                    Gap{address - previousEnd, QRectF(x, bandTop, kGapWidth, kBandHeight)});
-                x += kGapWidth;
+                    Gap{address - previousEnd, QRectF(x, bandTop, gapWidth, bandHeight)});
+                x += gapWidth;
             } else {
                 x += kLineSpacing;
             }
         }
         Line line;
         line.address = address;
-        line.rect = QRectF(x, bandTop, lineWidth, kBandHeight);
+        line.rect = QRectF(x, bandTop, lineWidth, bandHeight);
         line.labelRect = QRectF(x, labelTop, lineWidth, lineHeight + 2);
         line.group = i;
         if (auto it = lineIndexOf.find(address); it != lineIndexOf.end()) {
@@ -153,7 +179,7 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
                 Sector sector;
                 sector.address = line.address + std::int64_t{s} * kSectorBytes;
                 const qreal left = line.rect.left() + s * sectorWidth;
-                sector.bandRect = QRectF(left, bandTop, sectorWidth, kBandHeight);
+                sector.bandRect = QRectF(left, bandTop, sectorWidth, bandHeight);
                 sector.stripRect = QRectF(left, stripTop, sectorWidth, stripHeight);
                 sector.group = line.group;
                 sector.indexInLine = s;
@@ -197,7 +223,7 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
             levelEnd[level] = span->second;
             TransactionBox box;
             box.index = index;
-            box.rect = QRectF(span->first, bandTop, span->second - span->first, kBandHeight);
+            box.rect = QRectF(span->first, bandTop, span->second - span->first, bandHeight);
             box.labelRect = QRectF(span->first, y + static_cast<qreal>(level) * rowHeight,
                                    span->second - span->first, rowHeight - 3);
             layout.transactions.push_back(box);
@@ -207,25 +233,49 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
 
     // ---- Legend and list ------------------------------------------------------------------------
     y += 8;
-    layout.legendRect = QRectF(kMargin, y, contentWidth - 2 * kMargin, lineHeight + 6);
+    // The legend wraps inside the visible width: a view narrower than its content still shows
+    // all of its entries without scrolling.
+    layout.legendRect =
+        QRectF(kMargin, y, std::min(width, contentWidth) - 2 * kMargin, lineHeight + 6);
+    layout.legendRect.setHeight(warpLegendHeight(layout, font));
     y = layout.legendRect.bottom() + 6;
     layout.listTop = y;
     const qreal listRowHeight = lineHeight + 4;
     y += listRowHeight; // heading
-    for (std::size_t i = 0; i < layout.lines.size(); ++i) {
-        layout.listRows.push_back(
-            ListRow{ListKind::Line, static_cast<int>(i),
-                    QRectF(kMargin, y, contentWidth - 2 * kMargin, listRowHeight)});
-        y += listRowHeight;
-    }
-    if (layout.showTextbook) {
-        y += listRowHeight; // heading
-        for (std::size_t i = 0; i < evaluation.textbook.transactions.size(); ++i) {
-            layout.listRows.push_back(
-                ListRow{ListKind::Transaction, static_cast<int>(i),
-                        QRectF(kMargin, y, contentWidth - 2 * kMargin, listRowHeight)});
-            y += listRowHeight;
+    const std::size_t transactionRows =
+        layout.showTextbook ? evaluation.textbook.transactions.size() : 0;
+    // On a slide the list takes what is left of the height; the rows past it are named by the
+    // step line as Space reveals them, and one line below the list says how many they are.
+    const qreal listBottom = fitHeight > 0 ? fitHeight - kMargin : 0;
+    const std::size_t rowCount = layout.lines.size() + transactionRows;
+    const qreal neededBottom = y + static_cast<qreal>(rowCount) * listRowHeight +
+                               (transactionRows > 0 ? listRowHeight : 0);
+    const bool elide = fitHeight > 0 && neededBottom > listBottom;
+    const auto place = [&](ListKind kind, int index) {
+        // The last slot left is the line saying how many more there are.
+        if (elide && y + 2 * listRowHeight > listBottom) {
+            layout.listRows.push_back(ListRow{kind, index, QRectF()});
+            ++layout.listElided;
+            return;
         }
+        layout.listRows.push_back(
+            ListRow{kind, index, QRectF(kMargin, y, contentWidth - 2 * kMargin, listRowHeight)});
+        y += listRowHeight;
+    };
+    for (std::size_t i = 0; i < layout.lines.size(); ++i) {
+        place(ListKind::Line, static_cast<int>(i));
+    }
+    if (transactionRows > 0) {
+        if (!elide || y + 3 * listRowHeight <= listBottom) {
+            y += listRowHeight; // heading, with room for a row under it
+        }
+        for (std::size_t i = 0; i < transactionRows; ++i) {
+            place(ListKind::Transaction, static_cast<int>(i));
+        }
+    }
+    if (layout.listElided > 0) {
+        layout.listElidedRect = QRectF(kMargin, y, contentWidth - 2 * kMargin, listRowHeight);
+        y += listRowHeight;
     }
     // ---- Ribbons from the lanes to their bytes --------------------------------------------------
     const qreal ribbonTop = layout.linksTop;
@@ -255,6 +305,25 @@ WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const 
     }
 
     layout.size = QSizeF(contentWidth, y + kMargin);
+    return layout;
+}
+
+} // namespace
+
+WarpLayout WarpLayout::compute(const Evaluation& evaluation, qreal width, const QFontMetricsF& font,
+                               bool showTextbook, qreal fitHeight) {
+    WarpLayout layout =
+        layOut(evaluation, width, font, showTextbook, fitHeight, kLinksHeight, kBandHeight);
+    // A pixel short of the frame: a layout a fraction taller (rounded up) brought a scroll bar.
+    const qreal spare = fitHeight - 1 - layout.size.height();
+    if (fitHeight > 0 && spare > 1) {
+        // A slide with room to spare (a coalesced warp beside the metrics): the ribbons and the
+        // byte band take it, so the figure fills its frame instead of its top half.
+        const qreal links = std::min(kLinksHeight * 3, kLinksHeight + spare * 0.7);
+        const qreal band =
+            std::min(kBandHeight * 2, kBandHeight + (spare - (links - kLinksHeight)));
+        layout = layOut(evaluation, width, font, showTextbook, fitHeight, links, band);
+    }
     return layout;
 }
 

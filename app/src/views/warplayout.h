@@ -75,7 +75,11 @@ struct WarpLayout {
     std::vector<Sector> sectors;
     std::vector<TransactionBox> transactions;
     qreal listTop = 0;
+    /// A row of the list that did not fit the height (fitHeight) has an empty rect; listElided
+    /// counts them, and listElidedRect is where the line saying so goes.
     std::vector<ListRow> listRows;
+    int listElided = 0;
+    QRectF listElidedRect;
     /// Each lane's ribbon from its box to exactly the bytes it touches (empty when the lane is
     /// inactive or its bytes are not drawn). Built once per layout, not on every paint.
     std::array<QPainterPath, kWarpSize> ribbons{};
@@ -84,8 +88,11 @@ struct WarpLayout {
 
     /// Lay out `evaluation` for a view `width` logical pixels wide. The result may be wider when
     /// the lines need more room than that (the view then scrolls).
+    /// `fitHeight` > 0 (a lecture slide, ZoomableView::setFitHeight()): the layout fits that
+    /// height and its width in the same type: narrower lines and gaps where the lines would run
+    /// past the width, and a list cut short (listElided) where it would run past the height.
     static WarpLayout compute(const Evaluation& evaluation, qreal width, const QFontMetricsF& font,
-                              bool showTextbook);
+                              bool showTextbook, qreal fitHeight = 0);
 
     /// The x span of bytes [begin, end) on the band, or nothing when they are not drawn.
     std::optional<std::pair<qreal, qreal>> byteSpan(std::int64_t begin, std::int64_t end) const;

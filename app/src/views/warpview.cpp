@@ -58,7 +58,7 @@ QSizeF WarpView::computeLayout(qreal width) {
         return QSizeF(width, 200);
     }
     m_layout = WarpLayout::compute(*m_document->evaluation(), width, QFontMetricsF(font()),
-                                   m_showTextbook);
+                                   m_showTextbook, heightToFit());
     return m_layout.size;
 }
 
@@ -149,6 +149,7 @@ std::vector<WarpView::LookItem> WarpView::lookItems() const {
                     rowHeight)),
         8, qHash(content.listHeading));
     bool transactionHeadingDone = false;
+    int elidedShown = 0;
     for (std::size_t index = 0; index < m_layout.listRows.size(); ++index) {
         const WarpLayout::ListRow& row = m_layout.listRows[index];
         const WarpContent::ListRow& drawn = content.listRows[index];
@@ -156,9 +157,16 @@ std::vector<WarpView::LookItem> WarpView::lookItems() const {
         const bool heading =
             revealed && row.kind == WarpLayout::ListKind::Transaction && !transactionHeadingDone;
         transactionHeadingDone = transactionHeadingDone || heading;
+        if (row.rect.isEmpty()) {
+            elidedShown += revealed ? 1 : 0; // counted on the line below the list
+            continue;
+        }
         add(row.rect.united(row.rect.translated(0, -rowHeight)), 4,
             qHashMulti(0, revealed, (drawn.lanes & emphasised) != 0, heading, drawn.text,
                        drawn.marker, heading ? content.transactionHeading : QString()));
+    }
+    if (m_layout.listElided > 0) {
+        add(m_layout.listElidedRect, 4, qHash(elidedShown));
     }
     return items;
 }

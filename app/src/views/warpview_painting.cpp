@@ -1,5 +1,6 @@
 // WarpView's painting, part by part: the title lines, the lanes and the ribbons to memory, the
 // lines and sectors, the textbook transactions, the legend and the list.
+#include "views/warplegend.h"
 #include "views/warpview.h"
 
 #include "document/patterndocument.h"
@@ -32,11 +33,19 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
         }
         return;
     }
+    // On a slide (fitsHeight(): no scroll bar) a line longer than the view ends in an ellipsis
+    // instead of being cut off mid-word at the frame; the metrics table and the tool tips keep
+    // the whole text.
+    const auto fitted = [&](const QString& text) {
+        return fitsHeight()
+                   ? QFontMetricsF(painter.font()).elidedText(text, Qt::ElideRight, r.width())
+                   : text;
+    };
     painter.setFont(bold);
     painter.setPen(colors.text);
-    m_texts.draw(painter, line(0), Qt::AlignLeft, content.title);
+    m_texts.draw(painter, line(0), Qt::AlignLeft, fitted(content.title));
     painter.setFont(font());
-    m_texts.draw(painter, line(1), Qt::AlignLeft, content.summary);
+    m_texts.draw(painter, line(1), Qt::AlignLeft, fitted(content.summary));
     if (!m_mark.isEmpty()) {
         paintMeasurementBadge(
             painter, colors, font(), line(1), QRectF(rect()), m_mark.text, m_mark.mismatch,
@@ -44,7 +53,7 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
     }
     painter.setFont(font());
     painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
-    m_texts.draw(painter, line(2), Qt::AlignLeft, content.note);
+    m_texts.draw(painter, line(2), Qt::AlignLeft, fitted(content.note));
 }
 
 void WarpView::paintLanes(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
@@ -171,6 +180,10 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
     // Grid: words (when there is room), sectors, lines.
     const QColor tick = blendedOver(colors.grid, 0.9, colors.surface);
     QVarLengthArray<QLineF, 64> ticks;
+    // Lines narrower than their address (a slide fitting many lines into its width): a label
+    // that would run into the one drawn before it is left out.
+    const QFontMetricsF labelMetrics(font());
+    qreal labelsEnd = -1e9;
     for (std::size_t lineIndex = 0; lineIndex < m_layout.lines.size(); ++lineIndex) {
         const WarpLayout::Line& line = m_layout.lines[lineIndex];
         const QRectF r = line.rect;
@@ -198,8 +211,11 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
         }
         drawRectOutline(painter, r, colors.frame, 2);
         painter.setPen(colors.mutedText);
-        m_texts.draw(painter, line.labelRect, Qt::AlignLeft,
-                     QStringLiteral(" ") + content.lineLabels[lineIndex]);
+        const QString label = QStringLiteral(" ") + content.lineLabels[lineIndex];
+        if (line.labelRect.left() >= labelsEnd) {
+            m_texts.draw(painter, line.labelRect, Qt::AlignLeft, label);
+            labelsEnd = line.labelRect.left() + labelMetrics.horizontalAdvance(label) + 4;
+        }
     }
     // The lanes being followed, outlined on their bytes (over the grid).
     for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -229,8 +245,16 @@ void WarpView::paintMemory(QPainter& painter, const ViewColors& colors,
         painter.setFont(small);
         painter.fillRect(QRectF(r.left() + 2, r.center().y() - 8, r.width() - 4, 16),
                          colors.background);
-        m_texts.draw(painter, gap.rect, Qt::AlignHCenter,
-                     QStringLiteral("⋯ %1 ⋯").arg(formatBytes(gap.bytes)));
+        // A narrow gap (a slide fitting many lines) keeps the size alone, or the ellipsis.
+        const QFontMetricsF smallMetrics(small);
+        QString gapText = QStringLiteral("⋯ %1 ⋯").arg(formatBytes(gap.bytes));
+        if (smallMetrics.horizontalAdvance(gapText) > gap.rect.width()) {
+            gapText = formatBytes(gap.bytes);
+            if (smallMetrics.horizontalAdvance(gapText) > gap.rect.width()) {
+                gapText = QStringLiteral("⋯");
+            }
+        }
+        m_texts.draw(painter, gap.rect, Qt::AlignHCenter, gapText);
         painter.setFont(font());
     }
 
@@ -320,60 +344,46 @@ void WarpView::paintTextbook(QPainter& painter, const ViewColors& colors,
 
 void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
                                   const WarpContent& content, std::uint32_t emphasised) {
-    // Legend: every fill the band uses, with its meaning.
+    // Legend: every fill the band uses, with its meaning, in the rows the layout wrapped it to.
     const bool legendShown = needsPaint(
         QRectF(0, m_layout.legendRect.top(), std::max<qreal>(m_layout.legendRect.right(), width()),
                m_layout.legendRect.height()),
         8);
-    qreal x = m_layout.legendRect.left();
-    const qreal cy = m_layout.legendRect.center().y();
-    auto swatch = [&](auto paintSwatch, const QString& text) {
+    using LegendKind = WarpLegendItem::Kind;
+    for (const WarpLegendItem& item : warpLegendItems(m_layout, QFontMetricsF(font()))) {
         if (!legendShown) {
-            return;
+            break;
         }
-        const QRectF box(x, cy - 7, 22, 14);
-        paintSwatch(box);
-        x += 28;
-        painter.setPen(colors.text);
-        const qreal textWidth = m_texts.text(text, painter.font()).size().width();
-        m_texts.draw(painter, QRectF(x, box.top(), textWidth, box.height()), Qt::AlignLeft, text);
-        x += textWidth + 22;
-    };
-    swatch(
-        [&](const QRectF& box) {
+        const QRectF& box = item.swatchRect;
+        switch (item.kind) {
+        case LegendKind::Requested:
             painter.setPen(QPen(colors.frame, 1));
             painter.setBrush(m_layout.global ? colors.group(0) : colors.requested);
             painter.drawRect(box);
-        },
-        tr("requested"));
-    if (m_layout.global) {
-        swatch(
-            [&](const QRectF& box) {
-                painter.setPen(QPen(colors.frame, 1));
-                painter.setBrush(colors.groupFill(0));
-                painter.drawRect(box);
-                fillHatched(painter, box, colors.hatch, 6.0);
-            },
-            tr("fetched, unused"));
-        swatch(
-            [&](const QRectF& box) {
-                painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
-                painter.setBrush(colors.surface);
-                painter.drawRect(box);
-            },
-            tr("not fetched"));
-        if (m_layout.showTextbook) {
-            swatch([&](const QRectF& box) { drawDashedRectOutline(painter, box, colors.text, 2); },
-                   tr("textbook transaction"));
+            break;
+        case LegendKind::FetchedUnused:
+            painter.setPen(QPen(colors.frame, 1));
+            painter.setBrush(colors.groupFill(0));
+            painter.drawRect(box);
+            fillHatched(painter, box, colors.hatch, 6.0);
+            break;
+        case LegendKind::NotFetched:
+            painter.setPen(QPen(colors.grid, 1, Qt::DashLine));
+            painter.setBrush(colors.surface);
+            painter.drawRect(box);
+            break;
+        case LegendKind::Textbook:
+        case LegendKind::ConstantRound:
+            drawDashedRectOutline(painter, box, colors.text, 2);
+            break;
+        case LegendKind::OneLine:
+            drawGroupMarker(painter, box.center(), 10, 0, colors.group(0), colors.frame);
+            break;
         }
-        swatch(
-            [&](const QRectF& box) {
-                drawGroupMarker(painter, box.center(), 10, 0, colors.group(0), colors.frame);
-            },
-            tr("one line: same colour and shape"));
-    } else if (m_layout.constant) {
-        swatch([&](const QRectF& box) { drawDashedRectOutline(painter, box, colors.text, 2); },
-               tr("constant-cache round Rn: one distinct address, served in turn"));
+        painter.setPen(colors.text);
+        m_texts.draw(painter,
+                     QRectF(item.textRect.left(), box.top(), item.textRect.width(), box.height()),
+                     Qt::AlignLeft, item.text);
     }
 
     // The list of lines (modern) and transactions (textbook).
@@ -389,6 +399,7 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
     }
     painter.setFont(font());
     bool transactionHeadingDone = false;
+    int elidedShown = 0; // revealed rows the list has no room for
     for (std::size_t index = 0; index < m_layout.listRows.size(); ++index) {
         const WarpLayout::ListRow& row = m_layout.listRows[index];
         if (!isRevealed(row.kind, row.index)) {
@@ -397,6 +408,10 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
         const WarpContent::ListRow& drawn = content.listRows[index];
         const std::uint32_t mask = drawn.lanes;
         const int marker = drawn.marker;
+        if (row.rect.isEmpty()) {
+            ++elidedShown; // past a slide's height: the step line names it (listElided)
+            continue;
+        }
         if (row.kind == WarpLayout::ListKind::Transaction && !transactionHeadingDone) {
             transactionHeadingDone = true;
             if (needsPaint(row.rect.translated(0, -rowHeight))) {
@@ -430,6 +445,13 @@ void WarpView::paintLegendAndList(QPainter& painter, const ViewColors& colors,
             painter,
             QRectF(textLeft, row.rect.top(), row.rect.right() - textLeft, row.rect.height()),
             Qt::AlignLeft, drawn.text);
+    }
+    if (elidedShown > 0 && needsPaint(m_layout.listElidedRect)) {
+        painter.setPen(colors.mutedText);
+        m_texts.draw(
+            painter, m_layout.listElidedRect.adjusted(4, 0, 0, 0), Qt::AlignLeft,
+            tr("… %n more not listed here: stepping with Space names each in the line below", "",
+               elidedShown));
     }
 }
 

@@ -47,6 +47,18 @@ QSize ZoomableView::visibleSize() const {
     return size();
 }
 
+void ZoomableView::setFitHeight(bool fit) {
+    if (fit == m_fitHeight) {
+        return;
+    }
+    m_fitHeight = fit;
+    relayout();
+}
+
+qreal ZoomableView::heightToFit() const {
+    return m_fitHeight ? std::max(1, visibleSize().height()) : 0.0;
+}
+
 void ZoomableView::relayout() {
     if (m_inRelayout) {
         return;

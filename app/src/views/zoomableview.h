@@ -25,6 +25,12 @@ public:
     /// Lay the view out again for the current visible width and zoom, and resize to the result.
     void relayout();
 
+    /// On a lecture slide: lay out for the visible height too. The view keeps its type and fits
+    /// its rows and lists into that height (rows packed closer, a long list cut short with a line
+    /// saying how many more there are) instead of growing taller than its frame and scrolling.
+    void setFitHeight(bool fit);
+    bool fitsHeight() const { return m_fitHeight; }
+
     /// A picture of the whole view drawn ahead (a twin's renderPicture()) with the key of the look
     /// it shows (the view's pictureKey()): while the view's key, size and device pixel ratio are
     /// the picture's, a paint copies it instead of drawing. One picture at most is kept.
@@ -45,6 +51,9 @@ signals:
 protected:
     /// Lay the content out for `width` logical pixels; return the size it needs.
     virtual QSizeF computeLayout(qreal width) = 0;
+    /// The height computeLayout() should fit into (setFitHeight()): the visible height; 0 when
+    /// the view may grow as tall as its content.
+    qreal heightToFit() const;
     /// After relayout(): repaint what the new layout changed (`resized`: the view's size did).
     /// All of the view by default.
     virtual void layoutApplied(bool resized);
@@ -65,6 +74,7 @@ private:
     qreal m_zoom = 1.0;
     QWidget* m_watchedViewport = nullptr;
     bool m_inRelayout = false;
+    bool m_fitHeight = false;
     QPixmap m_picture; // drawn ahead (adoptPicture()), or none
     std::size_t m_pictureKey = 0;
     int m_picturePaints = 0;
