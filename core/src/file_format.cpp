@@ -4,6 +4,7 @@
 #include "warpscope/file_format.h"
 
 #include "file_format_names.h"
+#include "file_format_tma.h"
 #include "json_fields.h"
 #include "json_guard.h"
 #include "matrix_access_json.h"
@@ -149,6 +150,9 @@ std::string sessionToJsonText(const Session& session) {
         settings[key] = value;
     }
     out["viewSettings"] = std::move(settings);
+    if (session.tmaLoad) {
+        out["tmaLoad"] = detail::tmaLoadToJson(*session.tmaLoad);
+    }
     return dumpPretty(out);
 }
 

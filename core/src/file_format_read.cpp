@@ -4,6 +4,7 @@
 #include "warpscope/file_format.h"
 
 #include "file_format_names.h"
+#include "file_format_tma.h"
 #include "json_fields.h"
 #include "json_guard.h"
 #include "matrix_access_json.h"
@@ -397,6 +398,13 @@ public:
                 }
                 out.viewSettings[key] = std::move(text);
             }
+        }
+        if (const json* tma = member(value, "tmaLoad", where, false)) {
+            TmaTileLoad load;
+            if (!detail::readTmaLoad(*this, *tma, child(where, "tmaLoad"), load)) {
+                return false;
+            }
+            out.tmaLoad = load;
         }
         return true;
     }
