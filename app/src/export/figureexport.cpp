@@ -80,6 +80,7 @@ FigureRenderer::FigureRenderer(const Session& session) : d(std::make_unique<Priv
             d->kernelMeasurements.takeJson(json.array());
         }
     }
+    d->tmaLoad = session.tmaLoad;
     if (auto error = d->document.loadSession(session)) {
         d->error = QString::fromStdString(error->describe());
     } else if (!d->document.evaluation()) {
@@ -283,7 +284,7 @@ QByteArray FigureRenderer::render(const FigureSpec& spec, FigureFormat format,
             break;
         }
         if (spec.views == QStringList{QStringLiteral("tile")}) {
-            bytes = tileTikzFor(d->document, d->highlight, options).toUtf8();
+            bytes = tileTikzFor(d->document, d->highlight, options, d->tmaLoad).toUtf8();
             break;
         }
         const Evaluation& evaluation = *d->document.evaluation();

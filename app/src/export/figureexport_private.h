@@ -11,6 +11,8 @@
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
 
+#include <warpscope/tma_layout.h>
+
 #include <QFont>
 #include <QFontInfo>
 #include <QGuiApplication>
@@ -93,6 +95,9 @@ struct FigureRenderer::Private {
     // The kernel preset the sweep view sweeps as a whole kernel (its grid model), empty for the
     // current access's sweep.
     QString sweepKernelPreset;
+    // The session's TMA load for the tile view; none leaves the view following the pattern's
+    // preset, as the window's Tile tab does.
+    std::optional<TmaTileLoad> tmaLoad;
     std::optional<QString> error;
 
     void paint(FigurePainter& painter, const FigureSpec& spec) const;

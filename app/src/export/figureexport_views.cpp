@@ -207,6 +207,11 @@ qreal FigureRenderer::Private::paintZoomable(QPainter* painter, const QString& v
     if constexpr (std::is_same_v<View, ExportView<WarpView>>) {
         widget.setShowTextbook(spec.showTextbook);
     }
+    if constexpr (std::is_same_v<View, ExportView<TileView>>) {
+        if (tmaLoad) {
+            widget.setTmaLoad(tmaLoad);
+        }
+    }
     if constexpr (std::is_same_v<View, ExportView<WarpView>> ||
                   std::is_same_v<View, ExportView<BankView>>) {
         if (const auto& evaluation = document.evaluation()) {
