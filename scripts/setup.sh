@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Shared set-up for run.sh and test.sh: installs the Debian packages warpscope needs that are
 # missing (apt-get, as root or through sudo), then configures and builds one CMake preset.
-# clang and its runtime build the fuzz preset; texlive compiles the TikZ export in the tests.
+# clang and its runtime build the fuzz preset, clang-tidy checks the code; texlive compiles the TikZ export in the tests.
 # Usage: source scripts/setup.sh; warpscope_setup PRESET [TARGET...]
 set -euo pipefail
 
@@ -12,7 +12,7 @@ WARPSCOPE_PACKAGES=(
     libqcustomplot-dev libqcustomplot2.1-qt6
     xvfb xauth fonts-dejavu-core
     dpkg-dev appstream desktop-file-utils
-    clang libclang-rt-14-dev
+    clang libclang-rt-14-dev clang-tidy
     texlive-latex-base texlive-pictures
 )
 

@@ -20,6 +20,7 @@ using namespace expression_impl;
 const std::vector<std::string>& builtinNames() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> list;
+        list.reserve(kVariables.size() + 1 + kFunctions.size());
         for (const VariableName& v : kVariables) {
             list.emplace_back(v.name);
         }

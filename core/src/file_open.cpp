@@ -22,7 +22,7 @@ constexpr std::size_t kDefaultCapMiB = 16;
 constexpr std::size_t kLargestCapMiB = 4096;
 
 std::string mib(std::size_t bytes) {
-    return std::to_string(bytes / (1024u * 1024u)) + " MiB";
+    return std::to_string(bytes / (std::size_t{1024} * 1024)) + " MiB";
 }
 
 const char* kindOf(mode_t mode) {

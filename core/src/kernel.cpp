@@ -518,7 +518,7 @@ Result<WarpAccess> resolveWarp(const ResolvedKernel& kernel, int access, std::in
         (*out.sharedAddresses)[static_cast<std::size_t>(lane)] = at;
     }
     out.threads = threads.value();
-    return interleaveLocal(std::move(out));
+    return interleaveLocal(out);
 }
 
 Result<Kernel> kernelFromPatternUnsized(const Pattern& pattern) {

@@ -52,8 +52,10 @@ std::uint32_t matrixRowLanes(int matrices) {
 std::vector<std::uint32_t> matrixPhases(int matrices) {
     // Measured on the H200 (docs/models.md, "ldmatrix and stmatrix"): every matrix is served on
     // its own, never together with another one, even when two matrices name the same rows.
+    const int count = validMatrixCount(matrices) ? matrices : 0;
     std::vector<std::uint32_t> phases;
-    for (int i = 0; i < (validMatrixCount(matrices) ? matrices : 0); ++i) {
+    phases.reserve(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
         phases.push_back(0xffu << (kMatrixRows * i));
     }
     return phases;

@@ -212,7 +212,7 @@ std::optional<Error> checkCopyKind(const AccessKind& kind) {
 
 Result<WarpAccess> validate(WarpAccess access) {
     if (isMatrixAccess(access.kind)) {
-        return validateMatrix(std::move(access));
+        return validateMatrix(access);
     }
     if (!isValidWidth(access.kind.widthBytes)) {
         return invalid("element width must be 1, 2, 4, 8 or 16 bytes, not " +
@@ -347,11 +347,11 @@ namespace {
 
 /// A local access's offsets are checked as the user wrote them, then interleaved.
 Result<WarpAccess> validateThenInterleave(WarpAccess access) {
-    auto checked = validate(std::move(access));
+    auto checked = validate(access);
     if (!checked) {
         return checked;
     }
-    return interleaveLocal(std::move(checked.value()));
+    return interleaveLocal(checked.value());
 }
 
 } // namespace
@@ -361,7 +361,7 @@ Result<WarpAccess> resolve(const Pattern& pattern) {
     access.kind = pattern.kind;
     if (!pattern.source) {
         access.addresses = pattern.addresses;
-        return validateThenInterleave(std::move(access));
+        return validateThenInterleave(access);
     }
     const PatternSource& source = *pattern.source;
 
@@ -455,7 +455,7 @@ Result<WarpAccess> resolve(const Pattern& pattern) {
         }
     }
     access.threads = threads.value();
-    return validateThenInterleave(std::move(access));
+    return validateThenInterleave(access);
 }
 
 } // namespace warpscope

@@ -180,7 +180,8 @@ void predictShared(const ActiveLanes& lanes, int width, int bankWidth, TextbookP
     const std::int64_t wordsPerAccess = (width + bankWidth - 1) / bankWidth;
 
     // Every bank-word asked for (at most 32 lanes x 4 words), sorted and made distinct.
-    std::array<std::int64_t, kWarpSize * 4> words{};
+    constexpr std::size_t kMaxWords = std::size_t{kWarpSize} * 4;
+    std::array<std::int64_t, kMaxWords> words{};
     std::size_t wordCount = 0;
     for (const ActiveLane& l : lanes) {
         const std::int64_t first = l.address / bankWidth;
@@ -193,7 +194,7 @@ void predictShared(const ActiveLanes& lanes, int width, int bankWidth, TextbookP
         std::unique(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(wordCount)) -
         words.begin());
     // The rank of each distinct word among its bank's words, in address order: its pass.
-    std::array<int, kWarpSize * 4> rank{};
+    std::array<int, kMaxWords> rank{};
     std::array<int, kBankCount> perBank{};
     int degree = 0;
     for (std::size_t i = 0; i < wordCount; ++i) {
@@ -209,7 +210,7 @@ void predictShared(const ActiveLanes& lanes, int width, int bankWidth, TextbookP
 
     out.bankConflictDegree = degree;
     out.transactions.assign(static_cast<std::size_t>(passes), Transaction{});
-    std::array<std::int64_t, kWarpSize * 4> lowestWord{};
+    std::array<std::int64_t, kMaxWords> lowestWord{};
     lowestWord.fill(std::numeric_limits<std::int64_t>::max());
     const auto wordsEnd = words.begin() + static_cast<std::ptrdiff_t>(wordCount);
     for (const ActiveLane& l : lanes) {

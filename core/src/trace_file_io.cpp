@@ -171,7 +171,8 @@ Result<TraceReader> TraceReader::fromSource(std::shared_ptr<TraceByteSource> sou
     if (headerBytes > kMaxTraceHeaderBytes) {
         return atOffset("the header is " + std::to_string(headerBytes) +
                             " bytes; a trace header may be at most " +
-                            std::to_string(kMaxTraceHeaderBytes / (1024u * 1024u)) + " MiB",
+                            std::to_string(kMaxTraceHeaderBytes / (std::uint64_t{1024} * 1024)) +
+                            " MiB",
                         16);
     }
     if (headerBytes > size - kTracePreambleBytes) {
@@ -283,8 +284,7 @@ Result<std::vector<TraceRecord>> TraceReader::warpRecords(std::size_t launch,
                      0, "launch"};
     }
     std::vector<TraceRecord> found;
-    for (std::size_t i = 0; i < m_header.instructions.size(); ++i) {
-        const TraceInstruction& entry = m_header.instructions[i];
+    for (const TraceInstruction& entry : m_header.instructions) {
         if (entry.launch != static_cast<std::int64_t>(launch)) {
             continue;
         }

@@ -302,7 +302,7 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
         if (i + 1 >= args.size()) {
             return usageError("the option " + arg + " needs a value");
         }
-        const std::string value = args[++i];
+        const std::string& value = args[++i];
         if (arg == "--flush") {
             if (value == "clean") {
                 options.flush = KernelMeasureOptions::Flush::Clean;

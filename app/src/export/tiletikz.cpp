@@ -109,10 +109,13 @@ QString tileTikz(const TileView& view, const TikzOptions& options) {
            body + QStringLiteral("\\end{document}\n");
 }
 
-QString tileTikzFor(PatternDocument& document, LaneHighlight& highlight,
-                    const TikzOptions& options) {
+QString tileTikzFor(PatternDocument& document, LaneHighlight& highlight, const TikzOptions& options,
+                    const std::optional<TmaTileLoad>& load) {
     TileView view(&document, &highlight);
     view.setAttribute(Qt::WA_DontShowOnScreen);
+    if (load) {
+        view.setTmaLoad(load);
+    }
     view.resize(1000, 600);
     view.relayout();
     return tileTikz(view, options);

@@ -9,6 +9,10 @@
 
 #include <QString>
 
+#include <warpscope/tma_layout.h>
+
+#include <optional>
+
 namespace warpscope::app {
 
 class LaneHighlight;
@@ -17,8 +21,9 @@ class TileView;
 
 /// The tile of `view` as laid out now.
 QString tileTikz(const TileView& view, const TikzOptions& options);
-/// A tile view of `document`'s pattern (with the TMA load its preset comes with), as TikZ.
-QString tileTikzFor(PatternDocument& document, LaneHighlight& highlight,
-                    const TikzOptions& options);
+/// A tile view of `document`'s pattern, as TikZ: with `load` when there is one (a session's),
+/// else with the TMA load its preset comes with.
+QString tileTikzFor(PatternDocument& document, LaneHighlight& highlight, const TikzOptions& options,
+                    const std::optional<TmaTileLoad>& load = std::nullopt);
 
 } // namespace warpscope::app

@@ -22,6 +22,7 @@
 #include "views/lanehighlight.h"
 #include "views/sweepplot.h"
 #include "views/tilepanel.h"
+#include "views/tileview.h"
 #include "views/viewscrollarea.h"
 #include "views/warpview.h"
 
@@ -177,7 +178,12 @@ void MainWindow::createCentralArea() {
     m_sweepPlot = new SweepPlot(m_document, m_tabs);
     m_tabs->addTab(m_sweepPlot, tr("Swee&p"));
     // The Tile tab (found by its object name, "tilePanel"): a TMA load's layout under the access.
-    m_tabs->addTab(new TilePanel(m_document, m_highlight, m_tabs), tr("Tile"));
+    // The load chosen there is saved in the session (currentSession()), so choosing one is a
+    // change.
+    auto* tilePanel = new TilePanel(m_document, m_highlight, m_tabs);
+    m_tabs->addTab(tilePanel, tr("Tile"));
+    connect(tilePanel->tileView(), &TileView::tmaLoadChanged, m_document,
+            &PatternDocument::markModified);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 

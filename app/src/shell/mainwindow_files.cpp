@@ -4,6 +4,8 @@
 
 #include "views/l2persistenceview.h"
 #include "views/streamsview.h"
+#include "views/tilepanel.h"
+#include "views/tileview.h"
 #include "views/transfersview.h"
 
 #include "document/autosaver.h"
@@ -45,11 +47,28 @@ QString openFilter() {
         .arg(QString::fromLatin1(kSessionSuffix), QString::fromLatin1(kTraceSuffix));
 }
 
+/// The Tile tab's view (the tab is found by its object name, "tilePanel").
+TileView* tileViewOf(const QWidget& window) {
+    const auto* panel = window.findChild<TilePanel*>(QStringLiteral("tilePanel"));
+    return panel != nullptr ? panel->tileView() : nullptr;
+}
+
+/// The session's TMA load in the Tile tab. A session without one leaves the tab as loading its
+/// pattern left it (a preset's own load, or none).
+void restoreTmaLoad(const QWidget& window, const Session& session) {
+    if (TileView* view = tileViewOf(window); view != nullptr && session.tmaLoad) {
+        view->setTmaLoad(session.tmaLoad);
+    }
+}
+
 } // namespace
 
 Session MainWindow::currentSession() const {
     Session session = m_document->toSession(viewSettings());
     m_measurements->fillSession(session);
+    if (const TileView* view = tileViewOf(*this)) {
+        session.tmaLoad = view->tmaLoad();
+    }
     return session;
 }
 
@@ -133,6 +152,7 @@ bool MainWindow::openSession(const QString& path) {
     m_measurements->takeFromSession(session.value());
     m_messageBar->dismiss(); // before the view settings, which may have something to say
     applyViewSettings(session.value().viewSettings);
+    restoreTmaLoad(*this, session.value());
     m_document->markSaved(); // applying the view settings is not a change
     m_recent->add(QFileInfo(path).absoluteFilePath());
     if (kernelFile) {
@@ -256,6 +276,7 @@ void MainWindow::offerRecovery() {
               }
               m_measurements->takeFromSession(session.value());
               applyViewSettings(session.value().viewSettings);
+              restoreTmaLoad(*this, session.value());
               m_currentFile.clear();
               m_autosaver->discard();
               m_document->markModified(); // it lives in no file yet

@@ -7,6 +7,7 @@
 #include "warpscope/kernel.h"
 #include "warpscope/pattern.h"
 #include "warpscope/result.h"
+#include "warpscope/tma_layout.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -78,6 +79,10 @@ struct Session {
     std::string model = "modern"; // "modern" or "textbook"
     /// Free-form view settings of the app (strings only), kept as they are.
     std::map<std::string, std::string> viewSettings;
+    /// The TMA tile load the tile view draws under the access (its box, element size, swizzle
+    /// and shared-memory offset), when one is chosen. Any value the tile view can show is kept,
+    /// including a load core's TMA layout refuses (the view says why).
+    std::optional<TmaTileLoad> tmaLoad;
 
     bool operator==(const Session&) const = default;
 };

@@ -50,6 +50,8 @@ struct TmaTileLoad {
     std::int64_t smemOffset = 0; // the destination's shared-memory address (see the file comment)
 
     int boxInnerBytes() const { return boxInnerElements * elementBytes; }
+
+    bool operator==(const TmaTileLoad&) const = default;
 };
 
 /// The data a 16-byte chunk of shared memory holds: the box row and the byte offset in that row
