@@ -84,6 +84,9 @@ TEST(Presets, EveryPresetResolves) {
 
 TEST(Presets, EveryPresetResolvesAtTheEndsOfItsSliders) {
     for (const Preset& p : builtinPresets()) {
+        if (!p.pattern.source) {
+            continue; // an ldmatrix / stmatrix preset lists its rows: it has no sliders
+        }
         for (std::size_t i = 0; i < p.pattern.source->parameters.size(); ++i) {
             for (bool atMax : {false, true}) {
                 Pattern pattern = p.pattern;
