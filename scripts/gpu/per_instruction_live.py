@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """scripts/gpu/per_instruction_live.sh's driver: measure_kernel with "per_instruction": true for
-kernel presets through one `warpscope-probe serve` process, and its cost: per preset of the
+every kernel preset through one `warpscope-probe serve` process, and its cost: per preset of the
 first four, three requests without the option and three with it, alternating, each timed from
 request to answer (cost.jsonl), the first answer with it kept (live_answers.jsonl).
 Usage: per_instruction_live.py CARRY OUT [BUDGET_S]"""
@@ -36,11 +36,7 @@ info, _ = ask({"op": "device_info"})
 json.dump(info, open(os.path.join(out, "device_info.json"), "w"))
 answers = open(os.path.join(out, "live_answers.jsonl"), "w")
 first = ["transpose-tiled", "transpose-tiled-padded", "readoffset", "transpose-naivecol"]
-rest = ["readoffset-cg", "writeoffset", "writeoffset-cg", "readsegment", "readsegment-cg",
-        "writesegment", "aos-testinnerstruct", "soa-testinnerarray", "sumarrays",
-        "transpose-copyrow", "transpose-copyrow-cg", "transpose-copycol", "transpose-copycol-cg",
-        "transpose-naiverow", "transpose-naiverow-cg", "copyasync-width",
-        "copyasync-width-staged", "copyasync-shared-stride"]
+rest = [pid for pid in presets if pid not in first]  # every other preset, in the file's order
 costs = open(os.path.join(out, "cost.jsonl"), "w")
 for pid in first:
     # warm the kernel path (NVRTC, counters session) once, then alternate without/with

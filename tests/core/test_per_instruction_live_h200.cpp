@@ -1,10 +1,10 @@
 // The probe's own per-instruction counts on the H200 (tests/data/per_instruction_live_h200.jsonl:
-// measure_kernel answers with "per_instruction": true for 22 kernel presets, 2026-11-29, driver
-// 580.159.04, CUDA 13.0, scripts/gpu/per_instruction_live.sh) against Nsight Compute's source
-// counters of the same generated kernels (tests/data/per_instruction_h200.jsonl): every
-// instruction the probe counted, found by its offset in the kernel's code, counts what ncu counts
-// for the instruction at that offset. The two are the same definition; offsets agree because
-// both profiled the probe's own NVRTC output.
+// measure_kernel answers with "per_instruction": true for all 39 kernel presets, 2026-11-29,
+// driver 580.159.04, CUDA 13.0, scripts/gpu/per_instruction_live.sh) against Nsight Compute's
+// source counters of the same generated kernels (tests/data/per_instruction_h200.jsonl): per
+// access, the probe's instruction count equals ncu's and the model's; every instruction the probe
+// counted, found by its offset in the kernel's code, counts what ncu counts there. The two are the
+// same definition; offsets agree because both profiled the probe's own NVRTC output.
 #include "warpscope/file_format.h"
 #include "warpscope/per_instruction.h"
 
@@ -65,7 +65,7 @@ const PerInstructionRow* atOffset(const std::vector<PerInstructionRow>& rows,
 TEST(PerInstructionLiveH200, EveryCountedInstructionEqualsNsightComputesAtTheSameOffset) {
     const std::vector<PerInstructionRow> ncu = recordedRows("per_instruction_h200.jsonl");
     const auto live = liveRows();
-    ASSERT_EQ(live.size(), 22u);
+    ASSERT_EQ(live.size(), 39u);
     int compared = 0;
     int countsCompared = 0;
     for (const auto& [preset, rows] : live) {
@@ -90,8 +90,55 @@ TEST(PerInstructionLiveH200, EveryCountedInstructionEqualsNsightComputesAtTheSam
             }
         }
     }
-    EXPECT_EQ(compared, 25);
-    EXPECT_EQ(countsCompared, 46);
+    EXPECT_EQ(compared, 108);
+    EXPECT_EQ(countsCompared, 216);
+}
+
+const PerInstructionRow* ofAccess(const std::vector<PerInstructionRow>& rows,
+                                  const std::string& kernel, int access) {
+    for (const PerInstructionRow& row : rows) {
+        if (row.kernel == kernel && row.access == access) {
+            return &row;
+        }
+    }
+    return nullptr;
+}
+
+TEST(PerInstructionLiveH200, EveryAccessOfEveryPresetEqualsTheModelAndNsightCompute) {
+    // Per access of every preset with a global or shared access (ncu's rows): the probe's own
+    // count equals the model's and ncu's. An access whose instruction moved nothing (predicated
+    // off, or a width the launch did not choose) has no SASS metric to be found by: there the
+    // model and ncu must both say 0.
+    const std::vector<PerInstructionRow> ncu = recordedRows("per_instruction_h200.jsonl");
+    const auto live = liveRows();
+    int equal = 0;
+    int silent = 0;
+    for (const PerInstructionRow& reference : ncu) {
+        const auto found = live.find(reference.kernel);
+        ASSERT_NE(found, live.end()) << reference.kernel << " was not measured live";
+        const std::vector<PerInstructionRow>& rows = found->second;
+        ASSERT_FALSE(rows.empty()) << reference.kernel;
+        const PerInstructionRow* row = ofAccess(rows, rows.front().kernel, reference.access);
+        ASSERT_NE(row, nullptr) << reference.kernel << " access " << reference.access;
+        ASSERT_EQ(row->counts.size(), reference.counts.size());
+        for (std::size_t c = 0; c < row->counts.size(); ++c) {
+            const std::string where = reference.kernel + " access " +
+                                      std::to_string(reference.access) + " " +
+                                      accessCountName(row->counts[c].count);
+            EXPECT_EQ(row->counts[c].predicted, reference.counts[c].predicted) << where;
+            if (!row->pcOffset) {
+                EXPECT_EQ(row->counts[c].predicted, 0u) << where;
+                EXPECT_EQ(reference.counts[c].instruction, std::uint64_t{0}) << where;
+                ++silent;
+                continue;
+            }
+            EXPECT_EQ(row->counts[c].instruction, reference.counts[c].instruction) << where;
+            EXPECT_EQ(row->counts[c].instruction, row->counts[c].predicted) << where;
+            ++equal;
+        }
+    }
+    EXPECT_EQ(equal, 216);
+    EXPECT_EQ(silent, 12); // copyasync-width's 8- and 4-byte copies, the staged 8 and 4 bytes
 }
 
 // The tiled transpose's shared load, 32-way conflicted without the padding and conflict-free
