@@ -46,7 +46,7 @@ private:
 TEST(PerInstructionRecording, ShipsWithTheAppAndNamesItsGpu) {
     const PerInstructionRecording& recording = shippedPerInstructionRecording();
     ASSERT_TRUE(recording.error.isEmpty()) << recording.error.toStdString();
-    EXPECT_EQ(recording.kernels().size(), 22);
+    EXPECT_EQ(recording.kernels().size(), 37);
     EXPECT_EQ(recording.gpu, QStringLiteral("NVIDIA H200"));
     EXPECT_EQ(recording.driver, QStringLiteral("580.159.04"));
     EXPECT_EQ(recording.date, QStringLiteral("2026-11-29"));
@@ -138,7 +138,7 @@ TEST_F(PerInstructionTest, TheTiledTransposeNamesTheHardwaresExtraConflicts) {
 TEST_F(PerInstructionTest, AKernelWithoutRecordedRowsSaysHowToRecordOne) {
     loadKernel("transpose-tiled");
     ASSERT_TRUE(panel().model()->hasRows());
-    loadKernel("transpose-unroll4row");
+    loadKernel("constant-broadcast");
     EXPECT_FALSE(panel().model()->hasRows());
     EXPECT_EQ(panel().model()->rowCount(), 0);
     EXPECT_FALSE(panel().table()->isVisible());

@@ -1,6 +1,8 @@
 // windowGeometry() and writeGeometryReport(): widget geometry only, no pixels judged.
 #include "harness/geometryreport.h"
 
+#include "lecture/lecturegeometry.h"
+
 #include "harness/screenshotrunner.h"
 #include "panels/metricspanel.h"
 #include "shell/mainwindow.h"
@@ -26,13 +28,6 @@
 namespace warpscope::app {
 
 namespace {
-
-QJsonObject rectObject(const QRect& rect) {
-    return QJsonObject{{QStringLiteral("x"), rect.x()},
-                       {QStringLiteral("y"), rect.y()},
-                       {QStringLiteral("width"), rect.width()},
-                       {QStringLiteral("height"), rect.height()}};
-}
 
 /// A table: for each column the width it has and the width its longest text needs; how many rows
 /// lie wholly inside the viewport; whether the scroll bars are shown.

@@ -24,18 +24,6 @@ namespace warpscope::app {
 
 namespace {
 
-QJsonObject rectObject(const QRect& rect) {
-    return QJsonObject{{QStringLiteral("x"), rect.x()},
-                       {QStringLiteral("y"), rect.y()},
-                       {QStringLiteral("width"), rect.width()},
-                       {QStringLiteral("height"), rect.height()}};
-}
-
-QJsonObject sizeObject(const QSize& size) {
-    return QJsonObject{{QStringLiteral("width"), size.width()},
-                       {QStringLiteral("height"), size.height()}};
-}
-
 /// The frame that places view `name` on the slide (the view itself, or the scroll area that holds
 /// it): the lecture window marks each with lecture::kLectureFrameProperty.
 QWidget* frameOf(const LectureWindow& window, const QString& name) {
@@ -183,6 +171,18 @@ QJsonObject textGeometry(const LectureWindow& window, const QString& name, QStri
 }
 
 } // namespace
+
+QJsonObject rectObject(const QRect& rect) {
+    return QJsonObject{{QStringLiteral("x"), rect.x()},
+                       {QStringLiteral("y"), rect.y()},
+                       {QStringLiteral("width"), rect.width()},
+                       {QStringLiteral("height"), rect.height()}};
+}
+
+QJsonObject sizeObject(const QSize& size) {
+    return QJsonObject{{QStringLiteral("width"), size.width()},
+                       {QStringLiteral("height"), size.height()}};
+}
 
 QJsonObject lectureGeometry(const LectureWindow& window) {
     QStringList problems;

@@ -5,11 +5,18 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QRect>
+#include <QSize>
 #include <QStringList>
 
 namespace warpscope::app {
 
 class LectureWindow;
+
+/// A rectangle as {"x", "y", "width", "height"} and a size as {"width", "height"}: the form of
+/// this report and of the main window's --geometry-report.
+QJsonObject rectObject(const QRect& rect);
+QJsonObject sizeObject(const QSize& size);
 
 /// The slide shown now, laid out as it is: "slide", "slides", "title", "window", "viewArea",
 /// "views" (one object per view: "name", "rect", "needed", "got", scroll bars, "inside"),
