@@ -109,6 +109,7 @@ matchAccessesToInstructions(const std::vector<SassOpKind>& accessKinds,
         }
     }
     std::vector<SassOpKind> got;
+    got.reserve(memory.size());
     for (int index : memory) {
         got.push_back(instructions[static_cast<std::size_t>(index)].kind);
     }

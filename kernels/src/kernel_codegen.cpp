@@ -396,7 +396,7 @@ GeneratedKernel generateKernelSource(const ResolvedKernel& resolved,
         // checks the sentinel is not reachable by zeroing the buffers).
         s += "    if (ws_acc == ws_sentinel) ws_sink[0] = ws_acc; // never taken\n";
         out.hasSink = true;
-        out.expectedMemoryInstructions.push_back("STG 4 (sink)");
+        out.expectedMemoryInstructions.emplace_back("STG 4 (sink)");
     }
     s += "}\n";
     return out;

@@ -38,7 +38,7 @@ struct GeneratedKernel {
 /// Local accesses address the thread's own array `ws_local` of `localBytesPerThread` bytes (the
 /// grid model's GridPrediction::localBytesPerThread, rounded up to 16): its address is taken
 /// into the inline PTX, so it lives in local memory (ptxas -v reports it as the stack frame).
-GeneratedKernel generateKernelSource(const ResolvedKernel& kernel,
+GeneratedKernel generateKernelSource(const ResolvedKernel& resolved,
                                      std::int64_t localBytesPerThread = 0);
 
 } // namespace warpscope::probe

@@ -423,7 +423,7 @@ private:
             if (measureOptions.grid && !value.named.pattern.source) {
                 return fail(id, gridNeedsExpression(pointer));
             }
-            items.push_back(SweepItem{std::move(value.named), std::move(value.access)});
+            items.push_back(SweepItem{std::move(value.named), value.access});
         }
         json measurements = json::array();
         if (!items.empty()) {
