@@ -33,13 +33,11 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
         }
         return;
     }
-    // On a slide (fitsHeight(): no scroll bar) a line longer than the view ends in an ellipsis
-    // instead of being cut off mid-word at the frame; the metrics table and the tool tips keep
-    // the whole text.
+    // A line longer than the view (on a slide, or a window as narrow as 1366 pixels) ends in an
+    // ellipsis instead of being cut off mid-word at the frame; the metrics table and the tool
+    // tips keep the whole text.
     const auto fitted = [&](const QString& text) {
-        return fitsHeight()
-                   ? QFontMetricsF(painter.font()).elidedText(text, Qt::ElideRight, r.width())
-                   : text;
+        return QFontMetricsF(painter.font()).elidedText(text, Qt::ElideRight, r.width());
     };
     painter.setFont(bold);
     painter.setPen(colors.text);
