@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace warpscope {
@@ -183,6 +184,28 @@ void fillHardwareSums(std::vector<PerInstructionRow>& rows,
     }
 }
 
+/// The rows read one object at a time, then completed with their hardware sums.
+class RowCollector {
+public:
+    std::optional<Error> add(const json& object, const std::string& place) {
+        auto row = rowFromObject(object, place);
+        if (!row) {
+            return row.error();
+        }
+        m_rows.push_back(std::move(row.value().first));
+        m_sharing.push_back(std::move(row.value().second));
+        return std::nullopt;
+    }
+    std::vector<PerInstructionRow> finish() && {
+        fillHardwareSums(m_rows, m_sharing);
+        return std::move(m_rows);
+    }
+
+private:
+    std::vector<PerInstructionRow> m_rows;
+    std::vector<std::vector<int>> m_sharing; // per row: the accesses its hardware counter adds up
+};
+
 } // namespace
 
 const char* accessCountName(AccessCount count) {
@@ -250,23 +273,17 @@ Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonText(std::strin
     if (!parsed.value().is_array()) {
         return rowError("rows", "", "must be an array of per-access rows");
     }
-    std::vector<PerInstructionRow> rows;
-    std::vector<std::vector<int>> sharing;
+    RowCollector rows;
     for (std::size_t i = 0; i < parsed.value().size(); ++i) {
-        auto row = rowFromObject(parsed.value()[i], "rows/" + std::to_string(i));
-        if (!row) {
-            return row.error();
+        if (auto error = rows.add(parsed.value()[i], "rows/" + std::to_string(i))) {
+            return *error;
         }
-        rows.push_back(std::move(row.value().first));
-        sharing.push_back(std::move(row.value().second));
     }
-    fillHardwareSums(rows, sharing);
-    return rows;
+    return std::move(rows).finish();
 }
 
 Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::string_view text) {
-    std::vector<PerInstructionRow> rows;
-    std::vector<std::vector<int>> sharing; // per row: the accesses its hardware counter adds up
+    RowCollector rows;
     std::size_t lineNumber = 0;
     std::size_t start = 0;
     while (start < text.size()) {
@@ -292,15 +309,11 @@ Result<std::vector<PerInstructionRow>> perInstructionRowsFromJsonLines(std::stri
                           (within.empty() || within == "line 1" ? "" : ", " + within);
             return error;
         }
-        auto row = rowFromObject(parsed.value(), "line " + std::to_string(lineNumber));
-        if (!row) {
-            return row.error();
+        if (auto error = rows.add(parsed.value(), "line " + std::to_string(lineNumber))) {
+            return *error;
         }
-        rows.push_back(std::move(row.value().first));
-        sharing.push_back(std::move(row.value().second));
     }
-    fillHardwareSums(rows, sharing);
-    return rows;
+    return std::move(rows).finish();
 }
 } // namespace warpscope
 
