@@ -1,7 +1,7 @@
 // CUDA source for a whole kernel (measure_kernel), generated from its description: every access
 // is one inline-PTX memory instruction, in the kernel's order, so the SASS holds exactly one
 // memory instruction per access (tests/probe/check_kernel_sass.py checks it on a GPU machine).
-// Plain C++: the text is testable without CUDA; kernels/src/cuda_backend.cpp compiles it.
+// Plain C++: the text is testable without CUDA; kernels/cuda/cuda_backend.cpp compiles it.
 #pragma once
 
 #include "warpscope/kernel.h"

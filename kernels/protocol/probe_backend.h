@@ -75,7 +75,7 @@ struct KernelMeasureOptions {
     enum class Flush { Clean, Dirty, None };
     Flush flush = Flush::Clean;
     /// Also count every SASS instruction's own requests, sectors, wavefronts and conflicts with
-    /// CUPTI's SASS metrics (one more launch, patched; kernels/src/cupti_sass.h).
+    /// CUPTI's SASS metrics (one more launch, patched; kernels/cuda/cupti_sass.h).
     bool perInstruction = false;
 };
 
