@@ -1,9 +1,11 @@
-// `warpscope-probe l2-persistence` (l2_persistence_cli.h).
-#include "l2_persistence_cli.h"
-
+// `warpscope-probe experiment l2-persistence` (and `warpscope-probe l2-persistence`): the L2
+// persistence window measured and printed as a table (or the measure_l2_persistence answer as
+// JSON), the command line's row of the experiment (experiment_commands.h). docs/protocol.md
+// ("l2-persistence").
+#include "experiment_commands.h"
 #include "l2_persistence.h"
-#include "measurement_cli.h"
 #include "probe_text.h"
+#include "transfer_types.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +14,8 @@
 #include <string>
 
 namespace warpscope::probe {
+
+namespace {
 
 const char* const kL2PersistenceUsage =
     R"(l2-persistence
@@ -35,8 +39,6 @@ const char* const kL2PersistenceUsage =
 )";
 
 using json = nlohmann::json;
-
-namespace {
 
 /// The options with a value (runMeasurementCommandLine's MeasurementOption).
 std::optional<int> readL2PersistenceOption(const std::string& arg, const std::string& value,
@@ -149,10 +151,14 @@ void printL2Persistence(const json& answer) {
 
 } // namespace
 
-int l2PersistenceCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
-    return runMeasurementCommandLine(args, makeBackend, runL2PersistenceRequest, pointsProgress(),
-                                     readL2PersistenceOption, printL2Persistence,
-                                     readL2PersistenceFlag);
+ExperimentCommand l2PersistenceCommandLine() {
+    return ExperimentCommand{kL2PersistenceExperiment.op,
+                             "the L2 persistence window (set-aside, hitRatio)",
+                             kL2PersistenceUsage,
+                             readL2PersistenceOption,
+                             readL2PersistenceFlag,
+                             printL2Persistence,
+                             pointsProgress};
 }
 
 } // namespace warpscope::probe

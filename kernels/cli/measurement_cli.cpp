@@ -76,7 +76,7 @@ ProgressCallback pointsProgress() {
     };
 }
 
-std::variant<nlohmann::json, int> runMeasurementCommand(MeasurementRequest request,
+std::variant<nlohmann::json, int> runMeasurementCommand(const MeasurementRequest& request,
                                                         const nlohmann::json& options,
                                                         const BackendFactory& makeBackend,
                                                         const ProgressCallback& progress) {
@@ -108,7 +108,7 @@ std::variant<nlohmann::json, int> runMeasurementCommand(MeasurementRequest reque
 }
 
 int runMeasurementCommandLine(const std::vector<std::string>& args,
-                              const BackendFactory& makeBackend, MeasurementRequest request,
+                              const BackendFactory& makeBackend, const MeasurementRequest& request,
                               const ProgressCallback& progress, const MeasurementOption& option,
                               const std::function<void(const nlohmann::json&)>& print,
                               const MeasurementFlag& flag) {

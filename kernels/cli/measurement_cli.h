@@ -26,11 +26,10 @@ std::vector<std::string> splitList(const std::string& text);
 /// "4096", "4K", "4KiB", "256M", "1G" -> bytes; -1 when not a size.
 long long parseByteSize(const std::string& text);
 
-/// A measurement request as serve() runs it (runTransfersRequest and its kin).
-using MeasurementRequest = RequestResult<nlohmann::json> (*)(const nlohmann::json& request,
-                                                             Backend& backend,
-                                                             const ProgressCallback& progress,
-                                                             const CancelCallback& cancelled);
+/// A measurement request as serve() runs it (an experiment row's answer, experiment_table.h).
+using MeasurementRequest = std::function<RequestResult<nlohmann::json>(
+    const nlohmann::json& request, Backend& backend, const ProgressCallback& progress,
+    const CancelCallback& cancelled)>;
 
 /// "measured N of M points" on stderr at every tenth of the way, and at the end.
 ProgressCallback pointsProgress();
@@ -38,7 +37,7 @@ ProgressCallback pointsProgress();
 /// Runs `request` with {"options": options} on a backend from `makeBackend`, telling `progress`
 /// of each step; Ctrl-C cancels it. The answer, or (after printing the error) the exit status:
 /// kExitNoGpu, kExitFatal, kExitBadInput (a bad request, out of memory) or kExitProbeError.
-std::variant<nlohmann::json, int> runMeasurementCommand(MeasurementRequest request,
+std::variant<nlohmann::json, int> runMeasurementCommand(const MeasurementRequest& request,
                                                         const nlohmann::json& options,
                                                         const BackendFactory& makeBackend,
                                                         const ProgressCallback& progress);
@@ -56,7 +55,7 @@ using MeasurementFlag = std::function<bool(const std::string& name, nlohmann::js
 /// refused), runs `request` (runMeasurementCommand, with `progress`) and prints the answer, as one
 /// JSON line with --json, else through `print`. Returns the exit status.
 int runMeasurementCommandLine(const std::vector<std::string>& args,
-                              const BackendFactory& makeBackend, MeasurementRequest request,
+                              const BackendFactory& makeBackend, const MeasurementRequest& request,
                               const ProgressCallback& progress, const MeasurementOption& option,
                               const std::function<void(const nlohmann::json&)>& print,
                               const MeasurementFlag& flag = {});

@@ -1,14 +1,13 @@
 // warpscope-probe's commands (probe_cli.h): serve, run, selfcheck, info, --help, --version.
 #include "probe_cli.h"
 
-#include "l2_persistence_cli.h"
+#include "experiment_commands.h"
+#include "experiment_table.h"
 #include "probe_protocol.h"
 #include "probe_text.h"
 #include "run_kernel.h"
 #include "serve_cli.h"
-#include "streams_cli.h"
 #include "tma_check_cli.h"
-#include "transfers_cli.h"
 #include "warpscope/command_line_text.h"
 #include "warpscope/file_format.h"
 #include "warpscope/model.h"
@@ -53,11 +52,7 @@ Usage:
   warpscope-probe [serve]                 JSON-lines server on stdin/stdout (what the app runs)
   warpscope-probe run <preset | file.json | expression> [options]
   warpscope-probe run-kernel <kernel preset | kernel file | kernel JSON> [options]
-  warpscope-probe transfers [options]     host and device transfers (pageable, pinned,
-                                          zero-copy, managed)
-  warpscope-probe streams [options]       copies and a kernel over 1 to 8 streams: overlap
-  warpscope-probe l2-persistence [options]
-                                          the L2 persistence window (set-aside, hitRatio)
+@EXPERIMENT_LIST@
   warpscope-probe selfcheck               the built-in hardware table, ldmatrix and TMA checks
   warpscope-probe tma-check [options]     one TMA tile load against the layout model
   warpscope-probe info                    what this GPU is
@@ -82,9 +77,7 @@ run        Measures one pattern on the GPU and prints the modern model's predict
   --repetitions N        timed repetitions for the medians (default 21)
 
 @RUN_KERNEL@
-@TRANSFERS@
-@STREAMS@
-@L2_PERSISTENCE@
+@EXPERIMENTS@
 selfcheck  Runs every pattern of the hardware table compiled into the probe (measured with
            Nsight Compute on an NVIDIA H100) and compares each counter exactly; measures a few
            ldmatrix/stmatrix patterns and TMA loads against the model. Prints one line per model
@@ -529,10 +522,8 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     if (command == "--help" || command == "-h" || command == "help") {
         std::string usage = kUsage;
         usage.replace(usage.find("@RUN_KERNEL@\n"), 13, kRunKernelUsage);
-        usage.replace(usage.find("@TRANSFERS@\n"), 12, kTransfersUsage);
-        usage.replace(usage.find("@STREAMS@\n"), 10, kStreamsUsage);
-        usage.replace(usage.find("@L2_PERSISTENCE@\n"), 17,
-                      std::string(kL2PersistenceUsage) + kTmaCheckUsage);
+        usage.replace(usage.find("@EXPERIMENT_LIST@\n"), 18, experimentSynopses());
+        usage.replace(usage.find("@EXPERIMENTS@\n"), 14, experimentUsages() + kTmaCheckUsage);
         std::cout << usage;
         return kExitOk;
     }
@@ -545,17 +536,12 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     if (command == "run-kernel") {
         return runKernelCommand(rest, makeBackend);
     }
-    if (command == "transfers") {
-        return transfersCommand(rest, makeBackend);
-    }
-    if (command == "streams") {
-        return streamsCommand(rest, makeBackend);
+    // Each experiment by its name (`warpscope-probe transfers`), from the experiment table.
+    if (const ExperimentRow* row = findExperimentCommand(command)) {
+        return runExperimentCommand(*row, rest, makeBackend);
     }
     if (command == "tma-check") {
         return tmaCheckCommand(rest, makeBackend);
-    }
-    if (command == "l2-persistence") {
-        return l2PersistenceCommand(rest, makeBackend);
     }
     const auto noArguments = [&](int (*body)(const BackendFactory&)) {
         if (!rest.empty()) {

@@ -1,9 +1,11 @@
-// `warpscope-probe streams` (streams_cli.h).
-#include "streams_cli.h"
-
-#include "measurement_cli.h"
+// `warpscope-probe experiment streams` (and `warpscope-probe streams`): the staged
+// copy-and-kernel experiment over 1 to 8 streams, printed as a table beside the model's prediction
+// (or the measure_streams answer as JSON), the command line's row of the experiment
+// (experiment_commands.h). docs/protocol.md ("streams").
+#include "experiment_commands.h"
 #include "probe_text.h"
 #include "streams_request.h"
+#include "transfer_types.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +13,8 @@
 #include <sstream>
 
 namespace warpscope::probe {
+
+namespace {
 
 const char* const kStreamsUsage =
     R"(streams    The course notes' staged copy-and-kernel experiment: an array copied in from
@@ -29,8 +33,6 @@ const char* const kStreamsUsage =
   --json                 the measure_streams answer as one JSON line
   Ctrl-C cancels between stream counts.
 )";
-
-namespace {
 
 using json = nlohmann::json;
 
@@ -107,13 +109,19 @@ void printStreams(const json& answer) {
 
 } // namespace
 
-int streamsCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
-    return runMeasurementCommandLine(
-        args, makeBackend, runStreamsRequest,
-        [](int done, int total) {
-            std::cerr << "measured " << done << " of " << total << " stream counts\n";
-        },
-        readStreamsOption, printStreams);
+ExperimentCommand streamsCommandLine() {
+    return ExperimentCommand{kStreamsExperiment.op,
+                             "copies and a kernel over 1 to 8 streams: overlap",
+                             kStreamsUsage,
+                             readStreamsOption,
+                             {},
+                             printStreams,
+                             [] {
+                                 return ProgressCallback([](int done, int total) {
+                                     std::cerr << "measured " << done << " of " << total
+                                               << " stream counts\n";
+                                 });
+                             }};
 }
 
 } // namespace warpscope::probe

@@ -1,7 +1,7 @@
-// `warpscope-probe transfers` (transfers_cli.h).
-#include "transfers_cli.h"
-
-#include "measurement_cli.h"
+// `warpscope-probe experiment transfers` (and `warpscope-probe transfers`): host and device
+// transfers measured and printed as a table (or the measure_transfers answer as JSON), the
+// command line's row of the experiment (experiment_commands.h). docs/protocol.md ("transfers").
+#include "experiment_commands.h"
 #include "probe_text.h"
 #include "transfers.h"
 
@@ -10,6 +10,8 @@
 #include <iostream>
 
 namespace warpscope::probe {
+
+namespace {
 
 const char* const kTransfersUsage =
     R"(transfers  Measures host and device transfers as the course notes do: copies host to
@@ -34,8 +36,6 @@ const char* const kTransfersUsage =
 )";
 
 using json = nlohmann::json;
-
-namespace {
 
 std::optional<int> readTransfersOption(const std::string& arg, const std::string& value,
                                        json& options) {
@@ -108,9 +108,15 @@ void printTransfers(const json& answer) {
 
 } // namespace
 
-int transfersCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
-    return runMeasurementCommandLine(args, makeBackend, runTransfersRequest, pointsProgress(),
-                                     readTransfersOption, printTransfers);
+ExperimentCommand transfersCommandLine() {
+    return ExperimentCommand{kTransfersExperiment.op,
+                             "host and device transfers (pageable, pinned,\n"
+                             "                                          zero-copy, managed)",
+                             kTransfersUsage,
+                             readTransfersOption,
+                             {},
+                             printTransfers,
+                             pointsProgress};
 }
 
 } // namespace warpscope::probe

@@ -4,10 +4,7 @@
 // would fault.
 #include "cuda_backend.h"
 
-#include "l2_persistence_cuda.h"
 #include "probe_trace.h"
-#include "streams_cuda.h"
-#include "transfers_cuda.h"
 
 #include <dlfcn.h>
 
@@ -95,6 +92,10 @@ ProbeResult<std::vector<DeviceInfo>> listCudaDevices() {
         devices.push_back(std::move(info));
     }
     return devices;
+}
+
+CudaBackend::CudaBackend(int device) : m_device(device) {
+    addCudaExperiments(*this, m_experiments);
 }
 
 CudaBackend::~CudaBackend() {
@@ -364,88 +365,19 @@ std::optional<ProbeError> CudaBackend::measureCopyBandwidth() {
     return std::nullopt;
 }
 
-ProbeResult<TransferMeasurement> CudaBackend::measureTransfers(const TransferOptions& options,
-                                                               const ProgressCallback& progress,
-                                                               const CancelCallback& cancelled) {
-    if (auto error = ensureDevice()) {
-        return *error;
-    }
+std::optional<ProbeError> CudaBackend::ensureCopyBandwidth() {
     if (m_info.measuredCopyBandwidthGBs == 0.0) {
-        if (auto error = measureCopyBandwidth()) {
-            return *error;
-        }
+        return measureCopyBandwidth();
     }
-    auto memory = currentTransferMemory();
-    if (auto* error = std::get_if<ProbeError>(&memory)) {
-        return *error;
-    }
-    const TransferMemory& free = std::get<TransferMemory>(memory);
-    const TransferPlanResult planned = planTransfers(options, free);
-    if (!planned.plan) {
-        return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
-                                                  : ProbeErrorCode::BadRequest,
-                              planned.error);
-    }
-    auto measured = runTransfersOnDevice(*planned.plan, progress, cancelled);
-    if (auto* result = std::get_if<TransferMeasurement>(&measured)) {
-        result->deviceName = m_info.name;
-        result->link = findTransferLink();
-        result->deviceCopyBandwidthGBs = m_info.measuredCopyBandwidthGBs;
-        result->deviceFreeBytes = free.deviceFreeBytes;
-        result->hostAvailableBytes = free.hostAvailableBytes;
-    }
-    return measured;
+    return std::nullopt;
 }
 
-ProbeResult<StreamsMeasurement> CudaBackend::measureStreams(const StreamsOptions& options,
-                                                            const ProgressCallback& progress,
-                                                            const CancelCallback& cancelled) {
-    if (auto error = ensureDevice()) {
-        return *error;
-    }
-    auto measured = runStreamsOnDevice(options, progress, cancelled);
-    if (auto* result = std::get_if<StreamsMeasurement>(&measured)) {
-        result->deviceName = m_info.name;
-    }
-    return measured;
-}
-
-ProbeResult<L2PersistenceMeasurement>
-CudaBackend::measureL2Persistence(const L2PersistenceOptions& options,
-                                  const ProgressCallback& progress,
-                                  const CancelCallback& cancelled) {
-    if (auto error = ensureDevice()) {
-        return *error;
-    }
-    auto device = currentL2PersistenceDevice(m_device);
-    if (auto* error = std::get_if<ProbeError>(&device)) {
-        return *error;
-    }
-    const L2PersistenceDevice& facts = std::get<L2PersistenceDevice>(device);
-    const L2PersistencePlanResult planned = planL2Persistence(options, facts);
-    if (!planned.plan) {
-        return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
-                                                  : ProbeErrorCode::BadRequest,
-                              planned.error);
-    }
-    // A context has one range profiler: the other sessions give way and reopen when wanted.
-    std::unique_ptr<CounterSession> session;
-    std::string noCounters = "counters were not asked for";
-    if (planned.plan->counters) {
-        m_counters.session.reset();
-        m_counters.tried = false;
-        m_kernelCounters.session.reset();
-        m_kernelCounters.tried = false;
-        m_kindCounters = CounterSlot{};
-        auto opened = CounterSession::open(l2PersistenceCounterNames());
-        if (auto* error = std::get_if<ProbeError>(&opened)) {
-            noCounters = error->message;
-        } else {
-            session = std::move(std::get<0>(opened));
-        }
-    }
-    return runL2PersistenceOnDevice(*planned.plan, facts, m_info.smCount, session.get(), noCounters,
-                                    progress, cancelled);
+void CudaBackend::releaseCounterSessions() {
+    m_counters.session.reset();
+    m_counters.tried = false;
+    m_kernelCounters.session.reset();
+    m_kernelCounters.tried = false;
+    m_kindCounters = CounterSlot{};
 }
 
 } // namespace cuda

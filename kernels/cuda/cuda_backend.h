@@ -43,8 +43,9 @@ ProbeResult<std::vector<DeviceInfo>> listCudaDevices();
 
 class CudaBackend final : public Backend {
 public:
-    /// Measures on CUDA device `device` (an ordinal of this process's visible devices).
-    explicit CudaBackend(int device = 0) : m_device(device) {}
+    /// Measures on CUDA device `device` (an ordinal of this process's visible devices); adds
+    /// the experiments' runners (addCudaExperiments).
+    explicit CudaBackend(int device = 0);
 
     ~CudaBackend() override;
 
@@ -62,17 +63,6 @@ public:
     measureKernels(const std::vector<KernelItem>& items, const KernelMeasureOptions& options,
                    const ProgressCallback& progress, const CancelCallback& cancelled) override;
 
-    ProbeResult<TransferMeasurement> measureTransfers(const TransferOptions& options,
-                                                      const ProgressCallback& progress,
-                                                      const CancelCallback& cancelled) override;
-
-    ProbeResult<StreamsMeasurement> measureStreams(const StreamsOptions& options,
-                                                   const ProgressCallback& progress,
-                                                   const CancelCallback& cancelled) override;
-    ProbeResult<L2PersistenceMeasurement>
-    measureL2Persistence(const L2PersistenceOptions& options, const ProgressCallback& progress,
-                         const CancelCallback& cancelled) override;
-
     ProbeResult<std::vector<DeviceInfo>> listDevices() override { return listCudaDevices(); }
 
     Backend* forDevice(int index) override;
@@ -86,9 +76,21 @@ public:
     /// cuda_backend_tma.cpp.
     ProbeResult<TmaDump> dumpTmaTile(const TmaTileLoad& load) override;
 
-private:
-    std::optional<ProbeError> ensureDevice(bool counters = false);
+    // ---- What the experiments' runners use (cuda_experiments.cpp) ----------------------------
 
+    /// Opens the device when first asked (with the counter session when `counters`); the
+    /// error to answer when it cannot.
+    std::optional<ProbeError> ensureDevice(bool counters = false);
+    /// The device this backend measures on, and its facts once ensureDevice() has succeeded.
+    int device() const { return m_device; }
+    const DeviceInfo& info() const { return m_info; }
+    /// The device's copy bandwidth (info().measuredCopyBandwidthGBs), measured when first asked.
+    std::optional<ProbeError> ensureCopyBandwidth();
+    /// Closes the counter sessions the pattern and kernel measurements hold: a context has one
+    /// range profiler, so an experiment that counts opens its own; they reopen when wanted.
+    void releaseCounterSessions();
+
+private:
     std::optional<ProbeError> openDevice(bool counters);
 
     /// Puts the counters of one launch into `result`, or why there are none; a fatal error is
@@ -198,5 +200,8 @@ private:
     CounterSlot m_kindCounters;                // kernels with constant, local or texture accesses
     std::vector<std::string> m_kindNames;
 };
+
+/// Adds the CUDA runner of every experiment (cuda_experiments.cpp) to `runners`.
+void addCudaExperiments(CudaBackend& backend, ExperimentRunners& runners);
 
 } // namespace warpscope::probe::cuda

@@ -2,6 +2,7 @@
 // persisting-L2 facts, and the experiment run with and without an access policy window.
 #pragma once
 
+#include "l2_persistence_types.h"
 #include "probe_backend.h"
 
 #include <string>

@@ -12,6 +12,7 @@
 #include "cuda_buffers.h"
 #include "streams_activity.h"
 #include "transfer_kernels.h"
+#include "transfer_types.h"
 
 #include <cuda.h>
 #include <cuda_runtime.h>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "probe_backend.h"
+#include "streams_types.h"
 
 namespace warpscope::probe {
 

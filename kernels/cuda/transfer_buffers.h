@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuda_buffers.h"
+#include "transfer_types.h"
 
 #include <cuda_runtime.h>
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "probe_backend.h"
+#include "transfer_types.h"
 
 namespace warpscope::probe {
 

@@ -3,6 +3,9 @@
 
 #include "kernel_codegen.h"
 #include "kernel_request.h"
+#include "l2_persistence.h"
+#include "streams_request.h"
+#include "transfers.h"
 
 #include "warpscope/matrix_access.h"
 #include "warpscope/model.h"
@@ -11,6 +14,24 @@
 #include <algorithm>
 
 namespace warpscope::probe {
+
+FakeBackend::FakeBackend() {
+    m_experiments.add(kTransfersExperiment,
+                      [this](const TransferOptions& options, const ProgressCallback& progress,
+                             const CancelCallback& cancelled) {
+                          return measureTransfers(options, progress, cancelled);
+                      });
+    m_experiments.add(kStreamsExperiment,
+                      [this](const StreamsOptions& options, const ProgressCallback& progress,
+                             const CancelCallback& cancelled) {
+                          return measureStreams(options, progress, cancelled);
+                      });
+    m_experiments.add(kL2PersistenceExperiment,
+                      [this](const L2PersistenceOptions& options, const ProgressCallback& progress,
+                             const CancelCallback& cancelled) {
+                          return measureL2Persistence(options, progress, cancelled);
+                      });
+}
 
 DeviceInfo FakeBackend::defaultDevice() {
     DeviceInfo info;

@@ -2,10 +2,14 @@
 // CUDA. By default it behaves like a GPU whose counters are exactly the modern model's prediction
 // (so the self-check passes, since the model matches the hardware table); every answer can be
 // replaced by a script, and every GPU call can be made to fail with one error. It never pretends
-// to be real: buildInfo() says "fake" and the device is named "warpscope fake GPU".
+// to be real: buildInfo() says "fake" and the device is named "warpscope fake GPU". It runs
+// every experiment of the probe's table through the runners its constructor adds.
 #pragma once
 
+#include "l2_persistence_types.h"
 #include "probe_backend.h"
+#include "streams_types.h"
+#include "transfer_types.h"
 
 #include <atomic>
 #include <functional>
@@ -18,6 +22,9 @@ namespace warpscope::probe {
 
 class FakeBackend : public Backend {
 public:
+    /// Adds the runners of transfers, streams and the L2 persistence window (the methods below).
+    FakeBackend();
+
     /// Answered by deviceInfo().
     DeviceInfo device = defaultDevice();
     /// When set, every GPU call (deviceInfo, measure, sweep, kernelSource) answers this error.
@@ -84,7 +91,7 @@ public:
     /// is called before each point.
     ProbeResult<TransferMeasurement> measureTransfers(const TransferOptions& options,
                                                       const ProgressCallback& progress,
-                                                      const CancelCallback& cancelled) override;
+                                                      const CancelCallback& cancelled);
     std::int64_t hostAvailableBytes = std::int64_t{16} << 30;
     std::atomic<int> measureTransfersCalls{0};
 
@@ -96,16 +103,16 @@ public:
     /// before each stream count.
     ProbeResult<StreamsMeasurement> measureStreams(const StreamsOptions& options,
                                                    const ProgressCallback& progress,
-                                                   const CancelCallback& cancelled) override;
+                                                   const CancelCallback& cancelled);
     int streamsEngines = 2;
     std::atomic<int> measureStreamsCalls{0};
     /// The L2 persistence window: planned against `l2Device` (set persistingL2MaxBytes to 0 for
     /// a device without persisting L2), then answered from the model: the hit rate the model
     /// predicts, and a time of the bytes that miss at the fake copy bandwidth. beforeItem(i) is
     /// called before each point. The set-aside limit it "restores" is `persistingL2Limit`.
-    ProbeResult<L2PersistenceMeasurement>
-    measureL2Persistence(const L2PersistenceOptions& options, const ProgressCallback& progress,
-                         const CancelCallback& cancelled) override;
+    ProbeResult<L2PersistenceMeasurement> measureL2Persistence(const L2PersistenceOptions& options,
+                                                               const ProgressCallback& progress,
+                                                               const CancelCallback& cancelled);
     L2PersistenceDevice l2Device{"Fake GPU",
                                  std::int64_t{50} << 20,
                                  std::int64_t{30} << 20,

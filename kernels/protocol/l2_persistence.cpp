@@ -389,14 +389,4 @@ json toJson(const L2PersistenceMeasurement& measurement) {
                 {"points", std::move(points)}};
 }
 
-RequestResult<json> runL2PersistenceRequest(const json& request, Backend& backend,
-                                            const ProgressCallback& progress,
-                                            const CancelCallback& cancelled) {
-    return runExperimentRequest(request, "measure_l2_persistence", parseL2PersistenceOptions,
-                                [&](const L2PersistenceOptions& options) {
-                                    return backend.measureL2Persistence(options, progress,
-                                                                        cancelled);
-                                });
-}
-
 } // namespace warpscope::probe

@@ -1,6 +1,6 @@
 // measure_l2_persistence in the protocol (docs/protocol.md): its options parsed from a request, its
-// answer as JSON, and the whole request run on a Backend (serve() and `warpscope-probe
-// l2-persistence` call the same function).
+// answer as JSON, and its key; its row in experiment_table.cpp runs it for serve() and for
+// `warpscope-probe experiment l2-persistence`.
 #pragma once
 
 #include "l2_persistence_types.h"
@@ -17,10 +17,9 @@ RequestResult<L2PersistenceOptions> parseL2PersistenceOptions(const nlohmann::js
 
 nlohmann::json toJson(const L2PersistenceMeasurement& measurement);
 
-/// Runs a measure_l2_persistence request (id and op already checked).
-RequestResult<nlohmann::json> runL2PersistenceRequest(const nlohmann::json& request,
-                                                      Backend& backend,
-                                                      const ProgressCallback& progress,
-                                                      const CancelCallback& cancelled);
+/// measure_l2_persistence in the experiment table (experiment_table.h) and in every backend's
+/// runners.
+inline constexpr ExperimentKey<L2PersistenceOptions, L2PersistenceMeasurement>
+    kL2PersistenceExperiment{protocol::ProbeOp::MeasureL2Persistence};
 
 } // namespace warpscope::probe

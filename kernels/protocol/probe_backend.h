@@ -1,13 +1,13 @@
 // The probe's GPU backend: what warpscope-probe can ask of the local GPU. The protocol layer
 // (probe_protocol.*) turns JSON requests into calls of this interface and its results into JSON;
-// the CUDA implementation lives in cuda_backend.*. Nothing here needs a GPU to compile or to be
-// faked in tests.
+// the CUDA implementation lives in kernels/cuda/cuda_backend.*. The experiments (transfers,
+// streams, the L2 persistence window, ...) are no virtuals here: each backend adds a runner per
+// experiment it can run (experiment_runners.h), which the experiment table calls. Nothing here
+// needs a GPU to compile or to be faked in tests.
 #pragma once
 
-#include "l2_persistence_types.h"
-#include "streams_types.h"
+#include "experiment_runners.h"
 #include "tma_check.h"
-#include "transfer_types.h"
 #include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
 #include "warpscope/pattern.h"
@@ -55,11 +55,6 @@ struct SweepItem {
     NamedPattern pattern;
     WarpAccess access;
 };
-
-/// Progress of a sweep: done of total.
-using ProgressCallback = std::function<void(int done, int total)>;
-/// Polled between patterns; returning true cancels the sweep.
-using CancelCallback = std::function<bool()>;
 
 /// How to run a whole kernel (measure_kernel).
 struct KernelMeasureOptions {
@@ -170,46 +165,10 @@ public:
         return ProbeError::internal("this probe backend cannot run whole kernels");
     }
 
-    /// Host and device transfers (measure_transfers, transfer_types.h): plans the sizes with
-    /// planTransfers() against the memory free now (BadRequest or OutOfMemory when it refuses),
-    /// then times every mode at every size. Backends that cannot answer Internal by default.
-    virtual ProbeResult<TransferMeasurement> measureTransfers(const TransferOptions& options,
-                                                              const ProgressCallback& progress,
-                                                              const CancelCallback& cancelled) {
-        (void)options;
-        (void)progress;
-        (void)cancelled;
-        return ProbeError::internal("this probe backend cannot measure transfers");
-    }
-
     /// Called when the probe has answered every request it was sent: the backend may set up its
     /// next measurement here (the CUDA backend starts its costly counter pass). A request that
     /// arrives meanwhile waits until this returns. Does nothing by default.
     virtual void idle() {}
-
-    /// Streams and overlap (measure_streams, streams_types.h): the staged copy-in, kernel and
-    /// copy-out over each stream count, timed with the timeline of every operation.
-    /// OutOfMemory when the arrays do not fit. Backends that cannot answer Internal by default.
-    virtual ProbeResult<StreamsMeasurement> measureStreams(const StreamsOptions& options,
-                                                           const ProgressCallback& progress,
-                                                           const CancelCallback& cancelled) {
-        (void)options;
-        (void)progress;
-        (void)cancelled;
-        return ProbeError::internal("this probe backend cannot measure streams");
-    }
-    /// The L2 persistence window (measure_l2_persistence, l2_persistence_types.h): plans with
-    /// planL2Persistence() against the device (BadRequest where it has no persisting L2 or an
-    /// option does not fit it, OutOfMemory for buffers), then times and counts every point and
-    /// leaves the device's persisting-L2 limit as it found it. Internal by default.
-    virtual ProbeResult<L2PersistenceMeasurement>
-    measureL2Persistence(const L2PersistenceOptions& options, const ProgressCallback& progress,
-                         const CancelCallback& cancelled) {
-        (void)options;
-        (void)progress;
-        (void)cancelled;
-        return ProbeError::internal("this probe backend cannot measure the L2 persistence window");
-    }
 
     /// One TMA tile load issued on the GPU and the block's shared memory dumped (tma_check.h);
     /// the caller checked `load` with layTmaTile(). PatternRefused where the device has no TMA.
@@ -222,6 +181,14 @@ public:
     /// How this backend was built, for the protocol's `hello` and `--version`. Must not touch
     /// the GPU or the driver: it answers on machines with neither.
     virtual BuildInfo buildInfo() const { return {}; }
+
+    /// The experiments this backend runs, each through the runner its constructor added
+    /// (experiment_table.h reads them). A backend without the runner of an experiment answers
+    /// its requests with Internal ("this probe backend cannot measure ...").
+    const ExperimentRunners& experimentRunners() const { return m_experiments; }
+
+protected:
+    ExperimentRunners m_experiments;
 };
 
 /// The backend for this machine: the CUDA one when the probe was built with CUDA, which answers

@@ -82,32 +82,6 @@ template <class T> using RequestResult = std::variant<T, RequestError>;
 /// BadRequest about the request's field at `where` (a JSON pointer, "/options/bytes").
 RequestError badRequestAt(std::string message, std::string where);
 
-/// Runs an experiment's request (op `op`, whose id and op are already checked; its "device" is
-/// read by the caller): a field other than id, op, device and options is refused; `parse(request)`
-/// reads the options (a RequestResult), and `measure(options)` measures (a ProbeResult); the answer
-/// is the measurement's toJson.
-template <class Parse, class Measure>
-RequestResult<nlohmann::json> runExperimentRequest(const nlohmann::json& request,
-                                                   const std::string& op, Parse parse,
-                                                   Measure measure) {
-    for (const auto& item : request.items()) {
-        if (item.key() != "id" && item.key() != "op" && item.key() != "device" &&
-            item.key() != "options") {
-            return badRequestAt("the op \"" + op + "\" takes no field \"" + item.key() + "\"",
-                                "/" + item.key());
-        }
-    }
-    auto options = parse(request);
-    if (auto* error = std::get_if<RequestError>(&options)) {
-        return *error;
-    }
-    auto measured = measure(std::get<0>(options));
-    if (auto* error = std::get_if<ProbeError>(&measured)) {
-        return RequestError(*error);
-    }
-    return toJson(std::get<0>(measured));
-}
-
 /// A pattern from a request, parsed (bare or file form) and resolved.
 struct ResolvedPattern {
     NamedPattern named;

@@ -3,11 +3,9 @@
 // its device, with progress lines for the ops that report progress.
 #include "probe_protocol_internal.h"
 
+#include "experiment_table.h"
 #include "kernel_codegen.h"
 #include "kernel_request.h"
-#include "l2_persistence.h"
-#include "streams_request.h"
-#include "transfers.h"
 
 #include "warpscope/protocol/ops.h"
 
@@ -276,25 +274,20 @@ private:
         if (op == "selfcheck") {
             return selfcheck(id);
         }
-        if (op == "measure_transfers") {
-            return experiment(id, request, runTransfersRequest);
-        }
-        if (op == "measure_streams") {
-            return experiment(id, request, runStreamsRequest);
-        }
-        if (op == "measure_l2_persistence") {
-            return experiment(id, request, runL2PersistenceRequest);
+        // Every experiment through its row of the table (experiment_table.h).
+        if (const protocol::OpInfo* info = protocol::findOp(op)) {
+            if (const ExperimentRow* row = findExperiment(info->op)) {
+                return experiment(id, request, *row);
+            }
         }
         return fail(id, ProbeError::internal("op \"" + op + "\" not dispatched"));
     }
 
-    /// An experiment's request (measure_transfers, measure_streams, measure_l2_persistence) on
-    /// the request's device, with progress lines and cancel.
-    template <class Request>
-    Outcome experiment(const json& id, const json& request, Request runRequest) {
+    /// An experiment's request on the request's device, with progress lines and cancel.
+    Outcome experiment(const json& id, const json& request, const ExperimentRow& row) {
         ProgressWriter progress(id, m_options.progressInterval,
                                 [this](const json& line) { m_shared->write(line); });
-        auto result = runRequest(
+        auto result = row.answer(
             request, *m_target, [&](int done, int total) { progress(done, total); },
             [this] { return m_shared->cancelRequested.load(); });
         if (auto* error = std::get_if<RequestError>(&result)) {

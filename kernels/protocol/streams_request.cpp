@@ -161,13 +161,4 @@ json toJson(const StreamsMeasurement& measurement) {
         {"runs", std::move(runs)}};
 }
 
-RequestResult<json> runStreamsRequest(const json& request, Backend& backend,
-                                      const ProgressCallback& progress,
-                                      const CancelCallback& cancelled) {
-    return runExperimentRequest(request, "measure_streams", parseStreamsOptions,
-                                [&](const StreamsOptions& options) {
-                                    return backend.measureStreams(options, progress, cancelled);
-                                });
-}
-
 } // namespace warpscope::probe

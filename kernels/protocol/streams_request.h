@@ -1,6 +1,6 @@
 // measure_streams in the protocol (docs/protocol.md): its options parsed from a request, its
-// answer as JSON (with the model's prediction beside each measured run), and the whole request
-// run on a Backend (serve() and `warpscope-probe streams` call the same function).
+// answer as JSON (with the model's prediction beside each measured run), and its key; its row in
+// experiment_table.cpp runs it for serve() and for `warpscope-probe experiment streams`.
 #pragma once
 
 #include "probe_protocol.h"
@@ -16,9 +16,8 @@ RequestResult<StreamsOptions> parseStreamsOptions(const nlohmann::json& request)
 
 nlohmann::json toJson(const StreamsMeasurement& measurement);
 
-/// Runs a measure_streams request (id and op already checked).
-RequestResult<nlohmann::json> runStreamsRequest(const nlohmann::json& request, Backend& backend,
-                                                const ProgressCallback& progress,
-                                                const CancelCallback& cancelled);
+/// measure_streams in the experiment table (experiment_table.h) and in every backend's runners.
+inline constexpr ExperimentKey<StreamsOptions, StreamsMeasurement> kStreamsExperiment{
+    protocol::ProbeOp::MeasureStreams};
 
 } // namespace warpscope::probe

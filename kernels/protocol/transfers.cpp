@@ -429,13 +429,4 @@ json toJson(const TransferMeasurement& measurement) {
                 {"curves", std::move(curves)}};
 }
 
-RequestResult<json> runTransfersRequest(const json& request, Backend& backend,
-                                        const ProgressCallback& progress,
-                                        const CancelCallback& cancelled) {
-    return runExperimentRequest(request, "measure_transfers", parseTransferOptions,
-                                [&](const TransferOptions& options) {
-                                    return backend.measureTransfers(options, progress, cancelled);
-                                });
-}
-
 } // namespace warpscope::probe

@@ -1,6 +1,6 @@
 // measure_transfers in the protocol (docs/protocol.md): its options parsed from a request, its
-// answer as JSON, and the whole request run on a Backend (serve() and `warpscope-probe transfers`
-// call the same function).
+// answer as JSON, and its key; its row in experiment_table.cpp runs it for serve() and for
+// `warpscope-probe experiment transfers`.
 #pragma once
 
 #include "probe_protocol.h"
@@ -17,10 +17,8 @@ RequestResult<TransferOptions> parseTransferOptions(const nlohmann::json& reques
 nlohmann::json toJson(const TransferLink& link);
 nlohmann::json toJson(const TransferMeasurement& measurement);
 
-/// Runs a measure_transfers request (id and op already checked): its options, the backend's
-/// measurement, the answer's result object.
-RequestResult<nlohmann::json> runTransfersRequest(const nlohmann::json& request, Backend& backend,
-                                                  const ProgressCallback& progress,
-                                                  const CancelCallback& cancelled);
+/// measure_transfers in the experiment table (experiment_table.h) and in every backend's runners.
+inline constexpr ExperimentKey<TransferOptions, TransferMeasurement> kTransfersExperiment{
+    protocol::ProbeOp::MeasureTransfers};
 
 } // namespace warpscope::probe
