@@ -41,6 +41,21 @@ int runExperimentCommand(const ExperimentRow& row, const std::vector<std::string
                                      command->option, command->print, command->flag);
 }
 
+int experimentCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
+    const std::string names = experimentCommandList();
+    if (args.empty() || args.front().rfind("--", 0) == 0) {
+        return commandFail("experiment needs a NAME first: one of " + names, kExitBadInput);
+    }
+    const ExperimentRow* row = findExperimentCommand(args.front());
+    if (row == nullptr) {
+        return commandFail("there is no experiment '" + args.front() + "'; the experiments are " +
+                               names,
+                           kExitBadInput);
+    }
+    return runExperimentCommand(*row, std::vector<std::string>(args.begin() + 1, args.end()),
+                                makeBackend);
+}
+
 std::string experimentSynopses() {
     // The list's second column starts at 43, as the other commands' do.
     constexpr std::size_t kColumn = 42;
@@ -54,7 +69,8 @@ std::string experimentSynopses() {
         }
         return text + std::string(right) + "\n";
     };
-    std::string text;
+    std::string text =
+        line("warpscope-probe experiment NAME [options]", "any experiment below, by its name");
     for (const ExperimentCommand& command : commands()) {
         const ExperimentRow* row = findExperiment(command.op);
         if (row != nullptr) {
@@ -66,7 +82,13 @@ std::string experimentSynopses() {
 }
 
 std::string experimentUsages() {
-    std::string text;
+    std::string text = "experiment NAME [options]\n"
+                       "           Runs the experiment NAME, one of " +
+                       experimentCommandList() +
+                       ",\n"
+                       "           with the options its paragraph below lists. "
+                       "`warpscope-probe NAME [options]`\n"
+                       "           is the same command.\n";
     for (const ExperimentCommand& command : commands()) {
         text += command.usage;
     }

@@ -1,8 +1,9 @@
-// warpscope-probe's experiment commands (`warpscope-probe transfers`, ...), driven by the
-// protocol's experiment table (experiment_table.h). One row per experiment holds what only the
-// command line needs: the usage paragraph, how its options are read from the arguments, how its
-// answer is printed for a person and how progress is told; the op, the name, the request and the
-// runner come from the protocol's row of the same op.
+// warpscope-probe's experiment commands: `warpscope-probe experiment NAME [options]`, driven by
+// the protocol's experiment table (experiment_table.h), and each NAME also as a command of its own
+// (`warpscope-probe transfers`, as before). One row per experiment holds what only the command
+// line needs: the usage paragraph, how its options are read from the arguments, how its answer is
+// printed for a person and how progress is told; the op, the name, the request and the runner
+// come from the protocol's row of the same op.
 #pragma once
 
 #include "measurement_cli.h"
@@ -49,11 +50,16 @@ std::span<const ExperimentCommand> experimentCommands();
 /// The command line of `op`, or nullptr.
 const ExperimentCommand* findExperimentCommandLine(protocol::ProbeOp op);
 
-/// `warpscope-probe NAME [options]` for the experiment of `row` (`warpscope-probe transfers`).
+/// `warpscope-probe experiment NAME [options]`: NAME's row run with the rest of `args`. A missing
+/// or unknown NAME is bad usage, naming the experiments there are.
+int experimentCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend);
+
+/// The same for a NAME already found (`warpscope-probe transfers [options]`).
 int runExperimentCommand(const ExperimentRow& row, const std::vector<std::string>& args,
                          const BackendFactory& makeBackend);
 
-/// The usage's list line of every experiment, and every experiment's paragraph, for --help.
+/// The usage's list lines for `experiment NAME` and every experiment, and every experiment's
+/// paragraph, for --help.
 std::string experimentSynopses();
 std::string experimentUsages();
 

@@ -536,7 +536,11 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     if (command == "run-kernel") {
         return runKernelCommand(rest, makeBackend);
     }
-    // Each experiment by its name (`warpscope-probe transfers`), from the experiment table.
+    if (command == "experiment") {
+        return experimentCommand(rest, makeBackend);
+    }
+    // Each experiment's name is a command of its own too (`warpscope-probe transfers`): the
+    // names scripts and docs used before `experiment NAME`.
     if (const ExperimentRow* row = findExperimentCommand(command)) {
         return runExperimentCommand(*row, rest, makeBackend);
     }
