@@ -1,6 +1,6 @@
-// Loading CUPTI (cupti_api.h, and openCuptiLibrary of cupti_counters.h): libcupti found where
-// the user or the toolkit put it, its functions resolved once, and its results as the probe's
-// errors.
+// Loading CUPTI (cupti_api.h, and cuptiLibrary of cupti_counters.h): libcupti found where the
+// user or the toolkit put it and opened once for the whole probe, the profiler's functions
+// resolved once, and its results as the probe's errors.
 #include "cupti_api.h"
 #include "cupti_counters.h"
 
@@ -24,20 +24,16 @@ const CuptiApi* loadCupti(std::string& why) {
         return api.library ? &api : nullptr;
     }
     tried = true;
-    std::string lastError;
-    api.library = openCuptiLibrary(lastError);
+    api.library = cuptiLibrary(loadError);
     if (!api.library) {
-        loadError =
-            "CUPTI (libcupti.so.13) could not be loaded: " + lastError +
-            ". Install the CUDA toolkit's CUPTI or set WARPSCOPE_CUPTI_LIBRARY to its path.";
         why = loadError;
         return nullptr;
     }
+    // The library stays open where a function is missing: the activity records may still use it.
 #define WS_RESOLVE(name)                                                                           \
     api.name = reinterpret_cast<decltype(api.name)>(dlsym(api.library, #name));                    \
     if (!api.name) {                                                                               \
         loadError = "the CUPTI library lacks " #name " (CUDA 12.6 or later is needed)";            \
-        dlclose(api.library);                                                                      \
         api.library = nullptr;                                                                     \
         why = loadError;                                                                           \
         return nullptr;                                                                            \
@@ -89,7 +85,17 @@ ProbeError cuptiError(const CuptiApi& api, CUptiResult result, const char* call)
     }
 }
 
-void* openCuptiLibrary(std::string& lastError) {
+void* cuptiLibrary(std::string& why) {
+    static std::mutex mutex;
+    const std::lock_guard lock(mutex);
+    static void* library = nullptr;
+    static std::string error;
+    static bool tried = false;
+    if (tried) {
+        why = error;
+        return library;
+    }
+    tried = true;
     std::vector<std::string> candidates;
     if (const char* path = std::getenv("WARPSCOPE_CUPTI_LIBRARY")) {
         candidates.emplace_back(path);
@@ -100,13 +106,19 @@ void* openCuptiLibrary(std::string& lastError) {
           "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so.13"}) {
         candidates.emplace_back(name);
     }
+    std::string lastError;
     for (const std::string& candidate : candidates) {
-        if (void* library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+        library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (library != nullptr) {
+            why.clear();
             return library;
         }
-        const char* error = dlerror();
-        lastError = error ? error : candidate;
+        const char* failure = dlerror();
+        lastError = failure ? failure : candidate;
     }
+    error = "CUPTI (libcupti.so.13) could not be loaded: " + lastError +
+            ". Install the CUDA toolkit's CUPTI or set WARPSCOPE_CUPTI_LIBRARY to its path.";
+    why = error;
     return nullptr;
 }
 

@@ -47,7 +47,7 @@ struct CuptiApi {
 #undef WS_DECLARE
 };
 
-/// libcupti (found as openCuptiLibrary looks for it) and its profiler functions, once.
+/// The profiler functions of libcupti (cuptiLibrary, cupti_counters.h), resolved once.
 const CuptiApi* loadCupti(std::string& why);
 
 /// A CUPTI parameter block: zeroed, with its size set, as every CUPTI call expects.

@@ -15,11 +15,13 @@
 
 namespace warpscope::probe {
 
-/// Opens libcupti (for the counters here and the activity records of streams_cuda.cpp):
-/// WARPSCOPE_CUPTI_LIBRARY when it is set, then the loader's path (LD_LIBRARY_PATH, ldconfig),
-/// then the CUDA toolkit's usual places. Null when none opens, with the last dlerror() (or the
-/// last path tried) in `lastError`.
-void* openCuptiLibrary(std::string& lastError);
+/// The probe's one CUPTI loader: libcupti, opened on the first call for the whole process and
+/// never closed, for the range profiler (loadCupti), the SASS metrics (cupti_sass.cpp) and the
+/// activity records (streams_activity.cpp) alike. Looks for WARPSCOPE_CUPTI_LIBRARY when it is
+/// set, then the loader's path (LD_LIBRARY_PATH, ldconfig), then the CUDA toolkit's usual places.
+/// Null when none opens, and `why` says so: the last dlerror() (or the last path tried) and how
+/// to point the probe at CUPTI. Safe to call from any thread.
+void* cuptiLibrary(std::string& why);
 
 class CounterSession {
 public:

@@ -1,5 +1,6 @@
-// ActivityTrace (streams_activity.h): CUPTI's activity API, loaded at run time (as the counters
-// load theirs), and the buffer callbacks that collect its records.
+// ActivityTrace (streams_activity.h): CUPTI's activity API, resolved at run time from the library
+// the counters use too (cuptiLibrary, cupti_counters.h), and the buffer callbacks that collect its
+// records.
 #include "streams_activity.h"
 
 #include "cupti_counters.h"
@@ -36,10 +37,8 @@ const ActivityApi* loadActivityApi(std::string& why) {
         return api.library ? &api : nullptr;
     }
     tried = true;
-    std::string lastError; // the message below does not name it
-    api.library = openCuptiLibrary(lastError);
+    api.library = cuptiLibrary(loadError);
     if (!api.library) {
-        loadError = "CUPTI (libcupti.so.13) could not be loaded";
         why = loadError;
         return nullptr;
     }
@@ -55,8 +54,7 @@ const ActivityApi* loadActivityApi(std::string& why) {
         !resolve(api.getNextRecord, "cuptiActivityGetNextRecord") ||
         !resolve(api.getStreamIdEx, "cuptiGetStreamIdEx")) {
         loadError = "the CUPTI library lacks its activity API";
-        dlclose(api.library);
-        api.library = nullptr;
+        api.library = nullptr; // still open, as the counters may use it
         why = loadError;
         return nullptr;
     }
