@@ -91,7 +91,7 @@ run_fuzzer() {
 # and self-check.
 WARPSCOPE_TIDY_SOURCES=(
     '/core/(src|cli)/.*[.]cpp$'
-    '/kernels/protocol/(probe_protocol|probe_requests|probe_serve|kernel_codegen|kernel_request|transfers|streams_request|l2_persistence)[.]cpp$'
+    '/kernels/protocol/(probe_protocol|probe_requests|probe_serve|experiment_table|kernel_codegen|kernel_request|transfers|streams_request|l2_persistence)[.]cpp$'
     '/kernels/cli/[^/]*[.]cpp$'
 )
 
