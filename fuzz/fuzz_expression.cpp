@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const warpscope::Expression expression = parsed.value(); // a copy shares the program
     check(expression.text() == text);
 
-    // The C source the probe's grid kernels are generated from (kernels/src/grid_kernels.cpp):
+    // The C source the probe's grid kernels are generated from (kernels/cuda/grid_kernels.cpp):
     // every name through the callback, parentheses balanced, never a crash however deep.
     std::size_t names = 0;
     const std::string cSource = expression.toCSource([&](std::string_view name) {

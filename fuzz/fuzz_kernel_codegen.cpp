@@ -1,5 +1,5 @@
 // libFuzzer target for the CUDA source the probe generates for a whole kernel
-// (kernels/src/kernel_codegen.cpp): a kernel's name and its accesses' labels come from outside
+// (kernels/protocol/kernel_codegen.cpp): a kernel's name and its accesses' labels come from outside
 // (a kernel file, a session, a request) and are written into the source as comments, so they must
 // not change what the compiler reads. Any bytes become a name and labels (split at NUL bytes) on
 // one of three kernel presets; the source generated with them must tokenize exactly as the source

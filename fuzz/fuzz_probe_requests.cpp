@@ -1,4 +1,4 @@
-// libFuzzer target for the probe's request side (kernels/src/probe_protocol.cpp): whatever arrives
+// libFuzzer target for the probe's request side (kernels/protocol/probe_protocol.cpp): whatever arrives
 // on warpscope-probe's stdin is read line by line by serve() and answered over the fake backend
 // (plain C++, no CUDA), never with a crash, a hang, a leak or undefined behaviour. Every line
 // written back is one JSON object with an id and either "ok" or "progress", and serve() ends

@@ -92,8 +92,8 @@ run_fuzzer() {
 # and self-check.
 WARPSCOPE_TIDY_SOURCES=(
     '/core/(src|cli)/.*[.]cpp$'
-    '/kernels/src/(probe_protocol|probe_requests|probe_serve|kernel_codegen|kernel_request|transfers|streams_request|l2_persistence)[.]cpp$'
-    '/kernels/probe/[^/]*[.]cpp$'
+    '/kernels/protocol/(probe_protocol|probe_requests|probe_serve|experiment_table|kernel_codegen|kernel_request|transfers|streams_request|l2_persistence)[.]cpp$'
+    '/kernels/cli/[^/]*[.]cpp$'
 )
 
 case "$preset" in

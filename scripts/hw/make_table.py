@@ -53,7 +53,7 @@ header = {
     "computeCapability": cc,
     "driver": driver,
     "ncu": ncu,
-    "method": "one single-warp launch per pattern (kernels/src/replay_kernels.cu), "
+    "method": "one single-warp launch per pattern (kernels/cuda/replay_kernels.cu), "
               "ncu --cache-control all --clock-control none",
     "sets": [item.split(":", 1)[0].rsplit("/", 1)[-1] for item in inputs],
 }

@@ -51,7 +51,7 @@ nlohmann::json recordedH200Answer(const char* id) {
 }
 
 /// A fake probe's answer: the H200's answer for `id` whose per-instruction rows are rebuilt with
-/// instructions that count exactly what the grid model predicts (as kernels/src/fake_backend.cpp
+/// instructions that count exactly what the grid model predicts (as kernels/protocol/fake_backend.cpp
 /// answers), so the H200's hardware counters differ from them where the hardware counts more.
 QJsonObject fakeAnswer(const char* id) {
     nlohmann::json answer = recordedH200Answer(id);

@@ -1,4 +1,4 @@
-// The grid kernel's launch checks (kernels/src/grid_kernels.cpp), which need no GPU: a launch
+// The grid kernel's launch checks (kernels/cuda/grid_kernels.cpp), which need no GPU: a launch
 // CUDA would refuse is refused before anything is compiled or launched, and a launch the GPU
 // refuses for its configuration is a pattern_refused answer, never a fatal kernel fault (which
 // would make the probe exit). Built where the CUDA part of kernels/ is.

@@ -37,7 +37,7 @@ enum class SassOpKind {
 /// "LDG", "STG", "LDS", "STS", "LDSM", "LDGSTS"; "" for None, Global and Shared.
 const char* sassOpFamily(SassOpKind kind);
 
-/// The kind of instruction the probe generates for `access` (kernels/src/kernel_codegen.h); None
+/// The kind of instruction the probe generates for `access` (kernels/protocol/kernel_codegen.h); None
 /// for accesses without per-instruction counts here (constant, local, texture, stmatrix).
 SassOpKind sassOpKindOf(const AccessKind& access);
 
