@@ -69,7 +69,7 @@ TEST(FormatBytes, KiBToGiBAsL2Persistence) {
 }
 
 TEST(FormatBytes, ExtremesNeitherOverflowNorLoseTheSign) {
-    EXPECT_EQ(formatBytes(std::numeric_limits<std::int64_t>::max()), "8192.0 TiB");
+    EXPECT_EQ(formatBytes(std::numeric_limits<std::int64_t>::max()), "8388608.0 TiB");
     EXPECT_EQ(formatBytes(std::numeric_limits<std::int64_t>::min()), "-9223372036854775808 B");
 }
 
