@@ -53,6 +53,17 @@ void settleTwinFrame(QWidget* frame) {
     }
 }
 
+/// A warp or bank view's twin: on `twin`'s document with a highlight of its own, in a scroll area
+/// in the twin's window, laid out to its frame's height as the slide's own (viewWidget()).
+template <class View> View* makeViewTwin(TwinCache::Twin& twin, const QString& objectName) {
+    auto* view = new View(twin.document, new LaneHighlight(twin.host));
+    view->setObjectName(objectName);
+    twin.frame = wrapInScrollArea(view, twin.host);
+    view->setFitHeight(true);
+    twin.view = view;
+    return view;
+}
+
 } // namespace
 
 void LectureWindow::prepareNotesChart(int index, int revealed, const QString& stepLine) {
@@ -108,14 +119,10 @@ void LectureWindow::prepareWarpPicture(int index) {
     }
     TwinCache::Twin* twin = m_twins->find(QStringLiteral("warp"));
     if (twin == nullptr) {
-        // With a document and highlight of its own (the bank view's twin reads another slide's).
+        // With a document of its own (the bank view's twin reads another slide's).
         twin = &m_twins->make(QStringLiteral("warp"));
         twin->document = new PatternDocument(twin->host);
-        auto* view = new WarpView(twin->document, new LaneHighlight(twin->host));
-        view->setObjectName(QStringLiteral("warpTwin"));
-        twin->frame = wrapInScrollArea(view, twin->host);
-        view->setFitHeight(true); // as the slide's own (viewWidget())
-        twin->view = view;
+        makeViewTwin<WarpView>(*twin, QStringLiteral("warpTwin"));
     }
     auto* warpTwin = static_cast<WarpView*>(twin->view);
     if (twin->document->loadSession(slideSession(slide))) {
@@ -315,11 +322,7 @@ void LectureWindow::prepareBankPicture(int index) {
     if (twin == nullptr) {
         // On the slide twin's document, which loadSlideTwin() gave this slide's pattern.
         twin = &m_twins->make(QStringLiteral("bank"), QStringLiteral("slide"));
-        auto* view = new BankView(twin->document, new LaneHighlight(twin->host));
-        view->setObjectName(QStringLiteral("bankTwin"));
-        twin->frame = wrapInScrollArea(view, twin->host);
-        view->setFitHeight(true); // as the slide's own (viewWidget())
-        twin->view = view;
+        makeViewTwin<BankView>(*twin, QStringLiteral("bankTwin"));
     }
     auto* bankTwin = static_cast<BankView*>(twin->view);
     // The twin as the slide's bank view will be: this window's colours, its type at that width,
