@@ -6,10 +6,13 @@
 
 #include "probe_trace.h"
 
+#include <warpscope/statistics.h>
+
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 namespace warpscope::probe {
 namespace cuda {
@@ -19,16 +22,12 @@ std::string versionText(int version) {
 }
 
 Stats statsOf(std::vector<double> samples) {
+    const SampleSummary summary = summarizeSamples(std::move(samples));
     Stats stats;
-    if (samples.empty()) {
-        return stats;
-    }
-    std::sort(samples.begin(), samples.end());
-    stats.samples = static_cast<int>(samples.size());
-    stats.min = samples.front();
-    stats.max = samples.back();
-    const std::size_t mid = samples.size() / 2;
-    stats.median = samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+    stats.samples = summary.samples;
+    stats.min = summary.min;
+    stats.max = summary.max;
+    stats.median = summary.median;
     return stats;
 }
 

@@ -14,6 +14,8 @@
 #include "transfer_kernels.h"
 #include "transfer_types.h"
 
+#include <warpscope/statistics.h>
+
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -42,15 +44,6 @@ struct EventHandle {
         }
     }
 };
-
-double median(std::vector<double> values) {
-    if (values.empty()) {
-        return 0.0;
-    }
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-}
 
 /// The kernel's result for one input, as the GPU computes it (fmaf is correctly rounded on both).
 float stagedWorkOnHost(float x, int work) {

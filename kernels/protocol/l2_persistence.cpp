@@ -4,8 +4,11 @@
 
 #include "transfer_types.h"
 
+#include <warpscope/statistics.h>
+
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace warpscope::probe {
 
@@ -221,13 +224,11 @@ L2PersistencePoint l2PersistencePoint(std::int64_t windowBytes, bool window, dou
     if (samplesMs.empty()) {
         return point;
     }
-    std::sort(samplesMs.begin(), samplesMs.end());
-    point.samples = static_cast<int>(samplesMs.size());
-    point.minMs = samplesMs.front();
-    point.maxMs = samplesMs.back();
-    const std::size_t mid = samplesMs.size() / 2;
-    point.medianMs =
-        samplesMs.size() % 2 ? samplesMs[mid] : 0.5 * (samplesMs[mid - 1] + samplesMs[mid]);
+    const SampleSummary summary = summarizeSamples(std::move(samplesMs));
+    point.samples = summary.samples;
+    point.minMs = summary.min;
+    point.maxMs = summary.max;
+    point.medianMs = summary.median;
     if (point.medianMs > 0.0) {
         const double bytes =
             static_cast<double>(plan.streamBytes) + static_cast<double>(l2RegionReadBytes(plan));

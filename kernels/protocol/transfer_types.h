@@ -7,6 +7,8 @@
 // forms are shared by the CUDA backend, the fake backend and the command line.
 #pragma once
 
+#include <warpscope/format.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -91,8 +93,9 @@ struct TransferPlanResult {
 };
 TransferPlanResult planTransfers(const TransferOptions& options, const TransferMemory& memory);
 
-/// Human text for a byte count: "4 KiB", "256 MiB", "1 GiB", "1.5 GiB".
-std::string formatBytes(std::int64_t bytes);
+/// Human text for a byte count ("4 KiB", "256 MiB", "1.5 GiB"): core's formatter,
+/// warpscope::formatBytes.
+using warpscope::formatBytes;
 
 /// The link between host and device, as the driver names it.
 struct TransferLink {

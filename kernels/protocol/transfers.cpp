@@ -2,11 +2,14 @@
 // transfer_types.h). No CUDA here.
 #include "transfers.h"
 
+#include <warpscope/statistics.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace warpscope::probe {
 
@@ -112,23 +115,6 @@ std::int64_t transferHostBytes(std::int64_t size, const std::vector<TransferMode
         arrays = std::max(arrays, host);
     }
     return size * arrays;
-}
-
-std::string formatBytes(std::int64_t bytes) {
-    const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 4) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char text[32];
-    if (value == std::floor(value)) {
-        std::snprintf(text, sizeof text, "%.0f %s", value, units[unit]);
-    } else {
-        std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
-    }
-    return text;
 }
 
 TransferPlanResult planTransfers(const TransferOptions& options, const TransferMemory& memory) {
@@ -268,13 +254,11 @@ TransferPoint transferPoint(TransferMode mode, std::int64_t bytes, std::vector<d
     if (samplesMs.empty()) {
         return point;
     }
-    std::sort(samplesMs.begin(), samplesMs.end());
-    point.samples = static_cast<int>(samplesMs.size());
-    point.minMs = samplesMs.front();
-    point.maxMs = samplesMs.back();
-    const std::size_t mid = samplesMs.size() / 2;
-    point.medianMs =
-        samplesMs.size() % 2 ? samplesMs[mid] : 0.5 * (samplesMs[mid - 1] + samplesMs[mid]);
+    const SampleSummary summary = summarizeSamples(std::move(samplesMs));
+    point.samples = summary.samples;
+    point.minMs = summary.min;
+    point.maxMs = summary.max;
+    point.medianMs = summary.median;
     if (point.medianMs > 0.0) {
         point.bandwidthGBs = static_cast<double>(transferBytesFactor(mode)) *
                              static_cast<double>(bytes) / (point.medianMs * 1e6);

@@ -2,6 +2,7 @@
 // summary under the chart.
 #include "gpu/l2persistencemeasurement.h"
 
+#include "warpscope/format.h"
 #include "warpscope/l2_persistence_model.h"
 
 #include <QCoreApplication>
@@ -32,15 +33,8 @@ bool sameRatio(double a, double b) {
 } // namespace
 
 QString formatL2Bytes(qint64 bytes) {
-    const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
-    if (mib >= 1024.0) {
-        return number(mib / 1024.0, mib / 1024.0 == std::floor(mib / 1024.0) ? 0 : 1) +
-               QStringLiteral(" GiB");
-    }
-    if (mib >= 1.0) {
-        return number(mib, mib == std::floor(mib) ? 0 : 1) + QStringLiteral(" MiB");
-    }
-    return number(static_cast<double>(bytes) / 1024.0, 0) + QStringLiteral(" KiB");
+    return QString::fromStdString(warpscope::formatBytes(
+        bytes, ByteFormat{ByteUnit::KiB, ByteUnit::GiB, ByteDecimals::OneUnlessWhole}));
 }
 
 QString hitRatioLabel(const L2PointData& point) {

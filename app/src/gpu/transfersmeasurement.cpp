@@ -3,6 +3,8 @@
 
 #include "gpu/experimentresults.h"
 
+#include <warpscope/format.h>
+
 #include <QCoreApplication>
 #include <QJsonArray>
 
@@ -118,16 +120,7 @@ std::optional<TransferResults> readTransferResults(const QByteArray& bytes, QStr
 }
 
 QString formatTransferBytes(qint64 bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 4) {
-        value /= 1024.0;
-        ++unit;
-    }
-    const bool whole = value == std::floor(value);
-    return QStringLiteral("%1 %2").arg(fixedNumber(value, whole ? 0 : 1),
-                                       QLatin1String(units[unit]));
+    return QString::fromStdString(warpscope::formatBytes(bytes)); // as the probe writes sizes
 }
 
 TransferSummary summarizeTransfers(const TransferResults* results) {

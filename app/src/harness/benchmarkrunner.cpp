@@ -18,6 +18,7 @@
 #include "views/warpview.h"
 
 #include <warpscope/preset.h>
+#include <warpscope/statistics.h>
 
 #include <QApplication>
 #include <QFile>
@@ -91,19 +92,6 @@ void editOnce(PatternDocument& document, int step) {
     document.editPattern(pattern, QStringLiteral("benchmark edit"),
                          static_cast<int>(EditMerge::FirstParameter));
 }
-
-} // namespace
-
-double percentile(std::vector<double> values, double p) {
-    if (values.empty()) {
-        return 0;
-    }
-    std::sort(values.begin(), values.end());
-    const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
-    return values[std::min(index, values.size() - 1)];
-}
-
-namespace {
 
 double msSince(qint64 startNs) {
     return static_cast<double>(benchmarkNowNs() - startNs) / 1e6;

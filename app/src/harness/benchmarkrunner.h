@@ -5,15 +5,10 @@
 
 #include <QElapsedTimer>
 
-#include <vector>
-
 namespace warpscope::app {
 
 struct CommandLine;
 
 int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart);
-
-/// The value at fraction `p` (0.5: the median) of `values`, nearest rank; 0 when empty.
-double percentile(std::vector<double> values, double p);
 
 } // namespace warpscope::app

@@ -15,6 +15,7 @@
 #include "views/warpview.h"
 
 #include <warpscope/preset.h>
+#include <warpscope/statistics.h>
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,13 +1,15 @@
 // LectureWindow: deck loading, slides, the type scale, keys and clicks. The views a slide shows
 // are made in lecturewindow_views.cpp, the step-through (what Space reveals next) is in
 // lecturewindow_steps.cpp, and what is drawn ahead, in the pause before the next key, in
-// lecturewindow_ahead.cpp and lecturewindow_twins.cpp.
+// lecturewindow_ahead.cpp and lecturewindow_twins.cpp (when: the engine in renderahead.h).
 #include "lecture/lecturewindow.h"
 
 #include "document/patterndocument.h"
 #include "gpu/kernelmeasurement.h"
 #include "lecture/lecturewindow_helpers.h"
+#include "lecture/renderahead.h"
 #include "lecture/slidetextlabel.h"
+#include "lecture/twincache.h"
 #include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
@@ -95,7 +97,11 @@ LectureWindow::LectureWindow(Deck deck, QWidget* parent)
       m_counter(new SlideTextLabel(this)), m_viewArea(new QWidget(this)),
       m_viewLayout(new QHBoxLayout(m_viewArea)), m_caption(new SlideTextLabel(this)),
       m_step(new SlideTextLabel(this)), m_keys(new QLabel(this)),
+      m_twins(std::make_unique<TwinCache>()),
       m_kernelMeasurements(new KernelMeasurementStore(this)) {
+    m_ahead = std::make_unique<RenderAhead>(
+        this, [this] { return m_slide; }, [this](int index) { return slideAfter(index); });
+    addPreparedViews();
     setObjectName(QStringLiteral("lectureWindow"));
     setWindowTitle(m_deck.title.empty()
                        ? tr("warpscope lecture")
@@ -194,7 +200,7 @@ void LectureWindow::setSlide(int index) {
             tr("This slide cannot be shown: %1").arg(QString::fromStdString(error->describe())));
     }
     settleSlideLayout();
-    m_prepareAfterFrame = true;
+    m_ahead->slideShown();
     emit slideChanged(m_slide);
 }
 
@@ -301,7 +307,6 @@ QString LectureWindow::stepText() const {
 }
 
 void LectureWindow::updateTexts() {
-    m_busySinceCheck = true; // a step: not idle
     // Only the labels whose text changed: a step changes the step line and nothing else, and a
     // word-wrapped label set again is laid out and repainted again (2–3 ms of a 4K step).
     const auto setText = [](QLabel* label, const QString& text) {
@@ -315,7 +320,7 @@ void LectureWindow::updateTexts() {
     m_caption->setVisible(!caption.isEmpty());
     setText(m_counter, counterText());
     setText(m_step, stepText());
-    m_prepareStepsAfterFrame = true; // the next reveals' lines, after this frame
+    m_ahead->stepShown(); // a step: not idle; the next reveals' lines after this frame
 }
 
 QFont LectureWindow::typeFont(qreal pixels, bool bold) const {
@@ -379,7 +384,7 @@ void LectureWindow::applyFonts() {
 void LectureWindow::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     applyFonts();
-    m_prepareAfterFrame = true; // the next slide's texts at the new sizes and type
+    m_ahead->slideShown(); // the next slide's texts at the new sizes and type
 }
 
 // ---- Keys and clicks

@@ -25,7 +25,6 @@
 
 class QHBoxLayout;
 class QLabel;
-class QTableView;
 
 namespace warpscope::app {
 
@@ -37,7 +36,9 @@ class LaneHighlight;
 class NotesView;
 struct NotesComparison;
 class PatternDocument;
+class RenderAhead;
 class SlideTextLabel;
+class TwinCache;
 class WarpView;
 
 /// The deck compiled into the app (resources/decks/course.json).
@@ -197,10 +198,6 @@ private:
     /// the picture to the bank view (BankView::adoptPicture), as prepareWarpPicture() does for
     /// the warp view. The picture of the slide before is let go (one is kept).
     void prepareBankPicture(int index);
-    /// After the next slide `next` is prepared: when it shows no warp (bank) view, draw that view
-    /// of slide `afterNext` ahead instead, so a slide left at once (the transfers slide) does
-    /// not leave the one after it undrawn.
-    void prepareViewPicturesBeyond(int next, int afterNext);
     /// The width the metrics table will have on slide `index` (its columns fit that slide's
     /// numbers): the table's own on the slide shown, else that of a hidden twin table given the
     /// slide's pattern (in the view twins' document).
@@ -219,10 +216,14 @@ private:
     QFont typeFont(qreal pixels, bool bold) const;
     /// A view's type when its frame is `width` wide.
     QFont viewFont(const QString& name, int width) const;
-    /// Post the check that draws the next slide's texts once the window is idle (event()).
-    void postIdleCheck();
+    /// Register with the render-ahead engine, in the order they are drawn, the parts of a slide
+    /// drawn ahead (lecturewindow_ahead.cpp).
+    void addPreparedViews();
     void finish();
 
+    /// When to draw ahead, and the parts drawn (addPreparedViews()). First: event() reads it,
+    /// and the members made before it is set send the window events (null until then).
+    std::unique_ptr<RenderAhead> m_ahead;
     Deck m_deck;
     int m_slide = -1;
     PatternDocument* m_document;
@@ -243,37 +244,11 @@ private:
     /// What an "l2-persistence" slide draws (none: the model).
     std::optional<L2PersistenceResults> m_l2PersistenceResults;
     std::map<QString, QWidget*> m_frames;
-    /// A hidden notes view, never shown, on which the next slide's notes chart is drawn ahead
-    /// (prepareNotesChart()); none when the deck has no notes slide.
-    std::unique_ptr<QWidget> m_notesTwinHost; // a window never shown, for the twin's type of frame
-    NotesView* m_notesTwin = nullptr;
-    /// A hidden warp view in a scroll area, with a document and highlight of its own, in a
-    /// window never shown, on which the next slide's warp view is drawn ahead
-    /// (prepareWarpPicture()); made when first needed.
-    std::unique_ptr<QWidget> m_warpTwinHost;
-    PatternDocument* m_warpTwinDocument = nullptr;
-    WarpView* m_warpTwin = nullptr;
-    QWidget* m_warpTwinFrame = nullptr;
-    int m_warpTwinSlide = -1; // the slide the twin was last laid out for
-    /// Hidden experiment views (streams, transfers, L2 persistence), each in a scroll area in a
-    /// window never shown, on which prepareExperimentCharts() draws the next slide's charts.
-    struct ExperimentTwin {
-        std::unique_ptr<QWidget> host;
-        ExperimentView* view = nullptr;
-        QWidget* frame = nullptr;
-    };
-    std::map<QString, ExperimentTwin> m_experimentTwins;
-    /// A hidden bank view in a scroll area and a hidden metrics table, on a document of their
-    /// own, in a window never shown: the next slide's bank view is drawn ahead on the one
-    /// (prepareBankPicture()), the next slide's metrics width measured on the other
-    /// (metricsWidth()); made when first needed. m_slideTwinIndex: the slide the document holds.
-    std::unique_ptr<QWidget> m_slideTwinHost;
-    PatternDocument* m_slideTwinDocument = nullptr;
-    int m_slideTwinIndex = -1;
-    bool m_slideTwinValid = false;
-    BankView* m_bankTwin = nullptr;
-    QWidget* m_bankTwinFrame = nullptr;
-    QTableView* m_metricsTwin = nullptr;
+    /// The hidden twins of the views, on which the next slides are drawn ahead: "notes" (made
+    /// with the deck's views when it has a notes slide), "warp" (with a document of its own),
+    /// "streams", "transfers", "l2-persistence", and "slide" (the document of the slide drawn
+    /// ahead) with the "bank" view and "metrics" table that read it; made when first needed.
+    std::unique_ptr<TwinCache> m_twins;
     QStringList m_placedViews; // the views in the layout now, in order
     QString m_stepView;        // "warp", "bank", "notes" or empty: whose items m_steps are
     KernelMeasurementStore* m_kernelMeasurements;
@@ -281,16 +256,6 @@ private:
     int m_revealed = 0;
     bool m_revealedAll = false; // by Return: the whole figure, no step singled out
     bool m_finished = false;
-    /// A slide was shown (or the window resized): draw the next one's texts after its frame.
-    bool m_prepareAfterFrame = false;
-    /// The next slide's texts wait to be drawn, once the window has been idle for two passes of
-    /// its event loop in a row (m_quietChecks): no step, layout or frame in between.
-    bool m_preparePending = false;
-    bool m_busySinceCheck = false;
-    /// A reveal was shown: draw the step line's next texts once the window is idle.
-    bool m_prepareStepsAfterFrame = false;
-    bool m_stepsPending = false;
-    int m_quietChecks = 0;
 };
 
 } // namespace warpscope::app

@@ -1,4 +1,5 @@
-// LectureWindow's render-ahead: once the window is idle after a step's frame, the next slide's
+// LectureWindow's render-ahead: the parts of a slide drawn ahead, registered with the engine
+// (renderahead.h) that runs them once the window is idle after a step's frame: the next slide's
 // (and the one after it's) texts, views and step lines are laid out and drawn at the sizes the
 // slide will give them, so the key that shows them only copies pixels. The hidden twins that
 // draw the views' pictures are in lecturewindow_twins.cpp.
@@ -6,7 +7,9 @@
 
 #include "document/patterndocument.h"
 #include "lecture/lecturewindow_helpers.h"
+#include "lecture/renderahead.h"
 #include "lecture/slidetextlabel.h"
+#include "lecture/twincache.h"
 #include "views/gridview.h"
 #include "views/warplayout.h"
 #include "views/warpview.h"
@@ -27,13 +30,6 @@ namespace warpscope::app {
 
 using lecture::slideTitle;
 using lecture::slideViews;
-
-namespace {
-
-/// LectureWindow's own event: draw the next slide's texts if the window is idle.
-const QEvent::Type kIdleCheckEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
-
-} // namespace
 
 void LectureWindow::prepareSlideTexts(int index) {
     if (index < 0 || index >= slideCount() || !isVisible()) {
@@ -168,10 +164,12 @@ QString LectureWindow::firstStepText(int index) {
         }
         if (name == QLatin1String("warp")) {
             // The twin holds this slide's layout when prepareWarpPicture() drew it.
-            if (m_warpTwin == nullptr || m_warpTwinSlide != index) {
+            const TwinCache::Twin* twin = m_twins->find(QStringLiteral("warp"));
+            if (twin == nullptr || twin->slide != index) {
                 return {};
             }
-            const auto count = static_cast<int>(m_warpTwin->currentLayout().listRows.size());
+            const auto count = static_cast<int>(
+                static_cast<const WarpView*>(twin->view)->currentLayout().listRows.size());
             if (count > 0) {
                 return tr("Space: show the lines and transactions one at a time (%n step(s))", "",
                           count);
@@ -253,99 +251,78 @@ void LectureWindow::settleSlideLayout() {
     QCoreApplication::sendPostedEvents(nullptr, QEvent::UpdateLater);
 }
 
-void LectureWindow::prepareViewPicturesBeyond(int next, int afterNext) {
-    if (next < 0 || afterNext < 0 || afterNext == m_slide) {
-        return;
-    }
-    const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(next)]);
-    if (!names.contains(QStringLiteral("warp"))) {
-        prepareWarpPicture(afterNext);
-    }
-    if (!names.contains(QStringLiteral("bank"))) {
-        prepareBankPicture(afterNext);
-    }
-}
-
-void LectureWindow::postIdleCheck() {
-    m_busySinceCheck = false;
-    // Below the priority of the window's repaints (Qt posts UpdateRequest at LowEventPriority),
-    // so that a repaint posted in the same pass of the event loop is delivered before it.
-    QCoreApplication::postEvent(this, new QEvent(kIdleCheckEvent), Qt::LowEventPriority - 1);
+void LectureWindow::addPreparedViews() {
+    // In the order they are drawn: the texts first (the views' sizes depend on them), the twins'
+    // pictures, the grid, then the step line (the next slide's first line is read off the twins).
+    m_ahead->add(std::make_unique<PreparedSteps>(
+        PreparedSteps::Steps{[this](int slide) { prepareSlideTexts(slide); },
+                             [this](int, int afterNext) { prepareSlideTexts(afterNext); },
+                             {},
+                             {}}));
+    m_ahead->add(std::make_unique<PreparedSteps>(
+        PreparedSteps::Steps{[this](int slide) { prepareExperimentCharts(slide); },
+                             [this](int, int afterNext) { prepareExperimentCharts(afterNext); },
+                             {},
+                             {}}));
+    // The views the next slide shows stay at the sizes it gives them.
+    m_ahead->add(std::make_unique<PreparedSteps>(PreparedSteps::Steps{
+        [this](int slide) { prepareSlideViews(slide, {}); },
+        [this](int next, int afterNext) {
+            prepareSlideViews(afterNext, slideViews(m_deck.slides[static_cast<std::size_t>(next)]));
+        },
+        {},
+        {}}));
+    m_ahead->add(std::make_unique<PreparedSteps>(PreparedSteps::Steps{
+        [this](int slide) { prepareNotesChart(slide); },
+        [this](int, int afterNext) { prepareNotesChart(afterNext); },
+        [this](int shown) {
+            // This slide's notes reveals: each changes the chart's bars, and the step line's or
+            // the finding's height with them.
+            if (m_stepView == QLatin1String("notes")) {
+                for (int step = m_revealed + 1; step <= stepCount(); ++step) {
+                    prepareNotesChart(shown, step,
+                                      m_steps[static_cast<std::size_t>(step - 1)].text);
+                }
+            }
+        },
+        {}}));
+    // The warp and bank views keep one picture each: the slide after next gets it only when the
+    // next slide does not show that view, so that a slide left at once (the transfers slide) does
+    // not leave the one after it undrawn.
+    const auto showsView = [this](int slide, const QString& name) {
+        return slideViews(m_deck.slides[static_cast<std::size_t>(slide)]).contains(name);
+    };
+    m_ahead->add(std::make_unique<PreparedSteps>(
+        PreparedSteps::Steps{[this](int slide) { prepareWarpPicture(slide); },
+                             [this, showsView](int next, int afterNext) {
+                                 if (!showsView(next, QStringLiteral("warp"))) {
+                                     prepareWarpPicture(afterNext);
+                                 }
+                             },
+                             {},
+                             {}}));
+    m_ahead->add(std::make_unique<PreparedSteps>(
+        PreparedSteps::Steps{[this](int slide) { prepareBankPicture(slide); },
+                             [this, showsView](int next, int afterNext) {
+                                 if (!showsView(next, QStringLiteral("bank"))) {
+                                     prepareBankPicture(afterNext);
+                                 }
+                             },
+                             {},
+                             {}}));
+    m_ahead->add(std::make_unique<PreparedSteps>(
+        PreparedSteps::Steps{[this](int slide) { prepareGridResult(slide); }, {}, {}, {}}));
+    m_ahead->add(std::make_unique<PreparedSteps>(PreparedSteps::Steps{
+        [this](int slide) { prepareStepTexts(slide); }, {}, {}, [this] { prepareStepTexts(); }}));
 }
 
 bool LectureWindow::event(QEvent* event) {
-    if (event->type() == kIdleCheckEvent) {
-        // Drawing the next slide's texts takes a while at 4K (glyphs filled as paths): only
-        // when the window has settled, never before a frame that is still to come (a second
-        // layout pass, a scroll bar that appears) nor in a step. Two quiet checks in a row:
-        // whatever the first one's pass posted has been delivered, and nothing asked for more.
-        if (!m_preparePending && !m_stepsPending) {
-            return true;
-        }
-        m_quietChecks = m_busySinceCheck ? 0 : m_quietChecks + 1;
-        if (m_quietChecks < 2) {
-            postIdleCheck();
-            return true;
-        }
-        m_quietChecks = 0;
-        if (std::exchange(m_stepsPending, false) && !m_preparePending) {
-            prepareStepTexts(); // after a reveal: the step line's next texts only
-            return true;
-        }
-        m_preparePending = false;
-        // This slide's notes reveals first (their pictures are kept beside the next slides'):
-        // each changes the chart's bars, and the step line's or the finding's height with them.
-        if (m_stepView == QLatin1String("notes")) {
-            for (int step = m_revealed + 1; step <= stepCount(); ++step) {
-                prepareNotesChart(m_slide, step, m_steps[static_cast<std::size_t>(step - 1)].text);
-            }
-        }
-        const int next = slideAfter(m_slide);
-        prepareSlideTexts(next);
-        prepareExperimentCharts(next);
-        prepareSlideViews(next, {});
-        prepareNotesChart(next);
-        prepareWarpPicture(next);
-        prepareBankPicture(next);
-        prepareGridResult(next);
-        prepareStepTexts(next); // after the twins: the next slide's first line is read off them
-        // And the slide after that one: a slide with nothing to reveal (the transfers slide) is
-        // often left at once, with no pause in which to prepare what follows it. Its pictures
-        // are kept beside this slide's and the next one's (SlideTextLabel keeps four), so the
-        // next idle pass draws only one slide's texts again; the views the next slide shows
-        // stay at the sizes it gives them.
-        if (const int afterNext = slideAfter(next); afterNext >= 0 && afterNext != m_slide) {
-            prepareSlideTexts(afterNext);
-            prepareExperimentCharts(afterNext);
-            prepareSlideViews(afterNext, slideViews(m_deck.slides[static_cast<std::size_t>(next)]));
-            prepareNotesChart(afterNext);
-            prepareViewPicturesBeyond(next, afterNext);
-        }
+    if (m_ahead != nullptr && m_ahead->handleEvent(event)) {
         return true;
     }
     const bool handled = QWidget::event(event);
-    if (event->type() == QEvent::LayoutRequest || event->type() == QEvent::UpdateRequest) {
-        m_busySinceCheck = true;
-    }
-    if (event->type() == QEvent::UpdateRequest && m_prepareStepsAfterFrame) {
-        m_prepareStepsAfterFrame = false;
-        if (!m_preparePending && !m_stepsPending && !m_prepareAfterFrame) {
-            m_stepsPending = true;
-            m_quietChecks = 0;
-            postIdleCheck();
-        }
-    }
-    if (event->type() == QEvent::UpdateRequest && m_prepareAfterFrame) {
-        // This slide is on screen now: draw the next one's texts once the window is idle, in
-        // the pause before the next key, not in the frame the audience is waiting for.
-        m_prepareAfterFrame = false;
-        if (!m_preparePending) {
-            m_preparePending = true;
-            if (!m_stepsPending) { // else its check is posted already
-                m_quietChecks = 0;
-                postIdleCheck();
-            }
-        }
+    if (m_ahead != nullptr) {
+        m_ahead->afterEvent(event);
     }
     return handled;
 }

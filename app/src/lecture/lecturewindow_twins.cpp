@@ -1,10 +1,12 @@
 // LectureWindow's twins: hidden copies of a slide's views (warp, bank, notes, the experiment
-// charts, the metrics table) laid out as the slide will show them, whose pictures the slide's
-// views adopt, so a step copies a picture instead of drawing lanes, sectors and charts.
+// charts, the metrics table, all in one TwinCache) laid out as the slide will show them, whose
+// pictures the slide's views adopt, so a step copies a picture instead of drawing lanes, sectors
+// and charts.
 #include "lecture/lecturewindow.h"
 
 #include "document/patterndocument.h"
 #include "lecture/lecturewindow_helpers.h"
+#include "lecture/twincache.h"
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/experimentview.h"
@@ -51,10 +53,22 @@ void settleTwinFrame(QWidget* frame) {
     }
 }
 
+/// A warp or bank view's twin: on `twin`'s document with a highlight of its own, in a scroll area
+/// in the twin's window, laid out to its frame's height as the slide's own (viewWidget()).
+template <class View> View* makeViewTwin(TwinCache::Twin& twin, const QString& objectName) {
+    auto* view = new View(twin.document, new LaneHighlight(twin.host));
+    view->setObjectName(objectName);
+    twin.frame = wrapInScrollArea(view, twin.host);
+    view->setFitHeight(true);
+    twin.view = view;
+    return view;
+}
+
 } // namespace
 
 void LectureWindow::prepareNotesChart(int index, int revealed, const QString& stepLine) {
-    if (m_notesTwin == nullptr || index < 0 || index >= slideCount() || !isVisible()) {
+    auto* notesTwin = m_twins->view<NotesView>(QStringLiteral("notes"));
+    if (notesTwin == nullptr || index < 0 || index >= slideCount() || !isVisible()) {
         return;
     }
     const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
@@ -65,26 +79,26 @@ void LectureWindow::prepareNotesChart(int index, int revealed, const QString& st
     }
     auto* notes = static_cast<NotesView*>(found->second);
     const QSize size = slideViewSizes(index, stepLine).at(QStringLiteral("notes"));
-    if (size.isEmpty() || !m_notesTwin->setExperiment(slide.notesExperiment)) {
+    if (size.isEmpty() || !notesTwin->setExperiment(slide.notesExperiment)) {
         return;
     }
     // The twin as the slide's notes view will be: its colours, its type at that width, its
     // status line, the series revealed, laid out at that size.
-    m_notesTwin->setPalette(palette());
-    m_notesTwin->setFont(viewFont(QStringLiteral("notes"), size.width()));
-    m_notesTwin->setGpuStatus(notesStatus(m_notesTwin->comparison()));
-    m_notesTwin->setRevealedSeries(revealed);
-    m_notesTwin->ensurePolished();
-    m_notesTwin->resize(size);
-    for (QSplitter* splitter : m_notesTwin->findChildren<QSplitter*>()) {
+    notesTwin->setPalette(palette());
+    notesTwin->setFont(viewFont(QStringLiteral("notes"), size.width()));
+    notesTwin->setGpuStatus(notesStatus(notesTwin->comparison()));
+    notesTwin->setRevealedSeries(revealed);
+    notesTwin->ensurePolished();
+    notesTwin->resize(size);
+    for (QSplitter* splitter : notesTwin->findChildren<QSplitter*>()) {
         splitter->refresh();
     }
-    m_notesTwin->layout()->invalidate();
-    m_notesTwin->layout()->activate();
+    notesTwin->layout()->invalidate();
+    notesTwin->layout()->activate();
     // A widget never shown gets its resize events only when it is shown: give them now, parents
     // first (the splitter places the chart in its own).
-    sendPendingResizes(m_notesTwin);
-    notes->adoptChartPicture(m_notesTwin->chartPicture());
+    sendPendingResizes(notesTwin);
+    notes->adoptChartPicture(notesTwin->chartPicture());
 }
 
 void LectureWindow::prepareWarpPicture(int index) {
@@ -103,28 +117,28 @@ void LectureWindow::prepareWarpPicture(int index) {
     if (size.isEmpty()) {
         return;
     }
-    if (m_warpTwin == nullptr) {
-        m_warpTwinHost = std::make_unique<QWidget>();
-        m_warpTwinDocument = new PatternDocument(m_warpTwinHost.get());
-        m_warpTwin = new WarpView(m_warpTwinDocument, new LaneHighlight(m_warpTwinHost.get()));
-        m_warpTwin->setObjectName(QStringLiteral("warpTwin"));
-        m_warpTwinFrame = wrapInScrollArea(m_warpTwin, m_warpTwinHost.get());
-        m_warpTwin->setFitHeight(true); // as the slide's own (viewWidget())
+    TwinCache::Twin* twin = m_twins->find(QStringLiteral("warp"));
+    if (twin == nullptr) {
+        // With a document of its own (the bank view's twin reads another slide's).
+        twin = &m_twins->make(QStringLiteral("warp"));
+        twin->document = new PatternDocument(twin->host);
+        makeViewTwin<WarpView>(*twin, QStringLiteral("warpTwin"));
     }
-    if (m_warpTwinDocument->loadSession(slideSession(slide))) {
+    auto* warpTwin = static_cast<WarpView*>(twin->view);
+    if (twin->document->loadSession(slideSession(slide))) {
         return; // the slide shows its error; nothing to draw ahead
     }
     // The twin as the slide's warp view will be: this window's colours, its type at that width,
     // laid out in a frame of that size (its scroll bars as they will be).
-    m_warpTwinHost->setPalette(palette());
-    m_warpTwin->setFont(viewFont(QStringLiteral("warp"), size.width()));
-    m_warpTwinFrame->resize(size);
-    settleTwinFrame(m_warpTwinFrame);
+    twin->host->setPalette(palette());
+    warpTwin->setFont(viewFont(QStringLiteral("warp"), size.width()));
+    twin->frame->resize(size);
+    settleTwinFrame(twin->frame);
     // Nothing revealed when the warp view is the one the slide steps through (computeSteps()).
     int revealCount = -1;
     for (const QString& name : names) {
         if (name == QLatin1String("warp")) {
-            revealCount = m_warpTwin->currentLayout().listRows.empty() ? -1 : 0;
+            revealCount = warpTwin->currentLayout().listRows.empty() ? -1 : 0;
             break;
         }
         if (name == QLatin1String("streams") || name == QLatin1String("notes") ||
@@ -132,18 +146,18 @@ void LectureWindow::prepareWarpPicture(int index) {
             break;
         }
     }
-    m_warpTwin->setRevealCount(revealCount);
-    m_warpTwinSlide = index;
+    warpTwin->setRevealCount(revealCount);
+    twin->slide = index;
     // The warp view lays out to its frame's height (setFitHeight()): the frame must be the one
     // the slide will give it, with the step line the slide opens with (its step count is the
     // twin's, known only now; a longer line wraps and leaves the view less height).
     if (const QSize exact = slideViewSizes(index, firstStepText(index)).at(QStringLiteral("warp"));
         !exact.isEmpty() && exact != size) {
-        m_warpTwin->setFont(viewFont(QStringLiteral("warp"), exact.width()));
-        m_warpTwinFrame->resize(exact);
-        settleTwinFrame(m_warpTwinFrame);
+        warpTwin->setFont(viewFont(QStringLiteral("warp"), exact.width()));
+        twin->frame->resize(exact);
+        settleTwinFrame(twin->frame);
     }
-    warp->adoptPicture(m_warpTwin->renderPicture(devicePixelRatioF()), m_warpTwin->pictureKey());
+    warp->adoptPicture(warpTwin->renderPicture(devicePixelRatioF()), warpTwin->pictureKey());
 }
 
 void LectureWindow::prepareGridResult(int index) {
@@ -161,7 +175,7 @@ void LectureWindow::prepareGridResult(int index) {
 }
 
 const PatternDocument* LectureWindow::aheadDocument(int index) {
-    return loadSlideTwin(index) ? m_slideTwinDocument : nullptr;
+    return loadSlideTwin(index) ? m_twins->find(QStringLiteral("slide"))->document : nullptr;
 }
 
 void LectureWindow::prepareExperimentCharts(int index) {
@@ -194,50 +208,53 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
     if (view == nullptr || size.isEmpty()) {
         return;
     }
-    ExperimentTwin& twin = m_experimentTwins[name];
-    if (twin.view == nullptr) {
+    TwinCache::Twin* twin = m_twins->find(name);
+    if (twin == nullptr) {
         // As viewWidget() makes the slide's view: in a scroll area that gives it the panel,
         // Measure and the status line hidden.
-        twin.host = std::make_unique<QWidget>();
+        twin = &m_twins->make(name);
+        ExperimentView* made = nullptr;
         if (streams) {
-            twin.view = new StreamsView;
+            made = new StreamsView;
         } else if (name == QLatin1String("transfers")) {
-            twin.view = new TransfersView;
+            made = new TransfersView;
         } else {
-            twin.view = new L2PersistenceView;
+            made = new L2PersistenceView;
         }
-        twin.view->setObjectName(name + QStringLiteral("Twin"));
-        twin.view->runButton()->hide();
-        twin.view->statusLabel()->hide();
-        auto* area = wrapInScrollArea(twin.view, twin.host.get());
+        made->setObjectName(name + QStringLiteral("Twin"));
+        made->runButton()->hide();
+        made->statusLabel()->hide();
+        auto* area = wrapInScrollArea(made, twin->host);
         area->setWidgetResizable(true);
-        twin.frame = area;
+        twin->view = made;
+        twin->frame = area;
     }
+    auto* twinView = static_cast<ExperimentView*>(twin->view);
     // The slide's results, colours, type at that width and stream count.
     if (streams) {
-        auto* twinStreams = static_cast<StreamsView*>(twin.view);
+        auto* twinStreams = static_cast<StreamsView*>(twinView);
         twinStreams->setResults(m_streamsResults);
         twinStreams->setStreamCount(streamsSlideCount(revealed));
     } else if (name == QLatin1String("transfers")) {
-        static_cast<TransfersView*>(twin.view)->setResults(m_transferResults);
+        static_cast<TransfersView*>(twinView)->setResults(m_transferResults);
     } else {
-        static_cast<L2PersistenceView*>(twin.view)->setResults(m_l2PersistenceResults);
+        static_cast<L2PersistenceView*>(twinView)->setResults(m_l2PersistenceResults);
     }
-    twin.host->setPalette(palette());
-    twin.view->setFont(viewFont(name, size.width()));
-    twin.frame->resize(size);
+    twin->host->setPalette(palette());
+    twinView->setFont(viewFont(name, size.width()));
+    twin->frame->resize(size);
     for (int pass = 0; pass < 3; ++pass) {
         // Never shown: its resizes and layout requests delivered as showing it would (the
         // frame places the viewport, which sizes the view, whose layout sizes the charts).
-        sendPendingResizes(twin.frame);
-        QCoreApplication::sendPostedEvents(twin.frame);
-        for (QWidget* child : twin.frame->findChildren<QWidget*>()) {
+        sendPendingResizes(twin->frame);
+        QCoreApplication::sendPostedEvents(twin->frame);
+        for (QWidget* child : twin->frame->findChildren<QWidget*>()) {
             QCoreApplication::sendPostedEvents(child, QEvent::LayoutRequest);
         }
-        sendPendingResizes(twin.frame);
+        sendPendingResizes(twin->frame);
     }
-    if (!view->holdsChartPicturesOf(*twin.view)) {
-        view->adoptChartPictures(twin.view->chartPictures());
+    if (!view->holdsChartPicturesOf(*twinView)) {
+        view->adoptChartPictures(twinView->chartPictures());
     }
     if (streams && revealed == 0 && !view->isVisible()) {
         // The slide's view, hidden, shows its first stream count already (its title and
@@ -247,16 +264,17 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
 }
 
 bool LectureWindow::loadSlideTwin(int index) {
-    if (m_slideTwinHost == nullptr) {
-        m_slideTwinHost = std::make_unique<QWidget>();
-        m_slideTwinDocument = new PatternDocument(m_slideTwinHost.get());
+    TwinCache::Twin* twin = m_twins->find(QStringLiteral("slide"));
+    if (twin == nullptr) {
+        twin = &m_twins->make(QStringLiteral("slide"));
+        twin->document = new PatternDocument(twin->host);
     }
-    if (index != m_slideTwinIndex) {
-        m_slideTwinValid = !m_slideTwinDocument->loadSession(
+    if (index != twin->slide) {
+        twin->valid = !twin->document->loadSession(
             slideSession(m_deck.slides[static_cast<std::size_t>(index)]));
-        m_slideTwinIndex = index;
+        twin->slide = index;
     }
-    return m_slideTwinValid;
+    return twin->valid;
 }
 
 int LectureWindow::metricsWidth(int index) {
@@ -264,20 +282,23 @@ int LectureWindow::metricsWidth(int index) {
     if (index == m_slide || !loadSlideTwin(index)) {
         return table->width();
     }
-    if (m_metricsTwin == nullptr) {
+    auto* metricsTwin = m_twins->view<QTableView>(QStringLiteral("metrics"));
+    if (metricsTwin == nullptr) {
         // As viewWidget() makes the slide's table, in the same order, as far as its width goes.
-        m_metricsTwin = new QTableView(m_slideTwinHost.get());
-        m_metricsTwin->verticalHeader()->hide();
-        m_metricsTwin->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-        m_metricsTwin->setModel(new MetricsTableModel(m_slideTwinDocument, m_metricsTwin));
+        TwinCache::Twin& twin = m_twins->make(QStringLiteral("metrics"), QStringLiteral("slide"));
+        metricsTwin = new QTableView(twin.host);
+        metricsTwin->verticalHeader()->hide();
+        metricsTwin->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        metricsTwin->setModel(new MetricsTableModel(twin.document, metricsTwin));
         // After setModel(): a column hidden before the table has a model is shown again.
-        m_metricsTwin->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
-        m_metricsTwin->setWordWrap(false);
-        m_metricsTwin->setFrameShape(QFrame::NoFrame);
+        metricsTwin->setColumnHidden(MetricsTableModel::MeasuredColumn, true);
+        metricsTwin->setWordWrap(false);
+        metricsTwin->setFrameShape(QFrame::NoFrame);
+        twin.view = metricsTwin;
     }
-    m_metricsTwin->setFont(m_views.at(QStringLiteral("metrics"))->font());
-    fitMetricsTable(m_metricsTwin);
-    return m_metricsTwin->minimumWidth();
+    metricsTwin->setFont(m_views.at(QStringLiteral("metrics"))->font());
+    fitMetricsTable(metricsTwin);
+    return metricsTwin->minimumWidth();
 }
 
 void LectureWindow::prepareBankPicture(int index) {
@@ -297,28 +318,29 @@ void LectureWindow::prepareBankPicture(int index) {
     if (size.isEmpty() || !loadSlideTwin(index)) {
         return; // an error: the slide shows it, nothing to draw ahead
     }
-    if (m_bankTwin == nullptr) {
-        m_bankTwin = new BankView(m_slideTwinDocument, new LaneHighlight(m_slideTwinHost.get()));
-        m_bankTwin->setObjectName(QStringLiteral("bankTwin"));
-        m_bankTwinFrame = wrapInScrollArea(m_bankTwin, m_slideTwinHost.get());
-        m_bankTwin->setFitHeight(true); // as the slide's own (viewWidget())
+    TwinCache::Twin* twin = m_twins->find(QStringLiteral("bank"));
+    if (twin == nullptr) {
+        // On the slide twin's document, which loadSlideTwin() gave this slide's pattern.
+        twin = &m_twins->make(QStringLiteral("bank"), QStringLiteral("slide"));
+        makeViewTwin<BankView>(*twin, QStringLiteral("bankTwin"));
     }
+    auto* bankTwin = static_cast<BankView*>(twin->view);
     // The twin as the slide's bank view will be: this window's colours, its type at that width,
     // laid out in a frame of that size (its scroll bars as they will be).
-    m_slideTwinHost->setPalette(palette());
-    m_bankTwin->setFont(viewFont(QStringLiteral("bank"), size.width()));
-    m_bankTwinFrame->resize(size);
-    settleTwinFrame(m_bankTwinFrame);
+    twin->host->setPalette(palette());
+    bankTwin->setFont(viewFont(QStringLiteral("bank"), size.width()));
+    twin->frame->resize(size);
+    settleTwinFrame(twin->frame);
     // Nothing revealed when the bank view is the one the slide steps through (computeSteps():
     // the first warp view with lines or transactions, or bank view with wavefronts).
     int revealCount = -1;
-    const auto& evaluation = m_slideTwinDocument->evaluation();
+    const auto& evaluation = twin->document->evaluation();
     for (const QString& name : names) {
         if (name == QLatin1String("streams") || name == QLatin1String("notes") || !evaluation) {
             break;
         }
         if (name == QLatin1String("warp")) {
-            if (!WarpLayout::compute(*evaluation, size.width(), QFontMetricsF(m_bankTwin->font()),
+            if (!WarpLayout::compute(*evaluation, size.width(), QFontMetricsF(bankTwin->font()),
                                      true)
                      .listRows.empty()) {
                 break; // the warp view steps
@@ -330,8 +352,8 @@ void LectureWindow::prepareBankPicture(int index) {
             break;
         }
     }
-    m_bankTwin->setRevealCount(revealCount);
-    bank->adoptPicture(m_bankTwin->renderPicture(devicePixelRatioF()), m_bankTwin->pictureKey());
+    bankTwin->setRevealCount(revealCount);
+    bank->adoptPicture(bankTwin->renderPicture(devicePixelRatioF()), bankTwin->pictureKey());
 }
 
 } // namespace warpscope::app

@@ -4,6 +4,7 @@
 #include "lecture/lecturewindow.h"
 
 #include "lecture/lecturewindow_helpers.h"
+#include "lecture/twincache.h"
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
@@ -155,8 +156,7 @@ void LectureWindow::setKernelMeasurements(KernelMeasurementStore* store) {
         it->second->deleteLater();
         m_frames.erase(it);
         m_views.erase(QStringLiteral("notes"));
-        m_notesTwinHost.reset();
-        m_notesTwin = nullptr;
+        m_twins->drop(QStringLiteral("notes"));
         m_placedViews.clear(); // the layout lost a view: place the slide's views again
         createDeckViews();
         if (m_slide >= 0) {
@@ -175,14 +175,15 @@ void LectureWindow::createDeckViews() {
             if (m_frames.find(name) == m_frames.end()) {
                 viewWidget(name)->hide();
             }
-            if (name == QLatin1String("notes") && m_notesTwin == nullptr) {
+            if (name == QLatin1String("notes") && m_twins->find(name) == nullptr) {
                 // Never shown, and not in this window (in a window of its own, never shown, so
                 // that it is framed as a view inside a window is): prepareNotesChart() gives
                 // it this window's colours and type when it draws.
-                m_notesTwinHost = std::make_unique<QWidget>();
-                m_notesTwin = new NotesView(m_kernelMeasurements, m_notesTwinHost.get());
-                m_notesTwin->setObjectName(QStringLiteral("notesTwin"));
-                m_notesTwin->setPresentation(true);
+                TwinCache::Twin& twin = m_twins->make(name);
+                auto* notesTwin = new NotesView(m_kernelMeasurements, twin.host);
+                notesTwin->setObjectName(QStringLiteral("notesTwin"));
+                notesTwin->setPresentation(true);
+                twin.view = notesTwin;
             }
         }
     }

@@ -5,6 +5,8 @@
 #include "views/chartfigure.h"
 #include "views/theme.h"
 
+#include <warpscope/format.h>
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -35,10 +37,8 @@ QString opLabel(StreamOp op) {
 }
 
 QString bytesText(qint64 bytes) {
-    if (bytes >= (qint64{1} << 20)) {
-        return QStringLiteral("%1 MiB").arg(fixedNumber(static_cast<double>(bytes) / (1 << 20), 1));
-    }
-    return QStringLiteral("%1 KiB").arg(fixedNumber(static_cast<double>(bytes) / 1024, 0));
+    return QString::fromStdString(
+        warpscope::formatBytes(bytes, ByteFormat{ByteUnit::KiB, ByteUnit::MiB, ByteDecimals::One}));
 }
 
 /// A stream's colour: Okabe-Ito's seven, then grey for the eighth (the selector's last), so that

@@ -3,6 +3,8 @@
 
 #include "views/theme.h"
 
+#include <warpscope/format.h>
+
 #include <QFontMetricsF>
 #include <QLineF>
 #include <QPainter>
@@ -214,18 +216,8 @@ void drawGroupMarker(QPainter& painter, const QPointF& centre, qreal size, int i
 }
 
 QString formatBytes(std::int64_t bytes) {
-    if (bytes < 1024) {
-        return QStringLiteral("%1 B").arg(bytes);
-    }
-    const double kib = static_cast<double>(bytes) / 1024.0;
-    if (kib < 1024.0) {
-        return QStringLiteral("%1 KiB").arg(kib, 0, 'f', kib < 10 ? 1 : 0);
-    }
-    const double mib = kib / 1024.0;
-    if (mib < 1024.0) {
-        return QStringLiteral("%1 MiB").arg(mib, 0, 'f', mib < 10 ? 1 : 0);
-    }
-    return QStringLiteral("%1 GiB").arg(mib / 1024.0, 0, 'f', 1);
+    return QString::fromStdString(warpscope::formatBytes(
+        bytes, ByteFormat{ByteUnit::B, ByteUnit::GiB, ByteDecimals::OneBelowTen}));
 }
 
 QString formatAddress(std::int64_t address) {

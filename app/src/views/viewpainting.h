@@ -68,7 +68,7 @@ QFont fontFitting(const QFont& font, const QString& text, qreal width);
 void drawGroupMarker(QPainter& painter, const QPointF& centre, qreal size, int index,
                      const QColor& fill, const QColor& outline);
 
-/// "4 B", "896 B", "3.5 KiB", "2.0 MiB".
+/// "4 B", "896 B", "3.5 KiB", "2.0 MiB", "12 MiB" (core's formatter, one decimal below 10).
 QString formatBytes(std::int64_t bytes);
 /// Hexadecimal address, "0x1a0".
 QString formatAddress(std::int64_t address);
