@@ -18,14 +18,11 @@
 #include "views/blockview.h"
 #include "views/gridview.h"
 #include "views/kernelsweepview.h"
-#include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/tileview.h"
-#include "views/transfersview.h"
 #include "views/warpview.h"
 
 #include <QBuffer>

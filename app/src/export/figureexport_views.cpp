@@ -15,16 +15,14 @@
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
+#include "views/experimentview.h"
 #include "views/gridview.h"
 #include "views/kernelsweepview.h"
-#include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/tileview.h"
-#include "views/transfersview.h"
 #include "views/warpview.h"
 
 #include <QBuffer>
@@ -58,7 +56,6 @@ namespace {
 
 using figure_export::ExportView;
 using figure_export::figureFont;
-using figure_export::paintExperimentView;
 using figure_export::pixelFont;
 
 /// The narrowest layout a view is given before being scaled down: narrower, its text would be
@@ -105,16 +102,8 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
     if (view == QLatin1String("metrics")) {
         return paintMetrics(painter, cell, palette);
     }
-    if (view == QLatin1String("transfers")) { // a deck's slide: the notes' figures
-        return paintTransfers(painter, cell, palette);
-    }
-    if (view == QLatin1String("l2-persistence")) { // a deck's slide: the model
-        // 960 wide: the legend's eight entries in two columns; at 640 one column of eight rows
-        // left the curves a strip.
-        return paintExperimentView<L2PersistenceView>(painter, cell, palette, QSizeF(960, 600));
-    }
-    if (view == QLatin1String("streams")) { // a deck's slide: the model's timeline
-        return paintExperimentView<StreamsView>(painter, cell, palette, QSizeF(960, 640));
+    if (const AppExperiment* experiment = findAppExperiment(view)) {
+        return paintExperiment(painter, *experiment, cell, spec, palette);
     }
     if (view == QLatin1String("grid")) {
         return paintGrid(painter, cell, palette);
@@ -351,9 +340,29 @@ qreal FigureRenderer::Private::paintSweep(FigurePainter* painter, const QRectF& 
     return fit;
 }
 
-qreal FigureRenderer::Private::paintTransfers(FigurePainter* painter, const QRectF& cell,
-                                              const QPalette& palette) const {
-    return paintExperimentView<TransfersView>(painter, cell, palette, QSizeF(640, 400));
+qreal FigureRenderer::Private::paintExperiment(QPainter* painter, const AppExperiment& experiment,
+                                               const QRectF& cell, const FigureSpec& spec,
+                                               const QPalette& palette) const {
+    const QSizeF minimum = experiment.figureLayoutSize;
+    const qreal fit =
+        std::min({1.0, cell.width() / minimum.width(), cell.height() / minimum.height()});
+    if (painter != nullptr) {
+        const std::unique_ptr<ExperimentView> view(experiment.createView(nullptr));
+        if (const auto results = spec.experimentResults.find(experiment.id());
+            results != spec.experimentResults.end()) {
+            experiment.setResults(view.get(), results->second);
+        }
+        view->setPalette(palette);
+        view->setAttribute(Qt::WA_DontShowOnScreen);
+        const QSize size(qRound(cell.width() / fit), qRound(cell.height() / fit));
+        painter->save();
+        painter->translate(cell.topLeft());
+        painter->scale(fit, fit);
+        painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(size)));
+        view->render(*painter, size);
+        painter->restore();
+    }
+    return fit;
 }
 
 qreal FigureRenderer::Private::paintMetrics(QPainter* painter, const QRectF& cell,

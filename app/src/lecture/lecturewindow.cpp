@@ -8,12 +8,10 @@
 #include "gpu/kernelmeasurement.h"
 #include "lecture/lecturewindow_helpers.h"
 #include "lecture/slidetextlabel.h"
-#include "views/l2persistenceview.h"
+#include "views/experimentview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/theme.h"
-#include "views/transfersview.h"
 
 #include <QCloseEvent>
 #include <QFile>
@@ -217,24 +215,18 @@ void LectureWindow::previousSlide() {
     }
 }
 
-void LectureWindow::setTransferResults(std::optional<TransferResults> results) {
-    m_transferResults = std::move(results);
-    if (auto it = m_views.find(QStringLiteral("transfers")); it != m_views.end()) {
-        static_cast<TransfersView*>(it->second)->setResults(m_transferResults);
+void LectureWindow::setExperimentResults(experiments::ExperimentId id, std::any results) {
+    m_experimentResults[id] = std::move(results);
+    const AppExperiment& experiment = appExperiment(id);
+    if (auto it = m_views.find(experiment.key()); it != m_views.end()) {
+        experiment.setResults(static_cast<ExperimentView*>(it->second), m_experimentResults[id]);
     }
 }
 
-void LectureWindow::setStreamsResults(std::optional<StreamsResults> results) {
-    m_streamsResults = std::move(results);
-    if (auto it = m_views.find(QStringLiteral("streams")); it != m_views.end()) {
-        static_cast<StreamsView*>(it->second)->setResults(m_streamsResults);
-    }
-}
-void LectureWindow::setL2PersistenceResults(std::optional<L2PersistenceResults> results) {
-    m_l2PersistenceResults = std::move(results);
-    if (auto it = m_views.find(QStringLiteral("l2-persistence")); it != m_views.end()) {
-        static_cast<L2PersistenceView*>(it->second)->setResults(m_l2PersistenceResults);
-    }
+const std::any& LectureWindow::experimentResults(experiments::ExperimentId id) const {
+    static const std::any none;
+    const auto it = m_experimentResults.find(id);
+    return it == m_experimentResults.end() ? none : it->second;
 }
 
 QStringList LectureWindow::shownViews() const {

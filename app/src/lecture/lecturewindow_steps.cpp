@@ -36,8 +36,9 @@ QString LectureWindow::streamsStepText(int revealed) const {
     if (revealed <= 0) {
         return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
     }
-    // The results the slide's streams view draws (setStreamsResults() gives it these).
-    const StreamsResults* results = m_streamsResults ? &*m_streamsResults : nullptr;
+    // The results the slide's streams view draws (setExperimentResults() gives it these).
+    const auto* results =
+        std::any_cast<StreamsResults>(&experimentResults(experiments::ExperimentId::Streams));
     const int n = streamsSlideCount(revealed);
     const StreamsComparison c = compareStreams(results, n);
     const QString model = QLocale::c().toString(c.predicted.speedup, 'f', 2);

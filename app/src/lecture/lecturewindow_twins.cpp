@@ -4,16 +4,15 @@
 #include "lecture/lecturewindow.h"
 
 #include "document/patterndocument.h"
+#include "experiments/experimentregistry.h"
 #include "lecture/lecturewindow_helpers.h"
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/experimentview.h"
 #include "views/gridview.h"
-#include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
 #include "views/streamsview.h"
-#include "views/transfersview.h"
 #include "views/viewscrollarea.h"
 #include "views/warplayout.h"
 #include "views/warpview.h"
@@ -169,9 +168,8 @@ void LectureWindow::prepareExperimentCharts(int index) {
         return;
     }
     for (const QString& name : slideViews(m_deck.slides[static_cast<std::size_t>(index)])) {
-        if (name != QLatin1String("streams") && name != QLatin1String("transfers") &&
-            name != QLatin1String("l2-persistence")) {
-            continue;
+        if (findAppExperiment(name) == nullptr) {
+            continue; // not an experiment's chart
         }
         // The slide as it comes, then, on the streams slide, each stream count Space reveals
         // (the presenter often steps on at once, with no pause on the slide to draw them in).
@@ -184,7 +182,8 @@ void LectureWindow::prepareExperimentCharts(int index) {
 
 void LectureWindow::prepareExperimentChart(int index, const QString& name, int revealed) {
     const auto found = m_views.find(name);
-    if (found == m_views.end()) {
+    const AppExperiment* experiment = findAppExperiment(name);
+    if (found == m_views.end() || experiment == nullptr) {
         return;
     }
     auto* view = qobject_cast<ExperimentView*>(found->second);
@@ -199,13 +198,7 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
         // As viewWidget() makes the slide's view: in a scroll area that gives it the panel,
         // Measure and the status line hidden.
         twin.host = std::make_unique<QWidget>();
-        if (streams) {
-            twin.view = new StreamsView;
-        } else if (name == QLatin1String("transfers")) {
-            twin.view = new TransfersView;
-        } else {
-            twin.view = new L2PersistenceView;
-        }
+        twin.view = experiment->createView(nullptr);
         twin.view->setObjectName(name + QStringLiteral("Twin"));
         twin.view->runButton()->hide();
         twin.view->statusLabel()->hide();
@@ -214,14 +207,9 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
         twin.frame = area;
     }
     // The slide's results, colours, type at that width and stream count.
+    experiment->setResults(twin.view, experimentResults(experiment->id()));
     if (streams) {
-        auto* twinStreams = static_cast<StreamsView*>(twin.view);
-        twinStreams->setResults(m_streamsResults);
-        twinStreams->setStreamCount(streamsSlideCount(revealed));
-    } else if (name == QLatin1String("transfers")) {
-        static_cast<TransfersView*>(twin.view)->setResults(m_transferResults);
-    } else {
-        static_cast<L2PersistenceView*>(twin.view)->setResults(m_l2PersistenceResults);
+        static_cast<StreamsView*>(twin.view)->setStreamCount(streamsSlideCount(revealed));
     }
     twin.host->setPalette(palette());
     twin.view->setFont(viewFont(name, size.width()));

@@ -3,17 +3,15 @@
 // the slide's views placed side by side.
 #include "lecture/lecturewindow.h"
 
+#include "experiments/experimentregistry.h"
 #include "lecture/lecturewindow_helpers.h"
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
 #include "views/experimentview.h"
 #include "views/gridview.h"
-#include "views/l2persistenceview.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/sweepplot.h"
-#include "views/transfersview.h"
 #include "views/viewscrollarea.h"
 #include "views/warpview.h"
 #include "views/zoomableview.h"
@@ -47,21 +45,11 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
     } else if (name == QLatin1String("sweep")) {
         view = new SweepPlot(m_document, m_viewArea);
         frame = view;
-    } else if (name == QLatin1String("transfers")) {
-        auto* transfers = new TransfersView(m_viewArea);
-        transfers->runButton()->hide(); // a slide shows; the main window measures
-        transfers->setResults(m_transferResults);
-        view = transfers;
-    } else if (name == QLatin1String("streams")) {
-        auto* streams = new StreamsView(m_viewArea);
-        streams->runButton()->hide(); // a slide shows; the main window measures
-        streams->setResults(m_streamsResults);
-        view = streams;
-    } else if (name == QLatin1String("l2-persistence")) {
-        auto* l2 = new L2PersistenceView(m_viewArea);
-        l2->runButton()->hide(); // a slide shows; the main window measures
-        l2->setResults(m_l2PersistenceResults);
-        view = l2;
+    } else if (const AppExperiment* experiment = findAppExperiment(name)) {
+        ExperimentView* chart = experiment->createView(m_viewArea);
+        chart->runButton()->hide(); // a slide shows; the main window measures
+        experiment->setResults(chart, experimentResults(experiment->id()));
+        view = chart;
     } else if (name == QLatin1String("grid")) {
         view = new GridView(m_document, m_viewArea); // scales its heat map to its size
         frame = view;

@@ -82,9 +82,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     statusBar()->addPermanentWidget(m_gpuStatus);
     createGpu();
     createNotes();
-    createTransfers();
-    createStreams();
-    createL2Persistence();
+    createExperimentTabs();
     connectPerInstruction(this, m_kernelMeasurements, m_probe);
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
@@ -339,9 +337,9 @@ std::map<std::string, std::string> MainWindow::viewSettings() const {
         {kViewKey, viewName(currentView()).toStdString()},
         {kOutlinesKey, m_warpView->showsTextbook() ? "true" : "false"}};
     addNotesSettings(settings);
-    addTransfersSettings(settings);
-    addStreamsSettings(settings);
-    addL2PersistenceSettings(settings);
+    for (const ExperimentTab* tab : m_experimentTabs) {
+        tab->addSettings(settings);
+    }
     addTraceSettings(*this, settings);
     return settings;
 }
@@ -356,9 +354,9 @@ void MainWindow::applyViewSettings(const std::map<std::string, std::string>& set
         m_textbookOutlines->setChecked(it->second != "false");
     }
     applyNotesSettings(settings);
-    applyTransfersSettings(settings);
-    applyStreamsSettings(settings);
-    applyL2PersistenceSettings(settings);
+    for (ExperimentTab* tab : m_experimentTabs) {
+        tab->applySettings(settings);
+    }
     applyTraceSettings(*this, settings);
 }
 
