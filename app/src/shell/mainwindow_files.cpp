@@ -83,6 +83,9 @@ bool MainWindow::loadPresetById(const QString& id) {
         m_tabs->setCurrentWidget(tab->view()); // an experiment's tab: no pattern to load
         return true;
     }
+    if (id.startsWith(QLatin1String(kNotesExperimentPrefix))) {
+        return showNotesExperiment(id.mid(static_cast<int>(qstrlen(kNotesExperimentPrefix))));
+    }
     if (id.startsWith(QLatin1String(kKernelPresetPrefix))) {
         return showKernelPreset(id.mid(static_cast<int>(qstrlen(kKernelPresetPrefix))));
     }
