@@ -23,6 +23,7 @@
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/tileview.h"
+#include "views/viewkind.h"
 #include "views/warpview.h"
 
 #include <QBuffer>
@@ -61,17 +62,21 @@ using figure_export::pixelFont;
 /// The narrowest layout a view is given before being scaled down: narrower, its text would be
 /// clipped or crowded (the views are designed for a window, not a stamp).
 qreal minimumLayoutWidth(const QString& view) {
-    if (view == QLatin1String("warp")) {
+    switch (viewKindFromName(view).value_or(ViewKind::Figure)) {
+    case ViewKind::Warp:
         return 900;
-    }
-    if (view == QLatin1String("bank") || view == QLatin1String("tile")) {
+    case ViewKind::Bank:
+    case ViewKind::Tile:
         return 860;
-    }
-    if (view == QLatin1String("block")) {
+    case ViewKind::Block:
         return 820; // its hint line runs about 800 pixels
-    }
-    if (view == QLatin1String("grid") || view == QLatin1String("notes")) {
+    case ViewKind::Grid:
+    case ViewKind::Notes:
         return 720;
+    case ViewKind::Sweep:
+    case ViewKind::Metrics:
+    case ViewKind::Figure:
+        break;
     }
     return 480;
 }
@@ -84,32 +89,32 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
     if (cell.width() < 8 || cell.height() < 8) {
         return 0;
     }
-    if (view == QLatin1String("warp")) {
-        return paintZoomable<ExportView<WarpView>>(painter, view, cell, spec, palette);
-    }
-    if (view == QLatin1String("bank")) {
-        return paintZoomable<ExportView<BankView>>(painter, view, cell, spec, palette);
-    }
-    if (view == QLatin1String("block")) {
-        return paintZoomable<ExportView<BlockView>>(painter, view, cell, spec, palette);
-    }
-    if (view == QLatin1String("tile")) {
-        return paintZoomable<ExportView<TileView>>(painter, view, cell, spec, palette);
-    }
-    if (view == QLatin1String("sweep")) {
-        return paintSweep(painter, cell, palette);
-    }
-    if (view == QLatin1String("metrics")) {
-        return paintMetrics(painter, cell, palette);
-    }
     if (const AppExperiment* experiment = findAppExperiment(view)) {
         return paintExperiment(painter, *experiment, cell, spec, palette);
     }
-    if (view == QLatin1String("grid")) {
-        return paintGrid(painter, cell, palette);
+    const std::optional<ViewKind> kind = viewKindFromName(view);
+    if (!kind) {
+        return 0;
     }
-    if (view == QLatin1String("notes")) {
+    switch (*kind) {
+    case ViewKind::Warp:
+        return paintZoomable<ExportView<WarpView>>(painter, view, cell, spec, palette);
+    case ViewKind::Bank:
+        return paintZoomable<ExportView<BankView>>(painter, view, cell, spec, palette);
+    case ViewKind::Block:
+        return paintZoomable<ExportView<BlockView>>(painter, view, cell, spec, palette);
+    case ViewKind::Tile:
+        return paintZoomable<ExportView<TileView>>(painter, view, cell, spec, palette);
+    case ViewKind::Sweep:
+        return paintSweep(painter, cell, palette);
+    case ViewKind::Metrics:
+        return paintMetrics(painter, cell, palette);
+    case ViewKind::Grid:
+        return paintGrid(painter, cell, palette);
+    case ViewKind::Notes:
         return paintNotes(painter, cell, palette);
+    case ViewKind::Figure:
+        break; // composed of the others, never one cell
     }
     return 0;
 }
@@ -117,7 +122,7 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
 qreal FigureRenderer::Private::paintGrid(QPainter* painter, const QRectF& cell,
                                          const QPalette& palette) const {
     // Laid out at no less than 720 x 420 (the histogram's labels need the room), scaled down.
-    const qreal width = std::max(cell.width(), minimumLayoutWidth(QStringLiteral("grid")));
+    const qreal width = std::max(cell.width(), minimumLayoutWidth(viewKindName(ViewKind::Grid)));
     const qreal height = std::max(cell.height(), 420.0);
     const qreal scale = std::min(cell.width() / width, cell.height() / height);
     if (painter == nullptr) {
@@ -169,7 +174,7 @@ std::unique_ptr<NotesView> FigureRenderer::Private::notesView(const QPalette& pa
 
 qreal FigureRenderer::Private::paintNotes(FigurePainter* painter, const QRectF& cell,
                                           const QPalette& palette) const {
-    const qreal width = std::max(cell.width(), minimumLayoutWidth(QStringLiteral("notes")));
+    const qreal width = std::max(cell.width(), minimumLayoutWidth(viewKindName(ViewKind::Notes)));
     const qreal height = std::max(cell.height(), 405.0);
     const qreal scale = std::min(cell.width() / width, cell.height() / height);
     if (painter == nullptr) {

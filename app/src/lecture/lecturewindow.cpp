@@ -12,6 +12,7 @@
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
 #include "views/theme.h"
+#include "views/viewkind.h"
 
 #include <QCloseEvent>
 #include <QFile>
@@ -266,7 +267,7 @@ QString LectureWindow::stepText() const {
     if (stepCount() == 0) {
         return m_slide + 1 < slideCount() ? tr("Space: next slide") : tr("The end of the deck");
     }
-    if (m_revealed == 0 && m_stepView == QLatin1String("notes")) {
+    if (m_revealed == 0 && m_stepView == viewKindName(ViewKind::Notes)) {
         // What the first step reveals: the notes' bars, or where the notes publish no number,
         // the model's count for one warp (computeSteps()).
         const NotesComparison& comparison = notesView()->comparison();
@@ -281,7 +282,7 @@ QString LectureWindow::stepText() const {
         return streamsStepText(0);
     }
     if (m_revealed == 0) {
-        return m_stepView == QLatin1String("bank")
+        return m_stepView == viewKindName(ViewKind::Bank)
                    ? tr("Space: show the %n wavefront(s) one at a time", "", stepCount())
                    : tr("Space: show the lines and transactions one at a time (%n step(s))", "",
                         stepCount());
@@ -321,14 +322,15 @@ QFont LectureWindow::typeFont(qreal pixels, bool bold) const {
 }
 
 QFont LectureWindow::viewFont(const QString& name, int width) const {
-    if (name == QLatin1String("metrics")) {
+    if (name == viewKindName(ViewKind::Metrics)) {
         return typeFont(kMetricsPx, false);
     }
     const qreal scale = std::max(0.4, height() / kReferenceHeight);
     // The drawings (warp, bank, block) lay out to their frame in this type; a chart's labels
     // have a floor.
-    const bool drawing = name == QLatin1String("warp") || name == QLatin1String("bank") ||
-                         name == QLatin1String("block");
+    const bool drawing = name == viewKindName(ViewKind::Warp) ||
+                         name == viewKindName(ViewKind::Bank) ||
+                         name == viewKindName(ViewKind::Block);
     const qreal share = width > 200 ? std::min(1.0, width / (kViewReferenceWidth * scale)) : 1.0;
     return typeFont(kViewPx * (drawing ? share : std::max(kChartMinShare, share)), false);
 }

@@ -15,6 +15,7 @@
 #include "views/gridview.h"
 #include "views/notesview.h"
 #include "views/theme.h"
+#include "views/viewkind.h"
 
 #include <warpscope/preset.h>
 
@@ -160,8 +161,9 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
         window.showView(*view);
     } else if (ExperimentTab* tab = window.findExperimentTab(options.view)) {
         window.viewTabs()->setCurrentWidget(tab->view());
-    } else if (options.view == QLatin1String("grid") || options.view == QLatin1String("notes")) {
-        window.viewTabs()->setCurrentWidget(options.view == QLatin1String("grid")
+    } else if (options.view == viewKindName(ViewKind::Grid) ||
+               options.view == viewKindName(ViewKind::Notes)) {
+        window.viewTabs()->setCurrentWidget(options.view == viewKindName(ViewKind::Grid)
                                                 ? static_cast<QWidget*>(window.gridView())
                                                 : static_cast<QWidget*>(window.notesView()));
     }

@@ -5,6 +5,7 @@
 #include "experiments/experimentregistry.h"
 #include "lecture/lecturescript.h"
 #include "shell/exportcommand.h"
+#include "views/viewkind.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -15,8 +16,8 @@
 namespace warpscope::app {
 
 QStringList CommandLine::viewNames() {
-    QStringList names{QStringLiteral("warp"),  QStringLiteral("bank"), QStringLiteral("block"),
-                      QStringLiteral("sweep"), QStringLiteral("grid"), QStringLiteral("notes")};
+    QStringList names = viewKindNames({ViewKind::Warp, ViewKind::Bank, ViewKind::Block,
+                                       ViewKind::Sweep, ViewKind::Grid, ViewKind::Notes});
     for (const AppExperiment& experiment : appExperiments()) {
         names << experiment.key();
     }
