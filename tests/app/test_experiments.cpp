@@ -6,6 +6,7 @@
 #include "experimentfixture.h"
 #include "experiments/experimentregistry.h"
 #include "experiments/experimenttab.h"
+#include "export/figureexportdialog.h"
 #include "panels/messagebar.h"
 #include "shell/commandline.h"
 #include "views/experimentview.h"
@@ -13,6 +14,7 @@
 
 #include <warpscope/experiments/experiments.h>
 
+#include <QComboBox>
 #include <QJsonDocument>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -164,6 +166,35 @@ TEST_F(WindowTest, ExperimentResultsOpenFromTheMenuAndRoundTripThroughTheSession
     first->applySettings(settings);
     EXPECT_FALSE(first->hasResults());
     EXPECT_EQ(reopened.messageBar()->level(), MessageBar::Level::Warning);
+}
+
+// File > Export Figure on an experiment's tab: the dialog offers that tab's chart, chosen first,
+// and draws it from the tab's results (the recorded GPU's name is in it); without them, the
+// chart the view draws alone. Before, the dialog drew the warp view from an experiment's tab.
+TEST_F(WindowTest, ExportFigureDialogOnAnExperimentTabDrawsItsResults) {
+    const AppExperiment& transfers = appExperiment(experiments::ExperimentId::Transfers);
+    ASSERT_TRUE(window->experimentTab(transfers.id())->loadResults(exampleFile(transfers)));
+    std::map<experiments::ExperimentId, std::any> results;
+    for (ExperimentTab* tab : window->experimentTabs()) {
+        results[tab->experiment().id()] = tab->results();
+    }
+    FigureExportDialog dialog(window->currentSession(), transfers.key(), false, nullptr, results);
+    EXPECT_EQ(dialog.viewBox()->currentData().toString(), transfers.key());
+    const FigureSpec spec = dialog.spec();
+    EXPECT_EQ(spec.views, QStringList{transfers.key()});
+    const FigureRenderer renderer(window->currentSession());
+    QString error;
+    const QByteArray drawn = renderer.render(spec, FigureFormat::Svg, &error);
+    ASSERT_FALSE(drawn.isEmpty()) << qPrintable(error);
+    EXPECT_TRUE(drawn.contains("NVIDIA H100 80GB HBM3"));
+    FigureSpec without = spec;
+    without.experimentResults.clear();
+    const QByteArray alone = renderer.render(without, FigureFormat::Svg, &error);
+    EXPECT_FALSE(alone.contains("NVIDIA H100 80GB HBM3"));
+    EXPECT_TRUE(alone.contains("the course notes' figures"));
+    // The pattern's dialog is unchanged: no experiment among its views.
+    FigureExportDialog plain(window->currentSession(), QStringLiteral("warp"), false);
+    EXPECT_EQ(plain.viewBox()->findData(transfers.key()), -1);
 }
 
 // `--export FILE --view KEY` draws the chart `--export FILE --preset KEY` draws, byte for byte;
