@@ -79,29 +79,28 @@ inline QByteArray runAppHeadless(const QStringList& arguments, int exitCode = 0,
 /// it runs and enabled again once the answer came, within `timeoutMs`. Call it only where
 /// fakeProbe() is not empty (REQUIRE_FAKE_PROBE).
 template <class View>
-std::unique_ptr<MainWindow>
-measureOnFakeProbe(View* (MainWindow::*view)() const, void (MainWindow::*run)(),
-                   const char* script = nullptr, int timeoutMs = 60000) {
+std::unique_ptr<MainWindow> measureOnFakeProbe(experiments::ExperimentId id,
+                                               const char* script = nullptr,
+                                               int timeoutMs = 60000) {
     std::unique_ptr<FakeScript> fake;
     if (script != nullptr) {
         fake = std::make_unique<FakeScript>(script);
     }
     auto window = windowWithProbe(fakeProbe());
-    View* tab = (window.get()->*view)();
-    (window.get()->*run)();
+    View* tab = window->template experimentView<View>(id);
+    window->experimentTab(id)->run();
     EXPECT_FALSE(tab->runButton()->isEnabled());
     EXPECT_TRUE(QTest::qWaitFor([&] { return tab->runButton()->isEnabled(); }, timeoutMs))
         << "no answer within " << timeoutMs << " ms";
     return window;
 }
 
-/// Measure on the tab `view` where the fake probe finds no GPU: no results, and the status line
-/// says so. Returns the window for the tab's own checks.
+/// Measure on experiment `id`'s tab where the fake probe finds no GPU: no results, and the
+/// status line says so. Returns the window for the tab's own checks.
 template <class View>
-std::unique_ptr<MainWindow> expectMeasureWithoutGpu(View* (MainWindow::*view)() const,
-                                                    void (MainWindow::*run)()) {
-    auto window = measureOnFakeProbe(view, run, "no_device", 20000);
-    View* tab = (window.get()->*view)();
+std::unique_ptr<MainWindow> expectMeasureWithoutGpu(experiments::ExperimentId id) {
+    auto window = measureOnFakeProbe<View>(id, "no_device", 20000);
+    View* tab = window->template experimentView<View>(id);
     EXPECT_FALSE(tab->results());
     EXPECT_TRUE(tab->statusLabel()->text().contains(QStringLiteral("no GPU to measure on")))
         << qPrintable(tab->statusLabel()->text());

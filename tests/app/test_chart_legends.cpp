@@ -254,11 +254,16 @@ TEST(LectureChartSlides, ChartSlidesFillTheirPanelWithTheLegendInside) {
         LectureWindow lecture(deck);
         lecture.present(size);
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&lecture));
-        lecture.setTransferResults(readRecordedResults(
-            QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"), readTransferResults));
-        lecture.setStreamsResults(readRecordedResults(
-            QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json"), readStreamsResults));
-        lecture.setL2PersistenceResults(
+        lecture.setExperimentResults(
+            experiments::ExperimentId::Transfers,
+            readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"),
+                                readTransferResults));
+        lecture.setExperimentResults(
+            experiments::ExperimentId::Streams,
+            readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json"),
+                                readStreamsResults));
+        lecture.setExperimentResults(
+            experiments::ExperimentId::L2Persistence,
             readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json"),
                                 readL2PersistenceResults));
         expectSlideChartFits<L2PersistenceView>(lecture, deck, QStringLiteral("l2-persistence"),

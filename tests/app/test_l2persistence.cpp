@@ -158,7 +158,8 @@ TEST(L2PersistenceData, TheModelFollowsTheNotes) {
 class L2PersistenceWindowTest : public WindowTest {};
 
 TEST_F(L2PersistenceWindowTest, ModelOnlyShowsTheModelAndTheNotes) {
-    L2PersistenceView* view = window->l2PersistenceView();
+    L2PersistenceView* view =
+        window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
     ASSERT_NE(view, nullptr);
     window->viewTabs()->setCurrentWidget(view);
     EXPECT_FALSE(view->results());
@@ -179,8 +180,10 @@ TEST_F(L2PersistenceWindowTest, ModelOnlyShowsTheModelAndTheNotes) {
 }
 
 TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
-    ASSERT_TRUE(window->loadL2PersistenceResults(kRecorded));
-    L2PersistenceView* view = window->l2PersistenceView();
+    ASSERT_TRUE(
+        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecorded));
+    L2PersistenceView* view =
+        window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
     window->viewTabs()->setCurrentWidget(view);
     QApplication::processEvents();
     EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded on NVIDIA H100")));
@@ -252,22 +255,35 @@ TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
 }
 
 TEST_F(L2PersistenceWindowTest, SessionsKeepTheResults) {
-    ASSERT_TRUE(window->loadL2PersistenceResults(kRecorded));
+    ASSERT_TRUE(
+        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecorded));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("l2.warpscope"));
     ASSERT_TRUE(window->saveSession(path));
     MainWindow reopened(quietOptions());
     ASSERT_TRUE(reopened.openSession(path));
-    ASSERT_TRUE(reopened.l2PersistenceView()->results());
-    EXPECT_EQ(reopened.l2PersistenceView()->results()->points.size(), 43u);
-    EXPECT_EQ(reopened.l2PersistenceView()->summary().text,
-              window->l2PersistenceView()->summary().text);
+    ASSERT_TRUE(
+        reopened.experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
+            ->results());
+    EXPECT_EQ(reopened.experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
+                  ->results()
+                  ->points.size(),
+              43u);
+    EXPECT_EQ(reopened.experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
+                  ->summary()
+                  .text,
+              window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
+                  ->summary()
+                  .text);
 }
 
 TEST_F(L2PersistenceWindowTest, ExportsTheChart) {
-    ASSERT_TRUE(window->loadL2PersistenceResults(kRecorded));
+    ASSERT_TRUE(
+        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecorded));
     QTemporaryDir dir;
-    EXPECT_TRUE(exportEveryFormat(window->l2PersistenceView(), dir, QStringLiteral("l2"))
+    EXPECT_TRUE(exportEveryFormat(window->experimentView<L2PersistenceView>(
+                                      experiments::ExperimentId::L2Persistence),
+                                  dir, QStringLiteral("l2"))
                     .contains("The L2 persistence window"));
 }
 
@@ -282,9 +298,9 @@ TEST(L2PersistenceExport, HeadlessExportWritesTheChart) {
 
 TEST(L2PersistenceRun, MeasureThroughTheProbe) {
     REQUIRE_FAKE_PROBE();
-    auto window =
-        measureOnFakeProbe(&MainWindow::l2PersistenceView, &MainWindow::runL2PersistenceOnGpu);
-    L2PersistenceView* view = window->l2PersistenceView();
+    auto window = measureOnFakeProbe<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
+    L2PersistenceView* view =
+        window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
     ASSERT_TRUE(view->results());
     EXPECT_FALSE(view->results()->points.empty());
     EXPECT_TRUE(window->document()->isModified());
@@ -315,7 +331,7 @@ TEST(L2PersistenceLecture, CourseSlideShowsTheModelThenTheWindowsResults) {
     ASSERT_NE(view, nullptr);
     EXPECT_TRUE(view->runButton()->isHidden());
     EXPECT_TRUE(view->shown().modelOnly);
-    lecture.setL2PersistenceResults(recordedResults());
+    lecture.setExperimentResults(experiments::ExperimentId::L2Persistence, recordedResults());
     ASSERT_TRUE(view->results());
     EXPECT_EQ(view->shown().device, QStringLiteral("NVIDIA H100 80GB HBM3"));
 }

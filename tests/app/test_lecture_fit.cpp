@@ -218,7 +218,8 @@ TEST(MessageBarWords, TheNoDriverAnswerReachesTheBarInWords) {
     REQUIRE_FAKE_PROBE();
     FakeScript script("no_driver");
     auto window = windowWithProbe(fakeProbe());
-    window->runTransfersOnGpu(); // a job the no-driver answer fails
+    window->experimentTab(experiments::ExperimentId::Transfers)
+        ->run(); // a job the no-driver answer fails
     ASSERT_TRUE(QTest::qWaitFor([&] { return !window->messageBar()->text().isEmpty(); }, 20000));
     QTest::qWait(100);
     const QString shown = window->messageBar()->text();

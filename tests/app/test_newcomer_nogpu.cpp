@@ -54,12 +54,14 @@ TEST(NewcomerNoGpu, TheNoGpuAnswerDisablesRunAndMeasureWithAReason) {
     auto* run = window->findChild<QAction*>(QStringLiteral("runOnGpuAction"));
     ASSERT_NE(run, nullptr);
     EXPECT_TRUE(run->isEnabled());
-    window->runTransfersOnGpu(); // a Measure button's job, failing
+    window->experimentTab(experiments::ExperimentId::Transfers)
+        ->run(); // a Measure button's job, failing
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->probeClient()->state() == ProbeClient::State::NoGpu; }, kWaitMs));
     // The actions and the Measure buttons follow the state change (the buttons once the failed
     // measurement has ended): waited for as such, not for a fixed time.
-    QPushButton* transfersMeasure = window->transfersView()->runButton();
+    QPushButton* transfersMeasure =
+        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)->runButton();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !run->isEnabled() && !transfersMeasure->isEnabled(); },
                                 kWaitMs));
     EXPECT_FALSE(run->isEnabled());
@@ -69,7 +71,8 @@ TEST(NewcomerNoGpu, TheNoGpuAnswerDisablesRunAndMeasureWithAReason) {
         ASSERT_NE(action, nullptr) << name;
         EXPECT_FALSE(action->isEnabled()) << name;
     }
-    QPushButton* measure = window->transfersView()->runButton();
+    QPushButton* measure =
+        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)->runButton();
     EXPECT_FALSE(measure->isEnabled());
     EXPECT_TRUE(measure->toolTip().contains(QStringLiteral("No GPU")));
     auto* sweep = window->findChild<QPushButton*>(QStringLiteral("sweepRunGpu"));
@@ -83,17 +86,30 @@ TEST(NewcomerNoGpu, TheNoGpuAnswerDisablesRunAndMeasureWithAReason) {
 TEST_F(WindowTest, NewcomerRecordedMeasurementsOpenFromTheMenuNamingTheirGpu) {
     EXPECT_NE(window->findChild<QAction*>(QStringLiteral("openMeasurementsAction")), nullptr);
     const QString transfers = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json");
-    EXPECT_EQ(measurementsKind(transfers), MeasurementsKind::Transfers);
-    EXPECT_EQ(measurementsKind(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json")),
-              MeasurementsKind::Streams);
-    EXPECT_EQ(measurementsKind(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json")),
-              MeasurementsKind::L2Persistence);
+    // Each experiment's recorded results are told apart by their keys (the registry's row).
+    const std::pair<const char*, experiments::ExperimentId> recorded[] = {
+        {WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json", experiments::ExperimentId::Transfers},
+        {WARPSCOPE_TEST_DATA_DIR "/streams_h100.json", experiments::ExperimentId::Streams},
+        {WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json",
+         experiments::ExperimentId::L2Persistence},
+    };
+    for (const auto& [file, id] : recorded) {
+        const AppExperiment* experiment = nullptr;
+        EXPECT_EQ(measurementsKind(QString::fromUtf8(file), &experiment),
+                  MeasurementsKind::Experiment)
+            << file;
+        ASSERT_NE(experiment, nullptr) << file;
+        EXPECT_EQ(experiment->id(), id) << file;
+    }
     EXPECT_EQ(measurementsKind(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/kernel_tables_h100.jsonl")),
               MeasurementsKind::KernelTables);
     EXPECT_EQ(measurementsKind(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/two_gpus_h200.warpscope")),
               MeasurementsKind::Session);
     ASSERT_TRUE(window->openMeasurements(transfers));
-    const QString status = window->transfersView()->statusLabel()->text();
+    const QString status =
+        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+            ->statusLabel()
+            ->text();
     EXPECT_TRUE(status.contains(QStringLiteral("Recorded on NVIDIA H100"))) << qPrintable(status);
     EXPECT_FALSE(status.contains(QStringLiteral("This GPU"))) << qPrintable(status);
     // Something else is refused with a message naming the file.

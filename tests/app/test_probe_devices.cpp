@@ -7,6 +7,7 @@
 
 #include "gpu/probeclient.h"
 
+#include <warpscope/experiments/experiments.h>
 #include <warpscope/protocol/ops.h>
 
 #include <QFile>
@@ -86,19 +87,15 @@ TEST(ProbeDevices, EveryOpThatTakesADeviceSendsTheChosenOne) {
                      [&](int job, const QString&) { note(job); });
     QObject::connect(&client, &ProbeClient::kernelMeasured,
                      [&](int job, const std::vector<KernelMeasurement>&) { note(job); });
-    QObject::connect(&client, &ProbeClient::transfersMeasured,
-                     [&](int job, const QJsonObject&) { note(job); });
-    QObject::connect(&client, &ProbeClient::streamsMeasured,
-                     [&](int job, const QJsonObject&) { note(job); });
-    QObject::connect(&client, &ProbeClient::l2PersistenceMeasured,
-                     [&](int job, const QJsonObject&) { note(job); });
+    QObject::connect(&client, &ProbeClient::experimentMeasured,
+                     [&](int job, protocol::ProbeOp, const QJsonObject&) { note(job); });
     QObject::connect(&client, &ProbeClient::jobFailed,
                      [&](int job, const ProbeFailure&) { note(job); });
 
     const Preset& preset = requirePreset("stride-2");
     const NamedPattern pattern(preset.title, preset.caption, preset.pattern);
     // How the app asks for each op. device_info is the client's own request (setDevice above).
-    const std::map<protocol::ProbeOp, std::function<int()>> runners{
+    std::map<protocol::ProbeOp, std::function<int()>> runners{
         {protocol::ProbeOp::Measure, [&] { return client.measure(pattern, {}); }},
         {protocol::ProbeOp::Sweep,
          [&] {
@@ -107,10 +104,13 @@ TEST(ProbeDevices, EveryOpThatTakesADeviceSendsTheChosenOne) {
         {protocol::ProbeOp::KernelSource, [&] { return client.kernelSource(pattern); }},
         {protocol::ProbeOp::MeasureKernel,
          [&] { return client.measureKernel(QJsonObject{}, {}, KernelMeasureOptions{}); }},
-        {protocol::ProbeOp::MeasureTransfers, [&] { return client.measureTransfers({}); }},
-        {protocol::ProbeOp::MeasureStreams, [&] { return client.measureStreams({}); }},
-        {protocol::ProbeOp::MeasureL2Persistence, [&] { return client.measureL2Persistence({}); }},
     };
+    // Every experiment, through the one call its tab makes (core's experiments table).
+    for (const experiments::Experiment& experiment : experiments::experiments()) {
+        runners[experiment.op] = [&client, op = experiment.op] {
+            return client.measureExperiment(op, {});
+        };
+    }
     std::set<std::string> expected;
     std::set<int> jobs;
     for (const protocol::OpInfo& row : protocol::probeOps()) {

@@ -94,7 +94,7 @@ class StreamsWindowTest : public WindowTest {};
 
 // A model-only machine: the model's timeline over 2 engines and the notes' statement.
 TEST_F(StreamsWindowTest, ModelOnlyDrawsTheModelsTimeline) {
-    StreamsView* view = window->streamsView();
+    StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
     ASSERT_NE(view, nullptr);
     window->viewTabs()->setCurrentWidget(view);
     EXPECT_FALSE(view->results());
@@ -125,8 +125,8 @@ TEST_F(StreamsWindowTest, ModelOnlyDrawsTheModelsTimeline) {
 }
 
 TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNumbers) {
-    ASSERT_TRUE(window->loadStreamsResults(kRecorded));
-    StreamsView* view = window->streamsView();
+    ASSERT_TRUE(window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecorded));
+    StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
     window->viewTabs()->setCurrentWidget(view);
     view->setStreamCount(4);
     QApplication::processEvents();
@@ -182,30 +182,42 @@ TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNu
 }
 
 TEST_F(StreamsWindowTest, SessionsKeepTheResultsAndTheCount) {
-    ASSERT_TRUE(window->loadStreamsResults(kRecorded));
-    window->streamsView()->setStreamCount(6);
+    ASSERT_TRUE(window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecorded));
+    window->experimentView<StreamsView>(experiments::ExperimentId::Streams)->setStreamCount(6);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("streams.warpscope"));
     ASSERT_TRUE(window->saveSession(path));
     MainWindow reopened(quietOptions());
     ASSERT_TRUE(reopened.openSession(path));
-    ASSERT_TRUE(reopened.streamsView()->results());
-    EXPECT_EQ(reopened.streamsView()->streamCount(), 6);
-    EXPECT_EQ(reopened.streamsView()->results()->runs.size(), 8u);
-    EXPECT_EQ(reopened.streamsView()->summaryLabel()->text(),
-              window->streamsView()->summaryLabel()->text());
-    EXPECT_TRUE(reopened.streamsView()->statusLabel()->text().contains(
-        QStringLiteral("Recorded in this session")));
+    ASSERT_TRUE(
+        reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)->results());
+    EXPECT_EQ(
+        reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)->streamCount(), 6);
+    EXPECT_EQ(reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)
+                  ->results()
+                  ->runs.size(),
+              8u);
+    EXPECT_EQ(reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)
+                  ->summaryLabel()
+                  ->text(),
+              window->experimentView<StreamsView>(experiments::ExperimentId::Streams)
+                  ->summaryLabel()
+                  ->text());
+    EXPECT_TRUE(reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)
+                    ->statusLabel()
+                    ->text()
+                    .contains(QStringLiteral("Recorded in this session")));
     MainWindow plain(quietOptions());
     const QString plainPath = dir.filePath(QStringLiteral("plain.warpscope"));
     ASSERT_TRUE(plain.saveSession(plainPath));
     ASSERT_TRUE(reopened.openSession(plainPath));
-    EXPECT_FALSE(reopened.streamsView()->results());
+    EXPECT_FALSE(
+        reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)->results());
 }
 
 TEST_F(StreamsWindowTest, ExportsTheTimelineAsSvgPdfAndPng) {
-    ASSERT_TRUE(window->loadStreamsResults(kRecorded));
-    StreamsView* view = window->streamsView();
+    ASSERT_TRUE(window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecorded));
+    StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
     QTemporaryDir dir;
     const QByteArray text = exportEveryFormat(view, dir, QStringLiteral("s"));
     EXPECT_TRUE(text.contains("Streams and overlap"));
@@ -238,8 +250,8 @@ TEST(StreamsExport, HeadlessExportWritesTheTimeline) {
 // leaves out: measured speed-ups fall short of predicted ones.
 TEST(StreamsRun, MeasureThroughTheProbe) {
     REQUIRE_FAKE_PROBE();
-    auto window = measureOnFakeProbe(&MainWindow::streamsView, &MainWindow::runStreamsOnGpu);
-    StreamsView* view = window->streamsView();
+    auto window = measureOnFakeProbe<StreamsView>(experiments::ExperimentId::Streams);
+    StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
     ASSERT_TRUE(view->results());
     EXPECT_EQ(view->results()->device, QStringLiteral("warpscope fake GPU"));
     EXPECT_EQ(view->results()->runs.size(), 8u);
@@ -252,8 +264,10 @@ TEST(StreamsRun, MeasureThroughTheProbe) {
 
 TEST(StreamsRun, NoGpuKeepsTheModelAndSaysSo) {
     REQUIRE_FAKE_PROBE();
-    auto window = expectMeasureWithoutGpu(&MainWindow::streamsView, &MainWindow::runStreamsOnGpu);
-    EXPECT_EQ(window->streamsView()->bars().size(), 12u); // the model's timeline stays
+    auto window = expectMeasureWithoutGpu<StreamsView>(experiments::ExperimentId::Streams);
+    EXPECT_EQ(
+        window->experimentView<StreamsView>(experiments::ExperimentId::Streams)->bars().size(),
+        12u); // the model's timeline stays
 }
 
 // The course deck's last slide shows the Streams view: the model until the main window hands
@@ -288,7 +302,7 @@ TEST(StreamsLecture, CourseSlideShowsTheTimeline) {
     lecture.revealAll();
     EXPECT_EQ(view->streamCount(), 8);
     EXPECT_EQ(view->bars().size(), 24u);
-    lecture.setStreamsResults(recordedStreams());
+    lecture.setExperimentResults(experiments::ExperimentId::Streams, recordedStreams());
     ASSERT_TRUE(view->results());
     EXPECT_TRUE(view->bars().front().measured);
 }

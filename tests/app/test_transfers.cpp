@@ -92,7 +92,8 @@ class TransfersWindowTest : public WindowTest {};
 
 // A model-only machine (nothing measured): the notes' two lines and their explanation.
 TEST_F(TransfersWindowTest, ModelOnlyShowsTheNotesFigures) {
-    TransfersView* view = window->transfersView();
+    TransfersView* view =
+        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers);
     ASSERT_NE(view, nullptr);
     window->viewTabs()->setCurrentWidget(view);
     EXPECT_FALSE(view->results());
@@ -110,8 +111,10 @@ TEST_F(TransfersWindowTest, ModelOnlyShowsTheNotesFigures) {
 }
 
 TEST_F(TransfersWindowTest, RecordedResultsDrawEveryModeAndHoverGivesNumbers) {
-    ASSERT_TRUE(window->loadTransferResults(kRecorded));
-    TransfersView* view = window->transfersView();
+    ASSERT_TRUE(
+        window->experimentTab(experiments::ExperimentId::Transfers)->loadResults(kRecorded));
+    TransfersView* view =
+        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers);
     window->viewTabs()->setCurrentWidget(view);
     QApplication::processEvents();
     EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded on NVIDIA H100")));
@@ -137,28 +140,43 @@ TEST_F(TransfersWindowTest, RecordedResultsDrawEveryModeAndHoverGivesNumbers) {
 }
 
 TEST_F(TransfersWindowTest, SessionsKeepTheResults) {
-    ASSERT_TRUE(window->loadTransferResults(kRecorded));
+    ASSERT_TRUE(
+        window->experimentTab(experiments::ExperimentId::Transfers)->loadResults(kRecorded));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("transfers.warpscope"));
     ASSERT_TRUE(window->saveSession(path));
     MainWindow reopened(quietOptions());
     ASSERT_TRUE(reopened.openSession(path));
-    ASSERT_TRUE(reopened.transfersView()->results());
-    EXPECT_EQ(reopened.transfersView()->results()->curves.size(), 11u);
-    EXPECT_EQ(reopened.transfersView()->summary().text, window->transfersView()->summary().text);
-    EXPECT_TRUE(reopened.transfersView()->statusLabel()->text().contains(
-        QStringLiteral("Recorded in this session")));
+    ASSERT_TRUE(
+        reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)->results());
+    EXPECT_EQ(reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+                  ->results()
+                  ->curves.size(),
+              11u);
+    EXPECT_EQ(reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+                  ->summary()
+                  .text,
+              window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+                  ->summary()
+                  .text);
+    EXPECT_TRUE(reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+                    ->statusLabel()
+                    ->text()
+                    .contains(QStringLiteral("Recorded in this session")));
     // A session without results opens with none.
     MainWindow plain(quietOptions());
     const QString plainPath = dir.filePath(QStringLiteral("plain.warpscope"));
     ASSERT_TRUE(plain.saveSession(plainPath));
     ASSERT_TRUE(reopened.openSession(plainPath));
-    EXPECT_FALSE(reopened.transfersView()->results());
+    EXPECT_FALSE(
+        reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)->results());
 }
 
 TEST_F(TransfersWindowTest, ExportsTheChartAsSvgPdfAndPng) {
-    ASSERT_TRUE(window->loadTransferResults(kRecorded));
-    TransfersView* view = window->transfersView();
+    ASSERT_TRUE(
+        window->experimentTab(experiments::ExperimentId::Transfers)->loadResults(kRecorded));
+    TransfersView* view =
+        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers);
     QTemporaryDir dir;
     const QByteArray text = exportEveryFormat(view, dir, QStringLiteral("t"));
     EXPECT_TRUE(text.contains("Host and device transfers"));
@@ -198,8 +216,9 @@ TEST(TransfersExport, HeadlessExportWritesTheChart) {
 // recorded in the session.
 TEST(TransfersRun, MeasureThroughTheProbe) {
     REQUIRE_FAKE_PROBE();
-    auto window = measureOnFakeProbe(&MainWindow::transfersView, &MainWindow::runTransfersOnGpu);
-    TransfersView* view = window->transfersView();
+    auto window = measureOnFakeProbe<TransfersView>(experiments::ExperimentId::Transfers);
+    TransfersView* view =
+        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers);
     ASSERT_TRUE(view->results());
     EXPECT_EQ(view->results()->device, QStringLiteral("warpscope fake GPU"));
     EXPECT_EQ(view->results()->curves.size(), 11u);
@@ -214,10 +233,12 @@ TEST(TransfersRun, MeasureThroughTheProbe) {
 
 TEST(TransfersRun, NoGpuKeepsTheNotesFiguresAndSaysSo) {
     REQUIRE_FAKE_PROBE();
-    auto window =
-        expectMeasureWithoutGpu(&MainWindow::transfersView, &MainWindow::runTransfersOnGpu);
-    if (window->transfersView()->chart() != nullptr) {
-        EXPECT_EQ(window->transfersView()->referenceLineCount(), 2);
+    auto window = expectMeasureWithoutGpu<TransfersView>(experiments::ExperimentId::Transfers);
+    if (window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)->chart() !=
+        nullptr) {
+        EXPECT_EQ(window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+                      ->referenceLineCount(),
+                  2);
     }
 }
 
@@ -241,7 +262,7 @@ TEST(TransfersLecture, SlideShowsTheChartAndTheWindowsResults) {
     if (view->chart() != nullptr) {
         EXPECT_EQ(view->referenceLineCount(), 2); // the notes' two lines
     }
-    lecture.setTransferResults(recordedResults());
+    lecture.setExperimentResults(experiments::ExperimentId::Transfers, recordedResults());
     ASSERT_TRUE(view->results());
     if (view->chart() != nullptr) {
         EXPECT_EQ(view->curveCount(), 11);

@@ -30,10 +30,18 @@ struct RecordedOption {
 
 const std::vector<RecordedOption>& recordedOptions() {
     static const std::vector<RecordedOption> options = {
-        {"--transfers", [](MainWindow& w, const QString& p) { return w.loadTransferResults(p); }},
-        {"--streams", [](MainWindow& w, const QString& p) { return w.loadStreamsResults(p); }},
+        {"--transfers",
+         [](MainWindow& w, const QString& p) {
+             return w.experimentTab(experiments::ExperimentId::Transfers)->loadResults(p);
+         }},
+        {"--streams",
+         [](MainWindow& w, const QString& p) {
+             return w.experimentTab(experiments::ExperimentId::Streams)->loadResults(p);
+         }},
         {"--l2-persistence",
-         [](MainWindow& w, const QString& p) { return w.loadL2PersistenceResults(p); }},
+         [](MainWindow& w, const QString& p) {
+             return w.experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(p);
+         }},
         {"--kernel-measurements",
          [](MainWindow& w, const QString& p) { return w.importKernelMeasurements(p, {}); }},
     };
@@ -65,8 +73,8 @@ TEST_F(TransfersSpecialFiles, AFifoADeviceOrAFolderIsRefusedWithin2sAndTheWindow
     const Pattern before = document().pattern();
     loadPreset("stride-4");
     EXPECT_NE(document().pattern(), before);
-    EXPECT_TRUE(
-        window->loadTransferResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json")))
+    EXPECT_TRUE(window->experimentTab(experiments::ExperimentId::Transfers)
+                    ->loadResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json")))
         << qPrintable(window->messageBar()->text());
 }
 

@@ -18,14 +18,12 @@
 #include "views/blockview.h"
 #include "views/gridview.h"
 #include "views/kernelsweepview.h"
-#include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/tileview.h"
-#include "views/transfersview.h"
+#include "views/viewkind.h"
 #include "views/warpview.h"
 
 #include <QBuffer>
@@ -153,7 +151,7 @@ void FigureRenderer::Private::paint(FigurePainter& painter, const FigureSpec& sp
     const auto cellsFor = [&](bool stacked) {
         qreal total = 0;
         for (const QString& view : spec.views) {
-            total += view == QLatin1String("metrics") ? 1.0 : 2.0;
+            total += view == viewKindName(ViewKind::Metrics) ? 1.0 : 2.0;
         }
         const qreal length =
             (stacked ? content.height() : content.width()) -
@@ -161,8 +159,8 @@ void FigureRenderer::Private::paint(FigurePainter& painter, const FigureSpec& sp
         std::vector<QRectF> cells;
         qreal at = stacked ? content.top() : content.left();
         for (const QString& view : spec.views) {
-            const qreal share =
-                length * (view == QLatin1String("metrics") ? 1.0 : 2.0) / std::max(1.0, total);
+            const qreal share = length * (view == viewKindName(ViewKind::Metrics) ? 1.0 : 2.0) /
+                                std::max(1.0, total);
             cells.push_back(stacked ? QRectF(content.left(), at, content.width(), share)
                                     : QRectF(at, content.top(), share, content.height()));
             at += share + gap;
@@ -276,23 +274,23 @@ QByteArray FigureRenderer::render(const FigureSpec& spec, FigureFormat format,
         options.title = spec.title;
         options.caption = spec.caption;
         options.standalone = spec.tikzStandalone;
-        if (spec.views.contains(QStringLiteral("notes")) &&
-            !spec.views.contains(QStringLiteral("warp")) &&
-            !spec.views.contains(QStringLiteral("bank"))) {
+        if (spec.views.contains(viewKindName(ViewKind::Notes)) &&
+            !spec.views.contains(viewKindName(ViewKind::Warp)) &&
+            !spec.views.contains(viewKindName(ViewKind::Bank))) {
             const auto view = d->notesView(figurePalette(spec.theme));
             bytes = notesTikz(view->comparison(), options).toUtf8();
             break;
         }
-        if (spec.views == QStringList{QStringLiteral("tile")}) {
+        if (spec.views == QStringList{viewKindName(ViewKind::Tile)}) {
             bytes = tileTikzFor(d->document, d->highlight, options, d->tmaLoad).toUtf8();
             break;
         }
         const Evaluation& evaluation = *d->document.evaluation();
         const bool shared = evaluation.modern.shared.has_value();
         QString tex;
-        if (spec.views.contains(QStringLiteral("bank")) && shared) {
+        if (spec.views.contains(viewKindName(ViewKind::Bank)) && shared) {
             tex = bankTikz(evaluation, options);
-        } else if (spec.views.contains(QStringLiteral("warp")) && !shared) {
+        } else if (spec.views.contains(viewKindName(ViewKind::Warp)) && !shared) {
             tex = warpTikz(evaluation, options);
         } else {
             tex = diagramTikz(evaluation, options);

@@ -6,6 +6,8 @@
 // rule are documented in docs/guide/figures-and-lectures.md ("Exporting figures").
 #pragma once
 
+#include "experiments/experimentregistry.h"
+
 #include <warpscope/file_format.h>
 
 #include <QByteArray>
@@ -15,6 +17,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <any>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -72,6 +76,9 @@ struct FigureSpec {
     bool showTextbook = true;
     /// .tex: a whole document (else only the styles and the tikzpicture, to \input).
     bool tikzStandalone = true;
+    /// The results an experiment's view draws (AppExperiment::results: the window's tab's);
+    /// an experiment with none draws what its view shows without results (a deck's slide).
+    std::map<experiments::ExperimentId, std::any> experimentResults;
 
     FigureSpec();
 };

@@ -44,28 +44,6 @@ public:
     QSizeF layoutFor(qreal width) { return this->computeLayout(width); }
 };
 
-/// A chart view's figure (ExperimentView::render: title, charts, summary) in `cell`, laid out at
-/// no less than `minimum` and scaled down to fit; the scale. Only the scale without `painter`.
-template <class View>
-inline qreal paintExperimentView(QPainter* painter, const QRectF& cell, const QPalette& palette,
-                                 QSizeF minimum) {
-    const qreal fit =
-        std::min({1.0, cell.width() / minimum.width(), cell.height() / minimum.height()});
-    if (painter != nullptr) {
-        View view;
-        view.setPalette(palette);
-        view.setAttribute(Qt::WA_DontShowOnScreen);
-        const QSize size(qRound(cell.width() / fit), qRound(cell.height() / fit));
-        painter->save();
-        painter->translate(cell.topLeft());
-        painter->scale(fit, fit);
-        painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(size)));
-        view.render(*painter, size);
-        painter->restore();
-    }
-    return fit;
-}
-
 /// The application font under the name of the font it resolves to ("DejaVu Sans" rather than
 /// the fontconfig alias "Sans Serif"), so an SVG names a font other programs can find.
 inline QFont figureFont() {
@@ -109,7 +87,12 @@ struct FigureRenderer::Private {
     qreal paintZoomable(QPainter* painter, const QString& view, const QRectF& cell,
                         const FigureSpec& spec, const QPalette& palette) const;
     qreal paintSweep(FigurePainter* painter, const QRectF& cell, const QPalette& palette) const;
-    qreal paintTransfers(FigurePainter* painter, const QRectF& cell, const QPalette& palette) const;
+    /// An experiment's chart view (ExperimentView::render: title, charts, summary) in `cell`,
+    /// with the results the spec carries for it (none: what the view shows without results),
+    /// laid out at no less than its registry row's figureLayoutSize and scaled down to fit; the
+    /// scale. Only the scale without `painter`.
+    qreal paintExperiment(QPainter* painter, const AppExperiment& experiment, const QRectF& cell,
+                          const FigureSpec& spec, const QPalette& palette) const;
     qreal paintMetrics(QPainter* painter, const QRectF& cell, const QPalette& palette) const;
     qreal paintGrid(QPainter* painter, const QRectF& cell, const QPalette& palette) const;
     qreal paintNotes(FigurePainter* painter, const QRectF& cell, const QPalette& palette) const;

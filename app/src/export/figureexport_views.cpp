@@ -15,16 +15,15 @@
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/blockview.h"
+#include "views/experimentview.h"
 #include "views/gridview.h"
 #include "views/kernelsweepview.h"
-#include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/sweepplot.h"
 #include "views/theme.h"
 #include "views/tileview.h"
-#include "views/transfersview.h"
+#include "views/viewkind.h"
 #include "views/warpview.h"
 
 #include <QBuffer>
@@ -58,23 +57,26 @@ namespace {
 
 using figure_export::ExportView;
 using figure_export::figureFont;
-using figure_export::paintExperimentView;
 using figure_export::pixelFont;
 
 /// The narrowest layout a view is given before being scaled down: narrower, its text would be
 /// clipped or crowded (the views are designed for a window, not a stamp).
 qreal minimumLayoutWidth(const QString& view) {
-    if (view == QLatin1String("warp")) {
+    switch (viewKindFromName(view).value_or(ViewKind::Figure)) {
+    case ViewKind::Warp:
         return 900;
-    }
-    if (view == QLatin1String("bank") || view == QLatin1String("tile")) {
+    case ViewKind::Bank:
+    case ViewKind::Tile:
         return 860;
-    }
-    if (view == QLatin1String("block")) {
+    case ViewKind::Block:
         return 820; // its hint line runs about 800 pixels
-    }
-    if (view == QLatin1String("grid") || view == QLatin1String("notes")) {
+    case ViewKind::Grid:
+    case ViewKind::Notes:
         return 720;
+    case ViewKind::Sweep:
+    case ViewKind::Metrics:
+    case ViewKind::Figure:
+        break;
     }
     return 480;
 }
@@ -87,40 +89,32 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
     if (cell.width() < 8 || cell.height() < 8) {
         return 0;
     }
-    if (view == QLatin1String("warp")) {
+    if (const AppExperiment* experiment = findAppExperiment(view)) {
+        return paintExperiment(painter, *experiment, cell, spec, palette);
+    }
+    const std::optional<ViewKind> kind = viewKindFromName(view);
+    if (!kind) {
+        return 0;
+    }
+    switch (*kind) {
+    case ViewKind::Warp:
         return paintZoomable<ExportView<WarpView>>(painter, view, cell, spec, palette);
-    }
-    if (view == QLatin1String("bank")) {
+    case ViewKind::Bank:
         return paintZoomable<ExportView<BankView>>(painter, view, cell, spec, palette);
-    }
-    if (view == QLatin1String("block")) {
+    case ViewKind::Block:
         return paintZoomable<ExportView<BlockView>>(painter, view, cell, spec, palette);
-    }
-    if (view == QLatin1String("tile")) {
+    case ViewKind::Tile:
         return paintZoomable<ExportView<TileView>>(painter, view, cell, spec, palette);
-    }
-    if (view == QLatin1String("sweep")) {
+    case ViewKind::Sweep:
         return paintSweep(painter, cell, palette);
-    }
-    if (view == QLatin1String("metrics")) {
+    case ViewKind::Metrics:
         return paintMetrics(painter, cell, palette);
-    }
-    if (view == QLatin1String("transfers")) { // a deck's slide: the notes' figures
-        return paintTransfers(painter, cell, palette);
-    }
-    if (view == QLatin1String("l2-persistence")) { // a deck's slide: the model
-        // 960 wide: the legend's eight entries in two columns; at 640 one column of eight rows
-        // left the curves a strip.
-        return paintExperimentView<L2PersistenceView>(painter, cell, palette, QSizeF(960, 600));
-    }
-    if (view == QLatin1String("streams")) { // a deck's slide: the model's timeline
-        return paintExperimentView<StreamsView>(painter, cell, palette, QSizeF(960, 640));
-    }
-    if (view == QLatin1String("grid")) {
+    case ViewKind::Grid:
         return paintGrid(painter, cell, palette);
-    }
-    if (view == QLatin1String("notes")) {
+    case ViewKind::Notes:
         return paintNotes(painter, cell, palette);
+    case ViewKind::Figure:
+        break; // composed of the others, never one cell
     }
     return 0;
 }
@@ -128,7 +122,7 @@ qreal FigureRenderer::Private::paintView(FigurePainter* painter, const QString& 
 qreal FigureRenderer::Private::paintGrid(QPainter* painter, const QRectF& cell,
                                          const QPalette& palette) const {
     // Laid out at no less than 720 x 420 (the histogram's labels need the room), scaled down.
-    const qreal width = std::max(cell.width(), minimumLayoutWidth(QStringLiteral("grid")));
+    const qreal width = std::max(cell.width(), minimumLayoutWidth(viewKindName(ViewKind::Grid)));
     const qreal height = std::max(cell.height(), 420.0);
     const qreal scale = std::min(cell.width() / width, cell.height() / height);
     if (painter == nullptr) {
@@ -180,7 +174,7 @@ std::unique_ptr<NotesView> FigureRenderer::Private::notesView(const QPalette& pa
 
 qreal FigureRenderer::Private::paintNotes(FigurePainter* painter, const QRectF& cell,
                                           const QPalette& palette) const {
-    const qreal width = std::max(cell.width(), minimumLayoutWidth(QStringLiteral("notes")));
+    const qreal width = std::max(cell.width(), minimumLayoutWidth(viewKindName(ViewKind::Notes)));
     const qreal height = std::max(cell.height(), 405.0);
     const qreal scale = std::min(cell.width() / width, cell.height() / height);
     if (painter == nullptr) {
@@ -351,9 +345,29 @@ qreal FigureRenderer::Private::paintSweep(FigurePainter* painter, const QRectF& 
     return fit;
 }
 
-qreal FigureRenderer::Private::paintTransfers(FigurePainter* painter, const QRectF& cell,
-                                              const QPalette& palette) const {
-    return paintExperimentView<TransfersView>(painter, cell, palette, QSizeF(640, 400));
+qreal FigureRenderer::Private::paintExperiment(QPainter* painter, const AppExperiment& experiment,
+                                               const QRectF& cell, const FigureSpec& spec,
+                                               const QPalette& palette) const {
+    const QSizeF minimum = experiment.figureLayoutSize;
+    const qreal fit =
+        std::min({1.0, cell.width() / minimum.width(), cell.height() / minimum.height()});
+    if (painter != nullptr) {
+        const std::unique_ptr<ExperimentView> view(experiment.createView(nullptr));
+        if (const auto results = spec.experimentResults.find(experiment.id());
+            results != spec.experimentResults.end()) {
+            experiment.setResults(view.get(), results->second);
+        }
+        view->setPalette(palette);
+        view->setAttribute(Qt::WA_DontShowOnScreen);
+        const QSize size(qRound(cell.width() / fit), qRound(cell.height() / fit));
+        painter->save();
+        painter->translate(cell.topLeft());
+        painter->scale(fit, fit);
+        painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(size)));
+        view->render(*painter, size);
+        painter->restore();
+    }
+    return fit;
 }
 
 qreal FigureRenderer::Private::paintMetrics(QPainter* painter, const QRectF& cell,

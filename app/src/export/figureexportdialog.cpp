@@ -1,5 +1,6 @@
 // FigureExportDialog: the choices, the preview and the file written.
 #include "export/figureexportdialog.h"
+#include "views/viewkind.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -43,15 +44,22 @@ constexpr ViewChoice kViewChoices[] = {
 
 } // namespace
 
-FigureExportDialog::FigureExportDialog(const Session& session, const QString& currentView,
-                                       bool useSettings, QWidget* parent)
-    : QDialog(parent), m_renderer(session), m_useSettings(useSettings), m_view(new QComboBox),
-      m_format(new QComboBox), m_size(new QComboBox), m_width(new QSpinBox), m_height(new QSpinBox),
-      m_dpi(new QSpinBox), m_theme(new QComboBox), m_title(new QLineEdit), m_caption(new QLineEdit),
+FigureExportDialog::FigureExportDialog(
+    const Session& session, const QString& currentView, bool useSettings, QWidget* parent,
+    std::map<experiments::ExperimentId, std::any> experimentResults)
+    : QDialog(parent), m_renderer(session), m_experimentResults(std::move(experimentResults)),
+      m_useSettings(useSettings), m_view(new QComboBox), m_format(new QComboBox),
+      m_size(new QComboBox), m_width(new QSpinBox), m_height(new QSpinBox), m_dpi(new QSpinBox),
+      m_theme(new QComboBox), m_title(new QLineEdit), m_caption(new QLineEdit),
       m_pixelSize(new QLabel), m_preview(new QLabel) {
     setWindowTitle(tr("Export Figure"));
     for (const ViewChoice& choice : kViewChoices) {
         m_view->addItem(tr(choice.label), QString::fromLatin1(choice.name));
+    }
+    if (const AppExperiment* experiment = findAppExperiment(currentView)) {
+        // Its tab's chart, before the composed figure (the pattern's views cannot show it).
+        m_view->insertItem(m_view->findData(viewKindName(ViewKind::Figure)),
+                           tr("%1 chart").arg(experiment->texts().tabTitle), currentView);
     }
     auto* figureViews = new QHBoxLayout;
     for (const QString& name : figureViewNames()) {
@@ -63,10 +71,10 @@ FigureExportDialog::FigureExportDialog(const Session& session, const QString& cu
     figureViews->addStretch();
     // The pattern's own diagram and the numbers, unless the settings remember other views.
     const QString diagram =
-        m_renderer.isSharedMemory() ? QStringLiteral("bank") : QStringLiteral("warp");
+        m_renderer.isSharedMemory() ? viewKindName(ViewKind::Bank) : viewKindName(ViewKind::Warp);
     for (QCheckBox* box : m_figureViews) {
         box->setChecked(box->objectName() == diagram ||
-                        box->objectName() == QLatin1String("metrics"));
+                        box->objectName() == viewKindName(ViewKind::Metrics));
     }
     m_format->addItem(tr("SVG (vector)"), QStringLiteral("svg"));
     m_format->addItem(tr("PDF (vector)"), QStringLiteral("pdf"));
@@ -166,7 +174,7 @@ FigureExportDialog::~FigureExportDialog() = default;
 FigureSpec FigureExportDialog::spec() const {
     FigureSpec spec;
     const QString view = m_view->currentData().toString();
-    if (view == QLatin1String("figure")) {
+    if (view == viewKindName(ViewKind::Figure)) {
         spec.views.clear();
         for (QCheckBox* box : m_figureViews) {
             if (box->isChecked()) {
@@ -174,8 +182,8 @@ FigureSpec FigureExportDialog::spec() const {
             }
         }
         if (spec.views.isEmpty()) {
-            spec.views << (m_renderer.isSharedMemory() ? QStringLiteral("bank")
-                                                       : QStringLiteral("warp"));
+            spec.views << (m_renderer.isSharedMemory() ? viewKindName(ViewKind::Bank)
+                                                       : viewKindName(ViewKind::Warp));
         }
         spec.title = m_title->text();
         spec.caption = m_caption->text();
@@ -191,6 +199,7 @@ FigureSpec FigureExportDialog::spec() const {
     spec.theme =
         figureThemeFromName(m_theme->currentData().toString()).value_or(FigureTheme::Print);
     spec.dpi = m_dpi->value();
+    spec.experimentResults = m_experimentResults;
     return spec;
 }
 
@@ -199,7 +208,7 @@ FigureFormat FigureExportDialog::format() const {
 }
 
 void FigureExportDialog::updateControls() {
-    const bool figure = m_view->currentData().toString() == QLatin1String("figure");
+    const bool figure = m_view->currentData().toString() == viewKindName(ViewKind::Figure);
     for (QCheckBox* box : m_figureViews) {
         box->setEnabled(figure);
     }
@@ -259,7 +268,7 @@ void FigureExportDialog::dropEmptyViews() {
     const bool shared = m_renderer.isSharedMemory();
     bool anyTicked = false;
     for (QCheckBox* box : m_figureViews) {
-        if (box->objectName() == QLatin1String("bank") && !shared) {
+        if (box->objectName() == viewKindName(ViewKind::Bank) && !shared) {
             box->setChecked(false);
             box->setEnabled(false);
             box->setToolTip(tr("Banks belong to shared memory; this pattern accesses global "
@@ -270,7 +279,7 @@ void FigureExportDialog::dropEmptyViews() {
     if (!anyTicked) {
         for (QCheckBox* box : m_figureViews) {
             box->setChecked(box->objectName() ==
-                            (shared ? QLatin1String("bank") : QLatin1String("warp")));
+                            (shared ? viewKindName(ViewKind::Bank) : viewKindName(ViewKind::Warp)));
         }
     }
 }

@@ -19,9 +19,12 @@ namespace warpscope::app {
 class FigureExportDialog : public QDialog {
     Q_OBJECT
 public:
-    /// `session` is what the figure shows; `currentView` the view chosen first.
+    /// `session` is what the figure shows; `currentView` the view chosen first. An experiment's
+    /// key as `currentView` (the window's experiment tab shown) adds its chart to the views,
+    /// drawn from `experimentResults` (the window's tabs' results, AppExperiment::results).
     FigureExportDialog(const Session& session, const QString& currentView, bool useSettings,
-                       QWidget* parent = nullptr);
+                       QWidget* parent = nullptr,
+                       std::map<experiments::ExperimentId, std::any> experimentResults = {});
     ~FigureExportDialog() override;
 
     /// The figure as chosen now.
@@ -56,6 +59,7 @@ private:
     void dropEmptyViews();
 
     FigureRenderer m_renderer;
+    std::map<experiments::ExperimentId, std::any> m_experimentResults;
     bool m_useSettings;
     QComboBox* m_view;
     QList<QCheckBox*> m_figureViews;

@@ -3,6 +3,7 @@
 #include "export/figureexport.h"
 
 #include "views/theme.h"
+#include "views/viewkind.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -117,9 +118,8 @@ std::optional<FigureSize> figureSizeFromName(const QString& name) {
 }
 
 QStringList figureViewNames() {
-    return {QStringLiteral("warp"),  QStringLiteral("bank"),    QStringLiteral("block"),
-            QStringLiteral("sweep"), QStringLiteral("metrics"), QStringLiteral("grid"),
-            QStringLiteral("notes"), QStringLiteral("tile")};
+    return viewKindNames({ViewKind::Warp, ViewKind::Bank, ViewKind::Block, ViewKind::Sweep,
+                          ViewKind::Metrics, ViewKind::Grid, ViewKind::Notes, ViewKind::Tile});
 }
 
 FigureSpec::FigureSpec() : size(*figureSizeFromName(QStringLiteral("slide-16x9"))) {}

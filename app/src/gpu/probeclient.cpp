@@ -1,6 +1,7 @@
 // ProbeClient: the probe process and its request queue (the answers: probeclient_answers.cpp).
 #include "gpu/probeclient.h"
 
+#include <warpscope/experiments/experiments.h>
 #include <warpscope/model.h>
 #include <warpscope/protocol/errors.h>
 
@@ -218,15 +219,10 @@ int ProbeClient::measureKernel(const QJsonObject& kernel, const std::vector<Kern
     return addJob(Op::MeasureKernel, request);
 }
 
-int ProbeClient::measureTransfers(const QJsonObject& options) {
-    return addJob(Op::MeasureTransfers, QJsonObject{{QStringLiteral("options"), options}});
-}
-
-int ProbeClient::measureStreams(const QJsonObject& options) {
-    return addJob(Op::MeasureStreams, QJsonObject{{QStringLiteral("options"), options}});
-}
-int ProbeClient::measureL2Persistence(const QJsonObject& options) {
-    return addJob(Op::MeasureL2Persistence, QJsonObject{{QStringLiteral("options"), options}});
+int ProbeClient::measureExperiment(protocol::ProbeOp op, const QJsonObject& options) {
+    // Only an experiment's op: the others have their own calls and answers.
+    Q_ASSERT(experiments::findExperimentByOp(op) != nullptr);
+    return addJob(op, QJsonObject{{QStringLiteral("options"), options}});
 }
 
 int ProbeClient::kernelSource(const NamedPattern& pattern) {

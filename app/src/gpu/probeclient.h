@@ -210,18 +210,11 @@ public:
     /// measurement per point in order.
     int measureKernel(const QJsonObject& kernel, const std::vector<KernelPoint>& sweep,
                       const KernelMeasureOptions& options);
-    /// Host and device transfers (measure_transfers; `options` as docs/protocol.md has them, {}
-    /// for the defaults). Answered by transfersMeasured with the answer's result object
-    /// (transferResultsFromJson in gpu/transfersmeasurement.h reads it).
-    int measureTransfers(const QJsonObject& options);
-    /// Streams and overlap (measure_streams; `options` as docs/protocol.md has them, {} for the
-    /// defaults). Answered by streamsMeasured with the answer's result object
-    /// (streamsResultsFromJson in gpu/streamsmeasurement.h reads it).
-    int measureStreams(const QJsonObject& options);
-    /// The L2 persistence window (measure_l2_persistence; `options` as docs/protocol.md has
-    /// them, {} for the defaults). Answered by l2PersistenceMeasured with the result object
-    /// (l2PersistenceResultsFromJson in gpu/l2persistencemeasurement.h reads it).
-    int measureL2Persistence(const QJsonObject& options);
+    /// A probe experiment (`op`: an experiment's op in core's table,
+    /// warpscope/experiments/experiments.h; `options` as docs/protocol.md has them, {} for the
+    /// defaults). Answered by experimentMeasured with the answer's result object, which the
+    /// experiment's reader in the app's registry reads (app/src/experiments).
+    int measureExperiment(protocol::ProbeOp op, const QJsonObject& options);
     /// Drop a job: a waiting one is never sent (or removed from the probe's queue), a running
     /// sweep is cancelled; its answer, if it still comes, is not reported. No signal follows.
     void cancel(int job);
@@ -235,9 +228,8 @@ signals:
     void progress(int job, int done, int total);
     void kernelSourceReady(int job, const QString& source);
     void kernelMeasured(int job, const std::vector<KernelMeasurement>& measurements);
-    void transfersMeasured(int job, const QJsonObject& result);
-    void streamsMeasured(int job, const QJsonObject& result);
-    void l2PersistenceMeasured(int job, const QJsonObject& result);
+    /// A measureExperiment() job's answer: its op and the answer's result object.
+    void experimentMeasured(int job, protocol::ProbeOp op, const QJsonObject& result);
     void jobFailed(int job, const ProbeFailure& failure);
     /// The probe stopped on its own (`why`) and was started again.
     void restarted(const QString& why);

@@ -2,6 +2,7 @@
 // each answer into core's protocol types once, here at the boundary, and the device chosen.
 #include "gpu/probeclient.h"
 
+#include <warpscope/experiments/experiments.h>
 #include <warpscope/protocol/errors.h>
 #include <warpscope/protocol/pattern_measurement.h>
 
@@ -198,6 +199,13 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
         failJob(job, failure);
         return;
     }
+    if (experiments::findExperimentByOp(job.op) != nullptr) {
+        // An experiment's answer: its tab reads it with the experiment's reader.
+        if (!job.silent) {
+            emit experimentMeasured(job.id, job.op, result);
+        }
+        return;
+    }
     switch (job.op) {
     case Op::Hello: {
         const int protocol = result.value(QStringLiteral("protocol")).toInt();
@@ -294,24 +302,11 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
             emit kernelMeasured(job.id, measurements);
         }
         return;
-    case Op::MeasureTransfers:
-        if (!job.silent) {
-            emit transfersMeasured(job.id, result);
-        }
-        return;
-    case Op::MeasureStreams:
-        if (!job.silent) {
-            emit streamsMeasured(job.id, result);
-        }
-        return;
-    case Op::MeasureL2Persistence:
-        if (!job.silent) {
-            emit l2PersistenceMeasured(job.id, result);
-        }
-        return;
     case Op::Cancel:
     case Op::Shutdown:
     case Op::Selfcheck:
+        return;
+    default: // an experiment's op: answered above
         return;
     }
 }

@@ -10,12 +10,11 @@
 #include "lecture/renderahead.h"
 #include "lecture/slidetextlabel.h"
 #include "lecture/twincache.h"
-#include "views/l2persistenceview.h"
+#include "views/experimentview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/theme.h"
-#include "views/transfersview.h"
+#include "views/viewkind.h"
 
 #include <QCloseEvent>
 #include <QFile>
@@ -223,24 +222,18 @@ void LectureWindow::previousSlide() {
     }
 }
 
-void LectureWindow::setTransferResults(std::optional<TransferResults> results) {
-    m_transferResults = std::move(results);
-    if (auto it = m_views.find(QStringLiteral("transfers")); it != m_views.end()) {
-        static_cast<TransfersView*>(it->second)->setResults(m_transferResults);
+void LectureWindow::setExperimentResults(experiments::ExperimentId id, std::any results) {
+    m_experimentResults[id] = std::move(results);
+    const AppExperiment& experiment = appExperiment(id);
+    if (auto it = m_views.find(experiment.key()); it != m_views.end()) {
+        experiment.setResults(static_cast<ExperimentView*>(it->second), m_experimentResults[id]);
     }
 }
 
-void LectureWindow::setStreamsResults(std::optional<StreamsResults> results) {
-    m_streamsResults = std::move(results);
-    if (auto it = m_views.find(QStringLiteral("streams")); it != m_views.end()) {
-        static_cast<StreamsView*>(it->second)->setResults(m_streamsResults);
-    }
-}
-void LectureWindow::setL2PersistenceResults(std::optional<L2PersistenceResults> results) {
-    m_l2PersistenceResults = std::move(results);
-    if (auto it = m_views.find(QStringLiteral("l2-persistence")); it != m_views.end()) {
-        static_cast<L2PersistenceView*>(it->second)->setResults(m_l2PersistenceResults);
-    }
+const std::any& LectureWindow::experimentResults(experiments::ExperimentId id) const {
+    static const std::any none;
+    const auto it = m_experimentResults.find(id);
+    return it == m_experimentResults.end() ? none : it->second;
 }
 
 QStringList LectureWindow::shownViews() const {
@@ -280,7 +273,7 @@ QString LectureWindow::stepText() const {
     if (stepCount() == 0) {
         return m_slide + 1 < slideCount() ? tr("Space: next slide") : tr("The end of the deck");
     }
-    if (m_revealed == 0 && m_stepView == QLatin1String("notes")) {
+    if (m_revealed == 0 && m_stepView == viewKindName(ViewKind::Notes)) {
         // What the first step reveals: the notes' bars, or where the notes publish no number,
         // the model's count for one warp (computeSteps()).
         const NotesComparison& comparison = notesView()->comparison();
@@ -295,7 +288,7 @@ QString LectureWindow::stepText() const {
         return streamsStepText(0);
     }
     if (m_revealed == 0) {
-        return m_stepView == QLatin1String("bank")
+        return m_stepView == viewKindName(ViewKind::Bank)
                    ? tr("Space: show the %n wavefront(s) one at a time", "", stepCount())
                    : tr("Space: show the lines and transactions one at a time (%n step(s))", "",
                         stepCount());
@@ -334,14 +327,15 @@ QFont LectureWindow::typeFont(qreal pixels, bool bold) const {
 }
 
 QFont LectureWindow::viewFont(const QString& name, int width) const {
-    if (name == QLatin1String("metrics")) {
+    if (name == viewKindName(ViewKind::Metrics)) {
         return typeFont(kMetricsPx, false);
     }
     const qreal scale = std::max(0.4, height() / kReferenceHeight);
     // The drawings (warp, bank, block) lay out to their frame in this type; a chart's labels
     // have a floor.
-    const bool drawing = name == QLatin1String("warp") || name == QLatin1String("bank") ||
-                         name == QLatin1String("block");
+    const bool drawing = name == viewKindName(ViewKind::Warp) ||
+                         name == viewKindName(ViewKind::Bank) ||
+                         name == viewKindName(ViewKind::Block);
     const qreal share = width > 200 ? std::min(1.0, width / (kViewReferenceWidth * scale)) : 1.0;
     return typeFont(kViewPx * (drawing ? share : std::max(kChartMinShare, share)), false);
 }

@@ -6,9 +6,7 @@
 // The slides live on the window's own PatternDocument: the user's session is never touched.
 #pragma once
 
-#include "gpu/l2persistencemeasurement.h"
-#include "gpu/streamsmeasurement.h"
-#include "gpu/transfersmeasurement.h"
+#include "experiments/experimentregistry.h"
 
 #include <warpscope/file_format.h>
 #include <warpscope/result.h>
@@ -17,6 +15,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <any>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -56,15 +55,10 @@ public:
     /// Full screen on the screen it is on; with a valid `size`, a plain window of that size
     /// instead (tests, scripted captures).
     void present(QSize size = {});
-    /// The host and device transfers a "transfers" slide draws (the main window's); without
-    /// them such a slide shows the notes' figures.
-    void setTransferResults(std::optional<TransferResults> results);
-    /// The stream results a "streams" slide draws (the main window's); without them such a
-    /// slide shows the model's timeline and the notes' statement.
-    void setStreamsResults(std::optional<StreamsResults> results);
-    /// The L2 persistence results an "l2-persistence" slide draws (the main window's); without
-    /// them such a slide shows the model and the notes' statement.
-    void setL2PersistenceResults(std::optional<L2PersistenceResults> results);
+    /// The results a slide of experiment `id` (its key as the slide's view: "transfers",
+    /// "streams", ...) draws: the main window's tab's (AppExperiment::results; empty: none, and
+    /// the slide shows what the view shows without results: the notes' figures, the model).
+    void setExperimentResults(experiments::ExperimentId id, std::any results);
 
     const Deck& deck() const { return m_deck; }
     int slideCount() const { return static_cast<int>(m_deck.slides.size()); }
@@ -238,11 +232,10 @@ private:
     /// The view widgets made so far, by view name (made when a slide first needs them), and the
     /// widget placed in the layout for each (the view itself or its scroll area).
     std::map<QString, QWidget*> m_views;
-    /// What a "transfers" slide draws (none: the notes' figures).
-    std::optional<TransferResults> m_transferResults;
-    std::optional<StreamsResults> m_streamsResults;
-    /// What an "l2-persistence" slide draws (none: the model).
-    std::optional<L2PersistenceResults> m_l2PersistenceResults;
+    /// What each experiment's slides draw (setExperimentResults(); none: no entry).
+    std::map<experiments::ExperimentId, std::any> m_experimentResults;
+    /// Those results for `id` (empty when none).
+    const std::any& experimentResults(experiments::ExperimentId id) const;
     std::map<QString, QWidget*> m_frames;
     /// The hidden twins of the views, on which the next slides are drawn ahead: "notes" (made
     /// with the deck's views when it has a notes slide), "warp" (with a document of its own),

@@ -9,6 +9,7 @@
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
 #include "views/streamsview.h"
+#include "views/viewkind.h"
 #include "views/viewpainting.h"
 #include "views/warplayout.h"
 #include "views/warpview.h"
@@ -36,8 +37,9 @@ QString LectureWindow::streamsStepText(int revealed) const {
     if (revealed <= 0) {
         return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
     }
-    // The results the slide's streams view draws (setStreamsResults() gives it these).
-    const StreamsResults* results = m_streamsResults ? &*m_streamsResults : nullptr;
+    // The results the slide's streams view draws (setExperimentResults() gives it these).
+    const auto* results =
+        std::any_cast<StreamsResults>(&experimentResults(experiments::ExperimentId::Streams));
     const int n = streamsSlideCount(revealed);
     const StreamsComparison c = compareStreams(results, n);
     const QString model = QLocale::c().toString(c.predicted.speedup, 'f', 2);
@@ -63,7 +65,7 @@ void LectureWindow::computeSteps() {
             m_stepView = name;
             return;
         }
-        if (name == QLatin1String("notes")) {
+        if (name == viewKindName(ViewKind::Notes)) {
             // The bar chart slide: the notes' bars first, then this GPU's beside them.
             const NotesComparison& comparison = notesView()->comparison();
             // Each step's text says what that step draws. The notes' GPU may be "not named in
@@ -100,7 +102,7 @@ void LectureWindow::computeSteps() {
             m_stepView = name;
             return;
         }
-        if (name == QLatin1String("warp")) {
+        if (name == viewKindName(ViewKind::Warp)) {
             const WarpLayout& layout = warpView()->currentLayout();
             const int lineCount = static_cast<int>(layout.lines.size());
             int transactionCount = 0;
@@ -158,7 +160,7 @@ void LectureWindow::computeSteps() {
                 }
                 m_steps.push_back(step);
             }
-        } else if (name == QLatin1String("bank") && evaluation->modern.shared) {
+        } else if (name == viewKindName(ViewKind::Bank) && evaluation->modern.shared) {
             const auto& wavefronts = evaluation->modern.shared->wavefrontList;
             for (std::size_t w = 0; w < wavefronts.size(); ++w) {
                 int banks = 0;
@@ -182,11 +184,11 @@ void LectureWindow::computeSteps() {
 void LectureWindow::applyReveal() {
     for (const auto& [name, view] : m_views) {
         const int count = name == m_stepView ? m_revealed : -1;
-        if (name == QLatin1String("warp")) {
+        if (name == viewKindName(ViewKind::Warp)) {
             static_cast<WarpView*>(view)->setRevealCount(count);
-        } else if (name == QLatin1String("bank")) {
+        } else if (name == viewKindName(ViewKind::Bank)) {
             static_cast<BankView*>(view)->setRevealCount(count);
-        } else if (name == QLatin1String("notes")) {
+        } else if (name == viewKindName(ViewKind::Notes)) {
             static_cast<NotesView*>(view)->setRevealedSeries(count);
         } else if (name == QLatin1String("streams") && shownViews().contains(name)) {
             // Nothing revealed: one stream; each step the next count; not stepped: the last.

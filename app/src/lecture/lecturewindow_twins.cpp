@@ -5,17 +5,16 @@
 #include "lecture/lecturewindow.h"
 
 #include "document/patterndocument.h"
+#include "experiments/experimentregistry.h"
 #include "lecture/lecturewindow_helpers.h"
 #include "lecture/twincache.h"
 #include "panels/metricstablemodel.h"
 #include "views/bankview.h"
 #include "views/experimentview.h"
 #include "views/gridview.h"
-#include "views/l2persistenceview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
 #include "views/streamsview.h"
-#include "views/transfersview.h"
 #include "views/viewscrollarea.h"
 #include "views/warplayout.h"
 #include "views/warpview.h"
@@ -183,9 +182,8 @@ void LectureWindow::prepareExperimentCharts(int index) {
         return;
     }
     for (const QString& name : slideViews(m_deck.slides[static_cast<std::size_t>(index)])) {
-        if (name != QLatin1String("streams") && name != QLatin1String("transfers") &&
-            name != QLatin1String("l2-persistence")) {
-            continue;
+        if (findAppExperiment(name) == nullptr) {
+            continue; // not an experiment's chart
         }
         // The slide as it comes, then, on the streams slide, each stream count Space reveals
         // (the presenter often steps on at once, with no pause on the slide to draw them in).
@@ -198,7 +196,8 @@ void LectureWindow::prepareExperimentCharts(int index) {
 
 void LectureWindow::prepareExperimentChart(int index, const QString& name, int revealed) {
     const auto found = m_views.find(name);
-    if (found == m_views.end()) {
+    const AppExperiment* experiment = findAppExperiment(name);
+    if (found == m_views.end() || experiment == nullptr) {
         return;
     }
     auto* view = qobject_cast<ExperimentView*>(found->second);
@@ -213,14 +212,7 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
         // As viewWidget() makes the slide's view: in a scroll area that gives it the panel,
         // Measure and the status line hidden.
         twin = &m_twins->make(name);
-        ExperimentView* made = nullptr;
-        if (streams) {
-            made = new StreamsView;
-        } else if (name == QLatin1String("transfers")) {
-            made = new TransfersView;
-        } else {
-            made = new L2PersistenceView;
-        }
+        ExperimentView* made = experiment->createView(nullptr);
         made->setObjectName(name + QStringLiteral("Twin"));
         made->runButton()->hide();
         made->statusLabel()->hide();
@@ -231,14 +223,9 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
     }
     auto* twinView = static_cast<ExperimentView*>(twin->view);
     // The slide's results, colours, type at that width and stream count.
+    experiment->setResults(twinView, experimentResults(experiment->id()));
     if (streams) {
-        auto* twinStreams = static_cast<StreamsView*>(twinView);
-        twinStreams->setResults(m_streamsResults);
-        twinStreams->setStreamCount(streamsSlideCount(revealed));
-    } else if (name == QLatin1String("transfers")) {
-        static_cast<TransfersView*>(twinView)->setResults(m_transferResults);
-    } else {
-        static_cast<L2PersistenceView*>(twinView)->setResults(m_l2PersistenceResults);
+        static_cast<StreamsView*>(twinView)->setStreamCount(streamsSlideCount(revealed));
     }
     twin->host->setPalette(palette());
     twinView->setFont(viewFont(name, size.width()));

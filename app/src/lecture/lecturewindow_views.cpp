@@ -3,6 +3,7 @@
 // the slide's views placed side by side.
 #include "lecture/lecturewindow.h"
 
+#include "experiments/experimentregistry.h"
 #include "lecture/lecturewindow_helpers.h"
 #include "lecture/twincache.h"
 #include "panels/metricstablemodel.h"
@@ -10,11 +11,9 @@
 #include "views/blockview.h"
 #include "views/experimentview.h"
 #include "views/gridview.h"
-#include "views/l2persistenceview.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/sweepplot.h"
-#include "views/transfersview.h"
+#include "views/viewkind.h"
 #include "views/viewscrollarea.h"
 #include "views/warpview.h"
 #include "views/zoomableview.h"
@@ -39,34 +38,24 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
     QWidget* view = nullptr;
     QWidget* frame = nullptr;
     QWidget* clickTarget = nullptr; // where a click lands besides the view itself
-    if (name == QLatin1String("warp")) {
+    if (name == viewKindName(ViewKind::Warp)) {
         view = new WarpView(m_document, m_highlight);
-    } else if (name == QLatin1String("bank")) {
+    } else if (name == viewKindName(ViewKind::Bank)) {
         view = new BankView(m_document, m_highlight);
-    } else if (name == QLatin1String("block")) {
+    } else if (name == viewKindName(ViewKind::Block)) {
         view = new BlockView(m_document, m_highlight);
-    } else if (name == QLatin1String("sweep")) {
+    } else if (name == viewKindName(ViewKind::Sweep)) {
         view = new SweepPlot(m_document, m_viewArea);
         frame = view;
-    } else if (name == QLatin1String("transfers")) {
-        auto* transfers = new TransfersView(m_viewArea);
-        transfers->runButton()->hide(); // a slide shows; the main window measures
-        transfers->setResults(m_transferResults);
-        view = transfers;
-    } else if (name == QLatin1String("streams")) {
-        auto* streams = new StreamsView(m_viewArea);
-        streams->runButton()->hide(); // a slide shows; the main window measures
-        streams->setResults(m_streamsResults);
-        view = streams;
-    } else if (name == QLatin1String("l2-persistence")) {
-        auto* l2 = new L2PersistenceView(m_viewArea);
-        l2->runButton()->hide(); // a slide shows; the main window measures
-        l2->setResults(m_l2PersistenceResults);
-        view = l2;
-    } else if (name == QLatin1String("grid")) {
+    } else if (const AppExperiment* experiment = findAppExperiment(name)) {
+        ExperimentView* chart = experiment->createView(m_viewArea);
+        chart->runButton()->hide(); // a slide shows; the main window measures
+        experiment->setResults(chart, experimentResults(experiment->id()));
+        view = chart;
+    } else if (name == viewKindName(ViewKind::Grid)) {
         view = new GridView(m_document, m_viewArea); // scales its heat map to its size
         frame = view;
-    } else if (name == QLatin1String("notes")) {
+    } else if (name == viewKindName(ViewKind::Notes)) {
         auto* notes = new NotesView(m_kernelMeasurements, m_viewArea);
         notes->setPresentation(true);
         view = notes;
@@ -132,14 +121,14 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
 }
 
 GridView* LectureWindow::gridView() const {
-    auto it = m_views.find(QStringLiteral("grid"));
+    auto it = m_views.find(viewKindName(ViewKind::Grid));
     return it != m_views.end() && shownViews().contains(it->first)
                ? static_cast<GridView*>(it->second)
                : nullptr;
 }
 
 NotesView* LectureWindow::notesView() const {
-    auto it = m_views.find(QStringLiteral("notes"));
+    auto it = m_views.find(viewKindName(ViewKind::Notes));
     return it != m_views.end() && shownViews().contains(it->first)
                ? static_cast<NotesView*>(it->second)
                : nullptr;
@@ -151,12 +140,12 @@ void LectureWindow::setKernelMeasurements(KernelMeasurementStore* store) {
     }
     m_kernelMeasurements = store;
     // A notes view made before reads the old store: make it again when a slide needs it.
-    if (auto it = m_frames.find(QStringLiteral("notes")); it != m_frames.end()) {
+    if (auto it = m_frames.find(viewKindName(ViewKind::Notes)); it != m_frames.end()) {
         m_viewLayout->removeWidget(it->second);
         it->second->deleteLater();
         m_frames.erase(it);
-        m_views.erase(QStringLiteral("notes"));
-        m_twins->drop(QStringLiteral("notes"));
+        m_views.erase(viewKindName(ViewKind::Notes));
+        m_twins->drop(viewKindName(ViewKind::Notes));
         m_placedViews.clear(); // the layout lost a view: place the slide's views again
         createDeckViews();
         if (m_slide >= 0) {
@@ -175,7 +164,7 @@ void LectureWindow::createDeckViews() {
             if (m_frames.find(name) == m_frames.end()) {
                 viewWidget(name)->hide();
             }
-            if (name == QLatin1String("notes") && m_twins->find(name) == nullptr) {
+            if (name == viewKindName(ViewKind::Notes) && m_twins->find(name) == nullptr) {
                 // Never shown, and not in this window (in a window of its own, never shown, so
                 // that it is framed as a view inside a window is): prepareNotesChart() gives
                 // it this window's colours and type when it draws.
@@ -205,20 +194,20 @@ void LectureWindow::showSlideViews() {
     for (const QString& name : names) {
         QWidget* frame = viewWidget(name);
         // The metrics table takes the width of its columns; the drawings share the rest.
-        m_viewLayout->addWidget(frame, name == QLatin1String("metrics") ? 0 : 1);
+        m_viewLayout->addWidget(frame, name == viewKindName(ViewKind::Metrics) ? 0 : 1);
         frame->show();
     }
 }
 
 WarpView* LectureWindow::warpView() const {
-    auto it = m_views.find(QStringLiteral("warp"));
+    auto it = m_views.find(viewKindName(ViewKind::Warp));
     return it != m_views.end() && shownViews().contains(it->first)
                ? static_cast<WarpView*>(it->second)
                : nullptr;
 }
 
 BankView* LectureWindow::bankView() const {
-    auto it = m_views.find(QStringLiteral("bank"));
+    auto it = m_views.find(viewKindName(ViewKind::Bank));
     return it != m_views.end() && shownViews().contains(it->first)
                ? static_cast<BankView*>(it->second)
                : nullptr;

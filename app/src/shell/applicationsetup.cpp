@@ -8,12 +8,14 @@
 #include "panels/messagebar.h"
 #include "panels/presetpicker.h"
 #include "shell/commandline.h"
+#include "shell/experimentexport.h"
 #include "shell/exportcommand.h"
 #include "shell/mainwindow.h"
+#include "views/experimentview.h"
 #include "views/gridview.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/theme.h"
+#include "views/viewkind.h"
 
 #include <warpscope/preset.h>
 
@@ -84,14 +86,8 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     if (options.exporting && options.presetId.startsWith(QLatin1String(kNotesExperimentPrefix))) {
         return runNotesExport(options); // the notes-vs-GPU chart (mainwindow_notes.cpp)
     }
-    if (options.exporting && options.presetId == QLatin1String(kTransfersPresetId)) {
-        return runTransfersExport(options); // the Transfers chart (mainwindow_transfers.cpp)
-    }
-    if (options.exporting && options.presetId == QLatin1String(kStreamsPresetId)) {
-        return runStreamsExport(options); // the Streams timeline (mainwindow_streams.cpp)
-    }
-    if (options.exporting && options.presetId == QLatin1String(kL2PersistencePresetId)) {
-        return runL2PersistenceExport(options); // mainwindow_l2persistence.cpp
+    if (const AppExperiment* experiment = exportedExperiment(options)) {
+        return runExperimentExport(options, *experiment); // its tab's chart (experimentexport.cpp)
     }
     if (options.exporting) {
         return runFigureExport(options);
@@ -163,8 +159,11 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
     }
     if (auto view = MainWindow::viewFromName(options.view)) {
         window.showView(*view);
-    } else if (options.view == QLatin1String("grid") || options.view == QLatin1String("notes")) {
-        window.viewTabs()->setCurrentWidget(options.view == QLatin1String("grid")
+    } else if (ExperimentTab* tab = window.findExperimentTab(options.view)) {
+        window.viewTabs()->setCurrentWidget(tab->view());
+    } else if (options.view == viewKindName(ViewKind::Grid) ||
+               options.view == viewKindName(ViewKind::Notes)) {
+        window.viewTabs()->setCurrentWidget(options.view == viewKindName(ViewKind::Grid)
                                                 ? static_cast<QWidget*>(window.gridView())
                                                 : static_cast<QWidget*>(window.notesView()));
     }
@@ -174,25 +173,13 @@ int runWarpscope(int argc, char** argv, const HarnessModes& harness) {
         window.resize(1600, 1000);
     }
 
-    for (const QString& file : options.transferResultsFiles) {
-        if (!window.loadTransferResults(file) && !options.screenshotPath.isEmpty()) {
-            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
-            return 1;
-        }
-    }
-    if (options.streamCount > 0) {
-        window.streamsView()->setStreamCount(options.streamCount);
-    }
-    for (const QString& file : options.streamsResultsFiles) {
-        if (!window.loadStreamsResults(file) && !options.screenshotPath.isEmpty()) {
-            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
-            return 1;
-        }
-    }
-    for (const QString& file : options.l2PersistenceResultsFiles) {
-        if (!window.loadL2PersistenceResults(file) && !options.screenshotPath.isEmpty()) {
-            std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
-            return 1;
+    applyExperimentViewOptions(options, window);
+    for (ExperimentTab* tab : window.experimentTabs()) {
+        for (const QString& file : options.experimentResults(tab->experiment().key())) {
+            if (!tab->loadResults(file) && !options.screenshotPath.isEmpty()) {
+                std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));
+                return 1;
+            }
         }
     }
     for (const QString& file : options.kernelMeasurementsFiles) {

@@ -2,17 +2,31 @@
 #include "shell/commandline.h"
 
 #include "document/tracedocument.h"
+#include "experiments/experimentregistry.h"
 #include "lecture/lecturescript.h"
 #include "shell/exportcommand.h"
+#include "views/viewkind.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include <utility>
+#include <vector>
+
 namespace warpscope::app {
 
 QStringList CommandLine::viewNames() {
-    return {QStringLiteral("warp"),  QStringLiteral("bank"), QStringLiteral("block"),
-            QStringLiteral("sweep"), QStringLiteral("grid"), QStringLiteral("notes")};
+    QStringList names = viewKindNames({ViewKind::Warp, ViewKind::Bank, ViewKind::Block,
+                                       ViewKind::Sweep, ViewKind::Grid, ViewKind::Notes});
+    for (const AppExperiment& experiment : appExperiments()) {
+        names << experiment.key();
+    }
+    return names;
+}
+
+QStringList CommandLine::experimentResults(const QString& key) const {
+    const auto it = experimentResultsFiles.find(key);
+    return it == experimentResultsFiles.end() ? QStringList() : it->second;
 }
 
 std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandLine& out) {
@@ -35,7 +49,8 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
         QStringLiteral("view"),
         QCoreApplication::translate(
             "warpscope",
-            "Start on a view: warp, bank, block or sweep (exports: also metrics, figure)."),
+            "Start on a view: warp, bank, block, sweep, grid, notes or an experiment's tab "
+            "(transfers, ...; exports: also metrics, figure)."),
         QStringLiteral("VIEW"));
     const QCommandLineOption theme(
         QStringLiteral("theme"),
@@ -106,24 +121,14 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             "answers, e.g. tests/data/kernel_tables_h100.jsonl) for the notes tab; may be "
             "given more than once."),
         QStringLiteral("FILE"));
-    const QCommandLineOption transferResults(
-        QStringLiteral("transfers"),
-        QCoreApplication::translate(
-            "warpscope", "Show recorded host and device transfer results (a measure_transfers "
-                         "answer, e.g. tests/data/transfers_h100.json) in the Transfers tab."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption streamsResults(
-        QStringLiteral("streams"),
-        QCoreApplication::translate(
-            "warpscope", "Show recorded streams-and-overlap results (a measure_streams answer, "
-                         "e.g. tests/data/streams_h100.json) in the Streams tab."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption l2PersistenceResults(
-        QStringLiteral("l2-persistence"),
-        QCoreApplication::translate(
-            "warpscope", "Show recorded L2 persistence results (a measure_l2_persistence answer, "
-                         "e.g. tests/data/l2_persistence_h100.json) in the L2 persistence tab."),
-        QStringLiteral("FILE"));
+    // --transfers FILE, --streams FILE, ...: one option per experiment, from the registry.
+    std::vector<std::pair<QString, QCommandLineOption>> experimentResults;
+    for (const AppExperiment& experiment : appExperiments()) {
+        experimentResults.emplace_back(experiment.key(),
+                                       QCommandLineOption(experiment.resultsOption(),
+                                                          experiment.texts().resultsOptionHelp,
+                                                          QStringLiteral("FILE")));
+    }
     const QCommandLineOption probeDevice(
         QStringLiteral("probe-device"),
         QCoreApplication::translate("warpscope",
@@ -140,13 +145,16 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     parser.addOption(geometryReport);
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
                        noSettings, probe, measure, benchmarkGpu, lecture, lectureScript,
-                       kernelMeasurements, transferResults, probeDevice, saveSession});
+                       kernelMeasurements, probeDevice, saveSession});
+    for (const auto& [key, option] : experimentResults) {
+        parser.addOption(option);
+    }
     const QCommandLineOption streamCount(
         QStringLiteral("stream-count"),
         QCoreApplication::translate("warpscope",
                                     "The stream count the Streams tab draws (1 to 8; default 4)."),
         QStringLiteral("N"));
-    parser.addOptions({streamsResults, streamCount, l2PersistenceResults});
+    parser.addOption(streamCount);
     const QCommandLineOption tracePc(
         QStringLiteral("trace-pc"),
         QCoreApplication::translate("warpscope",
@@ -207,8 +215,11 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     }
     out.saveSessionPath = parser.value(saveSession);
     out.kernelMeasurementsFiles = parser.values(kernelMeasurements);
-    out.transferResultsFiles = parser.values(transferResults);
-    out.streamsResultsFiles = parser.values(streamsResults);
+    for (const auto& [key, option] : experimentResults) {
+        if (parser.isSet(option)) {
+            out.experimentResultsFiles[key] = parser.values(option);
+        }
+    }
     if (parser.isSet(streamCount)) {
         bool ok = false;
         out.streamCount = parser.value(streamCount).toInt(&ok);
@@ -219,7 +230,6 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
                 .arg(parser.value(streamCount));
         }
     }
-    out.l2PersistenceResultsFiles = parser.values(l2PersistenceResults);
     if (out.exporting) {
         out.view = parser.value(view);
         out.theme = parser.value(theme);
@@ -228,9 +238,8 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     }
     out.view = parser.value(view);
     if (!out.view.isEmpty() && !viewNames().contains(out.view)) {
-        return QCoreApplication::translate(
-                   "warpscope", "Unknown view \"%1\": use warp, bank, block, sweep, grid or notes.")
-            .arg(out.view);
+        return QCoreApplication::translate("warpscope", "Unknown view \"%1\": use %2.")
+            .arg(out.view, viewNames().join(QLatin1String(", ")));
     }
     out.theme = parser.value(theme);
     if (!out.theme.isEmpty() && out.theme != QLatin1String("light") &&

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <optional>
 
 namespace warpscope::app {
@@ -21,7 +22,8 @@ struct CommandLine {
     /// --trace-pc: the traced instruction to show (its PC in its function), else the worst one.
     std::optional<qint64> tracePc;
     QString presetId;
-    QString view;  // warp, bank, block, sweep; empty: the remembered one
+    QString view;  // warp, bank, block, sweep, grid, notes or an experiment's key; empty: the
+                   // remembered one
     QString theme; // light, dark; empty: the remembered one
     QString screenshotPath;
     /// --geometry-report FILE: the window as a first start lays it out (settings read from the
@@ -45,12 +47,13 @@ struct CommandLine {
     QString saveSessionPath;
     /// --kernel-measurements: recorded measure_kernel answers (JSON lines) for the notes tab.
     QStringList kernelMeasurementsFiles;
-    /// --transfers: recorded measure_transfers results for the Transfers tab.
-    QStringList transferResultsFiles;
-    QStringList streamsResultsFiles; // --streams: recorded measure_streams answers
-    int streamCount = 0;             // --stream-count: the Streams tab's count; 0 unset
-    /// --l2-persistence: recorded measure_l2_persistence results for the L2 persistence tab.
-    QStringList l2PersistenceResultsFiles;
+    /// --transfers FILE, --streams FILE, ...: recorded results for each experiment's tab, by the
+    /// experiment's key (core's table, warpscope/experiments/experiments.h; an experiment given
+    /// no file has no entry).
+    std::map<QString, QStringList> experimentResultsFiles;
+    /// The files given for experiment `key` (none: empty).
+    QStringList experimentResults(const QString& key) const;
+    int streamCount = 0; // --stream-count: the Streams tab's count; 0 unset
     /// --benchmark-gpu: time an edit to the measured overlay on screen, with the real probe.
     bool benchmarkGpu = false;
     /// Do not read or write QSettings, no autosave (scripts and screenshots stay reproducible).

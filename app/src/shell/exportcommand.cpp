@@ -7,6 +7,7 @@
 #include "gpu/sessionmeasurement.h"
 #include "panels/presetpicker.h"
 #include "views/kernelsweepview.h"
+#include "views/viewkind.h"
 
 #include <warpscope/file_format.h>
 #include <warpscope/kernel_preset.h>
@@ -87,7 +88,7 @@ std::optional<QString> readViews(const CommandLine& options, bool& composed, QSt
     views.clear();
     const QStringList known = figureViewNames();
     if (!options.view.isEmpty()) {
-        if (options.view == QLatin1String("figure")) {
+        if (options.view == viewKindName(ViewKind::Figure)) {
             composed = true;
         } else if (known.contains(options.view)) {
             views << options.view;
@@ -215,8 +216,9 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
     FigureSpec spec = common.spec;
     if (composed) {
         if (views.isEmpty()) {
-            views = {renderer.isSharedMemory() ? QStringLiteral("bank") : QStringLiteral("warp"),
-                     QStringLiteral("metrics")};
+            views = {renderer.isSharedMemory() ? viewKindName(ViewKind::Bank)
+                                               : viewKindName(ViewKind::Warp),
+                     viewKindName(ViewKind::Metrics)};
         }
         spec.title = a.title.isEmpty() ? renderer.patternTitle() : a.title;
         spec.caption = a.caption.isEmpty() ? renderer.patternCaption() : a.caption;
@@ -227,9 +229,9 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
     if (!views.isEmpty()) {
         spec.views = views;
     }
-    if (*format == FigureFormat::Tex && !spec.views.contains(QStringLiteral("warp")) &&
-        !spec.views.contains(QStringLiteral("bank")) &&
-        !spec.views.contains(QStringLiteral("notes"))) {
+    if (*format == FigureFormat::Tex && !spec.views.contains(viewKindName(ViewKind::Warp)) &&
+        !spec.views.contains(viewKindName(ViewKind::Bank)) &&
+        !spec.views.contains(viewKindName(ViewKind::Notes))) {
         printError(tr("TikZ export draws the warp or the bank diagram, or the notes' bar chart: "
                       "use --view warp, bank, notes or figure with a .tex file."));
         return 2;
@@ -294,9 +296,9 @@ int exportDeck(const CommandLine& options, CommonSpec common) {
         for (const std::string& view : slide.views) {
             spec.views << QString::fromStdString(view);
         }
-        if (format == FigureFormat::Tex && !spec.views.contains(QStringLiteral("warp")) &&
-            !spec.views.contains(QStringLiteral("bank"))) {
-            spec.views << QStringLiteral("warp"); // the diagram for the slide's memory space
+        if (format == FigureFormat::Tex && !spec.views.contains(viewKindName(ViewKind::Warp)) &&
+            !spec.views.contains(viewKindName(ViewKind::Bank))) {
+            spec.views << viewKindName(ViewKind::Warp); // the diagram for the slide's memory space
         }
         status = std::max(status, writeOne(renderer, spec, path));
     }

@@ -23,6 +23,7 @@
 #include "views/sweepplot.h"
 #include "views/tilepanel.h"
 #include "views/tileview.h"
+#include "views/viewkind.h"
 #include "views/viewscrollarea.h"
 #include "views/warpview.h"
 
@@ -82,9 +83,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     statusBar()->addPermanentWidget(m_gpuStatus);
     createGpu();
     createNotes();
-    createTransfers();
-    createStreams();
-    createL2Persistence();
+    createExperimentTabs();
     connectPerInstruction(this, m_kernelMeasurements, m_probe);
     connect(m_highlight, &LaneHighlight::changed, this, [this] {
         if (!m_highlight->selectionText().isEmpty()) {
@@ -304,34 +303,35 @@ MainWindow::View MainWindow::currentView() const {
     return static_cast<View>(std::clamp(m_tabs->currentIndex(), 0, 3));
 }
 
+namespace {
+
+/// The first four tabs' views and their kinds (views/viewkind.h names them).
+constexpr std::pair<MainWindow::View, ViewKind> kTabKinds[] = {
+    {MainWindow::View::Warp, ViewKind::Warp},
+    {MainWindow::View::Bank, ViewKind::Bank},
+    {MainWindow::View::Block, ViewKind::Block},
+    {MainWindow::View::Sweep, ViewKind::Sweep},
+};
+
+} // namespace
+
 std::optional<MainWindow::View> MainWindow::viewFromName(const QString& name) {
-    if (name == QLatin1String("warp")) {
-        return View::Warp;
-    }
-    if (name == QLatin1String("bank")) {
-        return View::Bank;
-    }
-    if (name == QLatin1String("block")) {
-        return View::Block;
-    }
-    if (name == QLatin1String("sweep")) {
-        return View::Sweep;
+    const std::optional<ViewKind> kind = viewKindFromName(name);
+    for (const auto& [view, tabKind] : kTabKinds) {
+        if (kind == tabKind) {
+            return view;
+        }
     }
     return std::nullopt;
 }
 
 QString MainWindow::viewName(View view) {
-    switch (view) {
-    case View::Warp:
-        return QStringLiteral("warp");
-    case View::Bank:
-        return QStringLiteral("bank");
-    case View::Block:
-        return QStringLiteral("block");
-    case View::Sweep:
-        return QStringLiteral("sweep");
+    for (const auto& [tabView, kind] : kTabKinds) {
+        if (tabView == view) {
+            return viewKindName(kind);
+        }
     }
-    return QStringLiteral("warp");
+    return viewKindName(ViewKind::Warp);
 }
 
 std::map<std::string, std::string> MainWindow::viewSettings() const {
@@ -339,9 +339,9 @@ std::map<std::string, std::string> MainWindow::viewSettings() const {
         {kViewKey, viewName(currentView()).toStdString()},
         {kOutlinesKey, m_warpView->showsTextbook() ? "true" : "false"}};
     addNotesSettings(settings);
-    addTransfersSettings(settings);
-    addStreamsSettings(settings);
-    addL2PersistenceSettings(settings);
+    for (const ExperimentTab* tab : m_experimentTabs) {
+        tab->addSettings(settings);
+    }
     addTraceSettings(*this, settings);
     return settings;
 }
@@ -356,9 +356,9 @@ void MainWindow::applyViewSettings(const std::map<std::string, std::string>& set
         m_textbookOutlines->setChecked(it->second != "false");
     }
     applyNotesSettings(settings);
-    applyTransfersSettings(settings);
-    applyStreamsSettings(settings);
-    applyL2PersistenceSettings(settings);
+    for (ExperimentTab* tab : m_experimentTabs) {
+        tab->applySettings(settings);
+    }
     applyTraceSettings(*this, settings);
 }
 

@@ -8,6 +8,7 @@
 // mainwindow_figures.cpp (figure export and copy).
 #pragma once
 
+#include "experiments/experimenttab.h"
 #include "views/theme.h"
 
 #include <warpscope/file_format.h>
@@ -21,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 class QAction;
 class QDockWidget;
@@ -37,10 +39,6 @@ class GpuRunner;
 class KernelSourceDialog;
 class KernelMeasurementStore;
 class NotesRunner;
-class TransfersView;
-class StreamsView;
-class L2PersistenceView;
-struct ExperimentTabHost;
 class NotesView;
 class GridView;
 class MeasurementStore;
@@ -112,24 +110,16 @@ public:
     GridView* gridView() const { return m_gridView; }
     NotesRunner* notesRunner() const { return m_notesRunner; }
     KernelMeasurementStore* kernelMeasurements() const { return m_kernelMeasurements; }
-    TransfersView* transfersView() const { return m_transfersView; }
-    /// Measure host and device transfers on the GPU (the Transfers tab's button).
-    void runTransfersOnGpu();
-    /// Show recorded transfer results (gpu/transfersmeasurement.h's readTransferResults) in the
-    /// Transfers tab; false, with the reason in the message bar, when they cannot be read.
-    bool loadTransferResults(const QString& path);
-    StreamsView* streamsView() const { return m_streamsView; }
-    /// Measure streams and overlap on the GPU (the Streams tab's button).
-    void runStreamsOnGpu();
-    /// Show recorded stream results (gpu/streamsmeasurement.h's readStreamsResults) in the
-    /// Streams tab; false, with the reason in the message bar, when they cannot be read.
-    bool loadStreamsResults(const QString& path);
-    L2PersistenceView* l2PersistenceView() const { return m_l2PersistenceView; }
-    /// Measure the L2 persistence window on the GPU (the L2 persistence tab's button).
-    void runL2PersistenceOnGpu();
-    /// Show recorded measure_l2_persistence results in the L2 persistence tab; false, with the
-    /// reason in the message bar, when they cannot be read.
-    bool loadL2PersistenceResults(const QString& path);
+    /// The probe experiments' tabs (Transfers, Streams, L2 persistence, ...), one per row of the
+    /// app's experiment registry (experiments/experimentregistry.h), in its order.
+    const std::vector<ExperimentTab*>& experimentTabs() const { return m_experimentTabs; }
+    ExperimentTab* experimentTab(experiments::ExperimentId id) const;
+    /// The tab of the experiment whose key is `key` ("transfers"), or null.
+    ExperimentTab* findExperimentTab(const QString& key) const;
+    /// The view of experiment `id`'s tab, as its class (TransfersView for Transfers).
+    template <class View> View* experimentView(experiments::ExperimentId id) const {
+        return static_cast<View*>(experimentTab(id)->view());
+    }
 
     /// Show the notes-vs-GPU tab on the notes experiment `id` ("table-4-11"); its first row's
     /// kernel's first access becomes the current pattern, so the warp, bank and block views
@@ -267,22 +257,8 @@ private:
     /// settings (mainwindow_notes.cpp).
     void addNotesSettings(std::map<std::string, std::string>& settings) const;
     void applyNotesSettings(const std::map<std::string, std::string>& settings);
-    /// The Transfers tab and its probe job (mainwindow_transfers.cpp); its results in the
-    /// session's view settings.
-    void createTransfers();
-    void addTransfersSettings(std::map<std::string, std::string>& settings) const;
-    void applyTransfersSettings(const std::map<std::string, std::string>& settings);
-    /// The Streams tab and its probe job (mainwindow_streams.cpp); its results in the session.
-    void createStreams();
-    void addStreamsSettings(std::map<std::string, std::string>& settings) const;
-    void applyStreamsSettings(const std::map<std::string, std::string>& settings);
-    /// The L2 persistence tab and its probe job (mainwindow_l2persistence.cpp); its results in
-    /// the session's view settings.
-    void createL2Persistence();
-    void addL2PersistenceSettings(std::map<std::string, std::string>& settings) const;
-    void applyL2PersistenceSettings(const std::map<std::string, std::string>& settings);
-    /// What the experiment tabs above are wired to (experimenttab.h).
-    ExperimentTabHost experimentTabHost();
+    /// One tab per experiment of the registry (experiments/experimenttab.h).
+    void createExperimentTabs();
 
     MainWindowOptions m_options;
     PatternDocument* m_document;
@@ -317,13 +293,8 @@ private:
     NotesRunner* m_notesRunner = nullptr;
     NotesView* m_notesView = nullptr;
     GridView* m_gridView = nullptr;
-    TransfersView* m_transfersView = nullptr;
-    int m_transfersJob = 0; // the running measure_transfers job, 0 when none
-    StreamsView* m_streamsView = nullptr;
-    int m_streamsJob = 0; // the running measure_streams job, 0 when none
-    L2PersistenceView* m_l2PersistenceView = nullptr;
-    int m_l2PersistenceJob = 0;  // the running measure_l2_persistence job, 0 when none
-    QPointer<QWidget> m_lecture; // a LectureWindow, while one is open
+    std::vector<ExperimentTab*> m_experimentTabs; // in the registry's order
+    QPointer<QWidget> m_lecture;                  // a LectureWindow, while one is open
     QString m_deckPath;
     QDockWidget* m_editorDock = nullptr;
     QDockWidget* m_metricsDock = nullptr;
@@ -351,8 +322,9 @@ bool measureNotesAndWait(MainWindow& window);
 bool measureKernelSweepAndWait(MainWindow& window);
 
 /// What a recorded measurements file holds, from its name and its keys.
-enum class MeasurementsKind { Unknown, Transfers, Streams, L2Persistence, KernelTables, Session };
-MeasurementsKind measurementsKind(const QString& path);
+enum class MeasurementsKind { Unknown, Experiment, KernelTables, Session };
+/// For an experiment's results, `*experiment` (when not null) is set to its registry row.
+MeasurementsKind measurementsKind(const QString& path, const AppExperiment** experiment = nullptr);
 /// The user guide's first page (docs/guide/index.md) as installed (share/doc/warpscope/guide) or
 /// in the source tree above the build's app; empty when neither is there.
 QString userGuidePath();
@@ -370,19 +342,11 @@ std::optional<QSize> chartExportSize(const CommandLine& options);
 /// A window for a headless chart export: no settings, no autosave, no questions.
 MainWindowOptions headlessChartWindowOptions(const CommandLine& options);
 int runNotesExport(const CommandLine& options);
-/// `--export FILE --preset transfers [--transfers F] [--measure] [--size WxH]`: the Transfers
-/// chart as a figure (mainwindow_transfers.cpp); the same exit statuses as runNotesExport.
-int runTransfersExport(const CommandLine& options);
-/// The preset id that shows the Transfers tab.
-inline constexpr const char* kTransfersPresetId = "transfers";
-/// `--export FILE --preset streams [--streams F] [--measure] [--size WxH]`: the Streams timeline
-/// and speed-up as a figure (mainwindow_streams.cpp); the same exit statuses as runNotesExport.
-int runStreamsExport(const CommandLine& options);
-/// The preset id that shows the Streams tab.
-inline constexpr const char* kStreamsPresetId = "streams";
-/// `--export FILE --preset l2-persistence [--l2-persistence F] [--size WxH]`: the L2 persistence
-/// chart as a figure (mainwindow_l2persistence.cpp).
-int runL2PersistenceExport(const CommandLine& options);
-inline constexpr const char* kL2PersistencePresetId = "l2-persistence";
+/// `--export FILE --preset KEY [--KEY F]... [--measure] [--size WxH]` (or `--view KEY`): the
+/// chart of `experiment`'s tab as a figure (shell/experimentexport.cpp); the same exit statuses
+/// as runNotesExport.
+int runExperimentExport(const CommandLine& options, const AppExperiment& experiment);
+/// What the command line asks of one experiment's view (--stream-count: the Streams tab's count).
+void applyExperimentViewOptions(const CommandLine& options, MainWindow& window);
 
 } // namespace warpscope::app

@@ -5,8 +5,10 @@
 #include "export/figureexport.h"
 #include "export/figureexportdialog.h"
 #include "panels/messagebar.h"
+#include "views/experimentview.h"
 #include "views/gridview.h"
 #include "views/notesview.h"
+#include "views/viewkind.h"
 #include "views/warpview.h"
 
 #include <QClipboard>
@@ -21,24 +23,41 @@ namespace warpscope::app {
 
 namespace {
 
-/// The figure view of the tab shown: the grid and notes tabs have figures of their own.
+/// The figure view of the tab shown: the grid and notes tabs have figures of their own, and an
+/// experiment's tab its chart (named by the experiment's key).
 QString figureViewOf(const QTabWidget* tabs, const QWidget* grid, const QWidget* notes,
-                     const QString& pattern) {
+                     const std::vector<ExperimentTab*>& experiments, const QString& pattern) {
+    for (const ExperimentTab* tab : experiments) {
+        if (tabs->currentWidget() == tab->view()) {
+            return tab->experiment().key();
+        }
+    }
     if (tabs->currentWidget() == grid) {
-        return QStringLiteral("grid");
+        return viewKindName(ViewKind::Grid);
     }
     if (tabs->currentWidget() == notes) {
-        return QStringLiteral("notes");
+        return viewKindName(ViewKind::Notes);
     }
     return pattern;
+}
+
+/// The results each experiment's chart is drawn from: its tab's.
+std::map<experiments::ExperimentId, std::any>
+experimentResultsOf(const std::vector<ExperimentTab*>& experiments) {
+    std::map<experiments::ExperimentId, std::any> results;
+    for (const ExperimentTab* tab : experiments) {
+        results[tab->experiment().id()] = tab->results();
+    }
+    return results;
 }
 
 } // namespace
 
 void MainWindow::exportFigureWithDialog() {
     FigureExportDialog dialog(
-        currentSession(), figureViewOf(m_tabs, m_gridView, m_notesView, viewName(currentView())),
-        m_options.useSettings, this);
+        currentSession(),
+        figureViewOf(m_tabs, m_gridView, m_notesView, m_experimentTabs, viewName(currentView())),
+        m_options.useSettings, this, experimentResultsOf(m_experimentTabs));
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }
@@ -56,7 +75,9 @@ void MainWindow::exportFigureWithDialog() {
 void MainWindow::copyFigureToClipboard() {
     const FigureRenderer renderer(currentSession());
     FigureSpec spec;
-    spec.views = {figureViewOf(m_tabs, m_gridView, m_notesView, viewName(currentView()))};
+    spec.views = {
+        figureViewOf(m_tabs, m_gridView, m_notesView, m_experimentTabs, viewName(currentView()))};
+    spec.experimentResults = experimentResultsOf(m_experimentTabs);
     spec.showTextbook = m_warpView->showsTextbook();
     QString error;
     const QByteArray svg = renderer.render(spec, FigureFormat::Svg, &error);

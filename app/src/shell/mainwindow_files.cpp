@@ -2,11 +2,9 @@
 // unsaved changes are lost, and the offer to restore what autosave kept after a crash.
 #include "shell/mainwindow.h"
 
-#include "views/l2persistenceview.h"
-#include "views/streamsview.h"
+#include "views/experimentview.h"
 #include "views/tilepanel.h"
 #include "views/tileview.h"
-#include "views/transfersview.h"
 
 #include "document/autosaver.h"
 #include "document/patterndocument.h"
@@ -81,16 +79,8 @@ void MainWindow::markStartupState() {
 }
 
 bool MainWindow::loadPresetById(const QString& id) {
-    if (id == QLatin1String(kTransfersPresetId)) {
-        m_tabs->setCurrentWidget(m_transfersView);
-        return true;
-    }
-    if (id == QLatin1String(kStreamsPresetId)) {
-        m_tabs->setCurrentWidget(m_streamsView);
-        return true;
-    }
-    if (id == QLatin1String(kL2PersistencePresetId)) {
-        m_tabs->setCurrentWidget(m_l2PersistenceView);
+    if (ExperimentTab* tab = findExperimentTab(id)) {
+        m_tabs->setCurrentWidget(tab->view()); // an experiment's tab: no pattern to load
         return true;
     }
     if (id.startsWith(QLatin1String(kNotesExperimentPrefix))) {

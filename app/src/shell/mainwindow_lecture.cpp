@@ -4,9 +4,6 @@
 
 #include "lecture/lecturewindow.h"
 #include "panels/messagebar.h"
-#include "views/l2persistenceview.h"
-#include "views/streamsview.h"
-#include "views/transfersview.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -38,9 +35,9 @@ LectureWindow* MainWindow::startLecture(const QString& deckPath, QSize size) {
     }
     auto* lecture = new LectureWindow(std::move(deck).value(), this);
     lecture->setAttribute(Qt::WA_DeleteOnClose);
-    lecture->setTransferResults(m_transfersView->results());
-    lecture->setStreamsResults(m_streamsView->results());
-    lecture->setL2PersistenceResults(m_l2PersistenceView->results());
+    for (const ExperimentTab* tab : m_experimentTabs) {
+        lecture->setExperimentResults(tab->experiment().id(), tab->results());
+    }
     lecture->setKernelMeasurements(m_kernelMeasurements); // the notes slides' GPU bars
     lecture->setSlide(slide);
     connect(lecture, &LectureWindow::finished, this, [this, path](int last) {

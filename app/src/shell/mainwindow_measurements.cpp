@@ -36,7 +36,7 @@ QString recordedMeasurementsFolder() {
     return QDir::homePath();
 }
 
-MeasurementsKind measurementsKind(const QString& path) {
+MeasurementsKind measurementsKind(const QString& path, const AppExperiment** experiment) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("jsonl")) {
         return MeasurementsKind::KernelTables;
@@ -53,17 +53,15 @@ MeasurementsKind measurementsKind(const QString& path) {
     if (object.value(QStringLiteral("format")).toString() == QLatin1String("warpscope-session")) {
         return MeasurementsKind::Session;
     }
-    if (object.contains(QStringLiteral("memcpyLoop")) ||
-        object.contains(QStringLiteral("machine"))) {
-        return MeasurementsKind::Transfers;
-    }
-    if (object.contains(QStringLiteral("asyncEngineCount")) ||
-        object.contains(QStringLiteral("stages"))) {
-        return MeasurementsKind::Streams;
-    }
-    if (object.contains(QStringLiteral("persistingL2MaxBytes")) ||
-        object.contains(QStringLiteral("setAsideBytes"))) {
-        return MeasurementsKind::L2Persistence;
+    for (const AppExperiment& row : appExperiments()) {
+        for (const char* key : row.resultKeys) {
+            if (key != nullptr && object.contains(QLatin1String(key))) {
+                if (experiment != nullptr) {
+                    *experiment = &row;
+                }
+                return MeasurementsKind::Experiment;
+            }
+        }
     }
     return MeasurementsKind::Unknown;
 }
@@ -97,13 +95,10 @@ void MainWindow::openUserGuide() {
 }
 
 bool MainWindow::openMeasurements(const QString& path) {
-    switch (measurementsKind(path)) {
-    case MeasurementsKind::Transfers:
-        return loadTransferResults(path);
-    case MeasurementsKind::Streams:
-        return loadStreamsResults(path);
-    case MeasurementsKind::L2Persistence:
-        return loadL2PersistenceResults(path);
+    const AppExperiment* experiment = nullptr;
+    switch (measurementsKind(path, &experiment)) {
+    case MeasurementsKind::Experiment:
+        return experimentTab(experiment->id())->loadResults(path);
     case MeasurementsKind::KernelTables:
         return importKernelMeasurements(path, {});
     case MeasurementsKind::Session:

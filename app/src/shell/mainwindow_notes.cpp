@@ -28,7 +28,7 @@
 
 #include "gpu/eventwait.h"
 #include "shell/commandline.h"
-#include "shell/experimenttab.h"
+#include "shell/experimentexport.h"
 
 #include <QApplication>
 #include <QFile>

@@ -1,7 +1,7 @@
 # The app's layers (docs/app-architecture.md): each folder of app/src includes only its own
 # headers and those of the folders below it, in this order, lowest first:
 #
-#   document < gpu < views < panels < export < lecture < shell < harness
+#   document < gpu < views < panels < experiments < export < lecture < shell < harness
 #
 # and no two headers or sources include each other round a cycle. harness/ is the top: nothing
 # of the product includes it (only app/main.cpp and the tests). A folder of app/src that is not in
@@ -10,7 +10,7 @@
 # Run: cmake -DAPP_SRC=<app/src> -P check_layers.cmake   (registered as the ctest test app.layers)
 cmake_minimum_required(VERSION 3.25)
 
-set(layers document gpu views panels export lecture shell harness)
+set(layers document gpu views panels experiments export lecture shell harness)
 if(NOT APP_SRC OR NOT IS_DIRECTORY "${APP_SRC}")
     message(FATAL_ERROR "check_layers: APP_SRC (the app's src folder) is not a folder: '${APP_SRC}'")
 endif()
