@@ -83,7 +83,7 @@ struct Subject {
     std::string argument;
     PatternOrigin origin = PatternOrigin::Expression;
     NamedPattern named;
-    std::string presetSource; // "seed 002, figure 4-11"
+    std::string presetSource; // "the lecture slides, figure 4-11"
 };
 
 /// The pattern `argument` names (preset, file or expression) with the options applied; prints
@@ -339,7 +339,7 @@ std::string describeRule(const TextbookPrediction& textbook) {
     case TextbookRule::SharedMemory:
         return "shared memory: " + std::to_string(textbook.bankWidthBytes) + "-byte banks";
     case TextbookRule::ConstantCache:
-        return "constant cache: one pass per distinct address (seed 003)";
+        return "constant cache: one pass per distinct address (the notes' best-practice summary)";
     }
     return toString(textbook.rule);
 }

@@ -1,7 +1,8 @@
-// The L2 persistence window's model, in the course notes' terms (seed 003, "L2 Cache"): part of L2
-// is set aside (cudaLimitPersistingL2CacheSize) and hitRatio x num_bytes of a region marked by an
-// access policy window is persisting. Shared by the probe (measure_l2_persistence answers carry
-// it) and the app (its model-only state draws it). Header-only, plain C++.
+// The L2 persistence window's model, in the course notes' terms (the best-practice summary, "L2
+// Cache"): part of L2 is set aside (cudaLimitPersistingL2CacheSize) and hitRatio x num_bytes of a
+// region marked by an access policy window is persisting. Shared by the probe
+// (measure_l2_persistence answers carry it) and the app (its model-only state draws it).
+// Header-only, plain C++.
 #pragma once
 
 #include <algorithm>
@@ -186,7 +187,8 @@ inline double tunedHitRatio(std::int64_t windowBytes, std::int64_t setAsideBytes
 
 /// The notes' passage and the model in words (answers, the app's model-only state, docs).
 inline const char* l2PersistenceModelStatement() {
-    return "The notes (seed 003, \"L2 Cache\"): \"A portion of the L2 cache can be set aside for "
+    return "The notes' best-practice summary (\"L2 Cache\"): \"A portion of the L2 cache can be "
+           "set aside for "
            "persistent (repeatedly) accesses to a data region in global memory\"; hitRatio is the "
            "\"percentage of lines assigned hitProp, rest are assigned missProp\", and \"depending "
            "on the value of the num_bytes parameter and the size of L2 cache, one may need to "
