@@ -1,7 +1,7 @@
-// libFuzzer target for the probe's request side (kernels/protocol/probe_protocol.cpp): whatever arrives
-// on warpscope-probe's stdin is read line by line by serve() and answered over the fake backend
-// (plain C++, no CUDA), never with a crash, a hang, a leak or undefined behaviour. Every line
-// written back is one JSON object with an id and either "ok" or "progress", and serve() ends
+// libFuzzer target for the probe's request side (kernels/protocol/probe_protocol.cpp): whatever
+// arrives on warpscope-probe's stdin is read line by line by serve() and answered over the fake
+// backend (plain C++, no CUDA), never with a crash, a hang, a leak or undefined behaviour. Every
+// line written back is one JSON object with an id and either "ok" or "progress", and serve() ends
 // normally at the end of the input. Seeds: fuzz/corpus/probe-requests/ (one request per line).
 #include "fake_backend.h"
 #include "fuzz_check.h"

@@ -51,8 +51,9 @@ nlohmann::json recordedH200Answer(const char* id) {
 }
 
 /// A fake probe's answer: the H200's answer for `id` whose per-instruction rows are rebuilt with
-/// instructions that count exactly what the grid model predicts (as kernels/protocol/fake_backend.cpp
-/// answers), so the H200's hardware counters differ from them where the hardware counts more.
+/// instructions that count exactly what the grid model predicts (as
+/// kernels/protocol/fake_backend.cpp answers), so the H200's hardware counters differ from them
+/// where the hardware counts more.
 QJsonObject fakeAnswer(const char* id) {
     nlohmann::json answer = recordedH200Answer(id);
     const KernelPreset* preset = findKernelPreset(id);

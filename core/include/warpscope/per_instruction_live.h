@@ -37,8 +37,8 @@ enum class SassOpKind {
 /// "LDG", "STG", "LDS", "STS", "LDSM", "LDGSTS"; "" for None, Global and Shared.
 const char* sassOpFamily(SassOpKind kind);
 
-/// The kind of instruction the probe generates for `access` (kernels/protocol/kernel_codegen.h); None
-/// for accesses without per-instruction counts here (constant, local, texture, stmatrix).
+/// The kind of instruction the probe generates for `access` (kernels/protocol/kernel_codegen.h);
+/// None for accesses without per-instruction counts here (constant, local, texture, stmatrix).
 SassOpKind sassOpKindOf(const AccessKind& access);
 
 /// One SASS instruction of the kernel as the SASS metrics counted it over one launch.
