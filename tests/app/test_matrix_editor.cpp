@@ -172,13 +172,13 @@ TEST(MatrixEditor, ThePresetSearchFindsTheSwizzlePresets) {
         EXPECT_TRUE(swizzled.contains(QLatin1String(id))) << id;
     }
     const QStringList ldmatrix = search.matchingIds(QStringLiteral("ldmatrix.x4.trans"));
-    for (const char* id : {"ldmatrix-rowmajor-trans", "ldmatrix-padded-trans",
-                           "ldmatrix-swizzled-trans"}) {
+    for (const char* id :
+         {"ldmatrix-rowmajor-trans", "ldmatrix-padded-trans", "ldmatrix-swizzled-trans"}) {
         EXPECT_TRUE(ldmatrix.contains(QLatin1String(id))) << id;
     }
     EXPECT_FALSE(ldmatrix.contains(QStringLiteral("ldmatrix-padded")));
-    EXPECT_TRUE(search.matchingIds(QStringLiteral("TMA 128B")).contains(
-        QStringLiteral("ldmatrix-tma-128b")));
+    EXPECT_TRUE(search.matchingIds(QStringLiteral("TMA 128B"))
+                    .contains(QStringLiteral("ldmatrix-tma-128b")));
 }
 
 } // namespace
