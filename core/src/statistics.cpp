@@ -2,6 +2,7 @@
 #include "warpscope/statistics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <utility>
 
@@ -32,8 +33,9 @@ double percentile(std::vector<double> values, double fraction) {
     }
     std::sort(values.begin(), values.end());
     const double clamped = std::clamp(fraction, 0.0, 1.0);
+    // Nearest rank; halves round up (the position is never negative).
     const auto index =
-        static_cast<std::size_t>(clamped * static_cast<double>(values.size() - 1) + 0.5);
+        static_cast<std::size_t>(std::llround(clamped * static_cast<double>(values.size() - 1)));
     return values[std::min(index, values.size() - 1)];
 }
 
