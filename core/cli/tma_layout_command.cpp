@@ -4,6 +4,8 @@
 // byte offset in that row of the data it holds (null for a chunk the load leaves untouched).
 #include "tma_layout_command.h"
 
+#include "cli_common.h"
+
 #include "warpscope/command_line_text.h"
 #include "warpscope/tma_layout.h"
 
@@ -19,11 +21,9 @@ namespace warpscope::cli {
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitBadInput = 2;
 constexpr const char* kProgram = "warpscope-cli";
 
-int usageError(const std::string& message) {
+int tmaLayoutUsageError(const std::string& message) {
     writeUsageError(std::cerr, kProgram, "tma-layout: " + message);
     return kExitBadInput;
 }
@@ -61,20 +61,21 @@ int runTmaLayout(const std::vector<std::string>& args) {
         const std::string& option = args[i];
         if (option != "--swizzle" && option != "--box" && option != "--element-bytes" &&
             option != "--smem-offset") {
-            return usageError("unknown argument '" + option +
-                              "'; the options are --swizzle, --box, --element-bytes and "
-                              "--smem-offset");
+            return tmaLayoutUsageError("unknown argument '" + option +
+                                       "'; the options are --swizzle, --box, --element-bytes and "
+                                       "--smem-offset");
         }
         if (i + 1 >= args.size()) {
-            return usageError("the option " + option + " needs a value");
+            return tmaLayoutUsageError("the option " + option + " needs a value");
         }
         const std::string& value = args[++i];
         if (option == "--swizzle") {
             auto swizzle = parseTmaSwizzle(value);
             if (!swizzle) {
-                return usageError("--swizzle: '" + value +
-                                  "' is not a swizzle mode; the modes are none, 32B, 64B and "
-                                  "128B");
+                return tmaLayoutUsageError(
+                    "--swizzle: '" + value +
+                    "' is not a swizzle mode; the modes are none, 32B, 64B and "
+                    "128B");
             }
             load.swizzle = *swizzle;
             haveSwizzle = true;
@@ -87,9 +88,9 @@ int runTmaLayout(const std::vector<std::string>& args) {
                                   ? std::nullopt
                                   : parseInteger(std::string_view(value).substr(x + 1));
             if (!inner || !rows || *inner < 1 || *inner > 256 || *rows < 1 || *rows > 256) {
-                return usageError("--box: '" + value +
-                                  "' is not INNERxROWS with each from 1 to 256 (the box "
-                                  "dimensions of cuTensorMapEncodeTiled), e.g. 64x16");
+                return tmaLayoutUsageError("--box: '" + value +
+                                           "' is not INNERxROWS with each from 1 to 256 (the box "
+                                           "dimensions of cuTensorMapEncodeTiled), e.g. 64x16");
             }
             load.boxInnerElements = static_cast<int>(*inner);
             load.boxRows = static_cast<int>(*rows);
@@ -97,24 +98,26 @@ int runTmaLayout(const std::vector<std::string>& args) {
         } else if (option == "--element-bytes") {
             const auto bytes = parseInteger(value);
             if (!bytes || *bytes < 1 || *bytes > 8) {
-                return usageError("--element-bytes: '" + value +
-                                  "' is not a TMA element size: 1, 2, 4 or 8");
+                return tmaLayoutUsageError("--element-bytes: '" + value +
+                                           "' is not a TMA element size: 1, 2, 4 or 8");
             }
             load.elementBytes = static_cast<int>(*bytes);
             haveElementBytes = true;
         } else {
             const auto offset = parseInteger(value);
             if (!offset || *offset < 0) {
-                return usageError("--smem-offset: '" + value +
-                                  "' is not a shared-memory address (a byte count, 0 or more, a "
-                                  "multiple of 128)");
+                return tmaLayoutUsageError(
+                    "--smem-offset: '" + value +
+                    "' is not a shared-memory address (a byte count, 0 or more, a "
+                    "multiple of 128)");
             }
             load.smemOffset = *offset;
         }
     }
     if (!haveSwizzle || !haveBox || !haveElementBytes) {
-        return usageError("needs --swizzle none|32B|64B|128B, --box INNERxROWS and "
-                          "--element-bytes N, e.g. --swizzle 128B --box 64x16 --element-bytes 2");
+        return tmaLayoutUsageError(
+            "needs --swizzle none|32B|64B|128B, --box INNERxROWS and "
+            "--element-bytes N, e.g. --swizzle 128B --box 64x16 --element-bytes 2");
     }
     auto layout = layTmaTile(load);
     if (!layout) {

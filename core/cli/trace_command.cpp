@@ -1,6 +1,8 @@
 // warpscope-cli trace-summary FILE [--json]: one line per traced instruction of a .wstrace with
 // the modern model's counters over its traced warps, under Nsight Compute's names, worst
 // sectors (or wavefronts) per request first. docs/cli.md describes the output.
+#include "cli_common.h"
+
 #include "warpscope/command_line_text.h"
 #include "warpscope/pattern.h"
 #include "warpscope/trace_file.h"
@@ -18,8 +20,8 @@ namespace {
 
 using namespace warpscope;
 
-constexpr int kExitOk = 0;
-constexpr int kExitBadInput = 2;
+using cli::kExitBadInput;
+using cli::kExitOk;
 
 std::string dims(const Dim3& dim) {
     return std::to_string(dim.x) + "," + std::to_string(dim.y) + "," + std::to_string(dim.z);

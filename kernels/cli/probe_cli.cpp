@@ -163,14 +163,6 @@ int reportRequestError(const RequestError& error) {
     return reportProbeError(error.error);
 }
 
-/// Counters are integers; anything else keeps two decimals.
-std::string number(double value) {
-    if (value == static_cast<double>(static_cast<std::int64_t>(value))) {
-        return std::to_string(static_cast<std::int64_t>(value));
-    }
-    return fixed(value, 2);
-}
-
 std::string bytesText(std::int64_t bytes) {
     if (bytes >= (std::int64_t{1} << 30)) {
         return fixed(static_cast<double>(bytes) / static_cast<double>(1 << 30), 1) + " GiB";

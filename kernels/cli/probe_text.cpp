@@ -1,5 +1,7 @@
 #include "probe_text.h"
 
+#include <cmath>
+#include <cstdint>
 #include <iomanip>
 #include <sstream>
 
@@ -9,6 +11,13 @@ std::string fixed(double value, int decimals) {
     std::ostringstream out;
     out << std::fixed << std::setprecision(decimals) << value;
     return out.str();
+}
+
+std::string number(double value) {
+    if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 9e15) {
+        return std::to_string(static_cast<std::int64_t>(value));
+    }
+    return fixed(value, 2);
 }
 
 std::string pad(const std::string& text, std::size_t width, bool right) {

@@ -62,19 +62,19 @@ namespace {
 
 using json = nlohmann::json;
 
-void printError(const std::string& message) {
+void printRunError(const std::string& message) {
     std::cerr << "warpscope-probe: " << message << "\n";
 }
 
-int usageError(const std::string& message) {
-    printError(message);
+int runUsageError(const std::string& message) {
+    printRunError(message);
     std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
     return kExitBadInput;
 }
 
 int reportError(const RequestError& error) {
     const ProbeErrorCode code = error.error.code;
-    printError(std::string(probeErrorCodeName(code)) + ": " + error.error.message);
+    printRunError(std::string(probeErrorCodeName(code)) + ": " + error.error.message);
     if (code == ProbeErrorCode::NoDriver || code == ProbeErrorCode::NoDevice ||
         code == ProbeErrorCode::DriverTooOld) {
         return kExitNoGpu;
@@ -87,13 +87,6 @@ int reportError(const RequestError& error) {
         return kExitBadInput;
     }
     return kExitProbeError;
-}
-
-std::string number(double value) {
-    if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 9e15) {
-        return std::to_string(static_cast<std::int64_t>(value));
-    }
-    return fixed(value, 2);
 }
 
 std::optional<std::int64_t> parseInteger(const std::string& text) {
@@ -266,7 +259,7 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
         const std::string& arg = args[i];
         if (arg == "--per-instruction") {
             if (i + 1 >= args.size()) {
-                return usageError("the option --per-instruction needs a file");
+                return runUsageError("the option --per-instruction needs a file");
             }
             perInstructionFile = args[++i];
             continue;
@@ -297,10 +290,10 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
         }
         if (arg != "--param" && arg != "--grid" && arg != "--block" && arg != "--sweep" &&
             arg != "--repetitions" && arg != "--flush") {
-            return usageError("unknown option '" + arg + "' for run-kernel");
+            return runUsageError("unknown option '" + arg + "' for run-kernel");
         }
         if (i + 1 >= args.size()) {
-            return usageError("the option " + arg + " needs a value");
+            return runUsageError("the option " + arg + " needs a value");
         }
         const std::string& value = args[++i];
         if (arg == "--flush") {
@@ -311,28 +304,28 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
             } else if (value == "none") {
                 options.flush = KernelMeasureOptions::Flush::None;
             } else {
-                return usageError("--flush takes clean, dirty or none, not '" + value + "'");
+                return runUsageError("--flush takes clean, dirty or none, not '" + value + "'");
             }
         } else if (arg == "--repetitions") {
             auto n = parseInteger(value);
             if (!n || *n < 1 || *n > 1000) {
-                return usageError("--repetitions takes an integer from 1 to 1000, not '" + value +
-                                  "'");
+                return runUsageError("--repetitions takes an integer from 1 to 1000, not '" +
+                                     value + "'");
             }
             options.repetitions = static_cast<int>(*n);
         } else if (arg == "--grid" || arg == "--block") {
             auto dims = parseDims(value);
             if (!dims) {
-                return usageError(arg + " takes X[,Y[,Z]] of positive integers, not '" + value +
-                                  "'");
+                return runUsageError(arg + " takes X[,Y[,Z]] of positive integers, not '" + value +
+                                     "'");
             }
             (arg == "--grid" ? gridOverride : blockOverride) = *dims;
         } else {
             const auto equals = value.find('=');
             if (equals == std::string::npos || equals == 0) {
-                return usageError(arg + " takes NAME=VALUE" +
-                                  (arg == "--sweep" ? std::string(",VALUE...") : "") + ", not '" +
-                                  value + "'");
+                return runUsageError(arg + " takes NAME=VALUE" +
+                                     (arg == "--sweep" ? std::string(",VALUE...") : "") +
+                                     ", not '" + value + "'");
             }
             const std::string name = value.substr(0, equals);
             std::vector<std::int64_t> values;
@@ -341,30 +334,30 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
             while (std::getline(in, part, ',')) {
                 auto n = parseInteger(part);
                 if (!n) {
-                    return usageError(arg + " " + name + ": '" + part + "' is not an integer");
+                    return runUsageError(arg + " " + name + ": '" + part + "' is not an integer");
                 }
                 values.push_back(*n);
             }
             if (values.empty() || (arg == "--param" && values.size() != 1)) {
-                return usageError(arg + " " + name + " needs " +
-                                  (arg == "--param" ? "one integer value" : "values"));
+                return runUsageError(arg + " " + name + " needs " +
+                                     (arg == "--param" ? "one integer value" : "values"));
             }
             if (arg == "--param") {
                 params.emplace_back(name, values.front());
             } else {
                 if (!sweeps.empty() && sweeps.front().second.size() != values.size()) {
-                    return usageError("every --sweep needs as many values as the first (" +
-                                      std::to_string(sweeps.front().second.size()) + ")");
+                    return runUsageError("every --sweep needs as many values as the first (" +
+                                         std::to_string(sweeps.front().second.size()) + ")");
                 }
                 sweeps.emplace_back(name, values);
             }
         }
     }
     if (positional.size() != 1) {
-        return usageError(positional.empty()
-                              ? "run-kernel needs a kernel: a kernel preset id, a kernel file or "
-                                "kernel JSON"
-                              : "run-kernel takes one kernel; found '" + positional[1] + "'");
+        return runUsageError(
+            positional.empty() ? "run-kernel needs a kernel: a kernel preset id, a kernel file or "
+                                 "kernel JSON"
+                               : "run-kernel takes one kernel; found '" + positional[1] + "'");
     }
     if (perInstructionFile) {
         return printPerInstructionTable(positional.front(), *perInstructionFile);
@@ -372,7 +365,7 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
     std::string why;
     auto kernel = findKernel(positional.front(), why);
     if (!kernel) {
-        printError(why);
+        printRunError(why);
         return kExitBadInput;
     }
     for (const auto& [name, value] : params) {
@@ -380,7 +373,7 @@ int runKernelCommand(const std::vector<std::string>& args, const BackendFactory&
         auto found = std::find_if(kernel->parameters.begin(), kernel->parameters.end(),
                                   [&](const Parameter& p) { return p.name == wanted; });
         if (found == kernel->parameters.end()) {
-            return usageError("the kernel " + kernel->name + " has no parameter '" + name + "'");
+            return runUsageError("the kernel " + kernel->name + " has no parameter '" + name + "'");
         }
         found->value = value;
     }

@@ -1,6 +1,7 @@
 // Asynchronous copies global -> shared (copy_async, cp.async.ca, SASS LDGSTS): the access kind,
 // its files, its errors, the per-warp model and the grid model against counters Nsight Compute
 // measured on the H100 (tests/data/copy_async_h100.txt).
+#include "metric_test_support.h"
 #include "warpscope/file_format.h"
 #include "warpscope/kernel.h"
 #include "warpscope/model.h"
@@ -13,15 +14,7 @@
 namespace warpscope {
 namespace {
 
-double metric(const std::vector<Metric>& metrics, const std::string& name) {
-    for (const Metric& m : metrics) {
-        if (m.name == name) {
-            return m.value;
-        }
-    }
-    ADD_FAILURE() << "no metric " << name;
-    return -1.0;
-}
+using metric_test::metric;
 
 bool hasMetric(const std::vector<Metric>& metrics, const std::string& name) {
     for (const Metric& m : metrics) {

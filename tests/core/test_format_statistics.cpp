@@ -1,5 +1,7 @@
 // The one byte formatter and the one statistics helper: each caller's way of printing a byte
 // count (warpscope/format.h names them) and the median and percentile every timing uses.
+#include "byte_units_test_support.h"
+
 #include <warpscope/format.h>
 #include <warpscope/statistics.h>
 
@@ -11,9 +13,9 @@
 namespace warpscope {
 namespace {
 
-constexpr std::int64_t kKiB = 1024;
-constexpr std::int64_t kMiB = 1024 * kKiB;
-constexpr std::int64_t kGiB = 1024 * kMiB;
+using test_units::kGiB;
+using test_units::kKiB;
+using test_units::kMiB;
 
 TEST(FormatBytes, OneUnlessWholeAsTransfersAndTheProbe) {
     EXPECT_EQ(formatBytes(0), "0 B");

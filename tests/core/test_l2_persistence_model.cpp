@@ -1,6 +1,7 @@
 // The L2 persistence window's model (warpscope/l2_persistence_model.h): each case worked out by
 // hand from the rule (16 MiB, 64 MiB regions, 32 MiB set aside, 50 MiB of L2, 4 streaming bytes per
 // region byte, as in the H100 experiment).
+#include "byte_units_test_support.h"
 #include "warpscope/l2_persistence_model.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +12,7 @@
 namespace warpscope {
 namespace {
 
-constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+using test_units::kMiB;
 
 TEST(L2PersistenceModelRule, PersistingLinesThatFitAreAllServed) {
     const L2PersistenceModel model =

@@ -2,6 +2,7 @@
 // (the per-quad rule). The expected numbers are what an H100 counted for the same warps
 // (scripts/hw/loctex/explore.cu; tests/data/loctex/table.txt, 1024 warps per line, divided here
 // to one warp).
+#include "metric_test_support.h"
 #include "warpscope/kernel.h"
 #include "warpscope/kernel_preset.h"
 #include "warpscope/model.h"
@@ -26,15 +27,7 @@ WarpAccess localWarp(AccessOp op, int width, const std::function<std::int64_t(in
     return resolved.value();
 }
 
-double metric(const std::vector<Metric>& metrics, const std::string& name) {
-    for (const Metric& m : metrics) {
-        if (m.name == name) {
-            return m.value;
-        }
-    }
-    ADD_FAILURE() << "no metric " << name;
-    return -1.0;
-}
+using metric_test::metric;
 
 TEST(LocalMemory, NamesAndInterleaving) {
     EXPECT_STREQ(toString(MemorySpace::Local), "local");

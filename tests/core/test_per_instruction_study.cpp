@@ -17,7 +17,9 @@
 using namespace warpscope;
 using warpscope::per_instruction_test::recordedRows;
 
-namespace {
+// A named namespace, not an anonymous one: the tests derive from the fixture, and GCC warns
+// (-Wsubobject-linkage) when this file is compiled inside a unity batch.
+namespace per_instruction_study_test {
 
 class ExcessStudy : public ::testing::Test {
 protected:
@@ -62,7 +64,9 @@ protected:
 std::vector<PerInstructionRow>* ExcessStudy::study = nullptr;
 std::vector<PerInstructionRow>* ExcessStudy::presets = nullptr;
 
-} // namespace
+} // namespace per_instruction_study_test
+
+using per_instruction_study_test::ExcessStudy;
 
 TEST_F(ExcessStudy, TheModelEqualsEveryInstructionAndOnlyTheMergedLoadIsUnmatched) {
     ASSERT_EQ(study->size(), 75u);

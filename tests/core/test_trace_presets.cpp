@@ -28,7 +28,9 @@
 
 using namespace warpscope;
 
-namespace {
+// A named namespace, not an anonymous one: the fixtures are parameterised on PresetTrace, and
+// GCC warns (-Wsubobject-linkage) when this file is compiled inside a unity batch.
+namespace trace_presets_test {
 
 /// One traced run of scripts/gpu/trace_presets.sh: the same presets and parameters.
 struct PresetTrace {
@@ -286,7 +288,9 @@ std::string traceFromModel(const ResolvedKernel& kernel) {
 
 class TracePresetsFromModel : public testing::TestWithParam<PresetTrace> {};
 
-} // namespace
+} // namespace trace_presets_test
+
+using namespace trace_presets_test;
 
 TEST_P(TracePresetsFromModel, ChecksAgreeWithTheGridModel) {
     const auto kernel = resolvedPreset(GetParam());

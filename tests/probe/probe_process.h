@@ -21,6 +21,11 @@ extern char** environ;
 
 namespace warpscope::probe::testing {
 
+#ifdef WARPSCOPE_FAKE_PROBE_PATH
+/// The fake probe the process tests run: the real command line over the scripted backend.
+inline const std::string kFakeProbe = WARPSCOPE_FAKE_PROBE_PATH;
+#endif
+
 class ProbeProcess {
 public:
     using Clock = std::chrono::steady_clock;

@@ -14,7 +14,7 @@ namespace {
 using warpscope::probe::testing::CommandResult;
 using warpscope::probe::testing::runCommand;
 
-const std::string kFakeProbe = WARPSCOPE_FAKE_PROBE_PATH;
+using warpscope::probe::testing::kFakeProbe;
 
 std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
     head.insert(head.end(), tail.begin(), tail.end());

@@ -24,7 +24,7 @@ using warpscope::probe::testing::runCommand;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
-const std::string kFakeProbe = WARPSCOPE_FAKE_PROBE_PATH;
+using warpscope::probe::testing::kFakeProbe;
 
 json kernelWith(const json& grid, const std::string& name = "k", const std::string& label = "") {
     json access = {{"op", "store"},

@@ -2,9 +2,11 @@
 // a note, refusals where the device has no persisting L2 or an option does not fit it), the model
 // in the notes' terms, the options' errors by place, and the answer through serve() with the fake
 // backend (progress lines, cancel).
+#include "../core/byte_units_test_support.h"
 #include "fake_backend.h"
 #include "l2_persistence.h"
 #include "probe_protocol.h"
+#include "servelines.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,23 +25,10 @@ namespace {
 using namespace warpscope::probe;
 using json = nlohmann::json;
 
-constexpr std::int64_t kMiB = std::int64_t{1} << 20;
-constexpr std::int64_t kGiB = 1024 * kMiB;
+using warpscope::test_units::kGiB;
+using warpscope::test_units::kMiB;
 
-std::vector<json> serveLines(Backend& backend, const std::string& input) {
-    std::istringstream in(input);
-    std::ostringstream out;
-    ServeOptions options;
-    options.progressInterval = std::chrono::milliseconds(0);
-    EXPECT_EQ(serve(in, out, backend, options), kServeExitOk);
-    std::vector<json> lines;
-    std::istringstream text(out.str());
-    std::string line;
-    while (std::getline(text, line)) {
-        lines.push_back(json::parse(line));
-    }
-    return lines;
-}
+using warpscope::probe::test::serveLines;
 
 L2PersistenceDevice h100Like() {
     // Round figures near the H100's (it has 31.25 MiB persisting at most; tests/data).

@@ -11,7 +11,7 @@ using namespace warpscope::probe::testing;
 
 namespace {
 
-const std::string kFakeProbe = WARPSCOPE_FAKE_PROBE_PATH;
+using warpscope::probe::testing::kFakeProbe;
 const std::string kRecorded = std::string(WARPSCOPE_TEST_DATA_DIR) + "/per_instruction_h200.jsonl";
 
 } // namespace

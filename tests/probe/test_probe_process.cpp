@@ -26,7 +26,7 @@ using warpscope::probe::testing::runCommand;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
-const std::string kFakeProbe = WARPSCOPE_FAKE_PROBE_PATH;
+using warpscope::probe::testing::kFakeProbe;
 const std::string kRealProbe = WARPSCOPE_PROBE_PATH;
 
 std::vector<std::string> fakeScript(const std::string& script) {

@@ -1,6 +1,7 @@
 // measure_transfers without a GPU: the plan (sizes capped by free memory with a note, explicit
 // sizes and managed memory refused before anything runs), the options' errors, the answer's JSON
 // through serve() with the fake backend (progress lines, cancel), and the link's arithmetic.
+#include "../core/byte_units_test_support.h"
 #include "fake_backend.h"
 #include "probe_protocol.h"
 #include "servelines.h"
@@ -21,9 +22,9 @@ namespace {
 using namespace warpscope::probe;
 using json = nlohmann::json;
 
-constexpr std::int64_t kKiB = 1024;
-constexpr std::int64_t kMiB = 1024 * kKiB;
-constexpr std::int64_t kGiB = 1024 * kMiB;
+using warpscope::test_units::kGiB;
+using warpscope::test_units::kKiB;
+using warpscope::test_units::kMiB;
 
 using warpscope::probe::test::serveLines;
 
