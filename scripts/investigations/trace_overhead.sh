@@ -4,8 +4,8 @@
 # ten launches) with one warp selected and with `--warps sample:256`, the traced launch first or
 # fifth, and for the PyTorch program (trace_torch.py). Launches that are not traced show whether
 # such kernels run at native speed. Prints a Markdown table (also OUT/overhead.md).
-#   scripts/gpu/trace_overhead.sh CARRY OUT     (on the GPU machine, from the repository root)
-# CARRY holds trace_overhead (nvcc -O2 -arch=sm_90 scripts/gpu/trace_overhead.cu), trace_torch.py,
+#   scripts/investigations/trace_overhead.sh CARRY OUT     (on the GPU machine, from the repository root)
+# CARRY holds trace_overhead (nvcc -O2 -arch=sm_90 scripts/investigations/trace_overhead.cu), trace_torch.py,
 # warpscope-trace and the tracer's sources (trace_build.sh builds the rest).
 set -u
 carry=$(realpath "${1:?CARRY}")
@@ -16,7 +16,7 @@ here=$(dirname "$(realpath "$0")")
 log=$out/log.txt
 runs=${RUNS:-3}
 if [ ! -s "$build/libwarpscope-trace-inject.so" ] || [ ! -x "$build/warpscope-trace" ]; then
-    "$here/trace_build.sh" "$carry" "$build" "$out" || { tail -c 6000 "$log"; exit 1; }
+    "$here/../gpu/trace_build.sh" "$carry" "$build" "$out" || { tail -c 6000 "$log"; exit 1; }
 fi
 program=$carry/trace_overhead
 chmod +x "$program"

@@ -1,4 +1,4 @@
-// The overhead benchmark's program (scripts/gpu/trace_overhead.sh): the course notes' readOffset,
+// The overhead benchmark's program (scripts/investigations/trace_overhead.sh): the course notes' readOffset,
 // C[i] = A[i + offset] + B[i + offset] over n floats (grid n / 512 x block 512), launched REPEAT
 // times, each launch timed with CUDA events. Under warpscope-trace one launch is patched; the
 // others show whether a kernel that is not traced runs at native speed.
