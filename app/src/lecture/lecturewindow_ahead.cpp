@@ -11,6 +11,7 @@
 #include "lecture/slidetextlabel.h"
 #include "lecture/twincache.h"
 #include "views/gridview.h"
+#include "views/viewkind.h"
 #include "views/warplayout.h"
 #include "views/warpview.h"
 
@@ -80,7 +81,7 @@ std::map<QString, QSize> LectureWindow::slideViewSizes(int index, const QString&
     int shared = area.width() - m_viewLayout->spacing() * (static_cast<int>(names.size()) - 1);
     int drawings = 0;
     for (const QString& name : names) {
-        if (name == QLatin1String("metrics")) {
+        if (name == viewKindName(ViewKind::Metrics)) {
             shared -= metricsWidth(index);
         } else {
             ++drawings;
@@ -89,8 +90,9 @@ std::map<QString, QSize> LectureWindow::slideViewSizes(int index, const QString&
     const int drawingWidth = drawings > 0 ? std::max(1, shared / drawings) : 0;
     std::map<QString, QSize> sizes;
     for (const QString& name : names) {
-        sizes[name] = QSize(name == QLatin1String("metrics") ? metricsWidth(index) : drawingWidth,
-                            area.height());
+        sizes[name] =
+            QSize(name == viewKindName(ViewKind::Metrics) ? metricsWidth(index) : drawingWidth,
+                  area.height());
     }
     return sizes;
 }
@@ -159,12 +161,12 @@ QString LectureWindow::firstStepText(int index) {
         if (name == QLatin1String("streams")) {
             return tr("One stream: nothing overlaps · Space: 2, 4, then 8 streams");
         }
-        if (name == QLatin1String("notes")) {
+        if (name == viewKindName(ViewKind::Notes)) {
             return {}; // not told ahead (it depends on the measurements): drawn in the step
         }
-        if (name == QLatin1String("warp")) {
+        if (name == viewKindName(ViewKind::Warp)) {
             // The twin holds this slide's layout when prepareWarpPicture() drew it.
-            const TwinCache::Twin* twin = m_twins->find(QStringLiteral("warp"));
+            const TwinCache::Twin* twin = m_twins->find(viewKindName(ViewKind::Warp));
             if (twin == nullptr || twin->slide != index) {
                 return {};
             }
@@ -174,7 +176,7 @@ QString LectureWindow::firstStepText(int index) {
                 return tr("Space: show the lines and transactions one at a time (%n step(s))", "",
                           count);
             }
-        } else if (name == QLatin1String("bank")) {
+        } else if (name == viewKindName(ViewKind::Bank)) {
             const PatternDocument* document = aheadDocument(index);
             if (document == nullptr || !document->evaluation() || document->error()) {
                 return {};
@@ -278,7 +280,7 @@ void LectureWindow::addPreparedViews() {
         [this](int shown) {
             // This slide's notes reveals: each changes the chart's bars, and the step line's or
             // the finding's height with them.
-            if (m_stepView == QLatin1String("notes")) {
+            if (m_stepView == viewKindName(ViewKind::Notes)) {
                 for (int step = m_revealed + 1; step <= stepCount(); ++step) {
                     prepareNotesChart(shown, step,
                                       m_steps[static_cast<std::size_t>(step - 1)].text);
@@ -295,7 +297,7 @@ void LectureWindow::addPreparedViews() {
     m_ahead->add(std::make_unique<PreparedSteps>(
         PreparedSteps::Steps{[this](int slide) { prepareWarpPicture(slide); },
                              [this, showsView](int next, int afterNext) {
-                                 if (!showsView(next, QStringLiteral("warp"))) {
+                                 if (!showsView(next, viewKindName(ViewKind::Warp))) {
                                      prepareWarpPicture(afterNext);
                                  }
                              },
@@ -304,7 +306,7 @@ void LectureWindow::addPreparedViews() {
     m_ahead->add(std::make_unique<PreparedSteps>(
         PreparedSteps::Steps{[this](int slide) { prepareBankPicture(slide); },
                              [this, showsView](int next, int afterNext) {
-                                 if (!showsView(next, QStringLiteral("bank"))) {
+                                 if (!showsView(next, viewKindName(ViewKind::Bank))) {
                                      prepareBankPicture(afterNext);
                                  }
                              },

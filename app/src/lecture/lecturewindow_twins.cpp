@@ -15,6 +15,7 @@
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
 #include "views/streamsview.h"
+#include "views/viewkind.h"
 #include "views/viewscrollarea.h"
 #include "views/warplayout.h"
 #include "views/warpview.h"
@@ -66,25 +67,25 @@ template <class View> View* makeViewTwin(TwinCache::Twin& twin, const QString& o
 } // namespace
 
 void LectureWindow::prepareNotesChart(int index, int revealed, const QString& stepLine) {
-    auto* notesTwin = m_twins->view<NotesView>(QStringLiteral("notes"));
+    auto* notesTwin = m_twins->view<NotesView>(viewKindName(ViewKind::Notes));
     if (notesTwin == nullptr || index < 0 || index >= slideCount() || !isVisible()) {
         return;
     }
     const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
-    const auto found = m_views.find(QStringLiteral("notes"));
+    const auto found = m_views.find(viewKindName(ViewKind::Notes));
     if (found == m_views.end() || slide.notesExperiment.empty() ||
-        !slideViews(slide).contains(QStringLiteral("notes"))) {
+        !slideViews(slide).contains(viewKindName(ViewKind::Notes))) {
         return;
     }
     auto* notes = static_cast<NotesView*>(found->second);
-    const QSize size = slideViewSizes(index, stepLine).at(QStringLiteral("notes"));
+    const QSize size = slideViewSizes(index, stepLine).at(viewKindName(ViewKind::Notes));
     if (size.isEmpty() || !notesTwin->setExperiment(slide.notesExperiment)) {
         return;
     }
     // The twin as the slide's notes view will be: its colours, its type at that width, its
     // status line, the series revealed, laid out at that size.
     notesTwin->setPalette(palette());
-    notesTwin->setFont(viewFont(QStringLiteral("notes"), size.width()));
+    notesTwin->setFont(viewFont(viewKindName(ViewKind::Notes), size.width()));
     notesTwin->setGpuStatus(notesStatus(notesTwin->comparison()));
     notesTwin->setRevealedSeries(revealed);
     notesTwin->ensurePolished();
@@ -101,7 +102,7 @@ void LectureWindow::prepareNotesChart(int index, int revealed, const QString& st
 }
 
 void LectureWindow::prepareWarpPicture(int index) {
-    const auto found = m_views.find(QStringLiteral("warp"));
+    const auto found = m_views.find(viewKindName(ViewKind::Warp));
     if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
         return;
     }
@@ -109,17 +110,17 @@ void LectureWindow::prepareWarpPicture(int index) {
     warp->dropPicture(); // the current slide's, copied already: one picture at most
     const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
     const QStringList names = slideViews(slide);
-    if (!names.contains(QStringLiteral("warp"))) {
+    if (!names.contains(viewKindName(ViewKind::Warp))) {
         return;
     }
-    const QSize size = slideViewSizes(index).at(QStringLiteral("warp"));
+    const QSize size = slideViewSizes(index).at(viewKindName(ViewKind::Warp));
     if (size.isEmpty()) {
         return;
     }
-    TwinCache::Twin* twin = m_twins->find(QStringLiteral("warp"));
+    TwinCache::Twin* twin = m_twins->find(viewKindName(ViewKind::Warp));
     if (twin == nullptr) {
         // With a document of its own (the bank view's twin reads another slide's).
-        twin = &m_twins->make(QStringLiteral("warp"));
+        twin = &m_twins->make(viewKindName(ViewKind::Warp));
         twin->document = new PatternDocument(twin->host);
         makeViewTwin<WarpView>(*twin, QStringLiteral("warpTwin"));
     }
@@ -130,18 +131,18 @@ void LectureWindow::prepareWarpPicture(int index) {
     // The twin as the slide's warp view will be: this window's colours, its type at that width,
     // laid out in a frame of that size (its scroll bars as they will be).
     twin->host->setPalette(palette());
-    warpTwin->setFont(viewFont(QStringLiteral("warp"), size.width()));
+    warpTwin->setFont(viewFont(viewKindName(ViewKind::Warp), size.width()));
     twin->frame->resize(size);
     settleTwinFrame(twin->frame);
     // Nothing revealed when the warp view is the one the slide steps through (computeSteps()).
     int revealCount = -1;
     for (const QString& name : names) {
-        if (name == QLatin1String("warp")) {
+        if (name == viewKindName(ViewKind::Warp)) {
             revealCount = warpTwin->currentLayout().listRows.empty() ? -1 : 0;
             break;
         }
-        if (name == QLatin1String("streams") || name == QLatin1String("notes") ||
-            name == QLatin1String("bank")) {
+        if (name == QLatin1String("streams") || name == viewKindName(ViewKind::Notes) ||
+            name == viewKindName(ViewKind::Bank)) {
             break;
         }
     }
@@ -150,9 +151,10 @@ void LectureWindow::prepareWarpPicture(int index) {
     // The warp view lays out to its frame's height (setFitHeight()): the frame must be the one
     // the slide will give it, with the step line the slide opens with (its step count is the
     // twin's, known only now; a longer line wraps and leaves the view less height).
-    if (const QSize exact = slideViewSizes(index, firstStepText(index)).at(QStringLiteral("warp"));
+    if (const QSize exact =
+            slideViewSizes(index, firstStepText(index)).at(viewKindName(ViewKind::Warp));
         !exact.isEmpty() && exact != size) {
-        warpTwin->setFont(viewFont(QStringLiteral("warp"), exact.width()));
+        warpTwin->setFont(viewFont(viewKindName(ViewKind::Warp), exact.width()));
         twin->frame->resize(exact);
         settleTwinFrame(twin->frame);
     }
@@ -160,12 +162,12 @@ void LectureWindow::prepareWarpPicture(int index) {
 }
 
 void LectureWindow::prepareGridResult(int index) {
-    const auto found = m_views.find(QStringLiteral("grid"));
+    const auto found = m_views.find(viewKindName(ViewKind::Grid));
     if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
         return;
     }
     const DeckSlide& slide = m_deck.slides[static_cast<std::size_t>(index)];
-    if (!slideViews(slide).contains(QStringLiteral("grid"))) {
+    if (!slideViews(slide).contains(viewKindName(ViewKind::Grid))) {
         return;
     }
     if (const PatternDocument* document = aheadDocument(index)) {
@@ -265,14 +267,15 @@ bool LectureWindow::loadSlideTwin(int index) {
 }
 
 int LectureWindow::metricsWidth(int index) {
-    QWidget* table = viewWidget(QStringLiteral("metrics"));
+    QWidget* table = viewWidget(viewKindName(ViewKind::Metrics));
     if (index == m_slide || !loadSlideTwin(index)) {
         return table->width();
     }
-    auto* metricsTwin = m_twins->view<QTableView>(QStringLiteral("metrics"));
+    auto* metricsTwin = m_twins->view<QTableView>(viewKindName(ViewKind::Metrics));
     if (metricsTwin == nullptr) {
         // As viewWidget() makes the slide's table, in the same order, as far as its width goes.
-        TwinCache::Twin& twin = m_twins->make(QStringLiteral("metrics"), QStringLiteral("slide"));
+        TwinCache::Twin& twin =
+            m_twins->make(viewKindName(ViewKind::Metrics), QStringLiteral("slide"));
         metricsTwin = new QTableView(twin.host);
         metricsTwin->verticalHeader()->hide();
         metricsTwin->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -283,39 +286,39 @@ int LectureWindow::metricsWidth(int index) {
         metricsTwin->setFrameShape(QFrame::NoFrame);
         twin.view = metricsTwin;
     }
-    metricsTwin->setFont(m_views.at(QStringLiteral("metrics"))->font());
+    metricsTwin->setFont(m_views.at(viewKindName(ViewKind::Metrics))->font());
     fitMetricsTable(metricsTwin);
     return metricsTwin->minimumWidth();
 }
 
 void LectureWindow::prepareBankPicture(int index) {
-    const auto found = m_views.find(QStringLiteral("bank"));
+    const auto found = m_views.find(viewKindName(ViewKind::Bank));
     if (found == m_views.end() || index < 0 || index >= slideCount() || !isVisible()) {
         return;
     }
     auto* bank = static_cast<BankView*>(found->second);
     bank->dropPicture(); // the current slide's, copied already: one picture at most
     const QStringList names = slideViews(m_deck.slides[static_cast<std::size_t>(index)]);
-    if (!names.contains(QStringLiteral("bank"))) {
+    if (!names.contains(viewKindName(ViewKind::Bank))) {
         return;
     }
     // The bank view lays out to its frame's height (setFitHeight()): the frame the slide gives
     // it with the step line the slide opens with.
-    const QSize size = slideViewSizes(index, firstStepText(index)).at(QStringLiteral("bank"));
+    const QSize size = slideViewSizes(index, firstStepText(index)).at(viewKindName(ViewKind::Bank));
     if (size.isEmpty() || !loadSlideTwin(index)) {
         return; // an error: the slide shows it, nothing to draw ahead
     }
-    TwinCache::Twin* twin = m_twins->find(QStringLiteral("bank"));
+    TwinCache::Twin* twin = m_twins->find(viewKindName(ViewKind::Bank));
     if (twin == nullptr) {
         // On the slide twin's document, which loadSlideTwin() gave this slide's pattern.
-        twin = &m_twins->make(QStringLiteral("bank"), QStringLiteral("slide"));
+        twin = &m_twins->make(viewKindName(ViewKind::Bank), QStringLiteral("slide"));
         makeViewTwin<BankView>(*twin, QStringLiteral("bankTwin"));
     }
     auto* bankTwin = static_cast<BankView*>(twin->view);
     // The twin as the slide's bank view will be: this window's colours, its type at that width,
     // laid out in a frame of that size (its scroll bars as they will be).
     twin->host->setPalette(palette());
-    bankTwin->setFont(viewFont(QStringLiteral("bank"), size.width()));
+    bankTwin->setFont(viewFont(viewKindName(ViewKind::Bank), size.width()));
     twin->frame->resize(size);
     settleTwinFrame(twin->frame);
     // Nothing revealed when the bank view is the one the slide steps through (computeSteps():
@@ -323,16 +326,17 @@ void LectureWindow::prepareBankPicture(int index) {
     int revealCount = -1;
     const auto& evaluation = twin->document->evaluation();
     for (const QString& name : names) {
-        if (name == QLatin1String("streams") || name == QLatin1String("notes") || !evaluation) {
+        if (name == QLatin1String("streams") || name == viewKindName(ViewKind::Notes) ||
+            !evaluation) {
             break;
         }
-        if (name == QLatin1String("warp")) {
+        if (name == viewKindName(ViewKind::Warp)) {
             if (!WarpLayout::compute(*evaluation, size.width(), QFontMetricsF(bankTwin->font()),
                                      true)
                      .listRows.empty()) {
                 break; // the warp view steps
             }
-        } else if (name == QLatin1String("bank")) {
+        } else if (name == viewKindName(ViewKind::Bank)) {
             if (evaluation->modern.shared && !evaluation->modern.shared->wavefrontList.empty()) {
                 revealCount = 0;
             }
