@@ -322,8 +322,11 @@ bool LectureWindow::event(QEvent* event) {
     if (m_ahead != nullptr && m_ahead->handleEvent(event)) {
         return true;
     }
+    // A deferred delete destroys this window inside QWidget::event: nothing of it may be
+    // touched afterwards.
+    const bool deletesThis = event->type() == QEvent::DeferredDelete;
     const bool handled = QWidget::event(event);
-    if (m_ahead != nullptr) {
+    if (!deletesThis && m_ahead != nullptr) {
         m_ahead->afterEvent(event);
     }
     return handled;
