@@ -50,15 +50,7 @@ nlohmann::ordered_json summaryJson(const TraceInstruction& instruction,
                                    const TraceInstructionSummary& summary) {
     nlohmann::ordered_json item;
     item["instruction"] = summary.instruction;
-    item["pc"] = instruction.pcOffset;
-    item["sass"] = instruction.sass;
-    if (!instruction.sourceFile.empty()) {
-        item["file"] = instruction.sourceFile;
-        item["line"] = instruction.sourceLine;
-    }
-    item["space"] = toString(instruction.space);
-    item["op"] = toString(instruction.op);
-    item["width"] = instruction.widthBytes;
+    addTraceInstructionFields(item, instruction);
     item["warps"] = summary.warps;
     if (summary.counted) {
         item["metrics"] = {{summary.firstCounter, summary.first},

@@ -264,6 +264,18 @@ std::optional<TraceOp> traceOpFromString(std::string_view text) {
     return std::nullopt;
 }
 
+void addTraceInstructionFields(ordered_json& item, const TraceInstruction& instruction) {
+    item["pc"] = instruction.pcOffset;
+    item["sass"] = instruction.sass;
+    if (!instruction.sourceFile.empty()) {
+        item["file"] = instruction.sourceFile;
+        item["line"] = instruction.sourceLine;
+    }
+    item["space"] = toString(instruction.space);
+    item["op"] = toString(instruction.op);
+    item["width"] = instruction.widthBytes;
+}
+
 std::string traceHeaderToJsonText(const TraceHeader& header) {
     ordered_json root;
     root["format"] = kTraceFormatName;
@@ -289,15 +301,7 @@ std::string traceHeaderToJsonText(const TraceHeader& header) {
     for (const TraceInstruction& instruction : header.instructions) {
         ordered_json item;
         item["launch"] = instruction.launch;
-        item["pc"] = instruction.pcOffset;
-        item["sass"] = instruction.sass;
-        if (!instruction.sourceFile.empty()) {
-            item["file"] = instruction.sourceFile;
-            item["line"] = instruction.sourceLine;
-        }
-        item["space"] = toString(instruction.space);
-        item["op"] = toString(instruction.op);
-        item["width"] = instruction.widthBytes;
+        addTraceInstructionFields(item, instruction);
         item["firstRecord"] = instruction.firstRecord;
         item["recordCount"] = instruction.recordCount;
         instructions.push_back(std::move(item));

@@ -12,6 +12,8 @@
 #include "warpscope/pattern.h"
 #include "warpscope/result.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -139,6 +141,9 @@ private:
 
 /// The header as JSON text (the writer's form; fixed key order).
 std::string traceHeaderToJsonText(const TraceHeader& header);
+/// An instruction's identity as the trace header and `warpscope-cli trace --json` write it: its
+/// pc, SASS, source file and line (when known), space, op and width, added to `item`.
+void addTraceInstructionFields(nlohmann::ordered_json& item, const TraceInstruction& instruction);
 /// Parses and checks a header (JSON pointer errors), without the record area.
 Result<TraceHeader> traceHeaderFromJsonText(std::string_view text);
 
