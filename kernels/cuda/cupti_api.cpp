@@ -4,8 +4,6 @@
 #include "cupti_api.h"
 #include "cupti_counters.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -14,33 +12,16 @@
 namespace warpscope::probe {
 
 const CuptiApi* loadCupti(std::string& why) {
-    static std::mutex mutex; // preload() may load it from another thread
-    const std::lock_guard lock(mutex);
-    static CuptiApi api;
-    static std::string loadError;
-    static bool tried = false;
-    if (tried) {
-        why = loadError;
-        return api.library ? &api : nullptr;
-    }
-    tried = true;
-    api.library = cuptiLibrary(loadError);
-    if (!api.library) {
-        why = loadError;
-        return nullptr;
-    }
-    // The library stays open where a function is missing: the activity records may still use it.
+    return loadCuptiTableOnce<CuptiApi>(why, [](CuptiApi& api, std::string& error) {
 #define WS_RESOLVE(name)                                                                           \
-    api.name = reinterpret_cast<decltype(api.name)>(dlsym(api.library, #name));                    \
-    if (!api.name) {                                                                               \
-        loadError = "the CUPTI library lacks " #name " (CUDA 12.6 or later is needed)";            \
-        api.library = nullptr;                                                                     \
-        why = loadError;                                                                           \
-        return nullptr;                                                                            \
+    if (!resolveCuptiFunction(api.library, api.name, #name)) {                                     \
+        error = "the CUPTI library lacks " #name " (CUDA 12.6 or later is needed)";                \
+        return false;                                                                              \
     }
-    WS_CUPTI_FUNCTIONS(WS_RESOLVE)
+        WS_CUPTI_FUNCTIONS(WS_RESOLVE)
 #undef WS_RESOLVE
-    return &api;
+        return true;
+    });
 }
 
 CUptiResult initialiseProfilerOnce(const CuptiApi& api) {

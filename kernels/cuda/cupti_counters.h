@@ -7,9 +7,12 @@
 
 #include "probe_backend.h"
 
+#include <dlfcn.h>
+
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,39 @@ namespace warpscope::probe {
 /// Null when none opens, and `why` says so: the last dlerror() (or the last path tried) and how
 /// to point the probe at CUPTI. Safe to call from any thread.
 void* cuptiLibrary(std::string& why);
+
+/// Resolves `name` from an open CUPTI library into `function`; false when the library lacks it.
+template <typename Function>
+bool resolveCuptiFunction(void* library, Function& function, const char* name) {
+    function = reinterpret_cast<Function>(dlsym(library, name));
+    return function != nullptr;
+}
+
+/// A table of CUPTI functions (a struct with `void* library` and function pointers), filled
+/// once for the whole probe: `fill(table, error)` resolves its functions from `table.library`
+/// and says what is missing. Every call gets the same table, or null with the same reason in
+/// `why`. The library stays open when a function is missing: other tables may use it. Safe to
+/// call from any thread.
+template <typename Table, typename Fill>
+const Table* loadCuptiTableOnce(std::string& why, Fill fill) {
+    static std::mutex mutex;
+    const std::lock_guard lock(mutex);
+    static Table table;
+    static std::string error;
+    static bool tried = false;
+    if (!tried) {
+        tried = true;
+        table.library = cuptiLibrary(error);
+        if (table.library != nullptr && !fill(table, error)) {
+            table.library = nullptr;
+        }
+    }
+    if (table.library == nullptr) {
+        why = error;
+        return nullptr;
+    }
+    return &table;
+}
 
 class CounterSession {
 public:

@@ -8,11 +8,9 @@
 #include <cuda.h>
 #include <cupti_activity.h>
 #include <cupti_result.h>
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <mutex>
-#include <type_traits>
 
 namespace warpscope::probe {
 
@@ -29,36 +27,19 @@ struct ActivityApi {
 namespace {
 
 const ActivityApi* loadActivityApi(std::string& why) {
-    static ActivityApi api;
-    static std::string loadError;
-    static bool tried = false;
-    if (tried) {
-        why = loadError;
-        return api.library ? &api : nullptr;
-    }
-    tried = true;
-    api.library = cuptiLibrary(loadError);
-    if (!api.library) {
-        why = loadError;
-        return nullptr;
-    }
-    const auto resolve = [&](auto& function, const char* name) {
-        function =
-            reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(api.library, name));
-        return function != nullptr;
-    };
-    if (!resolve(api.enable, "cuptiActivityEnable") ||
-        !resolve(api.disable, "cuptiActivityDisable") ||
-        !resolve(api.registerCallbacks, "cuptiActivityRegisterCallbacks") ||
-        !resolve(api.flushAll, "cuptiActivityFlushAll") ||
-        !resolve(api.getNextRecord, "cuptiActivityGetNextRecord") ||
-        !resolve(api.getStreamIdEx, "cuptiGetStreamIdEx")) {
-        loadError = "the CUPTI library lacks its activity API";
-        api.library = nullptr; // still open, as the counters may use it
-        why = loadError;
-        return nullptr;
-    }
-    return &api;
+    return loadCuptiTableOnce<ActivityApi>(why, [](ActivityApi& api, std::string& error) {
+        if (!resolveCuptiFunction(api.library, api.enable, "cuptiActivityEnable") ||
+            !resolveCuptiFunction(api.library, api.disable, "cuptiActivityDisable") ||
+            !resolveCuptiFunction(api.library, api.registerCallbacks,
+                                  "cuptiActivityRegisterCallbacks") ||
+            !resolveCuptiFunction(api.library, api.flushAll, "cuptiActivityFlushAll") ||
+            !resolveCuptiFunction(api.library, api.getNextRecord, "cuptiActivityGetNextRecord") ||
+            !resolveCuptiFunction(api.library, api.getStreamIdEx, "cuptiGetStreamIdEx")) {
+            error = "the CUPTI library lacks its activity API";
+            return false;
+        }
+        return true;
+    });
 }
 
 // The buffer callbacks are plain functions: what they collect goes here.
