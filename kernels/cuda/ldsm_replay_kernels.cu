@@ -134,21 +134,11 @@ cudaError_t launchMatrixReplay(const ReplayLaunch& launch, cudaStream_t stream) 
         return cudaErrorInvalidValue;
     }
     MatrixParams params{};
-    for (int i = 0; i < kReplayLanes; ++i) {
-        params.offsets[i] = launch.offsets[i];
-    }
+    copyLaneOffsets(params.offsets, launch.offsets);
     params.neverTrue = 0;
     params.sink = static_cast<uint4*>(launch.sink);
     const std::size_t shared = launch.sharedBytes;
-    if (shared > 48 * 1024) {
-        const cudaError_t status = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
-        if (status != cudaSuccess) {
-            return status;
-        }
-    }
-    kernel<<<1, kReplayLanes, shared, stream>>>(params);
-    return cudaGetLastError();
+    return launchOneWarp(kernel, params, shared, stream);
 }
 
 } // namespace warpscope::gpu

@@ -214,24 +214,14 @@ cudaError_t launchReplay(const ReplayLaunch& launch, cudaStream_t stream) {
         return cudaErrorInvalidValue;
     }
     ReplayParams params{};
-    for (int i = 0; i < kReplayLanes; ++i) {
-        params.offsets[i] = launch.offsets[i];
-    }
+    copyLaneOffsets(params.offsets, launch.offsets);
     params.activeMask = launch.activeMask;
     params.neverTrue = 0;
     params.globalArena = static_cast<unsigned char*>(launch.globalArena);
     params.sink = static_cast<uint4*>(launch.sink);
 
-    std::size_t shared = launch.space == ReplaySpace::Shared ? launch.sharedBytes : 0;
-    if (shared > 48 * 1024) {
-        cudaError_t status = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
-        if (status != cudaSuccess) {
-            return status;
-        }
-    }
-    kernel<<<1, kReplayLanes, shared, stream>>>(params);
-    return cudaGetLastError();
+    const std::size_t shared = launch.space == ReplaySpace::Shared ? launch.sharedBytes : 0;
+    return launchOneWarp(kernel, params, shared, stream);
 }
 
 } // namespace warpscope::gpu

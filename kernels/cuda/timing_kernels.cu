@@ -150,23 +150,13 @@ cudaError_t launchLatency(const ReplayLaunch& launch, long long* cycles, cudaStr
         return cudaErrorInvalidValue;
     }
     LatencyParams params{};
-    for (int i = 0; i < kReplayLanes; ++i) {
-        params.offsets[i] = launch.offsets[i];
-    }
+    copyLaneOffsets(params.offsets, launch.offsets);
     params.activeMask = launch.activeMask;
     params.space = static_cast<int>(launch.space);
     params.globalArena = static_cast<unsigned char*>(launch.globalArena);
     params.cycles = cycles;
     const std::size_t shared = launch.space == ReplaySpace::Shared ? launch.sharedBytes : 0;
-    if (shared > 48 * 1024) {
-        cudaError_t status = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
-        if (status != cudaSuccess) {
-            return status;
-        }
-    }
-    kernel<<<1, kReplayLanes, shared, stream>>>(params);
-    return cudaGetLastError();
+    return launchOneWarp(kernel, params, shared, stream);
 }
 
 cudaError_t launchFlush(void* buffer, std::size_t bytes, cudaStream_t stream) {
