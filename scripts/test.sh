@@ -139,9 +139,12 @@ fuzz)
     ;;
 *)
     warpscope_setup "$preset"
+    built=$SECONDS
     status=0
     ctest --preset "$preset" --parallel "$(nproc)" || status=$?
     print_skipped "$preset"
+    # Where a step's time goes (docs/testing.md, "CI time"): set-up and build, then the tests.
+    echo "$preset: set-up and build ${built} s, tests $((SECONDS - built)) s"
     exit "$status"
     ;;
 esac
