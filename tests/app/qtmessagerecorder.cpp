@@ -13,7 +13,7 @@ namespace {
 
 QMutex mutex;
 QStringList warnings;
-QtMessageHandler previous = nullptr;
+QtMessageHandler previousHandler = nullptr;
 
 bool isPlatformPluginLimitation(const QString& message) {
     // qoffscreen: QPlatformWindow's defaults for features the offscreen plugin does not have.
@@ -31,15 +31,15 @@ void record(QtMsgType type, const QMessageLogContext& context, const QString& me
                         .arg(context.line)
                         .arg(message);
     }
-    if (previous != nullptr) {
-        previous(type, context, message);
+    if (previousHandler != nullptr) {
+        previousHandler(type, context, message);
     }
 }
 
 } // namespace
 
 void installQtMessageRecorder() {
-    previous = qInstallMessageHandler(record);
+    previousHandler = qInstallMessageHandler(record);
 }
 
 QStringList recordedQtWarnings() {

@@ -193,7 +193,7 @@ QImage shownPixels(QWidget* widget) {
                              (QSizeF(inWindow.size()) * dpr).toSize()));
 }
 
-void settle() {
+void settleFrames() {
     for (int pass = 0; pass < 3; ++pass) {
         QApplication::processEvents();
     }
@@ -203,7 +203,7 @@ TEST_F(WindowTest, AHoverOrARevealRepaintsOnlyWhatChangedAndShowsTheWholePicture
     loadPreset("readsegment-offset-11");
     WarpView* view = window->warpView();
     ASSERT_NE(view, nullptr);
-    settle();
+    settleFrames();
     ASSERT_FALSE(shownPixels(view).isNull()) << "no backing store image to compare";
     PaintRegions paints(view);
     const QRect title = view->currentLayout().titleRect.toAlignedRect();
@@ -212,7 +212,7 @@ TEST_F(WindowTest, AHoverOrARevealRepaintsOnlyWhatChangedAndShowsTheWholePicture
     const auto check = [&](const QString& what, auto change) {
         paints.clear();
         change();
-        settle();
+        settleFrames();
         const QRegion painted = paints.painted();
         EXPECT_FALSE(painted.isEmpty()) << what.toStdString() << ": nothing repainted";
         EXPECT_FALSE(painted.intersects(title)) << what.toStdString() << ": the title repainted";
@@ -237,7 +237,7 @@ TEST_F(WindowTest, AHoverOrARevealRepaintsOnlyWhatChangedAndShowsTheWholePicture
     for (std::int64_t offset : {12, 13, 0, 11, 40}) {
         paints.clear();
         setOffset(document(), offset);
-        settle();
+        settleFrames();
         EXPECT_FALSE(paints.painted().isEmpty()) << "offset " << offset;
         const QImage partly = shownPixels(view);
         view->repaint();
@@ -249,7 +249,7 @@ TEST_F(WindowTest, AHoverOrARevealRepaintsOnlyWhatChangedAndShowsTheWholePicture
     paints.clear();
     highlight->clear();
     view->setRevealCount(-1);
-    settle();
+    settleFrames();
     EXPECT_TRUE(paints.painted().isEmpty());
 }
 

@@ -36,7 +36,7 @@
 namespace warpscope::app::test {
 namespace {
 
-constexpr int kWaitMs = 20000;
+constexpr int kGpuWaitMs = 20000;
 
 QString realProbe() {
 #ifdef WARPSCOPE_PROBE_PATH
@@ -56,7 +56,7 @@ public:
     ~RecordedAnswersFile() { qunsetenv("WARPSCOPE_FAKE_PROBE_ANSWERS"); }
 };
 
-QString measured(MainWindow& window, const char* quantity) {
+QString gpuMeasured(MainWindow& window, const char* quantity) {
     return window.metricsPanel()->summaryModel()->text(QString::fromUtf8(quantity),
                                                        MetricsTableModel::MeasuredColumn);
 }
@@ -81,7 +81,7 @@ TEST(GpuProbe, RealProbeAnswersAndTheModelStaysUsable) {
         // A GPU machine: the measurement is on the panel and agrees with the model.
         std::printf("[ GPU      ] %s\n", qPrintable(probe->gpu().describe()));
         ASSERT_TRUE(window->measurements()->find(window->document()->pattern()) != nullptr);
-        EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
+        EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
         EXPECT_TRUE(window->warpView()->measurementMark().text.contains(probe->gpu().name));
         EXPECT_FALSE(window->warpView()->measurementMark().mismatch);
         EXPECT_TRUE(window->metricsPanel()->measurementLabel()->text().contains(
@@ -100,7 +100,7 @@ TEST(GpuProbe, RealProbeAnswersAndTheModelStaysUsable) {
     EXPECT_TRUE(window->findChild<QLabel*>(QStringLiteral("gpuStatus"))
                     ->text()
                     .contains(QStringLiteral("No GPU")));
-    EXPECT_EQ(measured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
+    EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
     // The model view stays fully usable: another preset, an undo.
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("shared-tile-column")));
     EXPECT_EQ(window->document()->evaluation()->modern.shared->wavefronts, 32);
@@ -121,7 +121,7 @@ TEST(GpuProbe, NoDeviceIsOneMessageAndAutoRunDoesNotRepeatIt) {
     QObject::connect(window->messageBar(), &MessageBar::messageShown, [&] { ++messages; });
     window->autoRunAction()->setChecked(true);
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window->probeClient()->state() == ProbeClient::State::NoGpu; }, kWaitMs));
+        [&] { return window->probeClient()->state() == ProbeClient::State::NoGpu; }, kGpuWaitMs));
     QApplication::processEvents();
     // The cause in words (the fake probe's message), never the protocol's code.
     EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("0 CUDA devices")))
@@ -141,7 +141,7 @@ TEST(GpuProbe, NoDeviceIsOneMessageAndAutoRunDoesNotRepeatIt) {
         [&] {
             return window->probeClient()->pendingJobs() == 0 && !window->gpuRunner()->isMeasuring();
         },
-        kWaitMs));
+        kGpuWaitMs));
     QApplication::processEvents();
     EXPECT_EQ(messages, before);
 }
@@ -153,18 +153,18 @@ TEST(GpuProbe, RunShowsMeasuredBesidePredicted) {
     RecordedAnswersFile answers;
     auto window = windowWithProbe(fakeProbe());
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
-    EXPECT_EQ(measured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
+    EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
     window->runOnGpu();
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
-        kWaitMs));
+        kGpuWaitMs));
     QApplication::processEvents();
-    EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
-    EXPECT_EQ(measured(*window, "Requests"), QStringLiteral("1  ✓"));
-    EXPECT_EQ(measured(*window, "Efficiency"), QStringLiteral("80.0 %  ✓"));
+    EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
+    EXPECT_EQ(gpuMeasured(*window, "Requests"), QStringLiteral("1  ✓"));
+    EXPECT_EQ(gpuMeasured(*window, "Efficiency"), QStringLiteral("80.0 %  ✓"));
     // Latency in cycles and nanoseconds, the GPU named on the panel.
-    EXPECT_TRUE(measured(*window, "Latency, cold").contains(QStringLiteral("cycles")));
-    EXPECT_TRUE(measured(*window, "Latency, cold").contains(QStringLiteral("ns")));
+    EXPECT_TRUE(gpuMeasured(*window, "Latency, cold").contains(QStringLiteral("cycles")));
+    EXPECT_TRUE(gpuMeasured(*window, "Latency, cold").contains(QStringLiteral("ns")));
     EXPECT_TRUE(window->metricsPanel()->measurementLabel()->text().contains(
         QStringLiteral("warpscope fake GPU")));
     const MeasurementMark mark = window->warpView()->measurementMark();
@@ -175,10 +175,10 @@ TEST(GpuProbe, RunShowsMeasuredBesidePredicted) {
 
     // Another pattern has no measurement; undo brings the first one's back.
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
-    EXPECT_EQ(measured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
+    EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), MetricsTableModel::noMeasurementText());
     EXPECT_TRUE(window->warpView()->measurementMark().isEmpty());
     window->document()->undoStack()->undo();
-    EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
+    EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
 }
 
 TEST(GpuProbe, ARecordedMeasurementOpensWithoutAGpu) {
@@ -191,7 +191,7 @@ TEST(GpuProbe, ARecordedMeasurementOpensWithoutAGpu) {
         window->runOnGpu();
         ASSERT_TRUE(QTest::qWaitFor(
             [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
-            kWaitMs));
+            kGpuWaitMs));
         ASSERT_TRUE(window->saveSession(path));
     }
     const auto saved = readSessionFile(path);
@@ -203,7 +203,7 @@ TEST(GpuProbe, ARecordedMeasurementOpensWithoutAGpu) {
     // A laptop without the probe at all.
     auto laptop = windowWithProbe(QStringLiteral("/nonexistent/warpscope-probe"));
     ASSERT_TRUE(laptop->openSession(path));
-    EXPECT_EQ(measured(*laptop, "Wavefronts"), QStringLiteral("1  ✓"));
+    EXPECT_EQ(gpuMeasured(*laptop, "Wavefronts"), QStringLiteral("1  ✓"));
     EXPECT_TRUE(
         laptop->metricsPanel()->measurementLabel()->text().contains(QStringLiteral("Recorded")));
     EXPECT_TRUE(laptop->bankView()->measurementMark().recorded);
@@ -230,7 +230,7 @@ TEST(GpuProbe, WhileEditingOnlyTheNewestPatternIsMeasured) {
     }
     const Pattern last = window->document()->pattern();
     ASSERT_TRUE(
-        QTest::qWaitFor([&] { return window->measurements()->find(last) != nullptr; }, kWaitMs));
+        QTest::qWaitFor([&] { return window->measurements()->find(last) != nullptr; }, kGpuWaitMs));
     EXPECT_EQ(window->measurements()->find(first), nullptr); // its answer came late: dropped
     EXPECT_EQ(window->measurements()->size(), 1);
     EXPECT_EQ(window->gpuRunner()->supersededCount(), 1);
@@ -248,7 +248,7 @@ TEST(GpuProbe, KillingTheProbeMidSweepRestartsItAndKeepsTheSession) {
     window->runOnGpu();
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
-        kWaitMs));
+        kGpuWaitMs));
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
     SweepPlot* sweep = window->sweepPlot();
     window->showView(MainWindow::View::Sweep);
@@ -258,7 +258,7 @@ TEST(GpuProbe, KillingTheProbeMidSweepRestartsItAndKeepsTheSession) {
     const int undoSteps = window->document()->undoStack()->count();
     window->runSweepOnGpu();
     ASSERT_TRUE(window->gpuRunner()->isSweeping());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return sweep->gpuProgress()->value() > 2; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return sweep->gpuProgress()->value() > 2; }, kGpuWaitMs));
     EXPECT_TRUE(sweep->gpuCancelButton()->isVisible());
     const qint64 pid = window->probeClient()->processId();
     ASSERT_GT(pid, 0);
@@ -266,9 +266,9 @@ TEST(GpuProbe, KillingTheProbeMidSweepRestartsItAndKeepsTheSession) {
     ::kill(static_cast<pid_t>(pid), SIGKILL);
     gate.open(); // the new probe's sweeps run through
 
-    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->gpuRunner()->isSweeping(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->gpuRunner()->isSweeping(); }, kGpuWaitMs));
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window->probeClient()->state() == ProbeClient::State::Ready; }, kWaitMs));
+        [&] { return window->probeClient()->state() == ProbeClient::State::Ready; }, kGpuWaitMs));
     EXPECT_EQ(window->probeClient()->restartCount(), 1);
     EXPECT_NE(window->probeClient()->processId(), pid);
     const QString message = window->messageBar()->text();
@@ -279,7 +279,7 @@ TEST(GpuProbe, KillingTheProbeMidSweepRestartsItAndKeepsTheSession) {
     EXPECT_EQ(window->currentSession(), before);
     EXPECT_EQ(window->document()->undoStack()->count(), undoSteps);
     window->document()->undoStack()->undo();
-    EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
+    EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
     window->document()->undoStack()->redo();
 
     // The restarted probe runs the sweep to the end.
@@ -357,7 +357,7 @@ TEST(GpuProbe, CancellingASweepStopsIt) {
     window->showView(MainWindow::View::Sweep);
     sweep->toBox()->setValue(sweep->fromBox()->value() + 63);
     window->runSweepOnGpu();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return sweep->gpuProgress()->value() > 1; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return sweep->gpuProgress()->value() > 1; }, kGpuWaitMs));
     QTest::mouseClick(sweep->gpuCancelButton(), Qt::LeftButton);
     gate.open();
     EXPECT_FALSE(window->gpuRunner()->isSweeping());
@@ -367,7 +367,7 @@ TEST(GpuProbe, CancellingASweepStopsIt) {
     window->runOnGpu();
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
-        kWaitMs));
+        kGpuWaitMs));
     EXPECT_EQ(window->probeClient()->processId(), pid);
 }
 
@@ -377,7 +377,7 @@ TEST(GpuProbe, ASilentProbeIsStoppedAfterItsTimeout) {
     window->probeClient()->setConnectTimeoutMs(300); // a start is given 20 s by default
     window->runOnGpu();
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window->probeClient()->state() == ProbeClient::State::Failed; }, kWaitMs));
+        [&] { return window->probeClient()->state() == ProbeClient::State::Failed; }, kGpuWaitMs));
     const QString message = window->messageBar()->text();
     EXPECT_TRUE(message.contains(QStringLiteral("did not answer"))) << qPrintable(message);
     EXPECT_TRUE(message.contains(QStringLiteral("Restart Probe"))) << qPrintable(message);
@@ -388,7 +388,7 @@ TEST(GpuProbe, AMissingProbeSaysHowToFixIt) {
     auto window = windowWithProbe(QStringLiteral("/nonexistent/warpscope-probe"));
     window->runOnGpu();
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window->probeClient()->state() == ProbeClient::State::Failed; }, kWaitMs));
+        [&] { return window->probeClient()->state() == ProbeClient::State::Failed; }, kGpuWaitMs));
     QApplication::processEvents();
     const QString message = window->messageBar()->text();
     EXPECT_TRUE(message.contains(QStringLiteral("could not be started"))) << qPrintable(message);
@@ -403,7 +403,7 @@ TEST(GpuProbe, ShowKernelDisplaysTheGeneratedSource) {
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
     window->showKernelSource();
     KernelSourceDialog* dialog = window->kernelSourceDialog();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog->source().isEmpty(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog->source().isEmpty(); }, kGpuWaitMs));
     EXPECT_TRUE(dialog->source().contains(QStringLiteral("warpscope fake kernel")));
     EXPECT_TRUE(dialog->editor()->isReadOnly());
     dialog->close();
@@ -468,19 +468,19 @@ TEST(GpuOverlay, RecordedH100AnswersAgreeOnThePanelAndInTheViews) {
         EXPECT_FALSE(mark.mismatch) << qPrintable(mark.text);
         EXPECT_TRUE(mark.text.contains(QStringLiteral("H100"))) << qPrintable(mark.text);
         if (shared) {
-            EXPECT_EQ(measured(*window, "Wavefronts"),
+            EXPECT_EQ(gpuMeasured(*window, "Wavefronts"),
                       QStringLiteral("%1  ✓").arg(evaluation.modern.shared->wavefronts));
         } else {
-            EXPECT_EQ(measured(*window, "Sectors (32 B)"),
+            EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"),
                       QStringLiteral("%1  ✓").arg(evaluation.modern.global->sectors));
         }
         if (m.warmCycles) { // the probe times loads
-            EXPECT_TRUE(measured(*window, "Latency, warm").contains(QStringLiteral("cycles")));
-            EXPECT_TRUE(measured(*window, "Latency, warm").contains(QStringLiteral("ns")));
+            EXPECT_TRUE(gpuMeasured(*window, "Latency, warm").contains(QStringLiteral("cycles")));
+            EXPECT_TRUE(gpuMeasured(*window, "Latency, warm").contains(QStringLiteral("ns")));
         }
         if (const auto share = m.bandwidthSharePercent()) {
             EXPECT_TRUE(
-                measured(*window, "Effective bandwidth").contains(QStringLiteral("% of peak")));
+                gpuMeasured(*window, "Effective bandwidth").contains(QStringLiteral("% of peak")));
         }
     }
 }
@@ -491,7 +491,7 @@ void measurePreset(MainWindow& window, const char* preset) {
     window.runOnGpu();
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window.measurements()->find(window.document()->pattern()) != nullptr; },
-        kWaitMs))
+        kGpuWaitMs))
         << qPrintable(window.messageBar()->text());
     QApplication::processEvents();
 }
@@ -503,7 +503,7 @@ TEST(GpuOverlay, AProbeThatDisagreesIsShownAsADisagreement) {
     FakeScript script("uncoalesced");
     auto window = windowWithProbe(fakeProbe());
     measurePreset(*window, "readsegment-offset-11");
-    EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("32  ≠ 5"));
+    EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), QStringLiteral("32  ≠ 5"));
     EXPECT_GE(window->metricsPanel()->summaryModel()->mismatchCount(), 1);
     const MeasurementMark mark = window->warpView()->measurementMark();
     EXPECT_TRUE(mark.mismatch);
@@ -511,7 +511,7 @@ TEST(GpuOverlay, AProbeThatDisagreesIsShownAsADisagreement) {
         << qPrintable(mark.text);
 
     measurePreset(*window, "shared-tile-column-padded");
-    EXPECT_EQ(measured(*window, "Wavefronts"), QStringLiteral("32  ≠ 1"));
+    EXPECT_EQ(gpuMeasured(*window, "Wavefronts"), QStringLiteral("32  ≠ 1"));
     EXPECT_TRUE(window->bankView()->measurementMark().mismatch)
         << qPrintable(window->bankView()->measurementMark().text);
 }
@@ -524,11 +524,11 @@ TEST(GpuOverlay, RecordedH100AnswersThroughTheProbeAgree) {
     RecordedAnswersFile answers;
     auto window = windowWithProbe(fakeProbe());
     measurePreset(*window, "readsegment-offset-11");
-    EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
+    EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), QStringLiteral("5  ✓"));
     EXPECT_FALSE(window->warpView()->measurementMark().mismatch)
         << qPrintable(window->warpView()->measurementMark().text);
     measurePreset(*window, "shared-tile-column");
-    EXPECT_EQ(measured(*window, "Wavefronts"), QStringLiteral("32  ✓"));
+    EXPECT_EQ(gpuMeasured(*window, "Wavefronts"), QStringLiteral("32  ✓"));
     EXPECT_FALSE(window->bankView()->measurementMark().mismatch);
     EXPECT_EQ(window->metricsPanel()->summaryModel()->mismatchCount(), 0);
 }
@@ -552,7 +552,7 @@ TEST(GpuOverlay, AMismatchIsMarkedInTheViewsAndThePanel) {
         m.counters["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] += 1;
         window->measurements()->put(window->document()->pattern(), m);
         QApplication::processEvents();
-        EXPECT_EQ(measured(*window, "Sectors (32 B)"), QStringLiteral("6  ≠ 5"));
+        EXPECT_EQ(gpuMeasured(*window, "Sectors (32 B)"), QStringLiteral("6  ≠ 5"));
         EXPECT_GE(window->metricsPanel()->summaryModel()->mismatchCount(), 1);
         EXPECT_TRUE(
             window->metricsPanel()->measurementLabel()->text().contains(QStringLiteral("differ")));

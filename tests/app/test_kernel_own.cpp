@@ -76,13 +76,15 @@ Kernel kernelWithoutParameters() {
     return kernel;
 }
 
+} // namespace
+
+// Outside the anonymous namespace: GoogleTest's test classes derive from it (GCC's
+// -Wsubobject-linkage in unity builds).
 class KernelOwnTest : public WindowTest {
 protected:
     KernelPanel& panel() { return *window->editor()->kernelPanel(); }
     KernelMetricsSection& section() { return *window->metricsPanel()->kernelSection(); }
 };
-
-} // namespace
 
 // Add sizes the buffer "data" for the launch of that moment; a larger grid then reads past its
 // end. The kernel panel says so, in the access list's numbering, bold in the error colour, with

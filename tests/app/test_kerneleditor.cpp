@@ -47,6 +47,10 @@ std::vector<std::string> labels(const Kernel& kernel) {
     return out;
 }
 
+} // namespace
+
+// Outside the anonymous namespace: GoogleTest's test classes derive from it (GCC's
+// -Wsubobject-linkage in unity builds).
 class KernelEditorTest : public WindowTest {
 protected:
     KernelPanel& panel() { return *window->editor()->kernelPanel(); }
@@ -57,8 +61,6 @@ protected:
     }
     const Kernel& kernel() { return *document().kernel(); }
 };
-
-} // namespace
 
 TEST_F(KernelEditorTest, APlainPatternIsOneAccessWithNothingElseToEdit) {
     loadPreset("readsegment-offset-11");

@@ -33,7 +33,7 @@
 namespace warpscope::app::test {
 namespace {
 
-constexpr int kWaitMs = 60000;
+constexpr int kSweepWaitMs = 60000;
 
 const Kernel& presetKernel(const char* id) {
     const KernelPreset* preset = findKernelPreset(id);
@@ -170,7 +170,7 @@ KernelSweepView* showTable411Sweep(MainWindow& window) {
     SweepPlot* sweep = window.sweepPlot();
     EXPECT_TRUE(sweep->kernelMode());
     KernelSweepView* view = sweep->kernelSweepView();
-    EXPECT_TRUE(QTest::qWaitFor([&] { return !view->isModelBusy(); }, kWaitMs));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return !view->isModelBusy(); }, kSweepWaitMs));
     return view;
 }
 
@@ -196,7 +196,7 @@ TEST(KernelSweep, BlockShapeOfTable411RunsNinePointsAndTheSessionKeepsThem) {
 
     window->runSweepOnGpu(); // Shift+F5
     EXPECT_FALSE(view->runButton()->isEnabled());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return view->runButton()->isEnabled(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->runButton()->isEnabled(); }, kSweepWaitMs));
     EXPECT_EQ(view->measuredPointCount(), 9);
     if (SweepPlot::plotAvailable()) {
         EXPECT_EQ(view->bandwidthBarCount(), 9);
@@ -228,7 +228,7 @@ TEST(KernelSweep, BlockShapeOfTable411RunsNinePointsAndTheSessionKeepsThem) {
     const KernelMeasurement* first = again->measurements().front();
     ASSERT_NE(first, nullptr);
     EXPECT_EQ(first->gpuName, window->probeClient()->gpu().name);
-    EXPECT_TRUE(QTest::qWaitFor([&] { return !again->isModelBusy(); }, kWaitMs));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return !again->isModelBusy(); }, kSweepWaitMs));
     if (SweepPlot::plotAvailable()) {
         EXPECT_EQ(again->bandwidthBarCount(), 9);
     }
@@ -257,7 +257,7 @@ TEST(KernelSweep, CancelStopsTheBatch) {
     ASSERT_TRUE(view->cancelButton()->isVisible());
     ASSERT_TRUE(view->progressBar()->isVisible());
     // Under way on the probe's side: some kernels measured, most still to come.
-    ASSERT_TRUE(QTest::qWaitFor([&] { return view->progressBar()->value() > 0; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->progressBar()->value() > 0; }, kSweepWaitMs));
     ASSERT_LT(view->progressBar()->value(), 54);
     view->cancelButton()->click();
     EXPECT_TRUE(view->runButton()->isEnabled());
@@ -272,7 +272,7 @@ TEST(KernelSweep, CancelStopsTheBatch) {
     // has arrived (the probe answers in order), and none of it was recorded.
     view->setSweep(KernelSweepAxis{true, {}}, QStringLiteral("32x8, 8x32"));
     view->runButton()->click();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return view->measuredPointCount() == 2; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->measuredPointCount() == 2; }, kSweepWaitMs));
     EXPECT_FALSE(view->cancelButton()->isVisible());
     EXPECT_TRUE(view->runButton()->isEnabled());
     EXPECT_EQ(window->kernelMeasurements()->size(), 2);
@@ -285,7 +285,7 @@ TEST(KernelSweep, WithoutAGpuTheModelStandsAloneAndSaysSo) {
     auto window = windowWithProbe(fakeProbe());
     KernelSweepView* view = showTable411Sweep(*window);
     view->runButton()->click();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return view->runButton()->isEnabled(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->runButton()->isEnabled(); }, kSweepWaitMs));
     EXPECT_TRUE(view->gpuStatusLabel()->text().contains(QStringLiteral("none present")))
         << qPrintable(view->gpuStatusLabel()->text());
     EXPECT_TRUE(view->gpuStatusLabel()->text().contains(QStringLiteral("grid model alone")));
@@ -316,8 +316,8 @@ TEST(KernelSweep, ParameterSweepOfReadSegmentOffsets) {
     emit view->valuesEdit()->editingFinished();
     ASSERT_TRUE(view->plan().has_value());
     view->runButton()->click();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return view->measuredPointCount() == 4; }, kWaitMs));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return !view->isModelBusy(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->measuredPointCount() == 4; }, kSweepWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !view->isModelBusy(); }, kSweepWaitMs));
     EXPECT_EQ(view->data().modelSectors.size(), 4);
 }
 
@@ -346,7 +346,7 @@ TEST_P(NotesInThreeActions, PickRunLook) {
     // 2. Run (F5).
     QSignalSpy finished(window->notesRunner(), &NotesRunner::finished);
     QTest::keyClick(window.get(), Qt::Key_F5);
-    ASSERT_TRUE(finished.wait(kWaitMs));
+    ASSERT_TRUE(finished.wait(kSweepWaitMs));
     // 3. Look: every row measured, beside the notes' (or the model's) bars.
     NotesView* view = window->notesView();
     EXPECT_EQ(window->viewTabs()->currentWidget(), view);

@@ -27,40 +27,40 @@
 namespace warpscope::app::test {
 namespace {
 
-const QString kRecorded = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json");
-constexpr qint64 kMiB = 1024 * 1024;
+const QString kRecordedL2 = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json");
+constexpr qint64 kL2MiB = 1024 * 1024;
 
-L2PersistenceResults recordedResults() {
-    return readRecordedResults(kRecorded, readL2PersistenceResults);
+L2PersistenceResults recordedL2Results() {
+    return readRecordedResults(kRecordedL2, readL2PersistenceResults);
 }
 
 TEST(L2PersistenceData, RecordedH100ResultsHoldEverySizeAndRatio) {
-    const L2PersistenceResults results = recordedResults();
+    const L2PersistenceResults results = recordedL2Results();
     EXPECT_EQ(results.device, QStringLiteral("NVIDIA H100 80GB HBM3"));
     EXPECT_EQ(results.persistingL2MaxBytes, 32768000);
-    EXPECT_EQ(results.l2Bytes, 50 * kMiB);
+    EXPECT_EQ(results.l2Bytes, 50 * kL2MiB);
     EXPECT_EQ(results.windowSizes().size(), 8u);
     EXPECT_EQ(results.points.size(), 43u);
-    const L2PointData* none = results.find(16 * kMiB, false, 0.0, false);
-    const L2PointData* full = results.find(16 * kMiB, true, 1.0, false);
+    const L2PointData* none = results.find(16 * kL2MiB, false, 0.0, false);
+    const L2PointData* full = results.find(16 * kL2MiB, true, 1.0, false);
     ASSERT_NE(none, nullptr);
     ASSERT_NE(full, nullptr);
     // Measured on the H100: the window lifts the 16 MiB region's hit rate well above none.
     EXPECT_GT(full->regionHitPct, none->regionHitPct + 30.0);
     // At 64 MiB hitRatio 1 thrashes: the tuned ratio keeps more of the region.
-    const L2PointData* thrash = results.find(64 * kMiB, true, 1.0, false);
-    const L2PointData* tuned = results.find(64 * kMiB, true, 0.0, true);
+    const L2PointData* thrash = results.find(64 * kL2MiB, true, 1.0, false);
+    const L2PointData* tuned = results.find(64 * kL2MiB, true, 0.0, true);
     ASSERT_NE(thrash, nullptr);
     ASSERT_NE(tuned, nullptr);
     EXPECT_GT(tuned->regionHitPct, thrash->regionHitPct);
 }
 
 TEST(L2PersistenceData, SummaryIsComputedFromTheNumbers) {
-    const L2PersistenceResults results = recordedResults();
+    const L2PersistenceResults results = recordedL2Results();
     const L2PersistenceSummary summary = summarizeL2Persistence(results);
-    EXPECT_EQ(summary.atBytes, 64 * kMiB);
+    EXPECT_EQ(summary.atBytes, 64 * kL2MiB);
     ASSERT_TRUE(summary.tunedRegionHit && summary.noWindowRegionHit && summary.tunedSpeedup);
-    const L2PointData* tuned = results.find(64 * kMiB, true, 0.0, true);
+    const L2PointData* tuned = results.find(64 * kL2MiB, true, 0.0, true);
     EXPECT_DOUBLE_EQ(*summary.tunedRegionHit, tuned->regionHitPct);
     EXPECT_GT(*summary.tunedSpeedup, 1.0);
     EXPECT_TRUE(summary.text.contains(QStringLiteral("At 64 MiB"))) << qPrintable(summary.text);
@@ -85,7 +85,7 @@ TEST(L2PersistenceData, SummaryIsComputedFromTheNumbers) {
 }
 
 TEST(L2PersistenceData, EachPointKnowsWhetherTheModelPredictsIt) {
-    const L2PersistenceResults results = recordedResults();
+    const L2PersistenceResults results = recordedL2Results();
     for (const L2PointData& point : results.points) {
         const bool whole =
             point.window && point.hitRatio >= 1.0 && point.windowBytes <= results.setAsideBytes;
@@ -94,15 +94,15 @@ TEST(L2PersistenceData, EachPointKnowsWhetherTheModelPredictsIt) {
     }
     // The tuned 0.977 at 32 MiB fits the set-aside exactly but is no prediction: the H100 serves
     // 94.3 %, the model's estimate 97.7 %.
-    const L2PointData* tuned = results.find(32 * kMiB, true, 0.0, true);
+    const L2PointData* tuned = results.find(32 * kL2MiB, true, 0.0, true);
     ASSERT_NE(tuned, nullptr);
     EXPECT_EQ(tuned->modelBasis, L2ModelBasis::PartialHitRatio);
     EXPECT_FALSE(tuned->modelRegionPredicted());
     // The model-only sweep marks the same points.
     const L2PersistenceResults model = modelL2Persistence();
-    EXPECT_TRUE(model.find(24 * kMiB, true, 1.0, false)->modelRegionPredicted());
-    EXPECT_FALSE(model.find(32 * kMiB, true, 1.0, false)->modelRegionPredicted());
-    EXPECT_FALSE(model.find(2 * kMiB, false, 0.0, false)->modelRegionPredicted());
+    EXPECT_TRUE(model.find(24 * kL2MiB, true, 1.0, false)->modelRegionPredicted());
+    EXPECT_FALSE(model.find(32 * kL2MiB, true, 1.0, false)->modelRegionPredicted());
+    EXPECT_FALSE(model.find(2 * kL2MiB, false, 0.0, false)->modelRegionPredicted());
     // A file that names a kind must name one of the two.
     QString error;
     EXPECT_FALSE(readL2PersistenceResults(
@@ -139,16 +139,17 @@ TEST(L2PersistenceData, TheModelFollowsTheNotes) {
     // thrashes (random eviction among 2.048 times the set-aside) and keeps less than the tuned
     // ratio's 31.25/64; without a window a 64 MiB line survives 256 MiB of streaming through
     // 50 MiB with probability exp(-5.12).
-    EXPECT_DOUBLE_EQ(model.find(16 * kMiB, true, 1.0, false)->modelRegionHitPct, 100.0);
-    const double thrash = model.find(64 * kMiB, true, 1.0, false)->modelRegionHitPct;
-    EXPECT_NEAR(thrash, 100.0 * randomReplacementSurvival(64.0 * kMiB / 32768000.0), 1e-9);
-    EXPECT_NEAR(model.find(64 * kMiB, true, 0.0, true)->modelRegionHitPct,
-                100.0 * 32768000.0 / (64.0 * kMiB), 1e-9);
-    EXPECT_LT(thrash, model.find(64 * kMiB, true, 0.0, true)->modelRegionHitPct);
-    EXPECT_NEAR(model.find(64 * kMiB, false, 0.0, false)->modelRegionHitPct,
+    EXPECT_DOUBLE_EQ(model.find(16 * kL2MiB, true, 1.0, false)->modelRegionHitPct, 100.0);
+    const double thrash = model.find(64 * kL2MiB, true, 1.0, false)->modelRegionHitPct;
+    EXPECT_NEAR(thrash, 100.0 * randomReplacementSurvival(64.0 * kL2MiB / 32768000.0), 1e-9);
+    EXPECT_NEAR(model.find(64 * kL2MiB, true, 0.0, true)->modelRegionHitPct,
+                100.0 * 32768000.0 / (64.0 * kL2MiB), 1e-9);
+    EXPECT_LT(thrash, model.find(64 * kL2MiB, true, 0.0, true)->modelRegionHitPct);
+    EXPECT_NEAR(model.find(64 * kL2MiB, false, 0.0, false)->modelRegionHitPct,
                 100.0 * std::exp(-5.12), 1e-9);
     // ncu's hit rate: a fifth of the sectors are the region's, 1.5 lookups each.
-    EXPECT_NEAR(model.find(16 * kMiB, true, 1.0, false)->modelHitRatePct, 100.0 / 5.0 / 1.5, 1e-9);
+    EXPECT_NEAR(model.find(16 * kL2MiB, true, 1.0, false)->modelHitRatePct, 100.0 / 5.0 / 1.5,
+                1e-9);
     const L2PersistenceSummary summary = summarizeL2Persistence(model);
     EXPECT_TRUE(summary.text.contains(QStringLiteral("tune the value of hitRatio")));
     EXPECT_TRUE(
@@ -181,7 +182,7 @@ TEST_F(L2PersistenceWindowTest, ModelOnlyShowsTheModelAndTheNotes) {
 
 TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecorded));
+        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecordedL2));
     L2PersistenceView* view =
         window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
     window->viewTabs()->setCurrentWidget(view);
@@ -196,7 +197,7 @@ TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     QCustomPlot* plot = view->chart();
     plot->replot();
-    const L2PointData* point = view->results()->find(16 * kMiB, true, 1.0, false);
+    const L2PointData* point = view->results()->find(16 * kL2MiB, true, 1.0, false);
     const QPointF pixel(plot->xAxis->coordToPixel(16.0),
                         plot->yAxis->coordToPixel(point->regionHitPct));
     const QString text = view->hoverText(pixel + QPointF(1, -1));
@@ -210,7 +211,7 @@ TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
     EXPECT_TRUE(text.contains(QStringLiteral("The L2 hit rate: estimate (no documented rule)")))
         << qPrintable(text);
     // An estimate says so and why: 2 MiB at hitRatio 0.25 (measured 54.79 %, the model 25 %).
-    const L2PointData* partial = view->results()->find(2 * kMiB, true, 0.25, false);
+    const L2PointData* partial = view->results()->find(2 * kL2MiB, true, 0.25, false);
     ASSERT_NE(partial, nullptr);
     const QString partialText = L2PersistenceView::pointText(*view->results(), *partial);
     EXPECT_TRUE(partialText.contains(QStringLiteral("(model's estimate 25.00 %)")))
@@ -256,7 +257,7 @@ TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
 
 TEST_F(L2PersistenceWindowTest, SessionsKeepTheResults) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecorded));
+        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecordedL2));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("l2.warpscope"));
     ASSERT_TRUE(window->saveSession(path));
@@ -279,7 +280,7 @@ TEST_F(L2PersistenceWindowTest, SessionsKeepTheResults) {
 
 TEST_F(L2PersistenceWindowTest, ExportsTheChart) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecorded));
+        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecordedL2));
     QTemporaryDir dir;
     EXPECT_TRUE(exportEveryFormat(window->experimentView<L2PersistenceView>(
                                       experiments::ExperimentId::L2Persistence),
@@ -291,8 +292,8 @@ TEST(L2PersistenceExport, HeadlessExportWritesTheChart) {
     QTemporaryDir dir;
     const QString svg = dir.filePath(QStringLiteral("l2.svg"));
     runAppHeadless({QStringLiteral("--preset"), QStringLiteral("l2-persistence"),
-                    QStringLiteral("--l2-persistence"), kRecorded, QStringLiteral("--export"), svg,
-                    QStringLiteral("--size"), QStringLiteral("1280x720")});
+                    QStringLiteral("--l2-persistence"), kRecordedL2, QStringLiteral("--export"),
+                    svg, QStringLiteral("--size"), QStringLiteral("1280x720")});
     EXPECT_TRUE(readWholeFile(svg).contains("NVIDIA H100 80GB HBM3"));
 }
 
@@ -331,7 +332,7 @@ TEST(L2PersistenceLecture, CourseSlideShowsTheModelThenTheWindowsResults) {
     ASSERT_NE(view, nullptr);
     EXPECT_TRUE(view->runButton()->isHidden());
     EXPECT_TRUE(view->shown().modelOnly);
-    lecture.setExperimentResults(experiments::ExperimentId::L2Persistence, recordedResults());
+    lecture.setExperimentResults(experiments::ExperimentId::L2Persistence, recordedL2Results());
     ASSERT_TRUE(view->results());
     EXPECT_EQ(view->shown().device, QStringLiteral("NVIDIA H100 80GB HBM3"));
 }

@@ -30,12 +30,12 @@ Deck courseDeck() {
     return deck.value();
 }
 
-bool shows(const DeckSlide& slide, const char* view) {
+bool aheadShows(const DeckSlide& slide, const char* view) {
     return std::find(slide.views.begin(), slide.views.end(), view) != slide.views.end();
 }
 
 /// The window's frame, then the window idle long enough for what it draws ahead.
-void settle() {
+void settleAhead() {
     for (int pass = 0; pass < 8; ++pass) {
         QApplication::processEvents();
     }
@@ -75,7 +75,7 @@ void waitForTheGrid(LectureWindow& window) {
     for (int round = 0; round < 5; ++round) {
         EXPECT_TRUE(QTest::qWaitFor(shown, 60000));
         pastTheViewsPause();
-        settle();
+        settleAhead();
         if (shown()) {
             return;
         }
@@ -126,13 +126,13 @@ TEST(LectureAhead, GridSlidesShowTheirHeatMapInTheStep) {
     auto lecture = openLecture(deck, QSize(1600, 900));
     int checked = 0;
     for (int slide = 1; slide < lecture->slideCount(); ++slide) {
-        if (!shows(deck.slides[static_cast<std::size_t>(slide)], "grid")) {
+        if (!aheadShows(deck.slides[static_cast<std::size_t>(slide)], "grid")) {
             continue;
         }
         SCOPED_TRACE(deck.slides[static_cast<std::size_t>(slide)].title);
         ++checked;
         lecture->setSlide(slide - 1);
-        settle(); // the frame, then the idle pass: the next slide's grid asked for ahead
+        settleAhead(); // the frame, then the idle pass: the next slide's grid asked for ahead
         auto grids = lecture->findChildren<GridView*>();
         ASSERT_EQ(grids.size(), 1);
         GridView* grid = grids.front();
@@ -143,9 +143,9 @@ TEST(LectureAhead, GridSlidesShowTheirHeatMapInTheStep) {
         paintTheStep(*lecture);
         ASSERT_TRUE(grid->result().has_value()) << "the step shows no heat map";
         EXPECT_FALSE(grid->isComputing()) << "the step shows \"Computing the grid…\"";
-        settle();
+        settleAhead();
         pastTheViewsPause(); // the view's pause for more edits: it would compute then
-        settle();
+        settleAhead();
         EXPECT_EQ(grid->computationsRequested(), computed) << "the step computed the grid";
         auto fresh = openLecture(deck, lecture->size(), slide);
         waitForTheGrid(*fresh);
@@ -167,7 +167,7 @@ TEST(LectureAhead, ASlideSteppedOntoLooksAsInAWindowOpenedOnIt) {
     const Deck deck = courseDeck();
     int first = -1;
     for (std::size_t i = 0; i < deck.slides.size() && first < 0; ++i) {
-        first = shows(deck.slides[i], "grid") ? static_cast<int>(i) : -1;
+        first = aheadShows(deck.slides[i], "grid") ? static_cast<int>(i) : -1;
     }
     ASSERT_GE(first, 1);
     int notes = 0;
@@ -179,15 +179,15 @@ TEST(LectureAhead, ASlideSteppedOntoLooksAsInAWindowOpenedOnIt) {
             SCOPED_TRACE(shown.title);
             notes += shown.notesExperiment.empty() ? 0 : 1;
             lecture->setSlide(slide - 1);
-            settle();
+            settleAhead();
             // Through the slide before's reveals, as a presenter pressing Space.
             while (lecture->slideIndex() == slide - 1) {
                 lecture->revealNext();
-                settle();
+                settleAhead();
             }
             waitForTheGrid(*lecture);
             auto fresh = openLecture(deck, size, slide);
-            settle();
+            settleAhead();
             waitForTheGrid(*fresh);
             for (const char* name :
                  {"lectureTitle", "lectureCaption", "lectureStep", "lectureCounter"}) {
@@ -225,12 +225,12 @@ TEST(LectureAhead, TheStepLineAndCounterAreDrawnAhead) {
             const DeckSlide& next = deck.slides[static_cast<std::size_t>(slide + 1)];
             // Every slide's first step line is told ahead but a notes slide's (it depends on the
             // measurements).
-            const bool toldAhead = !shows(next, "notes");
+            const bool toldAhead = !aheadShows(next, "notes");
             lecture->setSlide(slide);
-            settle();
+            settleAhead();
             if (lecture->stepCount() >= 2 && reveals < 6) {
                 lecture->revealNext();
-                settle(); // the pause after a reveal: the next one's line drawn ahead
+                settleAhead(); // the pause after a reveal: the next one's line drawn ahead
                 const int made = step->picturesMade();
                 lecture->revealNext();
                 paintTheStep(*lecture);
@@ -238,7 +238,7 @@ TEST(LectureAhead, TheStepLineAndCounterAreDrawnAhead) {
                     << "slide " << slide << ": the reveal drew its step line";
                 ++reveals;
                 lecture->setSlide(slide);
-                settle();
+                settleAhead();
             }
             if (!toldAhead) {
                 continue;

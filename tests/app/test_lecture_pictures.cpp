@@ -26,13 +26,13 @@
 namespace warpscope::app::test {
 namespace {
 
-void settle() {
+void settlePictures() {
     for (int pass = 0; pass < 8; ++pass) {
         QApplication::processEvents();
     }
 }
 
-bool shows(const DeckSlide& slide, const char* view) {
+bool picturesShows(const DeckSlide& slide, const char* view) {
     return std::find(slide.views.begin(), slide.views.end(), view) != slide.views.end();
 }
 
@@ -71,14 +71,14 @@ TEST_F(LecturePictureTest, BankViewsAreDrawnAheadSoTheStepCopiesAPicture) {
     for (const QSize size : {QSize(1600, 900), QSize(3840, 2160)}) {
         SCOPED_TRACE(QStringLiteral("%1 x %2").arg(size.width()).arg(size.height()).toStdString());
         lecture->resize(size);
-        settle();
+        settlePictures();
         int checked = 0;
         int bankToBank = 0;
         int besideWarp = 0;
         int compared = 0;
         for (int slide = 1; slide < lecture->slideCount(); ++slide) {
             const DeckSlide& shown = deck.slides[static_cast<std::size_t>(slide)];
-            if (!shows(shown, "bank")) {
+            if (!picturesShows(shown, "bank")) {
                 continue;
             }
             SCOPED_TRACE(QStringLiteral("slide %1 (%2)")
@@ -86,34 +86,36 @@ TEST_F(LecturePictureTest, BankViewsAreDrawnAheadSoTheStepCopiesAPicture) {
                              .arg(QString::fromStdString(shown.title))
                              .toStdString());
             ++checked;
-            bankToBank += shows(deck.slides[static_cast<std::size_t>(slide - 1)], "bank") ? 1 : 0;
-            besideWarp += shows(shown, "warp") ? 1 : 0;
+            bankToBank +=
+                picturesShows(deck.slides[static_cast<std::size_t>(slide - 1)], "bank") ? 1 : 0;
+            besideWarp += picturesShows(shown, "warp") ? 1 : 0;
             lecture->setSlide(slide - 1);
-            settle(); // the frame, then the window idle: the next slide's bank view drawn ahead
+            settlePictures(); // the frame, then the window idle: the next slide's bank view drawn
+                              // ahead
             ASSERT_TRUE(view->hasPicture()) << "nothing drawn ahead";
             const QImage ahead = view->picture().toImage().convertToFormat(QImage::Format_RGB32);
             const int drawn = view->drawnPaints();
             const int copied = view->picturePaints();
             lecture->nextSlide();
-            settle();
+            settlePictures();
             ASSERT_EQ(lecture->bankView(), view);
             EXPECT_GT(view->picturePaints(), copied) << "the step did not copy the picture";
             EXPECT_EQ(view->drawnPaints(), drawn) << "the step drew the bank view";
             // The picture is what a window that shows the slide straight away paints there.
-            if (size == QSize(1600, 900) || compared < 2 || shows(shown, "warp")) {
+            if (size == QSize(1600, 900) || compared < 2 || picturesShows(shown, "warp")) {
                 ++compared;
                 LectureWindow fresh(deck);
                 fresh.present(lecture->size());
                 ASSERT_TRUE(QTest::qWaitForWindowExposed(&fresh));
                 fresh.setSlide(slide);
-                settle();
+                settlePictures();
                 BankView* freshView = fresh.bankView();
                 ASSERT_NE(freshView, nullptr);
                 EXPECT_EQ(freshView->picturePaints(), 0);
                 const QImage window = grabOf(fresh, *freshView);
                 ASSERT_FALSE(window.isNull());
                 EXPECT_EQ(ahead.copy(QRect(QPoint(), window.size())), window);
-                if (shows(shown, "warp")) {
+                if (picturesShows(shown, "warp")) {
                     // Beside it the warp view, drawn ahead too: the sizes guessed for both held.
                     WarpView* warp = lecture->warpView();
                     ASSERT_NE(warp, nullptr);
@@ -124,7 +126,7 @@ TEST_F(LecturePictureTest, BankViewsAreDrawnAheadSoTheStepCopiesAPicture) {
             if (lecture->stepCount() > 0 && view->revealCount() == 0) {
                 const int drawnBefore = view->drawnPaints();
                 lecture->revealNext();
-                settle();
+                settlePictures();
                 EXPECT_GT(view->drawnPaints(), drawnBefore) << "a reveal showed the picture";
             }
         }
@@ -163,7 +165,7 @@ TEST_F(LecturePictureTest, AStepShowsTheSlideInOneFrameScrollBarsAndTableColumns
     for (const QSize size : {QSize(1600, 900), QSize(3840, 2160)}) {
         SCOPED_TRACE(QStringLiteral("%1 x %2").arg(size.width()).arg(size.height()).toStdString());
         lecture->resize(size);
-        settle();
+        settlePictures();
         int checked = 0;
         int drawingsResized = 0;
         QStringList twice;
@@ -172,14 +174,14 @@ TEST_F(LecturePictureTest, AStepShowsTheSlideInOneFrameScrollBarsAndTableColumns
             const DeckSlide& before = deck.slides[static_cast<std::size_t>(slide - 1)];
             bool later = false;
             for (const char* view : {"grid", "streams", "transfers", "l2-persistence"}) {
-                later = later || shows(shown, view) || shows(before, view);
+                later = later || picturesShows(shown, view) || picturesShows(before, view);
             }
             if (later) {
                 continue;
             }
             ++checked;
             lecture->setSlide(slide - 1);
-            settle();
+            settlePictures();
             const auto drawingSizes = [&] {
                 std::vector<QSize> sizes;
                 for (QWidget* view : {static_cast<QWidget*>(lecture->warpView()),
@@ -191,7 +193,7 @@ TEST_F(LecturePictureTest, AStepShowsTheSlideInOneFrameScrollBarsAndTableColumns
             const std::vector<QSize> sizesBefore = drawingSizes();
             FrameCounter counter(lecture.get());
             lecture->nextSlide();
-            settle();
+            settlePictures();
             const std::vector<QSize> sizesAfter = drawingSizes();
             for (std::size_t i = 0; i < sizesAfter.size(); ++i) {
                 drawingsResized += sizesAfter[i].isValid() && sizesBefore[i].isValid() &&
@@ -229,7 +231,7 @@ TEST_F(LecturePictureTest, ABankPictureIsShownOnlyForTheLookItWasDrawnFor) {
     frame->setGeometry(450, 0, 440, 700);
     host.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&host));
-    settle();
+    settlePictures();
     ASSERT_EQ(twin->size(), view->size());
     const QImage drawn = view->grab().toImage().convertToFormat(QImage::Format_RGB32);
 
@@ -250,10 +252,10 @@ TEST_F(LecturePictureTest, ABankPictureIsShownOnlyForTheLookItWasDrawnFor) {
     drawsAgain("a reveal");
     view->setRevealCount(-1);
     frame->setGeometry(450, 0, 400, 700);
-    settle();
+    settlePictures();
     drawsAgain("another width");
     frame->setGeometry(450, 0, 440, 700);
-    settle();
+    settlePictures();
     const int before = view->picturePaints();
     EXPECT_EQ(view->grab().toImage().convertToFormat(QImage::Format_RGB32), drawn);
     EXPECT_EQ(view->picturePaints(), before + 1) << "the same look again: copied again";

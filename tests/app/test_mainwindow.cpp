@@ -26,12 +26,12 @@
 namespace warpscope::app::test {
 namespace {
 
-QString modernValue(MainWindow& window, const char* quantity) {
+QString mainModernValue(MainWindow& window, const char* quantity) {
     return window.metricsPanel()->summaryModel()->text(QString::fromUtf8(quantity),
                                                        MetricsTableModel::ModernColumn);
 }
 
-void typeExpression(ExpressionEdit* edit, const QString& text) {
+void typeMainExpression(ExpressionEdit* edit, const QString& text) {
     edit->setFocus();
     edit->selectAll();
     QTest::keyClick(edit, Qt::Key_Delete);
@@ -42,15 +42,15 @@ void typeExpression(ExpressionEdit* edit, const QString& text) {
 TEST_F(WindowTest, EditingTheExpressionUpdatesTheMetrics) {
     loadPreset("readsegment-offset-11");
     // Seed 002, readSegment offset 11: the warp straddles two lines, 5 sectors, 80 %.
-    EXPECT_EQ(modernValue(*window, "Sectors (32 B)"), QStringLiteral("5"));
-    EXPECT_EQ(modernValue(*window, "Efficiency"), QStringLiteral("80.0 %"));
+    EXPECT_EQ(mainModernValue(*window, "Sectors (32 B)"), QStringLiteral("5"));
+    EXPECT_EQ(mainModernValue(*window, "Efficiency"), QStringLiteral("80.0 %"));
 
-    typeExpression(window->editor()->addressEdit(), QStringLiteral("gid * 4"));
+    typeMainExpression(window->editor()->addressEdit(), QStringLiteral("gid * 4"));
     EXPECT_FALSE(document().error().has_value());
     // Aligned and coalesced: one line, four sectors, 100 %.
-    EXPECT_EQ(modernValue(*window, "Sectors (32 B)"), QStringLiteral("4"));
-    EXPECT_EQ(modernValue(*window, "Lines (128 B)"), QStringLiteral("1"));
-    EXPECT_EQ(modernValue(*window, "Efficiency"), QStringLiteral("100.0 %"));
+    EXPECT_EQ(mainModernValue(*window, "Sectors (32 B)"), QStringLiteral("4"));
+    EXPECT_EQ(mainModernValue(*window, "Lines (128 B)"), QStringLiteral("1"));
+    EXPECT_EQ(mainModernValue(*window, "Efficiency"), QStringLiteral("100.0 %"));
     EXPECT_EQ(window->metricsPanel()->summaryModel()->text(QStringLiteral("Sectors (32 B)"),
                                                            MetricsTableModel::MeasuredColumn),
               MetricsTableModel::noMeasurementText());
@@ -63,7 +63,7 @@ TEST_F(WindowTest, ABrokenExpressionShowsItsErrorAndKeepsTheLastPicture) {
     ASSERT_EQ(lines, 2u);
 
     // "foo" is not a known name: the error points at column 14, where it starts.
-    typeExpression(window->editor()->addressEdit(), QStringLiteral("(gid + 11) * foo"));
+    typeMainExpression(window->editor()->addressEdit(), QStringLiteral("(gid + 11) * foo"));
     ASSERT_TRUE(document().error().has_value());
     EXPECT_EQ(document().error()->column, 14);
     EXPECT_EQ(window->editor()->addressEdit()->errorColumn(), 14);
@@ -72,7 +72,7 @@ TEST_F(WindowTest, ABrokenExpressionShowsItsErrorAndKeepsTheLastPicture) {
     // The picture and the numbers are still those of the last valid pattern.
     EXPECT_EQ(document().evaluation()->pattern, valid);
     EXPECT_EQ(window->warpView()->currentLayout().lines.size(), lines);
-    EXPECT_EQ(modernValue(*window, "Sectors (32 B)"), QStringLiteral("5"));
+    EXPECT_EQ(mainModernValue(*window, "Sectors (32 B)"), QStringLiteral("5"));
     const WarpContent drawn = window->warpView()->content();
     EXPECT_TRUE(drawn.summary.contains(QStringLiteral("5 sector(s) in 2 line(s)")))
         << drawn.summary.toStdString();
@@ -80,7 +80,7 @@ TEST_F(WindowTest, ABrokenExpressionShowsItsErrorAndKeepsTheLastPicture) {
     EXPECT_TRUE(drawn.note.contains(QStringLiteral("foo"))) << drawn.note.toStdString();
 
     // Fixing the text clears the error marker.
-    typeExpression(window->editor()->addressEdit(), QStringLiteral("(gid + 11) * 4"));
+    typeMainExpression(window->editor()->addressEdit(), QStringLiteral("(gid + 11) * 4"));
     EXPECT_FALSE(document().error().has_value());
     EXPECT_EQ(window->editor()->addressEdit()->errorColumn(), 0);
     EXPECT_TRUE(window->editor()->addressErrorText().isEmpty());
@@ -141,7 +141,7 @@ TEST_F(WindowTest, UndoRestoresThePreviousPatternAndSliderDragsAreOneStep) {
     EXPECT_EQ(document().pattern().source->parameters.front().value, 20);
 
     // Typing an expression and undoing it restores the text in the field too.
-    typeExpression(window->editor()->addressEdit(), QStringLiteral("gid * 8"));
+    typeMainExpression(window->editor()->addressEdit(), QStringLiteral("gid * 8"));
     document().undoStack()->undo();
     EXPECT_EQ(window->editor()->addressEdit()->text(),
               QString::fromStdString(before.source->addressExpression));
@@ -151,7 +151,7 @@ TEST_F(WindowTest, ASessionSavedAndReopenedIsIdentical) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     loadPreset("readsegment-offset-11");
-    typeExpression(window->editor()->addressEdit(), QStringLiteral("(gid + offset) * 4 + 128"));
+    typeMainExpression(window->editor()->addressEdit(), QStringLiteral("(gid + offset) * 4 + 128"));
     document().setModel(ModelChoice::Textbook);
     window->showView(MainWindow::View::Bank);
     const QString path = dir.filePath(QStringLiteral("explore.warpscope"));
@@ -269,7 +269,7 @@ TEST_F(WindowTest, AnLdmatrixsMetricsCountItsRowsAndLeaveTheTextbookColumnEmpty)
     loadPreset("ldmatrix-rowmajor");
     ASSERT_TRUE(document().evaluation().has_value());
     ASSERT_TRUE(isMatrixAccess(document().evaluation()->access.kind));
-    EXPECT_EQ(modernValue(*window, "Bytes requested"), QStringLiteral("512"));
+    EXPECT_EQ(mainModernValue(*window, "Bytes requested"), QStringLiteral("512"));
     for (const char* quantity : {"Wavefronts", "Conflict degree (n-way)", "Bytes requested"}) {
         EXPECT_EQ(window->metricsPanel()->summaryModel()->text(QString::fromUtf8(quantity),
                                                                MetricsTableModel::TextbookColumn),

@@ -210,7 +210,7 @@ TEST(MatrixBankView, OneMovedRowChangesThePhaseItBelongsTo) {
 }
 
 /// The texts of an SVG document.
-QStringList svgTexts(const QByteArray& svg) {
+QStringList bankSvgTexts(const QByteArray& svg) {
     QStringList texts;
     QXmlStreamReader reader(svg);
     while (!reader.atEnd()) {
@@ -230,7 +230,7 @@ TEST(MatrixBankView, TheExportedBankFigureShowsEachMatrixPhase) {
     FigureSpec spec;
     spec.views = QStringList{QStringLiteral("bank")};
     QString error;
-    const QStringList texts = svgTexts(renderer.render(spec, FigureFormat::Svg, &error));
+    const QStringList texts = bankSvgTexts(renderer.render(spec, FigureFormat::Svg, &error));
     ASSERT_TRUE(error.isEmpty()) << error.toStdString();
     for (int m = 0; m < 4; ++m) {
         const QString label =

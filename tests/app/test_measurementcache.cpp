@@ -24,7 +24,7 @@
 namespace warpscope::app::test {
 namespace {
 
-constexpr int kWaitMs = 20000;
+constexpr int kCacheWaitMs = 20000;
 
 WarpAccess coalesced(int offset, int width = 4) {
     WarpAccess access;
@@ -182,7 +182,7 @@ protected:
     GpuRunner* gpu() const { return window->gpuRunner(); }
     void settle() {
         ASSERT_TRUE(QTest::qWaitFor(
-            [&] { return !gpu()->isMeasuring() && !gpu()->isMeasuringAhead(); }, kWaitMs));
+            [&] { return !gpu()->isMeasuring() && !gpu()->isMeasuringAhead(); }, kCacheWaitMs));
     }
     void setStride(std::int64_t value) {
         Pattern pattern = window->document()->pattern();
@@ -234,7 +234,7 @@ TEST_F(MeasureAheadTest, ADragMeasuresTheValuesAheadOfItAsOneSweep) {
     setStride(40); // nothing cached there: measured at once, then the 8 values above it
     EXPECT_TRUE(gpu()->isMeasuring());
     EXPECT_FALSE(gpu()->isMeasuringAhead()); // the value itself goes first
-    ASSERT_TRUE(QTest::qWaitFor([&] { return gpu()->isMeasuringAhead(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return gpu()->isMeasuringAhead(); }, kCacheWaitMs));
     EXPECT_EQ(gpu()->aheadSweepsSent(), before + 1);
     settle();
     for (std::int64_t stride = 41; stride <= 48; ++stride) {
@@ -262,7 +262,7 @@ TEST_F(MeasureAheadTest, AnotherProbeBuildOrDeviceNeverShowsTheCachedEntry) {
     window->probeClient()->restart();
     setStride(4);
     EXPECT_EQ(shown(), nullptr);
-    ASSERT_TRUE(QTest::qWaitFor([&] { return shown() != nullptr; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return shown() != nullptr; }, kCacheWaitMs));
     EXPECT_FALSE(shown()->fromCache);
 }
 
@@ -274,11 +274,11 @@ TEST_F(MeasureAheadTest, ASweepTheDragLeftBehindIsCancelled) {
     gpu()->setMeasureAhead(24);
     const int cancelled = gpu()->aheadSweepsCancelled();
     setStride(30); // measured at once; then the 24 values above it as a sweep (0.5 s here)
-    ASSERT_TRUE(QTest::qWaitFor([&] { return gpu()->isMeasuringAhead(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return gpu()->isMeasuringAhead(); }, kCacheWaitMs));
     setStride(60); // the drag jumps away and turns: nothing of that sweep is wanted now
     setStride(59);
     EXPECT_GT(gpu()->aheadSweepsCancelled(), cancelled);
-    ASSERT_TRUE(QTest::qWaitFor([&] { return shown() != nullptr; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return shown() != nullptr; }, kCacheWaitMs));
     EXPECT_EQ(window->document()->pattern().source->parameters.front().value, 59);
 }
 
@@ -313,13 +313,13 @@ TEST(FirstRun, WithAGpuTheProbeIsSetUpInTheBackgroundWhenTheWindowOpens) {
             return probe->state() == ProbeClient::State::Ready &&
                    !window->gpuRunner()->isMeasuring();
         },
-        kWaitMs));
+        kCacheWaitMs));
     EXPECT_EQ(window->gpuRunner()->cache().size(), 1);
     EXPECT_EQ(window->measurements()->size(), 0); // nothing shown that was not asked for
     window->runOnGpu(); // the first Run: the probe is up, so it is one measurement
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
-        kWaitMs));
+        kCacheWaitMs));
     EXPECT_FALSE(window->measurements()->find(window->document()->pattern())->fromCache);
 }
 
@@ -334,7 +334,7 @@ TEST(FirstRun, ASetUpThatFindsNoDeviceStaysQuietUntilRun) {
             return window->probeClient()->state() == ProbeClient::State::NoGpu &&
                    !window->gpuRunner()->isMeasuring();
         },
-        kWaitMs));
+        kCacheWaitMs));
     EXPECT_TRUE(window->messageBar()->text().isEmpty()) << qPrintable(window->messageBar()->text());
     window->runOnGpu();
     EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("0 CUDA devices")))
@@ -390,7 +390,7 @@ TEST(FirstRun, TheProbeIsAskedForTheDeviceAndTheWarmUpWhileTheWindowIsStillBuild
             return window->probeClient()->state() == ProbeClient::State::Ready &&
                    !window->gpuRunner()->isMeasuring();
         },
-        kWaitMs));
+        kCacheWaitMs));
     EXPECT_EQ(window->gpuRunner()->cache().size(), 1);
     EXPECT_EQ(window->measurements()->size(), 0);
     EXPECT_GT(window->gpuRunner()->warmUpMs(), 0.0);
@@ -419,7 +419,7 @@ TEST(FirstRun, APresetLoadedAsTheWindowOpensTakesTheWarmUpsPlaceAndAnswersTheFir
     window->runOnGpu(); // Run pressed at once: answered by the warm-up, not by a measure after it
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
-        kWaitMs));
+        kCacheWaitMs));
     qunsetenv("WARPSCOPE_FAKE_PROBE_LOG");
     QFile file(log);
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));

@@ -39,7 +39,7 @@ QString textbook(MainWindow& window, const char* quantity) {
     return summary(window).text(QString::fromUtf8(quantity), MetricsTableModel::TextbookColumn);
 }
 
-QString measured(MainWindow& window, const char* quantity) {
+QString kernelRowMeasured(MainWindow& window, const char* quantity) {
     return summary(window).text(QString::fromUtf8(quantity), MetricsTableModel::MeasuredColumn);
 }
 
@@ -111,7 +111,7 @@ TEST_F(WindowTest, AConstantLoadFillsTheSummaryTableWithoutAGpu) {
     EXPECT_EQ(modern(*window, "Requests beyond a broadcast"), QStringLiteral("31"));
     EXPECT_EQ(modern(*window, "Bytes requested"), QStringLiteral("128"));
     // No measurement: it says so, and where one would come from.
-    EXPECT_EQ(measured(*window, "Requests beyond a broadcast"),
+    EXPECT_EQ(kernelRowMeasured(*window, "Requests beyond a broadcast"),
               MetricsTableModel::noMeasurementText());
     EXPECT_TRUE(
         window->metricsPanel()->measurementLabel()->text().contains(QStringLiteral("whole kernel")))
@@ -157,13 +157,14 @@ TEST_F(WindowTest, RecordedConstantCountersStandBesideTheModel) {
     // 16,777,216 threads = 524,288 warps, each 31 requests beyond its broadcast.
     const QString extra = QLocale().toString(31.0 * 524288, 'f', 0);
     EXPECT_EQ(modern(*window, "Kernel: beyond a broadcast"), extra);
-    EXPECT_EQ(measured(*window, "Kernel: beyond a broadcast"), extra + QStringLiteral("  ✓"));
+    EXPECT_EQ(kernelRowMeasured(*window, "Kernel: beyond a broadcast"),
+              extra + QStringLiteral("  ✓"));
     EXPECT_EQ(modern(*window, "Kernel: cache requests"), QLocale().toString(32.0 * 524288, 'f', 0));
     // The GPU's LDC count includes the parameter loads: shown, not compared.
     EXPECT_EQ(
-        measured(*window, "Kernel: LDC requests"),
+        kernelRowMeasured(*window, "Kernel: LDC requests"),
         QLocale().toString(m->counters.at("smsp__inst_executed_op_ldc_pred_on_any.sum"), 'f', 0));
-    EXPECT_FALSE(measured(*window, "Kernel: time").isEmpty());
+    EXPECT_FALSE(kernelRowMeasured(*window, "Kernel: time").isEmpty());
     EXPECT_EQ(summary(*window).mismatchCount(), 0);
     // The per-warp rows stay the model's; the label names where the numbers come from.
     EXPECT_EQ(modern(*window, "Requests beyond a broadcast"), QStringLiteral("31"));
@@ -207,13 +208,13 @@ TEST_F(WindowTest, RecordedConstantCountersStandBesideTheModel) {
 
     // Another recorded point follows the parameter.
     setParameter(document(), "distinct", 5);
-    EXPECT_EQ(measured(*window, "Kernel: beyond a broadcast"),
+    EXPECT_EQ(kernelRowMeasured(*window, "Kernel: beyond a broadcast"),
               QLocale().toString(4.0 * 524288, 'f', 0) + QStringLiteral("  ✓"));
     // A point never measured: no Kernel rows, and the label says how to measure it.
     setParameter(document(), "n", 8192);
     EXPECT_EQ(summary(*window).kernelMeasurement(), nullptr);
     EXPECT_FALSE(quantities(*window).contains(QStringLiteral("Kernel: beyond a broadcast")));
-    EXPECT_EQ(measured(*window, "Requests beyond a broadcast"),
+    EXPECT_EQ(kernelRowMeasured(*window, "Requests beyond a broadcast"),
               MetricsTableModel::noMeasurementText());
     // The kernel section shows the grid model's prediction for the point, nothing measured.
     const QTableWidget* section = window->metricsPanel()->kernelSection()->table();
@@ -238,10 +239,10 @@ TEST(MetricsKernelRows, TheFakeProbesConstantSweepFillsTheKernelRows) {
     // The document stays at distinct = 32: 256 warps, 31 each beyond the broadcast.
     ASSERT_NE(summary(*window).kernelMeasurement(), nullptr);
     EXPECT_FALSE(summary(*window).kernelMeasurement()->recorded);
-    EXPECT_EQ(measured(*window, "Kernel: beyond a broadcast"),
+    EXPECT_EQ(kernelRowMeasured(*window, "Kernel: beyond a broadcast"),
               QLocale().toString(31.0 * 256, 'f', 0) + QStringLiteral("  ✓"));
     // The fake counts no parameter loads: its LDCs are the model's.
-    EXPECT_EQ(measured(*window, "Kernel: LDC requests"), QStringLiteral("256"));
+    EXPECT_EQ(kernelRowMeasured(*window, "Kernel: LDC requests"), QStringLiteral("256"));
     EXPECT_TRUE(window->metricsPanel()->measurementLabel()->text().contains(
         QStringLiteral("Measured</b> as a whole kernel")));
 }
@@ -254,7 +255,7 @@ TEST_F(WindowTest, AConstantCounterThatDiffersIsFlagged) {
                                                {{"warpscope__constant_extra_requests", 0}},
                                                {{"warpscope__constant_extra_requests", 7}}));
     QApplication::processEvents();
-    EXPECT_EQ(measured(*window, "Kernel: beyond a broadcast"), QStringLiteral("7  ≠ 0"));
+    EXPECT_EQ(kernelRowMeasured(*window, "Kernel: beyond a broadcast"), QStringLiteral("7  ≠ 0"));
     EXPECT_EQ(summary(*window).mismatchCount(), 1);
     EXPECT_TRUE(window->metricsPanel()->measurementLabel()->text().contains(
         QStringLiteral("1 whole-kernel counter(s) differ")))
@@ -266,7 +267,7 @@ TEST_F(WindowTest, AConstantCounterThatDiffersIsFlagged) {
     QApplication::processEvents();
     ASSERT_FALSE(document().error()) << document().error()->describe();
     EXPECT_EQ(summary(*window).kernelMeasurement(), nullptr);
-    EXPECT_TRUE(measured(*window, "Kernel: beyond a broadcast").isEmpty());
+    EXPECT_TRUE(kernelRowMeasured(*window, "Kernel: beyond a broadcast").isEmpty());
 }
 
 TEST_F(WindowTest, LocalTextureAndCopyAccessesShowTheirKernelCounters) {
@@ -283,9 +284,9 @@ TEST_F(WindowTest, LocalTextureAndCopyAccessesShowTheirKernelCounters) {
                                                {{local.first, 32768}, {local.second, 1048576}},
                                                {{local.first, 32768}, {local.second, 1048576}}));
     QApplication::processEvents();
-    EXPECT_EQ(measured(*window, "Kernel: requests"),
+    EXPECT_EQ(kernelRowMeasured(*window, "Kernel: requests"),
               QLocale().toString(32768.0, 'f', 0) + QStringLiteral("  ✓"));
-    EXPECT_EQ(measured(*window, "Kernel: sectors"),
+    EXPECT_EQ(kernelRowMeasured(*window, "Kernel: sectors"),
               QLocale().toString(1048576.0, 'f', 0) + QStringLiteral("  ✓"));
 
     // Texture: its own requests and sectors; the global-load equivalent's lines, bytes and
@@ -310,11 +311,11 @@ TEST_F(WindowTest, LocalTextureAndCopyAccessesShowTheirKernelCounters) {
                   {"warpscope__texture_global_equivalent_sectors", 1048576}},
                  {{tex[0], 1048576}, {tex[1], 1048577}}));
     QApplication::processEvents();
-    EXPECT_EQ(measured(*window, "Kernel: requests"),
+    EXPECT_EQ(kernelRowMeasured(*window, "Kernel: requests"),
               QLocale().toString(1048576.0, 'f', 0) + QStringLiteral("  ✓"));
-    EXPECT_EQ(measured(*window, "Kernel: sectors"), QLocale().toString(1048577.0, 'f', 0) +
-                                                        QStringLiteral("  ≠ ") +
-                                                        QLocale().toString(1048576.0, 'f', 0));
+    EXPECT_EQ(kernelRowMeasured(*window, "Kernel: sectors"),
+              QLocale().toString(1048577.0, 'f', 0) + QStringLiteral("  ≠ ") +
+                  QLocale().toString(1048576.0, 'f', 0));
     EXPECT_EQ(summary(*window).mismatchCount(), 1);
     EXPECT_EQ(modern(*window, "Kernel: sectors as global loads"),
               QLocale().toString(1048576.0, 'f', 0));
@@ -335,8 +336,8 @@ TEST_F(WindowTest, LocalTextureAndCopyAccessesShowTheirKernelCounters) {
     QApplication::processEvents();
     for (const char* row : {"Kernel: requests (LDGSTS)", "Kernel: sectors (LDGSTS)",
                             "Kernel: shared wavefronts", "Kernel: bank conflicts"}) {
-        EXPECT_TRUE(measured(*window, row).endsWith(QStringLiteral("✓")))
-            << row << ": " << qPrintable(measured(*window, row));
+        EXPECT_TRUE(kernelRowMeasured(*window, row).endsWith(QStringLiteral("✓")))
+            << row << ": " << qPrintable(kernelRowMeasured(*window, row));
     }
     EXPECT_EQ(summary(*window).mismatchCount(), 0);
 }

@@ -54,7 +54,7 @@ void typeInCell(QTableView* table, int row, int column, const QString& text) {
     QApplication::processEvents();
 }
 
-void typeExpression(ExpressionEdit* edit, const QString& text) {
+void typeParameterExpression(ExpressionEdit* edit, const QString& text) {
     edit->setFocus();
     edit->selectAll();
     QTest::keyClick(edit, Qt::Key_Delete);
@@ -122,7 +122,7 @@ TEST_F(ParameterTest, AParameterDeclaredInTheTableBecomesASliderThatDrivesTheExp
     EXPECT_EQ(document().undoStack()->count(), steps + 4); // add, rename, max, min
 
     // The expression may use it now, and its slider drives the picture.
-    typeExpression(editor->addressEdit(), QStringLiteral("(gid + offset) * 4 * stride"));
+    typeParameterExpression(editor->addressEdit(), QStringLiteral("(gid + offset) * 4 * stride"));
     ASSERT_FALSE(document().error().has_value()) << document().error()->describe();
     EXPECT_EQ(laneAddress(document(), 0), std::optional<std::int64_t>(44)); // (0 + 11) * 4 * 1
     panel->slider(1)->setValue(2);

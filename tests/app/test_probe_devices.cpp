@@ -24,15 +24,15 @@
 namespace warpscope::app::test {
 namespace {
 
-constexpr int kWaitMs = 30000;
+constexpr int kDevicesWaitMs = 30000;
 
 /// WARPSCOPE_FAKE_DEVICES for the probes started while it lives.
-class FakeDevices {
+class FakeProbeDevices {
 public:
-    explicit FakeDevices(const char* count) { qputenv("WARPSCOPE_FAKE_DEVICES", count); }
-    ~FakeDevices() { qunsetenv("WARPSCOPE_FAKE_DEVICES"); }
-    FakeDevices(const FakeDevices&) = delete;
-    FakeDevices& operator=(const FakeDevices&) = delete;
+    explicit FakeProbeDevices(const char* count) { qputenv("WARPSCOPE_FAKE_DEVICES", count); }
+    ~FakeProbeDevices() { qunsetenv("WARPSCOPE_FAKE_DEVICES"); }
+    FakeProbeDevices(const FakeProbeDevices&) = delete;
+    FakeProbeDevices& operator=(const FakeProbeDevices&) = delete;
 };
 
 QString shellQuoted(const QString& text) {
@@ -58,7 +58,7 @@ std::vector<QJsonObject> requestsIn(const QString& path) {
 
 TEST(ProbeDevices, EveryOpThatTakesADeviceSendsTheChosenOne) {
     REQUIRE_FAKE_PROBE();
-    FakeDevices two("2");
+    FakeProbeDevices two("2");
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString log = dir.filePath(QStringLiteral("requests.jsonl"));
@@ -70,12 +70,12 @@ TEST(ProbeDevices, EveryOpThatTakesADeviceSendsTheChosenOne) {
         {QStringLiteral("-c"),
          QStringLiteral("tee -a %1 | %2").arg(shellQuoted(log), shellQuoted(fakeProbe()))});
     client.start();
-    ASSERT_TRUE(
-        QTest::qWaitFor([&] { return client.state() == ProbeClient::State::Ready; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return client.state() == ProbeClient::State::Ready; },
+                                kDevicesWaitMs));
     client.setDevice(1);
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return client.state() == ProbeClient::State::Ready && client.gpu().index == 1; },
-        kWaitMs));
+        kDevicesWaitMs));
 
     std::set<int> answered;
     const auto note = [&](int job) { answered.insert(job); };
@@ -134,7 +134,7 @@ TEST(ProbeDevices, EveryOpThatTakesADeviceSendsTheChosenOne) {
             return std::all_of(jobs.begin(), jobs.end(),
                                [&](int job) { return answered.count(job) > 0; });
         },
-        kWaitMs))
+        kDevicesWaitMs))
         << answered.size() << " of " << jobs.size() << " jobs answered";
 
     std::map<std::string, std::set<int>> devicesByOp; // -1: no "device" (device 0)

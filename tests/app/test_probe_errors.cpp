@@ -24,7 +24,7 @@
 namespace warpscope::app::test {
 namespace {
 
-constexpr int kWaitMs = 30000;
+constexpr int kErrorsWaitMs = 30000;
 
 /// Every code of the protocol's table, by its wire name.
 std::vector<QString> everyCode() {
@@ -78,7 +78,7 @@ TEST(ProbeErrors, EveryCodeInTheProtocolTableIsShownToTheUser) {
             [&] {
                 return shown.filter(expected).size() > 0 && !window->gpuRunner()->isMeasuring();
             },
-            kWaitMs);
+            kErrorsWaitMs);
         EXPECT_TRUE(seen) << "expected \"" << qPrintable(expected)
                           << "\"; shown: " << qPrintable(shown.join(QStringLiteral(" | ")));
         // The protocol's code itself (for scripts and logs) never reaches the bar; the one-word
@@ -107,10 +107,11 @@ TEST(ProbeErrors, AFatalKernelFaultRestartsTheProbeAndTheNextRunIsAnswered) {
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
     window->runOnGpu();
     ASSERT_TRUE(
-        QTest::qWaitFor([&] { return window->probeClient()->restartCount() == 1; }, kWaitMs))
+        QTest::qWaitFor([&] { return window->probeClient()->restartCount() == 1; }, kErrorsWaitMs))
         << qPrintable(shown.join(QStringLiteral(" | ")));
-    ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window->probeClient()->state() == ProbeClient::State::Ready; }, kWaitMs));
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return window->probeClient()->state() == ProbeClient::State::Ready; },
+                        kErrorsWaitMs));
     const qint64 restartedPid = window->probeClient()->processId();
     EXPECT_NE(restartedPid, 0);
     // The user is told what happened (the fault's own words) and that the probe was started
@@ -125,7 +126,7 @@ TEST(ProbeErrors, AFatalKernelFaultRestartsTheProbeAndTheNextRunIsAnswered) {
     window->runOnGpu();
     EXPECT_TRUE(QTest::qWaitFor(
         [&] { return window->measurements()->find(window->document()->pattern()) != nullptr; },
-        kWaitMs))
+        kErrorsWaitMs))
         << qPrintable(shown.join(QStringLiteral(" | ")));
     EXPECT_EQ(window->probeClient()->processId(), restartedPid);
     EXPECT_EQ(window->probeClient()->restartCount(), 1);

@@ -16,7 +16,7 @@
 namespace warpscope::app::test {
 namespace {
 
-constexpr int kWaitMs = 20000;
+constexpr int kRobustnessWaitMs = 20000;
 
 // Reads the client's requests (compact JSON, "id" first) and answers hello and device_info, in
 // the wrong order; what it does on a measure request is the test's `onMeasure`.
@@ -49,7 +49,7 @@ QString writeProbe(const QTemporaryDir& dir, const char* onMeasure) {
     return QStringLiteral("sh ") + path;
 }
 
-std::unique_ptr<MainWindow> windowWithProbe(const QString& command) {
+std::unique_ptr<MainWindow> windowWithProbeCommand(const QString& command) {
     MainWindowOptions options = quietOptions();
     options.probeCommand = command;
     options.probeTimeoutMs = 15000;
@@ -73,7 +73,7 @@ TEST(ProbeRobustness, GarbageTruncatedHugeAndStrayLinesThenDeathLeaveTheSessionA
         printf '{"id":%s,"ok":tr' "$id"
         echo 'hostile probe gives up' >&2
         exit 1)");
-    auto window = windowWithProbe(probe);
+    auto window = windowWithProbeCommand(probe);
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("stride-2")));
     QApplication::processEvents();
@@ -86,10 +86,11 @@ TEST(ProbeRobustness, GarbageTruncatedHugeAndStrayLinesThenDeathLeaveTheSessionA
         [&] {
             return window->messageBar()->text().contains(QStringLiteral("exited with status 1"));
         },
-        kWaitMs))
+        kRobustnessWaitMs))
         << qPrintable(window->messageBar()->text());
     // Whatever the client does next (start it again, or give up after three stops), it settles.
-    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->gpuRunner()->isMeasuring(); }, kWaitMs));
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return !window->gpuRunner()->isMeasuring(); }, kRobustnessWaitMs));
     // The count of stray lines is in the message once the client has read all of them: waited
     // for as that, not for a fixed time.
     ASSERT_TRUE(QTest::qWaitFor(
@@ -97,7 +98,7 @@ TEST(ProbeRobustness, GarbageTruncatedHugeAndStrayLinesThenDeathLeaveTheSessionA
             return window->messageBar()->text().contains(
                 QStringLiteral("5 lines that were no answer to its requests"));
         },
-        kWaitMs))
+        kRobustnessWaitMs))
         << qPrintable(window->messageBar()->text());
 
     const QString message = window->messageBar()->text();
@@ -122,7 +123,7 @@ TEST(ProbeRobustness, AnAnswerWithNeitherResultNorErrorIsABadAnswer) {
     ASSERT_TRUE(dir.isValid());
     const QString probe = writeProbe(dir, R"(
         printf '{"id":%s,"ok":true,"result":[1,2,3]}\n' "$id")");
-    auto window = windowWithProbe(probe);
+    auto window = windowWithProbeCommand(probe);
     ASSERT_TRUE(window->loadPresetById(QStringLiteral("readsegment-offset-11")));
     QApplication::processEvents();
     const Session before = window->currentSession();
@@ -131,7 +132,7 @@ TEST(ProbeRobustness, AnAnswerWithNeitherResultNorErrorIsABadAnswer) {
     window->runOnGpu();
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->messageBar()->text().contains(QStringLiteral("neither a result")); },
-        kWaitMs))
+        kRobustnessWaitMs))
         << qPrintable(window->messageBar()->text());
     EXPECT_FALSE(window->gpuRunner()->isMeasuring());
     EXPECT_EQ(window->probeClient()->state(), ProbeClient::State::Ready);

@@ -23,7 +23,7 @@
 namespace warpscope::app::test {
 namespace {
 
-constexpr int kWaitMs = 20000;
+constexpr int kRemoteWaitMs = 20000;
 
 QStringList list(std::initializer_list<const char*> words) {
     QStringList out;
@@ -174,7 +174,7 @@ struct Client {
     bool settle() {
         client.start();
         return QTest::qWaitFor([&] { return client.state() != ProbeClient::State::Starting; },
-                               kWaitMs);
+                               kRemoteWaitMs);
     }
     ProbeClient client;
     QStringList steps;
@@ -194,7 +194,7 @@ TEST(RemoteProbe, ShCDashCWithSingleQuotesStartsTheProbe) {
     ASSERT_EQ(c.client.state(), ProbeClient::State::Ready)
         << qPrintable(c.client.stateFailure() ? c.client.stateFailure()->message : QString());
     c.client.measure(stride2(), ProbeMeasureOptions{});
-    ASSERT_TRUE(QTest::qWaitFor([&] { return c.measured == 1; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return c.measured == 1; }, kRemoteWaitMs));
 }
 
 TEST(RemoteProbe, AnUnterminatedQuoteFailsTheStartWithItsColumn) {
@@ -229,7 +229,8 @@ TEST(RemoteProbe, AQuotedSshLikeWrapperWithLatencyShowsEachStepAndItsTime) {
         << qPrintable(ready);
     EXPECT_GE(c.client.startup().roundTripMs(), 500);
     c.client.measure(stride2(), ProbeMeasureOptions{});
-    ASSERT_TRUE(QTest::qWaitFor([&] { return c.measured == 1 || !c.failures.empty(); }, kWaitMs));
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return c.measured == 1 || !c.failures.empty(); }, kRemoteWaitMs));
     EXPECT_EQ(c.measured, 1) << qPrintable(c.failures.empty() ? QString()
                                                               : c.failures.front().message);
 }
@@ -240,8 +241,8 @@ TEST(RemoteProbe, AnotherProtocolVersionNamesBothAndWhatToUpdate) {
     Client c(remote.command(QStringLiteral("--protocol 2 --probe-version 9.9.9")));
     const int job = c.client.measure(stride2(), ProbeMeasureOptions{});
     (void)job;
-    ASSERT_TRUE(
-        QTest::qWaitFor([&] { return c.client.state() == ProbeClient::State::Failed; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return c.client.state() == ProbeClient::State::Failed; },
+                                kRemoteWaitMs));
     const QString message = c.client.stateFailure()->message;
     EXPECT_EQ(c.client.stateFailure()->code, QStringLiteral("protocol_mismatch"));
     EXPECT_TRUE(message.contains(QStringLiteral("protocol version 2"))) << qPrintable(message);
@@ -307,10 +308,10 @@ void runAndExpectSessionIntact(MainWindow& window, const QString& expected) {
     const Session before = window.currentSession();
     const int undoSteps = window.document()->undoStack()->count();
     window.runOnGpu();
-    ASSERT_TRUE(
-        QTest::qWaitFor([&] { return window.messageBar()->text().contains(expected); }, kWaitMs))
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.messageBar()->text().contains(expected); },
+                                kRemoteWaitMs))
         << qPrintable(window.messageBar()->text());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return !window.gpuRunner()->isMeasuring(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window.gpuRunner()->isMeasuring(); }, kRemoteWaitMs));
     EXPECT_EQ(window.measurements()->size(), 0);
     EXPECT_EQ(window.currentSession(), before);
     EXPECT_EQ(window.document()->undoStack()->count(), undoSteps);

@@ -28,10 +28,10 @@
 namespace warpscope::app::test {
 namespace {
 
-const QString kRecorded = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json");
+const QString kRecordedStreams = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json");
 
 StreamsResults recordedStreams() {
-    return readRecordedResults(kRecorded, readStreamsResults);
+    return readRecordedResults(kRecordedStreams, readStreamsResults);
 }
 
 TEST(StreamsData, RecordedH100RunsHoldEveryOperation) {
@@ -125,7 +125,8 @@ TEST_F(StreamsWindowTest, ModelOnlyDrawsTheModelsTimeline) {
 }
 
 TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNumbers) {
-    ASSERT_TRUE(window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecorded));
+    ASSERT_TRUE(
+        window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecordedStreams));
     StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
     window->viewTabs()->setCurrentWidget(view);
     view->setStreamCount(4);
@@ -182,7 +183,8 @@ TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNu
 }
 
 TEST_F(StreamsWindowTest, SessionsKeepTheResultsAndTheCount) {
-    ASSERT_TRUE(window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecorded));
+    ASSERT_TRUE(
+        window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecordedStreams));
     window->experimentView<StreamsView>(experiments::ExperimentId::Streams)->setStreamCount(6);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("streams.warpscope"));
@@ -216,7 +218,8 @@ TEST_F(StreamsWindowTest, SessionsKeepTheResultsAndTheCount) {
 }
 
 TEST_F(StreamsWindowTest, ExportsTheTimelineAsSvgPdfAndPng) {
-    ASSERT_TRUE(window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecorded));
+    ASSERT_TRUE(
+        window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecordedStreams));
     StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
     QTemporaryDir dir;
     const QByteArray text = exportEveryFormat(view, dir, QStringLiteral("s"));
@@ -232,7 +235,8 @@ TEST(StreamsExport, HeadlessExportWritesTheTimeline) {
     QTemporaryDir dir;
     const QString svg = dir.filePath(QStringLiteral("streams.svg"));
     runAppHeadless({QStringLiteral("--preset"), QStringLiteral("streams"),
-                    QStringLiteral("--streams"), kRecorded, QStringLiteral("--export"), svg});
+                    QStringLiteral("--streams"), kRecordedStreams, QStringLiteral("--export"),
+                    svg});
     EXPECT_TRUE(readWholeFile(svg).contains("NVIDIA H100 80GB HBM3"));
     const QString model = dir.filePath(QStringLiteral("model.svg"));
     runAppHeadless(

@@ -173,7 +173,7 @@ TEST(TileView, ThePanelsSwizzleBoxSetsTheLoad) {
     EXPECT_EQ(panel.offsetBox()->value(), 1024);
 }
 
-QStringList svgTexts(const QByteArray& svg) {
+QStringList tileSvgTexts(const QByteArray& svg) {
     QStringList texts;
     QXmlStreamReader reader(svg);
     while (!reader.atEnd()) {
@@ -195,7 +195,7 @@ TEST(TileView, ExportsCarryTheTilesLabels) {
     QString error;
     const QByteArray svg = renderer.render(spec, FigureFormat::Svg, &error);
     ASSERT_TRUE(error.isEmpty()) << error.toStdString();
-    const QString all = svgTexts(svg).join(u'|');
+    const QString all = tileSvgTexts(svg).join(u'|');
     // The chunk holding lane 0's row: box row 0, column 2 (bytes 32-47), and the line labels.
     EXPECT_TRUE(all.contains(QStringLiteral("r0 c2"))) << all.left(600).toStdString();
     EXPECT_TRUE(all.contains(QStringLiteral("r5 c2"))) << "line 5 holds row 5's chunk 2 at 7";

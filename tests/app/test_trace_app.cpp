@@ -27,17 +27,17 @@
 namespace warpscope::app::test {
 namespace {
 
-QString tracePath(const char* name) {
+QString appTracePath(const char* name) {
     return QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/traces/") + QString::fromLatin1(name);
 }
 
 TraceReader readTrace(const char* name) {
-    auto reader = TraceReader::open(tracePath(name).toStdString());
+    auto reader = TraceReader::open(appTracePath(name).toStdString());
     EXPECT_TRUE(reader.ok()) << (reader.ok() ? std::string() : reader.error().describe());
     return std::move(reader).value();
 }
 
-QString modernValue(MainWindow& window, const char* quantity) {
+QString traceModernValue(MainWindow& window, const char* quantity) {
     return window.metricsPanel()->summaryModel()->text(QString::fromUtf8(quantity),
                                                        MetricsTableModel::ModernColumn);
 }
@@ -49,7 +49,7 @@ QString cellText(TracePanel* panel, int row, int column) {
 using TraceWindowTest = WindowTest;
 
 TEST_F(TraceWindowTest, TheInstructionListIsCoresSummaryWorstFirst) {
-    ASSERT_TRUE(window->openTrace(tracePath("sample_transpose.wstrace")))
+    ASSERT_TRUE(window->openTrace(appTracePath("sample_transpose.wstrace")))
         << window->messageBar()->text().toStdString();
     TracePanel* panel = window->tracePanel();
     EXPECT_TRUE(window->traceDock()->isVisible());
@@ -89,7 +89,7 @@ TEST_F(TraceWindowTest, TheInstructionListIsCoresSummaryWorstFirst) {
 }
 
 TEST_F(TraceWindowTest, ATracedWarpIsTheCurrentPatternCountedAsCoreCountsIt) {
-    ASSERT_TRUE(window->openTrace(tracePath("sample_transpose.wstrace")));
+    ASSERT_TRUE(window->openTrace(appTracePath("sample_transpose.wstrace")));
     TracePanel* panel = window->tracePanel();
     const TraceReader reader = readTrace("sample_transpose.wstrace");
     // A shared store of the tile (STS [R9+-0x800]) and a warp other than the first.
@@ -117,8 +117,9 @@ TEST_F(TraceWindowTest, ATracedWarpIsTheCurrentPatternCountedAsCoreCountsIt) {
     ASSERT_TRUE(core.modern.shared.has_value());
     ASSERT_TRUE(document().evaluation().has_value());
     EXPECT_EQ(document().evaluation()->access.addresses, core.access.addresses);
-    EXPECT_EQ(modernValue(*window, "Wavefronts"), QString::number(core.modern.shared->wavefronts));
-    EXPECT_EQ(modernValue(*window, "Bank conflicts"),
+    EXPECT_EQ(traceModernValue(*window, "Wavefronts"),
+              QString::number(core.modern.shared->wavefronts));
+    EXPECT_EQ(traceModernValue(*window, "Bank conflicts"),
               QString::number(core.modern.shared->bankConflicts));
 
     // A global one: sectors and requests as core gives them.
@@ -130,9 +131,9 @@ TEST_F(TraceWindowTest, ATracedWarpIsTheCurrentPatternCountedAsCoreCountsIt) {
     const CorePrediction coreGlobal = predictFromCore(global.value(), document().textbookOptions());
     ASSERT_TRUE(coreGlobal.modern.global.has_value());
     EXPECT_EQ(document().pattern(), global.value());
-    EXPECT_EQ(modernValue(*window, "Sectors (32 B)"),
+    EXPECT_EQ(traceModernValue(*window, "Sectors (32 B)"),
               QString::number(coreGlobal.modern.global->sectors));
-    EXPECT_EQ(modernValue(*window, "Requests"),
+    EXPECT_EQ(traceModernValue(*window, "Requests"),
               QString::number(coreGlobal.modern.global->requests));
 
     // Each warp shown is one undo step; undo goes back to the one before.
@@ -141,7 +142,7 @@ TEST_F(TraceWindowTest, ATracedWarpIsTheCurrentPatternCountedAsCoreCountsIt) {
 }
 
 TEST_F(TraceWindowTest, OpenAsPatternGivesAnAffineExpressionWhenTheLanesFitOne) {
-    ASSERT_TRUE(window->openTrace(tracePath("sample_coalesced.wstrace")));
+    ASSERT_TRUE(window->openTrace(appTracePath("sample_coalesced.wstrace")));
     TracePanel* panel = window->tracePanel();
     ASSERT_TRUE(panel->selectInstruction(0)); // LDG.E: in[gid]
     const Pattern traced = document().pattern();
@@ -243,14 +244,14 @@ TEST(TracePattern, ActiveLaneExpressionsAndAffineFits) {
 }
 
 TEST_F(TraceWindowTest, AnIncompleteTraceIsLabelledSo) {
-    ASSERT_TRUE(window->openTrace(tracePath("sample_full.wstrace")));
+    ASSERT_TRUE(window->openTrace(appTracePath("sample_full.wstrace")));
     EXPECT_EQ(window->tracePanel()->launchStatus()->text(),
               QStringLiteral("incomplete: 248 records dropped"));
     EXPECT_EQ(window->tracePanel()->instructionModel()->rowCount(), 1);
 
     // A kernel that faulted before any record came out: the launch, no instructions.
     const Pattern before = document().pattern();
-    ASSERT_TRUE(window->openTrace(tracePath("sample_fault.wstrace")));
+    ASSERT_TRUE(window->openTrace(appTracePath("sample_fault.wstrace")));
     EXPECT_TRUE(
         window->tracePanel()->launchStatus()->text().startsWith(QStringLiteral("incomplete")));
     EXPECT_EQ(window->tracePanel()->instructionModel()->rowCount(), 0);
@@ -259,12 +260,12 @@ TEST_F(TraceWindowTest, AnIncompleteTraceIsLabelledSo) {
 
 TEST_F(TraceWindowTest, HostileTraceFilesAreRefusedAndTheSessionIsKept) {
     loadPreset("readsegment-offset-11");
-    ASSERT_TRUE(window->openTrace(tracePath("sample_coalesced.wstrace")));
+    ASSERT_TRUE(window->openTrace(appTracePath("sample_coalesced.wstrace")));
     document().undoStack()->clear();
     const NamedPattern current = document().current();
     const int entries = document().entryCount();
 
-    QFile good(tracePath("sample_coalesced.wstrace"));
+    QFile good(appTracePath("sample_coalesced.wstrace"));
     ASSERT_TRUE(good.open(QIODevice::ReadOnly));
     const QByteArray bytes = good.readAll();
     QTemporaryDir dir;
@@ -345,15 +346,15 @@ TEST_F(TraceWindowTest, ATraceWithALargeHeaderIsReadOffTheGuiThread) {
 TEST(TraceCommandLine, ATraceIsToldByItsSuffixOrItsMagic) {
     CommandLine byName;
     ASSERT_FALSE(
-        CommandLine::parse({QStringLiteral("warpscope"), tracePath("torch_mul.wstrace")}, byName)
+        CommandLine::parse({QStringLiteral("warpscope"), appTracePath("torch_mul.wstrace")}, byName)
             .has_value());
-    EXPECT_EQ(byName.traceFile, tracePath("torch_mul.wstrace"));
+    EXPECT_EQ(byName.traceFile, appTracePath("torch_mul.wstrace"));
     EXPECT_TRUE(byName.sessionFile.isEmpty());
 
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString renamed = dir.filePath(QStringLiteral("trace.bin"));
-    ASSERT_TRUE(QFile::copy(tracePath("torch_mul.wstrace"), renamed));
+    ASSERT_TRUE(QFile::copy(appTracePath("torch_mul.wstrace"), renamed));
     CommandLine byMagic;
     ASSERT_FALSE(CommandLine::parse({QStringLiteral("warpscope"), renamed}, byMagic).has_value());
     EXPECT_EQ(byMagic.traceFile, renamed);
@@ -369,10 +370,11 @@ TEST(TraceCommandLine, ATraceIsToldByItsSuffixOrItsMagic) {
 
 TEST(TraceCommandLine, TracePcIsHexOrDecimal) {
     CommandLine hex;
-    ASSERT_FALSE(CommandLine::parse({QStringLiteral("warpscope"), QStringLiteral("--trace-pc"),
-                                     QStringLiteral("0x2a0"), tracePath("triton_softmax.wstrace")},
-                                    hex)
-                     .has_value());
+    ASSERT_FALSE(
+        CommandLine::parse({QStringLiteral("warpscope"), QStringLiteral("--trace-pc"),
+                            QStringLiteral("0x2a0"), appTracePath("triton_softmax.wstrace")},
+                           hex)
+            .has_value());
     EXPECT_EQ(hex.tracePc, 672);
     CommandLine bad;
     const auto error = CommandLine::parse(
@@ -382,7 +384,7 @@ TEST(TraceCommandLine, TracePcIsHexOrDecimal) {
 }
 
 TEST_F(TraceWindowTest, AnInstructionIsChosenByItsPc) {
-    ASSERT_TRUE(window->openTrace(tracePath("triton_softmax.wstrace")));
+    ASSERT_TRUE(window->openTrace(appTracePath("triton_softmax.wstrace")));
     ASSERT_TRUE(window->showTracedInstruction(560)); // @!P2 LDS R12, [R4]
     EXPECT_EQ(window->tracePanel()->currentInstruction(), 2u);
     EXPECT_EQ(document().pattern().kind.space, MemorySpace::Shared);

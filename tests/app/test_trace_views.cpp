@@ -34,7 +34,7 @@
 namespace warpscope::app::test {
 namespace {
 
-QString tracePath(const char* name) {
+QString viewsTracePath(const char* name) {
     return QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/traces/") + QString::fromLatin1(name);
 }
 
@@ -78,7 +78,8 @@ QTabWidget* tabsOf(MainWindow& window) {
 /// traced.
 std::set<std::uint64_t> checkTracedCells(MainWindow& window, const char* name) {
     std::set<std::uint64_t> cells;
-    EXPECT_TRUE(window.openTrace(tracePath(name))) << window.messageBar()->text().toStdString();
+    EXPECT_TRUE(window.openTrace(viewsTracePath(name)))
+        << window.messageBar()->text().toStdString();
     QTabWidget* tabs = tabsOf(window);
     EXPECT_NE(tabs, nullptr);
     tabs->setCurrentWidget(window.gridView());
@@ -91,7 +92,7 @@ std::set<std::uint64_t> checkTracedCells(MainWindow& window, const char* name) {
     EXPECT_TRUE(grid->isVisible());
     EXPECT_EQ(grid->geometry(), window.gridView()->rect()); // covers the Grid tab's page
 
-    const auto reader = TraceReader::open(tracePath(name).toStdString());
+    const auto reader = TraceReader::open(viewsTracePath(name).toStdString());
     EXPECT_TRUE(reader.ok());
     const auto instruction = window.tracePanel()->currentInstruction();
     EXPECT_TRUE(instruction.has_value());
@@ -234,8 +235,8 @@ TEST_F(TraceViewsTest, TheSourcePanelHighlightsTheInstructionsLine) {
 TEST_F(TraceViewsTest, ARecordedTracesSourceIsFoundInTheCheckoutItIsKeptIn) {
     // Recorded as /work/wt/trace/scripts/gpu/trace_sample.cu on the GPU machine; the trace lies
     // in tests/data/traces of a checkout that has scripts/gpu/trace_sample.cu.
-    ASSERT_TRUE(window->openTrace(tracePath("sample_transpose.wstrace")));
-    const auto reader = TraceReader::open(tracePath("sample_transpose.wstrace").toStdString());
+    ASSERT_TRUE(window->openTrace(viewsTracePath("sample_transpose.wstrace")));
+    const auto reader = TraceReader::open(viewsTracePath("sample_transpose.wstrace").toStdString());
     ASSERT_TRUE(reader.ok());
     const TraceInstruction& traced =
         reader.value().header().instructions[*window->tracePanel()->currentInstruction()];
@@ -287,8 +288,8 @@ TEST_F(TraceViewsTest, WithoutLineInfoThePanelSaysHowToGetIt) {
 }
 
 TEST_F(TraceViewsTest, ATracedWarpExportsWithTheKernelPcAndSassInItsTitle) {
-    ASSERT_TRUE(window->openTrace(tracePath("sample_transpose.wstrace")));
-    const auto reader = TraceReader::open(tracePath("sample_transpose.wstrace").toStdString());
+    ASSERT_TRUE(window->openTrace(viewsTracePath("sample_transpose.wstrace")));
+    const auto reader = TraceReader::open(viewsTracePath("sample_transpose.wstrace").toStdString());
     ASSERT_TRUE(reader.ok());
     const TraceInstruction& traced =
         reader.value().header().instructions[*window->tracePanel()->currentInstruction()];
@@ -313,7 +314,7 @@ TEST_F(TraceViewsTest, ASavedSessionReopensToTheTracedInstructionOrSaysTheTraceM
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString trace = dir.filePath(QStringLiteral("transpose.wstrace"));
-    ASSERT_TRUE(copyBytes(tracePath("sample_transpose.wstrace"), trace));
+    ASSERT_TRUE(copyBytes(viewsTracePath("sample_transpose.wstrace"), trace));
     ASSERT_TRUE(window->openTrace(trace));
     TracePanel* panel = window->tracePanel();
     ASSERT_TRUE(panel->selectInstruction(5));
@@ -324,7 +325,7 @@ TEST_F(TraceViewsTest, ASavedSessionReopensToTheTracedInstructionOrSaysTheTraceM
     const QString session = dir.filePath(QStringLiteral("traced.warpscope"));
     ASSERT_TRUE(window->saveSession(session));
 
-    ASSERT_TRUE(window->openTrace(tracePath("torch_transpose.wstrace")));
+    ASSERT_TRUE(window->openTrace(viewsTracePath("torch_transpose.wstrace")));
     loadPreset("readsegment-offset-11");
     ASSERT_TRUE(window->openSession(session)) << window->messageBar()->text().toStdString();
     EXPECT_EQ(window->traceDocument()->path(), QFileInfo(trace).absoluteFilePath());
@@ -354,7 +355,7 @@ TEST_F(TraceViewsTest, FileOpenTakesATraceByItsMagicAndRefusesATruncatedOne) {
     ASSERT_TRUE(dir.isValid());
     // A truncated copy of a recorded trace, under a name that is no trace's.
     const QString truncated = dir.filePath(QStringLiteral("cut-short.bin"));
-    ASSERT_TRUE(copyBytes(tracePath("torch_transpose.wstrace"), truncated, 3000));
+    ASSERT_TRUE(copyBytes(viewsTracePath("torch_transpose.wstrace"), truncated, 3000));
     EXPECT_FALSE(window->openSession(truncated));
     const QString message = window->messageBar()->text();
     EXPECT_TRUE(message.contains(QStringLiteral("Cannot open trace cut-short.bin")))
@@ -366,7 +367,7 @@ TEST_F(TraceViewsTest, FileOpenTakesATraceByItsMagicAndRefusesATruncatedOne) {
 
     // The window is still usable: the whole trace, under another name, opens through File ▸ Open.
     const QString renamed = dir.filePath(QStringLiteral("transpose.data"));
-    ASSERT_TRUE(copyBytes(tracePath("torch_transpose.wstrace"), renamed));
+    ASSERT_TRUE(copyBytes(viewsTracePath("torch_transpose.wstrace"), renamed));
     EXPECT_TRUE(window->openSession(renamed)) << window->messageBar()->text().toStdString();
     EXPECT_TRUE(window->traceDock()->isVisible());
     EXPECT_TRUE(window->traceDocument()->path().endsWith(QStringLiteral("transpose.data")));

@@ -27,22 +27,23 @@
 namespace warpscope::app::test {
 namespace {
 
-constexpr int kWaitMs = 30000;
+constexpr int kTwoGpusWaitMs = 30000;
 
 /// WARPSCOPE_FAKE_DEVICES for the probes started while it lives.
-class FakeDevices {
+class FakeTwoGpuDevices {
 public:
-    explicit FakeDevices(const char* count) { qputenv("WARPSCOPE_FAKE_DEVICES", count); }
-    ~FakeDevices() { qunsetenv("WARPSCOPE_FAKE_DEVICES"); }
+    explicit FakeTwoGpuDevices(const char* count) { qputenv("WARPSCOPE_FAKE_DEVICES", count); }
+    ~FakeTwoGpuDevices() { qunsetenv("WARPSCOPE_FAKE_DEVICES"); }
 };
 
 bool waitReady(ProbeClient& client) {
-    return QTest::qWaitFor([&] { return client.state() == ProbeClient::State::Ready; }, kWaitMs);
+    return QTest::qWaitFor([&] { return client.state() == ProbeClient::State::Ready; },
+                           kTwoGpusWaitMs);
 }
 
 TEST(TwoGpus, TheProbeListsBothAndMeasuresOnTheOneChosen) {
     REQUIRE_FAKE_PROBE();
-    FakeDevices two("2");
+    FakeTwoGpuDevices two("2");
     ProbeClient client;
     client.setCommand(fakeProbe());
     client.start();
@@ -67,7 +68,7 @@ TEST(TwoGpus, TheProbeListsBothAndMeasuresOnTheOneChosen) {
     const Preset& preset = requirePreset("stride-2");
     client.measure(NamedPattern(preset.title, preset.caption, preset.pattern),
                    ProbeMeasureOptions{});
-    ASSERT_TRUE(QTest::qWaitFor([&] { return measured.has_value(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return measured.has_value(); }, kTwoGpusWaitMs));
     EXPECT_EQ(measured->gpuName, QStringLiteral("warpscope fake GPU 1"));
     EXPECT_EQ(measured->gpuUuid, client.devices()[1].uuid);
     EXPECT_FALSE(measured->probeVersion.isEmpty());
@@ -78,7 +79,7 @@ TEST(TwoGpus, TheProbeListsBothAndMeasuresOnTheOneChosen) {
 
 TEST(TwoGpus, ADeviceTheMachineDoesNotHaveFallsBackToTheFirstAndSaysSo) {
     REQUIRE_FAKE_PROBE();
-    FakeDevices two("2");
+    FakeTwoGpuDevices two("2");
     ProbeClient client;
     client.setCommand(fakeProbe());
     client.setDevice(5); // remembered from a machine with more GPUs
@@ -116,7 +117,7 @@ QStringList headers(const QTableWidget* table) {
 
 TEST(TwoGpus, OneSessionHoldsTheSameKernelOnBothAndCarriesThemToAMachineWithoutAGpu) {
     REQUIRE_FAKE_PROBE();
-    FakeDevices two("2");
+    FakeTwoGpuDevices two("2");
     auto window = windowWithProbe(fakeProbe());
     ASSERT_TRUE(window->showNotesExperiment(QStringLiteral("readsegment")));
     window->probeClient()->start();

@@ -16,10 +16,10 @@ namespace warpscope::app {
 
 namespace {
 
-constexpr std::array<const char*, 7> kGroupColors = {"E69F00", "56B4E9", "009E73", "CC79A7",
-                                                     "0072B2", "D55E00", "F0E442"};
+constexpr std::array<const char*, 7> kWarpGroupColors = {"E69F00", "56B4E9", "009E73", "CC79A7",
+                                                         "0072B2", "D55E00", "F0E442"};
 
-QString number(double value) {
+QString tikzNumber(double value) {
     QString text = QString::number(value, 'f', 3);
     while (text.contains(QLatin1Char('.')) &&
            (text.endsWith(QLatin1Char('0')) || text.endsWith(QLatin1Char('.')))) {
@@ -36,10 +36,10 @@ QString preamble(const QString& kind) {
                        "tikz.\n"
                        "%% Restyle through the ws ... styles below.\n")
             .arg(kind);
-    for (std::size_t i = 0; i < kGroupColors.size(); ++i) {
+    for (std::size_t i = 0; i < kWarpGroupColors.size(); ++i) {
         tex += QStringLiteral("\\definecolor{wsGroup%1}{HTML}{%2}\n")
                    .arg(i)
-                   .arg(QLatin1String(kGroupColors[i]));
+                   .arg(QLatin1String(kWarpGroupColors[i]));
     }
     tex += QStringLiteral(
         "\\tikzset{\n"
@@ -89,12 +89,12 @@ QString wrapDocument(const QString& body, const TikzOptions& options) {
 QString headerNodes(const TikzOptions& options, const QString& summary, double top) {
     QString tex;
     double y = top;
-    tex +=
-        QStringLiteral("  \\node[ws summary] at (0,%1) {%2};\n").arg(number(y), texText(summary));
+    tex += QStringLiteral("  \\node[ws summary] at (0,%1) {%2};\n")
+               .arg(tikzNumber(y), texText(summary));
     if (!options.title.isEmpty()) {
         y += 1.3;
         tex += QStringLiteral("  \\node[ws title] at (0,%1) {%2};\n")
-                   .arg(number(y), texText(options.title));
+                   .arg(tikzNumber(y), texText(options.title));
     }
     return tex;
 }
@@ -104,7 +104,7 @@ QString captionNode(const TikzOptions& options, double bottom) {
         return {};
     }
     return QStringLiteral("  \\node[ws caption] at (0,%1) {%2};\n")
-        .arg(number(bottom), texText(options.caption));
+        .arg(tikzNumber(bottom), texText(options.caption));
 }
 
 /// "loads", "stores" or "async copies", for the summary lines.
@@ -227,7 +227,7 @@ QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
                       .arg(global->lines)
                       .arg(global->uniqueBytesRequested)
                       .arg(global->bytesMoved)
-                      .arg(number(global->efficiency * 100.0));
+                      .arg(tikzNumber(global->efficiency * 100.0));
     } else {
         summary = QStringLiteral("A shared-memory access: see the bank diagram.");
     }
@@ -239,9 +239,9 @@ QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
         const bool active = evaluation.access.addresses[static_cast<std::size_t>(lane)].has_value();
         body += QStringLiteral("  \\draw[%1] (%2,0) rectangle (%3,1);\n")
                     .arg(QLatin1String(active ? "ws lane" : "ws inactive lane"))
-                    .arg(number(lane + 0.05), number(lane + 0.95));
+                    .arg(tikzNumber(lane + 0.05), tikzNumber(lane + 0.95));
         body += QStringLiteral("  \\node[ws lane number] at (%1,0.5) {%2};\n")
-                    .arg(number(lane + 0.5))
+                    .arg(tikzNumber(lane + 0.5))
                     .arg(lane);
     }
     body += QStringLiteral("  \\node[ws label, anchor=east] at (-0.2,0.5) {lane};\n");
@@ -261,21 +261,22 @@ QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
         for (std::size_t i = 0; i < global->lineList.size(); ++i) {
             const LineUse& line = global->lineList[i];
             const auto [x0, y0] = lineOrigin(i);
-            const int group = static_cast<int>(i % kGroupColors.size());
+            const int group = static_cast<int>(i % kWarpGroupColors.size());
             for (int s = 0; s < kLineBytes / kSectorBytes; ++s) {
                 const double sx = x0 + s * kSectorBytes * byteWidth;
                 const bool touched = (line.sectorMask >> s) & 1U;
                 body += QStringLiteral("  \\draw[%1] (%2,%3) rectangle (%4,%5);\n")
                             .arg(touched ? QStringLiteral("ws sector=wsGroup%1").arg(group)
                                          : QStringLiteral("ws unused sector"))
-                            .arg(number(sx), number(y0), number(sx + kSectorBytes * byteWidth),
-                                 number(y0 + 1.2));
+                            .arg(tikzNumber(sx), tikzNumber(y0),
+                                 tikzNumber(sx + kSectorBytes * byteWidth), tikzNumber(y0 + 1.2));
             }
             body += QStringLiteral("  \\draw[ws line] (%1,%2) rectangle (%3,%4);\n")
-                        .arg(number(x0), number(y0), number(x0 + lineWidth), number(y0 + 1.2));
+                        .arg(tikzNumber(x0), tikzNumber(y0), tikzNumber(x0 + lineWidth),
+                             tikzNumber(y0 + 1.2));
             body += QStringLiteral("  \\node[ws small label, anchor=north west] at (%1,%2) "
                                    "{line %3};\n")
-                        .arg(number(x0), number(y0), texText(formatAddress(line.address)));
+                        .arg(tikzNumber(x0), tikzNumber(y0), texText(formatAddress(line.address)));
             bottom = std::min(bottom, y0 - 1.2);
         }
         // Requested bytes and the lane links.
@@ -300,11 +301,13 @@ QString warpTikz(const Evaluation& evaluation, const TikzOptions& options) {
                          it->address) *
                          byteWidth;
             body += QStringLiteral("  \\fill[ws requested] (%1,%2) rectangle (%3,%4);\n")
-                        .arg(number(bx0), number(y0 + 0.15), number(bx1), number(y0 + 0.45));
-            body += QStringLiteral("  \\draw[ws link=wsGroup%1] (%2,0) -- (%3,%4); %% lane %5\n")
-                        .arg(static_cast<int>(index % kGroupColors.size()))
-                        .arg(number(lane + 0.5), number((bx0 + bx1) / 2), number(y0 + 1.2))
-                        .arg(lane);
+                        .arg(tikzNumber(bx0), tikzNumber(y0 + 0.15), tikzNumber(bx1),
+                             tikzNumber(y0 + 0.45));
+            body +=
+                QStringLiteral("  \\draw[ws link=wsGroup%1] (%2,0) -- (%3,%4); %% lane %5\n")
+                    .arg(static_cast<int>(index % kWarpGroupColors.size()))
+                    .arg(tikzNumber(lane + 0.5), tikzNumber((bx0 + bx1) / 2), tikzNumber(y0 + 1.2))
+                    .arg(lane);
         }
     }
     body += captionNode(options, bottom - 0.4);
@@ -351,9 +354,9 @@ QString bankTikz(const Evaluation& evaluation, const TikzOptions& options) {
         const bool conflict = degree[static_cast<std::size_t>(bank)] > 1;
         body += QStringLiteral("  \\draw[ws bank%1] (%2,0) rectangle (%3,1);\n")
                     .arg(QLatin1String(conflict ? ", ws conflict" : ""))
-                    .arg(number(bank + 0.05), number(bank + 0.95));
+                    .arg(tikzNumber(bank + 0.05), tikzNumber(bank + 0.95));
         body += QStringLiteral("  \\node[ws bank number] at (%1,0.5) {%2};\n")
-                    .arg(number(bank + 0.5))
+                    .arg(tikzNumber(bank + 0.5))
                     .arg(bank);
     }
     body += QStringLiteral("  \\node[ws label, anchor=east] at (-0.2,0.5) {bank};\n");
@@ -365,23 +368,23 @@ QString bankTikz(const Evaluation& evaluation, const TikzOptions& options) {
         for (std::size_t w = 0; w < shared->wavefrontList.size(); ++w) {
             const Wavefront& wavefront = shared->wavefrontList[w];
             const double y = -1.6 - static_cast<double>(w) * 1.3;
-            const int group = static_cast<int>(w % kGroupColors.size());
+            const int group = static_cast<int>(w % kWarpGroupColors.size());
             for (int bank = 0; bank < kBankCount; ++bank) {
                 const std::int64_t word = wavefront.bankWord[static_cast<std::size_t>(bank)];
                 if (word < 0) {
                     continue;
                 }
-                body +=
-                    QStringLiteral("  \\draw[ws word=wsGroup%1] (%2,%3) rectangle (%4,%5);\n")
-                        .arg(group)
-                        .arg(number(bank + 0.05), number(y), number(bank + 0.95), number(y + 1.0));
+                body += QStringLiteral("  \\draw[ws word=wsGroup%1] (%2,%3) rectangle (%4,%5);\n")
+                            .arg(group)
+                            .arg(tikzNumber(bank + 0.05), tikzNumber(y), tikzNumber(bank + 0.95),
+                                 tikzNumber(y + 1.0));
                 body += QStringLiteral("  \\node[ws word label] at (%1,%2) {%3};\n")
-                            .arg(number(bank + 0.5), number(y + 0.5))
+                            .arg(tikzNumber(bank + 0.5), tikzNumber(y + 0.5))
                             .arg(word / kBankCount);
             }
             body += QStringLiteral("  \\node[ws label, anchor=west] at (32.3,%1) {wavefront %2: "
                                    "lanes %3};\n")
-                        .arg(number(y + 0.5))
+                        .arg(tikzNumber(y + 0.5))
                         .arg(w + 1)
                         .arg(texText(laneListText(wavefront.laneMask)));
             bottom = y - 0.3;
@@ -391,7 +394,7 @@ QString bankTikz(const Evaluation& evaluation, const TikzOptions& options) {
             const int n = degree[static_cast<std::size_t>(bank)];
             if (n > 1) {
                 body += QStringLiteral("  \\node[ws conflict label] at (%1,%2) {%3$\\times$};\n")
-                            .arg(number(bank + 0.5), number(bottom - 0.5))
+                            .arg(tikzNumber(bank + 0.5), tikzNumber(bottom - 0.5))
                             .arg(n);
             }
         }
@@ -440,7 +443,7 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
     for (const NotesComparisonRow& row : comparison.rows) {
         body += QStringLiteral("  %% %1\n").arg(texText(row.label));
         body += QStringLiteral("  \\node[ws label, anchor=east] at (%1,%2) {%3};\n")
-                    .arg(number(kLabel - 0.3), number(y - 0.8), texText(row.label));
+                    .arg(tikzNumber(kLabel - 0.3), tikzNumber(y - 0.8), texText(row.label));
         const std::optional<double> bars[] = {firstValue(row), row.measured};
         const char* styles[] = {"ws notes bar", "ws gpu bar"};
         for (int i = 0; i < 2; ++i) {
@@ -448,15 +451,15 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
             if (bars[i]) {
                 const double end = kLabel + *bars[i] * scales[i];
                 body += QStringLiteral("  \\draw[%1] (%2,%3) rectangle (%4,%5);\n")
-                            .arg(QLatin1String(styles[i]), number(kLabel), number(top - 0.75),
-                                 number(end), number(top - 0.05));
+                            .arg(QLatin1String(styles[i]), tikzNumber(kLabel),
+                                 tikzNumber(top - 0.75), tikzNumber(end), tikzNumber(top - 0.05));
                 body += QStringLiteral("  \\node[ws small label, anchor=west] at (%1,%2) {%3};\n")
-                            .arg(number(end + 0.1), number(top - 0.4),
-                                 texText(i == 0 && !row.notes ? number(*bars[i])
+                            .arg(tikzNumber(end + 0.1), tikzNumber(top - 0.4),
+                                 texText(i == 0 && !row.notes ? tikzNumber(*bars[i])
                                                               : QString::number(*bars[i], 'f', 1)));
             } else {
                 body += QStringLiteral("  \\node[ws small label, anchor=west] at (%1,%2) {%3};\n")
-                            .arg(number(kLabel + 0.1), number(top - 0.4),
+                            .arg(tikzNumber(kLabel + 0.1), tikzNumber(top - 0.4),
                                  i == 0 ? QStringLiteral("notes: no number")
                                         : QStringLiteral("this GPU: not measured"));
             }
@@ -464,28 +467,28 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
         y -= 2.2;
     }
     body += QStringLiteral("  \\draw[ws axis] (%1,0.2) -- (%1,%2);\n")
-                .arg(number(kLabel), number(y + 0.6));
+                .arg(tikzNumber(kLabel), tikzNumber(y + 0.6));
     // Legend and axis name under the bars.
     double below = y - 0.2;
     body += QStringLiteral("  \\draw[ws notes bar] (%1,%2) rectangle ++(0.8,0.6);\n")
-                .arg(number(kLabel), number(below - 0.6));
+                .arg(tikzNumber(kLabel), tikzNumber(below - 0.6));
     body +=
         QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {%3};\n")
-            .arg(number(kLabel + 1.0), number(below - 0.3),
+            .arg(tikzNumber(kLabel + 1.0), tikzNumber(below - 0.3),
                  texText(modelSeries ? comparison.modelName
                                      : QStringLiteral("the notes (%1)").arg(comparison.notesGpu)));
     below -= 1.0;
     body += QStringLiteral("  \\draw[ws gpu bar] (%1,%2) rectangle ++(0.8,0.6);\n")
-                .arg(number(kLabel), number(below - 0.6));
+                .arg(tikzNumber(kLabel), tikzNumber(below - 0.6));
     body += QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {%3};\n")
-                .arg(number(kLabel + 1.0), number(below - 0.3),
+                .arg(tikzNumber(kLabel + 1.0), tikzNumber(below - 0.3),
                      texText(comparison.measuredGpu.isEmpty()
                                  ? QStringLiteral("this GPU: no measurement recorded")
                                  : QStringLiteral("this GPU (%1)").arg(comparison.measuredGpu)));
     below -= 1.0;
     if (experiment != nullptr) {
         body += QStringLiteral("  \\node[ws label, anchor=west] at (%1,%2) {%3};\n")
-                    .arg(number(kLabel), number(below - 0.3),
+                    .arg(tikzNumber(kLabel), tikzNumber(below - 0.3),
                          texText((modelSeries ? QStringLiteral("the model per warp; this GPU: "
                                                                "%1 (%2); rows: %3; each series "
                                                                "drawn to its own largest value")
@@ -497,7 +500,7 @@ QString notesTikz(const NotesComparison& comparison, const TikzOptions& options)
     }
     if (!comparison.finding.isEmpty()) {
         body += QStringLiteral("  \\node[ws caption, anchor=north west] at (0,%1) {%2};\n")
-                    .arg(number(below), texText(comparison.finding));
+                    .arg(tikzNumber(below), texText(comparison.finding));
         below -= 2.0;
     }
     const QString title =

@@ -13,8 +13,8 @@ namespace warpscope::app {
 
 namespace {
 
-constexpr const char* kGroupColors[] = {"E69F00", "56B4E9", "009E73", "CC79A7",
-                                        "0072B2", "D55E00", "F0E442", "999999"};
+constexpr const char* kTileGroupColors[] = {"E69F00", "56B4E9", "009E73", "CC79A7",
+                                            "0072B2", "D55E00", "F0E442", "999999"};
 
 /// Text for LaTeX through the TikZ exports' one escaper; a line break becomes LaTeX's.
 QString tex(const QString& text) {
@@ -35,7 +35,7 @@ QString tileTikz(const TileView& view, const TikzOptions& options) {
     for (int i = 0; i < 8; ++i) {
         body += QStringLiteral("\\definecolor{wsgroup%1}{HTML}{%2}\n")
                     .arg(i)
-                    .arg(QLatin1String(kGroupColors[i]));
+                    .arg(QLatin1String(kTileGroupColors[i]));
     }
     body += QStringLiteral(
         "\\tikzset{ws chunk/.style={draw=black!60, minimum width=1.6cm, minimum height=0.8cm, "

@@ -107,7 +107,7 @@ QString loadAverage() {
 
 /// Let the event loop deliver what an edit posted: the deferred edits, then the repaint (an
 /// UpdateRequest posted while events are being sent waits for the next pass).
-void settle() {
+void settleBenchmark() {
     for (int pass = 0; pass < 3; ++pass) {
         QApplication::processEvents();
     }
@@ -162,7 +162,7 @@ void simulateDrag(MainWindow& window, int moves, DragResult& result) {
     p.maximum = std::max<std::int64_t>(p.maximum, moves + 1);
     p.value = 0;
     document.editPattern(pattern, QStringLiteral("benchmark drag range"));
-    settle();
+    settleBenchmark();
     QSlider* slider = window.editor()->parameterPanel()->slider(0);
     if (slider == nullptr) {
         return;
@@ -181,7 +181,7 @@ void simulateDrag(MainWindow& window, int moves, DragResult& result) {
 
     constexpr qint64 kFrameNs = 16'666'667;
     slider->setSliderDown(true);
-    settle();
+    settleBenchmark();
     frames.clear();
     const qint64 t0 = benchmarkNowNs() + kFrameNs;
     std::vector<qint64> scheduled;
@@ -209,7 +209,7 @@ void simulateDrag(MainWindow& window, int moves, DragResult& result) {
     timer.start(static_cast<int>((t0 - benchmarkNowNs()) / 1000000));
     loop.exec();
     slider->setSliderDown(false);
-    settle();
+    settleBenchmark();
     QObject::disconnect(counting);
 
     result.moves = moves;
@@ -272,7 +272,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
     const qreal dpr = window.devicePixelRatioF();
     std::vector<Timing> timings;
     FrameClock frames(&window);
-    settle();
+    settleBenchmark();
 
     // 0. The edit alone: the model and every panel's update (tables, editor), no painting.
     {
@@ -282,7 +282,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
             const qint64 start = benchmarkNowNs();
             editOnce(*window.document(), i + 3);
             t.ms.push_back(msSince(start));
-            settle();
+            settleBenchmark();
         }
         timings.push_back(t);
     }
@@ -300,7 +300,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
             editOnce(*window.document(), i);
             window.warpView()->render(&image);
             t.ms.push_back(msSince(start));
-            settle();
+            settleBenchmark();
         }
         timings.push_back(t);
     }
@@ -326,7 +326,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
             if (profiled) {
                 frameProfile.beginFrame();
             }
-            settle();
+            settleBenchmark();
             if (profiled) {
                 frameProfile.endFrame();
             }
@@ -356,7 +356,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
         for (int i = 0; i < n; ++i) {
             const qint64 start = benchmarkNowNs();
             editOnce(*window.document(), i + 7);
-            settle(); // deliver the updates the edit posted
+            settleBenchmark(); // deliver the updates the edit posted
             const bool profiled = i >= n / 2;
             if (profiled) {
                 wholeProfile.beginFrame();
@@ -400,7 +400,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
             window.document()->editPattern(pattern, QStringLiteral("benchmark block"));
         }
         window.showView(MainWindow::View::Block);
-        settle();
+        settleBenchmark();
         Timing t{
             QStringLiteral("block view, 1024-thread block: edit → 32 warps modelled → painted"),
             {},
@@ -417,7 +417,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
                                            static_cast<int>(EditMerge::WarpIndex));
             window.blockView()->render(&image);
             t.ms.push_back(msSince(start));
-            settle();
+            settleBenchmark();
         }
         timings.push_back(t);
     }
@@ -481,7 +481,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
                 } else {
                     lecture.revealNext();
                 }
-                settle();
+                settleBenchmark();
                 profile.endFrame();
                 // To the end of the frame that shows the press (what the audience waits for);
                 // work the window leaves for after it (the next slide's texts drawn ahead)

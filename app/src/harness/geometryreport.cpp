@@ -115,7 +115,7 @@ QJsonObject bankGeometry(MainWindow& window) {
     return out;
 }
 
-void settle() {
+void settleLayout() {
     for (int i = 0; i < 10; ++i) {
         QApplication::processEvents(QEventLoop::AllEvents, 20);
     }
@@ -150,7 +150,7 @@ int writeGeometryReport(MainWindow& window, const QString& reportPath,
         std::fprintf(stderr, "warpscope: the window was not painted within 5 s\n");
         return 1;
     }
-    settle();
+    settleLayout();
     const QJsonObject report = windowGeometry(window);
     QSaveFile file(reportPath);
     if (!file.open(QIODevice::WriteOnly) ||

@@ -15,7 +15,7 @@ namespace {
 
 // Sliders and spin boxes hold ints; the core's parameters are 64-bit. Ranges beyond int are cut
 // to int here (the core still checks every value).
-int toInt(std::int64_t value) {
+int toWidgetInt(std::int64_t value) {
     return static_cast<int>(std::clamp<std::int64_t>(value, std::numeric_limits<int>::min(),
                                                      std::numeric_limits<int>::max()));
 }
@@ -107,8 +107,8 @@ void ParameterPanel::rebuild(const std::vector<Parameter>& parameters) {
         row.range->setEnabled(false);
         const bool hasRange = p.maximum > p.minimum;
         if (hasRange) {
-            row.slider->setRange(toInt(p.minimum), toInt(p.maximum));
-            row.spin->setRange(toInt(p.minimum), toInt(p.maximum));
+            row.slider->setRange(toWidgetInt(p.minimum), toWidgetInt(p.maximum));
+            row.spin->setRange(toWidgetInt(p.minimum), toWidgetInt(p.maximum));
             row.range->setText(QStringLiteral("%1 … %2").arg(p.minimum).arg(p.maximum));
         } else {
             // No declared range: the spin box takes any value, the slider has nothing to span.
@@ -116,7 +116,7 @@ void ParameterPanel::rebuild(const std::vector<Parameter>& parameters) {
             row.spin->setRange(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
             row.range->setText(tr("no range"));
         }
-        row.slider->setPageStep(std::max(1, toInt((p.maximum - p.minimum) / 16)));
+        row.slider->setPageStep(std::max(1, toWidgetInt((p.maximum - p.minimum) / 16)));
         row.name->setBuddy(row.spin);
         const int index = static_cast<int>(i);
         connect(row.slider, &QSlider::valueChanged, this, [this, index](int value) {
@@ -159,7 +159,7 @@ void ParameterPanel::setParameters(const std::vector<Parameter>& parameters) {
     }
     m_updating = true;
     for (std::size_t i = 0; i < parameters.size(); ++i) {
-        const int value = toInt(parameters[i].value);
+        const int value = toWidgetInt(parameters[i].value);
         if (m_rows[i].slider->value() != value) {
             m_rows[i].slider->setValue(value);
         }

@@ -26,7 +26,7 @@ namespace warpscope::app {
 
 namespace {
 
-QString tr(const char* text) {
+QString trExportCommand(const char* text) {
     return QCoreApplication::translate("warpscope", text);
 }
 
@@ -55,8 +55,9 @@ std::optional<QString> readCommon(const CommandLine& options, CommonSpec& out) {
     if (!a.size.isEmpty()) {
         const auto size = figureSizeFromName(a.size);
         if (!size) {
-            return tr("--size \"%1\" is not a figure size: use slide-16x9, slide-4x3, column or "
-                      "WIDTHxHEIGHT in pixels at 96 DPI (200x150 to 8192x8192).")
+            return trExportCommand(
+                       "--size \"%1\" is not a figure size: use slide-16x9, slide-4x3, column or "
+                       "WIDTHxHEIGHT in pixels at 96 DPI (200x150 to 8192x8192).")
                 .arg(a.size);
         }
         out.spec.size = *size;
@@ -64,7 +65,8 @@ std::optional<QString> readCommon(const CommandLine& options, CommonSpec& out) {
     if (!options.theme.isEmpty()) {
         const auto theme = figureThemeFromName(options.theme);
         if (!theme) {
-            return tr("--theme \"%1\" is not a figure theme: use print, light or dark.")
+            return trExportCommand(
+                       "--theme \"%1\" is not a figure theme: use print, light or dark.")
                 .arg(options.theme);
         }
         out.spec.theme = *theme;
@@ -73,7 +75,8 @@ std::optional<QString> readCommon(const CommandLine& options, CommonSpec& out) {
         bool ok = false;
         const int dpi = a.dpi.toInt(&ok);
         if (!ok || dpi < kMinFigureDpi || dpi > kMaxFigureDpi) {
-            return tr("--dpi \"%1\" is out of range: use a whole number from %2 to %3.")
+            return trExportCommand(
+                       "--dpi \"%1\" is out of range: use a whole number from %2 to %3.")
                 .arg(a.dpi)
                 .arg(kMinFigureDpi)
                 .arg(kMaxFigureDpi);
@@ -93,29 +96,31 @@ std::optional<QString> readViews(const CommandLine& options, bool& composed, QSt
         } else if (known.contains(options.view)) {
             views << options.view;
         } else {
-            return tr("--view \"%1\" is not a view: use %2 or figure.")
+            return trExportCommand("--view \"%1\" is not a view: use %2 or figure.")
                 .arg(options.view, known.join(QStringLiteral(", ")));
         }
     }
     const QString list = options.exportArguments.views;
     if (!list.isEmpty()) {
         if (!options.view.isEmpty() && !composed) {
-            return tr("--view %1 and --views both name views: give one of them (--view figure "
-                      "--views warp,bank composes a figure).")
+            return trExportCommand(
+                       "--view %1 and --views both name views: give one of them (--view figure "
+                       "--views warp,bank composes a figure).")
                 .arg(options.view);
         }
         views.clear();
         for (const QString& name : list.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             const QString view = name.trimmed();
             if (!known.contains(view)) {
-                return tr("--views names \"%1\", which is not a view: use a comma-separated list "
-                          "of %2.")
+                return trExportCommand(
+                           "--views names \"%1\", which is not a view: use a comma-separated list "
+                           "of %2.")
                     .arg(view, known.join(QStringLiteral(", ")));
             }
             views << view;
         }
         if (views.isEmpty() || views.size() > 4) {
-            return tr("--views wants one to four views, such as warp,metrics.");
+            return trExportCommand("--views wants one to four views, such as warp,metrics.");
         }
     }
     return std::nullopt;
@@ -134,31 +139,35 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
     const CommandLine::ExportArguments& a = options.exportArguments;
     const auto format = figureFormatFromName(a.output);
     if (!format || QFileInfo(a.output).suffix().isEmpty()) {
-        printError(tr("--export \"%1\": cannot tell the format; end the file name in .svg, .pdf, "
-                      ".png or .tex.")
+        printError(trExportCommand(
+                       "--export \"%1\": cannot tell the format; end the file name in .svg, .pdf, "
+                       ".png or .tex.")
                        .arg(a.output));
         return 2;
     }
     if (!a.format.isEmpty() && figureFormatFromName(a.format) != format) {
-        printError(tr("--format %1 disagrees with the file name %2: drop --format (the suffix "
-                      "decides) or rename the file.")
+        printError(trExportCommand(
+                       "--format %1 disagrees with the file name %2: drop --format (the suffix "
+                       "decides) or rename the file.")
                        .arg(a.format, a.output));
         return 2;
     }
     if (!a.outputDir.isEmpty()) {
-        printError(tr("--output-dir belongs to --export-deck; with --export give the whole path."));
+        printError(trExportCommand(
+            "--output-dir belongs to --export-deck; with --export give the whole path."));
         return 2;
     }
     Session session;
     if (!options.sessionFile.isEmpty() && !options.presetId.isEmpty()) {
-        printError(tr("--preset and --session both name a pattern: give one of them."));
+        printError(
+            trExportCommand("--preset and --session both name a pattern: give one of them."));
         return 2;
     }
     if (!options.sessionFile.isEmpty()) {
         auto read = readSessionFile(options.sessionFile);
         if (!read) {
             printError(
-                tr("--session %1: %2")
+                trExportCommand("--session %1: %2")
                     .arg(options.sessionFile, QString::fromStdString(read.error().describe())));
             return 2;
         }
@@ -173,7 +182,8 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
                            : Result<Pattern>(Error{ErrorCode::InvalidValue, "", 0, ""});
         if (preset == nullptr || !pattern) {
             printError(
-                tr("--preset \"%1\" is not a kernel preset (e.g. kernel:transpose-naivecol).")
+                trExportCommand(
+                    "--preset \"%1\" is not a kernel preset (e.g. kernel:transpose-naivecol).")
                     .arg(options.presetId));
             return 2;
         }
@@ -184,20 +194,21 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
     } else if (!options.presetId.isEmpty()) {
         const Preset* preset = findPreset(options.presetId.toStdString());
         if (preset == nullptr) {
-            printError(tr("--preset \"%1\" is not a built-in preset; the list is in the app's "
-                          "preset picker and docs/guide (e.g. readsegment-offset-11).")
+            printError(trExportCommand(
+                           "--preset \"%1\" is not a built-in preset; the list is in the app's "
+                           "preset picker and docs/guide (e.g. readsegment-offset-11).")
                            .arg(options.presetId));
             return 2;
         }
         session = sessionForPattern({preset->title, preset->caption, preset->pattern});
     } else {
-        printError(tr("--export needs a pattern: add --preset ID or --session FILE."));
+        printError(trExportCommand("--export needs a pattern: add --preset ID or --session FILE."));
         return 2;
     }
 
     if (options.measure) {
         if (auto why = measureSessionEntry(session, options.probeCommand)) {
-            printError(tr("--measure: %1").arg(*why));
+            printError(trExportCommand("--measure: %1").arg(*why));
             return 1;
         }
     }
@@ -210,7 +221,7 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
     }
     const FigureRenderer renderer(session);
     if (auto error = renderer.error()) {
-        printError(tr("cannot draw the pattern: %1").arg(*error));
+        printError(trExportCommand("cannot draw the pattern: %1").arg(*error));
         return 2;
     }
     FigureSpec spec = common.spec;
@@ -232,8 +243,9 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
     if (*format == FigureFormat::Tex && !spec.views.contains(viewKindName(ViewKind::Warp)) &&
         !spec.views.contains(viewKindName(ViewKind::Bank)) &&
         !spec.views.contains(viewKindName(ViewKind::Notes))) {
-        printError(tr("TikZ export draws the warp or the bank diagram, or the notes' bar chart: "
-                      "use --view warp, bank, notes or figure with a .tex file."));
+        printError(trExportCommand(
+            "TikZ export draws the warp or the bank diagram, or the notes' bar chart: "
+            "use --view warp, bank, notes or figure with a .tex file."));
         return 2;
     }
     return writeOne(renderer, spec, a.output);
@@ -242,23 +254,25 @@ int exportSingle(const CommandLine& options, CommonSpec common) {
 int exportDeck(const CommandLine& options, CommonSpec common) {
     const CommandLine::ExportArguments& a = options.exportArguments;
     if (a.outputDir.isEmpty()) {
-        printError(tr("--export-deck needs --output-dir DIR: the folder the slides' files go to."));
+        printError(trExportCommand(
+            "--export-deck needs --output-dir DIR: the folder the slides' files go to."));
         return 2;
     }
     FigureFormat format = FigureFormat::Pdf;
     if (!a.format.isEmpty()) {
         const auto named = figureFormatFromName(a.format);
         if (!named || a.format.contains(QLatin1Char('.'))) {
-            printError(
-                tr("--format \"%1\" is not a format: use svg, pdf, png or tex.").arg(a.format));
+            printError(trExportCommand("--format \"%1\" is not a format: use svg, pdf, png or tex.")
+                           .arg(a.format));
             return 2;
         }
         format = *named;
     }
     if (!options.view.isEmpty() || !a.views.isEmpty() || !options.presetId.isEmpty() ||
         !options.sessionFile.isEmpty()) {
-        printError(tr("--export-deck takes the views and patterns from the deck: drop --view, "
-                      "--views, --preset and --session."));
+        printError(trExportCommand(
+            "--export-deck takes the views and patterns from the deck: drop --view, "
+            "--views, --preset and --session."));
         return 2;
     }
     QString error;
@@ -268,8 +282,9 @@ int exportDeck(const CommandLine& options, CommonSpec common) {
         return 2;
     }
     if (!QDir().mkpath(a.outputDir)) {
-        printError(tr("cannot create the folder %1: check the path and its permissions.")
-                       .arg(QDir::toNativeSeparators(a.outputDir)));
+        printError(
+            trExportCommand("cannot create the folder %1: check the path and its permissions.")
+                .arg(QDir::toNativeSeparators(a.outputDir)));
         return 1;
     }
     const QDir dir(a.outputDir);
@@ -285,7 +300,7 @@ int exportDeck(const CommandLine& options, CommonSpec common) {
         const QString path = dir.filePath(slideFileStem(static_cast<int>(i), title) +
                                           QLatin1Char('.') + figureFormatSuffix(format));
         if (auto problem = renderer.error()) {
-            printError(tr("slide %1 (%2): %3").arg(i + 1).arg(title, *problem));
+            printError(trExportCommand("slide %1 (%2): %3").arg(i + 1).arg(title, *problem));
             status = 1;
             continue;
         }
@@ -309,43 +324,49 @@ int exportDeck(const CommandLine& options, CommonSpec common) {
 
 QList<QCommandLineOption> figureExportOptions() {
     return {
-        QCommandLineOption(QStringLiteral("export"),
-                           tr("Write a figure to FILE (.svg, .pdf, .png or .tex for TikZ) without "
-                              "a window and exit. Needs --preset or --session."),
-                           QStringLiteral("FILE")),
+        QCommandLineOption(
+            QStringLiteral("export"),
+            trExportCommand("Write a figure to FILE (.svg, .pdf, .png or .tex for TikZ) without "
+                            "a window and exit. Needs --preset or --session."),
+            QStringLiteral("FILE")),
         // "session-file": runWarpscope() renames --session to it before QGuiApplication, which
         // would take "--session ID" as X11 session management and remove it.
         QCommandLineOption(QStringList{QStringLiteral("session"), QStringLiteral("session-file")},
-                           tr("The session whose current pattern --export draws."),
+                           trExportCommand("The session whose current pattern --export draws."),
                            QStringLiteral("FILE")),
         QCommandLineOption(QStringLiteral("views"),
-                           tr("Views side by side in an export, e.g. warp,metrics."),
+                           trExportCommand("Views side by side in an export, e.g. warp,metrics."),
                            QStringLiteral("LIST")),
-        QCommandLineOption(QStringLiteral("dpi"),
-                           tr("PNG resolution (default 144: a 16:9 slide is 1920x1080)."),
-                           QStringLiteral("N")),
-        QCommandLineOption(QStringLiteral("title"),
-                           tr("Title above an exported figure (default for --view figure: the "
-                              "pattern's)."),
-                           QStringLiteral("TEXT")),
-        QCommandLineOption(QStringLiteral("caption"),
-                           tr("Caption under an exported figure (default for --view figure: the "
-                              "pattern's)."),
-                           QStringLiteral("TEXT")),
+        QCommandLineOption(
+            QStringLiteral("dpi"),
+            trExportCommand("PNG resolution (default 144: a 16:9 slide is 1920x1080)."),
+            QStringLiteral("N")),
+        QCommandLineOption(
+            QStringLiteral("title"),
+            trExportCommand("Title above an exported figure (default for --view figure: the "
+                            "pattern's)."),
+            QStringLiteral("TEXT")),
+        QCommandLineOption(
+            QStringLiteral("caption"),
+            trExportCommand("Caption under an exported figure (default for --view figure: the "
+                            "pattern's)."),
+            QStringLiteral("TEXT")),
         QCommandLineOption(
             QStringLiteral("tikz-picture"),
-            tr("With .tex: only the styles and the tikzpicture, to \\input (default: "
-               "a whole document).")),
-        QCommandLineOption(QStringLiteral("export-deck"),
-                           tr("Write one figure per slide of DECK (a .json deck, or \"course\" for "
-                              "the shipped one) into --output-dir and exit."),
-                           QStringLiteral("DECK")),
+            trExportCommand("With .tex: only the styles and the tikzpicture, to \\input (default: "
+                            "a whole document).")),
+        QCommandLineOption(
+            QStringLiteral("export-deck"),
+            trExportCommand("Write one figure per slide of DECK (a .json deck, or \"course\" for "
+                            "the shipped one) into --output-dir and exit."),
+            QStringLiteral("DECK")),
         QCommandLineOption(QStringLiteral("output-dir"),
-                           tr("Folder for --export-deck's files (NN-title.FORMAT)."),
+                           trExportCommand("Folder for --export-deck's files (NN-title.FORMAT)."),
                            QStringLiteral("DIR")),
-        QCommandLineOption(QStringLiteral("format"),
-                           tr("--export-deck's format: svg, pdf (default), png or tex."),
-                           QStringLiteral("FORMAT")),
+        QCommandLineOption(
+            QStringLiteral("format"),
+            trExportCommand("--export-deck's format: svg, pdf (default), png or tex."),
+            QStringLiteral("FORMAT")),
     };
 }
 
@@ -365,7 +386,8 @@ std::optional<QString> readFigureExportArguments(const QCommandLineParser& parse
     out.exporting = parser.isSet(option("export")) || parser.isSet(option("export-deck"));
     if (parser.isSet(option("session"))) {
         if (!out.sessionFile.isEmpty()) {
-            return tr("Give the session once: either as --session FILE or as the last argument.");
+            return trExportCommand(
+                "Give the session once: either as --session FILE or as the last argument.");
         }
         out.sessionFile = parser.value(option("session"));
     }
@@ -373,12 +395,14 @@ std::optional<QString> readFigureExportArguments(const QCommandLineParser& parse
         for (const char* name :
              {"views", "dpi", "title", "caption", "tikz-picture", "output-dir", "format"}) {
             if (parser.isSet(option(name))) {
-                return tr("--%1 belongs to an export: add --export FILE or --export-deck DECK.")
+                return trExportCommand(
+                           "--%1 belongs to an export: add --export FILE or --export-deck DECK.")
                     .arg(QLatin1String(name));
             }
         }
     } else if (parser.isSet(option("export")) && parser.isSet(option("export-deck"))) {
-        return tr("--export and --export-deck cannot be combined: run warpscope once for each.");
+        return trExportCommand(
+            "--export and --export-deck cannot be combined: run warpscope once for each.");
     }
     return std::nullopt;
 }
@@ -412,7 +436,8 @@ std::optional<Deck> loadDeck(const QString& name, QString* error) {
     if (path.startsWith(QLatin1String(":/"))) {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly)) {
-            *error = tr("this build has no shipped course deck; give a deck file instead.");
+            *error =
+                trExportCommand("this build has no shipped course deck; give a deck file instead.");
             return std::nullopt;
         }
         text = file.readAll();
@@ -420,7 +445,7 @@ std::optional<Deck> loadDeck(const QString& name, QString* error) {
         // The one opener: no FIFO or device blocks the export, at most the size cap is read.
         auto read = readTextFile(QFile::encodeName(path).toStdString());
         if (!read) {
-            *error = tr("--export-deck %1: cannot read it (%2).")
+            *error = trExportCommand("--export-deck %1: cannot read it (%2).")
                          .arg(name, QString::fromStdString(read.error().message));
             return std::nullopt;
         }
@@ -429,8 +454,8 @@ std::optional<Deck> loadDeck(const QString& name, QString* error) {
     auto deck =
         deckFromJsonText(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
     if (!deck) {
-        *error =
-            tr("--export-deck %1: %2").arg(name, QString::fromStdString(deck.error().describe()));
+        *error = trExportCommand("--export-deck %1: %2")
+                     .arg(name, QString::fromStdString(deck.error().describe()));
         return std::nullopt;
     }
     return std::move(deck).value();

@@ -25,7 +25,7 @@ namespace warpscope::app {
 
 namespace {
 
-constexpr qreal kMargin = 12.0;
+constexpr qreal kBankMargin = 12.0;
 
 /// Bytes in `rows` rows of 32 banks, saturating instead of overflowing for absurd gaps.
 std::int64_t rowsToBytes(std::int64_t rows) {
@@ -121,15 +121,15 @@ QSizeF BankView::computeLayout(qreal width) {
         bold.setBold(true);
         const auto wrapped = [width](const QFont& font, const QString& text) {
             return QFontMetricsF(font)
-                .boundingRect(QRectF(0, 0, width - 2 * kMargin, 1e6),
+                .boundingRect(QRectF(0, 0, width - 2 * kBankMargin, 1e6),
                               Qt::AlignLeft | Qt::TextWordWrap, text)
                 .height();
         };
         m_titleFirstHeight = std::max(lineHeight, wrapped(bold, texts.title));
         m_titleSecondHeight = std::max(lineHeight, wrapped(font(), texts.note));
     }
-    m_titleRect =
-        QRectF(kMargin, kMargin, width - 2 * kMargin, m_titleFirstHeight + m_titleSecondHeight + 4);
+    m_titleRect = QRectF(kBankMargin, kBankMargin, width - 2 * kBankMargin,
+                         m_titleFirstHeight + m_titleSecondHeight + 4);
     m_shared = evaluation && evaluation->modern.shared.has_value();
     if (!m_shared) {
         return QSizeF(width, m_titleRect.bottom() + 4 * lineHeight);
@@ -140,7 +140,7 @@ QSizeF BankView::computeLayout(qreal width) {
 
     // ---- Phases: which lanes are served together ----------------------------------------------
     m_labelWidth = metrics.horizontalAdvance(QStringLiteral("row 99 · 0x0000")) + 10;
-    const qreal gridWidth = width - 2 * kMargin - m_labelWidth;
+    const qreal gridWidth = width - 2 * kBankMargin - m_labelWidth;
     // On a slide the 32 columns take what the width gives, down to 22 px.
     const qreal cellWidth = std::max(fitHeight > 0 ? 22.0 : 24.0, gridWidth / kBankCount);
     const qreal phaseLaneWidth = cellWidth;
@@ -150,11 +150,11 @@ QSizeF BankView::computeLayout(qreal width) {
     // lecture slide at 3840 x 2160, where a 22 px row clipped the numbers and the "lanes" label).
     const qreal laneHeight = std::max(22.0, std::ceil(lineHeight) + 4);
     m_phaseRect =
-        QRectF(kMargin, y, width - 2 * kMargin,
+        QRectF(kBankMargin, y, width - 2 * kBankMargin,
                lineHeight + laneHeight + 6 + bracketHeight + (hasFusionNote ? lineHeight + 6 : 0));
     for (int lane = 0; lane < kWarpSize; ++lane) {
         m_phaseLaneRects[static_cast<std::size_t>(lane)] =
-            QRectF(kMargin + m_labelWidth + lane * phaseLaneWidth, y + lineHeight + 4,
+            QRectF(kBankMargin + m_labelWidth + lane * phaseLaneWidth, y + lineHeight + 4,
                    phaseLaneWidth - 2, laneHeight);
     }
     // A bracket under each phase's lanes (phases are runs of lanes: the warp, half- or
@@ -168,13 +168,14 @@ QSizeF BankView::computeLayout(qreal width) {
             QPointF(m_phaseLaneRects[static_cast<std::size_t>(last)].right(),
                     bracketTop + bracketHeight));
     }
-    m_fusionRect = hasFusionNote ? QRectF(kMargin + m_labelWidth, bracketTop + bracketHeight + 2,
-                                          width - 2 * kMargin - m_labelWidth, lineHeight + 4)
-                                 : QRectF();
+    m_fusionRect = hasFusionNote
+                       ? QRectF(kBankMargin + m_labelWidth, bracketTop + bracketHeight + 2,
+                                width - 2 * kBankMargin - m_labelWidth, lineHeight + 4)
+                       : QRectF();
     y = m_phaseRect.bottom() + 12;
 
     // ---- Bank headers and conflict degrees ------------------------------------------------------
-    const qreal left = kMargin + m_labelWidth;
+    const qreal left = kBankMargin + m_labelWidth;
     for (int bank = 0; bank < kBankCount; ++bank) {
         m_headerRects[static_cast<std::size_t>(bank)] =
             QRectF(left + bank * cellWidth, y, cellWidth, 2 * lineHeight + 8);
@@ -237,7 +238,7 @@ QSizeF BankView::computeLayout(qreal width) {
             previousRow = row;
         }
         const qreal below =
-            14 + lineHeight + 4 + 2 * (lineHeight + 6) + 8 + 2 * (lineHeight + 6) + kMargin;
+            14 + lineHeight + 4 + 2 * (lineHeight + 6) + 8 + 2 * (lineHeight + 6) + kBankMargin;
         const qreal room = fitHeight - y - below - static_cast<qreal>(gaps) * gapHeight;
         const qreal packed = room / static_cast<qreal>(rowSet.size());
         rowHeight = std::clamp(packed, 8.0, rowHeight);
@@ -250,10 +251,10 @@ QSizeF BankView::computeLayout(qreal width) {
         band.row = row;
         if (previous >= 0 && row > previous + 1) {
             band.gapRowsBefore = row - previous - 1;
-            band.gapRect = QRectF(kMargin, y, width - 2 * kMargin, gapHeight);
+            band.gapRect = QRectF(kBankMargin, y, width - 2 * kBankMargin, gapHeight);
             y += gapHeight;
         }
-        band.rect = QRectF(kMargin, y, m_labelWidth + kBankCount * cellWidth, rowHeight);
+        band.rect = QRectF(kBankMargin, y, m_labelWidth + kBankCount * cellWidth, rowHeight);
         rowTop[row] = y;
         y += rowHeight;
         m_rows.push_back(band);
@@ -272,7 +273,7 @@ QSizeF BankView::computeLayout(qreal width) {
     // ---- Wavefront list and legend -------------------------------------------------------------
     y += 14 + lineHeight + 4; // heading
     const qreal listRowHeight = lineHeight + 6;
-    const qreal legendHeight = 8 + 2 * (lineHeight + 6) + kMargin;
+    const qreal legendHeight = 8 + 2 * (lineHeight + 6) + kBankMargin;
     const bool elide =
         fitHeight > 0 &&
         y + static_cast<qreal>(shared.wavefrontList.size()) * listRowHeight + legendHeight >
@@ -286,17 +287,17 @@ QSizeF BankView::computeLayout(qreal width) {
             continue;
         }
         m_wavefrontRows.push_back(WavefrontRow{
-            static_cast<int>(w), QRectF(kMargin, y, width - 2 * kMargin, listRowHeight)});
+            static_cast<int>(w), QRectF(kBankMargin, y, width - 2 * kBankMargin, listRowHeight)});
         y += listRowHeight;
     }
     if (m_wavefrontsElided > 0) {
-        m_wavefrontsElidedRect = QRectF(kMargin, y, width - 2 * kMargin, listRowHeight);
+        m_wavefrontsElidedRect = QRectF(kBankMargin, y, width - 2 * kBankMargin, listRowHeight);
         y += listRowHeight;
     }
     y += 8;
-    m_legendRect = QRectF(kMargin, y, width - 2 * kMargin, 2 * (lineHeight + 6));
-    y = m_legendRect.bottom() + kMargin;
-    return QSizeF(std::max(width, left + kBankCount * cellWidth + kMargin), y);
+    m_legendRect = QRectF(kBankMargin, y, width - 2 * kBankMargin, 2 * (lineHeight + 6));
+    y = m_legendRect.bottom() + kBankMargin;
+    return QSizeF(std::max(width, left + kBankCount * cellWidth + kBankMargin), y);
 }
 
 void BankView::setMeasurementMark(const MeasurementMark& mark) {

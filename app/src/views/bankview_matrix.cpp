@@ -16,7 +16,7 @@ namespace warpscope::app {
 
 namespace {
 
-QString tr(const char* text, int n = -1) {
+QString trBankView(const char* text, int n = -1) {
     return QCoreApplication::translate("warpscope::app::BankView", text, nullptr, n);
 }
 
@@ -62,8 +62,9 @@ std::vector<BankContent::MatrixPhase> matrixPhasesOf(const SharedPrediction& sha
 }
 
 QString matrixPhaseHeading(const AccessKind& kind) {
-    return tr("Phases: %1 — one per 8×8 matrix of the %2: lanes 8i to 8i+7 give the 16-byte rows "
-              "of matrix i, and conflicts only count within a matrix")
+    return trBankView(
+               "Phases: %1 — one per 8×8 matrix of the %2: lanes 8i to 8i+7 give the 16-byte rows "
+               "of matrix i, and conflicts only count within a matrix")
         .arg(kind.matrices)
         .arg(QString::fromLatin1(opName(kind)));
 }
@@ -75,13 +76,13 @@ QString matrixPhaseNote(const std::vector<BankContent::MatrixPhase>& phases) {
         if (phase.fullestGroup < 0) {
             continue;
         }
-        parts << tr("M%1: %2 (banks %3–%4)")
+        parts << trBankView("M%1: %2 (banks %3–%4)")
                      .arg(p + 1)
                      .arg(phase.fullestGroupRows)
                      .arg(phase.fullestGroup * kBanksPerRow)
                      .arg(phase.fullestGroup * kBanksPerRow + kBanksPerRow - 1);
     }
-    return tr("Wavefronts = most rows of a matrix in one 4-bank group: ") +
+    return trBankView("Wavefronts = most rows of a matrix in one 4-bank group: ") +
            parts.join(QStringLiteral(" · "));
 }
 

@@ -19,11 +19,6 @@ namespace warpscope::app {
 
 namespace {
 
-QColor withAlpha(QColor color, qreal alpha) {
-    color.setAlphaF(static_cast<float>(alpha));
-    return color;
-}
-
 std::size_t hashRect(std::size_t key, const QRectF& rect) {
     return qHashMulti(key, rect.x(), rect.y(), rect.width(), rect.height());
 }

@@ -17,13 +17,8 @@ namespace warpscope::app {
 
 namespace {
 
-constexpr qreal kMargin = 12.0;
+constexpr qreal kBlockMargin = 12.0;
 constexpr std::int64_t kMaxWarpsDrawn = 64; // a block holds at most 1024 threads = 32 warps
-
-QColor withAlpha(QColor color, qreal alpha) {
-    color.setAlphaF(static_cast<float>(alpha));
-    return color;
-}
 
 } // namespace
 
@@ -107,9 +102,9 @@ QSizeF BlockView::computeLayout(qreal width) {
     m_costRows.clear();
     const QFontMetricsF metrics(font());
     const qreal lineHeight = metrics.height();
-    m_titleRect = QRectF(kMargin, kMargin, width - 2 * kMargin, 2 * lineHeight + 4);
+    m_titleRect = QRectF(kBlockMargin, kBlockMargin, width - 2 * kBlockMargin, 2 * lineHeight + 4);
     if (!m_hasBlock) {
-        return QSizeF(width, m_titleRect.bottom() + kMargin);
+        return QSizeF(width, m_titleRect.bottom() + kBlockMargin);
     }
     qreal y = m_titleRect.bottom() + 10;
     // A 1-D block is wrapped every 32 threads so each row is one warp.
@@ -117,14 +112,14 @@ QSizeF BlockView::computeLayout(qreal width) {
     m_columns = m_wrapped ? kWarpSize : m_bx;
     m_rowsPerSlice = m_wrapped ? (m_bx + kWarpSize - 1) / kWarpSize : m_by;
     const qreal labelWidth = metrics.horizontalAdvance(QStringLiteral("y = 000 ")) + 6;
-    m_cell =
-        std::clamp((width - 2 * kMargin - labelWidth) / static_cast<qreal>(m_columns), 9.0, 44.0);
+    m_cell = std::clamp((width - 2 * kBlockMargin - labelWidth) / static_cast<qreal>(m_columns),
+                        9.0, 44.0);
     for (std::int64_t z = 0; z < m_bz; ++z) {
         Slice slice;
         slice.z = static_cast<int>(z);
-        slice.labelRect = QRectF(kMargin, y, width - 2 * kMargin, lineHeight + 4);
+        slice.labelRect = QRectF(kBlockMargin, y, width - 2 * kBlockMargin, lineHeight + 4);
         y += lineHeight + 6;
-        slice.rect = QRectF(kMargin + labelWidth, y, m_cell * static_cast<qreal>(m_columns),
+        slice.rect = QRectF(kBlockMargin + labelWidth, y, m_cell * static_cast<qreal>(m_columns),
                             m_cell * static_cast<qreal>(m_rowsPerSlice));
         y = slice.rect.bottom() + 12;
         m_slices.push_back(slice);
@@ -132,12 +127,12 @@ QSizeF BlockView::computeLayout(qreal width) {
     m_costTop = y;
     y += lineHeight + 8;
     for (std::size_t w = 0; w < m_costs.size(); ++w) {
-        m_costRows.push_back(QRectF(kMargin, y, width - 2 * kMargin, lineHeight + 4));
+        m_costRows.push_back(QRectF(kBlockMargin, y, width - 2 * kBlockMargin, lineHeight + 4));
         y += lineHeight + 4;
     }
     const qreal contentWidth =
-        std::max(width, kMargin * 2 + labelWidth + m_cell * static_cast<qreal>(m_columns));
-    return QSizeF(contentWidth, y + kMargin);
+        std::max(width, kBlockMargin * 2 + labelWidth + m_cell * static_cast<qreal>(m_columns));
+    return QSizeF(contentWidth, y + kBlockMargin);
 }
 
 QRectF BlockView::threadRect(std::int64_t linear) const {
@@ -241,8 +236,8 @@ void BlockView::paintEvent(QPaintEvent* event) {
         }
         // Row labels.
         for (std::int64_t row = 0; row < m_rowsPerSlice; ++row) {
-            const QRectF label(kMargin, slice.rect.top() + static_cast<qreal>(row) * m_cell,
-                               slice.rect.left() - kMargin - 4, m_cell);
+            const QRectF label(kBlockMargin, slice.rect.top() + static_cast<qreal>(row) * m_cell,
+                               slice.rect.left() - kBlockMargin - 4, m_cell);
             if (m_cell >= lineHeight * 0.8 || row % 4 == 0) {
                 painter.setPen(colors.mutedText);
                 painter.setFont(small);
@@ -348,13 +343,13 @@ void BlockView::paintEvent(QPaintEvent* event) {
     // Per-warp costs as bars, so the expensive warps stand out by length, not only by colour.
     painter.setFont(bold);
     painter.setPen(colors.text);
-    painter.drawText(QRectF(kMargin, m_costTop, width() - 2 * kMargin, lineHeight + 4),
+    painter.drawText(QRectF(kBlockMargin, m_costTop, width() - 2 * kBlockMargin, lineHeight + 4),
                      Qt::AlignLeft | Qt::AlignVCenter,
                      m_global ? tr("Sectors per warp (modern model)")
                               : tr("Wavefronts per warp (modern model)"));
     painter.setFont(font());
     const qreal labelWidth = QFontMetricsF(font()).horizontalAdvance(QStringLiteral("W00 ")) + 8;
-    const qreal barMax = std::min(360.0, (width() - 2 * kMargin - labelWidth) * 0.4);
+    const qreal barMax = std::min(360.0, (width() - 2 * kBlockMargin - labelWidth) * 0.4);
     for (std::size_t w = 0; w < m_costRows.size(); ++w) {
         const QRectF& row = m_costRows[w];
         if (!row.intersects(exposed)) {

@@ -16,7 +16,7 @@ namespace warpscope::app {
 
 namespace {
 
-constexpr int kMargin = 12;
+constexpr int kGridMargin = 12;
 constexpr int kHeaderHeight = 40;
 constexpr int kHistogramWidth = 260;
 /// Room left of the heat map for the blockIdx.y axis (its title turned, its labels) and below
@@ -124,11 +124,11 @@ int GridView::scaled(int pixels) const {
 }
 
 QRect GridView::heatMapRect() const {
-    const int left = scaled(kMargin) + scaled(kAxisLeft);
+    const int left = scaled(kGridMargin) + scaled(kAxisLeft);
     return QRect(
         left, scaled(kHeaderHeight),
-        std::max(10, width() - left - 2 * scaled(kMargin) - scaled(kHistogramWidth)),
-        std::max(10, height() - scaled(kHeaderHeight) - scaled(kMargin) - scaled(kAxisBottom)));
+        std::max(10, width() - left - 2 * scaled(kGridMargin) - scaled(kHistogramWidth)),
+        std::max(10, height() - scaled(kHeaderHeight) - scaled(kGridMargin) - scaled(kAxisBottom)));
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> GridView::warpAt(QPoint point) const {
@@ -276,9 +276,9 @@ void GridView::paintEvent(QPaintEvent*) {
     if (m_progressPermille >= 0) {
         header = tr("Computing the grid… %1 %").arg(m_progressPermille / 10);
     }
-    painter.drawText(
-        QRect(scaled(kMargin), scaled(4), width() - 2 * scaled(kMargin), scaled(kHeaderHeight - 6)),
-        Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
+    painter.drawText(QRect(scaled(kGridMargin), scaled(4), width() - 2 * scaled(kGridMargin),
+                           scaled(kHeaderHeight - 6)),
+                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
     if (!shown) {
         // No grid to show: what is going on, in the heat map's place (never the previous grid).
         painter.setPen(colors.frame);
@@ -406,7 +406,7 @@ void GridView::paintAxes(QPainter& painter, const QRect& area) const {
     painter.setPen(colors.mutedText);
     // Turned to read upwards along the axis, as a chart's y title does; the labels say that
     // blockIdx.y grows downwards.
-    painter.translate(scaled(kMargin), area.bottom() + 1);
+    painter.translate(scaled(kGridMargin), area.bottom() + 1);
     painter.rotate(-90);
     painter.drawText(QRect(0, 0, area.height(), labelHeight), Qt::AlignCenter, tr("blockIdx.y"));
     painter.restore();
@@ -415,7 +415,7 @@ void GridView::paintAxes(QPainter& painter, const QRect& area) const {
 void GridView::paintHistogram(QPainter& painter, const QRect& area) const {
     const ViewColors colors = ViewColors::fromPalette(palette());
     // The grid model's histogram: warps per count, over the whole grid.
-    const QRect hist(area.right() + scaled(kMargin), area.top(), scaled(kHistogramWidth),
+    const QRect hist(area.right() + scaled(kGridMargin), area.top(), scaled(kHistogramWidth),
                      std::min(area.height(), scaled(34 * 14 + 20)));
     painter.setPen(colors.text);
     const auto& counts = m_result->prediction.histogram;

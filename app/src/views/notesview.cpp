@@ -323,15 +323,16 @@ void NotesView::renderFigure(QPainter& painter, QSize size, bool vectorChart) {
 }
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-constexpr bool kVectorChart = true;
+constexpr bool kNotesVectorChart = true;
 #else
-constexpr bool kVectorChart = false;
+constexpr bool kNotesVectorChart = false;
 #endif
 
 bool NotesView::exportFigure(const QString& path, QSize size, QString* error) {
     return writeChartFigure(
         path, size, m_title->text(), [this](QPainter& painter, QSize at) { render(painter, at); },
-        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kVectorChart); }, error);
+        [this](QPainter& painter, QSize at) { renderFigure(painter, at, kNotesVectorChart); },
+        error);
 }
 
 void NotesView::changeEvent(QEvent* event) {

@@ -14,7 +14,7 @@ namespace warpscope::app {
 
 namespace {
 
-QString tr(const char* text) {
+QString trPrediction(const char* text) {
     return QCoreApplication::translate("warpscope", text);
 }
 
@@ -26,14 +26,15 @@ QString percentText(double fraction) {
 
 QString describeAccess(const WarpAccess& access) {
     if (access.kind.op == AccessOp::CopyAsync) {
-        return tr("Async copy global → shared (cp.async, LDGSTS), %1 B per lane, %2 of 32 lanes "
-                  "active")
+        return trPrediction(
+                   "Async copy global → shared (cp.async, LDGSTS), %1 B per lane, %2 of 32 lanes "
+                   "active")
             .arg(access.kind.widthBytes)
             .arg(access.activeLaneCount());
     }
     if (isMatrixAccess(access.kind)) {
         // ldmatrix / stmatrix: each of 8 x matrices lanes gives one 16-byte row's address.
-        return tr("%1.x%2%3, a 16-byte row address from each of %4 lanes")
+        return trPrediction("%1.x%2%3, a 16-byte row address from each of %4 lanes")
             .arg(QString::fromLatin1(opName(access.kind)))
             .arg(access.kind.matrices)
             .arg(access.kind.transpose ? QStringLiteral(".trans") : QString())
@@ -41,19 +42,19 @@ QString describeAccess(const WarpAccess& access) {
     }
     const bool global = access.kind.space == MemorySpace::Global;
     const bool load = access.kind.op == AccessOp::Load;
-    QString what = global ? (load ? tr("Global load") : tr("Global store"))
-                          : (load ? tr("Shared load") : tr("Shared store"));
+    QString what = global ? (load ? trPrediction("Global load") : trPrediction("Global store"))
+                          : (load ? trPrediction("Shared load") : trPrediction("Shared store"));
     if (access.kind.space == MemorySpace::Constant) {
-        what = tr("Constant load");
+        what = trPrediction("Constant load");
     } else if (access.kind.space == MemorySpace::Local) {
-        what = load ? tr("Local load") : tr("Local store");
+        what = load ? trPrediction("Local load") : trPrediction("Local store");
     } else if (access.kind.space == MemorySpace::Texture) {
-        what = tr("Texture read");
+        what = trPrediction("Texture read");
     }
     if (global && load && access.kind.cache != CachePath::Default) {
         what += QStringLiteral(" (.%1)").arg(QString::fromLatin1(toString(access.kind.cache)));
     }
-    return tr("%1, %2 B per lane, %3 of 32 lanes active")
+    return trPrediction("%1, %2 B per lane, %3 of 32 lanes active")
         .arg(what)
         .arg(access.kind.widthBytes)
         .arg(access.activeLaneCount());
@@ -63,8 +64,9 @@ QString modernSummary(const Evaluation& evaluation) {
     const ModernPrediction& modern = evaluation.modern;
     if (modern.texture && modern.global) {
         // The notes: a cache tuned for 2-D locality, not coherent with writes in the same kernel.
-        return tr("Texture (pitched 2-D): %1 request(s) · %2 sector(s), per quad of lanes · as "
-                  "global loads: %3 sector(s) · not coherent with writes in the kernel")
+        return trPrediction(
+                   "Texture (pitched 2-D): %1 request(s) · %2 sector(s), per quad of lanes · as "
+                   "global loads: %3 sector(s) · not coherent with writes in the kernel")
             .arg(modern.texture->requests)
             .arg(modern.texture->sectors)
             .arg(modern.global->sectors);
@@ -73,63 +75,68 @@ QString modernSummary(const Evaluation& evaluation) {
         // The notes: off-chip, as slow as global memory; interleaved so that consecutive
         // threads' same element sit side by side.
         const GlobalPrediction& g = *modern.global;
-        return tr("Local memory (off-chip, interleaved: word w of lane l at w x 128 + l x 4): "
-                  "%1 request(s) · %2 sector(s) in %3 line(s)")
+        return trPrediction(
+                   "Local memory (off-chip, interleaved: word w of lane l at w x 128 + l x 4): "
+                   "%1 request(s) · %2 sector(s) in %3 line(s)")
             .arg(g.requests)
             .arg(g.sectors)
             .arg(g.lines);
     }
     if (modern.global) {
         const GlobalPrediction& g = *modern.global;
-        QString text = tr("Modern model (cc 7.0+): %1 request(s) · %2 sector(s) in %3 line(s) · %4 "
-                          "moved for %5 requested · %6 efficiency")
-                           .arg(g.requests)
-                           .arg(g.sectors)
-                           .arg(g.lines)
-                           .arg(formatBytes(g.bytesMoved))
-                           .arg(formatBytes(g.uniqueBytesRequested))
-                           .arg(percentText(g.efficiency));
+        QString text =
+            trPrediction("Modern model (cc 7.0+): %1 request(s) · %2 sector(s) in %3 line(s) · %4 "
+                         "moved for %5 requested · %6 efficiency")
+                .arg(g.requests)
+                .arg(g.sectors)
+                .arg(g.lines)
+                .arg(formatBytes(g.bytesMoved))
+                .arg(formatBytes(g.uniqueBytesRequested))
+                .arg(percentText(g.efficiency));
         if (modern.kind.op == AccessOp::CopyAsync && modern.shared) {
             const SharedPrediction& s = *modern.shared;
-            text += tr(" · shared side, written one global line at a time: %1 wavefront(s), "
-                       "ideal %2 · %3 bank conflict(s)")
-                        .arg(s.wavefronts)
-                        .arg(s.idealWavefronts)
-                        .arg(s.bankConflicts);
+            text +=
+                trPrediction(" · shared side, written one global line at a time: %1 wavefront(s), "
+                             "ideal %2 · %3 bank conflict(s)")
+                    .arg(s.wavefronts)
+                    .arg(s.idealWavefronts)
+                    .arg(s.bankConflicts);
         }
         return text;
     }
     if (modern.shared) {
         const SharedPrediction& s = *modern.shared;
-        return tr("Modern model (cc 7.0+): %1 wavefront(s), ideal %2 · %3 bank conflict(s)")
+        return trPrediction(
+                   "Modern model (cc 7.0+): %1 wavefront(s), ideal %2 · %3 bank conflict(s)")
             .arg(s.wavefronts)
             .arg(s.idealWavefronts)
             .arg(s.bankConflicts);
     }
     if (modern.constant) {
         const ConstantPrediction& c = *modern.constant;
-        return tr("Modern model (cc 7.0+): %1 distinct address(es), served one after another: "
-                  "%2 constant-cache request(s) for %3 LDC instruction(s) · %4 beyond a broadcast")
+        return trPrediction(
+                   "Modern model (cc 7.0+): %1 distinct address(es), served one after another: "
+                   "%2 constant-cache request(s) for %3 LDC instruction(s) · %4 beyond a broadcast")
             .arg(c.distinctAddresses)
             .arg(c.cacheRequests)
             .arg(c.requests)
             .arg(c.extraRequests);
     }
-    return tr("Modern model: no prediction");
+    return trPrediction("Modern model: no prediction");
 }
 
 QString textbookRuleText(TextbookRule rule) {
     switch (rule) {
     case TextbookRule::CachedLoad:
-        return tr("cached load, 128-byte transactions");
+        return trPrediction("cached load, 128-byte transactions");
     case TextbookRule::UncachedLoad:
-        return tr("uncached load, 32-byte segments");
+        return trPrediction("uncached load, 32-byte segments");
     case TextbookRule::Store:
-        return tr("store, 1-, 2- or 4-segment transactions");
+        return trPrediction("store, 1-, 2- or 4-segment transactions");
     case TextbookRule::SharedMemory:
-        return tr("shared memory, bank passes");
+        return trPrediction("shared memory, bank passes");
     case TextbookRule::ConstantCache:
-        return tr("constant cache, one pass per distinct address");
+        return trPrediction("constant cache, one pass per distinct address");
     }
     return {};
 }
@@ -137,21 +144,26 @@ QString textbookRuleText(TextbookRule rule) {
 QString textbookSummary(const Evaluation& evaluation) {
     const TextbookPrediction& t = evaluation.textbook;
     if (t.rule == TextbookRule::ConstantCache) {
-        return tr("The best-practice notes: constant memory is best when a warp reads few distinct "
-                  "locations; one location is as fast as a register. Rounds here: %1, one per "
-                  "distinct address")
+        return trPrediction(
+                   "The best-practice notes: constant memory is best when a warp reads few "
+                   "distinct "
+                   "locations; one location is as fast as a register. Rounds here: %1, one per "
+                   "distinct address")
             .arg(t.transactions.size());
     }
     if (!t.notInNotes.empty()) { // ldmatrix, stmatrix: no textbook counts to show
-        return tr("Textbook model (Fermi/Kepler): %1").arg(QString::fromStdString(t.notInNotes));
+        return trPrediction("Textbook model (Fermi/Kepler): %1")
+            .arg(QString::fromStdString(t.notInNotes));
     }
     if (t.rule == TextbookRule::SharedMemory) {
-        return tr("Textbook model (Fermi/Kepler, %1-byte banks): %2-way bank conflict, %3 pass(es)")
+        return trPrediction("Textbook model (Fermi/Kepler, %1-byte banks): %2-way bank conflict, "
+                            "%3 pass(es)")
             .arg(t.bankWidthBytes)
             .arg(t.bankConflictDegree)
             .arg(t.transactions.size());
     }
-    return tr("Textbook model (Fermi/Kepler), %1: %2 transaction(s) · %3 moved · %4 efficiency")
+    return trPrediction(
+               "Textbook model (Fermi/Kepler), %1: %2 transaction(s) · %3 moved · %4 efficiency")
         .arg(textbookRuleText(t.rule))
         .arg(t.transactions.size())
         .arg(formatBytes(t.bytesMoved))
@@ -169,7 +181,7 @@ QString describeError(const Error& error) {
     };
     for (const auto& [field, words] : fields) {
         if (text.startsWith(QLatin1String(field))) {
-            text.replace(0, static_cast<qsizetype>(std::strlen(field)), tr(words));
+            text.replace(0, static_cast<qsizetype>(std::strlen(field)), trPrediction(words));
             break;
         }
     }

@@ -31,7 +31,7 @@ namespace warpscope::app {
 
 namespace {
 
-int toInt(std::int64_t value) {
+int clampedToInt(std::int64_t value) {
     return static_cast<int>(std::clamp<std::int64_t>(value, std::numeric_limits<int>::min(),
                                                      std::numeric_limits<int>::max()));
 }
@@ -156,8 +156,8 @@ SweepPlot::SweepPlot(PatternDocument* document, QWidget* parent)
         if (source && index >= 0 && index < static_cast<int>(source->parameters.size())) {
             const Parameter& p = source->parameters[static_cast<std::size_t>(index)];
             m_syncing = true;
-            m_from->setValue(toInt(p.minimum));
-            m_to->setValue(toInt(defaultSweepEnd(p)));
+            m_from->setValue(clampedToInt(p.minimum));
+            m_to->setValue(clampedToInt(defaultSweepEnd(p)));
             m_syncing = false;
         }
         refresh();
@@ -252,8 +252,8 @@ void SweepPlot::syncParameters() {
     if (!parameters.empty()) {
         m_parameter->setCurrentIndex(0);
         const Parameter& p = parameters.front();
-        m_from->setValue(toInt(p.minimum));
-        m_to->setValue(toInt(defaultSweepEnd(p)));
+        m_from->setValue(clampedToInt(p.minimum));
+        m_to->setValue(clampedToInt(defaultSweepEnd(p)));
     }
     m_syncing = false;
 }

@@ -25,7 +25,7 @@ namespace warpscope::app {
 
 namespace {
 
-constexpr qreal kMargin = 12.0;
+constexpr qreal kTileMargin = 12.0;
 constexpr int kLineBytes = 128;
 constexpr int kChunkBytes = 16;
 constexpr int kChunksPerLine = kLineBytes / kChunkBytes;
@@ -164,9 +164,11 @@ QSizeF TileView::computeLayout(qreal width) {
     const QFontMetricsF metrics(font());
     const qreal lineHeight = metrics.height();
     // Two lines each: the texts wrap where the view is narrow.
-    m_titleRect = QRectF(kMargin, kMargin, width - 2 * kMargin, 2 * lineHeight + 4);
-    m_tmaRect = QRectF(kMargin, m_titleRect.bottom() + 2, width - 2 * kMargin, 2 * lineHeight + 4);
-    m_xorRect = QRectF(kMargin, m_tmaRect.bottom() + 2, width - 2 * kMargin, 2 * lineHeight + 4);
+    m_titleRect = QRectF(kTileMargin, kTileMargin, width - 2 * kTileMargin, 2 * lineHeight + 4);
+    m_tmaRect =
+        QRectF(kTileMargin, m_titleRect.bottom() + 2, width - 2 * kTileMargin, 2 * lineHeight + 4);
+    m_xorRect =
+        QRectF(kTileMargin, m_tmaRect.bottom() + 2, width - 2 * kTileMargin, 2 * lineHeight + 4);
     qreal y = m_xorRect.bottom() + 8;
 
     // ---- What is drawn: the TMA load's chunks and the access's lanes, by 16-byte chunk --------
@@ -219,8 +221,8 @@ QSizeF TileView::computeLayout(qreal width) {
 
     // ---- Geometry: a label column, then 8 chunk columns ----------------------------------------
     const qreal labelWidth = metrics.horizontalAdvance(QStringLiteral("0x00000")) + 12;
-    const qreal left = kMargin + labelWidth;
-    const qreal cellWidth = std::max(56.0, (width - left - kMargin) / kChunksPerLine);
+    const qreal left = kTileMargin + labelWidth;
+    const qreal cellWidth = std::max(56.0, (width - left - kTileMargin) / kChunksPerLine);
     const qreal rowHeight = 2 * lineHeight + 8;
     for (int c = 0; c < kChunksPerLine; ++c) {
         m_chunkHeaderRects[static_cast<std::size_t>(c)] =
@@ -229,7 +231,7 @@ QSizeF TileView::computeLayout(qreal width) {
     y += lineHeight + 8;
     std::map<std::int64_t, qreal> lineTop;
     for (std::int64_t line : m_lines) {
-        m_lineLabelRects.emplace_back(kMargin, y, labelWidth - 6, rowHeight);
+        m_lineLabelRects.emplace_back(kTileMargin, y, labelWidth - 6, rowHeight);
         lineTop[line] = y;
         y += rowHeight;
     }
@@ -252,9 +254,9 @@ QSizeF TileView::computeLayout(qreal width) {
         m_cells.push_back(cell);
     }
     y += 8;
-    m_legendRect = QRectF(kMargin, y, width - 2 * kMargin, 2 * lineHeight + 8);
-    y = m_legendRect.bottom() + kMargin;
-    return QSizeF(std::max(width, left + kChunksPerLine * cellWidth + kMargin), y);
+    m_legendRect = QRectF(kTileMargin, y, width - 2 * kTileMargin, 2 * lineHeight + 8);
+    y = m_legendRect.bottom() + kTileMargin;
+    return QSizeF(std::max(width, left + kChunksPerLine * cellWidth + kTileMargin), y);
 }
 
 TileContent TileView::content() const {

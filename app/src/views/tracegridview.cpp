@@ -18,7 +18,7 @@ namespace warpscope::app {
 
 namespace {
 
-constexpr qreal kMargin = 12.0;
+constexpr qreal kTraceGridMargin = 12.0;
 constexpr qreal kTitleHeight = 24.0;
 constexpr qreal kLegendHeight = 28.0;
 
@@ -109,13 +109,13 @@ std::uint64_t TraceGridView::rowCount() const {
 }
 
 QRectF TraceGridView::cellsRect() const {
-    return QRectF(kMargin, kMargin + kTitleHeight, width() - 2 * kMargin,
-                  height() - 2 * kMargin - kTitleHeight - kLegendHeight);
+    return QRectF(kTraceGridMargin, kTraceGridMargin + kTitleHeight, width() - 2 * kTraceGridMargin,
+                  height() - 2 * kTraceGridMargin - kTitleHeight - kLegendHeight);
 }
 
 QRectF TraceGridView::legendRect() const {
-    return QRectF(kMargin, height() - kMargin - kLegendHeight + 6, width() - 2 * kMargin,
-                  kLegendHeight - 6);
+    return QRectF(kTraceGridMargin, height() - kTraceGridMargin - kLegendHeight + 6,
+                  width() - 2 * kTraceGridMargin, kLegendHeight - 6);
 }
 
 QRectF TraceGridView::cellRect(std::uint64_t blockIndex, std::uint32_t warp) const {
@@ -206,8 +206,9 @@ void TraceGridView::paintEvent(QPaintEvent*) {
     if (m_data.warpsLeftOut > 0) {
         title += tr(" (%1 more warps not read)").arg(m_data.warpsLeftOut);
     }
-    painter.drawText(QRectF(kMargin, kMargin, width() - 2 * kMargin, kTitleHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter, title);
+    painter.drawText(
+        QRectF(kTraceGridMargin, kTraceGridMargin, width() - 2 * kTraceGridMargin, kTitleHeight),
+        Qt::AlignLeft | Qt::AlignVCenter, title);
 
     // Every cell starts as untraced: grey, hatched; the traced ones are painted over it.
     const QRectF area = cellsRect();

@@ -26,6 +26,11 @@ QColor blendedOver(const QColor& top, qreal alpha, const QColor& below) {
                             top.blueF() * a + below.blueF() * (1 - a));
 }
 
+QColor withAlpha(QColor color, qreal alpha) {
+    color.setAlphaF(static_cast<float>(alpha));
+    return color;
+}
+
 void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color, qreal spacing,
                  qreal width) {
     if (rect.isEmpty() || spacing <= 0) {

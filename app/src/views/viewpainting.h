@@ -24,6 +24,9 @@ struct ViewColors;
 /// fill would show there, without the raster engine's slow translucent path.
 QColor blendedOver(const QColor& top, qreal alpha, const QColor& below);
 
+/// `color` with its alpha set to `alpha` (0 to 1).
+QColor withAlpha(QColor color, qreal alpha);
+
 /// Diagonal hatching inside `rect`, lines `spacing` logical pixels apart.
 void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color, qreal spacing = 5.0,
                  qreal width = 1.0);

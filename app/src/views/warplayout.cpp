@@ -12,7 +12,7 @@ namespace warpscope::app {
 
 namespace {
 
-constexpr qreal kMargin = 12.0;
+constexpr qreal kWarpMargin = 12.0;
 constexpr qreal kMinLineWidth = 96.0;
 constexpr qreal kGapWidth = 72.0;
 constexpr qreal kLineSpacing = 4.0;
@@ -94,14 +94,14 @@ WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF
     // ---- Horizontal scale ---------------------------------------------------------------------
     const auto lineWidthFor = [&](qreal gapWidth, qreal minLineWidth) {
         const qreal available =
-            width - 2 * kMargin - gapCount * gapWidth - adjacentCount * kLineSpacing;
+            width - 2 * kWarpMargin - gapCount * gapWidth - adjacentCount * kLineSpacing;
         return lineCount > 0 ? std::max(minLineWidth, available / lineCount) : minLineWidth;
     };
     qreal gapWidth = kGapWidth;
     qreal lineWidth = lineWidthFor(kGapWidth, kMinLineWidth);
     if (fitHeight > 0 &&
         lineCount * lineWidth + gapCount * kGapWidth + adjacentCount * kLineSpacing >
-            width - 2 * kMargin) {
+            width - 2 * kWarpMargin) {
         // A slide has no scroll bar: narrower gaps (their sizes then in the tool tip only where
         // the text does not fit) and lines, in the same type.
         gapWidth = std::min(kGapWidth, kFitGapWidth);
@@ -110,15 +110,15 @@ WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF
     layout.pxPerByte = lineWidth / kLineBytes;
     const qreal memoryWidth =
         lineCount * lineWidth + gapCount * gapWidth + adjacentCount * kLineSpacing;
-    const qreal contentWidth = std::max(width, memoryWidth + 2 * kMargin);
+    const qreal contentWidth = std::max(width, memoryWidth + 2 * kWarpMargin);
 
     // ---- Vertical layout ----------------------------------------------------------------------
-    qreal y = kMargin;
-    layout.titleRect = QRectF(kMargin, y, contentWidth - 2 * kMargin, 3 * lineHeight + 8);
+    qreal y = kWarpMargin;
+    layout.titleRect = QRectF(kWarpMargin, y, contentWidth - 2 * kWarpMargin, 3 * lineHeight + 8);
     y = layout.titleRect.bottom() + 10;
 
     const qreal laneWidth =
-        std::clamp((contentWidth - 2 * kMargin) / kWarpSize, kMinLaneWidth, kMaxLaneWidth);
+        std::clamp((contentWidth - 2 * kWarpMargin) / kWarpSize, kMinLaneWidth, kMaxLaneWidth);
     const qreal lanesLeft = (contentWidth - laneWidth * kWarpSize) / 2;
     const qreal laneHeight = std::max(28.0, lineHeight + 12);
     // One rounded box, moved into place for every lane (cheaper than 32 addRoundedRect calls).
@@ -194,7 +194,7 @@ WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF
     // ---- Textbook transactions, stacked so they never overlap ---------------------------------
     if (layout.showTextbook) {
         layout.textbookTitleRect =
-            QRectF(kMargin, y + 6, contentWidth - 2 * kMargin, lineHeight + 4);
+            QRectF(kWarpMargin, y + 6, contentWidth - 2 * kWarpMargin, lineHeight + 4);
         y = layout.textbookTitleRect.bottom() + 4;
         const auto& transactions = evaluation.textbook.transactions;
         std::vector<int> order(transactions.size());
@@ -236,7 +236,7 @@ WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF
     // The legend wraps inside the visible width: a view narrower than its content still shows
     // all of its entries without scrolling.
     layout.legendRect =
-        QRectF(kMargin, y, std::min(width, contentWidth) - 2 * kMargin, lineHeight + 6);
+        QRectF(kWarpMargin, y, std::min(width, contentWidth) - 2 * kWarpMargin, lineHeight + 6);
     layout.legendRect.setHeight(warpLegendHeight(layout, font));
     y = layout.legendRect.bottom() + 6;
     layout.listTop = y;
@@ -246,7 +246,7 @@ WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF
         layout.showTextbook ? evaluation.textbook.transactions.size() : 0;
     // On a slide the list takes what is left of the height; the rows past it are named by the
     // step line as Space reveals them, and one line below the list says how many they are.
-    const qreal listBottom = fitHeight > 0 ? fitHeight - kMargin : 0;
+    const qreal listBottom = fitHeight > 0 ? fitHeight - kWarpMargin : 0;
     const std::size_t rowCount = layout.lines.size() + transactionRows;
     const qreal neededBottom = y + static_cast<qreal>(rowCount) * listRowHeight +
                                (transactionRows > 0 ? listRowHeight : 0);
@@ -258,8 +258,8 @@ WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF
             ++layout.listElided;
             return;
         }
-        layout.listRows.push_back(
-            ListRow{kind, index, QRectF(kMargin, y, contentWidth - 2 * kMargin, listRowHeight)});
+        layout.listRows.push_back(ListRow{
+            kind, index, QRectF(kWarpMargin, y, contentWidth - 2 * kWarpMargin, listRowHeight)});
         y += listRowHeight;
     };
     for (std::size_t i = 0; i < layout.lines.size(); ++i) {
@@ -274,7 +274,8 @@ WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF
         }
     }
     if (layout.listElided > 0) {
-        layout.listElidedRect = QRectF(kMargin, y, contentWidth - 2 * kMargin, listRowHeight);
+        layout.listElidedRect =
+            QRectF(kWarpMargin, y, contentWidth - 2 * kWarpMargin, listRowHeight);
         y += listRowHeight;
     }
     // ---- Ribbons from the lanes to their bytes --------------------------------------------------
@@ -304,7 +305,7 @@ WarpLayout layOut(const Evaluation& evaluation, qreal width, const QFontMetricsF
         path.closeSubpath();
     }
 
-    layout.size = QSizeF(contentWidth, y + kMargin);
+    layout.size = QSizeF(contentWidth, y + kWarpMargin);
     return layout;
 }
 
