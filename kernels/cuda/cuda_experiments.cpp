@@ -25,9 +25,9 @@ ProbeError refusedPlan(bool outOfMemory, const std::string& why) {
                           why);
 }
 
-ProbeResult<TransferMeasurement> runTransfers(CudaBackend& backend, const TransferOptions& options,
-                                              const ProgressCallback& progress,
-                                              const CancelCallback& cancelled) {
+ProbeResult<experiments::TransferMeasurement>
+runTransfers(CudaBackend& backend, const experiments::TransferOptions& options,
+             const ProgressCallback& progress, const CancelCallback& cancelled) {
     if (auto error = backend.ensureDevice()) {
         return *error;
     }
@@ -38,13 +38,13 @@ ProbeResult<TransferMeasurement> runTransfers(CudaBackend& backend, const Transf
     if (auto* error = std::get_if<ProbeError>(&memory)) {
         return *error;
     }
-    const TransferMemory& free = std::get<TransferMemory>(memory);
-    const TransferPlanResult planned = planTransfers(options, free);
+    const experiments::TransferMemory& free = std::get<experiments::TransferMemory>(memory);
+    const experiments::TransferPlanResult planned = experiments::planTransfers(options, free);
     if (!planned.plan) {
         return refusedPlan(planned.outOfMemory, planned.error);
     }
     auto measured = runTransfersOnDevice(*planned.plan, progress, cancelled);
-    if (auto* result = std::get_if<TransferMeasurement>(&measured)) {
+    if (auto* result = std::get_if<experiments::TransferMeasurement>(&measured)) {
         result->deviceName = backend.info().name;
         result->link = findTransferLink();
         result->deviceCopyBandwidthGBs = backend.info().measuredCopyBandwidthGBs;
@@ -103,8 +103,8 @@ ProbeResult<L2PersistenceMeasurement> runL2Persistence(CudaBackend& backend,
 
 void addCudaExperiments(CudaBackend& backend, ExperimentRunners& runners) {
     runners.add(kTransfersExperiment,
-                [&backend](const TransferOptions& options, const ProgressCallback& progress,
-                           const CancelCallback& cancelled) {
+                [&backend](const experiments::TransferOptions& options,
+                           const ProgressCallback& progress, const CancelCallback& cancelled) {
                     return runTransfers(backend, options, progress, cancelled);
                 });
     runners.add(kStreamsExperiment,

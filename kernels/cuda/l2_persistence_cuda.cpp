@@ -7,7 +7,7 @@
 #include "cuda_buffers.h"
 #include "cupti_counters.h"
 #include "l2_persistence_kernels.h"
-#include "transfer_types.h"
+#include <warpscope/format.h>
 
 #include <cuda_runtime.h>
 

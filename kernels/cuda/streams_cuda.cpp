@@ -12,8 +12,9 @@
 #include "cuda_buffers.h"
 #include "streams_activity.h"
 #include "transfer_kernels.h"
-#include "transfer_types.h"
+#include "transfers.h"
 
+#include <warpscope/format.h>
 #include <warpscope/statistics.h>
 
 #include <cuda.h>

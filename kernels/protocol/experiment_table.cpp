@@ -17,7 +17,7 @@ const std::vector<ExperimentRow>& rows() {
     static const std::vector<ExperimentRow> table = [] {
         std::vector<ExperimentRow> list;
         list.push_back(makeExperimentRow(kTransfersExperiment, "transfers", "transfers",
-                                         parseTransferOptions, toJson));
+                                         parseTransferOptions, experiments::toJson));
         list.push_back(makeExperimentRow(kL2PersistenceExperiment, "l2-persistence",
                                          "the L2 persistence window", parseL2PersistenceOptions,
                                          toJson));

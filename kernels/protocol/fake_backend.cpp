@@ -7,6 +7,7 @@
 #include "streams_request.h"
 #include "transfers.h"
 
+#include "warpscope/format.h"
 #include "warpscope/matrix_access.h"
 #include "warpscope/model.h"
 #include "warpscope/per_instruction_live.h"
@@ -17,8 +18,8 @@ namespace warpscope::probe {
 
 FakeBackend::FakeBackend() {
     m_experiments.add(kTransfersExperiment,
-                      [this](const TransferOptions& options, const ProgressCallback& progress,
-                             const CancelCallback& cancelled) {
+                      [this](const experiments::TransferOptions& options,
+                             const ProgressCallback& progress, const CancelCallback& cancelled) {
                           return measureTransfers(options, progress, cancelled);
                       });
     m_experiments.add(kStreamsExperiment,
@@ -349,64 +350,64 @@ BuildInfo FakeBackend::buildInfo() const {
     return info;
 }
 
-ProbeResult<TransferMeasurement> FakeBackend::measureTransfers(const TransferOptions& options,
-                                                               const ProgressCallback& progress,
-                                                               const CancelCallback& cancelled) {
+ProbeResult<experiments::TransferMeasurement>
+FakeBackend::measureTransfers(const experiments::TransferOptions& options,
+                              const ProgressCallback& progress, const CancelCallback& cancelled) {
     ++measureTransfersCalls;
     if (failure) {
         return *failure;
     }
-    const TransferPlanResult planned =
-        planTransfers(options, TransferMemory{device.globalMemoryBytes, hostAvailableBytes});
+    const experiments::TransferPlanResult planned = experiments::planTransfers(
+        options, experiments::TransferMemory{device.globalMemoryBytes, hostAvailableBytes});
     if (!planned.plan) {
         return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
                                                   : ProbeErrorCode::BadRequest,
                               planned.error);
     }
-    const TransferPlan& plan = *planned.plan;
-    TransferMeasurement measurement;
+    const experiments::TransferPlan& plan = *planned.plan;
+    experiments::TransferMeasurement measurement;
     measurement.deviceName = device.name;
     measurement.link.kind = "pcie";
     measurement.link.pcieGeneration = 4;
     measurement.link.pcieWidth = 16;
     measurement.link.pcieMaxGeneration = 4;
     measurement.link.pcieMaxWidth = 16;
-    measurement.link.theoreticalGBs = pcieLinkGBs(4, 16);
+    measurement.link.theoreticalGBs = experiments::pcieLinkGBs(4, 16);
     measurement.link.source = "fake";
-    measurement.link.description = describeLink(measurement.link);
+    measurement.link.description = experiments::describeLink(measurement.link);
     measurement.deviceCopyBandwidthGBs = device.measuredCopyBandwidthGBs;
     measurement.deviceFreeBytes = device.globalMemoryBytes;
     measurement.hostAvailableBytes = hostAvailableBytes;
     measurement.repetitions = plan.repetitions;
     measurement.capNote = plan.capNote;
-    const auto gbs = [](TransferMode mode) {
+    const auto gbs = [](experiments::TransferMode mode) {
         switch (mode) {
-        case TransferMode::H2dPageable:
-        case TransferMode::D2hPageable:
+        case experiments::TransferMode::H2dPageable:
+        case experiments::TransferMode::D2hPageable:
             return 10.0;
-        case TransferMode::H2dPinned:
-        case TransferMode::D2hPinned:
+        case experiments::TransferMode::H2dPinned:
+        case experiments::TransferMode::D2hPinned:
             return 25.0;
-        case TransferMode::BothPageable:
+        case experiments::TransferMode::BothPageable:
             return 14.0;
-        case TransferMode::BothPinned:
+        case experiments::TransferMode::BothPinned:
             return 45.0;
-        case TransferMode::SumDevice:
+        case experiments::TransferMode::SumDevice:
             return 50.0;
-        case TransferMode::SumZeroCopy:
-        case TransferMode::ManagedPrefetch:
+        case experiments::TransferMode::SumZeroCopy:
+        case experiments::TransferMode::ManagedPrefetch:
             return 20.0;
-        case TransferMode::SumCopy:
+        case experiments::TransferMode::SumCopy:
             return 24.0;
-        case TransferMode::ManagedFault:
+        case experiments::TransferMode::ManagedFault:
             return 6.0;
         }
         return 1.0;
     };
     const int total = static_cast<int>(plan.modes.size() * plan.sizes.size());
     int done = 0;
-    for (TransferMode mode : plan.modes) {
-        measurement.curves.push_back(TransferCurve{mode, {}});
+    for (experiments::TransferMode mode : plan.modes) {
+        measurement.curves.push_back(experiments::TransferCurve{mode, {}});
     }
     for (std::int64_t size : plan.sizes) {
         for (std::size_t m = 0; m < plan.modes.size(); ++m) {
@@ -417,14 +418,14 @@ ProbeResult<TransferMeasurement> FakeBackend::measureTransfers(const TransferOpt
             if (beforeItem) {
                 beforeItem(done);
             }
-            const TransferMode mode = plan.modes[m];
-            const double ms = 0.01 + static_cast<double>(transferBytesFactor(mode)) *
+            const experiments::TransferMode mode = plan.modes[m];
+            const double ms = 0.01 + static_cast<double>(experiments::transferBytesFactor(mode)) *
                                          static_cast<double>(size) / (gbs(mode) * 1e6);
             std::vector<double> samples;
             for (int r = 0; r < plan.repetitions; ++r) {
                 samples.push_back(ms * (1.0 + 0.01 * ((r % 3) - 1)));
             }
-            measurement.curves[m].points.push_back(transferPoint(mode, size, samples));
+            measurement.curves[m].points.push_back(experiments::transferPoint(mode, size, samples));
             ++done;
             if (progress) {
                 progress(done, total);

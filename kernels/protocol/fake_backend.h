@@ -9,7 +9,7 @@
 #include "l2_persistence_types.h"
 #include "probe_backend.h"
 #include "streams_types.h"
-#include "transfer_types.h"
+#include "transfers.h"
 
 #include <atomic>
 #include <functional>
@@ -89,9 +89,9 @@ public:
     /// default range is capped at 256 MiB and managed memory refused above it), then timed as a
     /// link of fixed bandwidth per mode after 10 us of latency, with a 1 % spread. beforeItem(i)
     /// is called before each point.
-    ProbeResult<TransferMeasurement> measureTransfers(const TransferOptions& options,
-                                                      const ProgressCallback& progress,
-                                                      const CancelCallback& cancelled);
+    ProbeResult<experiments::TransferMeasurement>
+    measureTransfers(const experiments::TransferOptions& options, const ProgressCallback& progress,
+                     const CancelCallback& cancelled);
     std::int64_t hostAvailableBytes = std::int64_t{16} << 30;
     std::atomic<int> measureTransfersCalls{0};
 

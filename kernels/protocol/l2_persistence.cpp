@@ -2,7 +2,7 @@
 // l2_persistence_types.h). No CUDA here.
 #include "l2_persistence.h"
 
-#include "transfer_types.h"
+#include <warpscope/format.h>
 
 #include <warpscope/statistics.h>
 

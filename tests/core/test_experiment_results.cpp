@@ -1,0 +1,170 @@
+// The experiments' results declared once in core (warpscope/experiments/): each measurement
+// written as the probe writes it and read back as the app reads it gives the same values, and a
+// hostile answer is refused with a message naming the field's JSON pointer.
+#include <warpscope/experiments/transfers.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace warpscope::experiments {
+namespace {
+
+using json = nlohmann::json;
+
+/// The error `text` is refused with, as "where: message"; "" when it is read.
+template <class Read> std::string refusal(Read read, const std::string& text) {
+    const auto result = read(text);
+    return result ? std::string() : result.error().describe();
+}
+
+/// A recorded file of tests/data, parsed.
+json recorded(const char* name) {
+    std::ifstream file(std::string(WARPSCOPE_TEST_DATA_DIR) + "/" + name, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    return json::parse(text.str());
+}
+
+TransferMeasurement sampleTransfers() {
+    TransferMeasurement m;
+    m.deviceName = "NVIDIA H100 80GB HBM3";
+    m.link.kind = "pcie";
+    m.link.pcieGeneration = 5;
+    m.link.pcieWidth = 16;
+    m.link.pcieMaxGeneration = 5;
+    m.link.pcieMaxWidth = 16;
+    m.link.theoreticalGBs = pcieLinkGBs(5, 16);
+    m.link.source = "nvml";
+    m.link.description = describeLink(m.link);
+    m.deviceCopyBandwidthGBs = 2920.5;
+    m.deviceFreeBytes = std::int64_t{80} << 30;
+    m.hostAvailableBytes = std::int64_t{128} << 30;
+    m.repetitions = 7;
+    m.capNote = "sizes from 4 GiB up were left out";
+    m.hostPlacement = "host threads pinned to CPUs of the GPU's NUMA node 0";
+    for (TransferMode mode : {TransferMode::H2dPinned, TransferMode::SumZeroCopy}) {
+        TransferCurve curve{mode, {}};
+        curve.points.push_back(transferPoint(mode, 4096, {0.01, 0.012, 0.011}));
+        curve.points.push_back(transferPoint(mode, 1 << 20, {0.05, 0.0625, 0.07}));
+        m.curves.push_back(curve);
+    }
+    return m;
+}
+
+TEST(TransferResults, WrittenAndReadBackGiveTheSameMeasurement) {
+    const TransferMeasurement written = sampleTransfers();
+    const json answer = toJson(written);
+    const auto read = transferMeasurementFromJsonText(answer.dump());
+    ASSERT_TRUE(read) << read.error().describe();
+    const TransferMeasurement& m = read.value();
+    EXPECT_EQ(m.deviceName, written.deviceName);
+    EXPECT_EQ(m.link.kind, "pcie");
+    EXPECT_EQ(m.link.pcieGeneration, 5);
+    EXPECT_EQ(m.link.pcieMaxWidth, 16);
+    EXPECT_DOUBLE_EQ(m.link.theoreticalGBs, written.link.theoreticalGBs);
+    EXPECT_EQ(m.link.source, "nvml");
+    EXPECT_EQ(m.link.description, written.link.description);
+    EXPECT_DOUBLE_EQ(m.deviceCopyBandwidthGBs, 2920.5);
+    EXPECT_EQ(m.deviceFreeBytes, written.deviceFreeBytes);
+    EXPECT_EQ(m.hostAvailableBytes, written.hostAvailableBytes);
+    EXPECT_EQ(m.repetitions, 7);
+    EXPECT_EQ(m.capNote, written.capNote);
+    EXPECT_EQ(m.hostPlacement, written.hostPlacement);
+    ASSERT_EQ(m.curves.size(), 2u);
+    for (std::size_t c = 0; c < m.curves.size(); ++c) {
+        EXPECT_EQ(m.curves[c].mode, written.curves[c].mode);
+        ASSERT_EQ(m.curves[c].points.size(), 2u);
+        for (std::size_t p = 0; p < 2; ++p) {
+            const TransferPoint& a = m.curves[c].points[p];
+            const TransferPoint& b = written.curves[c].points[p];
+            EXPECT_EQ(a.bytes, b.bytes);
+            EXPECT_DOUBLE_EQ(a.medianMs, b.medianMs);
+            EXPECT_DOUBLE_EQ(a.minMs, b.minMs);
+            EXPECT_DOUBLE_EQ(a.maxMs, b.maxMs);
+            EXPECT_EQ(a.samples, 3);
+            EXPECT_DOUBLE_EQ(a.bandwidthGBs, b.bandwidthGBs);
+        }
+    }
+    EXPECT_EQ(m.curve(TransferMode::SumZeroCopy), &m.curves[1]);
+    EXPECT_EQ(m.curve(TransferMode::D2hPinned), nullptr);
+    EXPECT_EQ(m.curves[0].at(1 << 20), &m.curves[0].points[1]);
+    // Written again, the answer is the same, byte for byte.
+    EXPECT_EQ(toJson(m).dump(), answer.dump());
+}
+
+// The H100's recorded run (scripts/gpu's record: the first of its runs) reads, and written again
+// gives back what the probe wrote.
+TEST(TransferResults, TheRecordedH100RunReadsAndWritesBackAsRecorded) {
+    const json run = recorded("transfers_h100.json")["runs"][0];
+    const auto read = transferMeasurementFromJson(run, "/runs/0");
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_EQ(read.value().deviceName, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(read.value().curves.size(), 11u);
+    const json written = toJson(read.value());
+    for (const auto& [key, value] : run.items()) { // an older probe wrote no hostPlacement
+        EXPECT_EQ(written.value(key, json()), value) << key;
+    }
+}
+
+TEST(TransferResults, PointsComeBackInAscendingSizes) {
+    json answer = toJson(sampleTransfers());
+    auto& points = answer["curves"][0]["points"];
+    std::swap(points[0], points[1]);
+    const auto read = transferMeasurementFromJson(answer);
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_EQ(read.value().curves[0].points.front().bytes, 4096);
+}
+
+TEST(TransferResults, HostileAnswersAreRefusedByField) {
+    const auto read = [](const std::string& text) { return transferMeasurementFromJsonText(text); };
+    const std::string good = toJson(sampleTransfers()).dump();
+    ASSERT_EQ(refusal(read, good), "");
+    const auto with = [&](const std::string& pointer, const json& value) {
+        json answer = json::parse(good);
+        answer[json::json_pointer(pointer)] = value;
+        return refusal(read, answer.dump());
+    };
+    const auto without = [&](const std::string& pointer) {
+        json answer = json::parse(good);
+        answer[json::json_pointer(pointer).parent_pointer()].erase(
+            json::json_pointer(pointer).back());
+        return refusal(read, answer.dump());
+    };
+    EXPECT_NE(refusal(read, "[1]").find("must be a JSON object"), std::string::npos);
+    EXPECT_NE(refusal(read, "{\"curves\": 3}").find("/curves: \"curves\" must be an array"),
+              std::string::npos);
+    EXPECT_NE(without("/curves").find("/curves"), std::string::npos);
+    EXPECT_NE(with("/device", 3).find("/device"), std::string::npos);
+    EXPECT_NE(with("/link/pcieWidth", "x16").find("/link/pcieWidth"), std::string::npos);
+    EXPECT_NE(with("/link", json::array()).find("/link"), std::string::npos);
+    EXPECT_NE(with("/repetitions", 1.5).find("/repetitions"), std::string::npos);
+    EXPECT_NE(with("/deviceFreeBytes", "lots").find("/deviceFreeBytes"), std::string::npos);
+    EXPECT_NE(with("/curves/1", 7).find("/curves/1"), std::string::npos);
+    EXPECT_NE(with("/curves/1/mode", "h2d_teleport").find("/curves/1/mode: unknown transfer mode"),
+              std::string::npos);
+    EXPECT_NE(without("/curves/0/mode").find("/curves/0/mode"), std::string::npos);
+    EXPECT_NE(with("/curves/0/points", "many").find("/curves/0/points"), std::string::npos);
+    EXPECT_NE(with("/curves/0/points/1/bytes", 0).find("/curves/0/points/1/bytes"),
+              std::string::npos);
+    EXPECT_NE(with("/curves/0/points/1/bytes", 4096.5).find("/curves/0/points/1/bytes"),
+              std::string::npos);
+    EXPECT_NE(without("/curves/1/points/0/medianMs").find("/curves/1/points/0/medianMs"),
+              std::string::npos);
+    EXPECT_NE(with("/curves/1/points/0/bandwidthGBs", -2).find("/curves/1/points/0/bandwidthGBs"),
+              std::string::npos);
+    EXPECT_NE(
+        with("/curves/1/points/0/bandwidthGBs", nullptr).find("/curves/1/points/0/bandwidthGBs"),
+        std::string::npos);
+    EXPECT_NE(with("/curves/1/points/0/samples", "seven").find("/curves/1/points/0/samples"),
+              std::string::npos);
+    // Through the guarded reader: not JSON, and duplicate keys.
+    EXPECT_NE(refusal(read, "{\"curves\": ["), "");
+    EXPECT_NE(refusal(read, R"({"curves": [], "curves": []})"), "");
+}
+
+} // namespace
+} // namespace warpscope::experiments
