@@ -54,14 +54,15 @@ runTransfers(CudaBackend& backend, const experiments::TransferOptions& options,
     return measured;
 }
 
-ProbeResult<StreamsMeasurement> runStreams(CudaBackend& backend, const StreamsOptions& options,
-                                           const ProgressCallback& progress,
-                                           const CancelCallback& cancelled) {
+ProbeResult<experiments::StreamsMeasurement> runStreams(CudaBackend& backend,
+                                                        const experiments::StreamsOptions& options,
+                                                        const ProgressCallback& progress,
+                                                        const CancelCallback& cancelled) {
     if (auto error = backend.ensureDevice()) {
         return *error;
     }
     auto measured = runStreamsOnDevice(options, progress, cancelled);
-    if (auto* result = std::get_if<StreamsMeasurement>(&measured)) {
+    if (auto* result = std::get_if<experiments::StreamsMeasurement>(&measured)) {
         result->deviceName = backend.info().name;
     }
     return measured;
@@ -108,8 +109,8 @@ void addCudaExperiments(CudaBackend& backend, ExperimentRunners& runners) {
                     return runTransfers(backend, options, progress, cancelled);
                 });
     runners.add(kStreamsExperiment,
-                [&backend](const StreamsOptions& options, const ProgressCallback& progress,
-                           const CancelCallback& cancelled) {
+                [&backend](const experiments::StreamsOptions& options,
+                           const ProgressCallback& progress, const CancelCallback& cancelled) {
                     return runStreams(backend, options, progress, cancelled);
                 });
     runners.add(kL2PersistenceExperiment,

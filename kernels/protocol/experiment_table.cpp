@@ -22,7 +22,7 @@ const std::vector<ExperimentRow>& rows() {
                                          "the L2 persistence window", parseL2PersistenceOptions,
                                          toJson));
         list.push_back(makeExperimentRow(kStreamsExperiment, "streams", "streams",
-                                         parseStreamsOptions, toJson));
+                                         parseStreamsOptions, experiments::toJson));
         return list;
     }();
     return table;

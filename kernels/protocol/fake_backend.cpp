@@ -23,8 +23,8 @@ FakeBackend::FakeBackend() {
                           return measureTransfers(options, progress, cancelled);
                       });
     m_experiments.add(kStreamsExperiment,
-                      [this](const StreamsOptions& options, const ProgressCallback& progress,
-                             const CancelCallback& cancelled) {
+                      [this](const experiments::StreamsOptions& options,
+                             const ProgressCallback& progress, const CancelCallback& cancelled) {
                           return measureStreams(options, progress, cancelled);
                       });
     m_experiments.add(kL2PersistenceExperiment,
@@ -435,9 +435,9 @@ FakeBackend::measureTransfers(const experiments::TransferOptions& options,
     return measurement;
 }
 
-ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions& options,
-                                                            const ProgressCallback& progress,
-                                                            const CancelCallback& cancelled) {
+ProbeResult<experiments::StreamsMeasurement>
+FakeBackend::measureStreams(const experiments::StreamsOptions& options,
+                            const ProgressCallback& progress, const CancelCallback& cancelled) {
     ++measureStreamsCalls;
     if (failure) {
         return *failure;
@@ -452,7 +452,7 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
     const double mib = static_cast<double>(options.bytes) / (1 << 20);
     const StreamStageTimes whole{copyMs, options.work == 0 ? copyMs : options.work * mib * 1e-3,
                                  copyMs};
-    StreamsMeasurement measurement;
+    experiments::StreamsMeasurement measurement;
     measurement.deviceName = device.name;
     measurement.asyncEngineCount = streamsEngines;
     measurement.concurrentKernels = true;
@@ -464,7 +464,7 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
     measurement.timelineNote = "fake: scheduled by the model with 10 us per operation added";
     measurement.stages = StreamStageTimes{whole.h2dMs + kOverheadMs, whole.kernelMs + kOverheadMs,
                                           whole.d2hMs + kOverheadMs};
-    const std::vector<int> counts = streamsCounts(options);
+    const std::vector<int> counts = experiments::streamsCounts(options);
     const int total = static_cast<int>(counts.size());
     for (int i = 0; i < total; ++i) {
         if (cancelled && cancelled()) {
@@ -479,16 +479,17 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
                                       whole.kernelMs + n * kOverheadMs,
                                       whole.d2hMs + n * kOverheadMs};
         const StreamPrediction schedule = predictStreams(padded, n, streamsEngines, options.order);
-        StreamsRun run;
+        experiments::StreamsRun run;
         run.streams = n;
         run.totalMs = schedule.totalMs;
         run.minMs = schedule.totalMs * 0.99;
         run.maxMs = schedule.totalMs * 1.01;
         run.samples = options.repetitions;
         for (const StreamSpan& span : schedule.spans) {
-            const StreamsChunk chunk = streamsChunk(options.bytes / 4, n, span.stream);
-            run.timeline.push_back(StreamsOpRecord{span.stream, span.op, span.startMs, span.endMs,
-                                                   chunk.count * 4, -1});
+            const experiments::StreamsChunk chunk =
+                experiments::streamsChunk(options.bytes / 4, n, span.stream);
+            run.timeline.push_back(experiments::StreamsOpRecord{span.stream, span.op, span.startMs,
+                                                                span.endMs, chunk.count * 4, -1});
         }
         measurement.runs.push_back(std::move(run));
         if (progress) {

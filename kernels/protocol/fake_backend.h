@@ -8,7 +8,7 @@
 
 #include "l2_persistence_types.h"
 #include "probe_backend.h"
-#include "streams_types.h"
+#include "streams_request.h"
 #include "transfers.h"
 
 #include <atomic>
@@ -101,9 +101,9 @@ public:
     /// predicted speed-ups differ), scheduled as the model schedules them. Arrays larger than
     /// half of device.globalMemoryBytes are refused (OutOfMemory). beforeItem(i) is called
     /// before each stream count.
-    ProbeResult<StreamsMeasurement> measureStreams(const StreamsOptions& options,
-                                                   const ProgressCallback& progress,
-                                                   const CancelCallback& cancelled);
+    ProbeResult<experiments::StreamsMeasurement>
+    measureStreams(const experiments::StreamsOptions& options, const ProgressCallback& progress,
+                   const CancelCallback& cancelled);
     int streamsEngines = 2;
     std::atomic<int> measureStreamsCalls{0};
     /// The L2 persistence window: planned against `l2Device` (set persistingL2MaxBytes to 0 for

@@ -1,6 +1,7 @@
 // The experiments' results declared once in core (warpscope/experiments/): each measurement
 // written as the probe writes it and read back as the app reads it gives the same values, and a
 // hostile answer is refused with a message naming the field's JSON pointer.
+#include <warpscope/experiments/streams.h>
 #include <warpscope/experiments/transfers.h>
 
 #include <gtest/gtest.h>
@@ -164,6 +165,141 @@ TEST(TransferResults, HostileAnswersAreRefusedByField) {
     // Through the guarded reader: not JSON, and duplicate keys.
     EXPECT_NE(refusal(read, "{\"curves\": ["), "");
     EXPECT_NE(refusal(read, R"({"curves": [], "curves": []})"), "");
+}
+
+StreamsMeasurement sampleStreams() {
+    StreamsMeasurement m;
+    m.deviceName = "NVIDIA H100 80GB HBM3";
+    m.asyncEngineCount = 2;
+    m.concurrentKernels = true;
+    m.bytes = 64 << 20;
+    m.work = 96;
+    m.repetitions = 7;
+    m.order = StreamIssueOrder::ByStage;
+    m.timelineSource = "cupti_activity";
+    m.timelineNote = "CUPTI's records of when each copy and kernel ran";
+    m.stages = StreamStageTimes{2.75, 2.5, 2.625};
+    for (int streams : {2, 1}) { // out of order: the reader sorts them
+        StreamsRun run;
+        run.streams = streams;
+        run.totalMs = streams == 1 ? 7.875 : 5.25;
+        run.minMs = run.totalMs - 0.125;
+        run.maxMs = run.totalMs + 0.25;
+        run.samples = 7;
+        for (int s = 0; s < streams; ++s) {
+            const double at = 1.5 * s;
+            run.timeline.push_back({s, StreamOp::H2d, at, at + 1.25, (64 << 20) / streams, 3});
+            run.timeline.push_back({s, StreamOp::Kernel, at + 1.25, at + 2.5, 0, -1});
+            run.timeline.push_back(
+                {s, StreamOp::D2h, at + 2.5, at + 3.75, (64 << 20) / streams, 5});
+        }
+        m.runs.push_back(run);
+    }
+    return m;
+}
+
+TEST(StreamsResults, WrittenAndReadBackGiveTheSameMeasurement) {
+    const StreamsMeasurement written = sampleStreams();
+    const json answer = toJson(written);
+    const auto read = streamsMeasurementFromJsonText(answer.dump());
+    ASSERT_TRUE(read) << read.error().describe();
+    const StreamsMeasurement& m = read.value();
+    EXPECT_EQ(m.deviceName, written.deviceName);
+    EXPECT_EQ(m.asyncEngineCount, 2);
+    EXPECT_TRUE(m.concurrentKernels);
+    EXPECT_EQ(m.bytes, written.bytes);
+    EXPECT_EQ(m.work, 96);
+    EXPECT_EQ(m.repetitions, 7);
+    EXPECT_EQ(m.order, StreamIssueOrder::ByStage);
+    EXPECT_EQ(m.timelineSource, "cupti_activity");
+    EXPECT_EQ(m.timelineNote, written.timelineNote);
+    EXPECT_DOUBLE_EQ(m.stages.h2dMs, 2.75);
+    EXPECT_DOUBLE_EQ(m.stages.kernelMs, 2.5);
+    EXPECT_DOUBLE_EQ(m.stages.d2hMs, 2.625);
+    ASSERT_EQ(m.runs.size(), 2u);
+    EXPECT_EQ(m.runs[0].streams, 1); // ascending
+    for (const StreamsRun& run : m.runs) {
+        const StreamsRun& same = *written.run(run.streams);
+        EXPECT_DOUBLE_EQ(run.totalMs, same.totalMs);
+        EXPECT_DOUBLE_EQ(run.minMs, same.minMs);
+        EXPECT_DOUBLE_EQ(run.maxMs, same.maxMs);
+        EXPECT_EQ(run.samples, 7);
+        ASSERT_EQ(run.timeline.size(), same.timeline.size());
+        for (std::size_t i = 0; i < run.timeline.size(); ++i) {
+            EXPECT_EQ(run.timeline[i].stream, same.timeline[i].stream);
+            EXPECT_EQ(run.timeline[i].op, same.timeline[i].op);
+            EXPECT_DOUBLE_EQ(run.timeline[i].startMs, same.timeline[i].startMs);
+            EXPECT_DOUBLE_EQ(run.timeline[i].endMs, same.timeline[i].endMs);
+            EXPECT_EQ(run.timeline[i].bytes, same.timeline[i].bytes);
+            EXPECT_EQ(run.timeline[i].channel, same.timeline[i].channel);
+        }
+    }
+    EXPECT_DOUBLE_EQ(m.speedup(*m.run(2)), 7.875 / 5.25);
+    EXPECT_DOUBLE_EQ(answer["runs"][0]["speedup"].get<double>(), 1.0);
+    // Written again (in the reader's order), the answer is the same as the probe's.
+    StreamsMeasurement sorted = written;
+    std::swap(sorted.runs[0], sorted.runs[1]);
+    EXPECT_EQ(toJson(m).dump(), toJson(sorted).dump());
+}
+
+// The H100's recorded answer reads, and written again gives back what the probe wrote (the
+// model's numbers included: they are core's model over the same stages).
+TEST(StreamsResults, TheRecordedH100AnswerReadsAndWritesBackAsRecorded) {
+    const json recordedAnswer = recorded("streams_h100.json");
+    const auto read = streamsMeasurementFromJson(recordedAnswer);
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_EQ(read.value().runs.size(), 8u);
+    const json written = toJson(read.value());
+    for (const auto& [key, value] : recordedAnswer.items()) {
+        EXPECT_EQ(written.value(key, json()), value) << key;
+    }
+}
+
+TEST(StreamsResults, HostileAnswersAreRefusedByField) {
+    const auto read = [](const std::string& text) { return streamsMeasurementFromJsonText(text); };
+    StreamsMeasurement sorted = sampleStreams();
+    std::swap(sorted.runs[0], sorted.runs[1]);
+    const std::string good = toJson(sorted).dump();
+    ASSERT_EQ(refusal(read, good), "");
+    const auto with = [&](const std::string& pointer, const json& value) {
+        json answer = json::parse(good);
+        answer[json::json_pointer(pointer)] = value;
+        return refusal(read, answer.dump());
+    };
+    const auto without = [&](const std::string& pointer) {
+        json answer = json::parse(good);
+        answer[json::json_pointer(pointer).parent_pointer()].erase(
+            json::json_pointer(pointer).back());
+        return refusal(read, answer.dump());
+    };
+    const auto names = [](const std::string& message, const std::string& pointer) {
+        return message.starts_with(pointer + ":");
+    };
+    EXPECT_TRUE(names(without("/asyncEngineCount"), "/asyncEngineCount"));
+    EXPECT_TRUE(names(with("/asyncEngineCount", 65), "/asyncEngineCount"));
+    EXPECT_TRUE(names(with("/asyncEngineCount", "two"), "/asyncEngineCount"));
+    EXPECT_TRUE(names(without("/stages"), "/stages"));
+    EXPECT_TRUE(names(with("/stages", 3), "/stages"));
+    EXPECT_TRUE(names(with("/stages/kernelMs", -1), "/stages/kernelMs"));
+    EXPECT_TRUE(names(without("/stages/d2hMs"), "/stages/d2hMs"));
+    EXPECT_TRUE(names(with("/order", "sideways"), "/order"));
+    EXPECT_TRUE(names(with("/concurrentKernels", "yes"), "/concurrentKernels"));
+    EXPECT_TRUE(names(with("/bytes", 1.5), "/bytes"));
+    EXPECT_TRUE(names(without("/runs"), "/runs"));
+    EXPECT_TRUE(names(with("/runs", json::array()), "/runs"));
+    EXPECT_NE(with("/runs", json::array()).find("one-stream run"), std::string::npos);
+    EXPECT_TRUE(names(with("/runs/0/streams", 2), "/runs"));
+    EXPECT_TRUE(names(with("/runs/1/streams", 0), "/runs/1/streams"));
+    EXPECT_TRUE(names(with("/runs/1/totalMs", 0), "/runs/1/totalMs"));
+    EXPECT_TRUE(names(without("/runs/1/totalMs"), "/runs/1/totalMs"));
+    EXPECT_TRUE(names(with("/runs/1/timeline", "none"), "/runs/1/timeline"));
+    EXPECT_TRUE(names(with("/runs/1/timeline/4/op", "memset"), "/runs/1/timeline/4/op"));
+    EXPECT_TRUE(names(with("/runs/1/timeline/4/stream", 2), "/runs/1/timeline/4/stream"));
+    EXPECT_TRUE(names(with("/runs/0/timeline/0/stream", 1), "/runs/0/timeline/0/stream"));
+    EXPECT_TRUE(names(with("/runs/1/timeline/4/endMs", 0.5), "/runs/1/timeline/4/endMs"));
+    EXPECT_TRUE(names(without("/runs/1/timeline/4/startMs"), "/runs/1/timeline/4/startMs"));
+    EXPECT_TRUE(names(with("/runs/1/timeline/4/channel", "dma"), "/runs/1/timeline/4/channel"));
+    EXPECT_TRUE(names(with("/runs/1/timeline/4", 9), "/runs/1/timeline/4"));
 }
 
 } // namespace

@@ -8,26 +8,10 @@
 #include <QJsonValue>
 #include <QLocale>
 
-#include <cmath>
-
 namespace warpscope::app {
 
 QString fixedNumber(double value, int decimals) {
     return QLocale::c().toString(value, 'f', decimals);
-}
-
-bool readFiniteNumber(const QJsonObject& object, const char* key, double& out) {
-    const QJsonValue value = object.value(QLatin1String(key));
-    if (!value.isDouble() || !std::isfinite(value.toDouble())) {
-        return false;
-    }
-    out = value.toDouble();
-    return true;
-}
-
-std::optional<QJsonObject> readResultsObject(const QByteArray& bytes, const char* context,
-                                             QString* error) {
-    return recordedResultObject(bytes, context, RunsRecord::Ignore, error);
 }
 
 std::optional<QJsonObject> recordedResultObject(const QByteArray& bytes, const char* context,

@@ -21,14 +21,6 @@ namespace warpscope::app {
 /// `value` with `decimals` digits after the point in the C locale, whatever the user's ("0.52").
 QString fixedNumber(double value, int decimals);
 
-/// `object`'s `key` into `out` when it is a finite number; false, `out` untouched, otherwise.
-bool readFiniteNumber(const QJsonObject& object, const char* key, double& out);
-
-/// The JSON object `bytes` hold (a recorded answer or result). Nullopt with `error` saying why
-/// (not JSON, with the parser's reason and the byte; or not an object), translated in `context`.
-std::optional<QJsonObject> readResultsObject(const QByteArray& bytes, const char* context,
-                                             QString* error);
-
 /// A string of core's types, for the views' texts.
 inline QString qString(const std::string& text) {
     return QString::fromStdString(text);
