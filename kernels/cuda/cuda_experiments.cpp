@@ -68,10 +68,9 @@ ProbeResult<experiments::StreamsMeasurement> runStreams(CudaBackend& backend,
     return measured;
 }
 
-ProbeResult<L2PersistenceMeasurement> runL2Persistence(CudaBackend& backend,
-                                                       const L2PersistenceOptions& options,
-                                                       const ProgressCallback& progress,
-                                                       const CancelCallback& cancelled) {
+ProbeResult<experiments::L2PersistenceMeasurement>
+runL2Persistence(CudaBackend& backend, const experiments::L2PersistenceOptions& options,
+                 const ProgressCallback& progress, const CancelCallback& cancelled) {
     if (auto error = backend.ensureDevice()) {
         return *error;
     }
@@ -79,8 +78,10 @@ ProbeResult<L2PersistenceMeasurement> runL2Persistence(CudaBackend& backend,
     if (auto* error = std::get_if<ProbeError>(&device)) {
         return *error;
     }
-    const L2PersistenceDevice& facts = std::get<L2PersistenceDevice>(device);
-    const L2PersistencePlanResult planned = planL2Persistence(options, facts);
+    const experiments::L2PersistenceDevice& facts =
+        std::get<experiments::L2PersistenceDevice>(device);
+    const experiments::L2PersistencePlanResult planned =
+        experiments::planL2Persistence(options, facts);
     if (!planned.plan) {
         return refusedPlan(planned.outOfMemory, planned.error);
     }
@@ -89,7 +90,7 @@ ProbeResult<L2PersistenceMeasurement> runL2Persistence(CudaBackend& backend,
     std::string noCounters = "counters were not asked for";
     if (planned.plan->counters) {
         backend.releaseCounterSessions();
-        auto opened = CounterSession::open(l2PersistenceCounterNames());
+        auto opened = CounterSession::open(experiments::l2PersistenceCounterNames());
         if (auto* error = std::get_if<ProbeError>(&opened)) {
             noCounters = error->message;
         } else {
@@ -114,8 +115,8 @@ void addCudaExperiments(CudaBackend& backend, ExperimentRunners& runners) {
                     return runStreams(backend, options, progress, cancelled);
                 });
     runners.add(kL2PersistenceExperiment,
-                [&backend](const L2PersistenceOptions& options, const ProgressCallback& progress,
-                           const CancelCallback& cancelled) {
+                [&backend](const experiments::L2PersistenceOptions& options,
+                           const ProgressCallback& progress, const CancelCallback& cancelled) {
                     return runL2Persistence(backend, options, progress, cancelled);
                 });
 }

@@ -20,7 +20,7 @@ const std::vector<ExperimentRow>& rows() {
                                          parseTransferOptions, experiments::toJson));
         list.push_back(makeExperimentRow(kL2PersistenceExperiment, "l2-persistence",
                                          "the L2 persistence window", parseL2PersistenceOptions,
-                                         toJson));
+                                         experiments::toJson));
         list.push_back(makeExperimentRow(kStreamsExperiment, "streams", "streams",
                                          parseStreamsOptions, experiments::toJson));
         return list;

@@ -28,8 +28,8 @@ FakeBackend::FakeBackend() {
                           return measureStreams(options, progress, cancelled);
                       });
     m_experiments.add(kL2PersistenceExperiment,
-                      [this](const L2PersistenceOptions& options, const ProgressCallback& progress,
-                             const CancelCallback& cancelled) {
+                      [this](const experiments::L2PersistenceOptions& options,
+                             const ProgressCallback& progress, const CancelCallback& cancelled) {
                           return measureL2Persistence(options, progress, cancelled);
                       });
 }
@@ -498,22 +498,23 @@ FakeBackend::measureStreams(const experiments::StreamsOptions& options,
     }
     return measurement;
 }
-ProbeResult<L2PersistenceMeasurement>
-FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
+ProbeResult<experiments::L2PersistenceMeasurement>
+FakeBackend::measureL2Persistence(const experiments::L2PersistenceOptions& options,
                                   const ProgressCallback& progress,
                                   const CancelCallback& cancelled) {
     ++measureL2PersistenceCalls;
     if (failure) {
         return *failure;
     }
-    const L2PersistencePlanResult planned = planL2Persistence(options, l2Device);
+    const experiments::L2PersistencePlanResult planned =
+        experiments::planL2Persistence(options, l2Device);
     if (!planned.plan) {
         return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
                                                   : ProbeErrorCode::BadRequest,
                               planned.error);
     }
-    const L2PersistencePlan& plan = *planned.plan;
-    L2PersistenceMeasurement measurement;
+    const experiments::L2PersistencePlan& plan = *planned.plan;
+    experiments::L2PersistenceMeasurement measurement;
     measurement.device = l2Device;
     measurement.setAsideBytes = plan.setAsideBytes;
     measurement.previousSetAsideBytes = persistingL2Limit;
@@ -523,16 +524,17 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
     measurement.capNote = plan.capNote;
     measurement.countersMeasured = plan.counters;
     measurement.countersUnavailableReason = plan.counters ? "" : "counters were not asked for";
-    const int total = l2PersistencePointCount(plan);
+    const int total = experiments::l2PersistencePointCount(plan);
     const double bandwidth = device.measuredCopyBandwidthGBs > 0.0
                                  ? device.measuredCopyBandwidthGBs
                                  : 2000.0; // GB/s of bytes that miss
-    const double regionBytes = static_cast<double>(l2RegionReadBytes(plan));
+    const double regionBytes = static_cast<double>(experiments::l2RegionReadBytes(plan));
     const double sectors = (static_cast<double>(plan.streamBytes) + regionBytes) / 32.0;
     int done = 0;
     for (std::int64_t windowBytes : plan.windowBytes) {
-        std::vector<L2HitRatio> ratios{L2HitRatio{0.0, false}};
-        for (const L2HitRatio& ratio : l2PersistenceRatios(plan, windowBytes)) {
+        std::vector<experiments::L2HitRatio> ratios{experiments::L2HitRatio{0.0, false}};
+        for (const experiments::L2HitRatio& ratio :
+             experiments::l2PersistenceRatios(plan, windowBytes)) {
             ratios.push_back(ratio);
         }
         for (std::size_t r = 0; r < ratios.size(); ++r) {
@@ -554,9 +556,9 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
             for (int rep = 0; rep < plan.repetitions; ++rep) {
                 samples.push_back(ms * (1.0 + 0.01 * ((rep % 3) - 1)));
             }
-            L2PersistencePoint point =
-                l2PersistencePoint(windowBytes, window, ratios[r].value, ratios[r].tuned, samples,
-                                   plan, l2Device.l2Bytes);
+            experiments::L2PersistencePoint point =
+                experiments::l2PersistencePoint(windowBytes, window, ratios[r].value,
+                                                ratios[r].tuned, samples, plan, l2Device.l2Bytes);
             if (plan.counters) {
                 point.countersMeasured = true;
                 point.hitRatePct = 100.0 * model.hitRateFraction;
@@ -564,7 +566,7 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
                 point.sectorHits = lookups * model.hitRateFraction;
                 point.sectorMisses = lookups - point.sectorHits;
                 point.dramReadBytes = missBytes;
-                deriveRegionHit(point, plan);
+                experiments::deriveRegionHit(point, plan);
             }
             measurement.points.push_back(point);
             ++done;

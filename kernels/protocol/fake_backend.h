@@ -6,7 +6,7 @@
 // every experiment of the probe's table through the runners its constructor adds.
 #pragma once
 
-#include "l2_persistence_types.h"
+#include "l2_persistence.h"
 #include "probe_backend.h"
 #include "streams_request.h"
 #include "transfers.h"
@@ -110,15 +110,15 @@ public:
     /// a device without persisting L2), then answered from the model: the hit rate the model
     /// predicts, and a time of the bytes that miss at the fake copy bandwidth. beforeItem(i) is
     /// called before each point. The set-aside limit it "restores" is `persistingL2Limit`.
-    ProbeResult<L2PersistenceMeasurement> measureL2Persistence(const L2PersistenceOptions& options,
-                                                               const ProgressCallback& progress,
-                                                               const CancelCallback& cancelled);
-    L2PersistenceDevice l2Device{"Fake GPU",
-                                 std::int64_t{50} << 20,
-                                 std::int64_t{30} << 20,
-                                 std::int64_t{128} << 20,
-                                 std::int64_t{16} << 30,
-                                 2};
+    ProbeResult<experiments::L2PersistenceMeasurement>
+    measureL2Persistence(const experiments::L2PersistenceOptions& options,
+                         const ProgressCallback& progress, const CancelCallback& cancelled);
+    experiments::L2PersistenceDevice l2Device{"Fake GPU",
+                                              std::int64_t{50} << 20,
+                                              std::int64_t{30} << 20,
+                                              std::int64_t{128} << 20,
+                                              std::int64_t{16} << 30,
+                                              2};
     std::int64_t persistingL2Limit = 0;
     std::atomic<int> measureL2PersistenceCalls{0};
 

@@ -1,6 +1,7 @@
 // The experiments' results declared once in core (warpscope/experiments/): each measurement
 // written as the probe writes it and read back as the app reads it gives the same values, and a
 // hostile answer is refused with a message naming the field's JSON pointer.
+#include <warpscope/experiments/l2_persistence.h>
 #include <warpscope/experiments/streams.h>
 #include <warpscope/experiments/transfers.h>
 
@@ -300,6 +301,164 @@ TEST(StreamsResults, HostileAnswersAreRefusedByField) {
     EXPECT_TRUE(names(without("/runs/1/timeline/4/startMs"), "/runs/1/timeline/4/startMs"));
     EXPECT_TRUE(names(with("/runs/1/timeline/4/channel", "dma"), "/runs/1/timeline/4/channel"));
     EXPECT_TRUE(names(with("/runs/1/timeline/4", 9), "/runs/1/timeline/4"));
+}
+
+L2PersistenceMeasurement sampleL2() {
+    L2PersistenceMeasurement m;
+    m.device.name = "NVIDIA H100 80GB HBM3";
+    m.device.l2Bytes = std::int64_t{50} << 20;
+    m.device.persistingL2MaxBytes = 32768000;
+    m.device.maxWindowBytes = std::int64_t{128} << 20;
+    m.device.deviceFreeBytes = std::int64_t{80} << 30;
+    m.device.l2Partitions = 2;
+    m.setAsideBytes = 32768000;
+    m.previousSetAsideBytes = 4096;
+    m.streamBytes = std::int64_t{2} << 30;
+    m.streamPerRegion = 4;
+    m.repetitions = 7;
+    m.countersMeasured = true;
+    m.capNote = "window sizes from 128 MiB up were left out";
+    L2PersistencePlan plan;
+    plan.setAsideBytes = m.setAsideBytes;
+    plan.streamBytes = m.streamBytes;
+    plan.l2Partitions = 2;
+    const std::int64_t window = std::int64_t{16} << 20;
+    m.points.push_back(
+        l2PersistencePoint(window, false, 0.0, false, {1.5, 1.625, 1.75}, plan, m.device.l2Bytes));
+    m.points.push_back(
+        l2PersistencePoint(window, true, 1.0, false, {1.25, 1.5}, plan, m.device.l2Bytes));
+    m.points.push_back(
+        l2PersistencePoint(window, true, 0.5, true, {1.375}, plan, m.device.l2Bytes));
+    for (std::size_t i = 0; i < 2; ++i) { // the third without counters
+        L2PersistencePoint& point = m.points[i];
+        point.countersMeasured = true;
+        point.hitRatePct = 20.5 + static_cast<double>(i);
+        point.sectorHits = 1.5e6;
+        point.sectorMisses = 3.25e6;
+        point.dramReadBytes = 2.25e9;
+        deriveRegionHit(point, plan);
+    }
+    return m;
+}
+
+TEST(L2PersistenceResults, WrittenAndReadBackGiveTheSameMeasurement) {
+    const L2PersistenceMeasurement written = sampleL2();
+    const json answer = toJson(written);
+    const auto read = l2PersistenceMeasurementFromJsonText(answer.dump());
+    ASSERT_TRUE(read) << read.error().describe();
+    const L2PersistenceMeasurement& m = read.value();
+    EXPECT_EQ(m.device.name, written.device.name);
+    EXPECT_EQ(m.device.l2Bytes, written.device.l2Bytes);
+    EXPECT_EQ(m.device.persistingL2MaxBytes, 32768000);
+    EXPECT_EQ(m.device.maxWindowBytes, written.device.maxWindowBytes);
+    EXPECT_EQ(m.device.deviceFreeBytes, written.device.deviceFreeBytes);
+    EXPECT_EQ(m.device.l2Partitions, 2);
+    EXPECT_EQ(m.setAsideBytes, 32768000);
+    EXPECT_EQ(m.previousSetAsideBytes, 4096);
+    EXPECT_EQ(m.streamBytes, written.streamBytes);
+    EXPECT_EQ(m.streamPerRegion, 4);
+    EXPECT_EQ(m.repetitions, 7);
+    EXPECT_TRUE(m.countersMeasured);
+    EXPECT_EQ(m.capNote, written.capNote);
+    ASSERT_EQ(m.points.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const L2PersistencePoint& a = m.points[i];
+        const L2PersistencePoint& b = written.points[i];
+        EXPECT_EQ(a.windowBytes, b.windowBytes);
+        EXPECT_EQ(a.window, b.window);
+        EXPECT_DOUBLE_EQ(a.hitRatio, b.hitRatio);
+        EXPECT_EQ(a.tuned, b.tuned);
+        EXPECT_DOUBLE_EQ(a.medianMs, b.medianMs);
+        EXPECT_DOUBLE_EQ(a.minMs, b.minMs);
+        EXPECT_DOUBLE_EQ(a.maxMs, b.maxMs);
+        EXPECT_EQ(a.samples, b.samples);
+        EXPECT_DOUBLE_EQ(a.bandwidthGBs, b.bandwidthGBs);
+        EXPECT_EQ(a.countersMeasured, b.countersMeasured);
+        EXPECT_DOUBLE_EQ(a.hitRatePct, b.hitRatePct);
+        EXPECT_DOUBLE_EQ(a.sectorHits, b.sectorHits);
+        EXPECT_DOUBLE_EQ(a.sectorMisses, b.sectorMisses);
+        EXPECT_DOUBLE_EQ(a.dramReadBytes, b.dramReadBytes);
+        EXPECT_DOUBLE_EQ(a.regionHitPct, b.regionHitPct);
+        EXPECT_DOUBLE_EQ(a.modelRegionHitPct, b.modelRegionHitPct);
+        EXPECT_DOUBLE_EQ(a.modelHitRatePct, b.modelHitRatePct);
+        EXPECT_EQ(a.modelRegionHitKind, b.modelRegionHitKind);
+        EXPECT_EQ(a.modelHitRateKind, b.modelHitRateKind);
+    }
+    EXPECT_EQ(m.points[1].modelRegionHitKind, L2ModelKind::Prediction); // 16 MiB, hitRatio 1
+    EXPECT_EQ(m.points[2].modelRegionHitKind, L2ModelKind::Estimate);
+    EXPECT_EQ(toJson(m).dump(), answer.dump());
+}
+
+TEST(L2PersistenceResults, KindsAbsentFollowTheModel) {
+    json answer = toJson(sampleL2());
+    for (json& point : answer["points"]) {
+        point.erase("modelRegionHitKind");
+        point.erase("modelHitRateKind");
+    }
+    const auto read = l2PersistenceMeasurementFromJson(answer);
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_EQ(read.value().points[1].modelRegionHitKind, L2ModelKind::Prediction);
+    EXPECT_EQ(read.value().points[0].modelRegionHitKind, L2ModelKind::Estimate);
+    EXPECT_EQ(read.value().points[1].modelHitRateKind, L2ModelKind::Estimate);
+}
+
+TEST(L2PersistenceResults, HostileAnswersAreRefusedByField) {
+    const auto read = [](const std::string& text) {
+        return l2PersistenceMeasurementFromJsonText(text);
+    };
+    const std::string good = toJson(sampleL2()).dump();
+    ASSERT_EQ(refusal(read, good), "");
+    const auto with = [&](const std::string& pointer, const json& value) {
+        json answer = json::parse(good);
+        answer[json::json_pointer(pointer)] = value;
+        return refusal(read, answer.dump());
+    };
+    const auto without = [&](const std::string& pointer) {
+        json answer = json::parse(good);
+        answer[json::json_pointer(pointer).parent_pointer()].erase(
+            json::json_pointer(pointer).back());
+        return refusal(read, answer.dump());
+    };
+    const auto names = [](const std::string& message, const std::string& pointer) {
+        return message.starts_with(pointer + ":");
+    };
+    EXPECT_TRUE(names(without("/points"), "/points"));
+    EXPECT_TRUE(names(with("/points", json::array()), "/points"));
+    EXPECT_TRUE(names(with("/points", "all"), "/points"));
+    EXPECT_TRUE(names(with("/device", false), "/device"));
+    EXPECT_TRUE(names(with("/l2Bytes", "50 MiB"), "/l2Bytes"));
+    EXPECT_TRUE(names(with("/l2Partitions", 2.5), "/l2Partitions"));
+    EXPECT_TRUE(names(with("/countersMeasured", 1), "/countersMeasured"));
+    EXPECT_TRUE(names(with("/setAsideBytes", nullptr), "/setAsideBytes"));
+    EXPECT_TRUE(names(with("/points/2", "point"), "/points/2"));
+    EXPECT_TRUE(names(with("/points/1/windowBytes", -1), "/points/1/windowBytes"));
+    EXPECT_TRUE(names(without("/points/1/windowBytes"), "/points/1/windowBytes"));
+    EXPECT_TRUE(names(without("/points/0/medianMs"), "/points/0/medianMs"));
+    EXPECT_TRUE(names(with("/points/0/medianMs", -0.5), "/points/0/medianMs"));
+    EXPECT_TRUE(names(with("/points/2/hitRatio", 2), "/points/2/hitRatio"));
+    EXPECT_TRUE(names(with("/points/2/hitRatio", 0), "/points/2/hitRatio"));
+    EXPECT_TRUE(names(with("/points/2/window", "yes"), "/points/2/window"));
+    EXPECT_TRUE(
+        names(with("/points/1/modelRegionHitKind", "guess"), "/points/1/modelRegionHitKind"));
+    EXPECT_TRUE(names(with("/points/1/modelHitRateKind", 3), "/points/1/modelHitRateKind"));
+    EXPECT_TRUE(names(with("/points/0/counters", 3), "/points/0/counters"));
+    EXPECT_TRUE(names(with("/points/0/counters/dram__bytes_read.sum", "2 GB"),
+                      "/points/0/counters/dram__bytes_read.sum"));
+}
+
+// The H100's recorded answer reads, and written again gives back what the probe wrote, but for
+// the model's statement ("model"), which is today's wording, not the recorded one.
+TEST(L2PersistenceResults, TheRecordedH100AnswerReadsAndWritesBackAsRecorded) {
+    const json recordedAnswer = recorded("l2_persistence_h100.json");
+    const auto read = l2PersistenceMeasurementFromJson(recordedAnswer);
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_EQ(read.value().points.size(), 43u);
+    const json written = toJson(read.value());
+    for (const auto& [key, value] : recordedAnswer.items()) {
+        if (key != "model") {
+            EXPECT_EQ(written.value(key, json()), value) << key;
+        }
+    }
 }
 
 } // namespace
