@@ -5,7 +5,7 @@
 #include "experiment_commands.h"
 #include "l2_persistence.h"
 #include "probe_text.h"
-#include "transfer_types.h"
+#include <warpscope/format.h>
 
 #include <nlohmann/json.hpp>
 

@@ -6,6 +6,7 @@
 #include "transfers.h"
 
 #include <nlohmann/json.hpp>
+#include <warpscope/format.h>
 
 #include <iostream>
 

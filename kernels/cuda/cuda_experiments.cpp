@@ -25,9 +25,9 @@ ProbeError refusedPlan(bool outOfMemory, const std::string& why) {
                           why);
 }
 
-ProbeResult<TransferMeasurement> runTransfers(CudaBackend& backend, const TransferOptions& options,
-                                              const ProgressCallback& progress,
-                                              const CancelCallback& cancelled) {
+ProbeResult<experiments::TransferMeasurement>
+runTransfers(CudaBackend& backend, const experiments::TransferOptions& options,
+             const ProgressCallback& progress, const CancelCallback& cancelled) {
     if (auto error = backend.ensureDevice()) {
         return *error;
     }
@@ -38,13 +38,13 @@ ProbeResult<TransferMeasurement> runTransfers(CudaBackend& backend, const Transf
     if (auto* error = std::get_if<ProbeError>(&memory)) {
         return *error;
     }
-    const TransferMemory& free = std::get<TransferMemory>(memory);
-    const TransferPlanResult planned = planTransfers(options, free);
+    const experiments::TransferMemory& free = std::get<experiments::TransferMemory>(memory);
+    const experiments::TransferPlanResult planned = experiments::planTransfers(options, free);
     if (!planned.plan) {
         return refusedPlan(planned.outOfMemory, planned.error);
     }
     auto measured = runTransfersOnDevice(*planned.plan, progress, cancelled);
-    if (auto* result = std::get_if<TransferMeasurement>(&measured)) {
+    if (auto* result = std::get_if<experiments::TransferMeasurement>(&measured)) {
         result->deviceName = backend.info().name;
         result->link = findTransferLink();
         result->deviceCopyBandwidthGBs = backend.info().measuredCopyBandwidthGBs;
@@ -54,23 +54,23 @@ ProbeResult<TransferMeasurement> runTransfers(CudaBackend& backend, const Transf
     return measured;
 }
 
-ProbeResult<StreamsMeasurement> runStreams(CudaBackend& backend, const StreamsOptions& options,
-                                           const ProgressCallback& progress,
-                                           const CancelCallback& cancelled) {
+ProbeResult<experiments::StreamsMeasurement> runStreams(CudaBackend& backend,
+                                                        const experiments::StreamsOptions& options,
+                                                        const ProgressCallback& progress,
+                                                        const CancelCallback& cancelled) {
     if (auto error = backend.ensureDevice()) {
         return *error;
     }
     auto measured = runStreamsOnDevice(options, progress, cancelled);
-    if (auto* result = std::get_if<StreamsMeasurement>(&measured)) {
+    if (auto* result = std::get_if<experiments::StreamsMeasurement>(&measured)) {
         result->deviceName = backend.info().name;
     }
     return measured;
 }
 
-ProbeResult<L2PersistenceMeasurement> runL2Persistence(CudaBackend& backend,
-                                                       const L2PersistenceOptions& options,
-                                                       const ProgressCallback& progress,
-                                                       const CancelCallback& cancelled) {
+ProbeResult<experiments::L2PersistenceMeasurement>
+runL2Persistence(CudaBackend& backend, const experiments::L2PersistenceOptions& options,
+                 const ProgressCallback& progress, const CancelCallback& cancelled) {
     if (auto error = backend.ensureDevice()) {
         return *error;
     }
@@ -78,8 +78,10 @@ ProbeResult<L2PersistenceMeasurement> runL2Persistence(CudaBackend& backend,
     if (auto* error = std::get_if<ProbeError>(&device)) {
         return *error;
     }
-    const L2PersistenceDevice& facts = std::get<L2PersistenceDevice>(device);
-    const L2PersistencePlanResult planned = planL2Persistence(options, facts);
+    const experiments::L2PersistenceDevice& facts =
+        std::get<experiments::L2PersistenceDevice>(device);
+    const experiments::L2PersistencePlanResult planned =
+        experiments::planL2Persistence(options, facts);
     if (!planned.plan) {
         return refusedPlan(planned.outOfMemory, planned.error);
     }
@@ -88,7 +90,7 @@ ProbeResult<L2PersistenceMeasurement> runL2Persistence(CudaBackend& backend,
     std::string noCounters = "counters were not asked for";
     if (planned.plan->counters) {
         backend.releaseCounterSessions();
-        auto opened = CounterSession::open(l2PersistenceCounterNames());
+        auto opened = CounterSession::open(experiments::l2PersistenceCounterNames());
         if (auto* error = std::get_if<ProbeError>(&opened)) {
             noCounters = error->message;
         } else {
@@ -103,18 +105,18 @@ ProbeResult<L2PersistenceMeasurement> runL2Persistence(CudaBackend& backend,
 
 void addCudaExperiments(CudaBackend& backend, ExperimentRunners& runners) {
     runners.add(kTransfersExperiment,
-                [&backend](const TransferOptions& options, const ProgressCallback& progress,
-                           const CancelCallback& cancelled) {
+                [&backend](const experiments::TransferOptions& options,
+                           const ProgressCallback& progress, const CancelCallback& cancelled) {
                     return runTransfers(backend, options, progress, cancelled);
                 });
     runners.add(kStreamsExperiment,
-                [&backend](const StreamsOptions& options, const ProgressCallback& progress,
-                           const CancelCallback& cancelled) {
+                [&backend](const experiments::StreamsOptions& options,
+                           const ProgressCallback& progress, const CancelCallback& cancelled) {
                     return runStreams(backend, options, progress, cancelled);
                 });
     runners.add(kL2PersistenceExperiment,
-                [&backend](const L2PersistenceOptions& options, const ProgressCallback& progress,
-                           const CancelCallback& cancelled) {
+                [&backend](const experiments::L2PersistenceOptions& options,
+                           const ProgressCallback& progress, const CancelCallback& cancelled) {
                     return runL2Persistence(backend, options, progress, cancelled);
                 });
 }

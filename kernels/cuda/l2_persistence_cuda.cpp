@@ -7,7 +7,7 @@
 #include "cuda_buffers.h"
 #include "cupti_counters.h"
 #include "l2_persistence_kernels.h"
-#include "transfer_types.h"
+#include <warpscope/format.h>
 
 #include <cuda_runtime.h>
 
@@ -63,10 +63,10 @@ double counter(const std::map<std::string, double>& values, const char* name) {
 
 } // namespace
 
-ProbeResult<L2PersistenceDevice> currentL2PersistenceDevice(int device) {
+ProbeResult<experiments::L2PersistenceDevice> currentL2PersistenceDevice(int device) {
     cudaDeviceProp prop{};
     WS_TRY(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-    L2PersistenceDevice facts;
+    experiments::L2PersistenceDevice facts;
     facts.name = prop.name;
     facts.l2Bytes = prop.l2CacheSize;
     facts.persistingL2MaxBytes = prop.persistingL2CacheMaxSize;
@@ -79,11 +79,12 @@ ProbeResult<L2PersistenceDevice> currentL2PersistenceDevice(int device) {
     return facts;
 }
 
-ProbeResult<L2PersistenceMeasurement>
-runL2PersistenceOnDevice(const L2PersistencePlan& plan, const L2PersistenceDevice& device,
-                         int smCount, CounterSession* session, const std::string& noCounters,
+ProbeResult<experiments::L2PersistenceMeasurement>
+runL2PersistenceOnDevice(const experiments::L2PersistencePlan& plan,
+                         const experiments::L2PersistenceDevice& device, int smCount,
+                         CounterSession* session, const std::string& noCounters,
                          const ProgressCallback& progress, const CancelCallback& cancelled) {
-    L2PersistenceMeasurement measurement;
+    experiments::L2PersistenceMeasurement measurement;
     measurement.device = device;
     measurement.setAsideBytes = plan.setAsideBytes;
     measurement.streamBytes = plan.streamBytes;
@@ -122,11 +123,12 @@ runL2PersistenceOnDevice(const L2PersistencePlan& plan, const L2PersistenceDevic
 
     const std::int64_t steps = plan.streamBytes / 16 / plan.streamPerRegion;
     const int blocks = std::max(1, smCount) * 8;
-    const int total = l2PersistencePointCount(plan);
+    const int total = experiments::l2PersistencePointCount(plan);
     int done = 0;
     for (std::int64_t windowBytes : plan.windowBytes) {
-        std::vector<L2HitRatio> ratios{L2HitRatio{0.0, false}};
-        for (const L2HitRatio& ratio : l2PersistenceRatios(plan, windowBytes)) {
+        std::vector<experiments::L2HitRatio> ratios{experiments::L2HitRatio{0.0, false}};
+        for (const experiments::L2HitRatio& ratio :
+             experiments::l2PersistenceRatios(plan, windowBytes)) {
             ratios.push_back(ratio);
         }
         const std::int64_t regionCount = windowBytes / 16;
@@ -163,9 +165,9 @@ runL2PersistenceOnDevice(const L2PersistencePlan& plan, const L2PersistenceDevic
                        "cudaEventElapsedTime");
                 samples.push_back(static_cast<double>(ms));
             }
-            L2PersistencePoint point =
-                l2PersistencePoint(windowBytes, window, hitRatio, ratios[r].tuned,
-                                   std::move(samples), plan, device.l2Bytes);
+            experiments::L2PersistencePoint point =
+                experiments::l2PersistencePoint(windowBytes, window, hitRatio, ratios[r].tuned,
+                                                std::move(samples), plan, device.l2Bytes);
             if (session && plan.counters) {
                 auto counted = session->measure(1, [&](int) { return launch() == cudaSuccess; });
                 if (auto* error = std::get_if<ProbeError>(&counted)) {
@@ -189,7 +191,7 @@ runL2PersistenceOnDevice(const L2PersistencePlan& plan, const L2PersistenceDevic
                             : point.sectorHits + point.sectorMisses > 0.0
                                 ? 100.0 * point.sectorHits / (point.sectorHits + point.sectorMisses)
                                 : 0.0;
-                        deriveRegionHit(point, plan);
+                        experiments::deriveRegionHit(point, plan);
                     }
                 }
             }

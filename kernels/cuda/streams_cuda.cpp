@@ -12,8 +12,9 @@
 #include "cuda_buffers.h"
 #include "streams_activity.h"
 #include "transfer_kernels.h"
-#include "transfer_types.h"
+#include "transfers.h"
 
+#include <warpscope/format.h>
 #include <warpscope/statistics.h>
 
 #include <cuda.h>
@@ -103,13 +104,14 @@ public:
 
     /// One run over `n` streams: the total in ms, and with `opEvents` the timeline from the
     /// events around each operation.
-    ProbeResult<double> run(int n, int work, bool opEvents, std::vector<StreamsOpRecord>* ops) {
+    ProbeResult<double> run(int n, int work, bool opEvents,
+                            std::vector<experiments::StreamsOpRecord>* ops) {
         WS_TRY(cudaEventRecord(m_start.e, stream(0)), "recording an event");
         for (int s = 1; s < n; ++s) {
             WS_TRY(cudaStreamWaitEvent(stream(s), m_start.e, 0), "ordering streams");
         }
         const auto issue = [&](int s, StreamOp op) -> std::optional<ProbeError> {
-            const StreamsChunk chunk = streamsChunk(m_elements, n, s);
+            const experiments::StreamsChunk chunk = experiments::streamsChunk(m_elements, n, s);
             const auto bytes = static_cast<std::size_t>(chunk.count) * 4;
             const std::size_t offset = static_cast<std::size_t>(chunk.first) * 4;
             const cudaStream_t st = stream(s);
@@ -187,8 +189,9 @@ public:
                            "reading an event");
                     WS_TRY(cudaEventElapsedTime(&end, m_start.e, m_opEvents[slot + 1].e),
                            "reading an event");
-                    ops->push_back(StreamsOpRecord{s, op, begin, end,
-                                                   streamsChunk(m_elements, n, s).count * 4, -1});
+                    ops->push_back(experiments::StreamsOpRecord{
+                        s, op, begin, end, experiments::streamsChunk(m_elements, n, s).count * 4,
+                        -1});
                 }
             }
         }
@@ -199,7 +202,7 @@ public:
     std::optional<ProbeError> verify(int n, int work) const {
         const auto* out = static_cast<const float*>(m_hostOut.p);
         for (int s = 0; s < n; ++s) {
-            const StreamsChunk chunk = streamsChunk(m_elements, n, s);
+            const experiments::StreamsChunk chunk = experiments::streamsChunk(m_elements, n, s);
             for (std::int64_t i : {chunk.first, chunk.first + chunk.count - 1}) {
                 const float expected = stagedWorkOnHost(inputValue(i), work);
                 if (out[i] != expected) {
@@ -272,7 +275,7 @@ ProbeResult<int> balancedWork(StagedExperiment& experiment) {
             break;
         }
         work = static_cast<int>(std::clamp(std::lround(work * copyMs / kernelMs), 1L,
-                                           static_cast<long>(kStreamsMaxWork)));
+                                           static_cast<long>(experiments::kStreamsMaxWork)));
     }
     return work;
 }
@@ -282,7 +285,7 @@ ProbeResult<int> balancedWork(StagedExperiment& experiment) {
 /// not match what was issued.
 bool timelinesFromActivity(std::vector<ActivityOp> ops, int n, int runs,
                            const std::map<std::uint32_t, int>& streamIndex, std::int64_t elements,
-                           std::vector<std::vector<StreamsOpRecord>>& timelines) {
+                           std::vector<std::vector<experiments::StreamsOpRecord>>& timelines) {
     const std::size_t perRun = static_cast<std::size_t>(3 * n);
     if (ops.size() != perRun * static_cast<std::size_t>(runs)) {
         return false;
@@ -298,10 +301,10 @@ bool timelinesFromActivity(std::vector<ActivityOp> ops, int n, int runs,
             if (found == streamIndex.end() || found->second >= n) {
                 return false;
             }
-            timelines[static_cast<std::size_t>(r)].push_back(StreamsOpRecord{
+            timelines[static_cast<std::size_t>(r)].push_back(experiments::StreamsOpRecord{
                 found->second, it->op, static_cast<double>(it->start - origin) / 1e6,
                 static_cast<double>(it->end - origin) / 1e6,
-                streamsChunk(elements, n, found->second).count * 4, it->channel});
+                experiments::streamsChunk(elements, n, found->second).count * 4, it->channel});
         }
     }
     return true;
@@ -309,12 +312,12 @@ bool timelinesFromActivity(std::vector<ActivityOp> ops, int n, int runs,
 
 } // namespace
 
-ProbeResult<StreamsMeasurement> runStreamsOnDevice(const StreamsOptions& options,
-                                                   const ProgressCallback& progress,
-                                                   const CancelCallback& cancelled) {
+ProbeResult<experiments::StreamsMeasurement>
+runStreamsOnDevice(const experiments::StreamsOptions& options, const ProgressCallback& progress,
+                   const CancelCallback& cancelled) {
     int device = 0;
     WS_TRY(cudaGetDevice(&device), "finding the current device");
-    StreamsMeasurement measurement;
+    experiments::StreamsMeasurement measurement;
     int engines = 0;
     int concurrent = 0;
     WS_TRY(cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, device),
@@ -345,7 +348,7 @@ ProbeResult<StreamsMeasurement> runStreamsOnDevice(const StreamsOptions& options
             formatBytes(hostAvailable) + " available (half of it may be used)");
     }
 
-    const std::vector<int> counts = streamsCounts(options);
+    const std::vector<int> counts = experiments::streamsCounts(options);
     StagedExperiment experiment(options.bytes, counts.back(), options.order);
     if (auto error = experiment.allocate()) {
         return *error;
@@ -406,7 +409,7 @@ ProbeResult<StreamsMeasurement> runStreamsOnDevice(const StreamsOptions& options
         }
         const int n = counts[static_cast<std::size_t>(c)];
         std::vector<double> totals;
-        std::vector<std::vector<StreamsOpRecord>> timelines;
+        std::vector<std::vector<experiments::StreamsOpRecord>> timelines;
         for (int attempt = 0; attempt < 2; ++attempt) {
             totals.clear();
             timelines.clear();
@@ -414,7 +417,7 @@ ProbeResult<StreamsMeasurement> runStreamsOnDevice(const StreamsOptions& options
                 (void)trace.take(); // nothing from before this stream count
             }
             for (int rep = 0; rep <= options.repetitions; ++rep) {
-                std::vector<StreamsOpRecord> ops;
+                std::vector<experiments::StreamsOpRecord> ops;
                 auto ms = experiment.run(n, work, !cupti, &ops);
                 if (auto* error = std::get_if<ProbeError>(&ms)) {
                     error->message = std::to_string(n) + " streams: " + error->message;
@@ -446,7 +449,7 @@ ProbeResult<StreamsMeasurement> runStreamsOnDevice(const StreamsOptions& options
         std::iota(order.begin(), order.end(), std::size_t{0});
         std::sort(order.begin(), order.end(),
                   [&](std::size_t a, std::size_t b) { return totals[a] < totals[b]; });
-        StreamsRun run;
+        experiments::StreamsRun run;
         run.streams = n;
         run.samples = static_cast<int>(totals.size());
         run.minMs = totals[order.front()];
@@ -456,7 +459,7 @@ ProbeResult<StreamsMeasurement> runStreamsOnDevice(const StreamsOptions& options
         if (n == 1) {
             std::vector<double> stage[3];
             for (const auto& timeline : timelines) {
-                for (const StreamsOpRecord& op : timeline) {
+                for (const experiments::StreamsOpRecord& op : timeline) {
                     stage[op.op == StreamOp::H2d      ? 0
                           : op.op == StreamOp::Kernel ? 1
                                                       : 2]

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "cuda_buffers.h"
-#include "transfer_types.h"
+#include <warpscope/format.h>
 
 #include <cuda_runtime.h>
 

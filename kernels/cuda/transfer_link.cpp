@@ -21,7 +21,7 @@ using NvmlShutdown = int (*)();
 using NvmlHandleByBusId = int (*)(const char*, void**);
 using NvmlUintQuery = int (*)(void*, unsigned int*);
 
-bool fromNvml(const std::string& busId, TransferLink& link) {
+bool fromNvml(const std::string& busId, experiments::TransferLink& link) {
     void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         return false;
@@ -76,7 +76,7 @@ int generationOf(const std::string& gts) {
     return 0;
 }
 
-bool fromSysfs(std::string busId, TransferLink& link) {
+bool fromSysfs(std::string busId, experiments::TransferLink& link) {
     std::transform(busId.begin(), busId.end(), busId.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     const std::string dir = "/sys/bus/pci/devices/" + busId + "/";
@@ -97,8 +97,8 @@ bool fromSysfs(std::string busId, TransferLink& link) {
 
 } // namespace
 
-TransferLink findTransferLink() {
-    TransferLink link;
+experiments::TransferLink findTransferLink() {
+    experiments::TransferLink link;
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess) {
         return link;
@@ -111,7 +111,7 @@ TransferLink findTransferLink() {
     if (hostPageTables == 1 && managedFromHost == 1) {
         link.kind = "nvlink-c2c";
         link.source = "cuda";
-        link.description = describeLink(link);
+        link.description = experiments::describeLink(link);
         return link;
     }
     char busId[32] = {};
@@ -121,9 +121,9 @@ TransferLink findTransferLink() {
     }
     if (fromNvml(busId, link) || fromSysfs(busId, link)) {
         link.kind = "pcie";
-        link.theoreticalGBs = pcieLinkGBs(link.pcieMaxGeneration, link.pcieMaxWidth);
+        link.theoreticalGBs = experiments::pcieLinkGBs(link.pcieMaxGeneration, link.pcieMaxWidth);
     }
-    link.description = describeLink(link);
+    link.description = experiments::describeLink(link);
     return link;
 }
 

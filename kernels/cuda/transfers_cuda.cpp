@@ -89,28 +89,28 @@ public:
           m_repetitions(repetitions), m_stream(stream), m_other(other), m_events(events),
           m_buffers(buffers), m_placement(placement) {}
 
-    std::optional<ProbeError> run(TransferMode mode, PointSamples& point) {
+    std::optional<ProbeError> run(experiments::TransferMode mode, PointSamples& point) {
         m_point = &point;
-        const bool pageable = mode == TransferMode::H2dPageable ||
-                              mode == TransferMode::D2hPageable ||
-                              mode == TransferMode::BothPageable;
+        const bool pageable = mode == experiments::TransferMode::H2dPageable ||
+                              mode == experiments::TransferMode::D2hPageable ||
+                              mode == experiments::TransferMode::BothPageable;
         m_least = pageable ? std::max(m_repetitions, kMinPageableSamples) : m_repetitions;
         switch (mode) {
-        case TransferMode::H2dPageable:
-        case TransferMode::H2dPinned:
-        case TransferMode::D2hPageable:
-        case TransferMode::D2hPinned:
+        case experiments::TransferMode::H2dPageable:
+        case experiments::TransferMode::H2dPinned:
+        case experiments::TransferMode::D2hPageable:
+        case experiments::TransferMode::D2hPinned:
             return copy(mode);
-        case TransferMode::BothPageable:
-        case TransferMode::BothPinned:
-            return both(mode == TransferMode::BothPinned);
-        case TransferMode::SumDevice:
-        case TransferMode::SumZeroCopy:
-        case TransferMode::SumCopy:
+        case experiments::TransferMode::BothPageable:
+        case experiments::TransferMode::BothPinned:
+            return both(mode == experiments::TransferMode::BothPinned);
+        case experiments::TransferMode::SumDevice:
+        case experiments::TransferMode::SumZeroCopy:
+        case experiments::TransferMode::SumCopy:
             return sum(mode);
-        case TransferMode::ManagedFault:
-        case TransferMode::ManagedPrefetch:
-            return managed(mode == TransferMode::ManagedPrefetch);
+        case experiments::TransferMode::ManagedFault:
+        case experiments::TransferMode::ManagedPrefetch:
+            return managed(mode == experiments::TransferMode::ManagedPrefetch);
         }
         return ProbeError::internal("unknown transfer mode");
     }
@@ -156,9 +156,11 @@ private:
         return std::nullopt;
     }
 
-    std::optional<ProbeError> copy(TransferMode mode) {
-        const bool pinned = mode == TransferMode::H2dPinned || mode == TransferMode::D2hPinned;
-        const bool toDevice = mode == TransferMode::H2dPinned || mode == TransferMode::H2dPageable;
+    std::optional<ProbeError> copy(experiments::TransferMode mode) {
+        const bool pinned = mode == experiments::TransferMode::H2dPinned ||
+                            mode == experiments::TransferMode::D2hPinned;
+        const bool toDevice = mode == experiments::TransferMode::H2dPinned ||
+                              mode == experiments::TransferMode::H2dPageable;
         if (auto error = m_buffers.needDevice(1)) {
             return error;
         }
@@ -281,14 +283,14 @@ private:
         return std::nullopt;
     }
 
-    std::optional<ProbeError> sum(TransferMode mode) {
+    std::optional<ProbeError> sum(experiments::TransferMode mode) {
         if (enough()) {
             return std::nullopt; // the earlier rounds took this round's share
         }
         if (auto error = m_buffers.needDeviceAB()) {
             return error;
         }
-        if (mode == TransferMode::SumCopy) {
+        if (mode == experiments::TransferMode::SumCopy) {
             if (auto error = m_buffers.needPinned(2)) {
                 return error;
             }
@@ -303,7 +305,7 @@ private:
                "clearing device memory");
         std::optional<ProbeError> error;
         const float* result = dC;
-        if (mode == TransferMode::SumDevice) {
+        if (mode == experiments::TransferMode::SumDevice) {
             // Each repetition on the next window of the arrays: a window is used again only
             // after the whole arrays have been, so that a small size does not run from the L2
             // in one process and from device memory in the next.
@@ -315,7 +317,7 @@ private:
                 return launch(dA + offset, dB + offset, dC + offset);
             });
             result = dC + offset;
-        } else if (mode == TransferMode::SumZeroCopy) {
+        } else if (mode == experiments::TransferMode::SumZeroCopy) {
             // As the notes' sumArraysZerocpy: A and B read from mapped host memory, C on the
             // device.
             void* mappedA = nullptr;
@@ -457,41 +459,42 @@ std::optional<ProbeError> wakeTheLink(cudaStream_t stream) {
 
 } // namespace
 
-ProbeResult<TransferMemory> currentTransferMemory() {
+ProbeResult<experiments::TransferMemory> currentTransferMemory() {
     std::size_t freeBytes = 0;
     std::size_t totalBytes = 0;
     WS_TRY(cudaMemGetInfo(&freeBytes, &totalBytes), "asking for free device memory");
-    TransferMemory memory;
+    experiments::TransferMemory memory;
     memory.deviceFreeBytes = static_cast<std::int64_t>(freeBytes);
     memory.hostAvailableBytes = hostAvailableMemoryBytes();
     return memory;
 }
 
-ProbeResult<TransferMeasurement> runTransfersOnDevice(const TransferPlan& plan,
-                                                      const ProgressCallback& progress,
-                                                      const CancelCallback& cancelled) {
+ProbeResult<experiments::TransferMeasurement>
+runTransfersOnDevice(const experiments::TransferPlan& plan, const ProgressCallback& progress,
+                     const CancelCallback& cancelled) {
     int device = 0;
     WS_TRY(cudaGetDevice(&device), "finding the current device");
     int concurrentManaged = 0;
     WS_TRY(cudaDeviceGetAttribute(&concurrentManaged, cudaDevAttrConcurrentManagedAccess, device),
            "asking for managed memory support");
-    TransferMeasurement measurement;
+    experiments::TransferMeasurement measurement;
     measurement.repetitions = plan.repetitions;
     measurement.capNote = plan.capNote;
-    std::vector<TransferMode> modes;
-    for (TransferMode mode : kAllTransferModes) { // managed last: device arrays are freed first
+    std::vector<experiments::TransferMode> modes;
+    for (experiments::TransferMode mode :
+         experiments::kAllTransferModes) { // managed last: device arrays are freed first
         if (std::find(plan.modes.begin(), plan.modes.end(), mode) == plan.modes.end()) {
             continue;
         }
-        if (transferModeIsManaged(mode) && !concurrentManaged) {
+        if (experiments::transferModeIsManaged(mode) && !concurrentManaged) {
             measurement.capNote += std::string(measurement.capNote.empty() ? "" : " ") +
-                                   transferModeLabel(mode) +
+                                   experiments::transferModeLabel(mode) +
                                    " left out: this device cannot prefetch or fault managed "
                                    "pages while the host runs (concurrentManagedAccess is 0).";
             continue;
         }
         modes.push_back(mode);
-        measurement.curves.push_back(TransferCurve{mode, {}});
+        measurement.curves.push_back(experiments::TransferCurve{mode, {}});
     }
     // Pinned before anything is allocated, so that host pages are first touched on this node.
     const CpuPlacement placement(device);
@@ -528,8 +531,8 @@ ProbeResult<TransferMeasurement> runTransfersOnDevice(const TransferPlan& plan,
                         " steps (" + std::to_string(kRounds) + " rounds over every point)");
                 }
                 if (auto error = run.run(modes[m], points[s][m])) {
-                    error->message = std::string(transferModeLabel(modes[m])) + " at " +
-                                     formatBytes(size) + ": " + error->message;
+                    error->message = std::string(experiments::transferModeLabel(modes[m])) +
+                                     " at " + formatBytes(size) + ": " + error->message;
                     return *error;
                 }
                 ++done;
@@ -541,8 +544,8 @@ ProbeResult<TransferMeasurement> runTransfersOnDevice(const TransferPlan& plan,
     }
     for (std::size_t s = 0; s < plan.sizes.size(); ++s) {
         for (std::size_t m = 0; m < modes.size(); ++m) {
-            measurement.curves[m].points.push_back(
-                transferPoint(modes[m], plan.sizes[s], std::move(points[s][m].samples)));
+            measurement.curves[m].points.push_back(experiments::transferPoint(
+                modes[m], plan.sizes[s], std::move(points[s][m].samples)));
         }
     }
     return measurement;

@@ -17,12 +17,12 @@ const std::vector<ExperimentRow>& rows() {
     static const std::vector<ExperimentRow> table = [] {
         std::vector<ExperimentRow> list;
         list.push_back(makeExperimentRow(kTransfersExperiment, "transfers", "transfers",
-                                         parseTransferOptions, toJson));
+                                         parseTransferOptions, experiments::toJson));
         list.push_back(makeExperimentRow(kL2PersistenceExperiment, "l2-persistence",
                                          "the L2 persistence window", parseL2PersistenceOptions,
-                                         toJson));
+                                         experiments::toJson));
         list.push_back(makeExperimentRow(kStreamsExperiment, "streams", "streams",
-                                         parseStreamsOptions, toJson));
+                                         parseStreamsOptions, experiments::toJson));
         return list;
     }();
     return table;

@@ -7,6 +7,7 @@
 #include "streams_request.h"
 #include "transfers.h"
 
+#include "warpscope/format.h"
 #include "warpscope/matrix_access.h"
 #include "warpscope/model.h"
 #include "warpscope/per_instruction_live.h"
@@ -17,18 +18,18 @@ namespace warpscope::probe {
 
 FakeBackend::FakeBackend() {
     m_experiments.add(kTransfersExperiment,
-                      [this](const TransferOptions& options, const ProgressCallback& progress,
-                             const CancelCallback& cancelled) {
+                      [this](const experiments::TransferOptions& options,
+                             const ProgressCallback& progress, const CancelCallback& cancelled) {
                           return measureTransfers(options, progress, cancelled);
                       });
     m_experiments.add(kStreamsExperiment,
-                      [this](const StreamsOptions& options, const ProgressCallback& progress,
-                             const CancelCallback& cancelled) {
+                      [this](const experiments::StreamsOptions& options,
+                             const ProgressCallback& progress, const CancelCallback& cancelled) {
                           return measureStreams(options, progress, cancelled);
                       });
     m_experiments.add(kL2PersistenceExperiment,
-                      [this](const L2PersistenceOptions& options, const ProgressCallback& progress,
-                             const CancelCallback& cancelled) {
+                      [this](const experiments::L2PersistenceOptions& options,
+                             const ProgressCallback& progress, const CancelCallback& cancelled) {
                           return measureL2Persistence(options, progress, cancelled);
                       });
 }
@@ -349,64 +350,64 @@ BuildInfo FakeBackend::buildInfo() const {
     return info;
 }
 
-ProbeResult<TransferMeasurement> FakeBackend::measureTransfers(const TransferOptions& options,
-                                                               const ProgressCallback& progress,
-                                                               const CancelCallback& cancelled) {
+ProbeResult<experiments::TransferMeasurement>
+FakeBackend::measureTransfers(const experiments::TransferOptions& options,
+                              const ProgressCallback& progress, const CancelCallback& cancelled) {
     ++measureTransfersCalls;
     if (failure) {
         return *failure;
     }
-    const TransferPlanResult planned =
-        planTransfers(options, TransferMemory{device.globalMemoryBytes, hostAvailableBytes});
+    const experiments::TransferPlanResult planned = experiments::planTransfers(
+        options, experiments::TransferMemory{device.globalMemoryBytes, hostAvailableBytes});
     if (!planned.plan) {
         return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
                                                   : ProbeErrorCode::BadRequest,
                               planned.error);
     }
-    const TransferPlan& plan = *planned.plan;
-    TransferMeasurement measurement;
+    const experiments::TransferPlan& plan = *planned.plan;
+    experiments::TransferMeasurement measurement;
     measurement.deviceName = device.name;
     measurement.link.kind = "pcie";
     measurement.link.pcieGeneration = 4;
     measurement.link.pcieWidth = 16;
     measurement.link.pcieMaxGeneration = 4;
     measurement.link.pcieMaxWidth = 16;
-    measurement.link.theoreticalGBs = pcieLinkGBs(4, 16);
+    measurement.link.theoreticalGBs = experiments::pcieLinkGBs(4, 16);
     measurement.link.source = "fake";
-    measurement.link.description = describeLink(measurement.link);
+    measurement.link.description = experiments::describeLink(measurement.link);
     measurement.deviceCopyBandwidthGBs = device.measuredCopyBandwidthGBs;
     measurement.deviceFreeBytes = device.globalMemoryBytes;
     measurement.hostAvailableBytes = hostAvailableBytes;
     measurement.repetitions = plan.repetitions;
     measurement.capNote = plan.capNote;
-    const auto gbs = [](TransferMode mode) {
+    const auto gbs = [](experiments::TransferMode mode) {
         switch (mode) {
-        case TransferMode::H2dPageable:
-        case TransferMode::D2hPageable:
+        case experiments::TransferMode::H2dPageable:
+        case experiments::TransferMode::D2hPageable:
             return 10.0;
-        case TransferMode::H2dPinned:
-        case TransferMode::D2hPinned:
+        case experiments::TransferMode::H2dPinned:
+        case experiments::TransferMode::D2hPinned:
             return 25.0;
-        case TransferMode::BothPageable:
+        case experiments::TransferMode::BothPageable:
             return 14.0;
-        case TransferMode::BothPinned:
+        case experiments::TransferMode::BothPinned:
             return 45.0;
-        case TransferMode::SumDevice:
+        case experiments::TransferMode::SumDevice:
             return 50.0;
-        case TransferMode::SumZeroCopy:
-        case TransferMode::ManagedPrefetch:
+        case experiments::TransferMode::SumZeroCopy:
+        case experiments::TransferMode::ManagedPrefetch:
             return 20.0;
-        case TransferMode::SumCopy:
+        case experiments::TransferMode::SumCopy:
             return 24.0;
-        case TransferMode::ManagedFault:
+        case experiments::TransferMode::ManagedFault:
             return 6.0;
         }
         return 1.0;
     };
     const int total = static_cast<int>(plan.modes.size() * plan.sizes.size());
     int done = 0;
-    for (TransferMode mode : plan.modes) {
-        measurement.curves.push_back(TransferCurve{mode, {}});
+    for (experiments::TransferMode mode : plan.modes) {
+        measurement.curves.push_back(experiments::TransferCurve{mode, {}});
     }
     for (std::int64_t size : plan.sizes) {
         for (std::size_t m = 0; m < plan.modes.size(); ++m) {
@@ -417,14 +418,14 @@ ProbeResult<TransferMeasurement> FakeBackend::measureTransfers(const TransferOpt
             if (beforeItem) {
                 beforeItem(done);
             }
-            const TransferMode mode = plan.modes[m];
-            const double ms = 0.01 + static_cast<double>(transferBytesFactor(mode)) *
+            const experiments::TransferMode mode = plan.modes[m];
+            const double ms = 0.01 + static_cast<double>(experiments::transferBytesFactor(mode)) *
                                          static_cast<double>(size) / (gbs(mode) * 1e6);
             std::vector<double> samples;
             for (int r = 0; r < plan.repetitions; ++r) {
                 samples.push_back(ms * (1.0 + 0.01 * ((r % 3) - 1)));
             }
-            measurement.curves[m].points.push_back(transferPoint(mode, size, samples));
+            measurement.curves[m].points.push_back(experiments::transferPoint(mode, size, samples));
             ++done;
             if (progress) {
                 progress(done, total);
@@ -434,9 +435,9 @@ ProbeResult<TransferMeasurement> FakeBackend::measureTransfers(const TransferOpt
     return measurement;
 }
 
-ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions& options,
-                                                            const ProgressCallback& progress,
-                                                            const CancelCallback& cancelled) {
+ProbeResult<experiments::StreamsMeasurement>
+FakeBackend::measureStreams(const experiments::StreamsOptions& options,
+                            const ProgressCallback& progress, const CancelCallback& cancelled) {
     ++measureStreamsCalls;
     if (failure) {
         return *failure;
@@ -451,7 +452,7 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
     const double mib = static_cast<double>(options.bytes) / (1 << 20);
     const StreamStageTimes whole{copyMs, options.work == 0 ? copyMs : options.work * mib * 1e-3,
                                  copyMs};
-    StreamsMeasurement measurement;
+    experiments::StreamsMeasurement measurement;
     measurement.deviceName = device.name;
     measurement.asyncEngineCount = streamsEngines;
     measurement.concurrentKernels = true;
@@ -463,7 +464,7 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
     measurement.timelineNote = "fake: scheduled by the model with 10 us per operation added";
     measurement.stages = StreamStageTimes{whole.h2dMs + kOverheadMs, whole.kernelMs + kOverheadMs,
                                           whole.d2hMs + kOverheadMs};
-    const std::vector<int> counts = streamsCounts(options);
+    const std::vector<int> counts = experiments::streamsCounts(options);
     const int total = static_cast<int>(counts.size());
     for (int i = 0; i < total; ++i) {
         if (cancelled && cancelled()) {
@@ -478,16 +479,17 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
                                       whole.kernelMs + n * kOverheadMs,
                                       whole.d2hMs + n * kOverheadMs};
         const StreamPrediction schedule = predictStreams(padded, n, streamsEngines, options.order);
-        StreamsRun run;
+        experiments::StreamsRun run;
         run.streams = n;
         run.totalMs = schedule.totalMs;
         run.minMs = schedule.totalMs * 0.99;
         run.maxMs = schedule.totalMs * 1.01;
         run.samples = options.repetitions;
         for (const StreamSpan& span : schedule.spans) {
-            const StreamsChunk chunk = streamsChunk(options.bytes / 4, n, span.stream);
-            run.timeline.push_back(StreamsOpRecord{span.stream, span.op, span.startMs, span.endMs,
-                                                   chunk.count * 4, -1});
+            const experiments::StreamsChunk chunk =
+                experiments::streamsChunk(options.bytes / 4, n, span.stream);
+            run.timeline.push_back(experiments::StreamsOpRecord{span.stream, span.op, span.startMs,
+                                                                span.endMs, chunk.count * 4, -1});
         }
         measurement.runs.push_back(std::move(run));
         if (progress) {
@@ -496,22 +498,23 @@ ProbeResult<StreamsMeasurement> FakeBackend::measureStreams(const StreamsOptions
     }
     return measurement;
 }
-ProbeResult<L2PersistenceMeasurement>
-FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
+ProbeResult<experiments::L2PersistenceMeasurement>
+FakeBackend::measureL2Persistence(const experiments::L2PersistenceOptions& options,
                                   const ProgressCallback& progress,
                                   const CancelCallback& cancelled) {
     ++measureL2PersistenceCalls;
     if (failure) {
         return *failure;
     }
-    const L2PersistencePlanResult planned = planL2Persistence(options, l2Device);
+    const experiments::L2PersistencePlanResult planned =
+        experiments::planL2Persistence(options, l2Device);
     if (!planned.plan) {
         return ProbeError::of(planned.outOfMemory ? ProbeErrorCode::OutOfMemory
                                                   : ProbeErrorCode::BadRequest,
                               planned.error);
     }
-    const L2PersistencePlan& plan = *planned.plan;
-    L2PersistenceMeasurement measurement;
+    const experiments::L2PersistencePlan& plan = *planned.plan;
+    experiments::L2PersistenceMeasurement measurement;
     measurement.device = l2Device;
     measurement.setAsideBytes = plan.setAsideBytes;
     measurement.previousSetAsideBytes = persistingL2Limit;
@@ -521,16 +524,17 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
     measurement.capNote = plan.capNote;
     measurement.countersMeasured = plan.counters;
     measurement.countersUnavailableReason = plan.counters ? "" : "counters were not asked for";
-    const int total = l2PersistencePointCount(plan);
+    const int total = experiments::l2PersistencePointCount(plan);
     const double bandwidth = device.measuredCopyBandwidthGBs > 0.0
                                  ? device.measuredCopyBandwidthGBs
                                  : 2000.0; // GB/s of bytes that miss
-    const double regionBytes = static_cast<double>(l2RegionReadBytes(plan));
+    const double regionBytes = static_cast<double>(experiments::l2RegionReadBytes(plan));
     const double sectors = (static_cast<double>(plan.streamBytes) + regionBytes) / 32.0;
     int done = 0;
     for (std::int64_t windowBytes : plan.windowBytes) {
-        std::vector<L2HitRatio> ratios{L2HitRatio{0.0, false}};
-        for (const L2HitRatio& ratio : l2PersistenceRatios(plan, windowBytes)) {
+        std::vector<experiments::L2HitRatio> ratios{experiments::L2HitRatio{0.0, false}};
+        for (const experiments::L2HitRatio& ratio :
+             experiments::l2PersistenceRatios(plan, windowBytes)) {
             ratios.push_back(ratio);
         }
         for (std::size_t r = 0; r < ratios.size(); ++r) {
@@ -552,9 +556,9 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
             for (int rep = 0; rep < plan.repetitions; ++rep) {
                 samples.push_back(ms * (1.0 + 0.01 * ((rep % 3) - 1)));
             }
-            L2PersistencePoint point =
-                l2PersistencePoint(windowBytes, window, ratios[r].value, ratios[r].tuned, samples,
-                                   plan, l2Device.l2Bytes);
+            experiments::L2PersistencePoint point =
+                experiments::l2PersistencePoint(windowBytes, window, ratios[r].value,
+                                                ratios[r].tuned, samples, plan, l2Device.l2Bytes);
             if (plan.counters) {
                 point.countersMeasured = true;
                 point.hitRatePct = 100.0 * model.hitRateFraction;
@@ -562,7 +566,7 @@ FakeBackend::measureL2Persistence(const L2PersistenceOptions& options,
                 point.sectorHits = lookups * model.hitRateFraction;
                 point.sectorMisses = lookups - point.sectorHits;
                 point.dramReadBytes = missBytes;
-                deriveRegionHit(point, plan);
+                experiments::deriveRegionHit(point, plan);
             }
             measurement.points.push_back(point);
             ++done;

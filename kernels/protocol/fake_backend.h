@@ -6,10 +6,10 @@
 // every experiment of the probe's table through the runners its constructor adds.
 #pragma once
 
-#include "l2_persistence_types.h"
+#include "l2_persistence.h"
 #include "probe_backend.h"
-#include "streams_types.h"
-#include "transfer_types.h"
+#include "streams_request.h"
+#include "transfers.h"
 
 #include <atomic>
 #include <functional>
@@ -89,9 +89,9 @@ public:
     /// default range is capped at 256 MiB and managed memory refused above it), then timed as a
     /// link of fixed bandwidth per mode after 10 us of latency, with a 1 % spread. beforeItem(i)
     /// is called before each point.
-    ProbeResult<TransferMeasurement> measureTransfers(const TransferOptions& options,
-                                                      const ProgressCallback& progress,
-                                                      const CancelCallback& cancelled);
+    ProbeResult<experiments::TransferMeasurement>
+    measureTransfers(const experiments::TransferOptions& options, const ProgressCallback& progress,
+                     const CancelCallback& cancelled);
     std::int64_t hostAvailableBytes = std::int64_t{16} << 30;
     std::atomic<int> measureTransfersCalls{0};
 
@@ -101,24 +101,24 @@ public:
     /// predicted speed-ups differ), scheduled as the model schedules them. Arrays larger than
     /// half of device.globalMemoryBytes are refused (OutOfMemory). beforeItem(i) is called
     /// before each stream count.
-    ProbeResult<StreamsMeasurement> measureStreams(const StreamsOptions& options,
-                                                   const ProgressCallback& progress,
-                                                   const CancelCallback& cancelled);
+    ProbeResult<experiments::StreamsMeasurement>
+    measureStreams(const experiments::StreamsOptions& options, const ProgressCallback& progress,
+                   const CancelCallback& cancelled);
     int streamsEngines = 2;
     std::atomic<int> measureStreamsCalls{0};
     /// The L2 persistence window: planned against `l2Device` (set persistingL2MaxBytes to 0 for
     /// a device without persisting L2), then answered from the model: the hit rate the model
     /// predicts, and a time of the bytes that miss at the fake copy bandwidth. beforeItem(i) is
     /// called before each point. The set-aside limit it "restores" is `persistingL2Limit`.
-    ProbeResult<L2PersistenceMeasurement> measureL2Persistence(const L2PersistenceOptions& options,
-                                                               const ProgressCallback& progress,
-                                                               const CancelCallback& cancelled);
-    L2PersistenceDevice l2Device{"Fake GPU",
-                                 std::int64_t{50} << 20,
-                                 std::int64_t{30} << 20,
-                                 std::int64_t{128} << 20,
-                                 std::int64_t{16} << 30,
-                                 2};
+    ProbeResult<experiments::L2PersistenceMeasurement>
+    measureL2Persistence(const experiments::L2PersistenceOptions& options,
+                         const ProgressCallback& progress, const CancelCallback& cancelled);
+    experiments::L2PersistenceDevice l2Device{"Fake GPU",
+                                              std::int64_t{50} << 20,
+                                              std::int64_t{30} << 20,
+                                              std::int64_t{128} << 20,
+                                              std::int64_t{16} << 30,
+                                              2};
     std::int64_t persistingL2Limit = 0;
     std::atomic<int> measureL2PersistenceCalls{0};
 

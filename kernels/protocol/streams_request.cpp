@@ -1,33 +1,23 @@
-// measure_streams: options, chunks and the JSON forms (streams_request.h, streams_types.h). No
-// CUDA here.
+// measure_streams in the protocol: its options parsed from a request (streams_request.h). The
+// options' limits, the chunks and the JSON of the result are core's
+// (warpscope/experiments/streams.h). No CUDA here.
 #include "streams_request.h"
 
-#include <algorithm>
+#include <string>
 
 namespace warpscope::probe {
 
 namespace {
 
 using json = nlohmann::json;
+using experiments::kStreamsMaxBytes;
+using experiments::kStreamsMaxRepetitions;
+using experiments::kStreamsMaxStreams;
+using experiments::kStreamsMaxWork;
+using experiments::kStreamsMinBytes;
+using experiments::StreamsOptions;
 
 } // namespace
-
-std::vector<int> streamsCounts(const StreamsOptions& options) {
-    std::vector<int> counts = options.streams;
-    if (counts.empty()) {
-        counts = {1, 2, 3, 4, 5, 6, 7, 8};
-    }
-    counts.push_back(1);
-    std::sort(counts.begin(), counts.end());
-    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-    return counts;
-}
-
-StreamsChunk streamsChunk(std::int64_t elements, int streams, int i) {
-    const std::int64_t first = elements * i / streams;
-    const std::int64_t next = elements * (i + 1) / streams;
-    return StreamsChunk{first, next - first};
-}
 
 RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
     StreamsOptions options;
@@ -113,52 +103,6 @@ RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
         options.order = *parsed;
     }
     return options;
-}
-
-json toJson(const StreamsMeasurement& measurement) {
-    json runs = json::array();
-    const double sequential = measurement.runs.empty() ? 0.0 : measurement.runs.front().totalMs;
-    for (const StreamsRun& run : measurement.runs) {
-        json timeline = json::array();
-        for (const StreamsOpRecord& op : run.timeline) {
-            json item{{"stream", op.stream},
-                      {"op", streamOpName(op.op)},
-                      {"startMs", op.startMs},
-                      {"endMs", op.endMs},
-                      {"bytes", op.bytes}};
-            if (op.channel >= 0) {
-                item["channel"] = op.channel;
-            }
-            timeline.push_back(std::move(item));
-        }
-        const StreamPrediction predicted = predictStreams(
-            measurement.stages, run.streams, measurement.asyncEngineCount, measurement.order);
-        runs.push_back(json{{"streams", run.streams},
-                            {"totalMs", run.totalMs},
-                            {"minMs", run.minMs},
-                            {"maxMs", run.maxMs},
-                            {"samples", run.samples},
-                            {"speedup", run.totalMs > 0.0 ? sequential / run.totalMs : 0.0},
-                            {"predictedMs", predicted.totalMs},
-                            {"predictedSpeedup", predicted.speedup},
-                            {"timeline", std::move(timeline)}});
-    }
-    return json{
-        {"device", measurement.deviceName},
-        {"asyncEngineCount", measurement.asyncEngineCount},
-        {"concurrentKernels", measurement.concurrentKernels},
-        {"bytes", measurement.bytes},
-        {"work", measurement.work},
-        {"repetitions", measurement.repetitions},
-        {"order", streamIssueOrderName(measurement.order)},
-        {"timelineSource", measurement.timelineSource},
-        {"timelineNote", measurement.timelineNote},
-        {"stages", json{{"h2dMs", measurement.stages.h2dMs},
-                        {"kernelMs", measurement.stages.kernelMs},
-                        {"d2hMs", measurement.stages.d2hMs}}},
-        {"speedupLimit", streamSpeedupLimit(measurement.stages, measurement.asyncEngineCount)},
-        {"model", streamsModelStatement(measurement.asyncEngineCount)},
-        {"runs", std::move(runs)}};
 }
 
 } // namespace warpscope::probe

@@ -36,20 +36,20 @@ L2PersistenceResults recordedL2Results() {
 
 TEST(L2PersistenceData, RecordedH100ResultsHoldEverySizeAndRatio) {
     const L2PersistenceResults results = recordedL2Results();
-    EXPECT_EQ(results.device, QStringLiteral("NVIDIA H100 80GB HBM3"));
-    EXPECT_EQ(results.persistingL2MaxBytes, 32768000);
-    EXPECT_EQ(results.l2Bytes, 50 * kL2MiB);
+    EXPECT_EQ(results.measurement.device.name, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(results.measurement.device.persistingL2MaxBytes, 32768000);
+    EXPECT_EQ(results.measurement.device.l2Bytes, 50 * kL2MiB);
     EXPECT_EQ(results.windowSizes().size(), 8u);
-    EXPECT_EQ(results.points.size(), 43u);
-    const L2PointData* none = results.find(16 * kL2MiB, false, 0.0, false);
-    const L2PointData* full = results.find(16 * kL2MiB, true, 1.0, false);
+    EXPECT_EQ(results.measurement.points.size(), 43u);
+    const experiments::L2PersistencePoint* none = results.find(16 * kL2MiB, false, 0.0, false);
+    const experiments::L2PersistencePoint* full = results.find(16 * kL2MiB, true, 1.0, false);
     ASSERT_NE(none, nullptr);
     ASSERT_NE(full, nullptr);
     // Measured on the H100: the window lifts the 16 MiB region's hit rate well above none.
     EXPECT_GT(full->regionHitPct, none->regionHitPct + 30.0);
     // At 64 MiB hitRatio 1 thrashes: the tuned ratio keeps more of the region.
-    const L2PointData* thrash = results.find(64 * kL2MiB, true, 1.0, false);
-    const L2PointData* tuned = results.find(64 * kL2MiB, true, 0.0, true);
+    const experiments::L2PersistencePoint* thrash = results.find(64 * kL2MiB, true, 1.0, false);
+    const experiments::L2PersistencePoint* tuned = results.find(64 * kL2MiB, true, 0.0, true);
     ASSERT_NE(thrash, nullptr);
     ASSERT_NE(tuned, nullptr);
     EXPECT_GT(tuned->regionHitPct, thrash->regionHitPct);
@@ -60,7 +60,7 @@ TEST(L2PersistenceData, SummaryIsComputedFromTheNumbers) {
     const L2PersistenceSummary summary = summarizeL2Persistence(results);
     EXPECT_EQ(summary.atBytes, 64 * kL2MiB);
     ASSERT_TRUE(summary.tunedRegionHit && summary.noWindowRegionHit && summary.tunedSpeedup);
-    const L2PointData* tuned = results.find(64 * kL2MiB, true, 0.0, true);
+    const experiments::L2PersistencePoint* tuned = results.find(64 * kL2MiB, true, 0.0, true);
     EXPECT_DOUBLE_EQ(*summary.tunedRegionHit, tuned->regionHitPct);
     EXPECT_GT(*summary.tunedSpeedup, 1.0);
     EXPECT_TRUE(summary.text.contains(QStringLiteral("At 64 MiB"))) << qPrintable(summary.text);
@@ -86,23 +86,22 @@ TEST(L2PersistenceData, SummaryIsComputedFromTheNumbers) {
 
 TEST(L2PersistenceData, EachPointKnowsWhetherTheModelPredictsIt) {
     const L2PersistenceResults results = recordedL2Results();
-    for (const L2PointData& point : results.points) {
-        const bool whole =
-            point.window && point.hitRatio >= 1.0 && point.windowBytes <= results.setAsideBytes;
-        EXPECT_EQ(point.modelRegionPredicted(), whole)
-            << point.windowBytes << " " << point.hitRatio;
+    for (const experiments::L2PersistencePoint& point : results.measurement.points) {
+        const bool whole = point.window && point.hitRatio >= 1.0 &&
+                           point.windowBytes <= results.measurement.setAsideBytes;
+        EXPECT_EQ(modelRegionPredicted(point), whole) << point.windowBytes << " " << point.hitRatio;
     }
     // The tuned 0.977 at 32 MiB fits the set-aside exactly but is no prediction: the H100 serves
     // 94.3 %, the model's estimate 97.7 %.
-    const L2PointData* tuned = results.find(32 * kL2MiB, true, 0.0, true);
+    const experiments::L2PersistencePoint* tuned = results.find(32 * kL2MiB, true, 0.0, true);
     ASSERT_NE(tuned, nullptr);
-    EXPECT_EQ(tuned->modelBasis, L2ModelBasis::PartialHitRatio);
-    EXPECT_FALSE(tuned->modelRegionPredicted());
+    EXPECT_EQ(results.modelBasis(*tuned), L2ModelBasis::PartialHitRatio);
+    EXPECT_FALSE(modelRegionPredicted(*tuned));
     // The model-only sweep marks the same points.
     const L2PersistenceResults model = modelL2Persistence();
-    EXPECT_TRUE(model.find(24 * kL2MiB, true, 1.0, false)->modelRegionPredicted());
-    EXPECT_FALSE(model.find(32 * kL2MiB, true, 1.0, false)->modelRegionPredicted());
-    EXPECT_FALSE(model.find(2 * kL2MiB, false, 0.0, false)->modelRegionPredicted());
+    EXPECT_TRUE(modelRegionPredicted(*model.find(24 * kL2MiB, true, 1.0, false)));
+    EXPECT_FALSE(modelRegionPredicted(*model.find(32 * kL2MiB, true, 1.0, false)));
+    EXPECT_FALSE(modelRegionPredicted(*model.find(2 * kL2MiB, false, 0.0, false)));
     // A file that names a kind must name one of the two.
     QString error;
     EXPECT_FALSE(readL2PersistenceResults(
@@ -197,7 +196,8 @@ TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     QCustomPlot* plot = view->chart();
     plot->replot();
-    const L2PointData* point = view->results()->find(16 * kL2MiB, true, 1.0, false);
+    const experiments::L2PersistencePoint* point =
+        view->results()->find(16 * kL2MiB, true, 1.0, false);
     const QPointF pixel(plot->xAxis->coordToPixel(16.0),
                         plot->yAxis->coordToPixel(point->regionHitPct));
     const QString text = view->hoverText(pixel + QPointF(1, -1));
@@ -211,7 +211,8 @@ TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
     EXPECT_TRUE(text.contains(QStringLiteral("The L2 hit rate: estimate (no documented rule)")))
         << qPrintable(text);
     // An estimate says so and why: 2 MiB at hitRatio 0.25 (measured 54.79 %, the model 25 %).
-    const L2PointData* partial = view->results()->find(2 * kL2MiB, true, 0.25, false);
+    const experiments::L2PersistencePoint* partial =
+        view->results()->find(2 * kL2MiB, true, 0.25, false);
     ASSERT_NE(partial, nullptr);
     const QString partialText = L2PersistenceView::pointText(*view->results(), *partial);
     EXPECT_TRUE(partialText.contains(QStringLiteral("(model's estimate 25.00 %)")))
@@ -268,7 +269,7 @@ TEST_F(L2PersistenceWindowTest, SessionsKeepTheResults) {
             ->results());
     EXPECT_EQ(reopened.experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
                   ->results()
-                  ->points.size(),
+                  ->measurement.points.size(),
               43u);
     EXPECT_EQ(reopened.experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
                   ->summary()
@@ -303,7 +304,7 @@ TEST(L2PersistenceRun, MeasureThroughTheProbe) {
     L2PersistenceView* view =
         window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
     ASSERT_TRUE(view->results());
-    EXPECT_FALSE(view->results()->points.empty());
+    EXPECT_FALSE(view->results()->measurement.points.empty());
     EXPECT_TRUE(window->document()->isModified());
 }
 
@@ -334,7 +335,7 @@ TEST(L2PersistenceLecture, CourseSlideShowsTheModelThenTheWindowsResults) {
     EXPECT_TRUE(view->shown().modelOnly);
     lecture.setExperimentResults(experiments::ExperimentId::L2Persistence, recordedL2Results());
     ASSERT_TRUE(view->results());
-    EXPECT_EQ(view->shown().device, QStringLiteral("NVIDIA H100 80GB HBM3"));
+    EXPECT_EQ(view->shown().measurement.device.name, "NVIDIA H100 80GB HBM3");
 }
 
 TEST(L2PersistenceLecture, CourseDeckExportsTheSlide) {

@@ -34,16 +34,19 @@ StreamsResults recordedStreams() {
     return readRecordedResults(kRecordedStreams, readStreamsResults);
 }
 
+using experiments::StreamsOpRecord;
+using experiments::StreamsRun;
+
 TEST(StreamsData, RecordedH100RunsHoldEveryOperation) {
-    const StreamsResults results = recordedStreams();
-    EXPECT_EQ(results.device, QStringLiteral("NVIDIA H100 80GB HBM3"));
+    const experiments::StreamsMeasurement results = recordedStreams().measurement;
+    EXPECT_EQ(results.deviceName, "NVIDIA H100 80GB HBM3");
     EXPECT_GE(results.asyncEngineCount, 2);
-    EXPECT_EQ(results.timelineSource, QStringLiteral("cupti_activity"));
+    EXPECT_EQ(results.timelineSource, "cupti_activity");
     ASSERT_EQ(results.runs.size(), 8u);
-    for (const StreamsRunData& run : results.runs) {
+    for (const StreamsRun& run : results.runs) {
         ASSERT_EQ(run.timeline.size(), static_cast<std::size_t>(3 * run.streams)) << run.streams;
-        qint64 copiedIn = 0;
-        for (const StreamsOpData& op : run.timeline) {
+        std::int64_t copiedIn = 0;
+        for (const StreamsOpRecord& op : run.timeline) {
             EXPECT_LE(op.startMs, op.endMs);
             EXPECT_LE(op.endMs, run.maxMs * 1.05) << "an operation outside its run";
             if (op.op == StreamOp::H2d) {
@@ -53,12 +56,13 @@ TEST(StreamsData, RecordedH100RunsHoldEveryOperation) {
         EXPECT_EQ(copiedIn, results.bytes) << "the chunks cover the array";
     }
     // Overlap is real on the H100: eight streams beat one by more than a third.
-    EXPECT_GT(results.run(8)->speedup, 1.33);
+    EXPECT_GT(results.speedup(*results.run(8)), 1.33);
 }
 
 TEST(StreamsData, ComparisonUsesTheModelOverTheMeasuredStages) {
-    const StreamsResults results = recordedStreams();
-    const StreamsComparison c = compareStreams(&results, 4);
+    const StreamsResults recorded = recordedStreams();
+    const experiments::StreamsMeasurement& results = recorded.measurement;
+    const StreamsComparison c = compareStreams(&recorded, 4);
     const StreamPrediction expected =
         predictStreams(results.stages, 4, results.asyncEngineCount, results.order);
     EXPECT_DOUBLE_EQ(c.predicted.totalMs, expected.totalMs);
@@ -134,13 +138,13 @@ TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNu
     EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded on NVIDIA H100")));
     EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("CUPTI")))
         << qPrintable(view->statusLabel()->text());
-    const StreamsResults& results = *view->results();
+    const experiments::StreamsMeasurement& results = view->results()->measurement;
     const int copyRows = streamCopyRows(results.asyncEngineCount);
     ASSERT_EQ(view->rowNames().size(), 2 * (copyRows + 1));
     EXPECT_TRUE(view->rowNames().front().startsWith(QStringLiteral("measured: copy engine 1")));
     EXPECT_TRUE(view->rowNames().back().startsWith(QStringLiteral("model: compute")));
     ASSERT_EQ(view->bars().size(), 24u); // 12 measured, 12 predicted
-    const StreamsRunData* run = results.run(4);
+    const StreamsRun* run = results.run(4);
     for (std::size_t i = 0; i < 12; ++i) {
         const StreamsView::Bar& bar = view->bars()[i];
         EXPECT_TRUE(bar.measured);
@@ -151,8 +155,8 @@ TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNu
     }
     // Copies overlap kernels in the measured timeline: some kernel runs while a copy does.
     bool overlapped = false;
-    for (const StreamsOpData& a : run->timeline) {
-        for (const StreamsOpData& b : run->timeline) {
+    for (const StreamsOpRecord& a : run->timeline) {
+        for (const StreamsOpRecord& b : run->timeline) {
             overlapped = overlapped || (a.op == StreamOp::Kernel && b.op != StreamOp::Kernel &&
                                         a.startMs < b.endMs && b.startMs < a.endMs);
         }
@@ -175,7 +179,7 @@ TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNu
     QCustomPlot* speedup = view->speedupChart();
     speedup->replot();
     const QPointF point(speedup->xAxis->coordToPixel(4),
-                        speedup->yAxis->coordToPixel(run->speedup));
+                        speedup->yAxis->coordToPixel(results.speedup(*run)));
     const QString pointText = view->speedupHoverText(point);
     EXPECT_TRUE(pointText.startsWith(QStringLiteral("4 stream(s), measured: ")))
         << qPrintable(pointText);
@@ -197,7 +201,7 @@ TEST_F(StreamsWindowTest, SessionsKeepTheResultsAndTheCount) {
         reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)->streamCount(), 6);
     EXPECT_EQ(reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)
                   ->results()
-                  ->runs.size(),
+                  ->measurement.runs.size(),
               8u);
     EXPECT_EQ(reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)
                   ->summaryLabel()
@@ -257,8 +261,8 @@ TEST(StreamsRun, MeasureThroughTheProbe) {
     auto window = measureOnFakeProbe<StreamsView>(experiments::ExperimentId::Streams);
     StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
     ASSERT_TRUE(view->results());
-    EXPECT_EQ(view->results()->device, QStringLiteral("warpscope fake GPU"));
-    EXPECT_EQ(view->results()->runs.size(), 8u);
+    EXPECT_EQ(view->results()->measurement.deviceName, "warpscope fake GPU");
+    EXPECT_EQ(view->results()->measurement.runs.size(), 8u);
     view->setStreamCount(4);
     ASSERT_TRUE(view->comparison().measuredSpeedup);
     EXPECT_LT(*view->comparison().measuredSpeedup, view->comparison().predicted.speedup);

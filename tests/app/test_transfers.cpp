@@ -27,37 +27,41 @@ namespace {
 const QString kRecorded = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json");
 constexpr qint64 kMiB = 1024 * 1024;
 
+using experiments::TransferCurve;
+using experiments::TransferMeasurement;
+using experiments::TransferMode;
+using experiments::TransferPoint;
+
 TransferResults recordedResults() {
     return readRecordedResults(kRecorded, readTransferResults);
 }
 
 TEST(TransfersData, RecordedH100ResultsHoldEveryMode) {
-    const TransferResults results = recordedResults();
-    EXPECT_EQ(results.device, QStringLiteral("NVIDIA H100 80GB HBM3"));
-    EXPECT_TRUE(results.link.startsWith(QStringLiteral("PCIe 5.0 x16")))
-        << qPrintable(results.link);
+    const TransferMeasurement results = recordedResults().measurement;
+    EXPECT_EQ(results.deviceName, "NVIDIA H100 80GB HBM3");
+    EXPECT_TRUE(results.link.description.starts_with("PCIe 5.0 x16")) << results.link.description;
     ASSERT_EQ(results.curves.size(), 11u);
-    for (const TransferCurveData& curve : results.curves) {
-        EXPECT_EQ(curve.points.size(), 10u) << qPrintable(curve.mode);
+    for (const TransferCurve& curve : results.curves) {
+        EXPECT_EQ(curve.points.size(), 10u) << experiments::transferModeName(curve.mode);
         EXPECT_EQ(curve.points.front().bytes, 4096);
         EXPECT_EQ(curve.points.back().bytes, 1024 * kMiB);
     }
-    const TransferCurveData* pinned = results.curve(QStringLiteral("h2d_pinned"));
+    const TransferCurve* pinned = results.curve(TransferMode::H2dPinned);
     ASSERT_NE(pinned, nullptr);
     ASSERT_NE(pinned->at(256 * kMiB), nullptr);
     EXPECT_GT(pinned->at(256 * kMiB)->bandwidthGBs, 50.0);
 }
 
 TEST(TransfersData, SummaryIsComputedFromTheNumbers) {
-    const TransferResults results = recordedResults();
-    const TransferSummary summary = summarizeTransfers(&results);
+    const TransferResults recorded = recordedResults();
+    const TransferMeasurement& results = recorded.measurement;
+    const TransferSummary summary = summarizeTransfers(&recorded);
     ASSERT_EQ(summary.atBytes, 1024 * kMiB);
-    const double pinned =
-        results.curve(QStringLiteral("h2d_pinned"))->at(summary.atBytes)->bandwidthGBs;
+    const double pinned = results.curve(TransferMode::H2dPinned)->at(summary.atBytes)->bandwidthGBs;
     const double pageable =
-        results.curve(QStringLiteral("h2d_pageable"))->at(summary.atBytes)->bandwidthGBs;
+        results.curve(TransferMode::H2dPageable)->at(summary.atBytes)->bandwidthGBs;
     const double zeroCopy =
-        results.curve(QStringLiteral("sum_zerocopy"))->at(summary.atBytes)->bandwidthGBs;
+        results.curve(TransferMode::SumZeroCopy)->at(summary.atBytes)->bandwidthGBs;
     ASSERT_TRUE(summary.pinnedOverPageable && summary.zeroCopyShareOfPinned &&
                 summary.deviceOverLink);
     EXPECT_DOUBLE_EQ(*summary.pinnedOverPageable, pinned / pageable);
@@ -128,8 +132,8 @@ TEST_F(TransfersWindowTest, RecordedResultsDrawEveryModeAndHoverGivesNumbers) {
     plot->replot();
     EXPECT_TRUE(plot->xAxis->scaleType() == QCPAxis::stLogarithmic);
     EXPECT_TRUE(plot->yAxis->scaleType() == QCPAxis::stLogarithmic);
-    const TransferCurveData* pinned = view->results()->curve(QStringLiteral("d2h_pinned"));
-    const TransferPointData* point = pinned->at(256 * kMiB);
+    const TransferCurve* pinned = view->results()->measurement.curve(TransferMode::D2hPinned);
+    const TransferPoint* point = pinned->at(256 * kMiB);
     const QPointF pixel(plot->xAxis->coordToPixel(static_cast<double>(point->bytes)),
                         plot->yAxis->coordToPixel(point->bandwidthGBs));
     const QString text = view->hoverText(pixel + QPointF(2, -2));
@@ -151,7 +155,7 @@ TEST_F(TransfersWindowTest, SessionsKeepTheResults) {
         reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)->results());
     EXPECT_EQ(reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)
                   ->results()
-                  ->curves.size(),
+                  ->measurement.curves.size(),
               11u);
     EXPECT_EQ(reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)
                   ->summary()
@@ -220,9 +224,9 @@ TEST(TransfersRun, MeasureThroughTheProbe) {
     TransfersView* view =
         window->experimentView<TransfersView>(experiments::ExperimentId::Transfers);
     ASSERT_TRUE(view->results());
-    EXPECT_EQ(view->results()->device, QStringLiteral("warpscope fake GPU"));
-    EXPECT_EQ(view->results()->curves.size(), 11u);
-    EXPECT_EQ(view->results()->curves.front().points.back().bytes, 256 * kMiB);
+    EXPECT_EQ(view->results()->measurement.deviceName, "warpscope fake GPU");
+    EXPECT_EQ(view->results()->measurement.curves.size(), 11u);
+    EXPECT_EQ(view->results()->measurement.curves.front().points.back().bytes, 256 * kMiB);
     EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("from 1 GiB up were left out")))
         << qPrintable(view->statusLabel()->text());
     // The fake: pinned 25 GB/s and pageable 10 GB/s (after 10 us each).

@@ -23,6 +23,10 @@
 namespace {
 
 using namespace warpscope::probe;
+using namespace warpscope::experiments;
+using warpscope::l2ModelKindName;
+using warpscope::L2PersistenceModel;
+using warpscope::l2PersistenceModel;
 using json = nlohmann::json;
 
 using warpscope::test_units::kGiB;

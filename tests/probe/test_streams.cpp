@@ -18,6 +18,7 @@
 namespace {
 
 using namespace warpscope::probe;
+using namespace warpscope::experiments;
 using warpscope::StreamIssueOrder;
 using json = nlohmann::json;
 

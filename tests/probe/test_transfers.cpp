@@ -20,6 +20,7 @@
 namespace {
 
 using namespace warpscope::probe;
+using namespace warpscope::experiments;
 using json = nlohmann::json;
 
 using warpscope::test_units::kGiB;

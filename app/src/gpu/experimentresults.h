@@ -1,21 +1,30 @@
-// What the probe experiments' results (Transfers, Streams) read and write alike: a recorded file's
-// JSON object, a finite number from it, and numbers in the C locale for the texts beside the
-// charts. No widgets here.
+// What the probe experiments' results (Transfers, Streams, L2 persistence) share in the app: the
+// recorded file's result object (a result object, a protocol answer line or a runs record), the
+// step through core's guarded reader into core's types (warpscope/experiments/), and numbers in
+// the C locale for the texts beside the charts. No widgets here.
 #pragma once
+
+#include "gpu/probemeasurement.h"
+
+#include <warpscope/result.h>
 
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
 
 #include <optional>
+#include <string>
+#include <utility>
 
 namespace warpscope::app {
 
 /// `value` with `decimals` digits after the point in the C locale, whatever the user's ("0.52").
 QString fixedNumber(double value, int decimals);
 
-/// `object`'s `key` into `out` when it is a finite number; false, `out` untouched, otherwise.
-bool readFiniteNumber(const QJsonObject& object, const char* key, double& out);
+/// A string of core's types, for the views' texts.
+inline QString qString(const std::string& text) {
+    return QString::fromStdString(text);
+}
 
 /// A reader's refusal: `message` in `*error` (when `error` is not null), and no results.
 template <class Results>
@@ -26,9 +35,36 @@ std::optional<Results> refuseResults(QString* error, const QString& message) {
     return std::nullopt;
 }
 
-/// The JSON object `bytes` hold (a recorded answer or result). Nullopt with `error` saying why
-/// (not JSON, with the parser's reason and the byte; or not an object), translated in `context`.
-std::optional<QJsonObject> readResultsObject(const QByteArray& bytes, const char* context,
-                                             QString* error);
+/// Whether a recorded file may be a record of runs ({"runs": [...]}, as the transfers' summary
+/// script writes them), whose first run is read. Not for a result that has "runs" of its own.
+enum class RunsRecord { Read, Ignore };
+
+/// The result object a recorded file holds: the object itself, the "result" of a protocol answer
+/// line ({"id", "ok", "result"}; an error answer is refused with the probe's message), or with
+/// RunsRecord::Read the first of a record's "runs". Nullopt with `error` saying why (not JSON,
+/// with the parser's reason and the byte; not an object; no run), translated in `context`.
+std::optional<QJsonObject> recordedResultObject(const QByteArray& bytes, const char* context,
+                                                RunsRecord runs, QString* error);
+
+/// An experiment's results as the app keeps them: core's measurement and the answer it was read
+/// from, whole, for the session.
+template <class Measurement> struct ExperimentResults {
+    Measurement measurement;
+    QJsonObject answer;
+};
+
+/// `result` read by core's reader `read` (text -> Result<Measurement>) into `Results`; nullopt
+/// with `error` set to the reader's message, which names the field's JSON pointer.
+template <class Results, class Read>
+std::optional<Results> readThroughCore(const QJsonObject& result, Read read, QString* error) {
+    auto measured = read(compactJsonText(result));
+    if (!measured) {
+        return refuseResults<Results>(error, qString(measured.error().describe()));
+    }
+    Results results;
+    results.measurement = std::move(measured).value();
+    results.answer = result;
+    return results;
+}
 
 } // namespace warpscope::app

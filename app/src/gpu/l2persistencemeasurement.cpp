@@ -6,9 +6,6 @@
 #include "warpscope/l2_persistence_model.h"
 
 #include <QCoreApplication>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonParseError>
 #include <QLocale>
 
 #include <algorithm>
@@ -17,6 +14,8 @@
 namespace warpscope::app {
 
 namespace {
+
+using experiments::L2PersistencePoint;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("L2PersistenceMeasurement", text);
@@ -37,16 +36,16 @@ QString formatL2Bytes(qint64 bytes) {
         bytes, ByteFormat{ByteUnit::KiB, ByteUnit::GiB, ByteDecimals::OneUnlessWhole}));
 }
 
-QString hitRatioLabel(const L2PointData& point) {
+QString hitRatioLabel(const L2PersistencePoint& point) {
     if (!point.window) {
         return tr("none");
     }
     return number(point.hitRatio, 3) + (point.tuned ? tr(" (tuned)") : QString());
 }
 
-std::vector<qint64> L2PersistenceResults::windowSizes() const {
-    std::vector<qint64> sizes;
-    for (const L2PointData& point : points) {
+std::vector<std::int64_t> L2PersistenceResults::windowSizes() const {
+    std::vector<std::int64_t> sizes;
+    for (const L2PersistencePoint& point : measurement.points) {
         if (std::find(sizes.begin(), sizes.end(), point.windowBytes) == sizes.end()) {
             sizes.push_back(point.windowBytes);
         }
@@ -55,9 +54,9 @@ std::vector<qint64> L2PersistenceResults::windowSizes() const {
     return sizes;
 }
 
-const L2PointData* L2PersistenceResults::find(qint64 windowBytes, bool window, double hitRatio,
-                                              bool tuned) const {
-    for (const L2PointData& point : points) {
+const L2PersistencePoint* L2PersistenceResults::find(std::int64_t windowBytes, bool window,
+                                                     double hitRatio, bool tuned) const {
+    for (const L2PersistencePoint& point : measurement.points) {
         if (point.windowBytes != windowBytes || point.window != window) {
             continue;
         }
@@ -68,130 +67,38 @@ const L2PointData* L2PersistenceResults::find(qint64 windowBytes, bool window, d
     return nullptr;
 }
 
+L2ModelBasis L2PersistenceResults::modelBasis(const L2PersistencePoint& point) const {
+    return l2PersistenceBasis(point.windowBytes, point.hitRatio, point.window,
+                              measurement.setAsideBytes);
+}
+
 std::optional<L2PersistenceResults> l2PersistenceResultsFromJson(const QJsonObject& result,
                                                                  QString* error) {
-    const auto fail = [&](const QString& message) {
-        if (error != nullptr) {
-            *error = message;
-        }
-        return std::optional<L2PersistenceResults>();
-    };
-    L2PersistenceResults results;
-    results.answer = result;
-    results.device = result.value(QStringLiteral("device")).toString();
-    results.l2Bytes = static_cast<qint64>(result.value(QStringLiteral("l2Bytes")).toDouble());
-    results.persistingL2MaxBytes =
-        static_cast<qint64>(result.value(QStringLiteral("persistingL2MaxBytes")).toDouble());
-    results.maxWindowBytes =
-        static_cast<qint64>(result.value(QStringLiteral("maxWindowBytes")).toDouble());
-    results.setAsideBytes =
-        static_cast<qint64>(result.value(QStringLiteral("setAsideBytes")).toDouble());
-    results.streamBytes =
-        static_cast<qint64>(result.value(QStringLiteral("streamBytes")).toDouble());
-    results.streamPerRegion = result.value(QStringLiteral("streamPerRegion")).toInt(4);
-    results.repetitions = result.value(QStringLiteral("repetitions")).toInt();
-    results.countersMeasured = result.value(QStringLiteral("countersMeasured")).toBool();
-    results.countersUnavailableReason =
-        result.value(QStringLiteral("countersUnavailableReason")).toString();
-    results.capped = result.value(QStringLiteral("capped")).toString();
-    const QJsonValue points = result.value(QStringLiteral("points"));
-    if (!points.isArray()) {
-        return fail(tr("the L2 persistence results have no \"points\" array"));
-    }
-    const QJsonArray list = points.toArray();
-    for (qsizetype i = 0; i < list.size(); ++i) {
-        const QJsonObject item = list.at(i).toObject();
-        const QString where = QStringLiteral("/points/%1").arg(i);
-        const QJsonValue bytes = item.value(QStringLiteral("windowBytes"));
-        const QJsonValue median = item.value(QStringLiteral("medianMs"));
-        if (!bytes.isDouble() || bytes.toDouble() <= 0.0 || !median.isDouble() ||
-            !std::isfinite(median.toDouble()) || median.toDouble() < 0.0) {
-            return fail(tr("a point needs a positive \"windowBytes\" and a \"medianMs\" (at %1)")
-                            .arg(where));
-        }
-        L2PointData point;
-        point.windowBytes = static_cast<qint64>(bytes.toDouble());
-        point.window = item.value(QStringLiteral("window")).toBool();
-        point.hitRatio = item.value(QStringLiteral("hitRatio")).toDouble();
-        if (point.window && !(point.hitRatio > 0.0 && point.hitRatio <= 1.0)) {
-            return fail(tr("a hitRatio must be above 0 and at most 1 (at %1)").arg(where));
-        }
-        point.tuned = item.value(QStringLiteral("tuned")).toBool();
-        point.medianMs = median.toDouble();
-        point.minMs = item.value(QStringLiteral("minMs")).toDouble();
-        point.maxMs = item.value(QStringLiteral("maxMs")).toDouble();
-        point.samples = item.value(QStringLiteral("samples")).toInt();
-        point.bandwidthGBs = item.value(QStringLiteral("bandwidthGBs")).toDouble();
-        point.countersMeasured = item.value(QStringLiteral("countersMeasured")).toBool();
-        point.hitRatePct = item.value(QStringLiteral("hitRatePct")).toDouble();
-        point.regionHitPct = item.value(QStringLiteral("regionHitPct")).toDouble();
-        point.dramReadBytes = item.value(QStringLiteral("counters"))
-                                  .toObject()
-                                  .value(QStringLiteral("dram__bytes_read.sum"))
-                                  .toDouble();
-        point.modelHitRatePct = item.value(QStringLiteral("modelHitRatePct")).toDouble();
-        point.modelRegionHitPct = item.value(QStringLiteral("modelRegionHitPct")).toDouble();
-        // The kind is the model's (computed here, so older files without it read the same); a
-        // file that names one must name one of the two.
-        for (const QString& key :
-             {QStringLiteral("modelRegionHitKind"), QStringLiteral("modelHitRateKind")}) {
-            const QJsonValue kind = item.value(key);
-            if (!kind.isUndefined() && kind.toString() != QLatin1String("prediction") &&
-                kind.toString() != QLatin1String("estimate")) {
-                return fail(
-                    tr("\"%1\" must be \"prediction\" or \"estimate\" (at %2)").arg(key, where));
-            }
-        }
-        point.modelBasis = l2PersistenceBasis(point.windowBytes, point.hitRatio, point.window,
-                                              results.setAsideBytes);
-        results.points.push_back(point);
-    }
-    if (results.points.empty()) {
-        return fail(tr("the L2 persistence results have no points"));
-    }
-    return results;
+    return readThroughCore<L2PersistenceResults>(
+        result, experiments::l2PersistenceMeasurementFromJsonText, error);
 }
 
 std::optional<L2PersistenceResults> readL2PersistenceResults(const QByteArray& bytes,
                                                              QString* error) {
-    QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(bytes.trimmed(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        if (error != nullptr) {
-            *error = parseError.error != QJsonParseError::NoError
-                         ? tr("not JSON: %1 at offset %2")
-                               .arg(parseError.errorString())
-                               .arg(parseError.offset)
-                         : tr("not a JSON object");
-        }
+    const std::optional<QJsonObject> object =
+        recordedResultObject(bytes, "L2PersistenceMeasurement", RunsRecord::Ignore, error);
+    if (!object) {
         return std::nullopt;
     }
-    QJsonObject object = document.object();
-    if (object.contains(QStringLiteral("result")) || object.contains(QStringLiteral("ok"))) {
-        if (!object.value(QStringLiteral("ok")).toBool(true)) {
-            if (error != nullptr) {
-                *error = tr("the probe answered an error: %1")
-                             .arg(object.value(QStringLiteral("error"))
-                                      .toObject()
-                                      .value(QStringLiteral("message"))
-                                      .toString());
-            }
-            return std::nullopt;
-        }
-        object = object.value(QStringLiteral("result")).toObject();
-    }
-    return l2PersistenceResultsFromJson(object, error);
+    return l2PersistenceResultsFromJson(*object, error);
 }
 
 L2PersistenceResults modelL2Persistence(qint64 l2Bytes, qint64 setAsideBytes, int streamPerRegion) {
     L2PersistenceResults results;
     results.modelOnly = true;
-    results.device = tr("the model (H100 figures: L2 %1, %2 set aside)")
-                         .arg(formatL2Bytes(l2Bytes), formatL2Bytes(setAsideBytes));
-    results.l2Bytes = l2Bytes;
-    results.persistingL2MaxBytes = setAsideBytes;
-    results.setAsideBytes = setAsideBytes;
-    results.streamPerRegion = streamPerRegion;
+    experiments::L2PersistenceMeasurement& model = results.measurement;
+    model.device.name = tr("the model (H100 figures: L2 %1, %2 set aside)")
+                            .arg(formatL2Bytes(l2Bytes), formatL2Bytes(setAsideBytes))
+                            .toStdString();
+    model.device.l2Bytes = l2Bytes;
+    model.device.persistingL2MaxBytes = setAsideBytes;
+    model.setAsideBytes = setAsideBytes;
+    model.streamPerRegion = streamPerRegion;
     constexpr qint64 kMiB = qint64{1} << 20;
     for (qint64 size :
          {2 * kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB, 24 * kMiB, 32 * kMiB, 48 * kMiB, 64 * kMiB}) {
@@ -206,18 +113,19 @@ L2PersistenceResults modelL2Persistence(qint64 l2Bytes, qint64 setAsideBytes, in
         }
         for (std::size_t r = 0; r < ratios.size(); ++r) {
             const bool window = r > 0;
-            const L2PersistenceModel model =
+            const L2PersistenceModel predicted =
                 l2PersistenceModel(size, ratios[r].first, window, setAsideBytes, l2Bytes,
                                    streamPerRegion, l2PartitionCount(9, 0));
-            L2PointData point;
+            L2PersistencePoint point;
             point.windowBytes = size;
             point.window = window;
             point.hitRatio = window ? ratios[r].first : 0.0;
             point.tuned = ratios[r].second;
-            point.modelRegionHitPct = 100.0 * model.regionHitFraction;
-            point.modelHitRatePct = 100.0 * model.hitRateFraction;
-            point.modelBasis = model.basis;
-            results.points.push_back(point);
+            point.modelRegionHitPct = 100.0 * predicted.regionHitFraction;
+            point.modelHitRatePct = 100.0 * predicted.hitRateFraction;
+            point.modelRegionHitKind = predicted.regionKind;
+            point.modelHitRateKind = predicted.hitRateKind;
+            model.points.push_back(point);
         }
     }
     return results;
@@ -227,11 +135,13 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
     L2PersistenceSummary summary;
     summary.details = QString::fromUtf8(l2PersistenceModelStatement());
     QStringList lines;
+    const experiments::L2PersistenceMeasurement& measured = results.measurement;
     if (results.modelOnly) {
         lines << tr("No measurement: the curves are the model for an H100 (L2 %1, %2 set aside "
                     "for persisting lines), %3 bytes streamed per region byte.")
-                     .arg(formatL2Bytes(results.l2Bytes), formatL2Bytes(results.setAsideBytes))
-                     .arg(results.streamPerRegion);
+                     .arg(formatL2Bytes(measured.device.l2Bytes),
+                          formatL2Bytes(measured.setAsideBytes))
+                     .arg(measured.streamPerRegion);
         lines << tr("The best-practice notes: \"A portion of the L2 cache can be set aside for "
                     "persistent (repeatedly) accesses\"; hitRatio is the \"percentage of lines "
                     "assigned hitProp\"; \"tune the value of hitRatio to avoid thrashing\".");
@@ -250,10 +160,10 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
         return summary;
     }
     // The largest size with all three points.
-    const std::vector<qint64> sizes = results.windowSizes();
+    const std::vector<std::int64_t> sizes = results.windowSizes();
     for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) {
-        const L2PointData* none = results.find(*it, false, 0.0, false);
-        const L2PointData* tuned = results.find(*it, true, 0.0, true);
+        const L2PersistencePoint* none = results.find(*it, false, 0.0, false);
+        const L2PersistencePoint* tuned = results.find(*it, true, 0.0, true);
         if (none != nullptr && tuned != nullptr) {
             summary.atBytes = *it;
             if (none->countersMeasured) {
@@ -262,7 +172,7 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
             if (tuned->countersMeasured) {
                 summary.tunedRegionHit = tuned->regionHitPct;
             }
-            if (const L2PointData* full = results.find(*it, true, 1.0, false);
+            if (const L2PersistencePoint* full = results.find(*it, true, 1.0, false);
                 full != nullptr && full->countersMeasured) {
                 summary.fullRatioRegionHit = full->regionHitPct;
             }
@@ -275,14 +185,14 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
     double gap = -1.0;
     double predictionGap = -1.0;
     double estimateGap = -1.0;
-    for (const L2PointData& point : results.points) {
+    for (const L2PersistencePoint& point : measured.points) {
         if (point.countersMeasured) {
             const double here = std::fabs(point.regionHitPct - point.modelRegionHitPct);
             gap = std::max(gap, here);
-            double& kindGap = point.modelRegionPredicted() ? predictionGap : estimateGap;
+            double& kindGap = modelRegionPredicted(point) ? predictionGap : estimateGap;
             kindGap = std::max(kindGap, here);
         }
-        if (point.modelRegionPredicted()) {
+        if (modelRegionPredicted(point)) {
             ++summary.predictedPoints;
         }
     }
@@ -296,10 +206,10 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
         summary.largestEstimateGapPct = estimateGap;
     }
     lines << tr("%1: L2 %2, persistingL2CacheMaxSize %3, %4 set aside; medians of %5 launches.")
-                 .arg(results.device, formatL2Bytes(results.l2Bytes),
-                      formatL2Bytes(results.persistingL2MaxBytes),
-                      formatL2Bytes(results.setAsideBytes))
-                 .arg(results.repetitions);
+                 .arg(qString(measured.device.name), formatL2Bytes(measured.device.l2Bytes),
+                      formatL2Bytes(measured.device.persistingL2MaxBytes),
+                      formatL2Bytes(measured.setAsideBytes))
+                 .arg(measured.repetitions);
     if (summary.atBytes > 0) {
         QString line = tr("At %1: the share of the region's reads served by L2 is")
                            .arg(formatL2Bytes(summary.atBytes));
@@ -327,7 +237,7 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
                       "the window holds the whole region (hitRatio 1, within the set-aside; the "
                       "notes' rule), at %1 of the %2 points: largest gap %3 points.")
                        .arg(summary.predictedPoints)
-                       .arg(results.points.size())
+                       .arg(measured.points.size())
                        .arg(number(*summary.largestPredictionGapPct, 2));
         } else {
             line = tr("No point has the window holding the whole region, so the model predicts "
@@ -341,7 +251,7 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
         }
         lines << line;
     } else {
-        lines << tr("No counters: %1").arg(results.countersUnavailableReason);
+        lines << tr("No counters: %1").arg(qString(measured.countersUnavailableReason));
     }
     summary.text = lines.join(QLatin1Char('\n'));
     return summary;

@@ -1,10 +1,14 @@
 // The L2 persistence window as the app holds it: measure_l2_persistence's answer (docs/protocol.md)
-// read into points (a region size, with or without the window, at a hitRatio), the model of
-// warpscope/l2_persistence_model.h for a device with no results (the H100's figures), and the
-// summary the L2 persistence view prints under its chart, computed from the numbers. No widgets.
+// read through core's reader into core's points (warpscope/experiments/l2_persistence.h: a region
+// size, with or without the window, at a hitRatio), the model of warpscope/l2_persistence_model.h
+// for a device with no results (the H100's figures), and the summary the L2 persistence view
+// prints under its chart, computed from the numbers. No widgets.
 #pragma once
 
-#include "warpscope/l2_persistence_model.h"
+#include "gpu/experimentresults.h"
+
+#include <warpscope/experiments/l2_persistence.h>
+#include <warpscope/l2_persistence_model.h>
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -16,55 +20,34 @@
 
 namespace warpscope::app {
 
-struct L2PointData {
-    qint64 windowBytes = 0;
-    bool window = false;
-    double hitRatio = 0.0; // 0 without the window
-    bool tuned = false;    // min(1, set-aside / window)
-    double medianMs = 0.0;
-    double minMs = 0.0;
-    double maxMs = 0.0;
-    int samples = 0;
-    double bandwidthGBs = 0.0;
-    bool countersMeasured = false;
-    double hitRatePct = 0.0;    // lts__t_sector_hit_rate.pct
-    double regionHitPct = 0.0;  // derived: the region's reads alone
-    double dramReadBytes = 0.0; // dram__bytes_read.sum
-    double modelHitRatePct = 0.0;
-    double modelRegionHitPct = 0.0;
-    /// What the model's region share rests on (l2PersistenceModel's basis, computed from the
-    /// point and the set-aside): a prediction only for WholeRegionPersists. The model's L2 hit
-    /// rate is always an estimate.
-    L2ModelBasis modelBasis = L2ModelBasis::NoWindow;
-    bool modelRegionPredicted() const { return modelBasis == L2ModelBasis::WholeRegionPersists; }
-};
-
+/// measure_l2_persistence's result in core's types as the app holds it: the answer it was read
+/// from, or the model's points alone.
 struct L2PersistenceResults {
-    QString device;
-    qint64 l2Bytes = 0;
-    qint64 persistingL2MaxBytes = 0;
-    qint64 maxWindowBytes = 0;
-    qint64 setAsideBytes = 0;
-    qint64 streamBytes = 0;
-    int streamPerRegion = 4;
-    int repetitions = 0;
-    bool countersMeasured = false;
-    QString countersUnavailableReason;
-    QString capped;
-    std::vector<L2PointData> points; // in the probe's order: per size, none then hitRatios
+    experiments::L2PersistenceMeasurement measurement; // points in the probe's order
     /// True for results computed from the model alone (no GPU): nothing measured.
     bool modelOnly = false;
     /// The answer as read, kept whole for the session (empty for model-only results).
     QJsonObject answer;
 
     /// Window sizes, ascending.
-    std::vector<qint64> windowSizes() const;
+    std::vector<std::int64_t> windowSizes() const;
     /// The point at this size without the window, or with it at this hitRatio (the tuned one
     /// when `tuned`); null when not measured.
-    const L2PointData* find(qint64 windowBytes, bool window, double hitRatio, bool tuned) const;
+    const experiments::L2PersistencePoint* find(std::int64_t windowBytes, bool window,
+                                                double hitRatio, bool tuned) const;
+    /// What the model's region share at `point` rests on (l2PersistenceBasis with this
+    /// set-aside).
+    L2ModelBasis modelBasis(const experiments::L2PersistencePoint& point) const;
 };
 
-/// Reads measure_l2_persistence's result object. Nullopt with `error` naming what is wrong.
+/// Whether the model's region share at `point` is a prediction (the window holds the whole
+/// region), not an estimate. The model's L2 hit rate is always an estimate.
+inline bool modelRegionPredicted(const experiments::L2PersistencePoint& point) {
+    return point.modelRegionHitKind == L2ModelKind::Prediction;
+}
+
+/// Reads measure_l2_persistence's result object through core's reader. Nullopt with `error`
+/// naming what is wrong and where (its JSON pointer).
 std::optional<L2PersistenceResults> l2PersistenceResultsFromJson(const QJsonObject& result,
                                                                  QString* error);
 
@@ -102,6 +85,6 @@ L2PersistenceSummary summarizeL2Persistence(const L2PersistenceResults& results)
 /// "2 MiB", "30 MiB", "1 GiB".
 QString formatL2Bytes(qint64 bytes);
 /// "none", "0.500", "0.469 (tuned)".
-QString hitRatioLabel(const L2PointData& point);
+QString hitRatioLabel(const experiments::L2PersistencePoint& point);
 
 } // namespace warpscope::app

@@ -1,10 +1,13 @@
-// Streams and overlap as the app holds them: measure_streams' answer (docs/protocol.md) read into
-// runs, one per stream count, each with the timeline of its copies and kernels; the core's model
-// (warpscope/streams.h) beside them; and the summary the Streams view prints. Without results
-// the same structures carry the model's timeline alone. No widgets here.
+// Streams and overlap as the app holds them: measure_streams' answer (docs/protocol.md) read
+// through core's reader into core's runs (warpscope/experiments/streams.h), one per stream count,
+// each with the timeline of its copies and kernels; the core's model (warpscope/streams.h) beside
+// them; and the summary the Streams view prints. No widgets here.
 #pragma once
 
-#include "warpscope/streams.h"
+#include "gpu/experimentresults.h"
+
+#include <warpscope/experiments/streams.h>
+#include <warpscope/streams.h>
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -16,43 +19,11 @@
 
 namespace warpscope::app {
 
-struct StreamsOpData {
-    int stream = 0;
-    StreamOp op = StreamOp::H2d;
-    double startMs = 0.0;
-    double endMs = 0.0;
-    qint64 bytes = 0;
-    int channel = -1;
-};
+/// measure_streams' result in core's types, and the answer it was read from.
+using StreamsResults = ExperimentResults<experiments::StreamsMeasurement>;
 
-struct StreamsRunData {
-    int streams = 1;
-    double totalMs = 0.0; // median
-    double minMs = 0.0;
-    double maxMs = 0.0;
-    int samples = 0;
-    double speedup = 1.0; // the one-stream median over this one
-    std::vector<StreamsOpData> timeline;
-};
-
-struct StreamsResults {
-    QString device;
-    int asyncEngineCount = 0;
-    qint64 bytes = 0;
-    int work = 0;
-    int repetitions = 0;
-    StreamIssueOrder order = StreamIssueOrder::PerStream;
-    QString timelineSource; // "cupti_activity" or "cuda_events"
-    QString timelineNote;
-    StreamStageTimes stages;
-    std::vector<StreamsRunData> runs; // ascending stream counts; the first is 1
-    /// The answer as read, kept whole for the session.
-    QJsonObject answer;
-
-    const StreamsRunData* run(int streams) const;
-};
-
-/// Reads measure_streams' result object. Nullopt with `error` naming what is wrong (and where).
+/// Reads measure_streams' result object through core's reader. Nullopt with `error` naming what is
+/// wrong and where (its JSON pointer).
 std::optional<StreamsResults> streamsResultsFromJson(const QJsonObject& result, QString* error);
 
 /// Reads a file of recorded results: a result object or a protocol answer line
@@ -76,6 +47,7 @@ struct StreamsComparison {
 /// The engine count the model assumes without a GPU (the common case since Fermi's Tesla parts).
 inline constexpr int kStreamsModelEngines = 2;
 
+/// The comparison over `results`, or over the model's example when null.
 StreamsComparison compareStreams(const StreamsResults* results, int streams);
 
 } // namespace warpscope::app

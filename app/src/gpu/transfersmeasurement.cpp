@@ -1,12 +1,9 @@
 // Transfers: measure_transfers' answer read, and the summary under the chart.
 #include "gpu/transfersmeasurement.h"
 
-#include "gpu/experimentresults.h"
-
 #include <warpscope/format.h>
 
 #include <QCoreApplication>
-#include <QJsonArray>
 
 #include <algorithm>
 #include <cmath>
@@ -28,95 +25,18 @@ QString ratioText(double value) {
 
 } // namespace
 
-const TransferPointData* TransferCurveData::at(qint64 bytes) const {
-    const auto found = std::ranges::find(points, bytes, &TransferPointData::bytes);
-    return found != points.end() ? &*found : nullptr;
-}
-
-const TransferCurveData* TransferResults::curve(const QString& mode) const {
-    const auto found = std::ranges::find(curves, mode, &TransferCurveData::mode);
-    return found != curves.end() ? &*found : nullptr;
-}
-
 std::optional<TransferResults> transferResultsFromJson(const QJsonObject& result, QString* error) {
-    const auto fail = [&](const QString& message) {
-        return refuseResults<TransferResults>(error, message);
-    };
-    TransferResults results;
-    results.answer = result;
-    results.device = result.value(QStringLiteral("device")).toString();
-    const QJsonObject link = result.value(QStringLiteral("link")).toObject();
-    results.link = link.value(QStringLiteral("description")).toString();
-    results.linkTheoreticalGBs = link.value(QStringLiteral("theoreticalGBs")).toDouble();
-    results.deviceCopyBandwidthGBs =
-        result.value(QStringLiteral("deviceCopyBandwidthGBs")).toDouble();
-    results.repetitions = result.value(QStringLiteral("repetitions")).toInt();
-    results.capped = result.value(QStringLiteral("capped")).toString();
-    const QJsonValue curves = result.value(QStringLiteral("curves"));
-    if (!curves.isArray()) {
-        return fail(tr("the transfer results have no \"curves\" array"));
-    }
-    const QJsonArray list = curves.toArray();
-    for (int c = 0; c < list.size(); ++c) {
-        const QJsonObject object = list.at(c).toObject();
-        TransferCurveData curve;
-        curve.mode = object.value(QStringLiteral("mode")).toString();
-        curve.label = object.value(QStringLiteral("label")).toString(curve.mode);
-        curve.counts = object.value(QStringLiteral("counts")).toString();
-        curve.bytesFactor = object.value(QStringLiteral("bytesFactor")).toInt(1);
-        if (curve.mode.isEmpty()) {
-            return fail(tr("/curves/%1: a curve needs a \"mode\"").arg(c));
-        }
-        const QJsonArray points = object.value(QStringLiteral("points")).toArray();
-        for (int p = 0; p < points.size(); ++p) {
-            const QJsonObject point = points.at(p).toObject();
-            TransferPointData data;
-            double bytes = 0.0;
-            double samples = 0.0;
-            if (!readFiniteNumber(point, "bytes", bytes) || bytes <= 0 ||
-                !readFiniteNumber(point, "medianMs", data.medianMs) ||
-                !readFiniteNumber(point, "bandwidthGBs", data.bandwidthGBs) ||
-                data.bandwidthGBs < 0) {
-                return fail(tr("/curves/%1/points/%2: a point needs a positive \"bytes\", a "
-                               "\"medianMs\" and a \"bandwidthGBs\"")
-                                .arg(c)
-                                .arg(p));
-            }
-            readFiniteNumber(point, "minMs", data.minMs);
-            readFiniteNumber(point, "maxMs", data.maxMs);
-            readFiniteNumber(point, "samples", samples);
-            data.bytes = static_cast<qint64>(bytes);
-            data.samples = static_cast<int>(samples);
-            curve.points.push_back(data);
-        }
-        std::sort(curve.points.begin(), curve.points.end(),
-                  [](const TransferPointData& a, const TransferPointData& b) {
-                      return a.bytes < b.bytes;
-                  });
-        results.curves.push_back(std::move(curve));
-    }
-    return results;
+    return readThroughCore<TransferResults>(result, experiments::transferMeasurementFromJsonText,
+                                            error);
 }
 
 std::optional<TransferResults> readTransferResults(const QByteArray& bytes, QString* error) {
-    const std::optional<QJsonObject> document = readResultsObject(bytes, kContext, error);
-    if (!document) {
+    const std::optional<QJsonObject> object =
+        recordedResultObject(bytes, kContext, RunsRecord::Read, error);
+    if (!object) {
         return std::nullopt;
     }
-    QJsonObject object = *document;
-    if (object.contains(QStringLiteral("result"))) {
-        object = object.value(QStringLiteral("result")).toObject();
-    } else if (object.value(QStringLiteral("runs")).isArray()) {
-        const QJsonArray runs = object.value(QStringLiteral("runs")).toArray();
-        if (runs.isEmpty()) {
-            if (error != nullptr) {
-                *error = tr("the record holds no run (\"runs\" is empty)");
-            }
-            return std::nullopt;
-        }
-        object = runs.first().toObject();
-    }
-    return transferResultsFromJson(object, error);
+    return transferResultsFromJson(*object, error);
 }
 
 QString formatTransferBytes(qint64 bytes) {
@@ -131,8 +51,10 @@ TransferSummary summarizeTransfers(const TransferResults* results) {
            "Gen2 bus at %2 GB/s, %3× apart.")
             .arg(fixedNumber(NotesTransferFigures::deviceMemoryGBs, 0),
                  fixedNumber(NotesTransferFigures::pcieGBs, 0), ratioText(notesRatio));
-    const TransferCurveData* pinned =
-        results ? results->curve(QStringLiteral("h2d_pinned")) : nullptr;
+    using experiments::TransferCurve;
+    using experiments::TransferMode;
+    const experiments::TransferMeasurement* measured = results ? &results->measurement : nullptr;
+    const TransferCurve* pinned = measured ? measured->curve(TransferMode::H2dPinned) : nullptr;
     if (results == nullptr || pinned == nullptr || pinned->points.empty()) {
         summary.text =
             notes + QLatin1Char(' ') +
@@ -143,10 +65,10 @@ TransferSummary summarizeTransfers(const TransferResults* results) {
                  : tr("These results hold no pinned host-to-device copies to compare with."));
         return summary;
     }
-    const TransferCurveData* pageable = results->curve(QStringLiteral("h2d_pageable"));
-    const TransferCurveData* zeroCopy = results->curve(QStringLiteral("sum_zerocopy"));
+    const TransferCurve* pageable = measured->curve(TransferMode::H2dPageable);
+    const TransferCurve* zeroCopy = measured->curve(TransferMode::SumZeroCopy);
     // The largest size pinned copies were measured at (where the others have it too, if any).
-    qint64 size = pinned->points.back().bytes;
+    std::int64_t size = pinned->points.back().bytes;
     for (auto it = pinned->points.rbegin(); it != pinned->points.rend(); ++it) {
         if ((!pageable || pageable->at(it->bytes)) && (!zeroCopy || zeroCopy->at(it->bytes))) {
             size = it->bytes;
@@ -167,11 +89,11 @@ TransferSummary summarizeTransfers(const TransferResults* results) {
         parts << tr("zero-copy reads reach %1 % of pinned copy bandwidth")
                      .arg(fixedNumber(100.0 * *summary.zeroCopyShareOfPinned, 0));
     }
-    if (results->deviceCopyBandwidthGBs > 0 && link > 0) {
-        summary.deviceOverLink = results->deviceCopyBandwidthGBs / link;
+    if (measured->deviceCopyBandwidthGBs > 0 && link > 0) {
+        summary.deviceOverLink = measured->deviceCopyBandwidthGBs / link;
         parts << tr("the device's own memory is %1× the link (%2 GB/s against %3 GB/s)")
                      .arg(ratioText(*summary.deviceOverLink),
-                          fixedNumber(results->deviceCopyBandwidthGBs, 0), fixedNumber(link, 1));
+                          fixedNumber(measured->deviceCopyBandwidthGBs, 0), fixedNumber(link, 1));
     }
     QString text = parts.join(QStringLiteral("; "));
     if (!text.isEmpty()) {

@@ -1,9 +1,12 @@
 // Host and device transfers as the app holds them: measure_transfers' answer (docs/protocol.md)
-// read into curves, one per mode (pageable and pinned copies, both directions, the notes'
-// sumArrays over device, zero-copy and managed memory), the notes' own figures (Figure 4-3:
-// device memory at 144 GB/s, the PCIe Gen2 bus at 8 GB/s), and the summary the Transfers view
-// prints under its chart, computed from the numbers. No widgets here.
+// read through core's reader into core's curves (warpscope/experiments/transfers.h), the notes'
+// own figures (Figure 4-3: device memory at 144 GB/s, the PCIe Gen2 bus at 8 GB/s), and the
+// summary the Transfers view prints under its chart, computed from the numbers. No widgets here.
 #pragma once
+
+#include "gpu/experimentresults.h"
+
+#include <warpscope/experiments/transfers.h>
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -15,42 +18,11 @@
 
 namespace warpscope::app {
 
-struct TransferPointData {
-    qint64 bytes = 0; // the size: bytes of one buffer or array
-    double medianMs = 0.0;
-    double minMs = 0.0;
-    double maxMs = 0.0;
-    int samples = 0;
-    double bandwidthGBs = 0.0; // bytesFactor x bytes / median, GB/s
-};
+/// measure_transfers' result in core's types, and the answer it was read from.
+using TransferResults = ExperimentResults<experiments::TransferMeasurement>;
 
-struct TransferCurveData {
-    QString mode;   // the protocol's name: h2d_pinned, sum_zerocopy, ...
-    QString label;  // "H2D pinned"
-    QString counts; // what its GB/s counts, in words
-    int bytesFactor = 1;
-    std::vector<TransferPointData> points; // ascending sizes
-
-    /// The point of this size, or null.
-    const TransferPointData* at(qint64 bytes) const;
-};
-
-struct TransferResults {
-    QString device;
-    QString link; // the probe's description of the link ("PCIe 5.0 x16 (63.0 GB/s ...)")
-    double linkTheoreticalGBs = 0.0;
-    double deviceCopyBandwidthGBs = 0.0; // device-to-device copy, read + written
-    int repetitions = 0;
-    QString capped; // why sizes were left out, or empty
-    std::vector<TransferCurveData> curves;
-    /// The answer as read, kept whole for the session.
-    QJsonObject answer;
-
-    const TransferCurveData* curve(const QString& mode) const;
-};
-
-/// Reads measure_transfers' result object. Nullopt with `error` naming what is wrong (and where)
-/// for anything else.
+/// Reads measure_transfers' result object through core's reader. Nullopt with `error` naming
+/// what is wrong and where (its JSON pointer) for anything else.
 std::optional<TransferResults> transferResultsFromJson(const QJsonObject& result, QString* error);
 
 /// Reads a file of recorded results: a result object, a protocol answer line

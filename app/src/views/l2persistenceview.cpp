@@ -54,7 +54,7 @@ protected:
 /// A series: the points of one curve, ordered along x.
 struct Series {
     QString name;
-    std::vector<const L2PointData*> points;
+    std::vector<const experiments::L2PersistencePoint*> points;
     int colour = 0;
     bool window = true;
 };
@@ -119,10 +119,12 @@ void L2PersistenceView::refresh() {
     m_shown = m_results ? *m_results : modelL2Persistence();
     m_summary = summarizeL2Persistence(m_shown);
     if (m_results) {
-        m_title->setText(
-            tr("The L2 persistence window — %1, %2 set aside of %3")
-                .arg(m_results->device.isEmpty() ? tr("unnamed GPU") : m_results->device,
-                     formatL2Bytes(m_results->setAsideBytes), formatL2Bytes(m_results->l2Bytes)));
+        m_title->setText(tr("The L2 persistence window — %1, %2 set aside of %3")
+                             .arg(m_results->measurement.device.name.empty()
+                                      ? tr("unnamed GPU")
+                                      : qString(m_results->measurement.device.name),
+                                  formatL2Bytes(m_results->measurement.setAsideBytes),
+                                  formatL2Bytes(m_results->measurement.device.l2Bytes)));
     } else {
         m_title->setText(tr("The L2 persistence window — the model and the notes' statement"));
     }
@@ -133,9 +135,9 @@ void L2PersistenceView::refresh() {
         status << tr("Medians of %n timed launch(es) per point after one warm-up; hover a point "
                      "for its spread. Solid: measured; dashed: the model's estimate (no "
                      "documented rule); ringed crosses: its prediction (the notes' rule).",
-                     "", m_results->repetitions);
-        if (!m_results->capped.isEmpty()) {
-            status << m_results->capped;
+                     "", m_results->measurement.repetitions);
+        if (!m_results->measurement.capNote.empty()) {
+            status << qString(m_results->measurement.capNote);
         }
     }
     if (!m_gpuStatus.isEmpty()) {
@@ -147,7 +149,7 @@ void L2PersistenceView::refresh() {
     fillChart();
 }
 
-double L2PersistenceView::valueOf(const L2PointData& point, bool model) const {
+double L2PersistenceView::valueOf(const experiments::L2PersistencePoint& point, bool model) const {
     switch (m_quantity) {
     case Quantity::RegionHitRate:
         return model ? point.modelRegionHitPct : point.regionHitPct;
@@ -159,7 +161,7 @@ double L2PersistenceView::valueOf(const L2PointData& point, bool model) const {
     return 0.0;
 }
 
-double L2PersistenceView::xOf(const L2PointData& point) const {
+double L2PersistenceView::xOf(const experiments::L2PersistencePoint& point) const {
     return m_axis == Axis::WindowSize ? static_cast<double>(point.windowBytes) / kMiB
                                       : point.hitRatio;
 }
@@ -180,7 +182,7 @@ void L2PersistenceView::fillChart() {
     std::vector<Series> series;
     if (m_axis == Axis::WindowSize) {
         std::map<long long, Series> byRatio; // hitRatio x 1e6; -1 none, 2e6 tuned
-        for (const L2PointData& point : shown.points) {
+        for (const experiments::L2PersistencePoint& point : shown.measurement.points) {
             const long long key = point.window ? std::llround(point.hitRatio * 1e6) : -1;
             Series& s = byRatio[key];
             s.window = point.window;
@@ -198,7 +200,7 @@ void L2PersistenceView::fillChart() {
             // Tuned values below 1 are measured once each: they belong to the tuned curve only.
             if (key >= 0 && key < 2000000 &&
                 std::all_of(s.points.begin(), s.points.end(),
-                            [](const L2PointData* p) { return p->tuned; }) &&
+                            [](const experiments::L2PersistencePoint* p) { return p->tuned; }) &&
                 key != 250000 && key != 500000 && key != 750000 && key != 1000000) {
                 continue;
             }
@@ -207,7 +209,7 @@ void L2PersistenceView::fillChart() {
         }
     } else {
         std::map<qint64, Series> bySize;
-        for (const L2PointData& point : shown.points) {
+        for (const experiments::L2PersistencePoint& point : shown.measurement.points) {
             Series& s = bySize[point.windowBytes];
             s.name = formatL2Bytes(point.windowBytes);
             s.points.push_back(&point);
@@ -215,17 +217,17 @@ void L2PersistenceView::fillChart() {
         int colour = 0;
         for (auto& [size, s] : bySize) {
             s.colour = colour++;
-            std::sort(s.points.begin(), s.points.end(),
-                      [](const L2PointData* a, const L2PointData* b) {
-                          return a->hitRatio < b->hitRatio;
-                      });
+            std::sort(
+                s.points.begin(), s.points.end(),
+                [](const experiments::L2PersistencePoint* a,
+                   const experiments::L2PersistencePoint* b) { return a->hitRatio < b->hitRatio; });
             series.push_back(s);
         }
     }
 
     double highest = time ? 0.0 : 100.0;
     double right = 1.0;
-    for (const L2PointData& point : shown.points) {
+    for (const experiments::L2PersistencePoint& point : shown.measurement.points) {
         right = std::max(right, xOf(point));
         if (time) {
             highest = std::max(highest, point.maxMs);
@@ -254,7 +256,7 @@ void L2PersistenceView::fillChart() {
         if (measured) {
             QVector<double> x;
             QVector<double> y;
-            for (const L2PointData* point : s.points) {
+            for (const experiments::L2PersistencePoint* point : s.points) {
                 if (time || point->countersMeasured) {
                     x << xOf(*point);
                     y << valueOf(*point, false);
@@ -280,8 +282,8 @@ void L2PersistenceView::fillChart() {
             QVector<double> y;
             QVector<double> px;
             QVector<double> py;
-            for (const L2PointData* point : s.points) {
-                const bool predicted = region && point->modelRegionPredicted();
+            for (const experiments::L2PersistencePoint* point : s.points) {
+                const bool predicted = region && modelRegionPredicted(*point);
                 x << xOf(*point);
                 y << (predicted ? qQNaN() : valueOf(*point, true));
                 if (predicted) {
@@ -326,17 +328,17 @@ void L2PersistenceView::fillChart() {
         key->setName(tr("model: %1").arg(estimateLabel()));
         key->setPen(QPen(colors.text, 1.2, Qt::DashLine));
     }
-    if (m_axis == Axis::WindowSize && shown.setAsideBytes > 0) {
+    if (m_axis == Axis::WindowSize && shown.measurement.setAsideBytes > 0) {
         // The set-aside size: hitRatio 1 fits up to here.
         auto* line = new QCPItemStraightLine(m_plot);
-        const double x = static_cast<double>(shown.setAsideBytes) / kMiB;
+        const double x = static_cast<double>(shown.measurement.setAsideBytes) / kMiB;
         line->point1->setCoords(x, 0.0);
         line->point2->setCoords(x, 1.0);
         line->setPen(QPen(colors.warning, 1.2, Qt::DotLine));
         auto* label = addChartText(m_plot);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->position->setCoords(x * 1.01, highest * 1.06 + (time ? 0.01 : 0.0));
-        label->setText(tr("set aside %1").arg(formatL2Bytes(shown.setAsideBytes)));
+        label->setText(tr("set aside %1").arg(formatL2Bytes(shown.measurement.setAsideBytes)));
         label->setColor(colors.warning);
     }
     if (!measured || (time && !measured)) {
@@ -359,7 +361,7 @@ void L2PersistenceView::fillChart() {
 }
 
 QString L2PersistenceView::pointText(const L2PersistenceResults& results,
-                                     const L2PointData& point) {
+                                     const experiments::L2PersistencePoint& point) {
     QString text =
         tr("%1, hitRatio %2").arg(formatL2Bytes(point.windowBytes), hitRatioLabel(point));
     if (point.samples > 0) {
@@ -371,7 +373,7 @@ QString L2PersistenceView::pointText(const L2PersistenceResults& results,
                                         .arg(number(point.minMs, 4), number(point.maxMs, 4),
                                              number(spread, 1), number(point.bandwidthGBs, 0));
     }
-    const QString regionKind = point.modelRegionPredicted() ? tr("prediction") : tr("estimate");
+    const QString regionKind = modelRegionPredicted(point) ? tr("prediction") : tr("estimate");
     if (point.countersMeasured) {
         text +=
             QLatin1Char('\n') +
@@ -386,19 +388,19 @@ QString L2PersistenceView::pointText(const L2PersistenceResults& results,
                                         .arg(number(point.modelRegionHitPct, 1), regionKind,
                                              number(point.modelHitRatePct, 2));
     }
-    text +=
-        QLatin1Char('\n') +
-        tr("The region's share: %1.").arg(QString::fromUtf8(l2ModelBasisText(point.modelBasis)));
+    text += QLatin1Char('\n') +
+            tr("The region's share: %1.")
+                .arg(QString::fromUtf8(l2ModelBasisText(results.modelBasis(point))));
     text += QLatin1Char('\n') +
             tr("The L2 hit rate: %1.").arg(QString::fromUtf8(l2HitRateEstimateText()));
-    if (point.window && results.setAsideBytes > 0) {
+    if (point.window && results.measurement.setAsideBytes > 0) {
         const double persisting = point.hitRatio * static_cast<double>(point.windowBytes);
         text += QLatin1Char('\n') +
-                (persisting <= static_cast<double>(results.setAsideBytes)
+                (persisting <= static_cast<double>(results.measurement.setAsideBytes)
                      ? tr("hitRatio x size = %1 fits the %2 set aside")
                      : tr("hitRatio x size = %1 exceeds the %2 set aside: thrashing"))
                     .arg(formatL2Bytes(static_cast<qint64>(persisting)),
-                         formatL2Bytes(results.setAsideBytes));
+                         formatL2Bytes(results.measurement.setAsideBytes));
     }
     return text;
 }
@@ -414,9 +416,9 @@ QString L2PersistenceView::chartStateKey() const {
 QString L2PersistenceView::hoverText(const QPointF& pixel) const {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     double best = kHoverPixels;
-    const L2PointData* found = nullptr;
+    const experiments::L2PersistencePoint* found = nullptr;
     const bool measured = m_results.has_value();
-    for (const L2PointData& point : m_shown.points) {
+    for (const experiments::L2PersistencePoint& point : m_shown.measurement.points) {
         if (measured && m_quantity != Quantity::Time && !point.countersMeasured) {
             continue;
         }

@@ -47,14 +47,15 @@ public:
     /// The tooltip for the point nearest `pixel` (within 12 pixels), empty when none.
     QString hoverText(const QPointF& pixel) const;
     /// The numbers of one point, as the tooltip shows them.
-    static QString pointText(const L2PersistenceResults& results, const L2PointData& point);
+    static QString pointText(const L2PersistenceResults& results,
+                             const experiments::L2PersistencePoint& point);
 
 private:
     void refresh() override;
     void fillChart() override;
     QString chartStateKey() const override;
-    double valueOf(const L2PointData& point, bool model) const;
-    double xOf(const L2PointData& point) const;
+    double valueOf(const experiments::L2PersistencePoint& point, bool model) const;
+    double xOf(const experiments::L2PersistencePoint& point) const;
 
     std::optional<L2PersistenceResults> m_results;
     L2PersistenceResults m_shown;

@@ -102,15 +102,16 @@ int StreamsView::streamCount() const {
 }
 
 void StreamsView::refresh() {
-    const StreamsResults* results = m_results ? &*m_results : nullptr;
+    const experiments::StreamsMeasurement* results = m_results ? &m_results->measurement : nullptr;
     const int n = streamCount();
-    m_comparison = compareStreams(results, n);
+    m_comparison = compareStreams(m_results ? &*m_results : nullptr, n);
     if (results != nullptr) {
-        m_title->setText(tr("Streams and overlap — %1, %2 copy engines, %3 over %4 stream(s)")
-                             .arg(results->device.isEmpty() ? tr("unnamed GPU") : results->device)
-                             .arg(results->asyncEngineCount)
-                             .arg(bytesText(results->bytes))
-                             .arg(n));
+        m_title->setText(
+            tr("Streams and overlap — %1, %2 copy engines, %3 over %4 stream(s)")
+                .arg(results->deviceName.empty() ? tr("unnamed GPU") : qString(results->deviceName))
+                .arg(results->asyncEngineCount)
+                .arg(bytesText(results->bytes))
+                .arg(n));
     } else {
         m_title->setText(
             tr("Streams and overlap — the model over %1 stream(s) (no measurement)").arg(n));
@@ -120,8 +121,8 @@ void StreamsView::refresh() {
     if (results != nullptr) {
         status << tr("Totals are medians of %n timed run(s); the timeline is the median run's.", "",
                      results->repetitions);
-        if (!results->timelineNote.isEmpty()) {
-            QString note = results->timelineNote;
+        if (!results->timelineNote.empty()) {
+            QString note = qString(results->timelineNote);
             note[0] = note[0].toUpper();
             status << note + QLatin1Char('.');
         }
@@ -138,14 +139,14 @@ void StreamsView::refresh() {
     m_bars.clear();
     m_rowNames.clear();
     int firstModelRow = 0;
-    const StreamsRunData* run = results ? results->run(n) : nullptr;
+    const experiments::StreamsRun* run = results ? results->run(n) : nullptr;
     if (results != nullptr) {
         for (const std::string& name : streamRowNames(results->asyncEngineCount)) {
             m_rowNames << tr("measured: %1").arg(QString::fromStdString(name));
         }
         firstModelRow = static_cast<int>(m_rowNames.size());
         if (run != nullptr) {
-            for (const StreamsOpData& op : run->timeline) {
+            for (const experiments::StreamsOpRecord& op : run->timeline) {
                 Bar bar;
                 bar.row = streamRowOf(op.op, results->asyncEngineCount);
                 bar.stream = op.stream;
@@ -235,7 +236,8 @@ void StreamsView::fillTimeline() {
     }
     if (m_results) {
         // A line between the measured rows and the model's.
-        const double split = static_cast<double>(streamCopyRows(m_results->asyncEngineCount)) + 0.5;
+        const double split =
+            static_cast<double>(streamCopyRows(m_results->measurement.asyncEngineCount)) + 0.5;
         auto* line = new QCPItemStraightLine(m_timeline);
         line->point1->setCoords(0, split);
         line->point2->setCoords(1, split);
@@ -261,7 +263,7 @@ void StreamsView::fillSpeedup() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const ViewColors colors = ViewColors::fromPalette(palette());
     clearChart(m_speedup, colors);
-    const StreamsResults* results = m_results ? &*m_results : nullptr;
+    const experiments::StreamsMeasurement* results = m_results ? &m_results->measurement : nullptr;
     int last = kMaxSelectable;
     if (results != nullptr) {
         last = std::max(last, results->runs.back().streams);
@@ -269,7 +271,7 @@ void StreamsView::fillSpeedup() {
     QVector<double> xs;
     QVector<double> predicted;
     for (int n = 1; n <= last; ++n) {
-        const StreamsComparison c = compareStreams(results, n);
+        const StreamsComparison c = compareStreams(m_results ? &*m_results : nullptr, n);
         xs << n;
         predicted << c.predicted.speedup;
     }
@@ -286,10 +288,10 @@ void StreamsView::fillSpeedup() {
     if (results != nullptr) {
         QVector<double> mx;
         QVector<double> my;
-        for (const StreamsRunData& run : results->runs) {
+        for (const experiments::StreamsRun& run : results->runs) {
             mx << run.streams;
-            my << run.speedup;
-            top = std::max(top, run.speedup);
+            my << results->speedup(run);
+            top = std::max(top, results->speedup(run));
         }
         QCPGraph* measured = m_speedup->addGraph();
         measured->setName(tr("measured (medians)"));
@@ -351,9 +353,9 @@ QString StreamsView::speedupHoverText(const QPointF& pixel) const {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     double best = kHoverPixels;
     QString text;
-    const StreamsResults* results = m_results ? &*m_results : nullptr;
+    const experiments::StreamsMeasurement* results = m_results ? &m_results->measurement : nullptr;
     for (int n = 1; n <= kMaxSelectable || (results && n <= results->runs.back().streams); ++n) {
-        const StreamsComparison c = compareStreams(results, n);
+        const StreamsComparison c = compareStreams(m_results ? &*m_results : nullptr, n);
         const auto consider = [&](double value, const QString& what) {
             const double px = m_speedup->xAxis->coordToPixel(n);
             const double py = m_speedup->yAxis->coordToPixel(value);
@@ -368,11 +370,12 @@ QString StreamsView::speedupHoverText(const QPointF& pixel) const {
                                           .arg(fixedNumber(c.predicted.speedup, 2),
                                                fixedNumber(c.predicted.totalMs, 3)));
         if (results != nullptr) {
-            if (const StreamsRunData* run = results->run(n)) {
-                consider(run->speedup,
+            if (const experiments::StreamsRun* run = results->run(n)) {
+                const double speedup = results->speedup(*run);
+                consider(speedup,
                          tr("%1 stream(s), measured: %2× (median %3 ms of %4, %5 to %6 ms)")
                              .arg(n)
-                             .arg(fixedNumber(run->speedup, 2), fixedNumber(run->totalMs, 3))
+                             .arg(fixedNumber(speedup, 2), fixedNumber(run->totalMs, 3))
                              .arg(run->samples)
                              .arg(fixedNumber(run->minMs, 3), fixedNumber(run->maxMs, 3)));
             }

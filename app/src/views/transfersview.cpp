@@ -25,11 +25,12 @@ QString bandwidthText(double gbs) {
 
 /// One colour per family of modes (Okabe-Ito's seven); pageable and pinned copies, and managed
 /// memory faulted or prefetched, differ by line and by open or filled markers.
-int familyOf(const QString& mode) {
+int familyOf(experiments::TransferMode mode) {
+    const QLatin1String name(experiments::transferModeName(mode));
     static const char* const families[] = {"h2d",      "d2h",      "both",   "sum_device",
                                            "sum_zero", "sum_copy", "managed"};
     for (int i = 0; i < 7; ++i) {
-        if (mode.startsWith(QLatin1String(families[i]))) {
+        if (name.startsWith(QLatin1String(families[i]))) {
             return i;
         }
     }
@@ -84,20 +85,23 @@ void TransfersView::setResults(std::optional<TransferResults> results) {
 void TransfersView::refresh() {
     const TransferResults* results = m_results ? &*m_results : nullptr;
     m_summary = summarizeTransfers(results);
-    if (results != nullptr) {
+    const experiments::TransferMeasurement* measured = results ? &results->measurement : nullptr;
+    if (measured != nullptr) {
+        const QString device = qString(measured->deviceName);
+        const QString link = qString(measured->link.description);
         m_title->setText(tr("Host and device transfers — %1, %2")
-                             .arg(results->device.isEmpty() ? tr("unnamed GPU") : results->device,
-                                  results->link.isEmpty() ? tr("link unknown") : results->link));
+                             .arg(device.isEmpty() ? tr("unnamed GPU") : device,
+                                  link.isEmpty() ? tr("link unknown") : link));
     } else {
         m_title->setText(tr("Host and device transfers — the course notes' figures"));
     }
     m_summaryLabel->setText(m_summary.text);
     QStringList status;
-    if (results != nullptr) {
+    if (measured != nullptr) {
         status << tr("Medians of %n timed repetition(s) per point; hover a point for its spread.",
-                     "", results->repetitions);
-        if (!results->capped.isEmpty()) {
-            status << results->capped;
+                     "", measured->repetitions);
+        if (!measured->capNote.empty()) {
+            status << qString(measured->capNote);
         }
     }
     if (!m_gpuStatus.isEmpty()) {
@@ -115,16 +119,16 @@ void TransfersView::fillChart() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     const ViewColors colors = ViewColors::fromPalette(palette());
     clearChart(m_plot, colors, true);
-    const TransferResults* results = m_results ? &*m_results : nullptr;
+    const experiments::TransferMeasurement* results = m_results ? &m_results->measurement : nullptr;
 
-    qint64 smallest = 4 * 1024;
-    qint64 largest = qint64{1} << 30;
+    std::int64_t smallest = 4 * 1024;
+    std::int64_t largest = std::int64_t{1} << 30;
     double lowest = NotesTransferFigures::pcieGBs;
     double highest = NotesTransferFigures::deviceMemoryGBs;
     if (results != nullptr) {
         bool any = false;
-        for (const TransferCurveData& curve : results->curves) {
-            for (const TransferPointData& point : curve.points) {
+        for (const experiments::TransferCurve& curve : results->curves) {
+            for (const experiments::TransferPoint& point : curve.points) {
                 smallest = any ? std::min(smallest, point.bytes) : point.bytes;
                 largest = any ? std::max(largest, point.bytes) : point.bytes;
                 if (point.bandwidthGBs > 0) {
@@ -169,10 +173,10 @@ void TransfersView::fillChart() {
                                   .arg(bandwidthText(results->deviceCopyBandwidthGBs)),
                               colors.text, Qt::SolidLine});
     }
-    if (results != nullptr && results->linkTheoreticalGBs > 0) {
-        references.push_back({results->linkTheoreticalGBs,
+    if (results != nullptr && results->link.theoreticalGBs > 0) {
+        references.push_back({results->link.theoreticalGBs,
                               tr("this link, theoretical per direction: %1 GB/s")
-                                  .arg(bandwidthText(results->linkTheoreticalGBs)),
+                                  .arg(bandwidthText(results->link.theoreticalGBs)),
                               colors.mutedText, Qt::DashDotLine});
     }
     references.push_back({NotesTransferFigures::deviceMemoryGBs,
@@ -209,24 +213,26 @@ void TransfersView::fillChart() {
         const QCPScatterStyle::ScatterShape shapes[] = {
             QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
             QCPScatterStyle::ssDiamond};
-        for (const TransferCurveData& curve : results->curves) {
+        for (const experiments::TransferCurve& curve : results->curves) {
             if (curve.points.empty()) {
                 continue;
             }
             QVector<double> x;
             QVector<double> y;
-            for (const TransferPointData& point : curve.points) {
+            for (const experiments::TransferPoint& point : curve.points) {
                 if (point.bandwidthGBs > 0) {
                     x << static_cast<double>(point.bytes);
                     y << point.bandwidthGBs;
                 }
             }
             const int family = familyOf(curve.mode);
-            const bool managed = curve.mode.startsWith(QLatin1String("managed"));
-            const bool pageable = curve.mode.endsWith(QLatin1String("pageable")) ||
-                                  curve.mode == QLatin1String("managed_fault");
+            const bool managed = experiments::transferModeIsManaged(curve.mode);
+            const bool pageable = curve.mode == experiments::TransferMode::H2dPageable ||
+                                  curve.mode == experiments::TransferMode::D2hPageable ||
+                                  curve.mode == experiments::TransferMode::BothPageable ||
+                                  curve.mode == experiments::TransferMode::ManagedFault;
             QCPGraph* graph = m_plot->addGraph();
-            graph->setName(curve.label);
+            graph->setName(QString::fromUtf8(experiments::transferModeLabel(curve.mode)));
             QPen pen(colors.group(family), 2.0,
                      pageable  ? Qt::DashLine
                      : managed ? Qt::DashDotLine
@@ -266,20 +272,21 @@ void TransfersView::fillChart() {
 #endif
 }
 
-QString TransfersView::pointText(const TransferCurveData& curve, const TransferPointData& point) {
+QString TransfersView::pointText(const experiments::TransferCurve& curve,
+                                 const experiments::TransferPoint& point) {
     const double spread =
         point.medianMs > 0 ? 100.0 * (point.maxMs - point.minMs) / point.medianMs : 0.0;
-    QString text =
-        tr("%1, %2: %3 GB/s")
-            .arg(curve.label, formatTransferBytes(point.bytes), bandwidthText(point.bandwidthGBs));
+    QString text = tr("%1, %2: %3 GB/s")
+                       .arg(QString::fromUtf8(experiments::transferModeLabel(curve.mode)),
+                            formatTransferBytes(point.bytes), bandwidthText(point.bandwidthGBs));
     text += QLatin1Char('\n') + tr("median %1 ms of %2 (%3 to %4 ms, spread %5 %)")
                                     .arg(fixedNumber(point.medianMs, 4))
                                     .arg(point.samples)
                                     .arg(fixedNumber(point.minMs, 4), fixedNumber(point.maxMs, 4),
                                          fixedNumber(spread, 1));
-    if (!curve.counts.isEmpty()) {
-        text += QLatin1Char('\n') + tr("GB/s counts %1").arg(curve.counts);
-    }
+    text +=
+        QLatin1Char('\n') +
+        tr("GB/s counts %1").arg(QString::fromUtf8(experiments::transferBytesMeaning(curve.mode)));
     return text;
 }
 
@@ -294,10 +301,10 @@ QString TransfersView::hoverText(const QPointF& pixel) const {
         return {};
     }
     double best = kHoverPixels;
-    const TransferCurveData* bestCurve = nullptr;
-    const TransferPointData* bestPoint = nullptr;
-    for (const TransferCurveData& curve : m_results->curves) {
-        for (const TransferPointData& point : curve.points) {
+    const experiments::TransferCurve* bestCurve = nullptr;
+    const experiments::TransferPoint* bestPoint = nullptr;
+    for (const experiments::TransferCurve& curve : m_results->measurement.curves) {
+        for (const experiments::TransferPoint& point : curve.points) {
             if (point.bandwidthGBs <= 0) {
                 continue;
             }

@@ -36,7 +36,8 @@ public:
     /// empty when there is none.
     QString hoverText(const QPointF& pixel) const;
     /// The numbers of one point, as the tooltip shows them.
-    static QString pointText(const TransferCurveData& curve, const TransferPointData& point);
+    static QString pointText(const experiments::TransferCurve& curve,
+                             const experiments::TransferPoint& point);
 
 private:
     void refresh() override;

@@ -2,12 +2,15 @@
 // notes measure in their first half. Copies between host and device (pageable and pinned host
 // memory, one direction or both at once), the notes' sumArrays kernel over device memory, over
 // zero-copy (mapped pinned) host memory and with the copies around it, and over managed memory
-// (pages faulted in by the kernel's first touch, or prefetched). Plain C++: the plan (sizes capped
-// by free memory, managed memory refused before it would oversubscribe the device) and the JSON
-// forms are shared by the CUDA backend, the fake backend and the command line.
+// (pages faulted in by the kernel's first touch, or prefetched). Declared once: the plan (sizes
+// capped by free memory, managed memory refused before it would oversubscribe the device), the
+// measurement the probe's backends fill, its JSON as the probe writes it (docs/protocol.md) and
+// the guarded reader the app reads it back with.
 #pragma once
 
-#include <warpscope/format.h>
+#include "warpscope/result.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -15,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace warpscope::probe {
+namespace warpscope::experiments {
 
 /// One way of moving data. The names are stable protocol strings (docs/protocol.md).
 enum class TransferMode {
@@ -41,6 +44,8 @@ inline constexpr TransferMode kAllTransferModes[] = {
 
 const char* transferModeName(TransferMode mode);
 std::optional<TransferMode> transferModeFromName(std::string_view name);
+/// "h2d_pageable, h2d_pinned, ...": every mode's name, for messages.
+std::string transferModeNameList();
 /// A short label for tables and legends ("H2D pinned").
 const char* transferModeLabel(TransferMode mode);
 /// What a point's bandwidth counts, as a multiple of its size (the bytes of one buffer or array):
@@ -51,6 +56,11 @@ int transferBytesFactor(TransferMode mode);
 /// The sentence behind transferBytesFactor, for documentation and answers.
 const char* transferBytesMeaning(TransferMode mode);
 bool transferModeIsManaged(TransferMode mode);
+
+/// Limits of the options (docs/protocol.md names them).
+inline constexpr std::int64_t kMaxTransferBytes = std::int64_t{64} << 30; // 64 GiB per buffer
+inline constexpr int kMaxTransferRepetitions = 1000;
+inline constexpr std::size_t kMaxTransferSizes = 64;
 
 struct TransferOptions {
     /// Sizes: every power of `step` from minBytes to maxBytes (inclusive), unless `sizes` is given.
@@ -93,10 +103,6 @@ struct TransferPlanResult {
 };
 TransferPlanResult planTransfers(const TransferOptions& options, const TransferMemory& memory);
 
-/// Human text for a byte count ("4 KiB", "256 MiB", "1.5 GiB"): core's formatter,
-/// warpscope::formatBytes.
-using warpscope::formatBytes;
-
 /// The link between host and device, as the driver names it.
 struct TransferLink {
     std::string kind = "unknown"; // "pcie", "nvlink-c2c" or "unknown"
@@ -126,7 +132,10 @@ struct TransferPoint {
 
 struct TransferCurve {
     TransferMode mode = TransferMode::H2dPinned;
-    std::vector<TransferPoint> points;
+    std::vector<TransferPoint> points; // ascending sizes
+
+    /// The point of this size, or null.
+    const TransferPoint* at(std::int64_t bytes) const;
 };
 
 struct TransferMeasurement {
@@ -142,12 +151,26 @@ struct TransferMeasurement {
     /// "" when not measured on a device.
     std::string hostPlacement;
     std::vector<TransferCurve> curves;
+
+    /// The curve of `mode`, or null.
+    const TransferCurve* curve(TransferMode mode) const;
 };
 
 /// Median, min and max of timed samples, and the point's bandwidth.
 TransferPoint transferPoint(TransferMode mode, std::int64_t bytes, std::vector<double> samplesMs);
 
-/// MemAvailable from /proc/meminfo in bytes, 0 when unknown.
-std::int64_t hostAvailableMemoryBytes();
+/// measure_transfers' result object (docs/protocol.md): each curve with its mode's label, bytes
+/// factor and what its GB/s counts, the link with its description.
+nlohmann::json toJson(const TransferLink& link);
+nlohmann::json toJson(const TransferMeasurement& measurement);
 
-} // namespace warpscope::probe
+/// Reads measure_transfers' result object at `pointer`. Absent fields keep their defaults
+/// (except "curves", a curve's "mode" and a point's "bytes", "medianMs" and "bandwidthGBs"); a
+/// field of the wrong type or out of range is a FileFormat error naming its JSON pointer. Points
+/// come back in ascending sizes; a curve's label, bytes factor and meaning follow from its mode.
+Result<TransferMeasurement> transferMeasurementFromJson(const nlohmann::json& value,
+                                                        const std::string& pointer = "");
+/// The same from text, through the core's guarded reader (size, nesting, duplicate keys).
+Result<TransferMeasurement> transferMeasurementFromJsonText(std::string_view text);
+
+} // namespace warpscope::experiments

@@ -3,17 +3,22 @@
 // NVIDIA blog post it cites). An array is copied in from pinned host memory (cudaMemcpyAsync), a
 // kernel works on it and it is copied out, first on one stream (sequential), then split into
 // chunks over 2 to 8 streams (overlapped). Each point is the median of repeated runs and carries
-// the timeline of every copy and kernel. Plain C++: the options, their checks and the JSON forms
-// are shared by the CUDA backend, the fake backend and the command line.
+// the timeline of every copy and kernel. Declared once: the options and their limits, the
+// measurement the probe's backends fill, its JSON as the probe writes it (with the model's
+// prediction beside each run; docs/protocol.md) and the guarded reader the app reads it back with.
 #pragma once
 
+#include "warpscope/result.h"
 #include "warpscope/streams.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
-namespace warpscope::probe {
+namespace warpscope::experiments {
 
 struct StreamsOptions {
     std::int64_t bytes = std::int64_t{64} << 20; // the whole array, copied in and out
@@ -31,6 +36,8 @@ inline constexpr std::int64_t kStreamsMaxBytes = std::int64_t{16} << 30;
 inline constexpr int kStreamsMaxStreams = 32;
 inline constexpr int kStreamsMaxWork = 1 << 16;
 inline constexpr int kStreamsMaxRepetitions = 1000;
+/// The most stream counts and copy engines an answer may name (the reader's bound).
+inline constexpr int kStreamsMaxAnswerStreams = 64;
 
 /// One copy or kernel of a run, from the repetition whose total was the median.
 struct StreamsOpRecord {
@@ -66,6 +73,11 @@ struct StreamsMeasurement {
     /// The one-stream run's stages: medians of each operation's duration.
     StreamStageTimes stages;
     std::vector<StreamsRun> runs; // ascending stream counts; the first is 1
+
+    /// The run over `streams` streams, or null.
+    const StreamsRun* run(int streams) const;
+    /// The one-stream run's median over `run`'s: its speed-up (0 without a one-stream run).
+    double speedup(const StreamsRun& run) const;
 };
 
 /// The stream counts a request measures: its list (sorted, without repeats) with 1 added, the
@@ -79,4 +91,19 @@ struct StreamsChunk {
 };
 StreamsChunk streamsChunk(std::int64_t elements, int streams, int i);
 
-} // namespace warpscope::probe
+/// measure_streams' result object (docs/protocol.md): each run with its speed-up and the model's
+/// prediction, the stages, the speed-up limit and the model's statement.
+nlohmann::json toJson(const StreamsMeasurement& measurement);
+
+/// Reads measure_streams' result object at `pointer`. Required: "asyncEngineCount" (0 to 64),
+/// "stages" (h2dMs, kernelMs, d2hMs, none negative), a "runs" array holding the one-stream run,
+/// each run's "streams" (1 to 64) and positive "totalMs", each operation's "op", "stream" (below
+/// its run's count), "startMs" and "endMs" (not before the start). Other absent fields keep their
+/// defaults; a field of the wrong type is a FileFormat error naming its JSON pointer. Runs come
+/// back in ascending stream counts; the model's numbers are the model's, not read.
+Result<StreamsMeasurement> streamsMeasurementFromJson(const nlohmann::json& value,
+                                                      const std::string& pointer = "");
+/// The same from text, through the core's guarded reader (size, nesting, duplicate keys).
+Result<StreamsMeasurement> streamsMeasurementFromJsonText(std::string_view text);
+
+} // namespace warpscope::experiments

@@ -3,19 +3,32 @@
 // again and again (cudaLimitPersistingL2CacheSize) and marks the region with an access policy
 // window (accessPolicyWindow: base_ptr, num_bytes, hitRatio, hitProp, missProp). The experiment
 // keeps re-reading a region of `windowBytes` while streaming a much larger buffer through L2, once
-// without a window and once per hitRatio with one, and reports the time and the L2 hit rate. Plain
-// C++: the plan, the model and the JSON forms are shared by the CUDA backend, the fake backend and
-// the command line.
+// without a window and once per hitRatio with one, and reports the time and the L2 hit rate.
+// Declared once: the options and the plan, the measurement the probe's backends fill (with the
+// model of warpscope/l2_persistence_model.h beside each point), its JSON as the probe writes it
+// (docs/protocol.md) and the guarded reader the app reads it back with.
 #pragma once
 
 #include "warpscope/l2_persistence_model.h"
+#include "warpscope/result.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-namespace warpscope::probe {
+namespace warpscope::experiments {
+
+/// Limits of the options (docs/protocol.md names them).
+inline constexpr std::size_t kL2MaxWindows = 32;
+inline constexpr std::size_t kL2MaxRatios = 16;
+inline constexpr int kL2MaxRepetitions = 1000;
+inline constexpr int kL2MaxStreamPerRegion = 64;
+inline constexpr std::int64_t kL2MinStreamBytes = std::int64_t{1} << 20;
+inline constexpr std::int64_t kL2MaxStreamBytes = std::int64_t{64} << 30;
 
 struct L2PersistenceOptions {
     /// Sizes of the re-read region, which the window covers exactly (num_bytes). Empty: 2, 4, 8,
@@ -87,8 +100,8 @@ struct L2PersistencePoint {
     double modelHitRatePct = 0.0;
     /// Whether each model number is a prediction (a documented rule, exact on the H100) or an
     /// estimate (no documented rule): the answer's modelRegionHitKind and modelHitRateKind.
-    warpscope::L2ModelKind modelRegionHitKind = warpscope::L2ModelKind::Estimate;
-    warpscope::L2ModelKind modelHitRateKind = warpscope::L2ModelKind::Estimate;
+    L2ModelKind modelRegionHitKind = L2ModelKind::Estimate;
+    L2ModelKind modelHitRateKind = L2ModelKind::Estimate;
 };
 
 struct L2PersistenceMeasurement {
@@ -104,15 +117,6 @@ struct L2PersistenceMeasurement {
     std::string capNote;
     std::vector<L2PersistencePoint> points;
 };
-
-/// The model for one point, in the notes' terms (warpscope/l2_persistence_model.h, shared with
-/// the app).
-using warpscope::l2ModelKindName;
-using warpscope::l2PartitionCount;
-using warpscope::L2PersistenceModel;
-using warpscope::l2PersistenceModel;
-using warpscope::l2PersistenceModelStatement;
-using warpscope::tunedHitRatio;
 
 /// Checks the options against the device: refuses (the message says why) where the device has
 /// no persisting L2, a window is larger than accessPolicyMaxWindowSize, a set-aside is larger
@@ -150,4 +154,19 @@ std::int64_t l2RegionReadBytes(const L2PersistencePlan& plan);
 /// The Nsight Compute metrics the probe asks CUPTI for.
 const std::vector<std::string>& l2PersistenceCounterNames();
 
-} // namespace warpscope::probe
+/// measure_l2_persistence's result object (docs/protocol.md): the device's figures, the
+/// set-aside, each point with the model's numbers and their kinds, the counters where measured,
+/// and the model's statement.
+nlohmann::json toJson(const L2PersistenceMeasurement& measurement);
+
+/// Reads measure_l2_persistence's result object at `pointer`. Required: a "points" array of at
+/// least one point, each with a positive "windowBytes" and a "medianMs" of at least 0, with the
+/// window a "hitRatio" above 0 and at most 1; "modelRegionHitKind" and "modelHitRateKind", where
+/// given, "prediction" or "estimate". Other absent fields keep their defaults; a field of the
+/// wrong type is a FileFormat error naming its JSON pointer.
+Result<L2PersistenceMeasurement> l2PersistenceMeasurementFromJson(const nlohmann::json& value,
+                                                                  const std::string& pointer = "");
+/// The same from text, through the core's guarded reader (size, nesting, duplicate keys).
+Result<L2PersistenceMeasurement> l2PersistenceMeasurementFromJsonText(std::string_view text);
+
+} // namespace warpscope::experiments
