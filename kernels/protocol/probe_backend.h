@@ -36,16 +36,8 @@ using protocol::probeErrorCodeName;
 using protocol::ProbeResult;
 using protocol::Stats;
 
-/// What to measure besides the counters.
-struct MeasureOptions {
-    bool counters = true;
-    bool latency = true;  // single-warp cold and warm latency (clock64)
-    bool grid = false;    // the pattern's expression over a whole grid (needs an expression)
-    int repetitions = 21; // timed repetitions for medians
-    /// The replay counters to read, each one of nsightCounterNames(), in that list's order;
-    /// empty: all of them. Fewer counters can need fewer CUPTI passes.
-    std::vector<std::string> counterNames{};
-};
+/// What to measure besides the counters (measure's and sweep's options).
+using protocol::MeasureOptions;
 
 /// One pattern's measurement. The backend fills the counters, latency and grid run; the
 /// protocol adds the model's prediction (`predicted`) when it writes the answer.
