@@ -1,10 +1,12 @@
 // libFuzzer target for the app's side of the probe protocol (app/src/probeclient.cpp,
-// probemeasurement.cpp): whatever warpscope-probe writes on stdout (it may run on another machine,
-// through ssh) is cut into lines, read as answers and turned into the GPU description and
-// measurements the app shows, never with a crash, a hang or undefined behaviour. The bytes arrive
-// in pieces whose sizes the input picks, as a pipe delivers them, and the lines must not depend
-// on where the pieces end. Seeds: fuzz/corpus/probe-answers/ (a probe's stdout).
+// probemeasurement.cpp, kernelmeasurement.cpp and core's readers of the answers): whatever
+// warpscope-probe writes on stdout (it may run on another machine, through ssh) is cut into lines,
+// read as answers and turned into the GPU description and measurements the app shows, never with a
+// crash, a hang or undefined behaviour. The bytes arrive in pieces whose sizes the input picks, as
+// a pipe delivers them, and the lines must not depend on where the pieces end. Seeds:
+// fuzz/corpus/probe-answers/ (a probe's stdout).
 #include "fuzz_check.h"
+#include "gpu/kernelmeasurement.h"
 #include "gpu/probeclient.h"
 #include "gpu/probemeasurement.h"
 
@@ -32,6 +34,7 @@ std::vector<QByteArray> splitWhole(const QByteArray& bytes) {
 }
 
 void readAnswer(const QByteArray& line, warpscope::app::GpuInfo& gpu) {
+    using warpscope::app::KernelMeasurement;
     using warpscope::app::ProbeAnswerLine;
     using warpscope::app::ProbeMeasurement;
     const ProbeAnswerLine answer = ProbeAnswerLine::read(line);
@@ -71,6 +74,26 @@ void readAnswer(const QByteArray& line, warpscope::app::GpuInfo& gpu) {
         const ProbeMeasurement back = ProbeMeasurement::fromRecorded(m.toRecorded());
         check(back.recorded);
         (void)back.provenance();
+    }
+    // ... and as measure_kernel's answers: read by core into the app's kernel measurement, kept
+    // in the store, saved as a session saves them and read back.
+    std::vector<QJsonObject> kernels{answer.result};
+    for (const QJsonValue& value : answer.result.value(QStringLiteral("measurements")).toArray()) {
+        kernels.push_back(value.toObject());
+    }
+    for (const QJsonObject& result : kernels) {
+        auto kernel = KernelMeasurement::fromProbeResult(result, gpu, date);
+        if (!kernel) {
+            check(!kernel.error().message.empty());
+            continue;
+        }
+        (void)kernel->globalEfficiencyPct(true);
+        (void)kernel->perInstructionUnavailableReason();
+        auto back = KernelMeasurement::fromJson(kernel->toJson());
+        check(back.ok());
+        check(back->recorded);
+        check(back->counters == kernel->counters);
+        check(back->kernelMs.has_value() == kernel->kernelMs.has_value());
     }
     (void)answer.result.value(QStringLiteral("source")).toString();
 }

@@ -182,7 +182,6 @@ ProbeResult<KernelMeasurement> CudaBackend::measureOneKernel(const KernelItem& i
 
     const GeneratedKernel generated =
         generateKernelSource(kernel, item.prediction.localBytesPerThread);
-    result.entryPoint = generated.entryPoint;
     result.memoryInstructions = generated.expectedMemoryInstructions;
     std::vector<char> cubin;
     const char* savePath = std::getenv("WARPSCOPE_SAVE_CUBIN");
@@ -315,16 +314,17 @@ ProbeResult<KernelMeasurement> CudaBackend::measureOneKernel(const KernelItem& i
     }
     result.samplesMs = samples;
     result.kernelMs = statsOf(samples);
+    double bytesRequested = 0.0;
     for (std::size_t i = 0; i < item.prediction.accesses.size(); ++i) {
         if (kernel.accesses[i].access.kind.space == MemorySpace::Global ||
             kernel.accesses[i].access.kind.space == MemorySpace::Texture) {
-            result.bytesRequested +=
-                static_cast<double>(item.prediction.accesses[i].bytesRequested);
+            bytesRequested += static_cast<double>(item.prediction.accesses[i].bytesRequested);
         }
     }
-    if (result.kernelMs.median > 0.0) {
-        result.effectiveBandwidthGBs =
-            result.bytesRequested / (result.kernelMs.median * 1e-3) / 1e9;
+    result.bytesRequested = bytesRequested;
+    result.effectiveBandwidthGBs = 0.0;
+    if (result.kernelMs->median > 0.0) {
+        result.effectiveBandwidthGBs = bytesRequested / (result.kernelMs->median * 1e-3) / 1e9;
     }
 
     if (options.counters) {

@@ -376,8 +376,9 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
                            const std::function<bool()>& before,
                            const std::function<bool()>& launchAndWait, KernelMeasurement& result) {
     const auto start = std::chrono::steady_clock::now();
+    KernelPerInstruction& perInstruction = result.perInstruction.emplace();
     auto finish = [&] {
-        result.perInstructionMs =
+        perInstruction.ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();
     };
@@ -385,13 +386,12 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
     std::string why;
     const SassApi* api = loadSassApi(cupti, why);
     if (api == nullptr) {
-        result.perInstructionUnavailableReason = why;
+        perInstruction.unavailableReason = why;
         finish();
         return;
     }
     if (CUptiResult r = initialiseProfilerOnce(*cupti); r != CUPTI_SUCCESS) {
-        result.perInstructionUnavailableReason =
-            sassError(*cupti, r, "cuptiProfilerInitialize").message;
+        perInstruction.unavailableReason = sassError(*cupti, r, "cuptiProfilerInitialize").message;
         finish();
         return;
     }
@@ -407,14 +407,14 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
                 CUpti_Device_GetChipName_Params_STRUCT_SIZE);
             chip.deviceIndex = static_cast<std::size_t>(device);
             if (CUptiResult r = cupti->cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS) {
-                result.perInstructionUnavailableReason =
+                perInstruction.unavailableReason =
                     sassError(*cupti, r, "cuptiDeviceGetChipName").message;
                 finish();
                 return;
             }
             ChosenMetrics fresh;
             if (auto error = chooseMetrics(*cupti, *api, chip.pChipName, fresh)) {
-                result.perInstructionUnavailableReason = error->message;
+                perInstruction.unavailableReason = error->message;
                 finish();
                 return;
             }
@@ -433,7 +433,7 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
         }
     }
     if (!chosen.found(Executed)) {
-        result.perInstructionUnavailableReason =
+        perInstruction.unavailableReason =
             "this GPU's CUPTI offers no per-instruction execution count (" + missing + ")";
         finish();
         return;
@@ -441,11 +441,12 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
     auto collected = collect(*cupti, *api, static_cast<std::uint32_t>(device), chosen, entryPoint,
                              before, launchAndWait);
     if (auto* error = std::get_if<ProbeError>(&collected)) {
-        result.perInstructionUnavailableReason = error->message;
+        perInstruction.unavailableReason = error->message;
         finish();
         return;
     }
-    result.perInstruction =
+    perInstruction.measured = true;
+    perInstruction.rows =
         livePerInstructionJson(item.kernel, item.prediction, result.counters,
                                countsOf(std::get<InstructionValues>(collected), chosen));
     auto listed = [&](Role role) {
@@ -455,7 +456,7 @@ void measurePerInstruction(int device, const std::string& entryPoint, const Kern
         }
         return text.empty() ? std::string("none") : text;
     };
-    result.perInstructionSource =
+    perInstruction.source =
         "CUPTI SASS metrics (one more launch, lazily patched; shared wavefronts: " +
         listed(Wavefronts) + "; conflicts: " +
         (chosen.found(Conflicts) ? listed(Conflicts) : "wavefronts - " + listed(WavefrontsIdeal)) +

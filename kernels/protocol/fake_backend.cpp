@@ -221,9 +221,11 @@ void addFakePerInstruction(const KernelItem& item, KernelMeasurement& m) {
             instructions.push_back(instruction);
         }
     }
-    m.perInstruction =
+    KernelPerInstruction& perInstruction = m.perInstruction.emplace();
+    perInstruction.measured = true;
+    perInstruction.rows =
         livePerInstructionJson(item.kernel, item.prediction, m.counters, std::move(instructions));
-    m.perInstructionSource = "the fake probe: the grid model's counts, no GPU";
+    perInstruction.source = "the fake probe: the grid model's counts, no GPU";
 }
 
 } // namespace
@@ -266,18 +268,19 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
         m.flush = options.flush;
         m.deviceBytes = bytes;
         m.sharedBytesPerBlock = item.prediction.sharedBytesPerBlock;
-        m.entryPoint = "warpscope_kernel";
         m.memoryInstructions =
             generateKernelSource(item.kernel, item.prediction.localBytesPerThread)
                 .expectedMemoryInstructions;
         m.copyBandwidthGBs = device.measuredCopyBandwidthGBs;
         m.theoreticalBandwidthGBs = device.theoreticalBandwidthGBs;
+        double bytesRequested = 0.0;
         for (std::size_t a = 0; a < item.prediction.accesses.size(); ++a) {
             if (item.kernel.accesses[a].access.kind.space == MemorySpace::Global ||
                 item.kernel.accesses[a].access.kind.space == MemorySpace::Texture) {
-                m.bytesRequested += static_cast<double>(item.prediction.accesses[a].bytesRequested);
+                bytesRequested += static_cast<double>(item.prediction.accesses[a].bytesRequested);
             }
         }
+        m.bytesRequested = bytesRequested;
         // A perfect fake: the effective bandwidth is the fake copy bandwidth; constant loads add
         // 1 ns per distinct address (served one after another).
         double constantAddresses = 0.0;
@@ -285,11 +288,11 @@ FakeBackend::measureKernels(const std::vector<KernelItem>& items,
             constantAddresses += static_cast<double>(access.constantAddresses);
         }
         const double ms =
-            std::max(1e-9, m.bytesRequested / (device.measuredCopyBandwidthGBs * 1e9) * 1e3 +
+            std::max(1e-9, bytesRequested / (device.measuredCopyBandwidthGBs * 1e9) * 1e3 +
                                constantAddresses * 1e-6);
         m.samplesMs.assign(static_cast<std::size_t>(std::max(1, options.repetitions)), ms);
         m.kernelMs = Stats{ms, ms, ms, std::max(1, options.repetitions)};
-        m.effectiveBandwidthGBs = m.bytesRequested / (ms * 1e-3) / 1e9;
+        m.effectiveBandwidthGBs = bytesRequested / (ms * 1e-3) / 1e9;
         if (options.counters) {
             // kernelCopyCounterNames() holds kernelCounterNames() and the async copy's, which
             // only kernels with a copy predict.

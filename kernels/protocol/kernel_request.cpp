@@ -20,24 +20,11 @@ constexpr int kMaxKernelRepetitions = 1000;
 
 using detail::badRequest;
 using detail::coreError;
-using protocol::numberJson;
 
 RequestError requestError(ProbeErrorCode code, std::string message, std::string where = "") {
     RequestError error(ProbeError::of(code, std::move(message)));
     error.where = std::move(where);
     return error;
-}
-
-const char* flushName(KernelMeasureOptions::Flush flush) {
-    switch (flush) {
-    case KernelMeasureOptions::Flush::Dirty:
-        return "dirty";
-    case KernelMeasureOptions::Flush::None:
-        return "none";
-    case KernelMeasureOptions::Flush::Clean:
-        break;
-    }
-    return "clean";
 }
 
 std::string typeName(const json& value) {
@@ -47,19 +34,6 @@ std::string typeName(const json& value) {
            : value.is_string()  ? "a string"
            : value.is_array()   ? "an array"
                                 : "an object";
-}
-
-json statsJson(const Stats& stats) {
-    return json{
-        {"median", stats.median},
-        {"min", stats.min},
-        {"max", stats.max},
-        {"samples", stats.samples},
-        {"spreadPct", stats.median > 0.0 ? 100.0 * (stats.max - stats.min) / stats.median : 0.0}};
-}
-
-json dimJson(const Dim3& d) {
-    return json::array({d.x, d.y, d.z});
 }
 
 /// A sweep point's [x, y, z] (1 to 3 positive integers; missing ones are 1) as launch strings.
@@ -254,103 +228,58 @@ std::map<std::string, double> predictedKernelMetrics(const GridPrediction& predi
     return metrics;
 }
 
-json toJson(const KernelMeasurement& measurement, const KernelItem& item) {
+KernelMeasurement describeKernelRun(KernelMeasurement measurement, const KernelItem& item) {
     const ResolvedKernel& kernel = item.kernel;
-    json parameters = json::object();
+    KernelMeasurement& m = measurement;
+    m.kernelName = kernel.kernel.name;
+    m.parameters.clear();
     for (std::size_t i = 0; i < kernel.kernel.parameters.size(); ++i) {
-        parameters[kernel.kernel.parameters[i].name] = kernel.parameterValues[i];
+        m.parameters[kernel.kernel.parameters[i].name] = kernel.parameterValues[i];
     }
-    json predicted = json::object();
-    for (const auto& [name, value] : predictedKernelMetrics(item.prediction)) {
-        predicted[name] = numberJson(value);
-    }
-    json accesses = json::array();
+    m.grid = {kernel.grid.x, kernel.grid.y, kernel.grid.z};
+    m.block = {kernel.block.x, kernel.block.y, kernel.block.z};
+    m.threads = kernel.threadCount();
+    m.warps = kernel.warpCount();
+    m.sharedBytesPerBlock = item.prediction.sharedBytesPerBlock;
+    m.predicted = predictedKernelMetrics(item.prediction);
+    m.accesses.clear();
     for (std::size_t i = 0; i < item.prediction.accesses.size(); ++i) {
         const GridAccessPrediction& access = item.prediction.accesses[i];
         const KernelAccess& described = kernel.kernel.accesses[i];
-        accesses.push_back(json{{"label", described.label},
-                                {"space", toString(described.kind.space)},
-                                {"op", toString(described.kind.op)},
-                                {"width", described.kind.widthBytes},
-                                {"requests", access.requests},
-                                {"sectors", access.sectors},
-                                {"wavefronts", access.wavefronts},
-                                {"bankConflicts", access.bankConflicts},
-                                {"bytesRequested", access.bytesRequested},
-                                {"activeThreads", access.activeThreads},
-                                {"constantAddresses", access.constantAddresses}});
+        protocol::KernelAccessMeasurement a;
+        a.label = described.label;
+        a.space = toString(described.kind.space);
+        a.op = toString(described.kind.op);
+        a.width = described.kind.widthBytes;
+        a.requests = static_cast<double>(access.requests);
+        a.sectors = static_cast<double>(access.sectors);
+        a.wavefronts = static_cast<double>(access.wavefronts);
+        a.bankConflicts = static_cast<double>(access.bankConflicts);
+        a.bytesRequested = static_cast<double>(access.bytesRequested);
+        a.activeThreads = static_cast<double>(access.activeThreads);
+        a.constantAddresses = static_cast<double>(access.constantAddresses);
+        m.accesses.push_back(std::move(a));
     }
-    json buffers = json::array();
+    m.buffers.clear();
     for (const GridBufferFootprint& buffer : item.prediction.buffers) {
-        buffers.push_back(json{{"name", buffer.name},
-                               {"bytes", buffer.bytes},
-                               {"sectorsRead", buffer.sectorsRead},
-                               {"sectorsWritten", buffer.sectorsWritten},
-                               {"l2SectorsRead", buffer.l2SectorsRead},
-                               {"l2SectorsWritten", buffer.l2SectorsWritten}});
+        m.buffers.push_back({buffer.name, buffer.bytes, buffer.sectorsRead, buffer.sectorsWritten,
+                             buffer.l2SectorsRead, buffer.l2SectorsWritten});
     }
-    json counters = json::object();
-    for (const auto& [name, value] : measurement.counters) {
-        counters[name] = numberJson(value);
+    // The probe states its timing and bandwidths in every answer (0: unknown).
+    if (!m.kernelMs) {
+        m.kernelMs = Stats{};
     }
-    json instructions = json::array();
-    for (const std::string& instruction : measurement.memoryInstructions) {
-        instructions.push_back(instruction);
+    for (std::optional<double>* number : {&m.bytesRequested, &m.effectiveBandwidthGBs,
+                                          &m.copyBandwidthGBs, &m.theoreticalBandwidthGBs}) {
+        if (!*number) {
+            *number = 0.0;
+        }
     }
-    json samples = json::array();
-    for (double ms : measurement.samplesMs) {
-        samples.push_back(ms);
-    }
-    auto share = [](double value, double ceiling) {
-        return ceiling > 0.0 ? json(100.0 * value / ceiling) : json(nullptr);
-    };
-    json answer{
-        {"kernel", kernel.kernel.name},
-        {"parameters", std::move(parameters)},
-        {"grid", dimJson(kernel.grid)},
-        {"block", dimJson(kernel.block)},
-        {"threads", kernel.threadCount()},
-        {"warps", kernel.warpCount()},
-        {"sharedBytesPerBlock", item.prediction.sharedBytesPerBlock},
-        {"deviceBytes", measurement.deviceBytes},
-        {"memoryInstructions", std::move(instructions)},
-        {"predicted", std::move(predicted)},
-        {"accesses", std::move(accesses)},
-        {"buffers", std::move(buffers)},
-        {"counters", std::move(counters)},
-        {"countersMeasured", measurement.countersMeasured},
-        {"countersUnavailableReason", measurement.countersUnavailableReason},
-        {"countersCold", measurement.flush != KernelMeasureOptions::Flush::None},
-        {"l2Flush", flushName(measurement.flush)},
-        {"timing",
-         json{{"kernelMs", statsJson(measurement.kernelMs)},
-              {"samplesMs", std::move(samples)},
-              {"cold", measurement.cold},
-              {"label", !measurement.cold ? "warm: no flush between launches (data may be in L2)"
-                        : measurement.flush == KernelMeasureOptions::Flush::Dirty
-                            ? "cold: L2 filled with dirty unrelated lines before each launch"
-                            : "cold: L2 flushed before each launch"}}},
-        {"bytesRequested", numberJson(measurement.bytesRequested)},
-        {"effectiveBandwidthGBs", measurement.effectiveBandwidthGBs},
-        {"copyBandwidthGBs", measurement.copyBandwidthGBs},
-        {"theoreticalBandwidthGBs", measurement.theoreticalBandwidthGBs},
-        {"shareOfCopyBandwidthPct",
-         share(measurement.effectiveBandwidthGBs, measurement.copyBandwidthGBs)},
-        {"shareOfTheoreticalBandwidthPct",
-         share(measurement.effectiveBandwidthGBs, measurement.theoreticalBandwidthGBs)},
-    };
-    // Only when asked for: answers without the option stay as they were.
-    if (!measurement.perInstruction.is_null() ||
-        !measurement.perInstructionUnavailableReason.empty()) {
-        answer["perInstruction"] =
-            json{{"measured", measurement.perInstruction.is_array()},
-                 {"source", measurement.perInstructionSource},
-                 {"unavailableReason", measurement.perInstructionUnavailableReason},
-                 {"ms", measurement.perInstructionMs},
-                 {"rows", measurement.perInstruction.is_array() ? measurement.perInstruction
-                                                                : json::array()}};
-    }
-    return answer;
+    return measurement;
+}
+
+json toJson(const KernelMeasurement& measurement, const KernelItem& item) {
+    return protocol::toJson(describeKernelRun(measurement, item));
 }
 
 } // namespace warpscope::probe

@@ -32,8 +32,11 @@ RequestResult<std::vector<KernelItem>> prepareKernelItems(const nlohmann::json& 
 /// The most sweep points one measure_kernel takes.
 inline constexpr int kMaxKernelSweepPoints = 4096;
 
-/// One kernel's answer: what ran (parameters, launch), the grid model's prediction, the measured
-/// counters and timing, and the effective bandwidth.
+/// The backend's `measurement` of `item` completed with what ran (kernel, parameters, launch) and
+/// the grid model's prediction (predicted, accesses, buffers): the whole answer.
+KernelMeasurement describeKernelRun(KernelMeasurement measurement, const KernelItem& item);
+
+/// One kernel's answer (describeKernelRun's, as core's protocol writes it).
 nlohmann::json toJson(const KernelMeasurement& measurement, const KernelItem& item);
 
 /// Adds warpscope__constant_extra_requests = idc__requests.sum -

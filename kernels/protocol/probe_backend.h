@@ -13,6 +13,7 @@
 #include "warpscope/pattern.h"
 #include "warpscope/protocol/device_info.h"
 #include "warpscope/protocol/errors.h"
+#include "warpscope/protocol/kernel_measurement.h"
 #include "warpscope/protocol/pattern_measurement.h"
 
 #include <cstdint>
@@ -35,16 +36,8 @@ using protocol::probeErrorCodeName;
 using protocol::ProbeResult;
 using protocol::Stats;
 
-/// What to measure besides the counters.
-struct MeasureOptions {
-    bool counters = true;
-    bool latency = true;  // single-warp cold and warm latency (clock64)
-    bool grid = false;    // the pattern's expression over a whole grid (needs an expression)
-    int repetitions = 21; // timed repetitions for medians
-    /// The replay counters to read, each one of nsightCounterNames(), in that list's order;
-    /// empty: all of them. Fewer counters can need fewer CUPTI passes.
-    std::vector<std::string> counterNames{};
-};
+/// What to measure besides the counters (measure's and sweep's options).
+using protocol::MeasureOptions;
 
 /// One pattern's measurement. The backend fills the counters, latency and grid run; the
 /// protocol adds the model's prediction (`predicted`) when it writes the answer.
@@ -56,23 +49,11 @@ struct SweepItem {
     WarpAccess access;
 };
 
-/// How to run a whole kernel (measure_kernel).
-struct KernelMeasureOptions {
-    bool counters = true;
-    /// Flush the L2 cache before every timed launch (and before the profiled one): cold, as the
-    /// course notes measure. False times warm launches, and every answer says which.
-    bool cold = true;
-    int repetitions = 21; // timed launches for the median
-    /// What "flushed" means, for experiments on the cold state (run-kernel --flush; the
-    /// protocol always asks for Clean): Clean writes a buffer of 2 x L2 and reads it back, so
-    /// that L2 holds clean unrelated lines; Dirty only writes it (L2 full of dirty unrelated
-    /// lines); None flushes nothing, before the timed launches nor before the counted one.
-    enum class Flush { Clean, Dirty, None };
-    Flush flush = Flush::Clean;
-    /// Also count every SASS instruction's own requests, sectors, wavefronts and conflicts with
-    /// CUPTI's SASS metrics (one more launch, patched; kernels/cuda/cupti_sass.h).
-    bool perInstruction = false;
-};
+/// How to run a whole kernel (measure_kernel), and what it measured: the backend fills the
+/// counters and timing, the protocol what ran and the prediction (kernel_request.h).
+using protocol::KernelMeasurement;
+using protocol::KernelMeasureOptions;
+using protocol::KernelPerInstruction;
 
 /// One kernel of a measure_kernel request: resolved, checked and predicted by the caller (the
 /// grid model found every address inside its buffer and aligned before the backend sees it).
@@ -81,33 +62,6 @@ struct KernelItem {
     GridPrediction prediction;
     /// Where the kernel is in the request ("/sweep/3"), for errors.
     std::string where;
-};
-
-struct KernelMeasurement {
-    /// Nsight Compute metric name -> value for one cold launch (the L2 flushed before it).
-    std::map<std::string, double> counters;
-    bool countersMeasured = false;
-    std::string countersUnavailableReason;
-    Stats kernelMs;                // CUDA events around each launch
-    std::vector<double> samplesMs; // every timed launch, in order
-    bool cold = true;              // whether the L2 was flushed before each timed launch
-    KernelMeasureOptions::Flush flush = KernelMeasureOptions::Flush::Clean; // how (cold or counted)
-    double bytesRequested = 0.0;        // global bytes of active lanes, read + written
-    double effectiveBandwidthGBs = 0.0; // bytesRequested / median time
-    double copyBandwidthGBs = 0.0;      // the device's measured copy bandwidth (0: unknown)
-    double theoreticalBandwidthGBs = 0.0;
-    std::int64_t sharedBytesPerBlock = 0;
-    std::int64_t deviceBytes = 0; // the buffers allocated for it
-    std::string entryPoint;
-    /// The SASS memory instructions the generated kernel holds, in order (GeneratedKernel).
-    std::vector<std::string> memoryInstructions;
-    /// Per access, the access's own instruction counts beside the model's and the hardware's
-    /// (livePerInstructionJson's array) when perInstruction was asked for and measured; else
-    /// null, and the reason in perInstructionUnavailableReason.
-    nlohmann::json perInstruction;
-    std::string perInstructionUnavailableReason;
-    std::string perInstructionSource; // e.g. "CUPTI SASS metrics (lazy patching)"
-    double perInstructionMs = 0.0;    // wall time the per-instruction launch added
 };
 
 /// What a backend was built with (answered without a GPU).

@@ -402,11 +402,11 @@ TEST_F(KernelEditorTest, ASessionHoldsTheEditedKernelAndItsRecordedMeasurement) 
     const Pattern shown = document().pattern();
 
     KernelMeasurement measured;
-    measured.kernelName = QStringLiteral("transposeNaiveCol");
+    measured.kernelName = "transposeNaiveCol";
     measured.parameters = {{"nx", 2048}, {"ny", 2048}, {"bx", 16}, {"by", 16}};
     measured.counters["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 4194304;
     measured.countersMeasured = true;
-    measured.kernelMsMedian = 0.123;
+    measured.kernelMs = protocol::Stats{0.123, 0.123, 0.123, 1};
     measured.effectiveBandwidthGBs = 272.5;
     measured.gpuName = QStringLiteral("NVIDIA H100 80GB HBM3");
     window->kernelMeasurements()->put(QString::fromLatin1(kTranspose), measured);

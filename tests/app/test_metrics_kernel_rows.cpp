@@ -71,22 +71,22 @@ KernelMeasurement handMade(const PatternDocument& document,
                            const std::map<std::string, double>& predicted,
                            const std::map<std::string, double>& counters) {
     KernelMeasurement m;
-    m.kernelName = QString::fromStdString(document.kernel()->name);
+    m.kernelName = document.kernel()->name;
     for (const Parameter& p : document.kernel()->parameters) {
         m.parameters[p.name] = p.value;
     }
     for (const KernelAccess& a : document.kernel()->accesses) {
         KernelAccessMeasurement access;
-        access.label = QString::fromStdString(a.label);
-        access.space = QString::fromLatin1(toString(a.kind.space));
-        access.op = QString::fromLatin1(toString(a.kind.op));
+        access.label = a.label;
+        access.space = toString(a.kind.space);
+        access.op = toString(a.kind.op);
         access.width = a.kind.widthBytes;
         m.accesses.push_back(access);
     }
     m.predicted = predicted;
     m.counters = counters;
     m.countersMeasured = true;
-    m.kernelMsMedian = 0.25;
+    m.kernelMs = protocol::Stats{0.25, 0.25, 0.25, 1};
     m.gpuName = QStringLiteral("warpscope fake GPU");
     return m;
 }

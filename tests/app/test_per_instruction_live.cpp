@@ -113,8 +113,10 @@ protected:
         return panel().model()->text(row, column);
     }
     void putMeasurement(const char* id, const QJsonObject& answer, bool recorded = false) {
-        KernelMeasurement m = KernelMeasurement::fromProbeResult(
+        auto read = KernelMeasurement::fromProbeResult(
             answer, h200(), QDateTime(QDate(2026, 11, 29), QTime(4, 22)));
+        ASSERT_TRUE(read) << read.error().describe();
+        KernelMeasurement m = std::move(read).value();
         m.recorded = recorded;
         window->kernelMeasurements()->put(QString::fromLatin1(id), m);
         QApplication::processEvents();

@@ -10,8 +10,12 @@
 #include "panels/messagebar.h"
 
 #include <QFile>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QUndoStack>
+
+#include <optional>
+#include <vector>
 
 namespace warpscope::app::test {
 namespace {
@@ -152,6 +156,50 @@ TEST(ProbeRobustness, AnErrorWithAnEmptyOrMissingCodeStillHasACodeAndAMessage) {
         EXPECT_EQ(answer.failure.code, QStringLiteral("internal")) << line;
         EXPECT_FALSE(answer.failure.message.isEmpty()) << line;
     }
+}
+
+TEST(ProbeRobustness, AKernelAnswerCoreCannotReadFailsTheJobNamingTheField) {
+    // measure_kernel's answer is read by core's guarded reader: a sweep whose second
+    // measurement has a median that is no number fails the job, naming the field, and no
+    // measurement of it reaches the app (before, the QJson reader took it for "not timed").
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("kernel-probe.sh"));
+    QFile script(path);
+    ASSERT_TRUE(script.open(QIODevice::WriteOnly));
+    script.write(R"(#!/bin/sh
+while IFS= read -r line; do
+    id=$(printf '%s\n' "$line" | sed -n 's/.*[{,]"id":\([0-9]*\).*/\1/p')
+    case "$line" in
+    *'"op":"hello"'*) printf '{"id":%s,"ok":true,"result":{"protocol":1,"probe":"hostile"}}\n' "$id" ;;
+    *'"op":"device_info"'*)
+        printf '{"id":%s,"ok":true,"result":{"name":"Hostile GPU","computeCapability":"9.0","smCount":1}}\n' "$id" ;;
+    *'"op":"measure_kernel"'*)
+        printf '{"id":%s,"ok":true,"result":{"measurements":[{"kernel":"k","timing":{"kernelMs":{"median":0.5}}},{"kernel":"k","timing":{"kernelMs":{"median":"fast"}}}]}}\n' "$id" ;;
+    esac
+done
+)");
+    script.close();
+    ProbeClient client;
+    client.setCommand(QStringLiteral("/bin/sh"), {path});
+    client.start();
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return client.state() == ProbeClient::State::Ready; }, kWaitMs));
+    std::optional<ProbeFailure> failure;
+    int measured = 0;
+    QObject::connect(&client, &ProbeClient::jobFailed,
+                     [&](int, const ProbeFailure& f) { failure = f; });
+    QObject::connect(&client, &ProbeClient::kernelMeasured,
+                     [&](int, const std::vector<KernelMeasurement>&) { ++measured; });
+    client.measureKernel(QJsonObject{}, {{{"n", 1}}, {{"n", 2}}}, KernelMeasureOptions{});
+    ASSERT_TRUE(QTest::qWaitFor([&] { return failure.has_value(); }, kWaitMs));
+    EXPECT_EQ(failure->code, QStringLiteral("bad_answer"));
+    EXPECT_TRUE(failure->message.contains(QStringLiteral("/measurements/1/timing/kernelMs/median")))
+        << qPrintable(failure->message);
+    EXPECT_TRUE(failure->message.contains(QStringLiteral("must be a number")))
+        << qPrintable(failure->message);
+    EXPECT_EQ(measured, 0);
+    EXPECT_EQ(client.state(), ProbeClient::State::Ready);
 }
 
 } // namespace

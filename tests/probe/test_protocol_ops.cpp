@@ -1,8 +1,12 @@
 // The probe reads core's op table (warpscope/protocol/ops.h): hello lists its ops, an op whose row
 // takes a device reads "device" (and names a missing one), an op whose row takes none refuses it.
+// measure_kernel's options and answer are core's types too (warpscope/protocol/
+// kernel_measurement.h): what the app writes the probe reads, what the probe writes core reads.
 #include "fake_backend.h"
+#include "kernel_request.h"
 #include "probe_protocol.h"
 
+#include "warpscope/protocol/kernel_measurement.h"
 #include "warpscope/protocol/ops.h"
 
 #include <gtest/gtest.h>
@@ -75,6 +79,71 @@ TEST(ProbeOpTable, AnUnknownOpIsAnsweredWithEveryOpOfTheTable) {
     ASSERT_EQ(lines.size(), 1u);
     const std::string message = lines[0]["error"]["message"];
     EXPECT_NE(message.find(protocol::opNameList()), std::string::npos) << message;
+}
+
+TEST(ProbeKernelTypes, TheOptionsTheAppWritesAreTheOnesTheProbeReads) {
+    for (const bool counters : {true, false}) {
+        for (const bool cold : {true, false}) {
+            for (const bool perInstruction : {true, false}) {
+                protocol::KernelMeasureOptions written;
+                written.counters = counters;
+                written.cold = cold;
+                written.perInstruction = perInstruction;
+                written.repetitions = 7;
+                auto read = parseKernelOptions(json{{"options", protocol::toRequestJson(written)}});
+                ASSERT_TRUE(std::holds_alternative<KernelMeasureOptions>(read));
+                const auto& options = std::get<KernelMeasureOptions>(read);
+                EXPECT_EQ(options.counters, counters);
+                EXPECT_EQ(options.cold, cold);
+                EXPECT_EQ(options.perInstruction, perInstruction);
+                EXPECT_EQ(options.repetitions, 7);
+            }
+        }
+    }
+}
+
+TEST(ProbeKernelTypes, WhatTheProbeAnswersCoreReadsBack) {
+    // A sweep of two points of a two-access kernel, per-instruction counts asked for.
+    const json kernel = {
+        {"grid", {4, 1, 1}},
+        {"block", {256, 1, 1}},
+        {"parameters", {{"n", 1024}, {"stride", 1}}},
+        {"buffers", {{{"name", "A"}, {"bytes", 65536}}, {{"name", "B"}, {"bytes", 65536}}}},
+        {"accesses",
+         {{{"op", "load"}, {"width", 4}, {"buffer", "A"}, {"address", "gid * stride * 4"}},
+          {{"op", "store"}, {"width", 4}, {"buffer", "B"}, {"address", "gid * 4"}}}}};
+    const json request = {{"id", 1},
+                          {"op", "measure_kernel"},
+                          {"kernel", kernel},
+                          {"sweep", {{{"stride", 1}}, {{"stride", 2}}}},
+                          {"options", {{"warm", true}, {"per_instruction", true}}}};
+    FakeBackend fake;
+    const auto lines = serveUnchecked(fake, request.dump() + "\n");
+    ASSERT_FALSE(lines.empty());
+    const json& answer = lines.back();
+    ASSERT_EQ(answer.value("ok", false), true) << answer;
+    const json& measurements = answer["result"]["measurements"];
+    ASSERT_EQ(measurements.size(), 2u);
+    for (std::size_t i = 0; i < measurements.size(); ++i) {
+        auto read = protocol::kernelMeasurementFromJsonText(measurements[i].dump());
+        ASSERT_TRUE(read) << read.error().describe();
+        const protocol::KernelMeasurement& m = read.value();
+        EXPECT_EQ(m.parameters.at("stride"), static_cast<std::int64_t>(i + 1));
+        EXPECT_EQ(m.threads, 1024);
+        ASSERT_EQ(m.accesses.size(), 2u);
+        EXPECT_EQ(m.accesses[0].op, "load");
+        EXPECT_EQ(m.accesses[1].space, "global");
+        // The stride-2 point touches twice the sectors of the stride-1 one.
+        EXPECT_EQ(m.accesses[0].sectors, 128.0 * static_cast<double>(i + 1));
+        EXPECT_FALSE(m.cold);
+        ASSERT_TRUE(m.kernelMs);
+        EXPECT_GT(m.kernelMs->median, 0.0);
+        ASSERT_TRUE(m.perInstruction);
+        EXPECT_TRUE(m.perInstruction->measured);
+        EXPECT_EQ(m.perInstruction->rows.size(), 2u);
+        // Written again by core, the probe's answer to the byte.
+        EXPECT_EQ(protocol::toJson(m).dump(), measurements[i].dump());
+    }
 }
 
 } // namespace

@@ -14,32 +14,6 @@ namespace warpscope::app {
 
 namespace {
 
-std::optional<double> numberAt(const QJsonObject& object, const QString& key) {
-    const QJsonValue value = object.value(key);
-    if (!value.isDouble()) {
-        return std::nullopt;
-    }
-    return value.toDouble();
-}
-
-std::map<std::string, double> numbersOf(const QJsonObject& object) {
-    std::map<std::string, double> numbers;
-    for (auto it = object.begin(); it != object.end(); ++it) {
-        if (it.value().isDouble()) {
-            numbers[it.key().toStdString()] = it.value().toDouble();
-        }
-    }
-    return numbers;
-}
-
-QJsonObject objectOf(const std::map<std::string, double>& numbers) {
-    QJsonObject object;
-    for (const auto& [name, value] : numbers) {
-        object.insert(QString::fromStdString(name), value);
-    }
-    return object;
-}
-
 KernelPoint pointOf(const QJsonObject& object) {
     KernelPoint point;
     for (auto it = object.begin(); it != object.end(); ++it) {
@@ -48,20 +22,6 @@ KernelPoint pointOf(const QJsonObject& object) {
         }
     }
     return point;
-}
-
-QJsonObject pointJson(const KernelPoint& point) {
-    QJsonObject object;
-    for (const auto& [name, value] : point) {
-        object.insert(QString::fromStdString(name), static_cast<double>(value));
-    }
-    return object;
-}
-
-void putOptional(QJsonObject& object, const QString& key, const std::optional<double>& value) {
-    if (value) {
-        object.insert(key, *value);
-    }
 }
 
 /// The preset's parameter values with `point` applied: the full point every record is keyed by.
@@ -88,67 +48,19 @@ QString kernelPointText(const KernelPoint& point) {
     return parts.join(QStringLiteral(", "));
 }
 
-KernelMeasurement KernelMeasurement::fromProbeResult(const QJsonObject& result, const GpuInfo& gpu,
-                                                     const QDateTime& when) {
+KernelMeasurement KernelMeasurement::fromMeasured(protocol::KernelMeasurement measured,
+                                                  const GpuInfo& gpu, const QDateTime& when) {
     KernelMeasurement m;
-    m.kernelName = result.value(QStringLiteral("kernel")).toString();
-    m.parameters = pointOf(result.value(QStringLiteral("parameters")).toObject());
-    m.counters = numbersOf(result.value(QStringLiteral("counters")).toObject());
-    m.predicted = numbersOf(result.value(QStringLiteral("predicted")).toObject());
-    m.countersMeasured = result.value(QStringLiteral("countersMeasured")).toBool();
-    m.countersUnavailableReason =
-        result.value(QStringLiteral("countersUnavailableReason")).toString();
-    for (const QJsonValue& value : result.value(QStringLiteral("accesses")).toArray()) {
-        const QJsonObject a = value.toObject();
-        KernelAccessMeasurement access;
-        access.label = a.value(QStringLiteral("label")).toString();
-        access.op = a.value(QStringLiteral("op")).toString();
-        access.space = a.value(QStringLiteral("space")).toString();
-        access.width = a.value(QStringLiteral("width")).toInt();
-        access.requests = a.value(QStringLiteral("requests")).toDouble();
-        access.sectors = a.value(QStringLiteral("sectors")).toDouble();
-        access.wavefronts = a.value(QStringLiteral("wavefronts")).toDouble();
-        access.bankConflicts = a.value(QStringLiteral("bankConflicts")).toDouble();
-        access.bytesRequested = a.value(QStringLiteral("bytesRequested")).toDouble();
-        access.constantAddresses = a.value(QStringLiteral("constantAddresses")).toDouble();
-        m.accesses.push_back(access);
-    }
-    if (result.contains(QStringLiteral("perInstruction"))) {
-        m.perInstructionJson = result.value(QStringLiteral("perInstruction")).toObject();
-        m.perInstructionSource = m.perInstructionJson.value(QStringLiteral("source")).toString();
-        m.perInstructionUnavailableReason =
-            m.perInstructionJson.value(QStringLiteral("unavailableReason")).toString();
+    static_cast<protocol::KernelMeasurement&>(m) = std::move(measured);
+    if (m.perInstruction) {
         // Core reads the rows (its guarded reader), as it reads the recorded ones.
-        const QByteArray rows =
-            QJsonDocument(m.perInstructionJson.value(QStringLiteral("rows")).toArray())
-                .toJson(QJsonDocument::Compact);
-        auto read = perInstructionRowsFromJsonText(
-            std::string_view(rows.constData(), static_cast<std::size_t>(rows.size())));
+        auto read = perInstructionRowsFromJsonText(m.perInstruction->rows.dump());
         if (read) {
             m.perInstructionRows = std::move(read.value());
-        } else if (m.perInstructionUnavailableReason.isEmpty()) {
-            m.perInstructionUnavailableReason =
-                QObject::tr("the probe's per-instruction rows could not be read: %1")
-                    .arg(QString::fromStdString(read.error().describe()));
+        } else {
+            m.perInstructionRowsError = QString::fromStdString(read.error().describe());
         }
     }
-    const QJsonObject timing = result.value(QStringLiteral("timing")).toObject();
-    const QJsonObject kernelMs = timing.contains(QStringLiteral("kernelMs"))
-                                     ? timing.value(QStringLiteral("kernelMs")).toObject()
-                                     : result.value(QStringLiteral("kernelMs")).toObject();
-    m.kernelMsMedian = numberAt(kernelMs, QStringLiteral("median"));
-    m.spreadPct = numberAt(kernelMs, QStringLiteral("spreadPct"));
-    if (timing.contains(QStringLiteral("cold"))) {
-        m.cold = timing.value(QStringLiteral("cold")).toBool(true);
-    } else {
-        m.cold = result.value(QStringLiteral("cold")).toBool(true);
-    }
-    m.bytesRequested = numberAt(result, QStringLiteral("bytesRequested"));
-    m.effectiveBandwidthGBs = numberAt(result, QStringLiteral("effectiveBandwidthGBs"));
-    m.copyBandwidthGBs = numberAt(result, QStringLiteral("copyBandwidthGBs"));
-    m.theoreticalBandwidthGBs = numberAt(result, QStringLiteral("theoreticalBandwidthGBs"));
-    m.shareOfCopyPct = numberAt(result, QStringLiteral("shareOfCopyBandwidthPct"));
-    m.shareOfTheoreticalPct = numberAt(result, QStringLiteral("shareOfTheoreticalBandwidthPct"));
     if (!m.copyBandwidthGBs && gpu.measuredCopyBandwidthGBs > 0) {
         m.copyBandwidthGBs = gpu.measuredCopyBandwidthGBs;
     }
@@ -164,6 +76,38 @@ KernelMeasurement KernelMeasurement::fromProbeResult(const QJsonObject& result, 
     return m;
 }
 
+Result<KernelMeasurement> KernelMeasurement::fromProbeResult(const QJsonObject& result,
+                                                             const GpuInfo& gpu,
+                                                             const QDateTime& when) {
+    auto read = protocol::kernelMeasurementFromJsonText(compactJsonText(result));
+    if (!read) {
+        return read.error();
+    }
+    return fromMeasured(std::move(read).value(), gpu, when);
+}
+
+std::optional<double> KernelMeasurement::kernelMsMedian() const {
+    return kernelMs ? std::optional<double>(kernelMs->median) : std::nullopt;
+}
+
+QString KernelMeasurement::perInstructionUnavailableReason() const {
+    if (!perInstruction) {
+        return {};
+    }
+    if (!perInstruction->unavailableReason.empty()) {
+        return QString::fromStdString(perInstruction->unavailableReason);
+    }
+    if (!perInstructionRowsError.isEmpty()) {
+        return QObject::tr("the probe's per-instruction rows could not be read: %1")
+            .arg(perInstructionRowsError);
+    }
+    return {};
+}
+
+QString KernelMeasurement::perInstructionSource() const {
+    return perInstruction ? QString::fromStdString(perInstruction->source) : QString();
+}
+
 QString KernelMeasurement::gpuLabel() const {
     return gpuIndex >= 0 ? QObject::tr("GPU %1 · %2").arg(gpuIndex).arg(gpuName) : gpuName;
 }
@@ -173,15 +117,9 @@ QString KernelMeasurement::gpuKey() const {
 }
 
 QJsonObject KernelMeasurement::toJson() const {
-    QJsonObject object{{QStringLiteral("kernel"), kernelName},
-                       {QStringLiteral("parameters"), pointJson(parameters)},
-                       {QStringLiteral("counters"), objectOf(counters)},
-                       {QStringLiteral("predicted"), objectOf(predicted)},
-                       {QStringLiteral("countersMeasured"), countersMeasured},
-                       {QStringLiteral("countersUnavailableReason"), countersUnavailableReason},
-                       {QStringLiteral("cold"), cold},
-                       {QStringLiteral("gpu"), gpuName},
-                       {QStringLiteral("measuredAt"), measuredAt.toString(Qt::ISODate)}};
+    QJsonObject object = qtJsonObject(protocol::toJson(*this));
+    object.insert(QStringLiteral("gpu"), gpuName);
+    object.insert(QStringLiteral("measuredAt"), measuredAt.toString(Qt::ISODate));
     if (!gpuUuid.isEmpty()) {
         object.insert(QStringLiteral("gpuUuid"), gpuUuid);
     }
@@ -194,51 +132,24 @@ QJsonObject KernelMeasurement::toJson() const {
     if (!probeVersion.isEmpty()) {
         object.insert(QStringLiteral("probeVersion"), probeVersion);
     }
-    QJsonArray list;
-    for (const KernelAccessMeasurement& a : accesses) {
-        QJsonObject access{{QStringLiteral("label"), a.label},
-                           {QStringLiteral("op"), a.op},
-                           {QStringLiteral("space"), a.space},
-                           {QStringLiteral("width"), a.width},
-                           {QStringLiteral("requests"), a.requests},
-                           {QStringLiteral("sectors"), a.sectors},
-                           {QStringLiteral("wavefronts"), a.wavefronts},
-                           {QStringLiteral("bankConflicts"), a.bankConflicts},
-                           {QStringLiteral("bytesRequested"), a.bytesRequested}};
-        if (a.space == QLatin1String("constant")) {
-            access.insert(QStringLiteral("constantAddresses"), a.constantAddresses);
-        }
-        list.append(access);
-    }
-    object.insert(QStringLiteral("accesses"), list);
-    if (!perInstructionJson.isEmpty()) {
-        object.insert(QStringLiteral("perInstruction"), perInstructionJson);
-    }
-    QJsonObject kernelMs;
-    putOptional(kernelMs, QStringLiteral("median"), kernelMsMedian);
-    putOptional(kernelMs, QStringLiteral("spreadPct"), spreadPct);
-    object.insert(QStringLiteral("kernelMs"), kernelMs);
-    putOptional(object, QStringLiteral("bytesRequested"), bytesRequested);
-    putOptional(object, QStringLiteral("effectiveBandwidthGBs"), effectiveBandwidthGBs);
-    putOptional(object, QStringLiteral("copyBandwidthGBs"), copyBandwidthGBs);
-    putOptional(object, QStringLiteral("theoreticalBandwidthGBs"), theoreticalBandwidthGBs);
-    putOptional(object, QStringLiteral("shareOfCopyBandwidthPct"), shareOfCopyPct);
-    putOptional(object, QStringLiteral("shareOfTheoreticalBandwidthPct"), shareOfTheoreticalPct);
     return object;
 }
 
-KernelMeasurement KernelMeasurement::fromJson(const QJsonObject& object) {
+Result<KernelMeasurement> KernelMeasurement::fromJson(const QJsonObject& object) {
     GpuInfo gpu;
     gpu.name = object.value(QStringLiteral("gpu")).toString();
     gpu.uuid = object.value(QStringLiteral("gpuUuid")).toString();
     gpu.index = object.value(QStringLiteral("gpuIndex")).toInt(-1);
     gpu.driverVersion = object.value(QStringLiteral("driver")).toString();
     gpu.probeVersion = object.value(QStringLiteral("probeVersion")).toString();
-    KernelMeasurement m = fromProbeResult(
+    auto m = fromProbeResult(
         object, gpu,
         QDateTime::fromString(object.value(QStringLiteral("measuredAt")).toString(), Qt::ISODate));
-    m.gpuIndex = gpu.index;
-    m.recorded = true;
+    if (!m) {
+        return m;
+    }
+    m.value().gpuIndex = gpu.index;
+    m.value().recorded = true;
     return m;
 }
 
@@ -255,10 +166,8 @@ std::optional<double> KernelMeasurement::globalEfficiencyPct(bool loads) const {
     double requested = 0;
     for (const KernelAccessMeasurement& access : accesses) {
         // An async copy's global side counts in the load counters.
-        const bool load =
-            access.op == QLatin1String("load") || access.op == QLatin1String("copy_async");
-        if (access.space == QLatin1String("global") &&
-            (loads ? load : access.op == QLatin1String("store"))) {
+        const bool load = access.op == "load" || access.op == "copy_async";
+        if (access.space == "global" && (loads ? load : access.op == "store")) {
             requested += access.bytesRequested;
         }
     }
@@ -299,11 +208,12 @@ void KernelMeasurementStore::put(const QString& presetId, const KernelMeasuremen
             merged.predicted = old.predicted;
         }
         if (!merged.effectiveBandwidthGBs && old.effectiveBandwidthGBs) {
-            merged.kernelMsMedian = old.kernelMsMedian;
+            merged.kernelMs = old.kernelMs;
             merged.spreadPct = old.spreadPct;
+            merged.samplesMs = old.samplesMs;
             merged.effectiveBandwidthGBs = old.effectiveBandwidthGBs;
-            merged.shareOfCopyPct = old.shareOfCopyPct;
-            merged.shareOfTheoreticalPct = old.shareOfTheoreticalPct;
+            merged.shareOfCopyBandwidthPct = old.shareOfCopyBandwidthPct;
+            merged.shareOfTheoreticalBandwidthPct = old.shareOfTheoreticalBandwidthPct;
         }
     }
     m_entries[key] = {presetId, merged};
@@ -373,8 +283,12 @@ void KernelMeasurementStore::takeJson(const QJsonArray& array) {
         if (preset.isEmpty()) {
             continue;
         }
-        KernelMeasurement m =
+        auto read =
             KernelMeasurement::fromJson(object.value(QStringLiteral("measurement")).toObject());
+        if (!read) {
+            continue; // a record this build cannot read is left out, as one without a preset
+        }
+        KernelMeasurement m = std::move(read).value();
         m.parameters = completePoint(preset, m.parameters);
         m_entries[keyOf(preset, m.parameters)] = {preset, m};
         m_byGpu[keyOf(preset, m.parameters)][m.gpuKey()] = {preset, m};
@@ -424,19 +338,32 @@ std::optional<QString> KernelMeasurementStore::importJsonLines(const QByteArray&
         if (findKernelPreset(id.toStdString()) == nullptr) {
             return tr("line %1: \"%2\" is no kernel preset of this build").arg(lineNumber).arg(id);
         }
-        KernelMeasurement m;
+        const auto unreadable = [&](const Error& refused) {
+            return tr("line %1: %2")
+                .arg(lineNumber)
+                .arg(QString::fromStdString(refused.describe()));
+        };
         if (object.contains(QStringLiteral("answer"))) {
             const QJsonObject answer = object.value(QStringLiteral("answer")).toObject();
             // No GPU named by the caller or a device line: the answer's own device names it.
             const QJsonObject device = answer.value(QStringLiteral("device")).toObject();
-            m = KernelMeasurement::fromProbeResult(
+            auto read = KernelMeasurement::fromProbeResult(
                 answer, gpu.name.isEmpty() && !device.isEmpty() ? GpuInfo::fromJson(device) : gpu,
                 QDateTime());
-            m.recorded = true;
-            answers.emplace_back(id, m);
+            if (!read) {
+                Error refused = read.error();
+                refused.where = "/answer" + refused.where;
+                return unreadable(refused);
+            }
+            read.value().recorded = true;
+            answers.emplace_back(id, read.value());
             continue;
         }
-        m = KernelMeasurement::fromProbeResult(object, gpu, QDateTime());
+        auto read = KernelMeasurement::fromProbeResult(object, gpu, QDateTime());
+        if (!read) {
+            return unreadable(read.error());
+        }
+        KernelMeasurement m = std::move(read).value();
         m.parameters = completePoint(id, pointOf(object.value(QStringLiteral("point")).toObject()));
         m.recorded = true;
         if (!m.effectiveBandwidthGBs) {

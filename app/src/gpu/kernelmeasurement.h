@@ -1,12 +1,15 @@
 // KernelMeasurement: one whole kernel as the probe's measure_kernel measured it (docs/protocol.md,
-// "measure_kernel"), and KernelMeasurementStore, the session's record of them keyed by kernel
-// preset and parameter point, so the notes-vs-GPU view can draw what was measured earlier or
-// recorded on another machine (an H100's answers in tests/data).
+// "measure_kernel"; the type and its JSON are core's, warpscope/protocol/kernel_measurement.h),
+// with the GPU it was measured on, and KernelMeasurementStore, the session's record of them keyed
+// by kernel preset and parameter point, so the notes-vs-GPU view can draw what was measured earlier
+// or recorded on another machine (an H100's answers in tests/data).
 #pragma once
 
 #include "gpu/probemeasurement.h"
 
 #include <warpscope/per_instruction.h>
+#include <warpscope/protocol/kernel_measurement.h>
+#include <warpscope/result.h>
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -28,48 +31,16 @@ using KernelPoint = std::map<std::string, std::int64_t>;
 /// "bx=8, by=32": the key and the label of a point.
 QString kernelPointText(const KernelPoint& point);
 
-struct KernelAccessMeasurement {
-    QString label;
-    QString op;    // "load", "store"
-    QString space; // "global", "shared"
-    int width = 0;
-    double requests = 0;
-    double sectors = 0;
-    double wavefronts = 0;
-    double bankConflicts = 0;
-    double bytesRequested = 0;
-    /// Constant loads: the grid model's constant-cache requests (each warp's distinct addresses).
-    double constantAddresses = 0;
-};
+/// One access of a measured kernel: what it is and the grid model's counts for it (core's).
+using protocol::KernelAccessMeasurement;
 
-struct KernelMeasurement {
-    QString kernelName;
-    KernelPoint parameters;
-    /// Kernel-level counters under ncu names (empty when not measured) and the grid model's
-    /// totals sent back with them (`predicted`).
-    std::map<std::string, double> counters;
-    std::map<std::string, double> predicted;
-    bool countersMeasured = false;
-    QString countersUnavailableReason;
-    std::vector<KernelAccessMeasurement> accesses;
-    /// measure_kernel's per_instruction option (docs/protocol.md): each access's own SASS
-    /// instruction counts beside the model's and the hardware's, as core reads the answer's
-    /// rows; how they were measured, or why not. perInstructionJson is the answer's object,
-    /// empty when the option was not asked for.
-    QJsonObject perInstructionJson;
+/// A whole kernel's measurement as the app keeps it: the probe's answer as core's protocol reads
+/// it, the per-instruction rows read from it, and the GPU and time it was measured on.
+struct KernelMeasurement : protocol::KernelMeasurement {
+    /// perInstruction's rows as core reads them (empty without the option, or unreadable: then
+    /// perInstructionUnavailableReason() says why).
     std::vector<PerInstructionRow> perInstructionRows;
-    QString perInstructionSource;
-    QString perInstructionUnavailableReason;
-
-    std::optional<double> kernelMsMedian;
-    std::optional<double> spreadPct;
-    bool cold = true;
-    std::optional<double> bytesRequested;
-    std::optional<double> effectiveBandwidthGBs;
-    std::optional<double> copyBandwidthGBs;
-    std::optional<double> theoreticalBandwidthGBs;
-    std::optional<double> shareOfCopyPct;
-    std::optional<double> shareOfTheoreticalPct;
+    QString perInstructionRowsError;
 
     QString gpuName;
     // Which device exactly, and what measured it (empty / -1 when unknown: older records).
@@ -81,11 +52,24 @@ struct KernelMeasurement {
     /// Read from a session or a file of recorded answers, not measured in this run of the app.
     bool recorded = false;
 
-    /// One answer of measure_kernel (a `result`, or one of its `measurements`).
-    static KernelMeasurement fromProbeResult(const QJsonObject& result, const GpuInfo& gpu,
-                                             const QDateTime& when);
+    /// One answer of measure_kernel as core read it, measured on `gpu` at `when`.
+    static KernelMeasurement fromMeasured(protocol::KernelMeasurement measured, const GpuInfo& gpu,
+                                          const QDateTime& when);
+    /// The same from the answer's JSON (a `result`, one of its `measurements`, or a recorded
+    /// answer), read by core's guarded reader: an error names the field.
+    static Result<KernelMeasurement> fromProbeResult(const QJsonObject& result, const GpuInfo& gpu,
+                                                     const QDateTime& when);
+    /// A session's record: the answer's JSON and the GPU and time ("gpu", "gpuUuid", "gpuIndex",
+    /// "driver", "probeVersion", "measuredAt").
     QJsonObject toJson() const;
-    static KernelMeasurement fromJson(const QJsonObject& object);
+    static Result<KernelMeasurement> fromJson(const QJsonObject& object);
+
+    /// The median of the timed launches; empty when not timed.
+    std::optional<double> kernelMsMedian() const;
+    /// Why the per-instruction counts are missing: the probe's reason, or why the rows could not
+    /// be read.
+    QString perInstructionUnavailableReason() const;
+    QString perInstructionSource() const;
 
     /// Bytes requested by the active lanes of the global loads (or stores) over the measured
     /// sectors of them, in percent: nvprof's gld_efficiency / gst_efficiency on this GPU. Empty

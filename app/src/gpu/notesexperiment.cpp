@@ -302,7 +302,7 @@ std::optional<double> inQuantity(NotesQuantity quantity, const KernelMeasurement
     case NotesQuantity::StoreEfficiency:
         return m.globalEfficiencyPct(false);
     case NotesQuantity::Time:
-        return m.kernelMsMedian;
+        return m.kernelMsMedian();
     }
     return std::nullopt;
 }
@@ -311,8 +311,8 @@ NotesGpuValues gpuValues(NotesQuantity quantity, const KernelMeasurement& m) {
     NotesGpuValues values;
     values.measured = inQuantity(quantity, m);
     values.bandwidthGBs = m.effectiveBandwidthGBs;
-    values.kernelMs = m.kernelMsMedian;
-    values.shareOfCopyPct = m.shareOfCopyPct;
+    values.kernelMs = m.kernelMsMedian();
+    values.shareOfCopyPct = m.shareOfCopyBandwidthPct;
     if (!values.shareOfCopyPct && m.effectiveBandwidthGBs && m.copyBandwidthGBs &&
         *m.copyBandwidthGBs > 0) {
         values.shareOfCopyPct = *m.effectiveBandwidthGBs / *m.copyBandwidthGBs * 100.0;
@@ -429,8 +429,8 @@ NotesComparison compareWithNotes(const NotesExperiment& experiment,
         const KernelMeasurement* m = store.find(QString::fromStdString(row.presetId), row.point);
         if (m != nullptr) {
             out.bandwidthGBs = m->effectiveBandwidthGBs;
-            out.kernelMs = m->kernelMsMedian;
-            out.shareOfCopyPct = m->shareOfCopyPct;
+            out.kernelMs = m->kernelMsMedian();
+            out.shareOfCopyPct = m->shareOfCopyBandwidthPct;
             if (!out.shareOfCopyPct && m->effectiveBandwidthGBs && m->copyBandwidthGBs &&
                 *m->copyBandwidthGBs > 0) {
                 out.shareOfCopyPct = *m->effectiveBandwidthGBs / *m->copyBandwidthGBs * 100.0;
@@ -447,7 +447,7 @@ NotesComparison compareWithNotes(const NotesExperiment& experiment,
                 out.measured = m->globalEfficiencyPct(false);
                 break;
             case NotesQuantity::Time:
-                out.measured = m->kernelMsMedian;
+                out.measured = m->kernelMsMedian();
                 break;
             }
             if (out.measured || out.bandwidthGBs) {

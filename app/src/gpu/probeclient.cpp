@@ -27,19 +27,7 @@ constexpr qsizetype kMaxAnswerBytes = 256 * 1024 * 1024;
 constexpr qsizetype kStderrKeep = 4096;
 
 QJsonObject optionsJson(const ProbeMeasureOptions& options) {
-    QJsonObject o;
-    o.insert(QStringLiteral("counters"), options.counters);
-    o.insert(QStringLiteral("latency"), options.latency);
-    o.insert(QStringLiteral("grid"), options.grid);
-    o.insert(QStringLiteral("repetitions"), options.repetitions);
-    if (!options.counterNames.empty()) {
-        QJsonArray names;
-        for (const std::string& name : options.counterNames) {
-            names.append(QString::fromStdString(name));
-        }
-        o.insert(QStringLiteral("counterNames"), names);
-    }
-    return o;
+    return qtJsonObject(protocol::toRequestJson(options));
 }
 
 QJsonObject patternJson(const NamedPattern& pattern) {
@@ -197,12 +185,7 @@ int ProbeClient::sweep(const std::vector<NamedPattern>& patterns,
 
 int ProbeClient::measureKernel(const QJsonObject& kernel, const std::vector<KernelPoint>& sweep,
                                const KernelMeasureOptions& options) {
-    QJsonObject requestOptions{{QStringLiteral("counters"), options.counters},
-                               {QStringLiteral("warm"), options.warm},
-                               {QStringLiteral("repetitions"), options.repetitions}};
-    if (options.perInstruction) {
-        requestOptions.insert(QStringLiteral("per_instruction"), true);
-    }
+    const QJsonObject requestOptions = qtJsonObject(protocol::toRequestJson(options));
     QJsonObject request{{QStringLiteral("kernel"), kernel},
                         {QStringLiteral("options"), requestOptions}};
     if (!sweep.empty()) {

@@ -18,6 +18,7 @@
 
 #include <warpscope/file_format.h>
 #include <warpscope/protocol/device_info.h>
+#include <warpscope/protocol/kernel_measurement.h>
 #include <warpscope/protocol/ops.h>
 
 #include <QByteArray>
@@ -38,24 +39,12 @@ class QTimer;
 namespace warpscope::app {
 
 /// measure_kernel's options (docs/protocol.md): counters, cold (the L2 flushed before each timed
-/// launch, as the notes measure) and the number of timed launches.
-struct KernelMeasureOptions {
-    bool counters = true;
-    bool warm = false;
-    int repetitions = 21;
-    /// Also count each access's own SASS instruction (per_instruction; one more launch).
-    bool perInstruction = false;
-};
+/// launch, as the notes measure), the number of timed launches and per_instruction; core's.
+using protocol::KernelMeasureOptions;
 
-struct ProbeMeasureOptions {
-    bool counters = true;
-    bool latency = true;
-    bool grid = false;
-    int repetitions = 21;
-    /// The replay counters to read (Nsight Compute names, each one of nsightCounterNames());
-    /// empty: all of them. Fewer counters can need fewer CUPTI passes (docs/protocol.md).
-    std::vector<std::string> counterNames{};
-};
+/// measure's and sweep's options (docs/protocol.md): counters, latency, grid, repetitions and
+/// the counters to read; core's.
+using ProbeMeasureOptions = protocol::MeasureOptions;
 
 /// The "op" of a request, from core's op table.
 QString probeOpName(protocol::ProbeOp op);

@@ -288,16 +288,43 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
         return;
     case Op::MeasureKernel:
         if (!job.silent) {
+            // One kernel, or a sweep's measurements one at a time (as for a pattern sweep), each
+            // through core's guarded reader.
             std::vector<KernelMeasurement> measurements;
             const QDateTime now = QDateTime::currentDateTime();
-            if (result.contains(QStringLiteral("measurements"))) {
-                for (const QJsonValue& value :
-                     result.value(QStringLiteral("measurements")).toArray()) {
-                    measurements.push_back(
-                        KernelMeasurement::fromProbeResult(value.toObject(), m_gpu, now));
+            const auto take = [&](const QJsonValue& value, const std::string& where) {
+                Result<KernelMeasurement> read =
+                    value.isObject()
+                        ? KernelMeasurement::fromProbeResult(value.toObject(), m_gpu, now)
+                        : Error{ErrorCode::FileFormat, "a measurement must be a JSON object", 0,
+                                ""};
+                if (!read) {
+                    Error error = read.error();
+                    error.where = where + error.where;
+                    failJob(job, unreadableAnswer(job.op, error));
+                    return false;
+                }
+                measurements.push_back(std::move(read).value());
+                return true;
+            };
+            if (!result.contains(QStringLiteral("measurements"))) {
+                if (!take(result, "")) {
+                    return;
                 }
             } else {
-                measurements.push_back(KernelMeasurement::fromProbeResult(result, m_gpu, now));
+                const QJsonValue list = result.value(QStringLiteral("measurements"));
+                if (!list.isArray()) {
+                    failJob(job, unreadableAnswer(job.op, Error{ErrorCode::FileFormat,
+                                                                "measurements must be an array", 0,
+                                                                "/measurements"}));
+                    return;
+                }
+                const QJsonArray array = list.toArray();
+                for (qsizetype i = 0; i < array.size(); ++i) {
+                    if (!take(array[i], "/measurements/" + std::to_string(i))) {
+                        return;
+                    }
+                }
             }
             emit kernelMeasured(job.id, measurements);
         }

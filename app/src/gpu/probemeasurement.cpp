@@ -46,6 +46,10 @@ std::string compactJsonText(const QJsonObject& object) {
     return QJsonDocument(object).toJson(QJsonDocument::Compact).toStdString();
 }
 
+QJsonObject qtJsonObject(const nlohmann::json& object) {
+    return QJsonDocument::fromJson(QByteArray::fromStdString(object.dump())).object();
+}
+
 GpuInfo GpuInfo::fromDevice(const protocol::DeviceInfo& device) {
     GpuInfo info;
     info.name = QString::fromStdString(device.name);

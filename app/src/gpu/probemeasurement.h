@@ -57,6 +57,8 @@ struct GpuInfo {
 /// An answer's text, for core's guarded readers of the probe's answers (warpscope/protocol/):
 /// the app reads them into core's types once, at the boundary.
 std::string compactJsonText(const QJsonObject& object);
+/// The other way: an object core's protocol wrote (a request's options, a session's record).
+QJsonObject qtJsonObject(const nlohmann::json& object);
 
 struct ProbeMeasurement {
     std::map<std::string, double> counters;

@@ -160,13 +160,13 @@ void KernelMetricsSection::setMeasurements(
     QStringList bandwidths;
     QStringList shares;
     for (const KernelMeasurement* m : all) {
-        times << (m->kernelMsMedian ? decimal(*m->kernelMsMedian, 4) + QStringLiteral(" ms")
-                                    : none);
+        times << (m->kernelMsMedian() ? decimal(*m->kernelMsMedian(), 4) + QStringLiteral(" ms")
+                                      : none);
         bandwidths << (m->effectiveBandwidthGBs
                            ? decimal(*m->effectiveBandwidthGBs, 1) + QStringLiteral(" GB/s")
                            : none);
         const std::optional<double> share =
-            m->shareOfCopyPct ? m->shareOfCopyPct
+            m->shareOfCopyBandwidthPct ? m->shareOfCopyBandwidthPct
             : m->effectiveBandwidthGBs && m->copyBandwidthGBs && *m->copyBandwidthGBs > 0
                 ? std::optional<double>(*m->effectiveBandwidthGBs / *m->copyBandwidthGBs * 100.0)
                 : std::nullopt;
@@ -288,10 +288,11 @@ void KernelMetricsSection::setMeasurement(const QString& title,
     const QString none = QStringLiteral("—");
     // Per access: the grid model's counts (the counters are kernel-wide, so no measured column).
     for (const KernelAccessMeasurement& a : m.accesses) {
-        const bool shared = a.space == QLatin1String("shared");
-        const bool constant = a.space == QLatin1String("constant");
+        const bool shared = a.space == "shared";
+        const bool constant = a.space == "constant";
         add(tr("%1 (%2 %3, %4 B): %5")
-                .arg(a.label, a.space, a.op)
+                .arg(QString::fromStdString(a.label), QString::fromStdString(a.space),
+                     QString::fromStdString(a.op))
                 .arg(a.width)
                 .arg(shared     ? tr("wavefronts / conflicts")
                      : constant ? tr("LDC requests / constant-cache requests")
@@ -301,9 +302,9 @@ void KernelMetricsSection::setMeasurement(const QString& title,
                 ? QStringLiteral("%1 / %2").arg(integer(a.requests), integer(a.constantAddresses))
                 : QStringLiteral("%1 / %2").arg(integer(a.requests), integer(a.sectors)),
             tr("kernel-wide"), none);
-        if (a.op == QLatin1String("copy_async")) {
+        if (a.op == "copy_async") {
             add(tr("%1 (shared side, written one global line at a time): wavefronts / conflicts")
-                    .arg(a.label),
+                    .arg(QString::fromStdString(a.label)),
                 QStringLiteral("%1 / %2").arg(integer(a.wavefronts), integer(a.bankConflicts)),
                 tr("kernel-wide"), none);
         }
@@ -366,28 +367,28 @@ void KernelMetricsSection::setMeasurement(const QString& title,
         add(tr("L1 hit rate (l1tex__t_sector_hit_rate.pct)"), none,
             decimal(*hit, 1) + QStringLiteral(" %"), none);
     }
-    if (m.kernelMsMedian) {
+    if (m.kernelMsMedian()) {
         add(tr("time, median of the timed launches (%1)")
                 .arg(m.cold ? tr("cold: L2 flushed") : tr("warm")),
-            none, decimal(*m.kernelMsMedian, 4) + QStringLiteral(" ms"),
+            none, decimal(*m.kernelMsMedian(), 4) + QStringLiteral(" ms"),
             m.spreadPct ? tr("spread %1 %").arg(decimal(*m.spreadPct, 1)) : none);
     }
     if (m.effectiveBandwidthGBs) {
         add(tr("effective bandwidth (bytes requested / time)"), none,
             decimal(*m.effectiveBandwidthGBs, 1) + QStringLiteral(" GB/s"), none);
     }
-    if (m.shareOfCopyPct || (m.effectiveBandwidthGBs && m.copyBandwidthGBs)) {
-        const double share =
-            m.shareOfCopyPct.value_or(*m.effectiveBandwidthGBs / *m.copyBandwidthGBs * 100.0);
+    if (m.shareOfCopyBandwidthPct || (m.effectiveBandwidthGBs && m.copyBandwidthGBs)) {
+        const double share = m.shareOfCopyBandwidthPct.value_or(*m.effectiveBandwidthGBs /
+                                                                *m.copyBandwidthGBs * 100.0);
         add(tr("share of the measured copy bandwidth%1")
                 .arg(m.copyBandwidthGBs ? tr(" (%1 GB/s)").arg(decimal(*m.copyBandwidthGBs, 0))
                                         : QString()),
             none, decimal(share, 1) + QStringLiteral(" %"), none);
     }
-    if (m.shareOfTheoreticalPct ||
+    if (m.shareOfTheoreticalBandwidthPct ||
         (m.effectiveBandwidthGBs && m.theoreticalBandwidthGBs && *m.theoreticalBandwidthGBs > 0)) {
-        const double share = m.shareOfTheoreticalPct.value_or(*m.effectiveBandwidthGBs /
-                                                              *m.theoreticalBandwidthGBs * 100.0);
+        const double share = m.shareOfTheoreticalBandwidthPct.value_or(
+            *m.effectiveBandwidthGBs / *m.theoreticalBandwidthGBs * 100.0);
         add(tr("share of the theoretical bandwidth%1")
                 .arg(m.theoreticalBandwidthGBs
                          ? tr(" (%1 GB/s)").arg(decimal(*m.theoreticalBandwidthGBs, 0))

@@ -230,7 +230,8 @@ void MetricsPanel::refreshMeasurement() {
         const int differ = m_model->mismatchCount();
         if (!kernel->countersMeasured) {
             lines << tr("Counters not measured: %1")
-                         .arg(kernel->countersUnavailableReason.toHtmlEscaped());
+                         .arg(QString::fromStdString(kernel->countersUnavailableReason)
+                                  .toHtmlEscaped());
         } else if (differ > 0) {
             lines << QStringLiteral("<span style=\"color:%1\"><b>⚠ %2</b></span>")
                          .arg(ViewColors::fromPalette(palette()).warning.name(),

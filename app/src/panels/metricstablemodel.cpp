@@ -73,10 +73,8 @@ const KernelMeasurement* MetricsTableModel::kernelMeasurement() const {
     for (std::size_t i = 0; i < m->accesses.size(); ++i) {
         const KernelAccessMeasurement& measured = m->accesses[i];
         const KernelAccess& access = kernel->accesses[i];
-        if (measured.label.toStdString() != access.label ||
-            measured.space != QLatin1String(toString(access.kind.space)) ||
-            measured.op != QLatin1String(toString(access.kind.op)) ||
-            measured.width != access.kind.widthBytes) {
+        if (measured.label != access.label || measured.space != toString(access.kind.space) ||
+            measured.op != toString(access.kind.op) || measured.width != access.kind.widthBytes) {
             return nullptr;
         }
     }
@@ -439,7 +437,8 @@ void MetricsTableModel::addKernelRows() {
         if (!m->countersMeasured) {
             row.measured = tr("no counters");
             row.measuredExplanation =
-                tr("Counters were not measured: %1").arg(m->countersUnavailableReason);
+                tr("Counters were not measured: %1")
+                    .arg(QString::fromStdString(m->countersUnavailableReason));
         } else if (!measured) {
             row.measured = counter.empty() ? kDash : tr("not counted");
             row.measuredExplanation =
@@ -499,10 +498,10 @@ void MetricsTableModel::addKernelRows() {
                       {}, false, tr("What global loads of the same addresses would fetch"));
         }
     }
-    if (m->kernelMsMedian) {
+    if (m->kernelMsMedian()) {
         Row row{tr("Kernel: time"), kDash, kDash,
                 tr("The whole kernel's time, median of the timed launches")};
-        row.measured = tr("%1 µs").arg(grouped(*m->kernelMsMedian * 1000.0, 1));
+        row.measured = tr("%1 µs").arg(grouped(*m->kernelMsMedian() * 1000.0, 1));
         row.agreement = Agreement::Info;
         row.measuredExplanation =
             tr("Median kernel time (%1, %2)").arg(m->cold ? tr("cold") : tr("warm"), where);

@@ -184,8 +184,8 @@ QString livePerInstructionToolTip(const KernelMeasurement& measurement) {
                "every access of one space and operation, and counts shared wavefronts the "
                "instructions' addresses do not cause (docs/models.md).")
         .arg(measurement.gpuName.isEmpty() ? QStringLiteral("an unnamed GPU") : measurement.gpuName,
-             measurement.perInstructionSource.isEmpty() ? QStringLiteral("CUPTI's SASS metrics")
-                                                        : measurement.perInstructionSource);
+             measurement.perInstructionSource().isEmpty() ? QStringLiteral("CUPTI's SASS metrics")
+                                                          : measurement.perInstructionSource());
 }
 
 QString noPerInstructionRowsMessage(bool isKernel) {

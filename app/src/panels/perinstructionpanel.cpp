@@ -160,9 +160,9 @@ void PerInstructionPanel::refresh() {
     const QString toolTip = perInstructionToolTip(*m_recording);
     // Asked for on this GPU and not measured: why, before whatever is shown instead.
     QString notMeasured;
-    if (measured != nullptr && !measured->perInstructionJson.isEmpty()) {
+    if (measured != nullptr && measured->perInstruction.has_value()) {
         notMeasured = tr("Per-instruction counts were not measured on %1: %2. ")
-                          .arg(measured->gpuName, measured->perInstructionUnavailableReason);
+                          .arg(measured->gpuName, measured->perInstructionUnavailableReason());
     }
     if (!m_recording->error.isEmpty()) {
         m_source->setText(

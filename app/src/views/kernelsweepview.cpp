@@ -464,10 +464,10 @@ void KernelSweepView::replot() {
         if (m == nullptr) {
             continue;
         }
-        if (constant && m->kernelMsMedian) {
+        if (constant && m->kernelMsMedian()) {
             // Constant loads move no global bytes: the time is what shows the serialisation.
             barKeys << i + 1;
-            bandwidth << *m->kernelMsMedian * 1000.0;
+            bandwidth << *m->kernelMsMedian() * 1000.0;
         } else if (!constant && m->effectiveBandwidthGBs) {
             barKeys << i + 1;
             bandwidth << *m->effectiveBandwidthGBs;
@@ -566,8 +566,8 @@ void KernelSweepView::replot() {
             if (const auto s = constant ? measuredConstantAddresses(*m) : measuredSectors(*m)) {
                 m_table->setItem(r, 3, new QTableWidgetItem(number(*s)));
             }
-            if (constant && m->kernelMsMedian) {
-                m_table->setItem(r, 4, new QTableWidgetItem(number(*m->kernelMsMedian * 1000.0)));
+            if (constant && m->kernelMsMedian()) {
+                m_table->setItem(r, 4, new QTableWidgetItem(number(*m->kernelMsMedian() * 1000.0)));
             } else if (!constant && m->effectiveBandwidthGBs) {
                 m_table->setItem(r, 4, new QTableWidgetItem(number(*m->effectiveBandwidthGBs)));
             }

@@ -27,6 +27,17 @@ json numberJson(double value) {
     return json(value);
 }
 
+json toRequestJson(const MeasureOptions& options) {
+    json object{{"counters", options.counters},
+                {"latency", options.latency},
+                {"grid", options.grid},
+                {"repetitions", options.repetitions}};
+    if (!options.counterNames.empty()) {
+        object["counterNames"] = options.counterNames;
+    }
+    return object;
+}
+
 json toJson(const Stats& stats) {
     return json{{"median", stats.median},
                 {"min", stats.min},

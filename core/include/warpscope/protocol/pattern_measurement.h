@@ -23,6 +23,20 @@ struct Stats {
     int samples = 0;
 };
 
+/// What to measure besides the counters: measure's and sweep's "options".
+struct MeasureOptions {
+    bool counters = true;
+    bool latency = true;  // single-warp cold and warm latency (clock64)
+    bool grid = false;    // the pattern's expression over a whole grid (needs an expression)
+    int repetitions = 21; // timed repetitions for medians
+    /// The replay counters to read, each one of nsightCounterNames(), in that list's order;
+    /// empty: all of them. Fewer counters can need fewer CUPTI passes.
+    std::vector<std::string> counterNames{};
+};
+
+/// The "options" object of a measure or sweep request (counterNames only when some are named).
+nlohmann::json toRequestJson(const MeasureOptions& options);
+
 struct PatternMeasurement {
     /// Nsight Compute metric name -> value, for the single-warp replay of the pattern.
     std::map<std::string, double> counters;
