@@ -184,7 +184,7 @@ done
     client.setCommand(QStringLiteral("/bin/sh"), {path});
     client.start();
     ASSERT_TRUE(
-        QTest::qWaitFor([&] { return client.state() == ProbeClient::State::Ready; }, kWaitMs));
+        QTest::qWaitFor([&] { return client.state() == ProbeClient::State::Ready; }, kRobustnessWaitMs));
     std::optional<ProbeFailure> failure;
     int measured = 0;
     QObject::connect(&client, &ProbeClient::jobFailed,
@@ -192,7 +192,7 @@ done
     QObject::connect(&client, &ProbeClient::kernelMeasured,
                      [&](int, const std::vector<KernelMeasurement>&) { ++measured; });
     client.measureKernel(QJsonObject{}, {{{"n", 1}}, {{"n", 2}}}, KernelMeasureOptions{});
-    ASSERT_TRUE(QTest::qWaitFor([&] { return failure.has_value(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return failure.has_value(); }, kRobustnessWaitMs));
     EXPECT_EQ(failure->code, QStringLiteral("bad_answer"));
     EXPECT_TRUE(failure->message.contains(QStringLiteral("/measurements/1/timing/kernelMs/median")))
         << qPrintable(failure->message);

@@ -40,14 +40,6 @@ json dimJson(const std::array<std::int64_t, 3>& d) {
     return json::array({d[0], d[1], d[2]});
 }
 
-json numbersJson(const std::map<std::string, double>& numbers) {
-    json object = json::object();
-    for (const auto& [name, value] : numbers) {
-        object[name] = numberJson(value);
-    }
-    return object;
-}
-
 json optionalJson(const std::optional<double>& value) {
     return value ? json(*value) : json(nullptr);
 }

@@ -45,18 +45,18 @@ json toJson(const Stats& stats) {
                 {"samples", stats.samples}};
 }
 
-namespace {
-
-json optionalNumber(std::optional<double> value) {
-    return value ? numberJson(*value) : json(nullptr);
-}
-
 json numbersJson(const std::map<std::string, double>& numbers) {
     json object = json::object();
     for (const auto& [name, value] : numbers) {
         object[name] = numberJson(value);
     }
     return object;
+}
+
+namespace {
+
+json optionalNumber(std::optional<double> value) {
+    return value ? numberJson(*value) : json(nullptr);
 }
 
 bool readMeasurement(detail::AnswerReader& reader, const json& value, const std::string& where,

@@ -60,6 +60,8 @@ std::optional<double> cyclesToNs(double cycles, double smClockKHz);
 
 /// Counters are counts: an integral value is written as an integer ("4", not "4.0").
 nlohmann::json numberJson(double value);
+/// Named counters as one object, each written as numberJson() writes it.
+nlohmann::json numbersJson(const std::map<std::string, double>& numbers);
 nlohmann::json toJson(const Stats& stats);
 
 nlohmann::json toJson(const PatternMeasurement& measurement);
