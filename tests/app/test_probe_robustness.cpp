@@ -183,8 +183,8 @@ done
     ProbeClient client;
     client.setCommand(QStringLiteral("/bin/sh"), {path});
     client.start();
-    ASSERT_TRUE(
-        QTest::qWaitFor([&] { return client.state() == ProbeClient::State::Ready; }, kRobustnessWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return client.state() == ProbeClient::State::Ready; },
+                                kRobustnessWaitMs));
     std::optional<ProbeFailure> failure;
     int measured = 0;
     QObject::connect(&client, &ProbeClient::jobFailed,
