@@ -328,7 +328,6 @@ using detail::AnswerReader;
 using detail::arrayMember;
 using detail::requiredNumber;
 using warpscope::detail::child;
-using warpscope::detail::describe;
 
 bool readLink(AnswerReader& reader, const json& result, const std::string& where,
               TransferLink& link) {

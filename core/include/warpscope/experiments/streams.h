@@ -76,8 +76,8 @@ struct StreamsMeasurement {
 
     /// The run over `streams` streams, or null.
     const StreamsRun* run(int streams) const;
-    /// The one-stream run's median over `run`'s: its speed-up (0 without a one-stream run).
-    double speedup(const StreamsRun& run) const;
+    /// The one-stream run's median over `measured`'s: its speed-up (0 without a one-stream run).
+    double speedup(const StreamsRun& measured) const;
 };
 
 /// The stream counts a request measures: its list (sorted, without repeats) with 1 added, the
