@@ -422,11 +422,7 @@ Result<L2PersistenceMeasurement> l2PersistenceMeasurementFromJson(const json& va
 }
 
 Result<L2PersistenceMeasurement> l2PersistenceMeasurementFromJsonText(std::string_view text) {
-    auto parsed = warpscope::detail::parseGuardedJson(text);
-    if (!parsed) {
-        return parsed.error();
-    }
-    return l2PersistenceMeasurementFromJson(parsed.value());
+    return warpscope::detail::readGuardedJsonText(text, &l2PersistenceMeasurementFromJson);
 }
 
 } // namespace warpscope::experiments

@@ -225,11 +225,7 @@ Result<StreamsMeasurement> streamsMeasurementFromJson(const json& value,
 }
 
 Result<StreamsMeasurement> streamsMeasurementFromJsonText(std::string_view text) {
-    auto parsed = warpscope::detail::parseGuardedJson(text);
-    if (!parsed) {
-        return parsed.error();
-    }
-    return streamsMeasurementFromJson(parsed.value());
+    return warpscope::detail::readGuardedJsonText(text, &streamsMeasurementFromJson);
 }
 
 } // namespace warpscope::experiments

@@ -432,11 +432,7 @@ Result<TransferMeasurement> transferMeasurementFromJson(const json& value,
 }
 
 Result<TransferMeasurement> transferMeasurementFromJsonText(std::string_view text) {
-    auto parsed = warpscope::detail::parseGuardedJson(text);
-    if (!parsed) {
-        return parsed.error();
-    }
-    return transferMeasurementFromJson(parsed.value());
+    return warpscope::detail::readGuardedJsonText(text, &transferMeasurementFromJson);
 }
 
 } // namespace warpscope::experiments

@@ -396,11 +396,7 @@ Result<KernelMeasurement> kernelMeasurementFromJson(const json& value, const std
 }
 
 Result<KernelMeasurement> kernelMeasurementFromJsonText(std::string_view text) {
-    auto parsed = warpscope::detail::parseGuardedJson(text);
-    if (!parsed) {
-        return parsed.error();
-    }
-    return kernelMeasurementFromJson(parsed.value());
+    return warpscope::detail::readGuardedJsonText(text, &kernelMeasurementFromJson);
 }
 
 } // namespace warpscope::protocol
