@@ -2,6 +2,7 @@
 #include "views/experimentview.h"
 
 #include "views/chartfigure.h"
+#include "views/picturechart.h"
 #include "views/theme.h"
 
 #include <QBoxLayout>
@@ -30,186 +31,6 @@ namespace warpscope::app {
 constexpr bool kVectorChart = true;
 #else
 constexpr bool kVectorChart = false;
-#endif
-
-#ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-namespace {
-
-/// An experiment view's chart. Like the notes chart (notesview.cpp), it replots once in the next
-/// pass of the event loop however often it was filled or resized before then, never while hidden
-/// (QCustomPlot replots at once on every resize, hidden or not: at 3840 × 2160 the streams slide's
-/// step replotted its two charts three times, 110 ms), and it keeps a few pictures of itself drawn
-/// ahead on a twin view: when what it comes to show (its key) and its size are a picture's, it is
-/// not replotted and its paint copies the picture, pixel for pixel what its own paint would draw.
-class ExperimentChart : public QCustomPlot {
-public:
-    explicit ExperimentChart(QWidget* parent) : QCustomPlot(parent) {
-        connect(this, &QCustomPlot::afterReplot, this, [this] {
-            m_replotPending = false;
-            m_layoutPassesWaited = 0;
-            m_buffersStale = false;
-        });
-    }
-
-    void setKey(const QString& key) { m_key = key; }
-    const QString& key() const { return m_key; }
-
-    void requestReplot() {
-        if (!isVisible()) {
-            m_buffersStale = true; // replotted when shown
-            return;
-        }
-        if (showPicture() || m_replotPending) {
-            return;
-        }
-        m_replotPending = true;
-        postReplot();
-    }
-
-    /// QCustomPlot's paint (its background, then its layers' buffers) into one picture.
-    QImage compose() {
-        if (mBackgroundBrush.style() != Qt::SolidPattern || !mBackgroundBrush.isOpaque()) {
-            return {}; // what lies beneath would show through
-        }
-        const qreal dpr = devicePixelRatioF();
-        QImage image((QSizeF(size()) * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
-        image.setDevicePixelRatio(dpr);
-        QCPPainter painter(&image);
-        painter.fillRect(mViewport, mBackgroundBrush);
-        drawBackground(&painter);
-        for (const QSharedPointer<QCPAbstractPaintBuffer>& buffer : mPaintBuffers) {
-            buffer->draw(&painter);
-        }
-        return image;
-    }
-
-    void adopt(ExperimentView::ChartPicture picture) {
-        if (picture.key.isEmpty() || picture.image.isNull()) {
-            return;
-        }
-        std::erase_if(m_pictures, [&](const ExperimentView::ChartPicture& kept) {
-            return kept.key == picture.key && kept.image.size() == picture.image.size();
-        });
-        m_pictures.insert(m_pictures.begin(), std::move(picture));
-        if (m_pictures.size() > kPicturesKept) {
-            m_pictures.pop_back();
-        }
-        if (isVisible() && m_replotPending) {
-            showPicture(); // the replot still to come is of this picture
-        }
-    }
-
-    bool paintedFromPicture() const { return m_paintedFromPicture; }
-
-    bool holds(const QString& key, QSize pixels) const {
-        return std::any_of(m_pictures.begin(), m_pictures.end(),
-                           [&](const ExperimentView::ChartPicture& p) {
-                               return p.key == key && p.image.size() == pixels;
-                           });
-    }
-
-protected:
-    void resizeEvent(QResizeEvent* event) override {
-        Q_UNUSED(event);
-        setViewport(rect());
-        requestReplot();
-    }
-
-    void showEvent(QShowEvent* event) override {
-        QCustomPlot::showEvent(event);
-        if (m_buffersStale) {
-            requestReplot(); // before the paint that shows it (posted at a higher priority)
-        }
-    }
-
-    void mouseMoveEvent(QMouseEvent* event) override {
-        if (m_buffersStale) {
-            // Shown from a picture: the axes' pixel positions (hover texts) are the last
-            // replot's; lay the chart out at its size first (the paint still copies the picture).
-            replot(QCustomPlot::rpQueuedRefresh);
-        }
-        QCustomPlot::mouseMoveEvent(event);
-    }
-
-    void paintEvent(QPaintEvent* event) override {
-        if (const QImage* picture = pictureForNow()) {
-            QPainter painter(this);
-            painter.setCompositionMode(QPainter::CompositionMode_Source);
-            painter.drawImage(QPoint(0, 0), *picture);
-            m_paintedFromPicture = true;
-            return;
-        }
-        m_paintedFromPicture = false;
-        if (m_buffersStale) {
-            // Hidden or shown from a picture until now: the layers hold what was before.
-            replot(QCustomPlot::rpQueuedRefresh);
-        }
-        QCustomPlot::paintEvent(event);
-    }
-
-private:
-    // At 3840 × 2160 the streams timeline's picture is about 10 MB: the streams slide's four
-    // stream counts (the slide, then its three reveals).
-    static constexpr std::size_t kPicturesKept = 4;
-
-    void postReplot() {
-        QTimer::singleShot(0, this, [this] {
-            if (!m_replotPending || showPicture()) {
-                return; // replotted since, or a picture shows what the chart shows now
-            }
-            // A picture of this key at another size: the window's layout (posted after this
-            // request, in the same step) is likely to give the chart that size; look again after
-            // it, for two passes (the view's title, then the window's step line may wrap anew).
-            if (m_layoutPassesWaited < 2 && hasPictureOfKey()) {
-                ++m_layoutPassesWaited;
-                postReplot();
-                return;
-            }
-            replot();
-        });
-    }
-
-    bool hasPictureOfKey() const {
-        return !m_key.isEmpty() && std::any_of(m_pictures.begin(), m_pictures.end(),
-                                               [this](const ExperimentView::ChartPicture& p) {
-                                                   return p.key == m_key;
-                                               });
-    }
-
-    const QImage* pictureForNow() const {
-        if (m_key.isEmpty()) {
-            return nullptr;
-        }
-        const QSize pixels = (QSizeF(size()) * devicePixelRatioF()).toSize();
-        for (const ExperimentView::ChartPicture& picture : m_pictures) {
-            if (picture.key == m_key && picture.image.size() == pixels &&
-                picture.image.devicePixelRatio() == devicePixelRatioF()) {
-                return &picture.image;
-            }
-        }
-        return nullptr;
-    }
-
-    bool showPicture() {
-        if (pictureForNow() == nullptr) {
-            return false;
-        }
-        m_replotPending = false;
-        m_layoutPassesWaited = 0;
-        m_buffersStale = true;
-        update();
-        return true;
-    }
-
-    QString m_key;
-    std::vector<ExperimentView::ChartPicture> m_pictures;
-    bool m_replotPending = false;
-    int m_layoutPassesWaited = 0;
-    bool m_buffersStale = false;
-    bool m_paintedFromPicture = false;
-};
-
-} // namespace
 #endif
 
 ExperimentView::ExperimentView(QWidget* parent, const QString& prefix, const QString& runText,
@@ -250,7 +71,7 @@ std::vector<QCustomPlot*> ExperimentView::addCharts(const std::vector<ChartSpec>
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     Q_UNUSED(unavailable);
     for (const ChartSpec& spec : charts) {
-        auto* plot = new ExperimentChart(this);
+        auto* plot = new PictureChart(this);
         plot->setObjectName(spec.name);
         plot->setMinimumHeight(spec.minimumHeight);
         m_layout->addWidget(plot, spec.stretch);
@@ -398,7 +219,7 @@ void ExperimentView::requestChartReplot(QCustomPlot* chart) {
     if (found == m_charts.end()) {
         return;
     }
-    auto* experimentChart = static_cast<ExperimentChart*>(chart);
+    auto* experimentChart = static_cast<PictureChart*>(chart);
     experimentChart->setKey(chartKey(static_cast<std::size_t>(found - m_charts.begin())));
     experimentChart->requestReplot();
 #else
@@ -446,7 +267,7 @@ std::vector<ExperimentView::ChartPicture> ExperimentView::chartPictures() {
     std::vector<ChartPicture> pictures;
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
-        auto* chart = static_cast<ExperimentChart*>(m_charts[i]);
+        auto* chart = static_cast<PictureChart*>(m_charts[i]);
         chart->setKey(chartKey(i));
         if (chart->key().isEmpty()) {
             pictures.emplace_back();
@@ -462,7 +283,7 @@ std::vector<ExperimentView::ChartPicture> ExperimentView::chartPictures() {
 void ExperimentView::adoptChartPictures(std::vector<ChartPicture> pictures) {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     for (std::size_t i = 0; i < pictures.size() && i < m_charts.size(); ++i) {
-        static_cast<ExperimentChart*>(m_charts[i])->adopt(std::move(pictures[i]));
+        static_cast<PictureChart*>(m_charts[i])->adopt(std::move(pictures[i]));
     }
 #else
     Q_UNUSED(pictures);
@@ -477,8 +298,7 @@ bool ExperimentView::holdsChartPicturesOf(const ExperimentView& twin) const {
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
         const QString key = twin.chartKey(i);
         const QSize pixels = (QSizeF(twin.m_charts[i]->size()) * twin.devicePixelRatioF()).toSize();
-        if (key.isEmpty() ||
-            !static_cast<const ExperimentChart*>(m_charts[i])->holds(key, pixels)) {
+        if (key.isEmpty() || !static_cast<const PictureChart*>(m_charts[i])->holds(key, pixels)) {
             return false;
         }
     }
@@ -492,7 +312,7 @@ bool ExperimentView::holdsChartPicturesOf(const ExperimentView& twin) const {
 bool ExperimentView::chartsPaintedFromPictures() const {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
     return !m_charts.empty() && std::all_of(m_charts.begin(), m_charts.end(), [](QCustomPlot* c) {
-        return static_cast<const ExperimentChart*>(c)->paintedFromPicture();
+        return static_cast<const PictureChart*>(c)->paintedFromPicture();
     });
 #else
     return false;

@@ -4,6 +4,8 @@
 // view adds its own controls, fills its charts and writes its texts.
 #pragma once
 
+#include "views/chartpicture.h"
+
 #include <QImage>
 #include <QPointF>
 #include <QString>
@@ -50,10 +52,7 @@ public:
     /// One chart drawn as one picture (QCustomPlot's background and layers composed, at the
     /// chart's size and device pixel ratio), with a key of everything it is drawn from (the
     /// view's class, the chart's place, chartStateKey(), the palette's colours, the fonts).
-    struct ChartPicture {
-        QString key;
-        QImage image;
-    };
+    using ChartPicture = app::ChartPicture;
     /// Each chart replotted at its size now and drawn as a picture, in the charts' order (an
     /// empty picture where there is none: no QCustomPlot, or a view with no chartStateKey()).
     /// Lecture mode draws the next slide's charts ahead on a twin view.

@@ -3,7 +3,7 @@
 #include "views/notesview.h"
 
 #include "views/chartfigure.h"
-#include "views/noteschart.h"
+#include "views/picturechart.h"
 
 #include "gpu/kernelmeasurement.h"
 #include "views/theme.h"
@@ -89,7 +89,7 @@ NotesView::NotesView(KernelMeasurementStore* store, QWidget* parent)
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    m_plot = new NotesChart(splitter);
+    m_plot = new PictureChart(splitter);
     m_plot->setObjectName(QStringLiteral("notesChart"));
     m_plot->setMinimumHeight(220);
     splitter->addWidget(m_plot);

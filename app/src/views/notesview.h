@@ -8,6 +8,8 @@
 
 #include "gpu/notesexperiment.h"
 
+#include "views/chartpicture.h"
+
 #include <QImage>
 #include <QVector>
 #include <QWidget>
@@ -65,10 +67,7 @@ public:
     /// the chart's size and device pixel ratio), with what it shows: another view given it shows
     /// it in place of a replot when it comes to show the same (lecture mode draws the next slide's
     /// chart ahead on a twin view). Empty without QCustomPlot.
-    struct ChartPicture {
-        QString key; // the chart's data, labels, colours and type
-        QImage image;
-    };
+    using ChartPicture = app::ChartPicture;
     ChartPicture chartPicture();
     /// Keep `picture` (a few at a time): whenever the chart comes to show what it shows, at its
     /// size and ratio, its paint copies it and the chart is not replotted.

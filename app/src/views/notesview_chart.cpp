@@ -1,9 +1,9 @@
-// NotesView's chart: the notes' bars and this GPU's filled into the NotesChart, and the pictures
+// NotesView's chart: the notes' bars and this GPU's filled into the PictureChart, and the pictures
 // of it drawn ahead on a twin view (lecture mode) and adopted.
 #include "views/notesview.h"
 
 #include "views/chartfigure.h"
-#include "views/noteschart.h"
+#include "views/picturechart.h"
 
 #include "gpu/kernelmeasurement.h"
 #include "views/theme.h"
@@ -215,7 +215,7 @@ void NotesView::fillChart() {
         numbers(gpuKeys[g]);
         numbers(gpuValues[g]);
     }
-    static_cast<NotesChart*>(m_plot)->setKey(key.join(QLatin1Char('\n')));
+    static_cast<PictureChart*>(m_plot)->setKey(key.join(QLatin1Char('\n')));
     // Under the chart, with the few pixels round it that keep its frame inside the figure.
     putLegendUnderChart(m_plot, 0);
     requestReplot();
@@ -224,13 +224,13 @@ void NotesView::fillChart() {
 
 void NotesView::requestReplot() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    static_cast<NotesChart*>(m_plot)->requestReplot();
+    static_cast<PictureChart*>(m_plot)->requestReplot();
 #endif
 }
 
 NotesView::ChartPicture NotesView::chartPicture() {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    auto* chart = static_cast<NotesChart*>(m_plot);
+    auto* chart = static_cast<PictureChart*>(m_plot);
     // Laid out now, as a shown chart's resize would (a hidden view gets its resize events late).
     chart->setViewport(chart->rect());
     if (chart->bufferDevicePixelRatio() != chart->devicePixelRatioF()) {
@@ -245,7 +245,7 @@ NotesView::ChartPicture NotesView::chartPicture() {
 
 void NotesView::adoptChartPicture(ChartPicture picture) {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    static_cast<NotesChart*>(m_plot)->adopt(std::move(picture));
+    static_cast<PictureChart*>(m_plot)->adopt(std::move(picture));
 #else
     Q_UNUSED(picture);
 #endif
@@ -253,7 +253,7 @@ void NotesView::adoptChartPicture(ChartPicture picture) {
 
 bool NotesView::chartPaintedFromPicture() const {
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-    return static_cast<const NotesChart*>(m_plot)->paintedFromPicture();
+    return static_cast<const PictureChart*>(m_plot)->paintedFromPicture();
 #else
     return false;
 #endif

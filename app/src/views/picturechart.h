@@ -1,11 +1,13 @@
-// NotesChart: the notes view's bar chart (QCustomPlot), which replots at most once per pass of
-// the event loop and paints from pictures drawn ahead on another view. Only notesview*.cpp use it.
+// PictureChart: the chart (QCustomPlot) of the notes view and of the experiment views, which
+// replots at most once per pass of the event loop and paints from pictures drawn ahead on a twin
+// view. Only the views' own sources use it (notesview*.cpp, experimentview.cpp).
 #pragma once
 
-#include "views/notesview.h"
+#include "views/chartpicture.h"
 
 #include <QImage>
 #include <QPainter>
+#include <QString>
 #include <QTimer>
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
@@ -19,19 +21,19 @@
 namespace warpscope::app {
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
-/// The notes chart. It replots once in the next pass of the event loop, however often it was
-/// filled or resized before then, and before the repaint that asks for it (posted at a higher
-/// priority). QCustomPlot itself replots at once on every resize, and its queued replot runs
-/// even when the chart has been replotted since. In lecture mode one slide change or reveal
-/// fills the chart up to three times and resizes it two or three times as the labels above it
-/// wrap, and each replot takes 4–32 ms at 3840 × 2160.
-/// It also keeps a few pictures of itself drawn ahead on another view (NotesView::chartPicture):
-/// when what it comes to show (its key: data, labels, colours, type) and its size are a
-/// picture's, it is not replotted and its paint copies the picture, pixel for pixel what its own
-/// paint would draw. Hidden, it is not replotted until it is shown.
-class NotesChart : public QCustomPlot {
+/// The chart. It replots once in the next pass of the event loop, however often it was filled or
+/// resized before then, and before the repaint that asks for it (posted at a higher priority);
+/// hidden, it is not replotted until it is shown. QCustomPlot itself replots at once on every
+/// resize, hidden or not, and its queued replot runs even when the chart has been replotted
+/// since: in lecture mode one slide change or reveal fills a chart up to three times and resizes
+/// it two or three times as the labels above it wrap, and each replot takes 4–32 ms at
+/// 3840 × 2160 (the streams slide's step replotted its two charts three times, 110 ms).
+/// It also keeps a few pictures of itself drawn ahead on a twin view: when what it comes to show
+/// (its key) and its size are a picture's, it is not replotted and its paint copies the picture,
+/// pixel for pixel what its own paint would draw.
+class PictureChart : public QCustomPlot {
 public:
-    explicit NotesChart(QWidget* parent) : QCustomPlot(parent) {
+    explicit PictureChart(QWidget* parent) : QCustomPlot(parent) {
         connect(this, &QCustomPlot::afterReplot, this, [this] {
             m_replotPending = false;
             m_layoutPassesWaited = 0;
@@ -39,7 +41,7 @@ public:
         });
     }
 
-    /// What fillChart() set: the data, labels, colours and type the chart shows.
+    /// What the chart shows: its data, labels, colours and type (empty: no pictures are used).
     void setKey(const QString& key) { m_key = key; }
     const QString& key() const { return m_key; }
 
@@ -49,10 +51,7 @@ public:
             m_buffersStale = true;
             return;
         }
-        if (showPicture()) {
-            return;
-        }
-        if (m_replotPending) {
+        if (showPicture() || m_replotPending) {
             return;
         }
         m_replotPending = true;
@@ -76,20 +75,32 @@ public:
         return image;
     }
 
-    void adopt(NotesView::ChartPicture picture) {
+    /// Keep `picture` (the last few): whenever the chart comes to show what it shows, at its size
+    /// and ratio, its paint copies it and the chart is not replotted.
+    void adopt(ChartPicture picture) {
         if (picture.key.isEmpty() || picture.image.isNull()) {
             return;
         }
-        std::erase_if(m_pictures, [&](const NotesView::ChartPicture& kept) {
+        std::erase_if(m_pictures, [&](const ChartPicture& kept) {
             return kept.key == picture.key && kept.image.size() == picture.image.size();
         });
         m_pictures.insert(m_pictures.begin(), std::move(picture));
         if (m_pictures.size() > kPicturesKept) {
             m_pictures.pop_back();
         }
+        if (isVisible() && m_replotPending) {
+            showPicture(); // the replot still to come is of this picture
+        }
     }
 
     bool paintedFromPicture() const { return m_paintedFromPicture; }
+
+    /// Whether a kept picture shows `key` at `pixels`.
+    bool holds(const QString& key, QSize pixels) const {
+        return std::any_of(m_pictures.begin(), m_pictures.end(), [&](const ChartPicture& p) {
+            return p.key == key && p.image.size() == pixels;
+        });
+    }
 
 protected:
     void resizeEvent(QResizeEvent* event) override {
@@ -105,6 +116,15 @@ protected:
         }
     }
 
+    void mouseMoveEvent(QMouseEvent* event) override {
+        if (m_buffersStale) {
+            // Shown from a picture: the axes' pixel positions (hover texts) are the last
+            // replot's; lay the chart out at its size first (the paint still copies the picture).
+            replot(QCustomPlot::rpQueuedRefresh);
+        }
+        QCustomPlot::mouseMoveEvent(event);
+    }
+
     void paintEvent(QPaintEvent* event) override {
         if (const QImage* picture = pictureForNow()) {
             QPainter painter(this);
@@ -115,15 +135,16 @@ protected:
         }
         m_paintedFromPicture = false;
         if (m_buffersStale) {
-            // Shown from a picture until now: the layers still hold what was before it.
+            // Hidden or shown from a picture until now: the layers hold what was before.
             replot(QCustomPlot::rpQueuedRefresh);
         }
         QCustomPlot::paintEvent(event);
     }
 
 private:
-    // At 3840 × 2160 a picture is about 23 MB: a notes slide's two reveals, the next slide's
-    // and the one after it.
+    // At 3840 × 2160 a notes picture is about 23 MB (a notes slide's two reveals, the next
+    // slide's and the one after it), the streams timeline's about 10 MB (the streams slide's four
+    // stream counts: the slide, then its three reveals).
     static constexpr std::size_t kPicturesKept = 4;
 
     void postReplot() {
@@ -131,10 +152,10 @@ private:
             if (!m_replotPending || showPicture()) {
                 return; // replotted since, or a picture shows what the chart shows now
             }
-            // A picture of this data at another size: the window's layout (posted after this
-            // request, in the same step) is likely to give the chart that size; look again
-            // after it, for two passes (a reveal changes the step line's height, then the
-            // finding's).
+            // A picture of this key at another size: the window's layout (posted after this
+            // request, in the same step) is likely to give the chart that size; look again after
+            // it, for two passes (a reveal or the view's title changes the height of the text
+            // above, then the window's step line may wrap anew).
             if (m_layoutPassesWaited < 2 && hasPictureOfKey()) {
                 ++m_layoutPassesWaited;
                 postReplot();
@@ -145,14 +166,18 @@ private:
     }
 
     bool hasPictureOfKey() const {
-        return std::any_of(m_pictures.begin(), m_pictures.end(),
-                           [this](const NotesView::ChartPicture& p) { return p.key == m_key; });
+        return !m_key.isEmpty() &&
+               std::any_of(m_pictures.begin(), m_pictures.end(),
+                           [this](const ChartPicture& p) { return p.key == m_key; });
     }
 
     /// The kept picture of what the chart shows now, at its size and ratio, or nullptr.
     const QImage* pictureForNow() const {
+        if (m_key.isEmpty()) {
+            return nullptr;
+        }
         const QSize pixels = (QSizeF(size()) * devicePixelRatioF()).toSize();
-        for (const NotesView::ChartPicture& picture : m_pictures) {
+        for (const ChartPicture& picture : m_pictures) {
             if (picture.key == m_key && picture.image.size() == pixels &&
                 picture.image.devicePixelRatio() == devicePixelRatioF()) {
                 return &picture.image;
@@ -174,7 +199,7 @@ private:
     }
 
     QString m_key;
-    std::vector<NotesView::ChartPicture> m_pictures;
+    std::vector<ChartPicture> m_pictures;
     bool m_replotPending = false;
     int m_layoutPassesWaited = 0; // passes the pending replot has waited for the layout
     bool m_buffersStale = false;
