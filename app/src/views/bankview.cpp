@@ -4,6 +4,7 @@
 
 #include "document/patterndocument.h"
 #include "views/bankview_matrix.h"
+#include "views/bankwords.h"
 #include "views/lanehighlight.h"
 #include "views/predictiontext.h"
 #include "views/theme.h"
@@ -185,18 +186,7 @@ QSizeF BankView::computeLayout(qreal width) {
         phases.push_back(access.activeMask());
     }
     for (std::uint32_t phase : phases) {
-        std::array<std::set<std::int64_t>, kBankCount> words;
-        for (const Wavefront& wavefront : shared.wavefrontList) {
-            if ((wavefront.laneMask & phase) == 0) {
-                continue;
-            }
-            for (int bank = 0; bank < kBankCount; ++bank) {
-                const std::int64_t word = wavefront.bankWord[static_cast<std::size_t>(bank)];
-                if (word >= 0) {
-                    words[static_cast<std::size_t>(bank)].insert(word);
-                }
-            }
-        }
+        const auto words = phaseBankWords(shared, phase);
         for (int bank = 0; bank < kBankCount; ++bank) {
             auto& degree = m_bankDegree[static_cast<std::size_t>(bank)];
             degree =

@@ -3,6 +3,7 @@
 #include "views/tileview.h"
 
 #include "document/patterndocument.h"
+#include "views/bankwords.h"
 #include "views/lanehighlight.h"
 #include "views/predictiontext.h"
 #include "views/theme.h"
@@ -36,18 +37,7 @@ constexpr int kChunksPerLine = kLineBytes / kChunkBytes;
 std::uint32_t conflictedLanes(const WarpAccess& access, const SharedPrediction& shared) {
     std::uint32_t lanes = 0;
     for (std::uint32_t phase : shared.phases) {
-        std::array<std::set<std::int64_t>, kBankCount> words;
-        for (const Wavefront& wavefront : shared.wavefrontList) {
-            if ((wavefront.laneMask & phase) == 0) {
-                continue;
-            }
-            for (int bank = 0; bank < kBankCount; ++bank) {
-                const std::int64_t word = wavefront.bankWord[static_cast<std::size_t>(bank)];
-                if (word >= 0) {
-                    words[static_cast<std::size_t>(bank)].insert(word);
-                }
-            }
-        }
+        const auto words = phaseBankWords(shared, phase);
         for (int lane = 0; lane < kWarpSize; ++lane) {
             const auto& address = access.addresses[static_cast<std::size_t>(lane)];
             if (!address || ((phase >> lane) & 1u) == 0) {
