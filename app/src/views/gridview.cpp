@@ -5,11 +5,11 @@
 
 #include "document/patterndocument.h"
 #include "views/hugegridquestion.h"
+#include "views/viewpainting.h"
 
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QShortcut>
-#include <QToolTip>
 
 #include <algorithm>
 #include <utility>
@@ -308,15 +308,7 @@ void GridView::leaveEvent(QEvent* event) {
 }
 
 bool GridView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip) {
-        const auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = hoverText(help->pos());
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-            event->ignore();
-        } else {
-            QToolTip::showText(help->globalPos(), text, this);
-        }
+    if (handleToolTipEvent(this, event, [this](const QPoint& at) { return hoverText(at); })) {
         return true;
     }
     return QWidget::event(event);

@@ -6,7 +6,6 @@
 #include "views/viewpainting.h"
 
 #include <QEvent>
-#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -172,14 +171,7 @@ QString TraceGridView::cellText(const QPoint& pos) const {
 }
 
 bool TraceGridView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip) {
-        const auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = cellText(help->pos());
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-        } else {
-            QToolTip::showText(help->globalPos(), text, this);
-        }
+    if (handleToolTipEvent(this, event, [this](const QPoint& at) { return cellText(at); })) {
         return true;
     }
     return QWidget::event(event);

@@ -6,11 +6,14 @@
 #include <warpscope/format.h>
 
 #include <QFontMetricsF>
+#include <QHelpEvent>
 #include <QLineF>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPolygonF>
+#include <QToolTip>
 #include <QVarLengthArray>
+#include <QWidget>
 
 #include <algorithm>
 
@@ -289,6 +292,22 @@ void paintMeasurementBadge(QPainter& painter, const ViewColors& colors, const QF
     }
     painter.drawText(badge, Qt::AlignCenter, shown);
     painter.restore();
+}
+
+bool handleToolTipEvent(QWidget* widget, QEvent* event,
+                        const std::function<QString(const QPoint&)>& textAt) {
+    if (event->type() != QEvent::ToolTip) {
+        return false;
+    }
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = textAt(help->pos());
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+        event->ignore();
+    } else {
+        QToolTip::showText(help->globalPos(), text, widget);
+    }
+    return true;
 }
 
 } // namespace warpscope::app

@@ -12,9 +12,13 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
+class QEvent;
 class QPainter;
+class QPoint;
+class QWidget;
 
 namespace warpscope::app {
 
@@ -77,6 +81,12 @@ QString formatBytes(std::int64_t bytes);
 QString formatAddress(std::int64_t address);
 /// Lane set as ranges: "0–7, 12, 16–31"; "none" for an empty mask.
 QString laneListText(std::uint32_t mask);
+/// A view's tool tips: for a QEvent::ToolTip, shows `textAt` of the event's position over
+/// `widget` (hides the tip and leaves the event to the parent when there is no text) and returns
+/// true; returns false for any other event, for the view's own event() to go on with.
+bool handleToolTipEvent(QWidget* widget, QEvent* event,
+                        const std::function<QString(const QPoint&)>& textAt);
+
 /// Number of set bits.
 int laneCount(std::uint32_t mask);
 

@@ -9,10 +9,8 @@
 #include "views/viewpainting.h"
 
 #include <QFontMetricsF>
-#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 
 namespace warpscope::app {
 
@@ -356,15 +354,7 @@ QString WarpView::toolTipAt(const QPointF& point) const {
 }
 
 bool WarpView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(help->pos());
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-            event->ignore();
-        } else {
-            QToolTip::showText(help->globalPos(), text, this);
-        }
+    if (handleToolTipEvent(this, event, [this](const QPoint& at) { return toolTipAt(at); })) {
         return true;
     }
     const bool handled = ZoomableView::event(event);
