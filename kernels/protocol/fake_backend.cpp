@@ -3,9 +3,6 @@
 
 #include "kernel_codegen.h"
 #include "kernel_request.h"
-#include "l2_persistence.h"
-#include "streams_request.h"
-#include "transfers.h"
 
 #include "warpscope/format.h"
 #include "warpscope/matrix_access.h"
@@ -17,21 +14,21 @@
 namespace warpscope::probe {
 
 FakeBackend::FakeBackend() {
-    m_experiments.add(kTransfersExperiment,
-                      [this](const experiments::TransferOptions& options,
-                             const ProgressCallback& progress, const CancelCallback& cancelled) {
-                          return measureTransfers(options, progress, cancelled);
-                      });
-    m_experiments.add(kStreamsExperiment,
-                      [this](const experiments::StreamsOptions& options,
-                             const ProgressCallback& progress, const CancelCallback& cancelled) {
-                          return measureStreams(options, progress, cancelled);
-                      });
-    m_experiments.add(kL2PersistenceExperiment,
-                      [this](const experiments::L2PersistenceOptions& options,
-                             const ProgressCallback& progress, const CancelCallback& cancelled) {
-                          return measureL2Persistence(options, progress, cancelled);
-                      });
+    m_experiments.add<experiments::TransfersExperiment>(
+        [this](const experiments::TransferOptions& options, const ProgressCallback& progress,
+               const CancelCallback& cancelled) {
+            return measureTransfers(options, progress, cancelled);
+        });
+    m_experiments.add<experiments::StreamsExperiment>(
+        [this](const experiments::StreamsOptions& options, const ProgressCallback& progress,
+               const CancelCallback& cancelled) {
+            return measureStreams(options, progress, cancelled);
+        });
+    m_experiments.add<experiments::L2PersistenceExperiment>(
+        [this](const experiments::L2PersistenceOptions& options, const ProgressCallback& progress,
+               const CancelCallback& cancelled) {
+            return measureL2Persistence(options, progress, cancelled);
+        });
 }
 
 DeviceInfo FakeBackend::defaultDevice() {

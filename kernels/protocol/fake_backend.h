@@ -6,10 +6,11 @@
 // every experiment of the probe's table through the runners its constructor adds.
 #pragma once
 
-#include "l2_persistence.h"
 #include "probe_backend.h"
-#include "streams_request.h"
-#include "transfers.h"
+
+#include "warpscope/experiments/l2_persistence.h"
+#include "warpscope/experiments/streams.h"
+#include "warpscope/experiments/transfers.h"
 
 #include <atomic>
 #include <functional>
