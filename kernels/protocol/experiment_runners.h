@@ -76,6 +76,11 @@ public:
         };
     }
 
+    /// Adds (or replaces) a runner of the experiment `key` that reads the request itself.
+    void addErased(std::string_view key, ErasedExperimentRunner runner) {
+        m_runners[std::string(key)] = std::move(runner);
+    }
+
     /// The runner of the experiment `key`, or nullptr when this backend cannot run it.
     const ErasedExperimentRunner* find(std::string_view key) const {
         const auto found = m_runners.find(key);

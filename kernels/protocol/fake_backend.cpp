@@ -10,6 +10,9 @@
 #include "warpscope/per_instruction_live.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 namespace warpscope::probe {
 
@@ -29,6 +32,43 @@ FakeBackend::FakeBackend() {
                const CancelCallback& cancelled) {
             return measureL2Persistence(options, progress, cancelled);
         });
+    for (const experiments::Experiment& experiment : experiments::experiments()) {
+        if (!m_experiments.has(experiment.key)) {
+            m_experiments.addErased(experiment.key, recordedAnswerRunner(experiment));
+        }
+    }
+}
+
+ErasedExperimentRunner
+FakeBackend::recordedAnswerRunner(const experiments::Experiment& experiment) {
+    return [&experiment](const nlohmann::json& request, const ProgressCallback& progress,
+                         const CancelCallback&) -> ExperimentAnswer {
+        if (experiment.checkOptions != nullptr) {
+            if (auto refusal = experiment.checkOptions(request)) {
+                return ExperimentFailure{ProbeError::badRequest(refusal->message), refusal->where};
+            }
+        }
+        const std::string path =
+            std::string(WARPSCOPE_SOURCE_DIR) + "/" + std::string(experiment.exampleFile);
+        std::ifstream file(path, std::ios::binary);
+        std::stringstream text;
+        text << file.rdbuf();
+        auto parsed = nlohmann::json::parse(text.str(), nullptr, false);
+        if (!file || parsed.is_discarded() || !parsed.is_object()) {
+            return ExperimentFailure{ProbeError::internal("the fake backend has no fake of the "
+                                                          "experiment " +
+                                                          std::string(experiment.key) +
+                                                          " and cannot read its example " + path),
+                                     {}};
+        }
+        if (progress) {
+            progress(1, 1);
+        }
+        if (parsed.contains("result") && parsed["result"].is_object()) {
+            return parsed["result"];
+        }
+        return parsed;
+    };
 }
 
 DeviceInfo FakeBackend::defaultDevice() {

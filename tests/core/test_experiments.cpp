@@ -64,6 +64,12 @@ template <class Traits> void expectRowOfTraits() {
     ASSERT_FALSE(refused.ok()) << Traits::key;
     EXPECT_EQ(refused.error().where, "/options") << Traits::key;
     EXPECT_EQ(refused.error().code, ErrorCode::InvalidValue);
+    // The row reads options as its traits do, for callers that hold the row only.
+    ASSERT_NE(row->checkOptions, nullptr) << Traits::key;
+    EXPECT_FALSE(row->checkOptions(json::object()).has_value()) << Traits::key;
+    const auto rowRefused = row->checkOptions(json{{"options", json::array()}});
+    ASSERT_TRUE(rowRefused.has_value()) << Traits::key;
+    EXPECT_EQ(rowRefused->where, "/options") << Traits::key;
     // The answer's writer and reader are the traits' (test_experiment_results.cpp runs them).
     static_assert(std::is_same_v<decltype(Traits::measurementFromJsonText(std::string_view())),
                                  Result<typename Traits::Measurement>>);

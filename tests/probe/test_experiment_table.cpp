@@ -90,6 +90,32 @@ TEST(ExperimentTable, TheFakeBackendRunsEveryExperimentOnEveryDevice) {
     EXPECT_FALSE(backend.experimentRunners().has("measure_transfers")); // by key, not op
 }
 
+// A new experiment runs on the fake backend before it has a fake of its own: its options are read
+// by its traits and its recorded example is the answer.
+TEST(ExperimentTable, AnExperimentWithoutAFakeOfItsOwnAnswersItsRecordedExample) {
+    const experiments::Experiment& streams = experiments::experiment("streams");
+    const ErasedExperimentRunner runner = FakeBackend::recordedAnswerRunner(streams);
+    int steps = 0;
+    ExperimentAnswer answer = runner(
+        json{{"options", {{"bytes", 1 << 20}}}}, [&](int, int) { ++steps; }, nullptr);
+    ASSERT_TRUE(std::holds_alternative<json>(answer));
+    EXPECT_EQ(std::get<json>(answer).value("device", ""), "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(std::get<json>(answer).value("asyncEngineCount", 0), 3);
+    EXPECT_EQ(steps, 1);
+    answer = runner(json{{"options", {{"streams", {2, 0}}}}}, nullptr, nullptr);
+    ASSERT_TRUE(std::holds_alternative<ExperimentFailure>(answer));
+    EXPECT_EQ(std::get<ExperimentFailure>(answer).error.code, ProbeErrorCode::BadRequest);
+    EXPECT_EQ(std::get<ExperimentFailure>(answer).where, "/options/streams/1");
+    // A row whose example file is not there: Internal, naming the experiment.
+    experiments::Experiment missing = streams;
+    missing.exampleFile = "tests/data/no_such_example.json";
+    answer = FakeBackend::recordedAnswerRunner(missing)(json::object(), nullptr, nullptr);
+    ASSERT_TRUE(std::holds_alternative<ExperimentFailure>(answer));
+    EXPECT_EQ(std::get<ExperimentFailure>(answer).error.code, ProbeErrorCode::Internal);
+    EXPECT_NE(std::get<ExperimentFailure>(answer).error.message.find("experiment streams"),
+              std::string::npos);
+}
+
 /// A backend that adds no experiment runner (and measures nothing else either).
 class NoExperimentsBackend : public Backend {
 public:

@@ -13,12 +13,27 @@ namespace warpscope::experiments {
 
 namespace {
 
-/// A row of `Traits`: its key and command line are the traits'.
+/// The options of a request read by `Traits`, their value dropped.
+template <class Traits> std::optional<Error> checkOptionsOf(const nlohmann::json& request) {
+    const auto options = Traits::optionsFromJson(request);
+    if (options.ok()) {
+        return std::nullopt;
+    }
+    return options.error();
+}
+
+/// A row of `Traits`: its key, command line and options reader are the traits'.
 template <class Traits>
 Experiment row(std::string_view title, std::string_view opName, std::string_view resultsOption,
                std::string_view sessionKey, std::string_view exampleFile) {
-    return Experiment{Traits::key,          title, opName, resultsOption, sessionKey, exampleFile,
-                      Traits::commandLine()};
+    return Experiment{Traits::key,
+                      title,
+                      opName,
+                      resultsOption,
+                      sessionKey,
+                      exampleFile,
+                      Traits::commandLine(),
+                      &checkOptionsOf<Traits>};
 }
 
 const std::array<Experiment, 3>& rows() {

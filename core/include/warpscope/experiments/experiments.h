@@ -9,7 +9,9 @@
 #pragma once
 
 #include "warpscope/experiments/command_line.h"
+#include "warpscope/result.h"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,6 +35,10 @@ struct Experiment {
     std::string_view exampleFile;
     /// `warpscope-probe KEY [options]`: usage, options, text report, progress.
     ExperimentCommandLine commandLine;
+    /// The request's options read by the traits' optionsFromJson, for a caller that holds the row
+    /// and not the type (the probe's fake backend): the refusal (its `where` the option's JSON
+    /// pointer), or nothing when they are good.
+    std::optional<Error> (*checkOptions)(const nlohmann::json& request) = nullptr;
 };
 
 /// Every experiment, in the order the window's tabs show them.
