@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <string_view>
@@ -100,6 +101,40 @@ TEST(Experiments, EveryRowHasACommandLine) {
         EXPECT_EQ(refusal, std::string(row.key) + " takes no option '--no-such-option'");
         EXPECT_EQ(options, json::object());
     }
+}
+
+TEST(Experiments, CommandLinesReadOptionsAsTheRequestsFieldsAndReportAnswersAsText) {
+    json options = json::object();
+    const ExperimentCommandLine transfers = experiment("transfers").commandLine;
+    EXPECT_EQ(transfers.readOption("--sizes", "4K,1M", options), "");
+    EXPECT_EQ(transfers.readOption("--modes", "h2d_pinned", options), "");
+    EXPECT_EQ(options, json::parse(R"({"sizes":[4096,1048576],"modes":["h2d_pinned"]})"));
+    EXPECT_TRUE(TransfersExperiment::optionsFromJson(json{{"options", options}}).ok());
+    EXPECT_EQ(transfers.readOption("--sizes", "4x", options),
+              "--sizes: '4x' is not a size (4096, 64K, 256M, 1G)");
+    EXPECT_EQ(transfers.readFlag, nullptr);
+    const ExperimentCommandLine l2 = experiment("l2-persistence").commandLine;
+    ASSERT_NE(l2.readFlag, nullptr);
+    options = json::object();
+    EXPECT_TRUE(l2.readFlag("--no-tuned", options));
+    EXPECT_FALSE(l2.readFlag("--tuned", options));
+    EXPECT_EQ(options, json::parse(R"({"tuned":false})"));
+    // The recorded H100 answer as the probe's table prints it.
+    std::ifstream file(std::string(WARPSCOPE_TEST_DATA_DIR) + "/streams_h100.json");
+    const json answer = json::parse(file);
+    const std::string text = experiment("streams").commandLine.report(answer);
+    EXPECT_EQ(text.rfind("device   NVIDIA H100 80GB HBM3\n"
+                         "engines  asyncEngineCount 3, concurrent kernels\n"
+                         "array    64 MiB, kernel ",
+                         0),
+              0u)
+        << text;
+    EXPECT_NE(text.find("\n streams   median ms   spread  speed-up  predicted  model ms\n"
+                        "       1 "),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(experiment("streams").commandLine.progress.unit, "stream counts");
+    EXPECT_TRUE(experiment("streams").commandLine.progress.everyStep);
 }
 
 TEST(Experiments, OpsAreCancellableGpuOpsThatTakeTheChosenDevice) {

@@ -36,7 +36,7 @@ L2PersistenceExperiment::optionsFromJson(const json& request) {
                                         "repetitions",   "counters"};
     for (const auto& item : found->items()) {
         if (std::find_if(std::begin(kKeys), std::end(kKeys),
-                         [&](const char* key) { return item.key() == key; }) == std::end(kKeys)) {
+                         [&](const char* name) { return item.key() == name; }) == std::end(kKeys)) {
             return optionError("measure_l2_persistence takes no option \"" + item.key() +
                                    "\"; the options are windowBytes, hitRatios, tuned, "
                                    "setAsideBytes, streamBytes, streamPerRegion, repetitions and "
@@ -44,29 +44,29 @@ L2PersistenceExperiment::optionsFromJson(const json& request) {
                                "/options/" + item.key());
         }
     }
-    const auto integer = [&](const char* key, std::int64_t low, std::int64_t high,
+    const auto integer = [&](const char* field, std::int64_t low, std::int64_t high,
                              std::int64_t& out) -> std::optional<Error> {
-        const auto value = found->find(key);
+        const auto value = found->find(field);
         if (value == found->end()) {
             return std::nullopt;
         }
         if (!value->is_number_integer() || value->get<std::int64_t>() < low ||
             value->get<std::int64_t>() > high) {
-            return optionError(std::string("\"") + key + "\" must be an integer between " +
+            return optionError(std::string("\"") + field + "\" must be an integer between " +
                                    std::to_string(low) + " and " + std::to_string(high),
-                               std::string("/options/") + key);
+                               std::string("/options/") + field);
         }
         out = value->get<std::int64_t>();
         return std::nullopt;
     };
-    const auto boolean = [&](const char* key, bool& out) -> std::optional<Error> {
-        const auto value = found->find(key);
+    const auto boolean = [&](const char* field, bool& out) -> std::optional<Error> {
+        const auto value = found->find(field);
         if (value == found->end()) {
             return std::nullopt;
         }
         if (!value->is_boolean()) {
-            return optionError(std::string("\"") + key + "\" must be true or false",
-                               std::string("/options/") + key);
+            return optionError(std::string("\"") + field + "\" must be true or false",
+                               std::string("/options/") + field);
         }
         out = value->get<bool>();
         return std::nullopt;

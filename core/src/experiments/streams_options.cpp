@@ -28,27 +28,27 @@ Result<StreamsExperiment::Options> StreamsExperiment::optionsFromJson(const json
         return optionError("\"options\" must be an object", "/options");
     }
     for (const auto& item : found->items()) {
-        const std::string& key = item.key();
-        if (key != "bytes" && key != "streams" && key != "repetitions" && key != "work" &&
-            key != "order") {
+        const std::string& field = item.key();
+        if (field != "bytes" && field != "streams" && field != "repetitions" && field != "work" &&
+            field != "order") {
             return optionError(
-                "measure_streams takes no option \"" + key +
+                "measure_streams takes no option \"" + field +
                     "\"; the options are bytes, streams, repetitions, work and order",
-                "/options/" + key);
+                "/options/" + field);
         }
     }
-    const auto integer = [&](const char* key, std::int64_t low, std::int64_t high,
+    const auto integer = [&](const char* field, std::int64_t low, std::int64_t high,
                              std::int64_t& out) -> std::optional<Error> {
-        const auto value = found->find(key);
+        const auto value = found->find(field);
         if (value == found->end()) {
             return std::nullopt;
         }
         if (!value->is_number_integer() || value->get<std::int64_t>() < low ||
             value->get<std::int64_t>() > high) {
-            return optionError(std::string("\"") + key + "\" must be an integer from " +
+            return optionError(std::string("\"") + field + "\" must be an integer from " +
                                    std::to_string(low) + " to " + std::to_string(high) +
                                    "; found " + value->dump(),
-                               std::string("/options/") + key);
+                               std::string("/options/") + field);
         }
         out = value->get<std::int64_t>();
         return std::nullopt;

@@ -29,26 +29,26 @@ Result<TransfersExperiment::Options> TransfersExperiment::optionsFromJson(const 
     if (!found->is_object()) {
         return optionError("\"options\" must be an object", "/options");
     }
-    const auto integer = [&](const char* key, std::int64_t& out) -> std::optional<Error> {
-        const auto value = found->find(key);
+    const auto integer = [&](const char* field, std::int64_t& out) -> std::optional<Error> {
+        const auto value = found->find(field);
         if (value == found->end()) {
             return std::nullopt;
         }
         if (!value->is_number_integer()) {
-            return optionError(std::string("\"") + key + "\" must be an integer",
-                               std::string("/options/") + key);
+            return optionError(std::string("\"") + field + "\" must be an integer",
+                               std::string("/options/") + field);
         }
         out = value->get<std::int64_t>();
         return std::nullopt;
     };
     for (const auto& item : found->items()) {
-        const std::string& key = item.key();
-        if (key != "minBytes" && key != "maxBytes" && key != "step" && key != "sizes" &&
-            key != "modes" && key != "repetitions") {
-            return optionError("measure_transfers takes no option \"" + key +
+        const std::string& field = item.key();
+        if (field != "minBytes" && field != "maxBytes" && field != "step" && field != "sizes" &&
+            field != "modes" && field != "repetitions") {
+            return optionError("measure_transfers takes no option \"" + field +
                                    "\"; the options are minBytes, maxBytes, step, sizes, modes and "
                                    "repetitions",
-                               "/options/" + key);
+                               "/options/" + field);
         }
     }
     std::int64_t step = options.step;
