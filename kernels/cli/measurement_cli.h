@@ -1,6 +1,6 @@
-// What warpscope-probe's measurement commands (transfers, streams, l2-persistence) share: the
-// error line and exit status, and running the request
-// with progress on stderr, Ctrl-C cancelling it and the probe's error mapped to an exit status.
+// What warpscope-probe's measurement commands (every experiment's, experiment_commands.h) share:
+// the error line and exit status, and running the request with progress on stderr, Ctrl-C
+// cancelling it and the probe's error mapped to an exit status.
 #pragma once
 
 #include "probe_cli.h"
