@@ -92,7 +92,7 @@ run_fuzzer() {
 # and self-check.
 WARPSCOPE_TIDY_SOURCES=(
     '/core/(src|cli)/.*[.]cpp$'
-    '/kernels/protocol/(probe_protocol|probe_requests|probe_serve|experiment_table|kernel_codegen|kernel_request|transfers|streams_request|l2_persistence)[.]cpp$'
+    '/kernels/protocol/(probe_protocol|probe_requests|probe_serve|experiment_table|kernel_codegen|kernel_request)[.]cpp$'
     '/kernels/cli/[^/]*[.]cpp$'
 )
 

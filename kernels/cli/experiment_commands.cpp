@@ -3,42 +3,54 @@
 
 #include "experiment_table.h"
 
-#include <algorithm>
+#include <iostream>
 #include <string_view>
 
 namespace warpscope::probe {
 
-namespace {
-
-const std::vector<ExperimentCommand>& commands() {
-    static const std::vector<ExperimentCommand> table{transfersCommandLine(), streamsCommandLine(),
-                                                      l2PersistenceCommandLine()};
-    return table;
-}
-
-} // namespace
-
-std::span<const ExperimentCommand> experimentCommands() {
-    return commands();
-}
-
-const ExperimentCommand* findExperimentCommandLine(protocol::ProbeOp op) {
-    const auto& table = commands();
-    const auto found = std::find_if(table.begin(), table.end(),
-                                    [op](const ExperimentCommand& row) { return row.op == op; });
-    return found == table.end() ? nullptr : &*found;
-}
-
-int runExperimentCommand(const ExperimentRow& row, const std::vector<std::string>& args,
-                         const BackendFactory& makeBackend) {
-    const ExperimentCommand* command = findExperimentCommandLine(row.op);
-    if (command == nullptr) {
-        return commandFail("the experiment " + std::string(row.command) +
-                               " has no command line in this build",
-                           kExitProbeError);
+ProgressCallback experimentProgress(const experiments::ExperimentProgress& style) {
+    const std::string unit(style.unit);
+    if (style.everyStep) {
+        return [unit](int done, int total) {
+            std::cerr << "measured " << done << " of " << total << " " << unit << "\n";
+        };
     }
-    return runMeasurementCommandLine(args, makeBackend, row.answer, command->progress(),
-                                     command->option, command->print, command->flag);
+    // At every tenth of the way, and at the end.
+    return [unit, lastPercent = -1](int done, int total) mutable {
+        const int percent = total > 0 ? done * 100 / total : 100;
+        if (percent / 10 != lastPercent / 10 || done == total) {
+            std::cerr << "measured " << done << " of " << total << " " << unit << "\n";
+            lastPercent = percent;
+        }
+    };
+}
+
+int runExperimentCommand(const experiments::Experiment& experiment,
+                         const std::vector<std::string>& args, const BackendFactory& makeBackend) {
+    const experiments::ExperimentCommandLine& commandLine = experiment.commandLine;
+    const MeasurementRequest request = [&experiment](const nlohmann::json& line, Backend& backend,
+                                                     const ProgressCallback& progress,
+                                                     const CancelCallback& cancelled) {
+        return answerExperiment(experiment, line, backend, progress, cancelled);
+    };
+    const MeasurementOption option = [&commandLine](const std::string& name,
+                                                    const std::string& value,
+                                                    nlohmann::json& options) -> std::optional<int> {
+        const std::string refusal = commandLine.readOption(name, value, options);
+        if (refusal.empty()) {
+            return std::nullopt;
+        }
+        return commandFail(refusal, kExitBadInput);
+    };
+    MeasurementFlag flag;
+    if (commandLine.readFlag != nullptr) {
+        flag = commandLine.readFlag;
+    }
+    const auto print = [&commandLine](const nlohmann::json& answer) {
+        std::cout << commandLine.report(answer);
+    };
+    return runMeasurementCommandLine(args, makeBackend, request,
+                                     experimentProgress(commandLine.progress), option, print, flag);
 }
 
 int experimentCommand(const std::vector<std::string>& args, const BackendFactory& makeBackend) {
@@ -46,13 +58,13 @@ int experimentCommand(const std::vector<std::string>& args, const BackendFactory
     if (args.empty() || args.front().rfind("--", 0) == 0) {
         return commandFail("experiment needs a NAME first: one of " + names, kExitBadInput);
     }
-    const ExperimentRow* row = findExperimentCommand(args.front());
-    if (row == nullptr) {
+    const experiments::Experiment* experiment = experiments::findExperiment(args.front());
+    if (experiment == nullptr) {
         return commandFail("there is no experiment '" + args.front() + "'; the experiments are " +
                                names,
                            kExitBadInput);
     }
-    return runExperimentCommand(*row, std::vector<std::string>(args.begin() + 1, args.end()),
+    return runExperimentCommand(*experiment, std::vector<std::string>(args.begin() + 1, args.end()),
                                 makeBackend);
 }
 
@@ -71,12 +83,9 @@ std::string experimentSynopses() {
     };
     std::string text =
         line("warpscope-probe experiment NAME [options]", "any experiment below, by its name");
-    for (const ExperimentCommand& command : commands()) {
-        const ExperimentRow* row = findExperiment(command.op);
-        if (row != nullptr) {
-            text += line("warpscope-probe " + std::string(row->command) + " [options]",
-                         command.synopsis);
-        }
+    for (const experiments::Experiment& experiment : experiments::experiments()) {
+        text += line("warpscope-probe " + std::string(experiment.key) + " [options]",
+                     experiment.commandLine.synopsis);
     }
     return text;
 }
@@ -89,8 +98,8 @@ std::string experimentUsages() {
                        "           with the options its paragraph below lists. "
                        "`warpscope-probe NAME [options]`\n"
                        "           is the same command.\n";
-    for (const ExperimentCommand& command : commands()) {
-        text += command.usage;
+    for (const experiments::Experiment& experiment : experiments::experiments()) {
+        text += experiment.commandLine.usage;
     }
     return text;
 }

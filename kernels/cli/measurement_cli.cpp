@@ -2,10 +2,8 @@
 #include "measurement_cli.h"
 
 #include <atomic>
-#include <cctype>
 #include <csignal>
 #include <iostream>
-#include <sstream>
 #include <utility>
 
 namespace warpscope::probe {
@@ -26,54 +24,6 @@ int commandFail(const std::string& message, int status) {
         std::cerr << "Run 'warpscope-probe --help' for the commands and options.\n";
     }
     return status;
-}
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream stream(text);
-    std::string item;
-    while (std::getline(stream, item, ',')) {
-        items.push_back(item);
-    }
-    return items;
-}
-
-long long parseByteSize(const std::string& text) {
-    std::size_t digits = 0;
-    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) {
-        ++digits;
-    }
-    if (digits == 0 || digits > 15) {
-        return -1;
-    }
-    long long value = std::stoll(text.substr(0, digits));
-    std::string unit = text.substr(digits);
-    for (char& c : unit) {
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-    if (unit.empty() || unit == "B") {
-        return value;
-    }
-    if (unit == "K" || unit == "KIB") {
-        return value << 10;
-    }
-    if (unit == "M" || unit == "MIB") {
-        return value << 20;
-    }
-    if (unit == "G" || unit == "GIB") {
-        return value << 30;
-    }
-    return -1;
-}
-
-ProgressCallback pointsProgress() {
-    return [lastPercent = -1](int done, int total) mutable {
-        const int percent = total > 0 ? done * 100 / total : 100;
-        if (percent / 10 != lastPercent / 10 || done == total) {
-            std::cerr << "measured " << done << " of " << total << " points\n";
-            lastPercent = percent;
-        }
-    };
 }
 
 std::variant<nlohmann::json, int> runMeasurementCommand(const MeasurementRequest& request,

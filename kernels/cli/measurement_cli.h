@@ -1,6 +1,6 @@
-// What warpscope-probe's measurement commands (transfers, streams, l2-persistence) share: the
-// error line and exit status, comma lists and sizes on the command line, and running the request
-// with progress on stderr, Ctrl-C cancelling it and the probe's error mapped to an exit status.
+// What warpscope-probe's measurement commands (every experiment's, experiment_commands.h) share:
+// the error line and exit status, and running the request with progress on stderr, Ctrl-C
+// cancelling it and the probe's error mapped to an exit status.
 #pragma once
 
 #include "probe_cli.h"
@@ -20,19 +20,10 @@ namespace warpscope::probe {
 /// `status`.
 int commandFail(const std::string& message, int status);
 
-/// "a,b,c" -> {"a", "b", "c"}.
-std::vector<std::string> splitList(const std::string& text);
-
-/// "4096", "4K", "4KiB", "256M", "1G" -> bytes; -1 when not a size.
-long long parseByteSize(const std::string& text);
-
 /// A measurement request as serve() runs it (an experiment row's answer, experiment_table.h).
 using MeasurementRequest = std::function<RequestResult<nlohmann::json>(
     const nlohmann::json& request, Backend& backend, const ProgressCallback& progress,
     const CancelCallback& cancelled)>;
-
-/// "measured N of M points" on stderr at every tenth of the way, and at the end.
-ProgressCallback pointsProgress();
 
 /// Runs `request` with {"options": options} on a backend from `makeBackend`, telling `progress`
 /// of each step; Ctrl-C cancels it. The answer, or (after printing the error) the exit status:

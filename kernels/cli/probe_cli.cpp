@@ -2,7 +2,6 @@
 #include "probe_cli.h"
 
 #include "experiment_commands.h"
-#include "experiment_table.h"
 #include "probe_protocol.h"
 #include "probe_text.h"
 #include "run_kernel.h"
@@ -533,8 +532,8 @@ int probeMain(int argc, char** argv, const BackendFactory& makeBackend) {
     }
     // Each experiment's name is a command of its own too (`warpscope-probe transfers`): the
     // names scripts and docs used before `experiment NAME`.
-    if (const ExperimentRow* row = findExperimentCommand(command)) {
-        return runExperimentCommand(*row, rest, makeBackend);
+    if (const experiments::Experiment* experiment = experiments::findExperiment(command)) {
+        return runExperimentCommand(*experiment, rest, makeBackend);
     }
     if (command == "tma-check") {
         return tmaCheckCommand(rest, makeBackend);

@@ -1,16 +1,14 @@
 #include "probe_text.h"
 
+#include "warpscope/experiments/command_line.h"
+
 #include <cmath>
 #include <cstdint>
-#include <iomanip>
-#include <sstream>
 
 namespace warpscope::probe {
 
 std::string fixed(double value, int decimals) {
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(decimals) << value;
-    return out.str();
+    return experiments::fixedDecimals(value, decimals);
 }
 
 std::string number(double value) {
@@ -21,12 +19,7 @@ std::string number(double value) {
 }
 
 std::string pad(const std::string& text, std::size_t width, bool right) {
-    std::size_t columns = 0;
-    for (const char c : text) {
-        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
-    }
-    const std::string fill(columns < width ? width - columns : 0, ' ');
-    return right ? fill + text : text + fill;
+    return experiments::padColumns(text, width, right);
 }
 
 } // namespace warpscope::probe

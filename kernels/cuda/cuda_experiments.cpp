@@ -1,15 +1,12 @@
 // The CUDA backend's experiment runners (experiment_runners.h), one per row of the probe's
 // experiment table: each opens the device, plans the experiment against what the device has now
-// and runs the plan with that experiment's CUDA code (transfers_cuda.cpp, streams_cuda.cpp,
-// l2_persistence_cuda.cpp). addCudaExperiments() lists them; a new experiment adds its runner
-// here.
+// and runs the plan with that experiment's CUDA code (experiments/transfers_cuda.cpp,
+// experiments/streams_cuda.cpp, experiments/l2_persistence_cuda.cpp). addCudaExperiments() lists
+// them; a new experiment adds its runner here.
 #include "cuda_backend.h"
 
-#include "l2_persistence.h"
 #include "l2_persistence_cuda.h"
 #include "streams_cuda.h"
-#include "streams_request.h"
-#include "transfers.h"
 #include "transfers_cuda.h"
 
 #include <memory>
@@ -104,21 +101,21 @@ runL2Persistence(CudaBackend& backend, const experiments::L2PersistenceOptions& 
 } // namespace
 
 void addCudaExperiments(CudaBackend& backend, ExperimentRunners& runners) {
-    runners.add(kTransfersExperiment,
-                [&backend](const experiments::TransferOptions& options,
-                           const ProgressCallback& progress, const CancelCallback& cancelled) {
-                    return runTransfers(backend, options, progress, cancelled);
-                });
-    runners.add(kStreamsExperiment,
-                [&backend](const experiments::StreamsOptions& options,
-                           const ProgressCallback& progress, const CancelCallback& cancelled) {
-                    return runStreams(backend, options, progress, cancelled);
-                });
-    runners.add(kL2PersistenceExperiment,
-                [&backend](const experiments::L2PersistenceOptions& options,
-                           const ProgressCallback& progress, const CancelCallback& cancelled) {
-                    return runL2Persistence(backend, options, progress, cancelled);
-                });
+    runners.add<experiments::TransfersExperiment>(
+        [&backend](const experiments::TransferOptions& options, const ProgressCallback& progress,
+                   const CancelCallback& cancelled) {
+            return runTransfers(backend, options, progress, cancelled);
+        });
+    runners.add<experiments::StreamsExperiment>(
+        [&backend](const experiments::StreamsOptions& options, const ProgressCallback& progress,
+                   const CancelCallback& cancelled) {
+            return runStreams(backend, options, progress, cancelled);
+        });
+    runners.add<experiments::L2PersistenceExperiment>(
+        [&backend](const experiments::L2PersistenceOptions& options,
+                   const ProgressCallback& progress, const CancelCallback& cancelled) {
+            return runL2Persistence(backend, options, progress, cancelled);
+        });
 }
 
 } // namespace warpscope::probe::cuda

@@ -1,62 +1,46 @@
-// The probe's experiment table (experiment_table.h): one row per experiment.
+// The probe's experiments (experiment_table.h): one answer for every row of core's table.
 #include "experiment_table.h"
 
-#include "l2_persistence.h"
-#include "streams_request.h"
-#include "transfers.h"
-
-#include <algorithm>
-#include <vector>
+#include <utility>
+#include <variant>
 
 namespace warpscope::probe {
 
-namespace {
-
-const std::vector<ExperimentRow>& rows() {
-    // In the order of core's op table (hello lists the ops in that order).
-    static const std::vector<ExperimentRow> table = [] {
-        std::vector<ExperimentRow> list;
-        list.push_back(makeExperimentRow(kTransfersExperiment, "transfers", "transfers",
-                                         parseTransferOptions, experiments::toJson));
-        list.push_back(makeExperimentRow(kL2PersistenceExperiment, "l2-persistence",
-                                         "the L2 persistence window", parseL2PersistenceOptions,
-                                         experiments::toJson));
-        list.push_back(makeExperimentRow(kStreamsExperiment, "streams", "streams",
-                                         parseStreamsOptions, experiments::toJson));
-        return list;
-    }();
-    return table;
-}
-
-} // namespace
-
-std::span<const ExperimentRow> experimentRows() {
-    return rows();
-}
-
-const ExperimentRow* findExperiment(protocol::ProbeOp op) {
-    const auto& table = rows();
-    const auto found = std::find_if(table.begin(), table.end(),
-                                    [op](const ExperimentRow& row) { return row.op == op; });
-    return found == table.end() ? nullptr : &*found;
-}
-
-const ExperimentRow* findExperimentCommand(std::string_view command) {
-    const auto& table = rows();
-    const auto found =
-        std::find_if(table.begin(), table.end(),
-                     [command](const ExperimentRow& row) { return row.command == command; });
-    return found == table.end() ? nullptr : &*found;
+RequestResult<nlohmann::json> answerExperiment(const experiments::Experiment& experiment,
+                                               const nlohmann::json& request, Backend& backend,
+                                               const ProgressCallback& progress,
+                                               const CancelCallback& cancelled) {
+    for (const auto& item : request.items()) {
+        if (item.key() != "id" && item.key() != "op" && item.key() != "device" &&
+            item.key() != "options") {
+            return badRequestAt("the op \"" + std::string(experiment.opName) +
+                                    "\" takes no field \"" + item.key() + "\"",
+                                "/" + item.key());
+        }
+    }
+    const ErasedExperimentRunner* runner = backend.experimentRunners().find(experiment.key);
+    if (runner == nullptr) {
+        return RequestError(ProbeError::internal(
+            "this probe backend cannot measure the experiment " + std::string(experiment.key)));
+    }
+    ExperimentAnswer answer = (*runner)(request, progress, cancelled);
+    if (auto* failure = std::get_if<ExperimentFailure>(&answer)) {
+        if (failure->where.empty()) {
+            return RequestError(std::move(failure->error));
+        }
+        return badRequestAt(std::move(failure->error.message), std::move(failure->where));
+    }
+    return std::get<nlohmann::json>(std::move(answer));
 }
 
 std::string experimentCommandList() {
-    const auto& table = rows();
+    const auto rows = experiments::experiments();
     std::string text;
-    for (std::size_t i = 0; i < table.size(); ++i) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
         if (i > 0) {
-            text += i + 1 == table.size() ? " and " : ", ";
+            text += i + 1 == rows.size() ? " and " : ", ";
         }
-        text += table[i].command;
+        text += rows[i].key;
     }
     return text;
 }

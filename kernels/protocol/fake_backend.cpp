@@ -3,9 +3,6 @@
 
 #include "kernel_codegen.h"
 #include "kernel_request.h"
-#include "l2_persistence.h"
-#include "streams_request.h"
-#include "transfers.h"
 
 #include "warpscope/format.h"
 #include "warpscope/matrix_access.h"
@@ -13,25 +10,65 @@
 #include "warpscope/per_instruction_live.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 namespace warpscope::probe {
 
 FakeBackend::FakeBackend() {
-    m_experiments.add(kTransfersExperiment,
-                      [this](const experiments::TransferOptions& options,
-                             const ProgressCallback& progress, const CancelCallback& cancelled) {
-                          return measureTransfers(options, progress, cancelled);
-                      });
-    m_experiments.add(kStreamsExperiment,
-                      [this](const experiments::StreamsOptions& options,
-                             const ProgressCallback& progress, const CancelCallback& cancelled) {
-                          return measureStreams(options, progress, cancelled);
-                      });
-    m_experiments.add(kL2PersistenceExperiment,
-                      [this](const experiments::L2PersistenceOptions& options,
-                             const ProgressCallback& progress, const CancelCallback& cancelled) {
-                          return measureL2Persistence(options, progress, cancelled);
-                      });
+    m_experiments.add<experiments::TransfersExperiment>(
+        [this](const experiments::TransferOptions& options, const ProgressCallback& progress,
+               const CancelCallback& cancelled) {
+            return measureTransfers(options, progress, cancelled);
+        });
+    m_experiments.add<experiments::StreamsExperiment>(
+        [this](const experiments::StreamsOptions& options, const ProgressCallback& progress,
+               const CancelCallback& cancelled) {
+            return measureStreams(options, progress, cancelled);
+        });
+    m_experiments.add<experiments::L2PersistenceExperiment>(
+        [this](const experiments::L2PersistenceOptions& options, const ProgressCallback& progress,
+               const CancelCallback& cancelled) {
+            return measureL2Persistence(options, progress, cancelled);
+        });
+    for (const experiments::Experiment& experiment : experiments::experiments()) {
+        if (!m_experiments.has(experiment.key)) {
+            m_experiments.addErased(experiment.key, recordedAnswerRunner(experiment));
+        }
+    }
+}
+
+ErasedExperimentRunner
+FakeBackend::recordedAnswerRunner(const experiments::Experiment& experiment) {
+    return [&experiment](const nlohmann::json& request, const ProgressCallback& progress,
+                         const CancelCallback&) -> ExperimentAnswer {
+        if (experiment.checkOptions != nullptr) {
+            if (auto refusal = experiment.checkOptions(request)) {
+                return ExperimentFailure{ProbeError::badRequest(refusal->message), refusal->where};
+            }
+        }
+        const std::string path =
+            std::string(WARPSCOPE_SOURCE_DIR) + "/" + std::string(experiment.exampleFile);
+        std::ifstream file(path, std::ios::binary);
+        std::stringstream text;
+        text << file.rdbuf();
+        auto parsed = nlohmann::json::parse(text.str(), nullptr, false);
+        if (!file || parsed.is_discarded() || !parsed.is_object()) {
+            return ExperimentFailure{ProbeError::internal("the fake backend has no fake of the "
+                                                          "experiment " +
+                                                          std::string(experiment.key) +
+                                                          " and cannot read its example " + path),
+                                     {}};
+        }
+        if (progress) {
+            progress(1, 1);
+        }
+        if (parsed.contains("result") && parsed["result"].is_object()) {
+            return parsed["result"];
+        }
+        return parsed;
+    };
 }
 
 DeviceInfo FakeBackend::defaultDevice() {

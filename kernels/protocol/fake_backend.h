@@ -3,13 +3,17 @@
 // (so the self-check passes, since the model matches the hardware table); every answer can be
 // replaced by a script, and every GPU call can be made to fail with one error. It never pretends
 // to be real: buildInfo() says "fake" and the device is named "warpscope fake GPU". It runs
-// every experiment of the probe's table through the runners its constructor adds.
+// every experiment of core's table: those with a fake of their own (transfers, streams, L2
+// persistence) through it, any other from the experiment's recorded example file, so that a new
+// experiment runs here without an edit.
 #pragma once
 
-#include "l2_persistence.h"
 #include "probe_backend.h"
-#include "streams_request.h"
-#include "transfers.h"
+
+#include "warpscope/experiments/experiments.h"
+#include "warpscope/experiments/l2_persistence.h"
+#include "warpscope/experiments/streams.h"
+#include "warpscope/experiments/transfers.h"
 
 #include <atomic>
 #include <functional>
@@ -51,6 +55,12 @@ public:
     MeasureOptions lastOptions;
 
     static DeviceInfo defaultDevice();
+
+    /// The runner of an experiment without a fake of its own: its options read by its traits
+    /// (bad_request at the option's pointer), then one step of progress and the result object of
+    /// its recorded example file (the row's exampleFile, in the source tree; a protocol answer
+    /// line's "result"). Internal when that file cannot be read.
+    static ErasedExperimentRunner recordedAnswerRunner(const experiments::Experiment& experiment);
     /// The default answer for one pattern: the model's counters, as a perfect GPU would count.
     static Measurement modelMeasurement(const WarpAccess& access, const MeasureOptions& options);
 

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <ostream>
+#include <string_view>
 #include <thread>
 
 namespace warpscope::probe {
@@ -274,21 +275,20 @@ private:
         if (op == "selfcheck") {
             return selfcheck(id);
         }
-        // Every experiment through its row of the table (experiment_table.h).
-        if (const protocol::OpInfo* info = protocol::findOp(op)) {
-            if (const ExperimentRow* row = findExperiment(info->op)) {
-                return experiment(id, request, *row);
-            }
+        // Every experiment's op through core's table and the backend's runner
+        // (experiment_table.h).
+        if (const experiments::Experiment* row = experiments::findExperimentByOpName(op)) {
+            return experiment(id, request, *row);
         }
         return fail(id, ProbeError::internal("op \"" + op + "\" not dispatched"));
     }
 
     /// An experiment's request on the request's device, with progress lines and cancel.
-    Outcome experiment(const json& id, const json& request, const ExperimentRow& row) {
+    Outcome experiment(const json& id, const json& request, const experiments::Experiment& row) {
         ProgressWriter progress(id, m_options.progressInterval,
                                 [this](const json& line) { m_shared->write(line); });
-        auto result = row.answer(
-            request, *m_target, [&](int done, int total) { progress(done, total); },
+        auto result = answerExperiment(
+            row, request, *m_target, [&](int done, int total) { progress(done, total); },
             [this] { return m_shared->cancelRequested.load(); });
         if (auto* error = std::get_if<RequestError>(&result)) {
             return fail(id, *error);
@@ -343,8 +343,8 @@ private:
 
     json hello() const {
         json ops = json::array();
-        for (const protocol::OpInfo& row : protocol::probeOps()) {
-            ops.push_back(std::string(row.name));
+        for (const std::string_view name : protocol::opNames()) {
+            ops.push_back(std::string(name));
         }
         return json{
             {"protocol", kProtocolVersion},

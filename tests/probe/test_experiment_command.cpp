@@ -51,7 +51,7 @@ TEST(ProbeExperimentCommand, RefusesAMissingOrUnknownNameNamingTheExperiments) {
                                                  {"experiment", "transfer"}}) {
         const CommandResult result = runCommand(kFakeProbe, args);
         EXPECT_EQ(result.exitStatus, 2) << args.back() << "\n" << result.err;
-        EXPECT_NE(result.err.find("transfers, l2-persistence and streams"), std::string::npos)
+        EXPECT_NE(result.err.find("transfers, streams and l2-persistence"), std::string::npos)
             << result.err;
         EXPECT_TRUE(result.out.empty()) << result.out;
     }

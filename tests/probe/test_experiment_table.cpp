@@ -1,19 +1,22 @@
-// The probe's experiment table (kernels/protocol/experiment_table.h) against core's op table
-// (warpscope/protocol/ops.h) and the command line's rows (kernels/cli/experiment_commands.h):
-// every row is an op that exists, every op that exists is answered (by serve's own cases or by a
-// row), every row has its command line and every backend runs the rows through its runners.
+// The probe's experiments (kernels/protocol/experiment_table.h) against core's tables
+// (warpscope/experiments/experiments.h, warpscope/protocol/ops.h): every op core declares is
+// answered (by serve's own cases or by an experiment), every experiment has a runner on every
+// backend and a command line, and each experiment's runner is the one of the backend the request
+// is for.
 #include "experiment_commands.h"
 #include "experiment_table.h"
 #include "fake_backend.h"
 #include "servelines.h"
 
+#include "warpscope/experiments/experiments.h"
 #include "warpscope/protocol/ops.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <set>
 #include <string>
+#include <string_view>
+#include <tuple>
 
 namespace warpscope::probe {
 namespace {
@@ -21,55 +24,31 @@ namespace {
 using json = nlohmann::json;
 using test::serveLines;
 
-TEST(ExperimentTable, EveryRowIsAnOpOfCoresTableOnceInItsOrder) {
-    ASSERT_FALSE(experimentRows().empty());
-    std::set<protocol::ProbeOp> ops;
-    std::set<std::string> commands;
-    std::size_t lastIndex = 0;
-    for (const ExperimentRow& row : experimentRows()) {
-        const protocol::OpInfo& info = protocol::opInfo(row.op);
-        // The op exists under its wire name.
-        EXPECT_EQ(protocol::findOp(info.name), &info) << info.name;
-        EXPECT_TRUE(ops.insert(row.op).second) << info.name << " has two rows";
-        EXPECT_TRUE(commands.insert(std::string(row.command)).second)
-            << row.command << " names two rows";
-        EXPECT_EQ(findExperiment(row.op), &row) << info.name;
-        EXPECT_EQ(findExperimentCommand(row.command), &row) << row.command;
-        // An experiment runs on the request's device, reports progress and can be cancelled:
-        // serve() gives every row all three, so core's table must say so for the app.
-        EXPECT_TRUE(info.needsGpu) << info.name;
-        EXPECT_TRUE(info.takesDevice) << info.name;
-        EXPECT_TRUE(info.cancellable) << info.name;
-        EXPECT_TRUE(info.reportsProgress) << info.name;
-        // In the order of core's table, as hello lists the ops.
-        const auto all = protocol::probeOps();
-        std::size_t index = 0;
-        while (index < all.size() && all[index].op != row.op) {
-            ++index;
-        }
-        ASSERT_LT(index, all.size()) << info.name << " is not in probeOps()";
-        EXPECT_GE(index, lastIndex) << info.name << " is out of core's order";
-        lastIndex = index;
-        EXPECT_FALSE(row.what.empty()) << info.name;
-        EXPECT_TRUE(row.answer) << info.name;
+TEST(ExperimentTable, EveryExperimentIsAnOpAndACommandOfItsOwn) {
+    ASSERT_FALSE(experiments::experiments().empty());
+    for (const experiments::Experiment& row : experiments::experiments()) {
+        const protocol::OpInfo* info = protocol::findOp(row.opName);
+        ASSERT_NE(info, nullptr) << row.opName;
+        EXPECT_EQ(info->op, protocol::ProbeOp::Experiment) << row.opName;
+        // The command line's name is the key, never the op.
+        EXPECT_EQ(experiments::findExperiment(row.key), &row) << row.key;
+        EXPECT_EQ(experiments::findExperiment(row.opName), nullptr) << row.opName;
     }
-    EXPECT_EQ(findExperiment(protocol::ProbeOp::MeasureKernel), nullptr);
-    EXPECT_EQ(findExperimentCommand("measure_transfers"), nullptr); // the op is not the command
-    EXPECT_EQ(experimentCommandList(), "transfers, l2-persistence and streams");
+    EXPECT_EQ(experimentCommandList(), "transfers, streams and l2-persistence");
 }
 
-// The other way round: an op core declares that neither serve's own cases nor a row answer is
-// answered `internal: op "..." not dispatched`. Every op of core's table is sent (with a field
-// no op takes, so that nothing is measured) and none may come back undispatched.
+// The other way round: an op core declares that neither serve's own cases nor an experiment
+// answer is answered `internal: op "..." not dispatched`. Every op hello lists is sent (with a
+// field no op takes, so that nothing is measured) and none may come back undispatched.
 TEST(ExperimentTable, EveryOpOfCoresTableIsAnswered) {
     FakeBackend backend;
     std::string input;
     int id = 0;
-    for (const protocol::OpInfo& info : protocol::probeOps()) {
-        if (info.op == protocol::ProbeOp::Shutdown || info.op == protocol::ProbeOp::Cancel) {
+    for (const std::string_view name : protocol::opNames()) {
+        if (name == "shutdown" || name == "cancel") {
             continue; // shutdown ends the input; cancel is answered by the reader at once
         }
-        input += json{{"id", ++id}, {"op", info.name}, {"notAField", 1}}.dump() + "\n";
+        input += json{{"id", ++id}, {"op", name}, {"notAField", 1}}.dump() + "\n";
     }
     const auto lines = serveLines(backend, input);
     ASSERT_EQ(lines.size(), static_cast<std::size_t>(id));
@@ -83,33 +62,58 @@ TEST(ExperimentTable, EveryOpOfCoresTableIsAnswered) {
     EXPECT_EQ(backend.measureL2PersistenceCalls.load(), 0);
 }
 
-TEST(ExperimentTable, EveryRowHasItsCommandLineAndEveryCommandLineItsRow) {
-    for (const ExperimentRow& row : experimentRows()) {
-        const ExperimentCommand* command = findExperimentCommandLine(row.op);
-        ASSERT_NE(command, nullptr) << row.command << " has no command line";
-        EXPECT_NE(std::string(command->usage).rfind(std::string(row.command), 0), std::string::npos)
-            << row.command << ": its usage starts with its name";
-        EXPECT_TRUE(command->option) << row.command;
-        EXPECT_TRUE(command->print) << row.command;
-        EXPECT_TRUE(command->progress) << row.command;
-    }
-    std::set<protocol::ProbeOp> seen;
-    for (const ExperimentCommand& command : experimentCommands()) {
-        EXPECT_NE(findExperiment(command.op), nullptr)
-            << protocol::opInfo(command.op).name << " has a command line but no row";
-        EXPECT_TRUE(seen.insert(command.op).second) << protocol::opInfo(command.op).name;
+TEST(ExperimentTable, EveryExperimentHasItsCommandLine) {
+    const std::string usages = experimentUsages();
+    const std::string synopses = experimentSynopses();
+    for (const experiments::Experiment& row : experiments::experiments()) {
+        const experiments::ExperimentCommandLine& command = row.commandLine;
+        EXPECT_EQ(std::string(command.usage).rfind(std::string(row.key), 0), 0u)
+            << row.key << ": its usage starts with its name";
+        EXPECT_NE(command.readOption, nullptr) << row.key;
+        EXPECT_NE(command.report, nullptr) << row.key;
+        EXPECT_NE(usages.find(command.usage), std::string::npos) << row.key;
+        EXPECT_NE(synopses.find("warpscope-probe " + std::string(row.key) + " [options]"),
+                  std::string::npos)
+            << row.key;
     }
 }
 
-TEST(ExperimentTable, TheFakeBackendRunsEveryRowOnEveryDevice) {
+TEST(ExperimentTable, TheFakeBackendRunsEveryExperimentOnEveryDevice) {
     FakeBackend backend;
     backend.deviceCount = 2;
-    for (const ExperimentRow& row : experimentRows()) {
-        EXPECT_TRUE(backend.experimentRunners().has(row.op)) << row.command;
-        Backend* second = backend.forDevice(1);
-        ASSERT_NE(second, nullptr);
-        EXPECT_TRUE(second->experimentRunners().has(row.op)) << row.command;
+    Backend* second = backend.forDevice(1);
+    ASSERT_NE(second, nullptr);
+    for (const experiments::Experiment& row : experiments::experiments()) {
+        EXPECT_TRUE(backend.experimentRunners().has(row.key)) << row.key;
+        EXPECT_TRUE(second->experimentRunners().has(row.key)) << row.key;
     }
+    EXPECT_FALSE(backend.experimentRunners().has("measure_transfers")); // by key, not op
+}
+
+// A new experiment runs on the fake backend before it has a fake of its own: its options are read
+// by its traits and its recorded example is the answer.
+TEST(ExperimentTable, AnExperimentWithoutAFakeOfItsOwnAnswersItsRecordedExample) {
+    const experiments::Experiment& streams = experiments::experiment("streams");
+    const ErasedExperimentRunner runner = FakeBackend::recordedAnswerRunner(streams);
+    int steps = 0;
+    ExperimentAnswer answer = runner(
+        json{{"options", {{"bytes", 1 << 20}}}}, [&](int, int) { ++steps; }, nullptr);
+    ASSERT_TRUE(std::holds_alternative<json>(answer));
+    EXPECT_EQ(std::get<json>(answer).value("device", ""), "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(std::get<json>(answer).value("asyncEngineCount", 0), 3);
+    EXPECT_EQ(steps, 1);
+    answer = runner(json{{"options", {{"streams", {2, 0}}}}}, nullptr, nullptr);
+    ASSERT_TRUE(std::holds_alternative<ExperimentFailure>(answer));
+    EXPECT_EQ(std::get<ExperimentFailure>(answer).error.code, ProbeErrorCode::BadRequest);
+    EXPECT_EQ(std::get<ExperimentFailure>(answer).where, "/options/streams/1");
+    // A row whose example file is not there: Internal, naming the experiment.
+    experiments::Experiment missing = streams;
+    missing.exampleFile = "tests/data/no_such_example.json";
+    answer = FakeBackend::recordedAnswerRunner(missing)(json::object(), nullptr, nullptr);
+    ASSERT_TRUE(std::holds_alternative<ExperimentFailure>(answer));
+    EXPECT_EQ(std::get<ExperimentFailure>(answer).error.code, ProbeErrorCode::Internal);
+    EXPECT_NE(std::get<ExperimentFailure>(answer).error.message.find("experiment streams"),
+              std::string::npos);
 }
 
 /// A backend that adds no experiment runner (and measures nothing else either).
@@ -132,30 +136,52 @@ public:
 
 TEST(ExperimentTable, ABackendWithoutTheRunnerAnswersInternalNamingTheExperiment) {
     NoExperimentsBackend backend;
-    for (const ExperimentRow& row : experimentRows()) {
-        auto result = row.answer(json{{"options", json::object()}}, backend, nullptr, nullptr);
-        ASSERT_TRUE(std::holds_alternative<RequestError>(result)) << row.command;
+    for (const experiments::Experiment& row : experiments::experiments()) {
+        auto result =
+            answerExperiment(row, json{{"options", json::object()}}, backend, nullptr, nullptr);
+        ASSERT_TRUE(std::holds_alternative<RequestError>(result)) << row.key;
         const RequestError& error = std::get<RequestError>(result);
         EXPECT_EQ(error.error.code, ProbeErrorCode::Internal);
         EXPECT_EQ(error.error.message,
-                  "this probe backend cannot measure " + std::string(row.what));
+                  "this probe backend cannot measure the experiment " + std::string(row.key));
     }
-    // Options are read first: a bad option is the request's fault whatever the backend.
-    auto bad = findExperiment(protocol::ProbeOp::MeasureStreams)
-                   ->answer(json{{"options", {{"bytes", "many"}}}}, backend, nullptr, nullptr);
+    // A field the op does not take is the request's fault whatever the backend.
+    auto bad = answerExperiment(experiments::experiment("streams"), json{{"bytes", 1}}, backend,
+                                nullptr, nullptr);
     ASSERT_TRUE(std::holds_alternative<RequestError>(bad));
     EXPECT_EQ(std::get<RequestError>(bad).error.code, ProbeErrorCode::BadRequest);
+    EXPECT_EQ(std::get<RequestError>(bad).where, "/bytes");
 }
 
-TEST(ExperimentTable, ARowRunsTheRunnerOfTheBackendItIsGiven) {
+TEST(ExperimentTable, AnOptionRefusedByCoreIsABadRequestAtItsPointer) {
+    FakeBackend backend;
+    for (const auto& [key, options, where] :
+         {std::tuple<const char*, json, const char*>{
+              "streams", {{"bytes", "many"}}, "/options/bytes"},
+          {"transfers", {{"modes", {"h2d_pinned", "sideways"}}}, "/options/modes/1"},
+          {"l2-persistence", {{"hitRatios", {0.5, 0}}}, "/options/hitRatios/1"}}) {
+        auto result = answerExperiment(experiments::experiment(key), json{{"options", options}},
+                                       backend, nullptr, nullptr);
+        ASSERT_TRUE(std::holds_alternative<RequestError>(result)) << key;
+        const RequestError& error = std::get<RequestError>(result);
+        EXPECT_EQ(error.error.code, ProbeErrorCode::BadRequest) << key;
+        EXPECT_EQ(error.where, where) << key;
+        EXPECT_FALSE(error.error.fatal) << key;
+    }
+    EXPECT_EQ(backend.measureTransfersCalls.load(), 0);
+    EXPECT_EQ(backend.measureStreamsCalls.load(), 0);
+    EXPECT_EQ(backend.measureL2PersistenceCalls.load(), 0);
+}
+
+TEST(ExperimentTable, AnExperimentRunsTheRunnerOfTheBackendItIsGiven) {
     FakeBackend backend;
     backend.deviceCount = 2;
     Backend* second = backend.forDevice(1);
     ASSERT_NE(second, nullptr);
-    const ExperimentRow* row = findExperiment(protocol::ProbeOp::MeasureTransfers);
-    ASSERT_NE(row, nullptr);
-    auto result = row->answer(json{{"options", {{"sizes", {4096}}, {"modes", {"h2d_pinned"}}}}},
-                              *second, nullptr, nullptr);
+    auto result =
+        answerExperiment(experiments::experiment("transfers"),
+                         json{{"options", {{"sizes", {4096}}, {"modes", {"h2d_pinned"}}}}}, *second,
+                         nullptr, nullptr);
     ASSERT_TRUE(std::holds_alternative<json>(result));
     EXPECT_EQ(std::get<json>(result).value("device", ""), "warpscope fake GPU 1");
     EXPECT_EQ(backend.measureTransfersCalls.load(), 0); // device 0 was not asked

@@ -1,12 +1,12 @@
 // measure_l2_persistence without a GPU: the plan (default sizes capped by the largest window with
 // a note, refusals where the device has no persisting L2 or an option does not fit it), the model
-// in the notes' terms, the options' errors by place, and the answer through serve() with the fake
-// backend (progress lines, cancel).
+// in the notes' terms, and the answer through serve() with the fake backend (progress lines,
+// cancel). The options' errors by place are core's (tests/core/test_experiment_results.cpp).
 #include "../core/byte_units_test_support.h"
 #include "fake_backend.h"
-#include "l2_persistence.h"
 #include "probe_protocol.h"
 #include "servelines.h"
+#include "warpscope/experiments/l2_persistence.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -200,28 +200,6 @@ TEST(L2PersistenceModel, TheDerivedRegionShareComesFromDramBytes) {
     point.countersMeasured = false;
     deriveRegionHit(point, plan);
     EXPECT_DOUBLE_EQ(point.regionHitPct, 0.0);
-}
-
-TEST(L2PersistenceOptions, BadOptionsAreNamedByPlace) {
-    const auto where = [](const std::string& text) {
-        auto parsed = parseL2PersistenceOptions(json::parse(text));
-        if (auto* error = std::get_if<RequestError>(&parsed)) {
-            return error->where;
-        }
-        return std::string("ok");
-    };
-    EXPECT_EQ(where(R"({"options":{"windowBytes":[1048576]}})"), "ok");
-    EXPECT_EQ(where(R"({"options":[]})"), "/options");
-    EXPECT_EQ(where(R"({"options":{"window":1}})"), "/options/window");
-    EXPECT_EQ(where(R"({"options":{"windowBytes":[1048576,1000]}})"), "/options/windowBytes/1");
-    EXPECT_EQ(where(R"({"options":{"windowBytes":5}})"), "/options/windowBytes");
-    EXPECT_EQ(where(R"({"options":{"hitRatios":[0.5,0]}})"), "/options/hitRatios/1");
-    EXPECT_EQ(where(R"({"options":{"hitRatios":["all"]}})"), "/options/hitRatios/0");
-    EXPECT_EQ(where(R"({"options":{"tuned":1}})"), "/options/tuned");
-    EXPECT_EQ(where(R"({"options":{"streamPerRegion":0}})"), "/options/streamPerRegion");
-    EXPECT_EQ(where(R"({"options":{"repetitions":1001}})"), "/options/repetitions");
-    EXPECT_EQ(where(R"({"options":{"streamBytes":-1}})"), "/options/streamBytes");
-    EXPECT_EQ(where(R"({"options":{"counters":"no"}})"), "/options/counters");
 }
 
 TEST(MeasureL2Persistence, AnswersThroughServeWithProgressLines) {

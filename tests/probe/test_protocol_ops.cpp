@@ -6,6 +6,7 @@
 #include "kernel_request.h"
 #include "probe_protocol.h"
 
+#include "warpscope/experiments/experiments.h"
 #include "warpscope/protocol/kernel_measurement.h"
 #include "warpscope/protocol/ops.h"
 
@@ -14,6 +15,7 @@
 
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -42,17 +44,25 @@ TEST(ProbeOpTable, HelloListsEveryOpOfTheTableInItsOrder) {
     const auto lines = serveUnchecked(fake, R"({"id":1,"op":"hello"})"
                                             "\n");
     ASSERT_EQ(lines.size(), 1u);
+    // The fixed ops in the table's order, then every experiment's op in core's order.
     std::vector<std::string> expected;
     for (const protocol::OpInfo& row : protocol::probeOps()) {
-        expected.emplace_back(row.name);
+        if (row.op != protocol::ProbeOp::Experiment) {
+            expected.emplace_back(row.name);
+        }
+    }
+    for (const warpscope::experiments::Experiment& experiment :
+         warpscope::experiments::experiments()) {
+        expected.emplace_back(experiment.opName);
     }
     EXPECT_EQ(lines[0]["result"]["ops"].get<std::vector<std::string>>(), expected);
 }
 
 TEST(ProbeOpTable, TheDeviceFieldIsReadExactlyByTheOpsWhoseRowTakesOne) {
-    for (const protocol::OpInfo& row : protocol::probeOps()) {
+    for (const std::string_view name : protocol::opNames()) {
+        const protocol::OpInfo& row = *protocol::findOp(name);
         FakeBackend fake; // one device: device 5 is not there
-        const std::string op(row.name);
+        const std::string op(name);
         const auto lines = serveUnchecked(fake, R"({"id":1,"op":")" + op +
                                                     R"(","device":5})"
                                                     "\n");

@@ -1,10 +1,11 @@
-// measure_streams without a GPU: the options and their errors, the chunks and stream counts, the
-// answer through serve() with the fake backend (progress lines, timeline, the model's prediction
-// beside the measured speed-up, which the fake makes differ), refusals and cancel.
+// measure_streams without a GPU: the chunks and stream counts, the answer through serve() with the
+// fake backend (progress lines, timeline, the model's prediction beside the measured speed-up,
+// which the fake makes differ), refusals and cancel. The options are core's
+// (tests/core/test_experiment_results.cpp).
 #include "fake_backend.h"
 #include "probe_protocol.h"
 #include "servelines.h"
-#include "streams_request.h"
+#include "warpscope/experiments/streams.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,52 +24,6 @@ using warpscope::StreamIssueOrder;
 using json = nlohmann::json;
 
 using warpscope::probe::test::serveLines;
-
-std::string errorWhere(const json& request) {
-    auto parsed = parseStreamsOptions(request);
-    if (auto* error = std::get_if<RequestError>(&parsed)) {
-        return error->where + ": " + error->error.message;
-    }
-    return "accepted";
-}
-
-TEST(StreamsOptions, DefaultsAndValues) {
-    auto parsed = parseStreamsOptions(json::object());
-    ASSERT_TRUE(std::holds_alternative<StreamsOptions>(parsed));
-    const StreamsOptions defaults = std::get<StreamsOptions>(parsed);
-    EXPECT_EQ(defaults.bytes, 64 << 20);
-    EXPECT_EQ(defaults.repetitions, 7);
-    EXPECT_EQ(defaults.work, 0);
-    EXPECT_EQ(streamsCounts(defaults), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
-    parsed = parseStreamsOptions(json::parse(
-        R"({"options":{"bytes":1048576,"streams":[4,2,4],"repetitions":3,"work":10,"order":"by_stage"}})"));
-    ASSERT_TRUE(std::holds_alternative<StreamsOptions>(parsed));
-    const StreamsOptions options = std::get<StreamsOptions>(parsed);
-    EXPECT_EQ(options.bytes, 1048576);
-    EXPECT_EQ(options.order, StreamIssueOrder::ByStage);
-    // One stream is always measured: it is the sequential baseline.
-    EXPECT_EQ(streamsCounts(options), (std::vector<int>{1, 2, 4}));
-}
-
-TEST(StreamsOptions, BadOptionsNameTheField) {
-    EXPECT_EQ(
-        errorWhere(json::parse(R"({"options":{"bytes":1048577}})")).rfind("/options/bytes:", 0),
-        0u);
-    EXPECT_NE(errorWhere(json::parse(R"({"options":{"bytes":1024}})")).find("from 65536"),
-              std::string::npos);
-    EXPECT_EQ(
-        errorWhere(json::parse(R"({"options":{"streams":[2,0]}})")).rfind("/options/streams/1:", 0),
-        0u);
-    EXPECT_EQ(
-        errorWhere(json::parse(R"({"options":{"streams":[]}})")).rfind("/options/streams:", 0), 0u);
-    EXPECT_EQ(errorWhere(json::parse(R"({"options":{"work":-1}})")).rfind("/options/work:", 0), 0u);
-    EXPECT_EQ(
-        errorWhere(json::parse(R"({"options":{"order":"sideways"}})")).rfind("/options/order:", 0),
-        0u);
-    EXPECT_NE(
-        errorWhere(json::parse(R"({"options":{"stream":[2]}})")).find("takes no option \"stream\""),
-        std::string::npos);
-}
 
 TEST(StreamsChunks, CoverTheArrayExactly) {
     const std::int64_t elements = 1000003;

@@ -1,11 +1,12 @@
 // measure_transfers without a GPU: the plan (sizes capped by free memory with a note, explicit
-// sizes and managed memory refused before anything runs), the options' errors, the answer's JSON
-// through serve() with the fake backend (progress lines, cancel), and the link's arithmetic.
+// sizes and managed memory refused before anything runs), the answer's JSON through serve() with
+// the fake backend (progress lines, cancel), and the link's arithmetic. The options' errors are
+// core's (tests/core/test_experiment_results.cpp).
 #include "../core/byte_units_test_support.h"
 #include "fake_backend.h"
 #include "probe_protocol.h"
 #include "servelines.h"
-#include "transfers.h"
+#include "warpscope/experiments/transfers.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -71,27 +72,6 @@ TEST(TransferPlan, ManagedMemoryLargerThanTheDeviceIsRefusedBeforeAnythingRuns) 
     // A copy of the same size needs one device buffer: it fits.
     options.modes = {TransferMode::H2dPinned};
     EXPECT_TRUE(planTransfers(options, TransferMemory{80 * kGiB, 0}).plan);
-}
-
-TEST(TransferOptionsJson, BadOptionsNameTheField) {
-    const auto error = [](const json& options) {
-        auto parsed = parseTransferOptions(json{{"options", options}});
-        const auto* failure = std::get_if<RequestError>(&parsed);
-        return failure ? failure->where + ": " + failure->error.message : std::string("accepted");
-    };
-    EXPECT_NE(error({{"modes", {"h2d_pinned", "sideways"}}}).find("/options/modes/1: unknown"),
-              std::string::npos);
-    EXPECT_NE(error({{"sizes", {4096, 1000001}}}).find("/options/sizes/1"), std::string::npos);
-    EXPECT_NE(error({{"repetitions", 0}}).find("/options/repetitions"), std::string::npos);
-    EXPECT_NE(error({{"step", 1}}).find("/options/step"), std::string::npos);
-    EXPECT_NE(error({{"maxbytes", 1}}).find("no option \"maxbytes\""), std::string::npos);
-    auto parsed = parseTransferOptions(
-        json{{"options", {{"modes", {"sum_zerocopy", "h2d_pageable"}}, {"repetitions", 3}}}});
-    ASSERT_TRUE(std::holds_alternative<TransferOptions>(parsed));
-    const auto& options = std::get<TransferOptions>(parsed);
-    EXPECT_EQ(options.modes,
-              (std::vector<TransferMode>{TransferMode::SumZeroCopy, TransferMode::H2dPageable}));
-    EXPECT_EQ(options.repetitions, 3);
 }
 
 TEST(TransferLinkText, PcieGenerationAndWidthGiveTheLinkBandwidth) {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "probe_backend.h"
-#include "streams_request.h"
+#include "warpscope/experiments/streams.h"
 
 namespace warpscope::probe {
 

@@ -1,20 +1,22 @@
-// `warpscope-probe experiment transfers` (and `warpscope-probe transfers`): host and device
-// transfers measured and printed as a table (or the measure_transfers answer as JSON), the
-// command line's row of the experiment (experiment_commands.h). docs/protocol.md ("transfers").
-#include "experiment_commands.h"
-#include "probe_text.h"
-#include "transfers.h"
+// `warpscope-probe transfers` (and `warpscope-probe experiment transfers`): the usage, the options
+// read into a measure_transfers request and the answer as a table
+// (TransfersExperiment::commandLine, transfers.h). docs/protocol.md ("transfers").
+#include "warpscope/experiments/transfers.h"
+
+#include "warpscope/format.h"
 
 #include <nlohmann/json.hpp>
-#include <warpscope/format.h>
 
-#include <iostream>
+#include <exception>
+#include <sstream>
+#include <string>
+#include <string_view>
 
-namespace warpscope::probe {
+namespace warpscope::experiments {
 
 namespace {
 
-const char* const kTransfersUsage =
+constexpr std::string_view kTransfersUsage =
     R"(transfers  Measures host and device transfers as the course notes do: copies host to
            device, device to host and both at once (two streams), from pageable and from pinned
            host memory; the notes' sumArrays kernel over device memory, over zero-copy (mapped
@@ -38,86 +40,84 @@ const char* const kTransfersUsage =
 
 using json = nlohmann::json;
 
-std::optional<int> readTransfersOption(const std::string& arg, const std::string& value,
-                                       json& options) {
+std::string readTransfersOption(const std::string& arg, const std::string& value, json& options) {
     if (arg == "--min" || arg == "--max") {
-        const long long bytes = parseByteSize(value);
+        const long long bytes = parseOptionByteSize(value);
         if (bytes < 0) {
-            return commandFail(arg + ": '" + value + "' is not a size (4096, 64K, 256M, 1G)",
-                               kExitBadInput);
+            return arg + ": '" + value + "' is not a size (4096, 64K, 256M, 1G)";
         }
         options[arg == "--min" ? "minBytes" : "maxBytes"] = bytes;
     } else if (arg == "--sizes") {
         json sizes = json::array();
-        for (const std::string& item : splitList(value)) {
-            const long long bytes = parseByteSize(item);
+        for (const std::string& item : splitOptionList(value)) {
+            const long long bytes = parseOptionByteSize(item);
             if (bytes < 0) {
-                return commandFail("--sizes: '" + item + "' is not a size (4096, 64K, 256M, 1G)",
-                                   kExitBadInput);
+                return "--sizes: '" + item + "' is not a size (4096, 64K, 256M, 1G)";
             }
             sizes.push_back(bytes);
         }
         options["sizes"] = sizes;
     } else if (arg == "--modes") {
-        options["modes"] = splitList(value);
+        options["modes"] = splitOptionList(value);
     } else if (arg == "--step" || arg == "--repetitions") {
-        const long long number = parseByteSize(value);
+        const long long number = parseOptionByteSize(value);
         if (number < 0 || value.find_first_not_of("0123456789") != std::string::npos) {
-            return commandFail(arg + ": '" + value + "' is not a whole number", kExitBadInput);
+            return arg + ": '" + value + "' is not a whole number";
         }
         options[arg == "--step" ? "step" : "repetitions"] = number;
     } else {
-        return commandFail("transfers takes no option '" + arg + "'", kExitBadInput);
+        return "transfers takes no option '" + arg + "'";
     }
-    return std::nullopt;
+    return {};
 }
 
-void printTransfers(const json& answer) {
-    std::cout
-        << "device  " << answer.value("device", "") << "\n"
+std::string reportTransfers(const json& answer) {
+    std::ostringstream out;
+    out << "device  " << answer.value("device", "") << "\n"
         << "link    " << answer["link"].value("description", "") << "\n"
-        << "device memory copy bandwidth " << fixed(answer.value("deviceCopyBandwidthGBs", 0.0), 1)
+        << "device memory copy bandwidth "
+        << fixedDecimals(answer.value("deviceCopyBandwidthGBs", 0.0), 1)
         << " GB/s (read + written)\n"
         << "medians of at least " << answer.value("repetitions", 0)
         << " timed repetitions (short points: 400 ms of them, in 8 rounds) after untimed warm-ups; "
            "spread = (max - min) / median\n";
     if (!answer.value("hostPlacement", std::string()).empty()) {
-        std::cout << "host    " << answer.value("hostPlacement", std::string()) << "\n";
+        out << "host    " << answer.value("hostPlacement", std::string()) << "\n";
     }
     if (!answer.value("capped", std::string()).empty()) {
-        std::cout << "note    " << answer.value("capped", std::string()) << "\n";
+        out << "note    " << answer.value("capped", std::string()) << "\n";
     }
     for (const json& curve : answer["curves"]) {
-        std::cout << "\n"
-                  << curve.value("label", "") << " (" << curve.value("mode", "")
-                  << "): GB/s counts " << curve.value("counts", "") << "\n";
-        std::cout << pad("size", 10, true) << pad("median ms", 14, true) << pad("GB/s", 10, true)
-                  << pad("spread", 9, true) << "\n";
+        out << "\n"
+            << curve.value("label", "") << " (" << curve.value("mode", "") << "): GB/s counts "
+            << curve.value("counts", "") << "\n";
+        out << padColumns("size", 10, true) << padColumns("median ms", 14, true)
+            << padColumns("GB/s", 10, true) << padColumns("spread", 9, true) << "\n";
         for (const json& point : curve["points"]) {
             const double median = point.value("medianMs", 0.0);
             const double spread =
                 median > 0.0
                     ? 100.0 * (point.value("maxMs", 0.0) - point.value("minMs", 0.0)) / median
                     : 0.0;
-            std::cout << pad(formatBytes(point.value("bytes", std::int64_t{0})), 10, true)
-                      << pad(fixed(median, 4), 14, true)
-                      << pad(fixed(point.value("bandwidthGBs", 0.0), 2), 10, true)
-                      << pad(fixed(spread, 1) + " %", 9, true) << "\n";
+            out << padColumns(formatBytes(point.value("bytes", std::int64_t{0})), 10, true)
+                << padColumns(fixedDecimals(median, 4), 14, true)
+                << padColumns(fixedDecimals(point.value("bandwidthGBs", 0.0), 2), 10, true)
+                << padColumns(fixedDecimals(spread, 1) + " %", 9, true) << "\n";
         }
     }
+    return out.str();
 }
 
 } // namespace
 
-ExperimentCommand transfersCommandLine() {
-    return ExperimentCommand{kTransfersExperiment.op,
-                             "host and device transfers (pageable, pinned,\n"
-                             "                                          zero-copy, managed)",
-                             kTransfersUsage,
-                             readTransfersOption,
-                             {},
-                             printTransfers,
-                             pointsProgress};
+ExperimentCommandLine TransfersExperiment::commandLine() {
+    return ExperimentCommandLine{"host and device transfers (pageable, pinned,\n"
+                                 "                                          zero-copy, managed)",
+                                 kTransfersUsage,
+                                 readTransfersOption,
+                                 nullptr,
+                                 reportTransfers,
+                                 {"points", false}};
 }
 
-} // namespace warpscope::probe
+} // namespace warpscope::experiments

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "probe_backend.h"
-#include "transfers.h"
+#include "warpscope/experiments/transfers.h"
 
 namespace warpscope::probe {
 

@@ -1,55 +1,54 @@
-// measure_streams in the protocol: its options parsed from a request (streams_request.h). The
-// options' limits, the chunks and the JSON of the result are core's
-// (warpscope/experiments/streams.h). No CUDA here.
-#include "streams_request.h"
+// measure_streams' request options (StreamsExperiment::optionsFromJson, streams.h): every field
+// optional, each refusal naming the field's JSON pointer. No CUDA here.
+#include "warpscope/experiments/streams.h"
 
+#include "request_options.h"
+
+#include <cstdint>
+#include <optional>
 #include <string>
 
-namespace warpscope::probe {
+namespace warpscope::experiments {
 
 namespace {
 
 using json = nlohmann::json;
-using experiments::kStreamsMaxBytes;
-using experiments::kStreamsMaxRepetitions;
-using experiments::kStreamsMaxStreams;
-using experiments::kStreamsMaxWork;
-using experiments::kStreamsMinBytes;
-using experiments::StreamsOptions;
+
+using detail::optionError;
 
 } // namespace
 
-RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
+Result<StreamsExperiment::Options> StreamsExperiment::optionsFromJson(const json& request) {
     StreamsOptions options;
     const auto found = request.find("options");
     if (found == request.end()) {
         return options;
     }
     if (!found->is_object()) {
-        return badRequestAt("\"options\" must be an object", "/options");
+        return optionError("\"options\" must be an object", "/options");
     }
     for (const auto& item : found->items()) {
-        const std::string& key = item.key();
-        if (key != "bytes" && key != "streams" && key != "repetitions" && key != "work" &&
-            key != "order") {
-            return badRequestAt(
-                "measure_streams takes no option \"" + key +
+        const std::string& field = item.key();
+        if (field != "bytes" && field != "streams" && field != "repetitions" && field != "work" &&
+            field != "order") {
+            return optionError(
+                "measure_streams takes no option \"" + field +
                     "\"; the options are bytes, streams, repetitions, work and order",
-                "/options/" + key);
+                "/options/" + field);
         }
     }
-    const auto integer = [&](const char* key, std::int64_t low, std::int64_t high,
-                             std::int64_t& out) -> std::optional<RequestError> {
-        const auto value = found->find(key);
+    const auto integer = [&](const char* field, std::int64_t low, std::int64_t high,
+                             std::int64_t& out) -> std::optional<Error> {
+        const auto value = found->find(field);
         if (value == found->end()) {
             return std::nullopt;
         }
         if (!value->is_number_integer() || value->get<std::int64_t>() < low ||
             value->get<std::int64_t>() > high) {
-            return badRequestAt(std::string("\"") + key + "\" must be an integer from " +
-                                    std::to_string(low) + " to " + std::to_string(high) +
-                                    "; found " + value->dump(),
-                                std::string("/options/") + key);
+            return optionError(std::string("\"") + field + "\" must be an integer from " +
+                                   std::to_string(low) + " to " + std::to_string(high) +
+                                   "; found " + value->dump(),
+                               std::string("/options/") + field);
         }
         out = value->get<std::int64_t>();
         return std::nullopt;
@@ -64,27 +63,27 @@ RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
         }
     }
     if (options.bytes % 4 != 0) {
-        return badRequestAt("\"bytes\" must be a multiple of 4 (the array holds floats); found " +
-                                std::to_string(options.bytes),
-                            "/options/bytes");
+        return optionError("\"bytes\" must be a multiple of 4 (the array holds floats); found " +
+                               std::to_string(options.bytes),
+                           "/options/bytes");
     }
     options.repetitions = static_cast<int>(repetitions);
     options.work = static_cast<int>(work);
     if (const auto streams = found->find("streams"); streams != found->end()) {
         if (!streams->is_array() || streams->empty() ||
             streams->size() > static_cast<std::size_t>(kStreamsMaxStreams)) {
-            return badRequestAt("\"streams\" must be an array of 1 to " +
-                                    std::to_string(kStreamsMaxStreams) + " stream counts",
-                                "/options/streams");
+            return optionError("\"streams\" must be an array of 1 to " +
+                                   std::to_string(kStreamsMaxStreams) + " stream counts",
+                               "/options/streams");
         }
         for (std::size_t i = 0; i < streams->size(); ++i) {
             const json& count = (*streams)[i];
             if (!count.is_number_integer() || count.get<std::int64_t>() < 1 ||
                 count.get<std::int64_t>() > kStreamsMaxStreams) {
-                return badRequestAt("a stream count must be an integer from 1 to " +
-                                        std::to_string(kStreamsMaxStreams) + "; found " +
-                                        count.dump(),
-                                    "/options/streams/" + std::to_string(i));
+                return optionError("a stream count must be an integer from 1 to " +
+                                       std::to_string(kStreamsMaxStreams) + "; found " +
+                                       count.dump(),
+                                   "/options/streams/" + std::to_string(i));
             }
             options.streams.push_back(static_cast<int>(count.get<std::int64_t>()));
         }
@@ -93,7 +92,7 @@ RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
         const auto parsed =
             order->is_string() ? streamIssueOrderFromName(order->get<std::string>()) : std::nullopt;
         if (!parsed) {
-            return badRequestAt(
+            return optionError(
                 "\"order\" must be \"per_stream\" (each stream's copy in, kernel and "
                 "copy out in turn) or \"by_stage\" (every copy in, then every "
                 "kernel, then every copy out); found " +
@@ -105,4 +104,4 @@ RequestResult<StreamsOptions> parseStreamsOptions(const json& request) {
     return options;
 }
 
-} // namespace warpscope::probe
+} // namespace warpscope::experiments

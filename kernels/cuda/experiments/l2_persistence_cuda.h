@@ -2,8 +2,9 @@
 // device's persisting-L2 facts, and the experiment run with and without an access policy window.
 #pragma once
 
-#include "l2_persistence.h"
 #include "probe_backend.h"
+
+#include "warpscope/experiments/l2_persistence.h"
 
 #include <string>
 

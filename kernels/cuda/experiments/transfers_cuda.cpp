@@ -22,6 +22,7 @@
 #include "transfers_cuda.h"
 
 #include "cuda_buffers.h"
+#include "host_memory.h"
 #include "transfer_buffers.h"
 #include "transfer_host_cpus.h"
 #include "transfer_kernels.h"

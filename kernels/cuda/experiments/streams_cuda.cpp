@@ -10,9 +10,9 @@
 #include "streams_cuda.h"
 
 #include "cuda_buffers.h"
+#include "host_memory.h"
 #include "streams_activity.h"
 #include "transfer_kernels.h"
-#include "transfers.h"
 
 #include <warpscope/format.h>
 #include <warpscope/statistics.h>
