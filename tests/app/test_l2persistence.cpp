@@ -3,10 +3,9 @@
 // model-only state (the model and the notes' statement, never an empty chart), sessions, exports
 // (in-process and headless), and a run through the fake probe's measure_l2_persistence.
 #include "experimentfixture.h"
-#include "gpu/l2persistencemeasurement.h"
+#include "experiments/l2persistenceview.h"
 #include "lecture/lecturewindow.h"
 #include "probefixture.h"
-#include "views/l2persistenceview.h"
 #include "warpscope/l2_persistence_model.h"
 #include "windowfixture.h"
 

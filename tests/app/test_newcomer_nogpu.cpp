@@ -3,11 +3,11 @@
 // a later answer with a GPU would enable them), the status bar does not stay at "Measuring …"
 // after a failure, and the recorded measurements open from File > Open Measurements…, labelled
 // with the GPU they were recorded on.
+#include "experiments/transfersview.h"
 #include "gpu/probeclient.h"
 #include "probefixture.h"
 #include "views/experimentview.h"
 #include "views/sweepplot.h"
-#include "views/transfersview.h"
 
 #include <QAction>
 #include <QLabel>

@@ -4,10 +4,9 @@
 // timeline and the notes' statement, never an empty chart); sessions; exports (in-process and
 // headless); the course deck's slide; and a run through the fake probe's measure_streams.
 #include "experimentfixture.h"
-#include "gpu/streamsmeasurement.h"
+#include "experiments/streamsview.h"
 #include "lecture/lecturewindow.h"
 #include "probefixture.h"
-#include "views/streamsview.h"
 #include "windowfixture.h"
 
 #include <gtest/gtest.h>

@@ -3,10 +3,9 @@
 // the model-only state (the notes' figures, never an empty chart), sessions, exports (in-process
 // and headless), and a run through the fake probe's measure_transfers.
 #include "experimentfixture.h"
-#include "gpu/transfersmeasurement.h"
+#include "experiments/transfersview.h"
 #include "lecture/lecturewindow.h"
 #include "probefixture.h"
-#include "views/transfersview.h"
 #include "windowfixture.h"
 
 #include <gtest/gtest.h>

@@ -3,12 +3,9 @@
 // is the tab's words, in MainWindow's translation context, where they were written first.
 #include "experiments/experimentregistry.h"
 
-#include "gpu/l2persistencemeasurement.h"
-#include "gpu/streamsmeasurement.h"
-#include "gpu/transfersmeasurement.h"
-#include "views/l2persistenceview.h"
-#include "views/streamsview.h"
-#include "views/transfersview.h"
+#include "experiments/l2persistenceview.h"
+#include "experiments/streamsview.h"
+#include "experiments/transfersview.h"
 
 #include <QCoreApplication>
 

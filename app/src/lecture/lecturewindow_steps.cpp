@@ -5,10 +5,10 @@
 #include "lecture/lecturewindow.h"
 
 #include "document/patterndocument.h"
+#include "experiments/streamsview.h"
 #include "views/bankview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/viewkind.h"
 #include "views/viewpainting.h"
 #include "views/warplayout.h"

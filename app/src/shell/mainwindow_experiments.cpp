@@ -4,8 +4,8 @@
 #include "shell/mainwindow.h"
 
 #include "experiments/experimenttab.h"
+#include "experiments/streamsview.h"
 #include "shell/commandline.h"
-#include "views/streamsview.h"
 
 #include <QStatusBar>
 

@@ -1,6 +1,6 @@
 // The L2 persistence window: measure_l2_persistence's answer read, the model's points, and the
 // summary under the chart.
-#include "gpu/l2persistencemeasurement.h"
+#include "experiments/l2persistenceview.h"
 
 #include "warpscope/format.h"
 #include "warpscope/l2_persistence_model.h"
