@@ -1,6 +1,8 @@
-// The experiments' results declared once in core (warpscope/experiments/): each measurement
-// written as the probe writes it and read back as the app reads it gives the same values, and a
-// hostile answer is refused with a message naming the field's JSON pointer.
+// The experiments' results and request options declared once in core (warpscope/experiments/):
+// each measurement written as the probe writes it and read back as the app reads it gives the same
+// values, a hostile answer is refused with a message naming the field's JSON pointer, and so is a
+// bad request option (the probe answers it as bad_request at that pointer).
+#include <warpscope/experiments/command_line.h>
 #include <warpscope/experiments/l2_persistence.h>
 #include <warpscope/experiments/streams.h>
 #include <warpscope/experiments/transfers.h>
@@ -11,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace warpscope::experiments {
 namespace {
@@ -459,6 +462,121 @@ TEST(L2PersistenceResults, TheRecordedH100AnswerReadsAndWritesBackAsRecorded) {
             EXPECT_EQ(written.value(key, json()), value) << key;
         }
     }
+}
+
+// The request options: defaults when absent, values read, and every refusal an InvalidValue error
+// naming the field's JSON pointer (the probe answers it as bad_request at that pointer).
+
+TEST(TransferOptionsJson, BadOptionsNameTheField) {
+    const auto error = [](const json& options) {
+        auto parsed = TransfersExperiment::optionsFromJson(json{{"options", options}});
+        return parsed ? std::string("accepted")
+                      : parsed.error().where + ": " + parsed.error().message;
+    };
+    EXPECT_NE(error({{"modes", {"h2d_pinned", "sideways"}}}).find("/options/modes/1: unknown"),
+              std::string::npos);
+    EXPECT_NE(error({{"sizes", {4096, 1000001}}}).find("/options/sizes/1"), std::string::npos);
+    EXPECT_NE(error({{"repetitions", 0}}).find("/options/repetitions"), std::string::npos);
+    EXPECT_NE(error({{"step", 1}}).find("/options/step"), std::string::npos);
+    EXPECT_NE(error({{"maxbytes", 1}}).find("no option \"maxbytes\""), std::string::npos);
+    auto parsed = TransfersExperiment::optionsFromJson(
+        json{{"options", {{"modes", {"sum_zerocopy", "h2d_pageable"}}, {"repetitions", 3}}}});
+    ASSERT_TRUE(parsed.ok()) << parsed.error().describe();
+    const TransferOptions& options = parsed.value();
+    EXPECT_EQ(options.modes,
+              (std::vector<TransferMode>{TransferMode::SumZeroCopy, TransferMode::H2dPageable}));
+    EXPECT_EQ(options.repetitions, 3);
+}
+
+std::string errorWhere(const json& request) {
+    auto parsed = StreamsExperiment::optionsFromJson(request);
+    if (!parsed) {
+        EXPECT_EQ(parsed.error().code, ErrorCode::InvalidValue);
+        return parsed.error().where + ": " + parsed.error().message;
+    }
+    return "accepted";
+}
+
+TEST(StreamsOptions, DefaultsAndValues) {
+    auto parsed = StreamsExperiment::optionsFromJson(json::object());
+    ASSERT_TRUE(parsed.ok());
+    const StreamsOptions defaults = parsed.value();
+    EXPECT_EQ(defaults.bytes, 64 << 20);
+    EXPECT_EQ(defaults.repetitions, 7);
+    EXPECT_EQ(defaults.work, 0);
+    EXPECT_EQ(streamsCounts(defaults), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+    parsed = StreamsExperiment::optionsFromJson(json::parse(
+        R"({"options":{"bytes":1048576,"streams":[4,2,4],"repetitions":3,"work":10,"order":"by_stage"}})"));
+    ASSERT_TRUE(parsed.ok());
+    const StreamsOptions options = parsed.value();
+    EXPECT_EQ(options.bytes, 1048576);
+    EXPECT_EQ(options.order, StreamIssueOrder::ByStage);
+    // One stream is always measured: it is the sequential baseline.
+    EXPECT_EQ(streamsCounts(options), (std::vector<int>{1, 2, 4}));
+}
+
+TEST(StreamsOptions, BadOptionsNameTheField) {
+    EXPECT_EQ(
+        errorWhere(json::parse(R"({"options":{"bytes":1048577}})")).rfind("/options/bytes:", 0),
+        0u);
+    EXPECT_NE(errorWhere(json::parse(R"({"options":{"bytes":1024}})")).find("from 65536"),
+              std::string::npos);
+    EXPECT_EQ(
+        errorWhere(json::parse(R"({"options":{"streams":[2,0]}})")).rfind("/options/streams/1:", 0),
+        0u);
+    EXPECT_EQ(
+        errorWhere(json::parse(R"({"options":{"streams":[]}})")).rfind("/options/streams:", 0), 0u);
+    EXPECT_EQ(errorWhere(json::parse(R"({"options":{"work":-1}})")).rfind("/options/work:", 0), 0u);
+    EXPECT_EQ(
+        errorWhere(json::parse(R"({"options":{"order":"sideways"}})")).rfind("/options/order:", 0),
+        0u);
+    EXPECT_NE(
+        errorWhere(json::parse(R"({"options":{"stream":[2]}})")).find("takes no option \"stream\""),
+        std::string::npos);
+}
+
+TEST(L2PersistenceOptions, BadOptionsAreNamedByPlace) {
+    const auto where = [](const std::string& text) {
+        auto parsed = L2PersistenceExperiment::optionsFromJson(json::parse(text));
+        if (!parsed) {
+            return parsed.error().where;
+        }
+        return std::string("ok");
+    };
+    EXPECT_EQ(where(R"({"options":{"windowBytes":[1048576]}})"), "ok");
+    EXPECT_EQ(where(R"({"options":[]})"), "/options");
+    EXPECT_EQ(where(R"({"options":{"window":1}})"), "/options/window");
+    EXPECT_EQ(where(R"({"options":{"windowBytes":[1048576,1000]}})"), "/options/windowBytes/1");
+    EXPECT_EQ(where(R"({"options":{"windowBytes":5}})"), "/options/windowBytes");
+    EXPECT_EQ(where(R"({"options":{"hitRatios":[0.5,0]}})"), "/options/hitRatios/1");
+    EXPECT_EQ(where(R"({"options":{"hitRatios":["all"]}})"), "/options/hitRatios/0");
+    EXPECT_EQ(where(R"({"options":{"tuned":1}})"), "/options/tuned");
+    EXPECT_EQ(where(R"({"options":{"streamPerRegion":0}})"), "/options/streamPerRegion");
+    EXPECT_EQ(where(R"({"options":{"repetitions":1001}})"), "/options/repetitions");
+    EXPECT_EQ(where(R"({"options":{"streamBytes":-1}})"), "/options/streamBytes");
+    EXPECT_EQ(where(R"({"options":{"counters":"no"}})"), "/options/counters");
+}
+
+TEST(ExperimentCommandLineText, SizesAndListsAsTheProbeReadsThem) {
+    EXPECT_EQ(parseOptionByteSize("4096"), 4096);
+    EXPECT_EQ(parseOptionByteSize("64K"), 64 << 10);
+    EXPECT_EQ(parseOptionByteSize("4kib"), 4 << 10);
+    EXPECT_EQ(parseOptionByteSize("256M"), 256 << 20);
+    EXPECT_EQ(parseOptionByteSize("1G"), 1LL << 30);
+    EXPECT_EQ(parseOptionByteSize("12B"), 12);
+    EXPECT_EQ(parseOptionByteSize(""), -1);
+    EXPECT_EQ(parseOptionByteSize("G"), -1);
+    EXPECT_EQ(parseOptionByteSize("4T"), -1);
+    EXPECT_EQ(parseOptionByteSize("-4"), -1);
+    // 15 digits in GiB would not fit in 64 bits: refused, not wrapped.
+    EXPECT_EQ(parseOptionByteSize("999999999999999G"), -1);
+    EXPECT_EQ(parseOptionByteSize("8589934591G"), 8589934591LL << 30);
+    EXPECT_EQ(parseOptionByteSize("8589934592G"), -1);
+    EXPECT_EQ(splitOptionList("a,b,,c"), (std::vector<std::string>{"a", "b", "", "c"}));
+    EXPECT_EQ(fixedDecimals(2.0 / 3.0, 3), "0.667");
+    EXPECT_EQ(padColumns("ab", 4), "ab  ");
+    EXPECT_EQ(padColumns("ab", 4, true), "  ab");
+    EXPECT_EQ(padColumns("\u2713", 2, true), " \u2713"); // one column, three bytes
 }
 
 } // namespace

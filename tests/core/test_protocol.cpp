@@ -1,6 +1,7 @@
 // The probe protocol's vocabulary in core (warpscope/protocol/): the op table both ends read, the
 // error codes and their names, and the JSON of the answer types written by the probe and read by
 // the app, round trip and hostile input.
+#include <warpscope/experiments/experiments.h>
 #include <warpscope/protocol/device_info.h>
 #include <warpscope/protocol/errors.h>
 #include <warpscope/protocol/ops.h>
@@ -10,6 +11,8 @@
 
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace warpscope::protocol {
 namespace {
@@ -18,21 +21,40 @@ TEST(ProtocolOps, EveryOpHasOneRowFoundByItsName) {
     std::set<std::string> names;
     for (const OpInfo& row : probeOps()) {
         EXPECT_TRUE(names.insert(std::string(row.name)).second) << row.name << " twice";
-        ASSERT_NE(findOp(row.name), nullptr) << row.name;
-        EXPECT_EQ(findOp(row.name)->op, row.op);
         EXPECT_EQ(&opInfo(row.op), &row);
+        if (row.op != ProbeOp::Experiment) {
+            ASSERT_NE(findOp(row.name), nullptr) << row.name;
+            EXPECT_EQ(findOp(row.name), &row);
+        }
     }
-    EXPECT_EQ(names.size(), 12u);
+    EXPECT_EQ(names.size(), 10u);
+    EXPECT_EQ(probeOps().back().op, ProbeOp::Experiment);
+    // The Experiment row's name is for messages: no request is answered by it.
+    EXPECT_EQ(findOp("experiment"), nullptr);
     EXPECT_EQ(findOp("launch_missiles"), nullptr);
     EXPECT_EQ(findOp(""), nullptr);
 }
 
+TEST(ProtocolOps, EveryExperimentsOpNameIsAnsweredByTheExperimentRow) {
+    for (const experiments::Experiment& row : experiments::experiments()) {
+        ASSERT_NE(findOp(row.opName), nullptr) << row.opName;
+        EXPECT_EQ(findOp(row.opName), &opInfo(ProbeOp::Experiment)) << row.opName;
+    }
+    // hello lists the fixed ops, then every experiment's op, each once.
+    const std::vector<std::string_view> names = opNames();
+    EXPECT_EQ(std::set<std::string_view>(names.begin(), names.end()).size(), names.size());
+    EXPECT_EQ(names.size(), probeOps().size() - 1 + experiments::experiments().size());
+    EXPECT_EQ(names.front(), "hello");
+    EXPECT_EQ(names.back(), experiments::experiments().back().opName);
+    for (const std::string_view name : names) {
+        EXPECT_NE(findOp(name), nullptr) << name;
+    }
+}
+
 TEST(ProtocolOps, PropertiesAsDocsProtocolStatesThem) {
     // Every op that measures on a GPU takes the chosen device: the app sends it for each.
-    for (const ProbeOp op :
-         {ProbeOp::DeviceInfo, ProbeOp::Measure, ProbeOp::Sweep, ProbeOp::KernelSource,
-          ProbeOp::MeasureKernel, ProbeOp::MeasureTransfers, ProbeOp::MeasureStreams,
-          ProbeOp::MeasureL2Persistence}) {
+    for (const ProbeOp op : {ProbeOp::DeviceInfo, ProbeOp::Measure, ProbeOp::Sweep,
+                             ProbeOp::KernelSource, ProbeOp::MeasureKernel, ProbeOp::Experiment}) {
         EXPECT_TRUE(opInfo(op).takesDevice) << opInfo(op).name;
     }
     for (const ProbeOp op :
@@ -40,12 +62,16 @@ TEST(ProtocolOps, PropertiesAsDocsProtocolStatesThem) {
         EXPECT_FALSE(opInfo(op).takesDevice) << opInfo(op).name;
     }
     EXPECT_FALSE(opInfo(ProbeOp::KernelSource).needsGpu); // answered in model-only mode
-    EXPECT_TRUE(opInfo(ProbeOp::MeasureStreams).needsGpu);
+    EXPECT_TRUE(opInfo(ProbeOp::Experiment).needsGpu);
     EXPECT_FALSE(opInfo(ProbeOp::Measure).cancellable);
-    EXPECT_TRUE(opInfo(ProbeOp::MeasureTransfers).cancellable);
+    EXPECT_TRUE(opInfo(ProbeOp::Experiment).cancellable);
+    EXPECT_TRUE(opInfo(ProbeOp::Experiment).reportsProgress);
     EXPECT_TRUE(opInfo(ProbeOp::Selfcheck).reportsProgress);
     EXPECT_EQ(opNameList().substr(0, 19), "hello, device_info,");
-    EXPECT_NE(opNameList().find("measure_streams"), std::string::npos);
+    EXPECT_NE(opNameList().find("measure_kernel, measure_transfers, measure_streams and "
+                                "measure_l2_persistence"),
+              std::string::npos)
+        << opNameList();
 }
 
 TEST(ProtocolErrors, NamesRoundTripAndNamedConstructorsSayFatal) {

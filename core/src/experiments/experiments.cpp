@@ -1,5 +1,10 @@
-// The table of the probe experiments (experiments/experiments.h).
+// The table of the probe experiments (experiments/experiments.h): one row per experiment, its key
+// and command line from the experiment's traits.
 #include "warpscope/experiments/experiments.h"
+
+#include "warpscope/experiments/l2_persistence.h"
+#include "warpscope/experiments/streams.h"
+#include "warpscope/experiments/transfers.h"
 
 #include <array>
 #include <cassert>
@@ -8,42 +13,42 @@ namespace warpscope::experiments {
 
 namespace {
 
-using protocol::ProbeOp;
-
-// id, key, title, op, results option, session key, example file.
-constexpr std::array<Experiment, 3> kExperiments{{
-    {ExperimentId::Transfers, "transfers", "Transfers", ProbeOp::MeasureTransfers, "transfers",
-     "transfers.results", "tests/data/transfers_h100.json"},
-    {ExperimentId::Streams, "streams", "Streams", ProbeOp::MeasureStreams, "streams",
-     "streams.results", "tests/data/streams_h100.json"},
-    {ExperimentId::L2Persistence, "l2-persistence", "L2 persistence", ProbeOp::MeasureL2Persistence,
-     "l2-persistence", "l2persistence.results", "tests/data/l2_persistence_h100.json"},
-}};
-
-constexpr bool rowsInEnumOrder() {
-    for (std::size_t i = 0; i < kExperiments.size(); ++i) {
-        if (static_cast<std::size_t>(kExperiments[i].id) != i) {
-            return false;
-        }
-    }
-    return true;
+/// A row of `Traits`: its key and command line are the traits'.
+template <class Traits>
+Experiment row(std::string_view title, std::string_view opName, std::string_view resultsOption,
+               std::string_view sessionKey, std::string_view exampleFile) {
+    return Experiment{Traits::key,          title, opName, resultsOption, sessionKey, exampleFile,
+                      Traits::commandLine()};
 }
-static_assert(rowsInEnumOrder(), "kExperiments holds one row per ExperimentId, in its order");
+
+const std::array<Experiment, 3>& rows() {
+    // In the order of the window's tabs: title, request op, results option, session key, example.
+    static const std::array<Experiment, 3> table{{
+        row<TransfersExperiment>("Transfers", "measure_transfers", "transfers", "transfers.results",
+                                 "tests/data/transfers_h100.json"),
+        row<StreamsExperiment>("Streams", "measure_streams", "streams", "streams.results",
+                               "tests/data/streams_h100.json"),
+        row<L2PersistenceExperiment>("L2 persistence", "measure_l2_persistence", "l2-persistence",
+                                     "l2persistence.results",
+                                     "tests/data/l2_persistence_h100.json"),
+    }};
+    return table;
+}
 
 } // namespace
 
 std::span<const Experiment> experiments() {
-    return kExperiments;
+    return rows();
 }
 
-const Experiment& experiment(ExperimentId id) {
-    const auto index = static_cast<std::size_t>(id);
-    assert(index < kExperiments.size());
-    return kExperiments[index];
+const Experiment& experiment(std::string_view key) {
+    const Experiment* found = findExperiment(key);
+    assert(found != nullptr);
+    return *found;
 }
 
 const Experiment* findExperiment(std::string_view key) {
-    for (const Experiment& row : kExperiments) {
+    for (const Experiment& row : rows()) {
         if (row.key == key) {
             return &row;
         }
@@ -51,9 +56,9 @@ const Experiment* findExperiment(std::string_view key) {
     return nullptr;
 }
 
-const Experiment* findExperimentByOp(protocol::ProbeOp op) {
-    for (const Experiment& row : kExperiments) {
-        if (row.op == op) {
+const Experiment* findExperimentByOpName(std::string_view opName) {
+    for (const Experiment& row : rows()) {
+        if (row.opName == opName) {
             return &row;
         }
     }
@@ -61,12 +66,13 @@ const Experiment* findExperimentByOp(protocol::ProbeOp op) {
 }
 
 std::string experimentKeyList() {
+    const auto& table = rows();
     std::string list;
-    for (std::size_t i = 0; i < kExperiments.size(); ++i) {
+    for (std::size_t i = 0; i < table.size(); ++i) {
         if (i > 0) {
-            list += i + 1 == kExperiments.size() ? " or " : ", ";
+            list += i + 1 == table.size() ? " or " : ", ";
         }
-        list += kExperiments[i].key;
+        list += table[i].key;
     }
     return list;
 }

@@ -1,6 +1,8 @@
 // The table of the probe protocol's operations (ops.h).
 #include "warpscope/protocol/ops.h"
 
+#include "warpscope/experiments/experiments.h"
+
 #include <array>
 #include <cassert>
 
@@ -9,8 +11,9 @@ namespace warpscope::protocol {
 namespace {
 
 // name, needs a GPU, takes a device, cancellable, reports progress. kernel_source takes a device
-// (the kernel is generated for it) but needs no GPU: it is answered in model-only mode too.
-constexpr std::array<OpInfo, 12> kOps{{
+// (the kernel is generated for it) but needs no GPU: it is answered in model-only mode too. Every
+// experiment measures on the chosen GPU, can be cancelled and tells its progress.
+constexpr std::array<OpInfo, 10> kOps{{
     {ProbeOp::Hello, "hello", false, false, false, false},
     {ProbeOp::DeviceInfo, "device_info", true, true, false, false},
     {ProbeOp::Measure, "measure", true, true, false, false},
@@ -20,9 +23,7 @@ constexpr std::array<OpInfo, 12> kOps{{
     {ProbeOp::Selfcheck, "selfcheck", true, false, true, true},
     {ProbeOp::Shutdown, "shutdown", false, false, false, false},
     {ProbeOp::MeasureKernel, "measure_kernel", true, true, true, true},
-    {ProbeOp::MeasureTransfers, "measure_transfers", true, true, true, true},
-    {ProbeOp::MeasureL2Persistence, "measure_l2_persistence", true, true, true, true},
-    {ProbeOp::MeasureStreams, "measure_streams", true, true, true, true},
+    {ProbeOp::Experiment, "experiment", true, true, true, true},
 }};
 
 constexpr bool rowsInEnumOrder() {
@@ -34,6 +35,7 @@ constexpr bool rowsInEnumOrder() {
     return true;
 }
 static_assert(rowsInEnumOrder(), "kOps holds one row per ProbeOp, in the enum's order");
+static_assert(kOps.back().op == ProbeOp::Experiment, "the Experiment row comes last");
 
 } // namespace
 
@@ -49,20 +51,37 @@ const OpInfo& opInfo(ProbeOp op) {
 
 const OpInfo* findOp(std::string_view name) {
     for (const OpInfo& row : kOps) {
-        if (row.name == name) {
+        if (row.op != ProbeOp::Experiment && row.name == name) {
             return &row;
         }
+    }
+    if (experiments::findExperimentByOpName(name) != nullptr) {
+        return &opInfo(ProbeOp::Experiment);
     }
     return nullptr;
 }
 
-std::string opNameList() {
-    std::string list;
-    for (std::size_t i = 0; i < kOps.size(); ++i) {
-        if (i > 0) {
-            list += i + 1 == kOps.size() ? " and " : ", ";
+std::vector<std::string_view> opNames() {
+    std::vector<std::string_view> names;
+    for (const OpInfo& row : kOps) {
+        if (row.op != ProbeOp::Experiment) {
+            names.push_back(row.name);
         }
-        list += kOps[i].name;
+    }
+    for (const experiments::Experiment& experiment : experiments::experiments()) {
+        names.push_back(experiment.opName);
+    }
+    return names;
+}
+
+std::string opNameList() {
+    const std::vector<std::string_view> names = opNames();
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) {
+            list += i + 1 == names.size() ? " and " : ", ";
+        }
+        list += names[i];
     }
     return list;
 }

@@ -9,6 +9,7 @@
 // (docs/protocol.md) and the guarded reader the app reads it back with.
 #pragma once
 
+#include "warpscope/experiments/command_line.h"
 #include "warpscope/l2_persistence_model.h"
 #include "warpscope/result.h"
 
@@ -168,5 +169,25 @@ Result<L2PersistenceMeasurement> l2PersistenceMeasurementFromJson(const nlohmann
                                                                   const std::string& pointer = "");
 /// The same from text, through the core's guarded reader (size, nesting, duplicate keys).
 Result<L2PersistenceMeasurement> l2PersistenceMeasurementFromJsonText(std::string_view text);
+
+/// The experiment's traits: what the experiment table (experiments.h), the probe's runners and the
+/// app's registry know of it by type.
+struct L2PersistenceExperiment {
+    static constexpr std::string_view key = "l2-persistence";
+    using Options = L2PersistenceOptions;
+    using Measurement = L2PersistenceMeasurement;
+    /// The measure_l2_persistence request's "options" (absent: the defaults; all fields optional:
+    /// windowBytes, hitRatios, tuned, setAsideBytes, streamBytes, streamPerRegion, repetitions,
+    /// counters); an InvalidValue Error whose `where` is the field's JSON pointer ("/options/...").
+    static Result<Options> optionsFromJson(const nlohmann::json& request);
+    static nlohmann::json toJson(const Measurement& measurement) {
+        return experiments::toJson(measurement);
+    }
+    static Result<Measurement> measurementFromJsonText(std::string_view text) {
+        return l2PersistenceMeasurementFromJsonText(text);
+    }
+    /// `warpscope-probe l2-persistence [options]`.
+    static ExperimentCommandLine commandLine();
+};
 
 } // namespace warpscope::experiments

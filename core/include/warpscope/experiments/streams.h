@@ -8,6 +8,7 @@
 // prediction beside each run; docs/protocol.md) and the guarded reader the app reads it back with.
 #pragma once
 
+#include "warpscope/experiments/command_line.h"
 #include "warpscope/result.h"
 #include "warpscope/streams.h"
 
@@ -105,5 +106,25 @@ Result<StreamsMeasurement> streamsMeasurementFromJson(const nlohmann::json& valu
                                                       const std::string& pointer = "");
 /// The same from text, through the core's guarded reader (size, nesting, duplicate keys).
 Result<StreamsMeasurement> streamsMeasurementFromJsonText(std::string_view text);
+
+/// The experiment's traits: what the experiment table (experiments.h), the probe's runners and the
+/// app's registry know of it by type.
+struct StreamsExperiment {
+    static constexpr std::string_view key = "streams";
+    using Options = StreamsOptions;
+    using Measurement = StreamsMeasurement;
+    /// The measure_streams request's "options" (absent: the defaults; all fields optional: bytes,
+    /// streams, repetitions, work, order); an InvalidValue Error whose `where` is the field's JSON
+    /// pointer ("/options/...").
+    static Result<Options> optionsFromJson(const nlohmann::json& request);
+    static nlohmann::json toJson(const Measurement& measurement) {
+        return experiments::toJson(measurement);
+    }
+    static Result<Measurement> measurementFromJsonText(std::string_view text) {
+        return streamsMeasurementFromJsonText(text);
+    }
+    /// `warpscope-probe streams [options]`.
+    static ExperimentCommandLine commandLine();
+};
 
 } // namespace warpscope::experiments

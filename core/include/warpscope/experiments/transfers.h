@@ -8,6 +8,7 @@
 // the guarded reader the app reads it back with.
 #pragma once
 
+#include "warpscope/experiments/command_line.h"
 #include "warpscope/result.h"
 
 #include <nlohmann/json.hpp>
@@ -172,5 +173,25 @@ Result<TransferMeasurement> transferMeasurementFromJson(const nlohmann::json& va
                                                         const std::string& pointer = "");
 /// The same from text, through the core's guarded reader (size, nesting, duplicate keys).
 Result<TransferMeasurement> transferMeasurementFromJsonText(std::string_view text);
+
+/// The experiment's traits: what the experiment table (experiments.h), the probe's runners and the
+/// app's registry know of it by type.
+struct TransfersExperiment {
+    static constexpr std::string_view key = "transfers";
+    using Options = TransferOptions;
+    using Measurement = TransferMeasurement;
+    /// The measure_transfers request's "options" (absent: the defaults; all fields optional:
+    /// minBytes, maxBytes, step, sizes, modes, repetitions); an InvalidValue Error whose `where` is
+    /// the field's JSON pointer ("/options/...").
+    static Result<Options> optionsFromJson(const nlohmann::json& request);
+    static nlohmann::json toJson(const Measurement& measurement) {
+        return experiments::toJson(measurement);
+    }
+    static Result<Measurement> measurementFromJsonText(std::string_view text) {
+        return transferMeasurementFromJsonText(text);
+    }
+    /// `warpscope-probe transfers [options]`.
+    static ExperimentCommandLine commandLine();
+};
 
 } // namespace warpscope::experiments

@@ -1,0 +1,107 @@
+// measure_streams' request options (StreamsExperiment::optionsFromJson, streams.h): every field
+// optional, each refusal naming the field's JSON pointer. No CUDA here.
+#include "warpscope/experiments/streams.h"
+
+#include "request_options.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace warpscope::experiments {
+
+namespace {
+
+using json = nlohmann::json;
+
+using detail::optionError;
+
+} // namespace
+
+Result<StreamsExperiment::Options> StreamsExperiment::optionsFromJson(const json& request) {
+    StreamsOptions options;
+    const auto found = request.find("options");
+    if (found == request.end()) {
+        return options;
+    }
+    if (!found->is_object()) {
+        return optionError("\"options\" must be an object", "/options");
+    }
+    for (const auto& item : found->items()) {
+        const std::string& key = item.key();
+        if (key != "bytes" && key != "streams" && key != "repetitions" && key != "work" &&
+            key != "order") {
+            return optionError(
+                "measure_streams takes no option \"" + key +
+                    "\"; the options are bytes, streams, repetitions, work and order",
+                "/options/" + key);
+        }
+    }
+    const auto integer = [&](const char* key, std::int64_t low, std::int64_t high,
+                             std::int64_t& out) -> std::optional<Error> {
+        const auto value = found->find(key);
+        if (value == found->end()) {
+            return std::nullopt;
+        }
+        if (!value->is_number_integer() || value->get<std::int64_t>() < low ||
+            value->get<std::int64_t>() > high) {
+            return optionError(std::string("\"") + key + "\" must be an integer from " +
+                                   std::to_string(low) + " to " + std::to_string(high) +
+                                   "; found " + value->dump(),
+                               std::string("/options/") + key);
+        }
+        out = value->get<std::int64_t>();
+        return std::nullopt;
+    };
+    std::int64_t repetitions = options.repetitions;
+    std::int64_t work = options.work;
+    for (auto error : {integer("bytes", kStreamsMinBytes, kStreamsMaxBytes, options.bytes),
+                       integer("repetitions", 1, kStreamsMaxRepetitions, repetitions),
+                       integer("work", 0, kStreamsMaxWork, work)}) {
+        if (error) {
+            return *error;
+        }
+    }
+    if (options.bytes % 4 != 0) {
+        return optionError("\"bytes\" must be a multiple of 4 (the array holds floats); found " +
+                               std::to_string(options.bytes),
+                           "/options/bytes");
+    }
+    options.repetitions = static_cast<int>(repetitions);
+    options.work = static_cast<int>(work);
+    if (const auto streams = found->find("streams"); streams != found->end()) {
+        if (!streams->is_array() || streams->empty() ||
+            streams->size() > static_cast<std::size_t>(kStreamsMaxStreams)) {
+            return optionError("\"streams\" must be an array of 1 to " +
+                                   std::to_string(kStreamsMaxStreams) + " stream counts",
+                               "/options/streams");
+        }
+        for (std::size_t i = 0; i < streams->size(); ++i) {
+            const json& count = (*streams)[i];
+            if (!count.is_number_integer() || count.get<std::int64_t>() < 1 ||
+                count.get<std::int64_t>() > kStreamsMaxStreams) {
+                return optionError("a stream count must be an integer from 1 to " +
+                                       std::to_string(kStreamsMaxStreams) + "; found " +
+                                       count.dump(),
+                                   "/options/streams/" + std::to_string(i));
+            }
+            options.streams.push_back(static_cast<int>(count.get<std::int64_t>()));
+        }
+    }
+    if (const auto order = found->find("order"); order != found->end()) {
+        const auto parsed =
+            order->is_string() ? streamIssueOrderFromName(order->get<std::string>()) : std::nullopt;
+        if (!parsed) {
+            return optionError(
+                "\"order\" must be \"per_stream\" (each stream's copy in, kernel and "
+                "copy out in turn) or \"by_stage\" (every copy in, then every "
+                "kernel, then every copy out); found " +
+                    order->dump(),
+                "/options/order");
+        }
+        options.order = *parsed;
+    }
+    return options;
+}
+
+} // namespace warpscope::experiments
