@@ -218,7 +218,7 @@ TEST(MessageBarWords, TheNoDriverAnswerReachesTheBarInWords) {
     REQUIRE_FAKE_PROBE();
     FakeScript script("no_driver");
     auto window = windowWithProbe(fakeProbe());
-    window->experimentTab(experiments::ExperimentId::Transfers)
+    window->experimentTab(experiments::TransfersExperiment::key)
         ->run(); // a job the no-driver answer fails
     ASSERT_TRUE(QTest::qWaitFor([&] { return !window->messageBar()->text().isEmpty(); }, 20000));
     QTest::qWait(100);

@@ -334,8 +334,8 @@ TEST(ExperimentChartPictures, APictureIsShownOnlyForTheSameCountResultsAndSize) 
     EXPECT_FALSE(shown.chartsPaintedFromPictures());
 
     // Results made without a measurement's answer, with other numbers.
-    StreamsResults first = readRecordedResults(
-        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json"), readStreamsResults);
+    StreamsResults first = recordedResultsIn<StreamsResults>(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json"));
     first.answer = {};
     StreamsResults second = first;
     for (experiments::StreamsRun& run : second.measurement.runs) {

@@ -72,22 +72,6 @@ L2ModelBasis L2PersistenceResults::modelBasis(const L2PersistencePoint& point) c
                               measurement.setAsideBytes);
 }
 
-std::optional<L2PersistenceResults> l2PersistenceResultsFromJson(const QJsonObject& result,
-                                                                 QString* error) {
-    return readThroughCore<L2PersistenceResults>(
-        result, experiments::l2PersistenceMeasurementFromJsonText, error);
-}
-
-std::optional<L2PersistenceResults> readL2PersistenceResults(const QByteArray& bytes,
-                                                             QString* error) {
-    const std::optional<QJsonObject> object =
-        recordedResultObject(bytes, "L2PersistenceMeasurement", RunsRecord::Ignore, error);
-    if (!object) {
-        return std::nullopt;
-    }
-    return l2PersistenceResultsFromJson(*object, error);
-}
-
 L2PersistenceResults modelL2Persistence(qint64 l2Bytes, qint64 setAsideBytes, int streamPerRegion) {
     L2PersistenceResults results;
     results.modelOnly = true;

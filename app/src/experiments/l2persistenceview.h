@@ -37,6 +37,9 @@ namespace warpscope::app {
 /// measure_l2_persistence's result in core's types as the app holds it: the answer it was read
 /// from, or the model's points alone.
 struct L2PersistenceResults {
+    /// Core's traits: resultsFromAnswer<L2PersistenceResults>() and
+    /// readRecordedResults<L2PersistenceResults>() (gpu/experimentresults.h) read it.
+    using Experiment = experiments::L2PersistenceExperiment;
     experiments::L2PersistenceMeasurement measurement; // points in the probe's order
     /// True for results computed from the model alone (no GPU): nothing measured.
     bool modelOnly = false;
@@ -59,16 +62,6 @@ struct L2PersistenceResults {
 inline bool modelRegionPredicted(const experiments::L2PersistencePoint& point) {
     return point.modelRegionHitKind == L2ModelKind::Prediction;
 }
-
-/// Reads measure_l2_persistence's result object through core's reader. Nullopt with `error`
-/// naming what is wrong and where (its JSON pointer).
-std::optional<L2PersistenceResults> l2PersistenceResultsFromJson(const QJsonObject& result,
-                                                                 QString* error);
-
-/// Reads a file of recorded results: a result object or a protocol answer line
-/// ({"id", "ok", "result"}).
-std::optional<L2PersistenceResults> readL2PersistenceResults(const QByteArray& bytes,
-                                                             QString* error);
 
 /// The model's points for the probe's default sweep on a device of these figures (the H100's
 /// when called with no arguments: L2 50 MiB, 31.25 MiB persisting at most, as recorded in

@@ -62,21 +62,6 @@ constexpr int kMaxSelectable = 8;
 
 } // namespace
 
-std::optional<StreamsResults> streamsResultsFromJson(const QJsonObject& result, QString* error) {
-    return readThroughCore<StreamsResults>(result, experiments::streamsMeasurementFromJsonText,
-                                           error);
-}
-
-std::optional<StreamsResults> readStreamsResults(const QByteArray& bytes, QString* error) {
-    // Not a record of runs: the result has "runs" of its own.
-    const std::optional<QJsonObject> object =
-        recordedResultObject(bytes, kContext, RunsRecord::Ignore, error);
-    if (!object) {
-        return std::nullopt;
-    }
-    return streamsResultsFromJson(*object, error);
-}
-
 StreamsComparison compareStreams(const StreamsResults* held, int streams) {
     const experiments::StreamsMeasurement* results = held ? &held->measurement : nullptr;
     StreamsComparison comparison;

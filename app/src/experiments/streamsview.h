@@ -29,16 +29,10 @@ class QCustomPlot;
 
 namespace warpscope::app {
 
-/// measure_streams' result in core's types, and the answer it was read from.
-using StreamsResults = ExperimentResults<experiments::StreamsMeasurement>;
-
-/// Reads measure_streams' result object through core's reader. Nullopt with `error` naming what is
-/// wrong and where (its JSON pointer).
-std::optional<StreamsResults> streamsResultsFromJson(const QJsonObject& result, QString* error);
-
-/// Reads a file of recorded results: a result object or a protocol answer line
-/// ({"id", "ok", "result"}).
-std::optional<StreamsResults> readStreamsResults(const QByteArray& bytes, QString* error);
+/// measure_streams' result in core's types, and the answer it was read from; read by
+/// resultsFromAnswer<StreamsResults>() and readRecordedResults<StreamsResults>()
+/// (gpu/experimentresults.h) through core's reader.
+using StreamsResults = ExperimentResults<experiments::StreamsExperiment>;
 
 /// What the model says for a stream count: over the measured stages and engines when there are
 /// results, else over the model's example (equal 1 ms stages, two copy engines).

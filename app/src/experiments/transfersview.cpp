@@ -74,20 +74,6 @@ constexpr double kHoverPixels = 12.0;
 
 } // namespace
 
-std::optional<TransferResults> transferResultsFromJson(const QJsonObject& result, QString* error) {
-    return readThroughCore<TransferResults>(result, experiments::transferMeasurementFromJsonText,
-                                            error);
-}
-
-std::optional<TransferResults> readTransferResults(const QByteArray& bytes, QString* error) {
-    const std::optional<QJsonObject> object =
-        recordedResultObject(bytes, kContext, RunsRecord::Read, error);
-    if (!object) {
-        return std::nullopt;
-    }
-    return transferResultsFromJson(*object, error);
-}
-
 QString formatTransferBytes(qint64 bytes) {
     return QString::fromStdString(warpscope::formatBytes(bytes)); // as the probe writes sizes
 }

@@ -28,16 +28,14 @@ class QCustomPlot;
 namespace warpscope::app {
 
 /// measure_transfers' result in core's types, and the answer it was read from.
-using TransferResults = ExperimentResults<experiments::TransferMeasurement>;
+/// Read by resultsFromAnswer<TransferResults>() and readRecordedResults<TransferResults>()
+/// (gpu/experimentresults.h) through core's reader.
+using TransferResults = ExperimentResults<experiments::TransfersExperiment>;
 
-/// Reads measure_transfers' result object through core's reader. Nullopt with `error` naming
-/// what is wrong and where (its JSON pointer) for anything else.
-std::optional<TransferResults> transferResultsFromJson(const QJsonObject& result, QString* error);
-
-/// Reads a file of recorded results: a result object, a protocol answer line
-/// ({"id", "ok", "result"}), or what scripts/gpu/transfers_summary.py records ({"runs": [...]}:
-/// the first run).
-std::optional<TransferResults> readTransferResults(const QByteArray& bytes, QString* error);
+/// A recorded file may also be what the transfers' summary script records ({"runs": [...]}:
+/// the first run is read).
+template <>
+inline constexpr RunsRecord kRecordedRuns<experiments::TransfersExperiment> = RunsRecord::Read;
 
 /// The course notes' figures (Figure 4-3, their Fermi-era machine).
 struct NotesTransferFigures {

@@ -39,7 +39,7 @@ QString LectureWindow::streamsStepText(int revealed) const {
     }
     // The results the slide's streams view draws (setExperimentResults() gives it these).
     const auto* results =
-        std::any_cast<StreamsResults>(&experimentResults(experiments::ExperimentId::Streams));
+        std::any_cast<StreamsResults>(&experimentResults(experiments::StreamsExperiment::key));
     const int n = streamsSlideCount(revealed);
     const StreamsComparison c = compareStreams(results, n);
     const QString model = QLocale::c().toString(c.predicted.speedup, 'f', 2);

@@ -225,7 +225,7 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
     }
     auto* twinView = static_cast<ExperimentView*>(twin->view);
     // The slide's results, colours, type at that width and stream count.
-    experiment->setResults(twinView, experimentResults(experiment->id()));
+    experiment->setResults(twinView, experimentResults(experiment->tableKey()));
     if (streams) {
         static_cast<StreamsView*>(twinView)->setStreamCount(streamsSlideCount(revealed));
     }
