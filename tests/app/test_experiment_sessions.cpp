@@ -6,6 +6,7 @@
 #include "experimentfixture.h"
 #include "experiments/experimentregistry.h"
 #include "experiments/experimenttab.h"
+#include "experiments/streamsview.h"
 #include "panels/messagebar.h"
 #include "views/experimentview.h"
 #include "windowfixture.h"
@@ -15,6 +16,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -25,7 +27,7 @@ namespace warpscope::app::test {
 namespace {
 
 /// Writes `text` to `path`; the test fails when it cannot.
-void writeText(const QString& path, const std::string& text) {
+void writeSessionText(const QString& path, const std::string& text) {
     QFile file(path);
     ASSERT_TRUE(file.open(QIODevice::WriteOnly)) << qPrintable(path);
     file.write(QByteArray::fromStdString(text));
@@ -97,7 +99,7 @@ TEST_F(WindowTest, SessionOfThePreviousVersionOpensWithItsResultsAndIsSavedTyped
     old.experiments.clear();
     QTemporaryDir dir;
     const QString oldPath = dir.filePath(QStringLiteral("old.warpscope"));
-    writeText(oldPath, sessionToJsonText(old));
+    writeSessionText(oldPath, sessionToJsonText(old));
     ASSERT_EQ(readWholeFile(oldPath).indexOf("\"experiments\""), -1);
 
     MainWindow reopened(quietOptions());
@@ -135,14 +137,15 @@ TEST_F(WindowTest, HostileExperimentsInASessionAreRefusedNamingTheirPointer) {
     };
 
     // Not an object: the whole session is refused, naming the place.
-    writeText(path, sessionWith("experiments", R"({"transfers":"{\"curves\":[]}"})"));
+    writeSessionText(path, sessionWith("experiments", R"({"transfers":"{\"curves\":[]}"})"));
     EXPECT_FALSE(window->openSession(path));
     EXPECT_TRUE(window->messageBar()->text().contains(QStringLiteral("/experiments/transfers")))
         << qPrintable(window->messageBar()->text());
 
     // An object the experiment's reader refuses: the session opens, the results are left out
     // with a warning naming where they are and what in them is wrong.
-    writeText(path, sessionWith("experiments", R"({"streams":{"asyncEngineCount":2,"stages":3}})"));
+    writeSessionText(
+        path, sessionWith("experiments", R"({"streams":{"asyncEngineCount":2,"stages":3}})"));
     ASSERT_TRUE(window->openSession(path)) << qPrintable(window->messageBar()->text());
     const ExperimentTab* streams = window->experimentTab(experiments::StreamsExperiment::key);
     EXPECT_FALSE(streams->hasResults());
@@ -152,7 +155,8 @@ TEST_F(WindowTest, HostileExperimentsInASessionAreRefusedNamingTheirPointer) {
     EXPECT_TRUE(warning.contains(QStringLiteral("/stages"))) << qPrintable(warning);
 
     // The same refusal for the previous version's text, naming its place among the settings.
-    writeText(path, sessionWith("viewSettings", R"({"streams.results":"{\"not\": \"results\""})"));
+    writeSessionText(path,
+                     sessionWith("viewSettings", R"({"streams.results":"{\"not\": \"results\""})"));
     ASSERT_TRUE(window->openSession(path)) << qPrintable(window->messageBar()->text());
     EXPECT_FALSE(streams->hasResults());
     EXPECT_TRUE(
