@@ -13,6 +13,7 @@
 #include "windowfixture.h"
 
 #include <warpscope/experiments/experiments.h>
+#include <warpscope/experiments/transfers.h>
 
 #include <QComboBox>
 #include <QJsonDocument>

@@ -17,6 +17,8 @@
 #include "views/warpview.h"
 #include "windowfixture.h"
 
+#include <warpscope/experiments/transfers.h>
+
 #include <QAbstractScrollArea>
 #include <QFontInfo>
 #include <QFontMetrics>

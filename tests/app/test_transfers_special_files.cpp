@@ -6,6 +6,10 @@
 #include "panels/messagebar.h"
 #include "windowfixture.h"
 
+#include <warpscope/experiments/l2_persistence.h>
+#include <warpscope/experiments/streams.h>
+#include <warpscope/experiments/transfers.h>
+
 #include <gtest/gtest.h>
 
 #include <QElapsedTimer>
