@@ -9,10 +9,15 @@
 #include "views/experimentview.h"
 #include "views/sweepplot.h"
 
+#include <warpscope/experiments/l2_persistence.h>
+#include <warpscope/experiments/streams.h>
+
 #include <QAction>
 #include <QLabel>
 #include <QPushButton>
 #include <QStatusBar>
+
+#include <string_view>
 
 namespace warpscope::app::test {
 namespace {
