@@ -8,6 +8,7 @@
 #include "json_fields.h"
 #include "json_guard.h"
 #include "matrix_access_json.h"
+#include "warpscope/experiments/experiments.h"
 #include "warpscope/expression.h"
 #include "warpscope/file_open.h"
 #include "warpscope/json_depth.h"
@@ -150,6 +151,14 @@ std::string sessionToJsonText(const Session& session) {
         settings[key] = value;
     }
     out["viewSettings"] = std::move(settings);
+    if (!session.experiments.empty()) {
+        // Written only when there are results, so that sessions without any stay as they were.
+        ordered_json results = ordered_json::object();
+        for (const auto& [key, value] : session.experiments) {
+            results[key] = ordered_json(value);
+        }
+        out["experiments"] = std::move(results);
+    }
     if (session.tmaLoad) {
         out["tmaLoad"] = detail::tmaLoadToJson(*session.tmaLoad);
     }
@@ -157,9 +166,16 @@ std::string sessionToJsonText(const Session& session) {
 }
 
 const std::vector<std::string>& deckViewNames() {
-    static const std::vector<std::string> names = {"warp",           "bank",   "block", "sweep",
-                                                   "metrics",        "grid",   "notes", "transfers",
-                                                   "l2-persistence", "streams"};
+    // The app's own views, then every experiment of core's table (a new experiment's view is a
+    // deck's view without an edit here).
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> all = {"warp",    "bank", "block", "sweep",
+                                        "metrics", "grid", "notes"};
+        for (const experiments::Experiment& experiment : experiments::experiments()) {
+            all.emplace_back(experiment.key);
+        }
+        return all;
+    }();
     return names;
 }
 

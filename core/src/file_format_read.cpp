@@ -8,6 +8,7 @@
 #include "json_fields.h"
 #include "json_guard.h"
 #include "matrix_access_json.h"
+#include "warpscope/experiments/experiments.h"
 #include "warpscope/expression.h"
 #include "warpscope/file_open.h"
 #include "warpscope/json_depth.h"
@@ -38,6 +39,7 @@ constexpr std::size_t kMaxParameters = 256;
 constexpr std::size_t kMaxSessionEntries = 10000;
 
 constexpr std::size_t kMaxDeckSlides = 1000;
+constexpr std::size_t kMaxExperimentKeyBytes = 64;
 
 using detail::asInt64;
 using detail::child;
@@ -318,6 +320,37 @@ public:
         return true;
     }
 
+    /// A session's "experiments": an object of experiment keys, each holding a result object.
+    bool readExperimentResults(const json& value, const std::string& where,
+                               std::map<std::string, json>& out) {
+        if (!requireObject(value, where, "experiments")) {
+            return false;
+        }
+        for (const auto& [key, results] : value.items()) {
+            const std::string at = child(where, key);
+            const bool keyOk =
+                !key.empty() && key.size() <= kMaxExperimentKeyBytes &&
+                std::all_of(key.begin(), key.end(), [](char c) {
+                    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+                });
+            if (!keyOk) {
+                return fail("an experiment's key is 1 to " +
+                                std::to_string(kMaxExperimentKeyBytes) +
+                                " lower-case letters, digits and '-' (\"transfers\", "
+                                "\"l2-persistence\")",
+                            at);
+            }
+            if (!results.is_object()) {
+                return fail("an experiment's results must be a JSON object (the probe's result "
+                            "as it answered it); found " +
+                                describe(results),
+                            at);
+            }
+            out[key] = results;
+        }
+        return true;
+    }
+
     bool readSession(const json& value, Session& out) {
         const std::string where;
         if (!requireObject(value, where, "a session file") ||
@@ -397,6 +430,11 @@ public:
                     return false;
                 }
                 out.viewSettings[key] = std::move(text);
+            }
+        }
+        if (const json* results = member(value, "experiments", where, false)) {
+            if (!readExperimentResults(*results, child(where, "experiments"), out.experiments)) {
+                return false;
             }
         }
         if (const json* tma = member(value, "tmaLoad", where, false)) {
@@ -496,11 +534,11 @@ public:
                     }
                     const auto& known = deckViewNames();
                     if (std::find(known.begin(), known.end(), name) == known.end()) {
-                        return fail(
-                            "unknown view \"" + name +
-                                "\"; a slide shows warp, bank, block, sweep, metrics, grid, notes, "
-                                "transfers, streams or l2-persistence",
-                            child(viewsAt, v));
+                        return fail("unknown view \"" + name +
+                                        "\"; a slide shows warp, bank, block, sweep, metrics, "
+                                        "grid, notes, " +
+                                        experiments::experimentKeyList(),
+                                    child(viewsAt, v));
                     }
                     if (std::find(parsed.views.begin(), parsed.views.end(), name) !=
                         parsed.views.end()) {

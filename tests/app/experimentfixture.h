@@ -3,6 +3,8 @@
 // Measure on an experiment tab through the fake probe.
 #pragma once
 
+#include "experiments/experimentregistry.h"
+#include "gpu/experimentresults.h"
 #include "probefixture.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +19,8 @@
 #include <QTemporaryDir>
 
 #include <memory>
+#include <optional>
+#include <string_view>
 
 namespace warpscope::app::test {
 
@@ -27,13 +31,22 @@ inline QByteArray readWholeFile(const QString& path) {
     return file.readAll();
 }
 
-/// The results recorded in `path` as `read` (readTransferResults, readStreamsResults, ...) reads
-/// them; empty results, and the test fails with the reader's error, when it cannot.
-template <class Read> auto readRecordedResults(const QString& path, Read read) {
-    using Results =
-        typename decltype(read(QByteArray(), static_cast<QString*>(nullptr)))::value_type;
+/// `tests/data/...` of core's table as a path.
+inline QString exampleFile(const AppExperiment& experiment) {
+    const std::string_view file = experiment.row->exampleFile;
+    const std::string_view prefix = "tests/data/";
+    EXPECT_EQ(file.substr(0, prefix.size()), prefix);
+    return QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/") +
+           QString::fromUtf8(file.substr(prefix.size()).data(),
+                             qsizetype(file.size() - prefix.size()));
+}
+
+/// The results recorded in `path` as the app reads a recorded file (readRecordedResults,
+/// gpu/experimentresults.h); empty results, and the test fails with the reader's error, when it
+/// cannot.
+template <class Results> Results recordedResultsIn(const QString& path) {
     QString error;
-    auto results = read(readWholeFile(path), &error);
+    std::optional<Results> results = readRecordedResults<Results>(readWholeFile(path), &error);
     EXPECT_TRUE(results.has_value()) << qPrintable(path) << ": " << qPrintable(error);
     return results.value_or(Results{});
 }
@@ -79,28 +92,26 @@ inline QByteArray runAppHeadless(const QStringList& arguments, int exitCode = 0,
 /// it runs and enabled again once the answer came, within `timeoutMs`. Call it only where
 /// fakeProbe() is not empty (REQUIRE_FAKE_PROBE).
 template <class View>
-std::unique_ptr<MainWindow> measureOnFakeProbe(experiments::ExperimentId id,
-                                               const char* script = nullptr,
+std::unique_ptr<MainWindow> measureOnFakeProbe(std::string_view key, const char* script = nullptr,
                                                int timeoutMs = 60000) {
     std::unique_ptr<FakeScript> fake;
     if (script != nullptr) {
         fake = std::make_unique<FakeScript>(script);
     }
     auto window = windowWithProbe(fakeProbe());
-    View* tab = window->template experimentView<View>(id);
-    window->experimentTab(id)->run();
+    View* tab = window->template experimentView<View>(key);
+    window->experimentTab(key)->run();
     EXPECT_FALSE(tab->runButton()->isEnabled());
     EXPECT_TRUE(QTest::qWaitFor([&] { return tab->runButton()->isEnabled(); }, timeoutMs))
         << "no answer within " << timeoutMs << " ms";
     return window;
 }
 
-/// Measure on experiment `id`'s tab where the fake probe finds no GPU: no results, and the
+/// Measure on experiment `key`'s tab where the fake probe finds no GPU: no results, and the
 /// status line says so. Returns the window for the tab's own checks.
-template <class View>
-std::unique_ptr<MainWindow> expectMeasureWithoutGpu(experiments::ExperimentId id) {
-    auto window = measureOnFakeProbe<View>(id, "no_device", 20000);
-    View* tab = window->template experimentView<View>(id);
+template <class View> std::unique_ptr<MainWindow> expectMeasureWithoutGpu(std::string_view key) {
+    auto window = measureOnFakeProbe<View>(key, "no_device", 20000);
+    View* tab = window->template experimentView<View>(key);
     EXPECT_FALSE(tab->results());
     EXPECT_TRUE(tab->statusLabel()->text().contains(QStringLiteral("no GPU to measure on")))
         << qPrintable(tab->statusLabel()->text());

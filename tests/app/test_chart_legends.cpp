@@ -4,20 +4,17 @@
 // the kernel sweep's ticks do not run into one another.
 #include "document/patterndocument.h"
 #include "experimentfixture.h"
+#include "experiments/l2persistenceview.h"
+#include "experiments/streamsview.h"
+#include "experiments/transfersview.h"
 #include "export/figureexport.h"
 #include "gpu/kernelmeasurement.h"
-#include "gpu/l2persistencemeasurement.h"
-#include "gpu/streamsmeasurement.h"
-#include "gpu/transfersmeasurement.h"
 #include "harness/screenshotrunner.h"
 #include "lecture/lecturewindow.h"
 #include "shell/mainwindow.h"
 #include "views/chartfigure.h"
 #include "views/kernelsweepview.h"
-#include "views/l2persistenceview.h"
-#include "views/streamsview.h"
 #include "views/sweepplot.h"
-#include "views/transfersview.h"
 #include "views/viewpainting.h"
 #include "windowfixture.h"
 
@@ -148,16 +145,15 @@ TEST(FigureExportLegend, AOneShotExportDrawsEachViewsLegendInRows) {
     const QSize size(1600, 1000);
     {
         TransfersView view;
-        view.setResults(readRecordedResults(
-            QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"), readTransferResults));
+        view.setResults(recordedResultsIn<TransferResults>(
+            QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json")));
         SCOPED_TRACE("transfers");
         expectExportedLegendInRows(&view, view.chart(), 4, size);
     }
     {
         L2PersistenceView view;
-        view.setResults(
-            readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json"),
-                                readL2PersistenceResults));
+        view.setResults(recordedResultsIn<L2PersistenceResults>(
+            QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json")));
         SCOPED_TRACE("l2");
         expectExportedLegendInRows(&view, view.chart(), 4, size);
     }
@@ -191,9 +187,8 @@ TEST(FigureExportLegend, ANarrowChartWrapsItsLegendAndIsNotWidenedByIt) {
     // 700 px: the L2 view's eight entries do not fit in rows of four. The legend wraps to fewer
     // columns, and the chart keeps the width it was given instead of growing to the legend's.
     L2PersistenceView view;
-    view.setResults(
-        readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json"),
-                            readL2PersistenceResults));
+    view.setResults(recordedResultsIn<L2PersistenceResults>(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json")));
     view.resize(700, 800);
     view.show();
     QApplication::processEvents();
@@ -254,18 +249,15 @@ TEST(LectureChartSlides, ChartSlidesFillTheirPanelWithTheLegendInside) {
         LectureWindow lecture(deck);
         lecture.present(size);
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&lecture));
-        lecture.setExperimentResults(
-            experiments::ExperimentId::Transfers,
-            readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"),
-                                readTransferResults));
-        lecture.setExperimentResults(
-            experiments::ExperimentId::Streams,
-            readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json"),
-                                readStreamsResults));
-        lecture.setExperimentResults(
-            experiments::ExperimentId::L2Persistence,
-            readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json"),
-                                readL2PersistenceResults));
+        lecture.setExperimentResults(experiments::TransfersExperiment::key,
+                                     recordedResultsIn<TransferResults>(QStringLiteral(
+                                         WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json")));
+        lecture.setExperimentResults(experiments::StreamsExperiment::key,
+                                     recordedResultsIn<StreamsResults>(QStringLiteral(
+                                         WARPSCOPE_TEST_DATA_DIR "/streams_h100.json")));
+        lecture.setExperimentResults(experiments::L2PersistenceExperiment::key,
+                                     recordedResultsIn<L2PersistenceResults>(QStringLiteral(
+                                         WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json")));
         expectSlideChartFits<L2PersistenceView>(lecture, deck, QStringLiteral("l2-persistence"),
                                                 0.4, [](auto* view) { return view->chart(); });
         expectSlideChartFits<TransfersView>(lecture, deck, QStringLiteral("transfers"), 0.4,
@@ -483,8 +475,8 @@ TEST(ChartNotes, TheTransfersReferenceLabelsLieOverTheCurves) {
     // The reference lines' labels at their right end were crossed by the measured curves: they
     // are drawn above the curves, on the chart's background.
     TransfersView view;
-    view.setResults(readRecordedResults(
-        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"), readTransferResults));
+    view.setResults(recordedResultsIn<TransferResults>(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json")));
     view.resize(1280, 800);
     view.show();
     QCustomPlot* plot = view.chart();
@@ -568,8 +560,8 @@ TEST(LectureChartSlides, AChartsTextItemsFollowTheFontSetOnItsView) {
     L2PersistenceView l2;
     TransfersView transfers;
     TransfersView measured;
-    measured.setResults(readRecordedResults(
-        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json"), readTransferResults));
+    measured.setResults(recordedResultsIn<TransferResults>(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json")));
     const std::vector<std::pair<QWidget*, QCustomPlot*>> views = {
         {&l2, l2.chart()}, {&transfers, transfers.chart()}, {&measured, measured.chart()}};
     for (const auto& [view, plot] : views) {
@@ -617,9 +609,8 @@ TEST(ChartNotes, TheL2PercentAxisHasNoTickAbove100) {
         check("model only, against hitRatio");
         view.setAxis(L2PersistenceView::Axis::WindowSize);
     }
-    view.setResults(
-        readRecordedResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json"),
-                            readL2PersistenceResults));
+    view.setResults(recordedResultsIn<L2PersistenceResults>(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json")));
     view.setQuantity(L2PersistenceView::Quantity::RegionHitRate);
     check("measured");
     // Times are not percent: their axis is ticked as far as it goes.

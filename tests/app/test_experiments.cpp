@@ -13,6 +13,7 @@
 #include "windowfixture.h"
 
 #include <warpscope/experiments/experiments.h>
+#include <warpscope/experiments/transfers.h>
 
 #include <QComboBox>
 #include <QJsonDocument>
@@ -26,21 +27,11 @@
 namespace warpscope::app::test {
 namespace {
 
-/// `tests/data/...` of core's table as a path.
-QString exampleFile(const AppExperiment& experiment) {
-    const std::string_view file = experiment.row->exampleFile;
-    const std::string_view prefix = "tests/data/";
-    EXPECT_EQ(file.substr(0, prefix.size()), prefix);
-    return QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/") +
-           QString::fromUtf8(file.substr(prefix.size()).data(),
-                             qsizetype(file.size() - prefix.size()));
-}
-
 TEST(ExperimentRegistry, OneRowPerRowOfCoresTableWithEveryPartFilledIn) {
     ASSERT_EQ(appExperiments().size(), experiments::experiments().size());
     std::set<QString> titles;
     for (const experiments::Experiment& row : experiments::experiments()) {
-        const AppExperiment& experiment = appExperiment(row.id);
+        const AppExperiment& experiment = appExperiment(row.key);
         EXPECT_EQ(experiment.row, &row);
         EXPECT_EQ(findAppExperiment(experiment.key()), &experiment);
         EXPECT_NE(experiment.createView, nullptr);
@@ -123,7 +114,7 @@ TEST(ExperimentCommandLine, EveryExperimentIsAViewAndTakesItsResultsOption) {
 TEST_F(WindowTest, ExperimentsOneTabEachFoundByKeyAndShownByItsPresetId) {
     ASSERT_EQ(window->experimentTabs().size(), appExperiments().size());
     for (const AppExperiment& experiment : appExperiments()) {
-        ExperimentTab* tab = window->experimentTab(experiment.id());
+        ExperimentTab* tab = window->experimentTab(experiment.tableKey());
         ASSERT_NE(tab, nullptr);
         EXPECT_EQ(&tab->experiment(), &experiment);
         EXPECT_EQ(window->findExperimentTab(experiment.key()), tab);
@@ -136,47 +127,15 @@ TEST_F(WindowTest, ExperimentsOneTabEachFoundByKeyAndShownByItsPresetId) {
     EXPECT_EQ(window->findExperimentTab(QStringLiteral("grid")), nullptr);
 }
 
-TEST_F(WindowTest, ExperimentResultsOpenFromTheMenuAndRoundTripThroughTheSession) {
-    std::map<std::string, std::string> settings;
-    for (const AppExperiment& experiment : appExperiments()) {
-        SCOPED_TRACE(experiment.row->key);
-        ExperimentTab* tab = window->experimentTab(experiment.id());
-        EXPECT_FALSE(tab->hasResults());
-        ASSERT_TRUE(window->openMeasurements(exampleFile(experiment)))
-            << qPrintable(window->messageBar()->text());
-        EXPECT_TRUE(tab->hasResults());
-        tab->addSettings(settings);
-        EXPECT_EQ(settings.count(std::string(experiment.row->sessionKey)), 1u);
-    }
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("experiments.warpscope"));
-    ASSERT_TRUE(window->saveSession(path)) << qPrintable(window->messageBar()->text());
-    MainWindow reopened(quietOptions());
-    ASSERT_TRUE(reopened.openSession(path)) << qPrintable(reopened.messageBar()->text());
-    for (const AppExperiment& experiment : appExperiments()) {
-        SCOPED_TRACE(experiment.row->key);
-        const ExperimentView* before = window->experimentTab(experiment.id())->view();
-        const ExperimentView* after = reopened.experimentTab(experiment.id())->view();
-        ASSERT_NE(experiment.answer(after), nullptr);
-        EXPECT_EQ(*experiment.answer(after), *experiment.answer(before));
-    }
-    // A session's unreadable results are left out with a warning naming the experiment's.
-    settings[std::string(appExperiments().front().row->sessionKey)] = "{\"not\": \"results\"";
-    ExperimentTab* first = reopened.experimentTab(appExperiments().front().id());
-    first->applySettings(settings);
-    EXPECT_FALSE(first->hasResults());
-    EXPECT_EQ(reopened.messageBar()->level(), MessageBar::Level::Warning);
-}
-
 // File > Export Figure on an experiment's tab: the dialog offers that tab's chart, chosen first,
 // and draws it from the tab's results (the recorded GPU's name is in it); without them, the
 // chart the view draws alone. Before, the dialog drew the warp view from an experiment's tab.
 TEST_F(WindowTest, ExportFigureDialogOnAnExperimentTabDrawsItsResults) {
-    const AppExperiment& transfers = appExperiment(experiments::ExperimentId::Transfers);
-    ASSERT_TRUE(window->experimentTab(transfers.id())->loadResults(exampleFile(transfers)));
-    std::map<experiments::ExperimentId, std::any> results;
+    const AppExperiment& transfers = appExperiment(experiments::TransfersExperiment::key);
+    ASSERT_TRUE(window->experimentTab(transfers.tableKey())->loadResults(exampleFile(transfers)));
+    ExperimentResultsByKey results;
     for (ExperimentTab* tab : window->experimentTabs()) {
-        results[tab->experiment().id()] = tab->results();
+        results[std::string(tab->experiment().tableKey())] = tab->results();
     }
     FigureExportDialog dialog(window->currentSession(), transfers.key(), false, nullptr, results);
     EXPECT_EQ(dialog.viewBox()->currentData().toString(), transfers.key());

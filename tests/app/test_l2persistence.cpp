@@ -3,10 +3,9 @@
 // model-only state (the model and the notes' statement, never an empty chart), sessions, exports
 // (in-process and headless), and a run through the fake probe's measure_l2_persistence.
 #include "experimentfixture.h"
-#include "gpu/l2persistencemeasurement.h"
+#include "experiments/l2persistenceview.h"
 #include "lecture/lecturewindow.h"
 #include "probefixture.h"
-#include "views/l2persistenceview.h"
 #include "warpscope/l2_persistence_model.h"
 #include "windowfixture.h"
 
@@ -31,7 +30,7 @@ const QString kRecordedL2 = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/l2_persiste
 constexpr qint64 kL2MiB = 1024 * 1024;
 
 L2PersistenceResults recordedL2Results() {
-    return readRecordedResults(kRecordedL2, readL2PersistenceResults);
+    return recordedResultsIn<L2PersistenceResults>(kRecordedL2);
 }
 
 TEST(L2PersistenceData, RecordedH100ResultsHoldEverySizeAndRatio) {
@@ -104,7 +103,7 @@ TEST(L2PersistenceData, EachPointKnowsWhetherTheModelPredictsIt) {
     EXPECT_FALSE(modelRegionPredicted(*model.find(2 * kL2MiB, false, 0.0, false)));
     // A file that names a kind must name one of the two.
     QString error;
-    EXPECT_FALSE(readL2PersistenceResults(
+    EXPECT_FALSE(readRecordedResults<L2PersistenceResults>(
         R"({"points":[{"windowBytes":1048576,"medianMs":1,"modelRegionHitKind":"guess"}]})",
         &error));
     EXPECT_TRUE(error.contains(QStringLiteral("\"modelRegionHitKind\" must be")) &&
@@ -114,18 +113,18 @@ TEST(L2PersistenceData, EachPointKnowsWhetherTheModelPredictsIt) {
 
 TEST(L2PersistenceData, BadResultsAreRefusedByPlace) {
     QString error;
-    EXPECT_FALSE(readL2PersistenceResults("{", &error));
+    EXPECT_FALSE(readRecordedResults<L2PersistenceResults>("{", &error));
     EXPECT_TRUE(error.contains(QStringLiteral("not JSON"))) << qPrintable(error);
-    EXPECT_FALSE(readL2PersistenceResults(R"({"device":"x"})", &error));
+    EXPECT_FALSE(readRecordedResults<L2PersistenceResults>(R"({"device":"x"})", &error));
     EXPECT_TRUE(error.contains(QStringLiteral("\"points\""))) << qPrintable(error);
-    EXPECT_FALSE(readL2PersistenceResults(
+    EXPECT_FALSE(readRecordedResults<L2PersistenceResults>(
         R"({"points":[{"windowBytes":1048576,"medianMs":1},{"windowBytes":-1,"medianMs":1}]})",
         &error));
     EXPECT_TRUE(error.contains(QStringLiteral("/points/1"))) << qPrintable(error);
-    EXPECT_FALSE(readL2PersistenceResults(
+    EXPECT_FALSE(readRecordedResults<L2PersistenceResults>(
         R"({"points":[{"windowBytes":1048576,"medianMs":1,"window":true,"hitRatio":2}]})", &error));
     EXPECT_TRUE(error.contains(QStringLiteral("hitRatio"))) << qPrintable(error);
-    EXPECT_FALSE(readL2PersistenceResults(
+    EXPECT_FALSE(readRecordedResults<L2PersistenceResults>(
         R"({"id":1,"ok":false,"error":{"code":"bad_request","message":"no persisting L2"}})",
         &error));
     EXPECT_TRUE(error.contains(QStringLiteral("no persisting L2"))) << qPrintable(error);
@@ -159,7 +158,7 @@ class L2PersistenceWindowTest : public WindowTest {};
 
 TEST_F(L2PersistenceWindowTest, ModelOnlyShowsTheModelAndTheNotes) {
     L2PersistenceView* view =
-        window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
+        window->experimentView<L2PersistenceView>(experiments::L2PersistenceExperiment::key);
     ASSERT_NE(view, nullptr);
     window->viewTabs()->setCurrentWidget(view);
     EXPECT_FALSE(view->results());
@@ -181,9 +180,9 @@ TEST_F(L2PersistenceWindowTest, ModelOnlyShowsTheModelAndTheNotes) {
 
 TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecordedL2));
+        window->experimentTab(experiments::L2PersistenceExperiment::key)->loadResults(kRecordedL2));
     L2PersistenceView* view =
-        window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
+        window->experimentView<L2PersistenceView>(experiments::L2PersistenceExperiment::key);
     window->viewTabs()->setCurrentWidget(view);
     QApplication::processEvents();
     EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded on NVIDIA H100")));
@@ -258,33 +257,33 @@ TEST_F(L2PersistenceWindowTest, RecordedResultsDrawAndHoverGivesNumbers) {
 
 TEST_F(L2PersistenceWindowTest, SessionsKeepTheResults) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecordedL2));
+        window->experimentTab(experiments::L2PersistenceExperiment::key)->loadResults(kRecordedL2));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("l2.warpscope"));
     ASSERT_TRUE(window->saveSession(path));
     MainWindow reopened(quietOptions());
     ASSERT_TRUE(reopened.openSession(path));
     ASSERT_TRUE(
-        reopened.experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
+        reopened.experimentView<L2PersistenceView>(experiments::L2PersistenceExperiment::key)
             ->results());
-    EXPECT_EQ(reopened.experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
+    EXPECT_EQ(reopened.experimentView<L2PersistenceView>(experiments::L2PersistenceExperiment::key)
                   ->results()
                   ->measurement.points.size(),
               43u);
-    EXPECT_EQ(reopened.experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
+    EXPECT_EQ(reopened.experimentView<L2PersistenceView>(experiments::L2PersistenceExperiment::key)
                   ->summary()
                   .text,
-              window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence)
+              window->experimentView<L2PersistenceView>(experiments::L2PersistenceExperiment::key)
                   ->summary()
                   .text);
 }
 
 TEST_F(L2PersistenceWindowTest, ExportsTheChart) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(kRecordedL2));
+        window->experimentTab(experiments::L2PersistenceExperiment::key)->loadResults(kRecordedL2));
     QTemporaryDir dir;
     EXPECT_TRUE(exportEveryFormat(window->experimentView<L2PersistenceView>(
-                                      experiments::ExperimentId::L2Persistence),
+                                      experiments::L2PersistenceExperiment::key),
                                   dir, QStringLiteral("l2"))
                     .contains("The L2 persistence window"));
 }
@@ -300,9 +299,9 @@ TEST(L2PersistenceExport, HeadlessExportWritesTheChart) {
 
 TEST(L2PersistenceRun, MeasureThroughTheProbe) {
     REQUIRE_FAKE_PROBE();
-    auto window = measureOnFakeProbe<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
+    auto window = measureOnFakeProbe<L2PersistenceView>(experiments::L2PersistenceExperiment::key);
     L2PersistenceView* view =
-        window->experimentView<L2PersistenceView>(experiments::ExperimentId::L2Persistence);
+        window->experimentView<L2PersistenceView>(experiments::L2PersistenceExperiment::key);
     ASSERT_TRUE(view->results());
     EXPECT_FALSE(view->results()->measurement.points.empty());
     EXPECT_TRUE(window->document()->isModified());
@@ -333,7 +332,7 @@ TEST(L2PersistenceLecture, CourseSlideShowsTheModelThenTheWindowsResults) {
     ASSERT_NE(view, nullptr);
     EXPECT_TRUE(view->runButton()->isHidden());
     EXPECT_TRUE(view->shown().modelOnly);
-    lecture.setExperimentResults(experiments::ExperimentId::L2Persistence, recordedL2Results());
+    lecture.setExperimentResults(experiments::L2PersistenceExperiment::key, recordedL2Results());
     ASSERT_TRUE(view->results());
     EXPECT_EQ(view->shown().measurement.device.name, "NVIDIA H100 80GB HBM3");
 }

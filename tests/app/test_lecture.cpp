@@ -6,8 +6,8 @@
 // test_lecture_experiments.cpp.
 #include "document/patterndocument.h"
 #include "experimentfixture.h"
+#include "experiments/streamsview.h"
 #include "gpu/kernelmeasurement.h"
-#include "gpu/streamsmeasurement.h"
 #include "lecture/lecturewindow.h"
 #include "lecture/slidetextlabel.h"
 #include "lecturefixture.h"
@@ -18,7 +18,6 @@
 #include "views/gridview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/warpview.h"
 #include "windowfixture.h"
 

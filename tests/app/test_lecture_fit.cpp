@@ -17,6 +17,8 @@
 #include "views/warpview.h"
 #include "windowfixture.h"
 
+#include <warpscope/experiments/transfers.h>
+
 #include <QAbstractScrollArea>
 #include <QFontInfo>
 #include <QFontMetrics>
@@ -218,7 +220,7 @@ TEST(MessageBarWords, TheNoDriverAnswerReachesTheBarInWords) {
     REQUIRE_FAKE_PROBE();
     FakeScript script("no_driver");
     auto window = windowWithProbe(fakeProbe());
-    window->experimentTab(experiments::ExperimentId::Transfers)
+    window->experimentTab(experiments::TransfersExperiment::key)
         ->run(); // a job the no-driver answer fails
     ASSERT_TRUE(QTest::qWaitFor([&] { return !window->messageBar()->text().isEmpty(); }, 20000));
     QTest::qWait(100);

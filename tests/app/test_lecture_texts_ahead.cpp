@@ -2,8 +2,8 @@
 // key, pixel for pixel what QLabel paints (but for antialiasing), never another slide's.
 #include "document/patterndocument.h"
 #include "experimentfixture.h"
+#include "experiments/streamsview.h"
 #include "gpu/kernelmeasurement.h"
-#include "gpu/streamsmeasurement.h"
 #include "lecture/lecturewindow.h"
 #include "lecture/slidetextlabel.h"
 #include "lecturefixture.h"
@@ -14,7 +14,6 @@
 #include "views/gridview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/warpview.h"
 #include "windowfixture.h"
 

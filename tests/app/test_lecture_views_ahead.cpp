@@ -3,8 +3,8 @@
 // step copies their pictures instead of replotting.
 #include "document/patterndocument.h"
 #include "experimentfixture.h"
+#include "experiments/streamsview.h"
 #include "gpu/kernelmeasurement.h"
-#include "gpu/streamsmeasurement.h"
 #include "lecture/lecturewindow.h"
 #include "lecture/slidetextlabel.h"
 #include "lecturefixture.h"
@@ -15,7 +15,6 @@
 #include "views/gridview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/warpview.h"
 #include "windowfixture.h"
 
@@ -335,8 +334,8 @@ TEST(ExperimentChartPictures, APictureIsShownOnlyForTheSameCountResultsAndSize) 
     EXPECT_FALSE(shown.chartsPaintedFromPictures());
 
     // Results made without a measurement's answer, with other numbers.
-    StreamsResults first = readRecordedResults(
-        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json"), readStreamsResults);
+    StreamsResults first = recordedResultsIn<StreamsResults>(
+        QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json"));
     first.answer = {};
     StreamsResults second = first;
     for (experiments::StreamsRun& run : second.measurement.runs) {

@@ -3,16 +3,21 @@
 // a later answer with a GPU would enable them), the status bar does not stay at "Measuring …"
 // after a failure, and the recorded measurements open from File > Open Measurements…, labelled
 // with the GPU they were recorded on.
+#include "experiments/transfersview.h"
 #include "gpu/probeclient.h"
 #include "probefixture.h"
 #include "views/experimentview.h"
 #include "views/sweepplot.h"
-#include "views/transfersview.h"
+
+#include <warpscope/experiments/l2_persistence.h>
+#include <warpscope/experiments/streams.h>
 
 #include <QAction>
 #include <QLabel>
 #include <QPushButton>
 #include <QStatusBar>
+
+#include <string_view>
 
 namespace warpscope::app::test {
 namespace {
@@ -54,14 +59,14 @@ TEST(NewcomerNoGpu, TheNoGpuAnswerDisablesRunAndMeasureWithAReason) {
     auto* run = window->findChild<QAction*>(QStringLiteral("runOnGpuAction"));
     ASSERT_NE(run, nullptr);
     EXPECT_TRUE(run->isEnabled());
-    window->experimentTab(experiments::ExperimentId::Transfers)
+    window->experimentTab(experiments::TransfersExperiment::key)
         ->run(); // a Measure button's job, failing
     ASSERT_TRUE(QTest::qWaitFor(
         [&] { return window->probeClient()->state() == ProbeClient::State::NoGpu; }, kWaitMs));
     // The actions and the Measure buttons follow the state change (the buttons once the failed
     // measurement has ended): waited for as such, not for a fixed time.
     QPushButton* transfersMeasure =
-        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)->runButton();
+        window->experimentView<TransfersView>(experiments::TransfersExperiment::key)->runButton();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !run->isEnabled() && !transfersMeasure->isEnabled(); },
                                 kWaitMs));
     EXPECT_FALSE(run->isEnabled());
@@ -72,7 +77,7 @@ TEST(NewcomerNoGpu, TheNoGpuAnswerDisablesRunAndMeasureWithAReason) {
         EXPECT_FALSE(action->isEnabled()) << name;
     }
     QPushButton* measure =
-        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)->runButton();
+        window->experimentView<TransfersView>(experiments::TransfersExperiment::key)->runButton();
     EXPECT_FALSE(measure->isEnabled());
     EXPECT_TRUE(measure->toolTip().contains(QStringLiteral("No GPU")));
     auto* sweep = window->findChild<QPushButton*>(QStringLiteral("sweepRunGpu"));
@@ -87,11 +92,11 @@ TEST_F(WindowTest, NewcomerRecordedMeasurementsOpenFromTheMenuNamingTheirGpu) {
     EXPECT_NE(window->findChild<QAction*>(QStringLiteral("openMeasurementsAction")), nullptr);
     const QString transfers = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json");
     // Each experiment's recorded results are told apart by their keys (the registry's row).
-    const std::pair<const char*, experiments::ExperimentId> recorded[] = {
-        {WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json", experiments::ExperimentId::Transfers},
-        {WARPSCOPE_TEST_DATA_DIR "/streams_h100.json", experiments::ExperimentId::Streams},
+    const std::pair<const char*, std::string_view> recorded[] = {
+        {WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json", experiments::TransfersExperiment::key},
+        {WARPSCOPE_TEST_DATA_DIR "/streams_h100.json", experiments::StreamsExperiment::key},
         {WARPSCOPE_TEST_DATA_DIR "/l2_persistence_h100.json",
-         experiments::ExperimentId::L2Persistence},
+         experiments::L2PersistenceExperiment::key},
     };
     for (const auto& [file, id] : recorded) {
         const AppExperiment* experiment = nullptr;
@@ -99,7 +104,7 @@ TEST_F(WindowTest, NewcomerRecordedMeasurementsOpenFromTheMenuNamingTheirGpu) {
                   MeasurementsKind::Experiment)
             << file;
         ASSERT_NE(experiment, nullptr) << file;
-        EXPECT_EQ(experiment->id(), id) << file;
+        EXPECT_EQ(experiment->tableKey(), id) << file;
     }
     EXPECT_EQ(measurementsKind(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/kernel_tables_h100.jsonl")),
               MeasurementsKind::KernelTables);
@@ -107,7 +112,7 @@ TEST_F(WindowTest, NewcomerRecordedMeasurementsOpenFromTheMenuNamingTheirGpu) {
               MeasurementsKind::Session);
     ASSERT_TRUE(window->openMeasurements(transfers));
     const QString status =
-        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+        window->experimentView<TransfersView>(experiments::TransfersExperiment::key)
             ->statusLabel()
             ->text();
     EXPECT_TRUE(status.contains(QStringLiteral("Recorded on NVIDIA H100"))) << qPrintable(status);

@@ -4,10 +4,9 @@
 // timeline and the notes' statement, never an empty chart); sessions; exports (in-process and
 // headless); the course deck's slide; and a run through the fake probe's measure_streams.
 #include "experimentfixture.h"
-#include "gpu/streamsmeasurement.h"
+#include "experiments/streamsview.h"
 #include "lecture/lecturewindow.h"
 #include "probefixture.h"
-#include "views/streamsview.h"
 #include "windowfixture.h"
 
 #include <gtest/gtest.h>
@@ -31,7 +30,7 @@ namespace {
 const QString kRecordedStreams = QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/streams_h100.json");
 
 StreamsResults recordedStreams() {
-    return readRecordedResults(kRecordedStreams, readStreamsResults);
+    return recordedResultsIn<StreamsResults>(kRecordedStreams);
 }
 
 using experiments::StreamsOpRecord;
@@ -76,21 +75,21 @@ TEST(StreamsData, ComparisonUsesTheModelOverTheMeasuredStages) {
 
 TEST(StreamsData, BadResultsAreRefusedByPlace) {
     QString error;
-    EXPECT_FALSE(readStreamsResults("not json", &error));
+    EXPECT_FALSE(readRecordedResults<StreamsResults>("not json", &error));
     EXPECT_TRUE(error.startsWith(QStringLiteral("not JSON"))) << qPrintable(error);
-    EXPECT_FALSE(readStreamsResults(R"({"stages":{}})", &error));
+    EXPECT_FALSE(readRecordedResults<StreamsResults>(R"({"stages":{}})", &error));
     EXPECT_TRUE(error.contains(QStringLiteral("/asyncEngineCount"))) << qPrintable(error);
     const QByteArray stages = R"("asyncEngineCount":2,"stages":{"h2dMs":1,"kernelMs":1,"d2hMs":1})";
-    EXPECT_FALSE(
-        readStreamsResults("{" + stages + R"(,"runs":[{"streams":2,"totalMs":1}]})", &error));
+    EXPECT_FALSE(readRecordedResults<StreamsResults>(
+        "{" + stages + R"(,"runs":[{"streams":2,"totalMs":1}]})", &error));
     EXPECT_TRUE(error.contains(QStringLiteral("one-stream run"))) << qPrintable(error);
-    EXPECT_FALSE(readStreamsResults(
+    EXPECT_FALSE(readRecordedResults<StreamsResults>(
         "{" + stages +
             R"(,"runs":[{"streams":1,"totalMs":3,"timeline":[{"stream":1,"op":"h2d","startMs":0,"endMs":1}]}]})",
         &error));
     EXPECT_TRUE(error.contains(QStringLiteral("/runs/0/timeline/0"))) << qPrintable(error);
-    EXPECT_TRUE(
-        readStreamsResults("{" + stages + R"(,"runs":[{"streams":1,"totalMs":3}]})", &error))
+    EXPECT_TRUE(readRecordedResults<StreamsResults>(
+        "{" + stages + R"(,"runs":[{"streams":1,"totalMs":3}]})", &error))
         << qPrintable(error);
 }
 
@@ -98,7 +97,7 @@ class StreamsWindowTest : public WindowTest {};
 
 // A model-only machine: the model's timeline over 2 engines and the notes' statement.
 TEST_F(StreamsWindowTest, ModelOnlyDrawsTheModelsTimeline) {
-    StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
+    StreamsView* view = window->experimentView<StreamsView>(experiments::StreamsExperiment::key);
     ASSERT_NE(view, nullptr);
     window->viewTabs()->setCurrentWidget(view);
     EXPECT_FALSE(view->results());
@@ -130,8 +129,8 @@ TEST_F(StreamsWindowTest, ModelOnlyDrawsTheModelsTimeline) {
 
 TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNumbers) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecordedStreams));
-    StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
+        window->experimentTab(experiments::StreamsExperiment::key)->loadResults(kRecordedStreams));
+    StreamsView* view = window->experimentView<StreamsView>(experiments::StreamsExperiment::key);
     window->viewTabs()->setCurrentWidget(view);
     view->setStreamCount(4);
     QApplication::processEvents();
@@ -188,28 +187,29 @@ TEST_F(StreamsWindowTest, RecordedResultsDrawMeasuredAndModelRowsAndHoverGivesNu
 
 TEST_F(StreamsWindowTest, SessionsKeepTheResultsAndTheCount) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecordedStreams));
-    window->experimentView<StreamsView>(experiments::ExperimentId::Streams)->setStreamCount(6);
+        window->experimentTab(experiments::StreamsExperiment::key)->loadResults(kRecordedStreams));
+    window->experimentView<StreamsView>(experiments::StreamsExperiment::key)->setStreamCount(6);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("streams.warpscope"));
     ASSERT_TRUE(window->saveSession(path));
     MainWindow reopened(quietOptions());
     ASSERT_TRUE(reopened.openSession(path));
     ASSERT_TRUE(
-        reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)->results());
+        reopened.experimentView<StreamsView>(experiments::StreamsExperiment::key)->results());
     EXPECT_EQ(
-        reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)->streamCount(), 6);
-    EXPECT_EQ(reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)
+        reopened.experimentView<StreamsView>(experiments::StreamsExperiment::key)->streamCount(),
+        6);
+    EXPECT_EQ(reopened.experimentView<StreamsView>(experiments::StreamsExperiment::key)
                   ->results()
                   ->measurement.runs.size(),
               8u);
-    EXPECT_EQ(reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)
+    EXPECT_EQ(reopened.experimentView<StreamsView>(experiments::StreamsExperiment::key)
                   ->summaryLabel()
                   ->text(),
-              window->experimentView<StreamsView>(experiments::ExperimentId::Streams)
+              window->experimentView<StreamsView>(experiments::StreamsExperiment::key)
                   ->summaryLabel()
                   ->text());
-    EXPECT_TRUE(reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)
+    EXPECT_TRUE(reopened.experimentView<StreamsView>(experiments::StreamsExperiment::key)
                     ->statusLabel()
                     ->text()
                     .contains(QStringLiteral("Recorded in this session")));
@@ -218,13 +218,13 @@ TEST_F(StreamsWindowTest, SessionsKeepTheResultsAndTheCount) {
     ASSERT_TRUE(plain.saveSession(plainPath));
     ASSERT_TRUE(reopened.openSession(plainPath));
     EXPECT_FALSE(
-        reopened.experimentView<StreamsView>(experiments::ExperimentId::Streams)->results());
+        reopened.experimentView<StreamsView>(experiments::StreamsExperiment::key)->results());
 }
 
 TEST_F(StreamsWindowTest, ExportsTheTimelineAsSvgPdfAndPng) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::Streams)->loadResults(kRecordedStreams));
-    StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
+        window->experimentTab(experiments::StreamsExperiment::key)->loadResults(kRecordedStreams));
+    StreamsView* view = window->experimentView<StreamsView>(experiments::StreamsExperiment::key);
     QTemporaryDir dir;
     const QByteArray text = exportEveryFormat(view, dir, QStringLiteral("s"));
     EXPECT_TRUE(text.contains("Streams and overlap"));
@@ -258,8 +258,8 @@ TEST(StreamsExport, HeadlessExportWritesTheTimeline) {
 // leaves out: measured speed-ups fall short of predicted ones.
 TEST(StreamsRun, MeasureThroughTheProbe) {
     REQUIRE_FAKE_PROBE();
-    auto window = measureOnFakeProbe<StreamsView>(experiments::ExperimentId::Streams);
-    StreamsView* view = window->experimentView<StreamsView>(experiments::ExperimentId::Streams);
+    auto window = measureOnFakeProbe<StreamsView>(experiments::StreamsExperiment::key);
+    StreamsView* view = window->experimentView<StreamsView>(experiments::StreamsExperiment::key);
     ASSERT_TRUE(view->results());
     EXPECT_EQ(view->results()->measurement.deviceName, "warpscope fake GPU");
     EXPECT_EQ(view->results()->measurement.runs.size(), 8u);
@@ -272,9 +272,9 @@ TEST(StreamsRun, MeasureThroughTheProbe) {
 
 TEST(StreamsRun, NoGpuKeepsTheModelAndSaysSo) {
     REQUIRE_FAKE_PROBE();
-    auto window = expectMeasureWithoutGpu<StreamsView>(experiments::ExperimentId::Streams);
+    auto window = expectMeasureWithoutGpu<StreamsView>(experiments::StreamsExperiment::key);
     EXPECT_EQ(
-        window->experimentView<StreamsView>(experiments::ExperimentId::Streams)->bars().size(),
+        window->experimentView<StreamsView>(experiments::StreamsExperiment::key)->bars().size(),
         12u); // the model's timeline stays
 }
 
@@ -310,7 +310,7 @@ TEST(StreamsLecture, CourseSlideShowsTheTimeline) {
     lecture.revealAll();
     EXPECT_EQ(view->streamCount(), 8);
     EXPECT_EQ(view->bars().size(), 24u);
-    lecture.setExperimentResults(experiments::ExperimentId::Streams, recordedStreams());
+    lecture.setExperimentResults(experiments::StreamsExperiment::key, recordedStreams());
     ASSERT_TRUE(view->results());
     EXPECT_TRUE(view->bars().front().measured);
 }

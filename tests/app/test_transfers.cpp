@@ -3,10 +3,9 @@
 // the model-only state (the notes' figures, never an empty chart), sessions, exports (in-process
 // and headless), and a run through the fake probe's measure_transfers.
 #include "experimentfixture.h"
-#include "gpu/transfersmeasurement.h"
+#include "experiments/transfersview.h"
 #include "lecture/lecturewindow.h"
 #include "probefixture.h"
-#include "views/transfersview.h"
 #include "windowfixture.h"
 
 #include <gtest/gtest.h>
@@ -33,7 +32,7 @@ using experiments::TransferMode;
 using experiments::TransferPoint;
 
 TransferResults recordedResults() {
-    return readRecordedResults(kRecorded, readTransferResults);
+    return recordedResultsIn<TransferResults>(kRecorded);
 }
 
 TEST(TransfersData, RecordedH100ResultsHoldEveryMode) {
@@ -81,14 +80,14 @@ TEST(TransfersData, SummaryIsComputedFromTheNumbers) {
 
 TEST(TransfersData, BadResultsAreRefusedByPlace) {
     QString error;
-    EXPECT_FALSE(readTransferResults("{\"curves\": 3}", &error));
+    EXPECT_FALSE(readRecordedResults<TransferResults>("{\"curves\": 3}", &error));
     EXPECT_TRUE(error.contains(QStringLiteral("\"curves\""))) << qPrintable(error);
-    EXPECT_FALSE(readTransferResults(
+    EXPECT_FALSE(readRecordedResults<TransferResults>(
         R"({"curves":[{"mode":"h2d_pinned","points":[{"bytes":4096,"medianMs":1}]}]})", &error));
     EXPECT_TRUE(error.contains(QStringLiteral("/curves/0/points/0"))) << qPrintable(error);
-    EXPECT_FALSE(readTransferResults("not json", &error));
+    EXPECT_FALSE(readRecordedResults<TransferResults>("not json", &error));
     EXPECT_TRUE(error.startsWith(QStringLiteral("not JSON"))) << qPrintable(error);
-    EXPECT_FALSE(readTransferResults(R"({"runs":[]})", &error));
+    EXPECT_FALSE(readRecordedResults<TransferResults>(R"({"runs":[]})", &error));
     EXPECT_TRUE(error.contains(QStringLiteral("no run"))) << qPrintable(error);
 }
 
@@ -97,7 +96,7 @@ class TransfersWindowTest : public WindowTest {};
 // A model-only machine (nothing measured): the notes' two lines and their explanation.
 TEST_F(TransfersWindowTest, ModelOnlyShowsTheNotesFigures) {
     TransfersView* view =
-        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers);
+        window->experimentView<TransfersView>(experiments::TransfersExperiment::key);
     ASSERT_NE(view, nullptr);
     window->viewTabs()->setCurrentWidget(view);
     EXPECT_FALSE(view->results());
@@ -116,9 +115,9 @@ TEST_F(TransfersWindowTest, ModelOnlyShowsTheNotesFigures) {
 
 TEST_F(TransfersWindowTest, RecordedResultsDrawEveryModeAndHoverGivesNumbers) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::Transfers)->loadResults(kRecorded));
+        window->experimentTab(experiments::TransfersExperiment::key)->loadResults(kRecorded));
     TransfersView* view =
-        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers);
+        window->experimentView<TransfersView>(experiments::TransfersExperiment::key);
     window->viewTabs()->setCurrentWidget(view);
     QApplication::processEvents();
     EXPECT_TRUE(view->statusLabel()->text().contains(QStringLiteral("Recorded on NVIDIA H100")));
@@ -145,25 +144,25 @@ TEST_F(TransfersWindowTest, RecordedResultsDrawEveryModeAndHoverGivesNumbers) {
 
 TEST_F(TransfersWindowTest, SessionsKeepTheResults) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::Transfers)->loadResults(kRecorded));
+        window->experimentTab(experiments::TransfersExperiment::key)->loadResults(kRecorded));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("transfers.warpscope"));
     ASSERT_TRUE(window->saveSession(path));
     MainWindow reopened(quietOptions());
     ASSERT_TRUE(reopened.openSession(path));
     ASSERT_TRUE(
-        reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)->results());
-    EXPECT_EQ(reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+        reopened.experimentView<TransfersView>(experiments::TransfersExperiment::key)->results());
+    EXPECT_EQ(reopened.experimentView<TransfersView>(experiments::TransfersExperiment::key)
                   ->results()
                   ->measurement.curves.size(),
               11u);
-    EXPECT_EQ(reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+    EXPECT_EQ(reopened.experimentView<TransfersView>(experiments::TransfersExperiment::key)
                   ->summary()
                   .text,
-              window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+              window->experimentView<TransfersView>(experiments::TransfersExperiment::key)
                   ->summary()
                   .text);
-    EXPECT_TRUE(reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+    EXPECT_TRUE(reopened.experimentView<TransfersView>(experiments::TransfersExperiment::key)
                     ->statusLabel()
                     ->text()
                     .contains(QStringLiteral("Recorded in this session")));
@@ -173,14 +172,14 @@ TEST_F(TransfersWindowTest, SessionsKeepTheResults) {
     ASSERT_TRUE(plain.saveSession(plainPath));
     ASSERT_TRUE(reopened.openSession(plainPath));
     EXPECT_FALSE(
-        reopened.experimentView<TransfersView>(experiments::ExperimentId::Transfers)->results());
+        reopened.experimentView<TransfersView>(experiments::TransfersExperiment::key)->results());
 }
 
 TEST_F(TransfersWindowTest, ExportsTheChartAsSvgPdfAndPng) {
     ASSERT_TRUE(
-        window->experimentTab(experiments::ExperimentId::Transfers)->loadResults(kRecorded));
+        window->experimentTab(experiments::TransfersExperiment::key)->loadResults(kRecorded));
     TransfersView* view =
-        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers);
+        window->experimentView<TransfersView>(experiments::TransfersExperiment::key);
     QTemporaryDir dir;
     const QByteArray text = exportEveryFormat(view, dir, QStringLiteral("t"));
     EXPECT_TRUE(text.contains("Host and device transfers"));
@@ -220,9 +219,9 @@ TEST(TransfersExport, HeadlessExportWritesTheChart) {
 // recorded in the session.
 TEST(TransfersRun, MeasureThroughTheProbe) {
     REQUIRE_FAKE_PROBE();
-    auto window = measureOnFakeProbe<TransfersView>(experiments::ExperimentId::Transfers);
+    auto window = measureOnFakeProbe<TransfersView>(experiments::TransfersExperiment::key);
     TransfersView* view =
-        window->experimentView<TransfersView>(experiments::ExperimentId::Transfers);
+        window->experimentView<TransfersView>(experiments::TransfersExperiment::key);
     ASSERT_TRUE(view->results());
     EXPECT_EQ(view->results()->measurement.deviceName, "warpscope fake GPU");
     EXPECT_EQ(view->results()->measurement.curves.size(), 11u);
@@ -237,10 +236,10 @@ TEST(TransfersRun, MeasureThroughTheProbe) {
 
 TEST(TransfersRun, NoGpuKeepsTheNotesFiguresAndSaysSo) {
     REQUIRE_FAKE_PROBE();
-    auto window = expectMeasureWithoutGpu<TransfersView>(experiments::ExperimentId::Transfers);
-    if (window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)->chart() !=
+    auto window = expectMeasureWithoutGpu<TransfersView>(experiments::TransfersExperiment::key);
+    if (window->experimentView<TransfersView>(experiments::TransfersExperiment::key)->chart() !=
         nullptr) {
-        EXPECT_EQ(window->experimentView<TransfersView>(experiments::ExperimentId::Transfers)
+        EXPECT_EQ(window->experimentView<TransfersView>(experiments::TransfersExperiment::key)
                       ->referenceLineCount(),
                   2);
     }
@@ -266,7 +265,7 @@ TEST(TransfersLecture, SlideShowsTheChartAndTheWindowsResults) {
     if (view->chart() != nullptr) {
         EXPECT_EQ(view->referenceLineCount(), 2); // the notes' two lines
     }
-    lecture.setExperimentResults(experiments::ExperimentId::Transfers, recordedResults());
+    lecture.setExperimentResults(experiments::TransfersExperiment::key, recordedResults());
     ASSERT_TRUE(view->results());
     if (view->chart() != nullptr) {
         EXPECT_EQ(view->curveCount(), 11);

@@ -6,6 +6,10 @@
 #include "panels/messagebar.h"
 #include "windowfixture.h"
 
+#include <warpscope/experiments/l2_persistence.h>
+#include <warpscope/experiments/streams.h>
+#include <warpscope/experiments/transfers.h>
+
 #include <gtest/gtest.h>
 
 #include <QElapsedTimer>
@@ -32,15 +36,15 @@ const std::vector<RecordedOption>& recordedOptions() {
     static const std::vector<RecordedOption> options = {
         {"--transfers",
          [](MainWindow& w, const QString& p) {
-             return w.experimentTab(experiments::ExperimentId::Transfers)->loadResults(p);
+             return w.experimentTab(experiments::TransfersExperiment::key)->loadResults(p);
          }},
         {"--streams",
          [](MainWindow& w, const QString& p) {
-             return w.experimentTab(experiments::ExperimentId::Streams)->loadResults(p);
+             return w.experimentTab(experiments::StreamsExperiment::key)->loadResults(p);
          }},
         {"--l2-persistence",
          [](MainWindow& w, const QString& p) {
-             return w.experimentTab(experiments::ExperimentId::L2Persistence)->loadResults(p);
+             return w.experimentTab(experiments::L2PersistenceExperiment::key)->loadResults(p);
          }},
         {"--kernel-measurements",
          [](MainWindow& w, const QString& p) { return w.importKernelMeasurements(p, {}); }},
@@ -73,7 +77,7 @@ TEST_F(TransfersSpecialFiles, AFifoADeviceOrAFolderIsRefusedWithin2sAndTheWindow
     const Pattern before = document().pattern();
     loadPreset("stride-4");
     EXPECT_NE(document().pattern(), before);
-    EXPECT_TRUE(window->experimentTab(experiments::ExperimentId::Transfers)
+    EXPECT_TRUE(window->experimentTab(experiments::TransfersExperiment::key)
                     ->loadResults(QStringLiteral(WARPSCOPE_TEST_DATA_DIR "/transfers_h100.json")))
         << qPrintable(window->messageBar()->text());
 }

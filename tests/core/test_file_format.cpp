@@ -115,6 +115,34 @@ TEST(FileFormat, SessionRoundTrips) {
     EXPECT_EQ(sessionToJsonText(read.value()), text);
 }
 
+TEST(FileFormat, SessionKeepsEachExperimentsResultsAsAnObject) {
+    Session original = sampleSession();
+    original.experiments["transfers"] = nlohmann::json::parse(
+        R"({"curves":[{"mode":"h2d_pinned","points":[{"bytes":4096,"ms":0.01}]}],"machine":"x"})");
+    original.experiments["l2-persistence"] = nlohmann::json::parse(R"({"points":[],"n":1e-3})");
+    // An experiment this build does not know is kept as it is (a newer warpscope's).
+    original.experiments["next-experiment"] = nlohmann::json::object();
+    const std::string text = sessionToJsonText(original);
+    const auto written = nlohmann::json::parse(text);
+    ASSERT_TRUE(written.contains("experiments")) << text;
+    EXPECT_TRUE(written["experiments"]["transfers"].is_object())
+        << "the results are JSON, not JSON text in a string";
+    EXPECT_EQ(written["experiments"]["transfers"]["curves"][0]["points"][0]["bytes"], 4096);
+    EXPECT_EQ(written["viewSettings"].size(), original.viewSettings.size())
+        << "no results among the view settings";
+    auto read = sessionFromJsonText(text);
+    ASSERT_TRUE(read.ok()) << read.error().describe();
+    EXPECT_EQ(read->experiments, original.experiments);
+    EXPECT_EQ(read.value(), original);
+    EXPECT_EQ(sessionToJsonText(read.value()), text);
+}
+
+TEST(FileFormat, SessionWithoutResultsWritesNoExperiments) {
+    const std::string text = sessionToJsonText(sampleSession());
+    EXPECT_EQ(text.find("\"experiments\""), std::string::npos)
+        << "a session without results is written as before";
+}
+
 TEST(FileFormat, EmptySessionRoundTrips) {
     const Session original;
     auto read = sessionFromJsonText(sessionToJsonText(original));
@@ -440,7 +468,23 @@ INSTANTIATE_TEST_SUITE_P(
             "too large"},
         BadInput{"view setting not a string",
                  R"({"format":"warpscope-session","version":1,"viewSettings":{"zoom":1.5}})",
-                 "/viewSettings/zoom", "must be a string"}),
+                 "/viewSettings/zoom", "must be a string"},
+        BadInput{"experiments an array",
+                 R"({"format":"warpscope-session","version":2,"experiments":[{}]})", "/experiments",
+                 "experiments must be a JSON object; found an array"},
+        BadInput{"experiment results as text",
+                 R"({"format":"warpscope-session","version":2,"experiments":)"
+                 R"({"streams":{},"transfers":"{\"curves\":[]}"}})",
+                 "/experiments/transfers", "results must be a JSON object"},
+        BadInput{"experiment results null",
+                 R"({"format":"warpscope-session","version":2,"experiments":{"streams":null}})",
+                 "/experiments/streams", "found null"},
+        BadInput{"experiment key with a slash",
+                 R"({"format":"warpscope-session","version":2,"experiments":{"a/B":{}}})",
+                 "/experiments/a~1B", "lower-case letters, digits and '-'"},
+        BadInput{"experiment key empty",
+                 R"({"format":"warpscope-session","version":2,"experiments":{"":{}}})",
+                 "/experiments/", "an experiment's key is 1 to 64"}),
     rowName);
 
 TEST(FileFormat, SessionOfTenThousandEntriesIsAccepted) {

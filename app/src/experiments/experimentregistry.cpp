@@ -1,26 +1,25 @@
 // The registry's rows (experimentregistry.h): each experiment's view, readers and words. A row is
-// made by bindExperiment<View>() from the view's class and its results' two readers; what is left
-// is the tab's words, in MainWindow's translation context, where they were written first.
+// made by bindExperiment<View, Traits>() from the view's class and core's traits
+// (experiments::TransfersExperiment: its key and its measurement's reader), which give the row of
+// core's table and both readers; what is left is the tab's words, in MainWindow's translation
+// context, where they were written first.
 #include "experiments/experimentregistry.h"
 
-#include "gpu/l2persistencemeasurement.h"
-#include "gpu/streamsmeasurement.h"
-#include "gpu/transfersmeasurement.h"
-#include "views/l2persistenceview.h"
-#include "views/streamsview.h"
-#include "views/transfersview.h"
+#include "experiments/l2persistenceview.h"
+#include "experiments/streamsview.h"
+#include "experiments/transfersview.h"
 
 #include <QCoreApplication>
 
 #include <array>
 #include <cassert>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace warpscope::app {
 
 namespace {
-
-using experiments::ExperimentId;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("MainWindow", text);
@@ -31,17 +30,19 @@ template <class View>
 using ResultsOf =
     typename std::decay_t<decltype(std::declval<const View&>().results())>::value_type;
 
-/// A row's typed parts for `View`, whose results `FromAnswer` reads from the probe's result
-/// object and `FromBytes` from a recorded file. Everything else of the row is filled in by the
-/// caller.
-template <class View, auto FromAnswer, auto FromBytes>
-AppExperiment bindExperiment(ExperimentId id) {
+/// A row's typed parts for `View`, whose results are those of the experiment `Traits` (core's
+/// traits: experiments::TransfersExperiment): the row of core's table named by the traits' key,
+/// and both readers, the probe's result object and a recorded file, through the traits' reader
+/// (gpu/experimentresults.h). Everything else of the row is filled in by the caller.
+template <class View, class Traits> AppExperiment bindExperiment() {
     using Results = ResultsOf<View>;
+    static_assert(std::is_same_v<typename Results::Experiment, Traits>,
+                  "the view's results must be the experiment's");
     AppExperiment row;
-    row.row = &experiments::experiment(id);
+    row.row = &experiments::experiment(Traits::key);
     row.createView = [](QWidget* parent) -> ExperimentView* { return new View(parent); };
     row.showAnswer = [](ExperimentView* view, const QJsonObject& result, QString* error) {
-        std::optional<Results> results = FromAnswer(result, error);
+        std::optional<Results> results = resultsFromAnswer<Results>(result, error);
         if (!results) {
             return false;
         }
@@ -49,7 +50,7 @@ AppExperiment bindExperiment(ExperimentId id) {
         return true;
     };
     row.showRecorded = [](ExperimentView* view, const QByteArray& bytes, QString* error) {
-        std::optional<Results> results = FromBytes(bytes, error);
+        std::optional<Results> results = readRecordedResults<Results>(bytes, error);
         if (!results) {
             return false;
         }
@@ -76,8 +77,7 @@ AppExperiment bindExperiment(ExperimentId id) {
 constexpr const char* kStreamsCountKey = "streams.count";
 
 AppExperiment transfers() {
-    AppExperiment row = bindExperiment<TransfersView, transferResultsFromJson, readTransferResults>(
-        ExperimentId::Transfers);
+    AppExperiment row = bindExperiment<TransfersView, experiments::TransfersExperiment>();
     row.texts = [] {
         ExperimentTexts texts;
         texts.tabTitle = tr("Transfers");
@@ -104,8 +104,7 @@ AppExperiment transfers() {
 }
 
 AppExperiment streams() {
-    AppExperiment row = bindExperiment<StreamsView, streamsResultsFromJson, readStreamsResults>(
-        ExperimentId::Streams);
+    AppExperiment row = bindExperiment<StreamsView, experiments::StreamsExperiment>();
     row.addViewSettings = [](const ExperimentView* view,
                              std::map<std::string, std::string>& settings) {
         settings[kStreamsCountKey] =
@@ -147,9 +146,7 @@ AppExperiment streams() {
 }
 
 AppExperiment l2Persistence() {
-    AppExperiment row =
-        bindExperiment<L2PersistenceView, l2PersistenceResultsFromJson, readL2PersistenceResults>(
-            ExperimentId::L2Persistence);
+    AppExperiment row = bindExperiment<L2PersistenceView, experiments::L2PersistenceExperiment>();
     row.texts = [] {
         ExperimentTexts texts;
         texts.tabTitle = tr("L2 persistence");
@@ -177,7 +174,7 @@ AppExperiment l2Persistence() {
     return row;
 }
 
-/// The rows, in core's table's order (ExperimentId's).
+/// The rows, in core's table's order (checked by test_experiments).
 const std::array<AppExperiment, 3>& rows() {
     static const std::array<AppExperiment, 3> table{transfers(), streams(), l2Persistence()};
     return table;
@@ -189,10 +186,14 @@ std::span<const AppExperiment> appExperiments() {
     return rows();
 }
 
-const AppExperiment& appExperiment(ExperimentId id) {
-    const auto index = static_cast<std::size_t>(id);
-    assert(index < rows().size() && rows()[index].id() == id);
-    return rows()[index];
+const AppExperiment& appExperiment(std::string_view key) {
+    for (const AppExperiment& row : rows()) {
+        if (row.tableKey() == key) {
+            return row;
+        }
+    }
+    assert(false && "not a key of core's experiments table");
+    return rows().front();
 }
 
 const AppExperiment* findAppExperiment(QStringView key) {

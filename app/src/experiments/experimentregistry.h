@@ -18,6 +18,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 
 class QWidget;
 
@@ -79,13 +80,18 @@ struct AppExperiment {
     QString resultsOption() const {
         return QString::fromUtf8(row->resultsOption.data(), qsizetype(row->resultsOption.size()));
     }
-    experiments::ExperimentId id() const { return row->id; }
+    /// The key in core's table ("transfers"), as core spells it.
+    std::string_view tableKey() const { return row->key; }
 };
+
+/// Each experiment's results by its key (a std::any holding its Results, as
+/// AppExperiment::results gives them; absent: none).
+using ExperimentResultsByKey = std::map<std::string, std::any, std::less<>>;
 
 /// Every experiment, in core's table's order.
 std::span<const AppExperiment> appExperiments();
-/// The registry's row of `id`.
-const AppExperiment& appExperiment(experiments::ExperimentId id);
+/// The registry's row of `key` ("transfers"); the key must be one of core's table (asserted).
+const AppExperiment& appExperiment(std::string_view key);
 /// The row whose key is `key` ("transfers"), or nullptr.
 const AppExperiment* findAppExperiment(QStringView key);
 

@@ -54,7 +54,7 @@ ExperimentTab::ExperimentTab(const AppExperiment& experiment, const ExperimentTa
     connect(m_view, &ExperimentView::cancelRequested, this, &ExperimentTab::cancel);
     connect(host.probe, &ProbeClient::progress, this, &ExperimentTab::onProgress);
     connect(host.probe, &ProbeClient::experimentMeasured, this,
-            [this](int job, protocol::ProbeOp /*op*/, const QJsonObject& result) {
+            [this](int job, const QString& /*key*/, const QJsonObject& result) {
                 onMeasured(job, result);
             });
     connect(host.probe, &ProbeClient::jobFailed, this, &ExperimentTab::onFailed);
@@ -68,7 +68,7 @@ void ExperimentTab::run() {
     m_host.tabs->setCurrentWidget(m_view);
     m_view->setRunning(true);
     m_host.statusBar->showMessage(m_texts.running);
-    m_job = m_host.probe->measureExperiment(m_experiment.row->op, QJsonObject());
+    m_job = m_host.probe->measureExperiment(m_experiment.tableKey(), QJsonObject());
 }
 
 void ExperimentTab::cancel() {
@@ -160,26 +160,54 @@ void ExperimentTab::addSettings(std::map<std::string, std::string>& settings) co
     if (m_experiment.addViewSettings != nullptr) {
         m_experiment.addViewSettings(m_view, settings);
     }
-    if (const QJsonObject* answer = m_experiment.answer(m_view)) {
-        // As the probe answered it, compact JSON.
-        settings[std::string(m_experiment.row->sessionKey)] =
-            QJsonDocument(*answer).toJson(QJsonDocument::Compact).toStdString();
-    }
 }
 
 void ExperimentTab::applySettings(const std::map<std::string, std::string>& settings) {
     if (m_experiment.applyViewSettings != nullptr) {
         m_experiment.applyViewSettings(m_view, settings);
     }
-    const auto it = settings.find(std::string(m_experiment.row->sessionKey));
-    if (it == settings.end()) {
+}
+
+void ExperimentTab::addResults(Session& session) const {
+    session.viewSettings.erase(std::string(m_experiment.row->sessionKey));
+    const std::string key(m_experiment.tableKey());
+    const QJsonObject* answer = m_experiment.answer(m_view);
+    if (answer == nullptr) {
+        session.experiments.erase(key);
+        return;
+    }
+    // As the probe answered it. QJsonObject and core's JSON meet as compact text (the answer was
+    // parsed once already, so it parses again).
+    nlohmann::json results = nlohmann::json::parse(
+        QJsonDocument(*answer).toJson(QJsonDocument::Compact).toStdString(), nullptr, false);
+    if (results.is_object()) {
+        session.experiments[key] = std::move(results);
+    }
+}
+
+void ExperimentTab::applyResults(const Session& session) {
+    QByteArray recorded;
+    QString where;
+    if (const auto it = session.experiments.find(std::string(m_experiment.tableKey()));
+        it != session.experiments.end()) {
+        recorded = QByteArray::fromStdString(it->second.dump());
+        where = QStringLiteral("/experiments/") + m_experiment.key();
+    } else if (const auto old =
+                   session.viewSettings.find(std::string(m_experiment.row->sessionKey));
+               old != session.viewSettings.end()) {
+        // A session written by an older version: the results as JSON text among the settings.
+        recorded = QByteArray::fromStdString(old->second);
+        where = QStringLiteral("/viewSettings/") + qString(m_experiment.row->sessionKey);
+    } else {
         m_experiment.setResults(m_view, std::any());
         return;
     }
     QString error;
-    if (!m_experiment.showRecorded(m_view, QByteArray::fromStdString(it->second), &error)) {
-        m_host.messageBar->showMessage(MessageBar::Level::Warning,
-                                       m_texts.unreadableSession.arg(error));
+    if (!m_experiment.showRecorded(m_view, recorded, &error)) {
+        // The reader names the place inside the results; the session's place goes before it.
+        m_host.messageBar->showMessage(
+            MessageBar::Level::Warning,
+            m_texts.unreadableSession.arg(where + QStringLiteral(": ") + error));
         m_experiment.setResults(m_view, std::any());
         return;
     }

@@ -6,6 +6,8 @@
 
 #include "experiments/experimentregistry.h"
 
+#include <warpscope/file_format.h>
+
 #include <QObject>
 #include <QString>
 
@@ -55,12 +57,19 @@ public:
     std::any results() const;
     bool hasResults() const;
 
-    /// Records the results (when there are some) and the view's own choices in the session's
-    /// view settings.
+    /// Records the view's own choices (the streams' count) in the session's view settings.
     void addSettings(std::map<std::string, std::string>& settings) const;
-    /// Shows what the session recorded, or no results; unreadable ones are left out with a
-    /// warning.
+    /// Applies the view's own choices the session's view settings hold.
     void applySettings(const std::map<std::string, std::string>& settings);
+    /// Records the results, when there are some, in `session.experiments` under the
+    /// experiment's key, as the probe answered them (a JSON object); the view settings never
+    /// hold them (a session opened from an older version had them there: they are dropped).
+    void addResults(Session& session) const;
+    /// Shows the results `session` holds: under `experiments`, or, in a session written by an
+    /// older version, as JSON text under the experiment's session key in its view settings; no
+    /// results when it holds none. Unreadable ones are left out with a warning naming the JSON
+    /// pointer of what is wrong.
+    void applyResults(const Session& session);
 
 private:
     void cancel();

@@ -78,7 +78,7 @@ struct FigureSpec {
     bool tikzStandalone = true;
     /// The results an experiment's view draws (AppExperiment::results: the window's tab's);
     /// an experiment with none draws what its view shows without results (a deck's slide).
-    std::map<experiments::ExperimentId, std::any> experimentResults;
+    ExperimentResultsByKey experimentResults;
 
     FigureSpec();
 };

@@ -353,7 +353,7 @@ qreal FigureRenderer::Private::paintExperiment(QPainter* painter, const AppExper
         std::min({1.0, cell.width() / minimum.width(), cell.height() / minimum.height()});
     if (painter != nullptr) {
         const std::unique_ptr<ExperimentView> view(experiment.createView(nullptr));
-        if (const auto results = spec.experimentResults.find(experiment.id());
+        if (const auto results = spec.experimentResults.find(experiment.tableKey());
             results != spec.experimentResults.end()) {
             experiment.setResults(view.get(), results->second);
         }

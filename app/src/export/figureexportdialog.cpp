@@ -44,9 +44,9 @@ constexpr ViewChoice kViewChoices[] = {
 
 } // namespace
 
-FigureExportDialog::FigureExportDialog(
-    const Session& session, const QString& currentView, bool useSettings, QWidget* parent,
-    std::map<experiments::ExperimentId, std::any> experimentResults)
+FigureExportDialog::FigureExportDialog(const Session& session, const QString& currentView,
+                                       bool useSettings, QWidget* parent,
+                                       ExperimentResultsByKey experimentResults)
     : QDialog(parent), m_renderer(session), m_experimentResults(std::move(experimentResults)),
       m_useSettings(useSettings), m_view(new QComboBox), m_format(new QComboBox),
       m_size(new QComboBox), m_width(new QSpinBox), m_height(new QSpinBox), m_dpi(new QSpinBox),

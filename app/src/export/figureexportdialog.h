@@ -23,8 +23,7 @@ public:
     /// key as `currentView` (the window's experiment tab shown) adds its chart to the views,
     /// drawn from `experimentResults` (the window's tabs' results, AppExperiment::results).
     FigureExportDialog(const Session& session, const QString& currentView, bool useSettings,
-                       QWidget* parent = nullptr,
-                       std::map<experiments::ExperimentId, std::any> experimentResults = {});
+                       QWidget* parent = nullptr, ExperimentResultsByKey experimentResults = {});
     ~FigureExportDialog() override;
 
     /// The figure as chosen now.
@@ -59,7 +58,7 @@ private:
     void dropEmptyViews();
 
     FigureRenderer m_renderer;
-    std::map<experiments::ExperimentId, std::any> m_experimentResults;
+    ExperimentResultsByKey m_experimentResults;
     bool m_useSettings;
     QComboBox* m_view;
     QList<QCheckBox*> m_figureViews;

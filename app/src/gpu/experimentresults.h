@@ -1,7 +1,9 @@
 // What the probe experiments' results (Transfers, Streams, L2 persistence) share in the app: the
 // recorded file's result object (a result object, a protocol answer line or a runs record), the
-// step through core's guarded reader into core's types (warpscope/experiments/), and numbers in
-// the C locale for the texts beside the charts. No widgets here.
+// two readers every experiment's results are read by (the probe's answer and a recorded file),
+// generic over core's traits (warpscope/experiments/: experiments::TransfersExperiment's
+// measurementFromJsonText), and numbers in the C locale for the texts beside the charts. No
+// widgets here.
 #pragma once
 
 #include "gpu/probemeasurement.h"
@@ -46,10 +48,16 @@ enum class RunsRecord { Read, Ignore };
 std::optional<QJsonObject> recordedResultObject(const QByteArray& bytes, const char* context,
                                                 RunsRecord runs, QString* error);
 
+/// Whether an experiment's recorded files may be a record of runs; RunsRecord::Read where the
+/// experiment's scripts write one (specialized beside its view, experiments/fooview.h).
+template <class Experiment> inline constexpr RunsRecord kRecordedRuns = RunsRecord::Ignore;
+
 /// An experiment's results as the app keeps them: core's measurement and the answer it was read
-/// from, whole, for the session.
-template <class Measurement> struct ExperimentResults {
-    Measurement measurement;
+/// from, whole, for the session. `Experiment` is core's traits (experiments::TransfersExperiment:
+/// its key, Measurement and reader).
+template <class Traits> struct ExperimentResults {
+    using Experiment = Traits;
+    typename Traits::Measurement measurement;
     QJsonObject answer;
 };
 
@@ -65,6 +73,26 @@ std::optional<Results> readThroughCore(const QJsonObject& result, Read read, QSt
     results.measurement = std::move(measured).value();
     results.answer = result;
     return results;
+}
+
+/// The probe's result object read into `Results` (an experiment's results: `Results::Experiment`
+/// is core's traits) by the experiment's reader in core; nullopt with `error` naming the field's
+/// JSON pointer.
+template <class Results>
+std::optional<Results> resultsFromAnswer(const QJsonObject& result, QString* error) {
+    return readThroughCore<Results>(result, &Results::Experiment::measurementFromJsonText, error);
+}
+
+/// A recorded file read into `Results`: a result object, a protocol answer line
+/// ({"id", "ok", "result"}), or, where the experiment writes them, a record of runs (the first).
+template <class Results>
+std::optional<Results> readRecordedResults(const QByteArray& bytes, QString* error) {
+    const std::optional<QJsonObject> object = recordedResultObject(
+        bytes, "ExperimentResults", kRecordedRuns<typename Results::Experiment>, error);
+    if (!object) {
+        return std::nullopt;
+    }
+    return resultsFromAnswer<Results>(*object, error);
 }
 
 } // namespace warpscope::app

@@ -129,13 +129,17 @@ void ProbeClient::setState(State state) {
     }
 }
 
-int ProbeClient::addJob(Op op, QJsonObject request, bool early) {
+int ProbeClient::addJob(Op op, QJsonObject request, bool early,
+                        const experiments::Experiment* experiment) {
     Job job;
     job.id = m_nextId++;
     job.op = op;
+    job.experiment = experiment;
     job.early = early;
     request.insert(QStringLiteral("id"), job.id);
-    request.insert(QStringLiteral("op"), probeOpName(op));
+    // An experiment's request names it by its opName; the properties are the Experiment row's.
+    request.insert(QStringLiteral("op"),
+                   experiment != nullptr ? qString(experiment->opName) : probeOpName(op));
     const protocol::OpInfo& row = protocol::opInfo(op);
     if (m_device != 0 && row.takesDevice) {
         request.insert(QStringLiteral("device"), m_device); // absent means device 0
@@ -202,10 +206,9 @@ int ProbeClient::measureKernel(const QJsonObject& kernel, const std::vector<Kern
     return addJob(Op::MeasureKernel, request);
 }
 
-int ProbeClient::measureExperiment(protocol::ProbeOp op, const QJsonObject& options) {
-    // Only an experiment's op: the others have their own calls and answers.
-    Q_ASSERT(experiments::findExperimentByOp(op) != nullptr);
-    return addJob(op, QJsonObject{{QStringLiteral("options"), options}});
+int ProbeClient::measureExperiment(std::string_view key, const QJsonObject& options) {
+    return addJob(Op::Experiment, QJsonObject{{QStringLiteral("options"), options}}, false,
+                  &experiments::experiment(key));
 }
 
 int ProbeClient::kernelSource(const NamedPattern& pattern) {

@@ -32,9 +32,14 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 class QTimer;
+
+namespace warpscope::experiments {
+struct Experiment;
+}
 
 namespace warpscope::app {
 
@@ -48,6 +53,11 @@ using ProbeMeasureOptions = protocol::MeasureOptions;
 
 /// The "op" of a request, from core's op table.
 QString probeOpName(protocol::ProbeOp op);
+
+/// A name from core's tables (an op's, an experiment's key) as a QString.
+inline QString qString(std::string_view name) {
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
 
 /// `options` reading only the two counters the app compares for `kind` (nsightCountersFor)
 /// when the kind is a global or shared access and counters are asked for; otherwise as given.
@@ -199,11 +209,12 @@ public:
     /// measurement per point in order.
     int measureKernel(const QJsonObject& kernel, const std::vector<KernelPoint>& sweep,
                       const KernelMeasureOptions& options);
-    /// A probe experiment (`op`: an experiment's op in core's table,
-    /// warpscope/experiments/experiments.h; `options` as docs/protocol.md has them, {} for the
-    /// defaults). Answered by experimentMeasured with the answer's result object, which the
-    /// experiment's reader in the app's registry reads (app/src/experiments).
-    int measureExperiment(protocol::ProbeOp op, const QJsonObject& options);
+    /// The probe experiment `key` (a key of core's table, warpscope/experiments/experiments.h):
+    /// a request whose op is the experiment's opName, with the chosen GPU as every op that takes
+    /// a device (protocol::ProbeOp::Experiment's row); `options` as docs/protocol.md has them, {}
+    /// for the defaults. Answered by experimentMeasured with the answer's result object, which
+    /// the experiment's reader in the app's registry reads (app/src/experiments).
+    int measureExperiment(std::string_view key, const QJsonObject& options);
     /// Drop a job: a waiting one is never sent (or removed from the probe's queue), a running
     /// sweep is cancelled; its answer, if it still comes, is not reported. No signal follows.
     void cancel(int job);
@@ -217,8 +228,8 @@ signals:
     void progress(int job, int done, int total);
     void kernelSourceReady(int job, const QString& source);
     void kernelMeasured(int job, const std::vector<KernelMeasurement>& measurements);
-    /// A measureExperiment() job's answer: its op and the answer's result object.
-    void experimentMeasured(int job, protocol::ProbeOp op, const QJsonObject& result);
+    /// A measureExperiment() job's answer: its experiment's key and the answer's result object.
+    void experimentMeasured(int job, const QString& key, const QJsonObject& result);
     void jobFailed(int job, const ProbeFailure& failure);
     /// The probe stopped on its own (`why`) and was started again.
     void restarted(const QString& why);
@@ -233,6 +244,9 @@ private:
     struct Job {
         int id = 0;
         Op op = Op::Measure;
+        /// For Op::Experiment, which experiment (a row of core's table, which lives as long as
+        /// the program).
+        const experiments::Experiment* experiment = nullptr;
         QByteArray line; // the request, with its newline
         bool sent = false;
         bool silent = false; // answer not reported (cancelled)
@@ -240,7 +254,8 @@ private:
         QDateTime started;
     };
 
-    int addJob(Op op, QJsonObject request, bool early = false);
+    int addJob(Op op, QJsonObject request, bool early = false,
+               const experiments::Experiment* experiment = nullptr);
     /// Writes what the process holds unwritten now (startAtOnce, measureAtOnce).
     void flushAtOnce();
     void ensureStarted();

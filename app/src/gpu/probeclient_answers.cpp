@@ -199,10 +199,10 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
         failJob(job, failure);
         return;
     }
-    if (experiments::findExperimentByOp(job.op) != nullptr) {
+    if (job.op == Op::Experiment) {
         // An experiment's answer: its tab reads it with the experiment's reader.
-        if (!job.silent) {
-            emit experimentMeasured(job.id, job.op, result);
+        if (!job.silent && job.experiment != nullptr) {
+            emit experimentMeasured(job.id, qString(job.experiment->key), result);
         }
         return;
     }

@@ -222,17 +222,18 @@ void LectureWindow::previousSlide() {
     }
 }
 
-void LectureWindow::setExperimentResults(experiments::ExperimentId id, std::any results) {
-    m_experimentResults[id] = std::move(results);
-    const AppExperiment& experiment = appExperiment(id);
+void LectureWindow::setExperimentResults(std::string_view key, std::any results) {
+    const AppExperiment& experiment = appExperiment(key);
+    std::any& kept = m_experimentResults[std::string(key)];
+    kept = std::move(results);
     if (auto it = m_views.find(experiment.key()); it != m_views.end()) {
-        experiment.setResults(static_cast<ExperimentView*>(it->second), m_experimentResults[id]);
+        experiment.setResults(static_cast<ExperimentView*>(it->second), kept);
     }
 }
 
-const std::any& LectureWindow::experimentResults(experiments::ExperimentId id) const {
+const std::any& LectureWindow::experimentResults(std::string_view key) const {
     static const std::any none;
-    const auto it = m_experimentResults.find(id);
+    const auto it = m_experimentResults.find(key);
     return it == m_experimentResults.end() ? none : it->second;
 }
 

@@ -58,7 +58,7 @@ public:
     /// The results a slide of experiment `id` (its key as the slide's view: "transfers",
     /// "streams", ...) draws: the main window's tab's (AppExperiment::results; empty: none, and
     /// the slide shows what the view shows without results: the notes' figures, the model).
-    void setExperimentResults(experiments::ExperimentId id, std::any results);
+    void setExperimentResults(std::string_view key, std::any results);
 
     const Deck& deck() const { return m_deck; }
     int slideCount() const { return static_cast<int>(m_deck.slides.size()); }
@@ -233,9 +233,9 @@ private:
     /// widget placed in the layout for each (the view itself or its scroll area).
     std::map<QString, QWidget*> m_views;
     /// What each experiment's slides draw (setExperimentResults(); none: no entry).
-    std::map<experiments::ExperimentId, std::any> m_experimentResults;
+    ExperimentResultsByKey m_experimentResults;
     /// Those results for `id` (empty when none).
-    const std::any& experimentResults(experiments::ExperimentId id) const;
+    const std::any& experimentResults(std::string_view key) const;
     std::map<QString, QWidget*> m_frames;
     /// The hidden twins of the views, on which the next slides are drawn ahead: "notes" (made
     /// with the deck's views when it has a notes slide), "warp" (with a document of its own),

@@ -5,10 +5,10 @@
 #include "lecture/lecturewindow.h"
 
 #include "document/patterndocument.h"
+#include "experiments/streamsview.h"
 #include "views/bankview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/viewkind.h"
 #include "views/viewpainting.h"
 #include "views/warplayout.h"
@@ -39,7 +39,7 @@ QString LectureWindow::streamsStepText(int revealed) const {
     }
     // The results the slide's streams view draws (setExperimentResults() gives it these).
     const auto* results =
-        std::any_cast<StreamsResults>(&experimentResults(experiments::ExperimentId::Streams));
+        std::any_cast<StreamsResults>(&experimentResults(experiments::StreamsExperiment::key));
     const int n = streamsSlideCount(revealed);
     const StreamsComparison c = compareStreams(results, n);
     const QString model = QLocale::c().toString(c.predicted.speedup, 'f', 2);

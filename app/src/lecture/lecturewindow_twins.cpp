@@ -6,6 +6,7 @@
 
 #include "document/patterndocument.h"
 #include "experiments/experimentregistry.h"
+#include "experiments/streamsview.h"
 #include "lecture/lecturewindow_helpers.h"
 #include "lecture/twincache.h"
 #include "panels/metricstablemodel.h"
@@ -14,7 +15,6 @@
 #include "views/gridview.h"
 #include "views/lanehighlight.h"
 #include "views/notesview.h"
-#include "views/streamsview.h"
 #include "views/viewkind.h"
 #include "views/viewscrollarea.h"
 #include "views/warplayout.h"
@@ -225,7 +225,7 @@ void LectureWindow::prepareExperimentChart(int index, const QString& name, int r
     }
     auto* twinView = static_cast<ExperimentView*>(twin->view);
     // The slide's results, colours, type at that width and stream count.
-    experiment->setResults(twinView, experimentResults(experiment->id()));
+    experiment->setResults(twinView, experimentResults(experiment->tableKey()));
     if (streams) {
         static_cast<StreamsView*>(twinView)->setStreamCount(streamsSlideCount(revealed));
     }

@@ -50,7 +50,7 @@ QWidget* LectureWindow::viewWidget(const QString& name) {
     } else if (const AppExperiment* experiment = findAppExperiment(name)) {
         ExperimentView* chart = experiment->createView(m_viewArea);
         chart->runButton()->hide(); // a slide shows; the main window measures
-        experiment->setResults(chart, experimentResults(experiment->id()));
+        experiment->setResults(chart, experimentResults(experiment->tableKey()));
         view = chart;
     } else if (name == viewKindName(ViewKind::Grid)) {
         view = new GridView(m_document, m_viewArea); // scales its heat map to its size

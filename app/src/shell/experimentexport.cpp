@@ -53,7 +53,7 @@ int runExperimentExport(const CommandLine& options, const AppExperiment& experim
         return 2;
     }
     MainWindow& window = *headless;
-    ExperimentTab* tab = window.experimentTab(experiment.id());
+    ExperimentTab* tab = window.experimentTab(experiment.tableKey());
     for (const QString& file : options.experimentResults(experiment.key())) {
         if (!tab->loadResults(file)) {
             std::fprintf(stderr, "warpscope: %s\n", qPrintable(window.messageBar()->text()));

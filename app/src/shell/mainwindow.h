@@ -113,12 +113,13 @@ public:
     /// The probe experiments' tabs (Transfers, Streams, L2 persistence, ...), one per row of the
     /// app's experiment registry (experiments/experimentregistry.h), in its order.
     const std::vector<ExperimentTab*>& experimentTabs() const { return m_experimentTabs; }
-    ExperimentTab* experimentTab(experiments::ExperimentId id) const;
+    /// The tab of the experiment `key` (a key of core's table, asserted).
+    ExperimentTab* experimentTab(std::string_view key) const;
     /// The tab of the experiment whose key is `key` ("transfers"), or null.
     ExperimentTab* findExperimentTab(const QString& key) const;
-    /// The view of experiment `id`'s tab, as its class (TransfersView for Transfers).
-    template <class View> View* experimentView(experiments::ExperimentId id) const {
-        return static_cast<View*>(experimentTab(id)->view());
+    /// The view of experiment `key`'s tab, as its class (TransfersView for "transfers").
+    template <class View> View* experimentView(std::string_view key) const {
+        return static_cast<View*>(experimentTab(key)->view());
     }
 
     /// Show the notes-vs-GPU tab on the notes experiment `id` ("table-4-11"); its first row's
@@ -173,6 +174,8 @@ public:
     QDockWidget* traceDock() const { return m_traceDock; }
     /// The session as it would be saved now.
     Session currentSession() const;
+    /// Each experiment tab shows the results `session` holds (ExperimentTab::applyResults).
+    void applyExperimentResults(const Session& session);
 
     void setTheme(Theme theme);
     Theme theme() const { return m_theme; }

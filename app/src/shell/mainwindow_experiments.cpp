@@ -4,8 +4,8 @@
 #include "shell/mainwindow.h"
 
 #include "experiments/experimenttab.h"
+#include "experiments/streamsview.h"
 #include "shell/commandline.h"
-#include "views/streamsview.h"
 
 #include <QStatusBar>
 
@@ -23,8 +23,20 @@ void MainWindow::createExperimentTabs() {
     }
 }
 
-ExperimentTab* MainWindow::experimentTab(experiments::ExperimentId id) const {
-    return m_experimentTabs.at(static_cast<std::size_t>(id));
+ExperimentTab* MainWindow::experimentTab(std::string_view key) const {
+    for (ExperimentTab* tab : m_experimentTabs) {
+        if (tab->experiment().tableKey() == key) {
+            return tab;
+        }
+    }
+    Q_ASSERT_X(false, "MainWindow::experimentTab", "not a key of core's experiments table");
+    return nullptr;
+}
+
+void MainWindow::applyExperimentResults(const Session& session) {
+    for (ExperimentTab* tab : m_experimentTabs) {
+        tab->applyResults(session);
+    }
 }
 
 ExperimentTab* MainWindow::findExperimentTab(const QString& key) const {
@@ -38,7 +50,7 @@ ExperimentTab* MainWindow::findExperimentTab(const QString& key) const {
 
 void applyExperimentViewOptions(const CommandLine& options, MainWindow& window) {
     if (options.streamCount > 0) {
-        window.experimentView<StreamsView>(experiments::ExperimentId::Streams)
+        window.experimentView<StreamsView>(experiments::StreamsExperiment::key)
             ->setStreamCount(options.streamCount);
     }
 }

@@ -42,11 +42,10 @@ QString figureViewOf(const QTabWidget* tabs, const QWidget* grid, const QWidget*
 }
 
 /// The results each experiment's chart is drawn from: its tab's.
-std::map<experiments::ExperimentId, std::any>
-experimentResultsOf(const std::vector<ExperimentTab*>& experiments) {
-    std::map<experiments::ExperimentId, std::any> results;
+ExperimentResultsByKey experimentResultsOf(const std::vector<ExperimentTab*>& experiments) {
+    ExperimentResultsByKey results;
     for (const ExperimentTab* tab : experiments) {
-        results[tab->experiment().id()] = tab->results();
+        results[std::string(tab->experiment().tableKey())] = tab->results();
     }
     return results;
 }

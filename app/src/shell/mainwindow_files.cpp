@@ -64,6 +64,9 @@ void restoreTmaLoad(const QWidget& window, const Session& session) {
 Session MainWindow::currentSession() const {
     Session session = m_document->toSession(viewSettings());
     m_measurements->fillSession(session);
+    for (const ExperimentTab* tab : m_experimentTabs) {
+        tab->addResults(session);
+    }
     if (const TileView* view = tileViewOf(*this)) {
         session.tmaLoad = view->tmaLoad();
     }
@@ -142,6 +145,7 @@ bool MainWindow::openSession(const QString& path) {
     m_measurements->takeFromSession(session.value());
     m_messageBar->dismiss(); // before the view settings, which may have something to say
     applyViewSettings(session.value().viewSettings);
+    applyExperimentResults(session.value());
     restoreTmaLoad(*this, session.value());
     m_document->markSaved(); // applying the view settings is not a change
     m_recent->add(QFileInfo(path).absoluteFilePath());
@@ -266,6 +270,7 @@ void MainWindow::offerRecovery() {
               }
               m_measurements->takeFromSession(session.value());
               applyViewSettings(session.value().viewSettings);
+              applyExperimentResults(session.value());
               restoreTmaLoad(*this, session.value());
               m_currentFile.clear();
               m_autosaver->discard();

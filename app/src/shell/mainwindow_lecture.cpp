@@ -36,7 +36,7 @@ LectureWindow* MainWindow::startLecture(const QString& deckPath, QSize size) {
     auto* lecture = new LectureWindow(std::move(deck).value(), this);
     lecture->setAttribute(Qt::WA_DeleteOnClose);
     for (const ExperimentTab* tab : m_experimentTabs) {
-        lecture->setExperimentResults(tab->experiment().id(), tab->results());
+        lecture->setExperimentResults(tab->experiment().tableKey(), tab->results());
     }
     lecture->setKernelMeasurements(m_kernelMeasurements); // the notes slides' GPU bars
     lecture->setSlide(slide);

@@ -98,7 +98,7 @@ bool MainWindow::openMeasurements(const QString& path) {
     const AppExperiment* experiment = nullptr;
     switch (measurementsKind(path, &experiment)) {
     case MeasurementsKind::Experiment:
-        return experimentTab(experiment->id())->loadResults(path);
+        return experimentTab(experiment->tableKey())->loadResults(path);
     case MeasurementsKind::KernelTables:
         return importKernelMeasurements(path, {});
     case MeasurementsKind::Session:

@@ -9,7 +9,7 @@
 #include "warpscope/result.h"
 #include "warpscope/tma_layout.h"
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
@@ -79,6 +79,12 @@ struct Session {
     std::string model = "modern"; // "modern" or "textbook"
     /// Free-form view settings of the app (strings only), kept as they are.
     std::map<std::string, std::string> viewSettings;
+    /// Each probe experiment's results by its key ("transfers", "streams", "l2-persistence"):
+    /// the probe's result object as it answered it (a JSON object), which the experiment's reader
+    /// in core reads. Only its shape is checked here; keys of experiments this build does not
+    /// know are kept as they are. Sessions written before this field held the results as JSON
+    /// text in `viewSettings`, under the experiment's session key.
+    std::map<std::string, nlohmann::json> experiments;
     /// The TMA tile load the tile view draws under the access (its box, element size, swizzle
     /// and shared-memory offset), when one is chosen. Any value the tile view can show is kept,
     /// including a load core's TMA layout refuses (the view says why).

@@ -7,6 +7,11 @@
 # of the product includes it (only app/main.cpp and the tests). A folder of app/src that is not in
 # the list fails too, so a new folder is placed on purpose.
 #
+# An experiment is one unit: its core header (warpscope/experiments/foo.h) is included only in
+# experiments/, where its view and results live (experiments/fooview.h, .cpp); every other folder
+# knows the experiments through core's table (warpscope/experiments/experiments.h) and the app's
+# registry, so adding one touches no file outside experiments/ in the app.
+#
 # Run: cmake -DAPP_SRC=<app/src> -P check_layers.cmake   (registered as the ctest test app.layers)
 cmake_minimum_required(VERSION 3.25)
 
@@ -33,6 +38,15 @@ foreach(file IN LISTS files)
         continue() # reported above
     endif()
     list(APPEND nodes "${file}")
+    # One experiment's core header, in either spelling, only in experiments/.
+    file(STRINGS "${APP_SRC}/${file}" coreLines
+         REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]warpscope/experiments/")
+    foreach(line IN LISTS coreLines)
+        string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"].*" "\\1" target "${line}")
+        if(NOT target STREQUAL "warpscope/experiments/experiments.h" AND NOT folder STREQUAL "experiments")
+            list(APPEND problems "app/src/${file}: #include <${target}> names one experiment outside experiments/ (reach it through the registry, experiments/experimentregistry.h)")
+        endif()
+    endforeach()
     file(STRINGS "${APP_SRC}/${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
     set(edges_${file} "")
     foreach(line IN LISTS lines)

@@ -1,5 +1,5 @@
 // L2PersistenceView: hit rate or time against the window's size or hitRatio, measured and model.
-#include "views/l2persistenceview.h"
+#include "experiments/l2persistenceview.h"
 
 #include "views/chartfigure.h"
 #include "views/theme.h"

@@ -1,6 +1,6 @@
 // The L2 persistence window: measure_l2_persistence's answer read, the model's points, and the
 // summary under the chart.
-#include "gpu/l2persistencemeasurement.h"
+#include "experiments/l2persistenceview.h"
 
 #include "warpscope/format.h"
 #include "warpscope/l2_persistence_model.h"
@@ -70,22 +70,6 @@ const L2PersistencePoint* L2PersistenceResults::find(std::int64_t windowBytes, b
 L2ModelBasis L2PersistenceResults::modelBasis(const L2PersistencePoint& point) const {
     return l2PersistenceBasis(point.windowBytes, point.hitRatio, point.window,
                               measurement.setAsideBytes);
-}
-
-std::optional<L2PersistenceResults> l2PersistenceResultsFromJson(const QJsonObject& result,
-                                                                 QString* error) {
-    return readThroughCore<L2PersistenceResults>(
-        result, experiments::l2PersistenceMeasurementFromJsonText, error);
-}
-
-std::optional<L2PersistenceResults> readL2PersistenceResults(const QByteArray& bytes,
-                                                             QString* error) {
-    const std::optional<QJsonObject> object =
-        recordedResultObject(bytes, "L2PersistenceMeasurement", RunsRecord::Ignore, error);
-    if (!object) {
-        return std::nullopt;
-    }
-    return l2PersistenceResultsFromJson(*object, error);
 }
 
 L2PersistenceResults modelL2Persistence(qint64 l2Bytes, qint64 setAsideBytes, int streamPerRegion) {

@@ -1,0 +1,5 @@
+// A fixture for app.layers.catches-experiment-outside: a view below experiments/ that names one
+// experiment's core header.
+#pragma once
+
+#include <warpscope/experiments/transfers.h>
