@@ -70,8 +70,10 @@ std::optional<ResolvedKernel> resolvedPreset(const PresetTrace& row) {
     }
     Kernel kernel = preset->kernel;
     for (const auto& [name, value] : row.parameters) {
-        auto found = std::find_if(kernel.parameters.begin(), kernel.parameters.end(),
-                                  [&](const Parameter& p) { return p.name == name; });
+        // An init-capture: clang before 16 cannot capture a structured binding.
+        auto found =
+            std::find_if(kernel.parameters.begin(), kernel.parameters.end(),
+                         [&wanted = name](const Parameter& p) { return p.name == wanted; });
         if (found == kernel.parameters.end()) {
             ADD_FAILURE() << row.preset << " has no parameter " << name;
             return std::nullopt;
