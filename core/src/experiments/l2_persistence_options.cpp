@@ -18,6 +18,7 @@ namespace {
 using json = nlohmann::json;
 
 using detail::optionError;
+using detail::readIntegerOption;
 
 } // namespace
 
@@ -45,19 +46,8 @@ L2PersistenceExperiment::optionsFromJson(const json& request) {
         }
     }
     const auto integer = [&](const char* field, std::int64_t low, std::int64_t high,
-                             std::int64_t& out) -> std::optional<Error> {
-        const auto value = found->find(field);
-        if (value == found->end()) {
-            return std::nullopt;
-        }
-        if (!value->is_number_integer() || value->get<std::int64_t>() < low ||
-            value->get<std::int64_t>() > high) {
-            return optionError(std::string("\"") + field + "\" must be an integer between " +
-                                   std::to_string(low) + " and " + std::to_string(high),
-                               std::string("/options/") + field);
-        }
-        out = value->get<std::int64_t>();
-        return std::nullopt;
+                             std::int64_t& out) {
+        return readIntegerOption(*found, field, low, high, out);
     };
     const auto boolean = [&](const char* field, bool& out) -> std::optional<Error> {
         const auto value = found->find(field);

@@ -5,6 +5,10 @@
 
 #include "warpscope/result.h"
 
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -13,6 +17,26 @@ namespace warpscope::experiments::detail {
 /// InvalidValue about the request's field at `pointer` ("/options/bytes").
 inline Error optionError(std::string message, std::string pointer) {
     return Error{ErrorCode::InvalidValue, std::move(message), 0, std::move(pointer)};
+}
+
+/// The integer option `field` of the request's `options` object into `out`, when it is there:
+/// an error at /options/FIELD unless it is an integer from `low` to `high`.
+inline std::optional<Error> readIntegerOption(const nlohmann::json& options, const char* field,
+                                              std::int64_t low, std::int64_t high,
+                                              std::int64_t& out) {
+    const auto value = options.find(field);
+    if (value == options.end()) {
+        return std::nullopt;
+    }
+    if (!value->is_number_integer() || value->get<std::int64_t>() < low ||
+        value->get<std::int64_t>() > high) {
+        return optionError(std::string("\"") + field + "\" must be an integer from " +
+                               std::to_string(low) + " to " + std::to_string(high) + "; found " +
+                               value->dump(),
+                           std::string("/options/") + field);
+    }
+    out = value->get<std::int64_t>();
+    return std::nullopt;
 }
 
 } // namespace warpscope::experiments::detail

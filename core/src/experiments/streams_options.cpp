@@ -15,6 +15,7 @@ namespace {
 using json = nlohmann::json;
 
 using detail::optionError;
+using detail::readIntegerOption;
 
 } // namespace
 
@@ -38,20 +39,8 @@ Result<StreamsExperiment::Options> StreamsExperiment::optionsFromJson(const json
         }
     }
     const auto integer = [&](const char* field, std::int64_t low, std::int64_t high,
-                             std::int64_t& out) -> std::optional<Error> {
-        const auto value = found->find(field);
-        if (value == found->end()) {
-            return std::nullopt;
-        }
-        if (!value->is_number_integer() || value->get<std::int64_t>() < low ||
-            value->get<std::int64_t>() > high) {
-            return optionError(std::string("\"") + field + "\" must be an integer from " +
-                                   std::to_string(low) + " to " + std::to_string(high) +
-                                   "; found " + value->dump(),
-                               std::string("/options/") + field);
-        }
-        out = value->get<std::int64_t>();
-        return std::nullopt;
+                             std::int64_t& out) {
+        return readIntegerOption(*found, field, low, high, out);
     };
     std::int64_t repetitions = options.repetitions;
     std::int64_t work = options.work;
