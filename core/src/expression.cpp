@@ -56,16 +56,19 @@ Result<Expression> Expression::parse(std::string_view text,
         const std::string& name = parameterNames[i];
         if (!isValidParameterName(name)) {
             return Error{ErrorCode::InvalidValue,
-                         quoted(name) + " cannot be a parameter name (a C identifier that is not "
-                                        "a built-in name or function)",
+                         quotedText(name) +
+                             " cannot be a parameter name (a C identifier that is not "
+                             "a built-in name or function)",
                          0,
                          {}};
         }
         if (std::find(parameterNames.begin(),
                       parameterNames.begin() + static_cast<std::ptrdiff_t>(i),
                       name) != parameterNames.begin() + static_cast<std::ptrdiff_t>(i)) {
-            return Error{
-                ErrorCode::InvalidValue, "parameter " + quoted(name) + " is declared twice", 0, {}};
+            return Error{ErrorCode::InvalidValue,
+                         "parameter " + quotedText(name) + " is declared twice",
+                         0,
+                         {}};
         }
     }
     auto program = compileExpression(text, parameterNames);
@@ -90,7 +93,7 @@ Result<std::int64_t> Expression::evaluate(const ThreadEnvironment& env,
     const detail::Node& node = *m_root;
     if (parameterValues.size() < node.requiredParameters) {
         return Error{ErrorCode::InvalidValue,
-                     "parameter " + quoted(node.parameterNames[parameterValues.size()]) +
+                     "parameter " + quotedText(node.parameterNames[parameterValues.size()]) +
                          " has no value",
                      0,
                      {}};

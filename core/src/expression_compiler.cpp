@@ -333,7 +333,7 @@ private:
 
     bool unknownName(const std::string& name, int column, bool isCall) {
         std::string message =
-            std::string(isCall ? "unknown function " : "unknown name ") + quoted(name);
+            std::string(isCall ? "unknown function " : "unknown name ") + quotedText(name);
         if (auto suggestion = suggestName(name, m_parameterNames, isCall)) {
             message += "; did you mean '" + *suggestion + "'?";
         } else if (!isCall) {

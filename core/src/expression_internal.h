@@ -163,7 +163,7 @@ bool isIdentifier(std::string_view name);
 std::optional<std::string> suggestName(std::string_view name,
                                        const std::vector<std::string>& parameterNames,
                                        bool wantFunction);
-std::string quoted(std::string_view text);
+std::string quotedText(std::string_view text);
 std::string describeChar(char c);
 
 inline std::int64_t readVariable(const ThreadEnvironment& env, std::int64_t offset) {

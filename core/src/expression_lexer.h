@@ -43,11 +43,11 @@ protected:
         case Tok::End:
             return "end of expression";
         case Tok::Number:
-            return "number " + quoted(token.text);
+            return "number " + quotedText(token.text);
         case Tok::Name:
-            return "name " + quoted(token.text);
+            return "name " + quotedText(token.text);
         case Tok::Punct:
-            return quoted(token.text);
+            return quotedText(token.text);
         }
         return "token";
     }
@@ -150,7 +150,7 @@ protected:
         m_pos = end;
         if (hasDot) {
             return fail(ErrorCode::Syntax,
-                        "floating-point numbers are not supported: " + quoted(text) +
+                        "floating-point numbers are not supported: " + quotedText(text) +
                             " (the language computes with integers)",
                         m_token.column);
         }
@@ -182,7 +182,7 @@ protected:
             if (digit >= base) {
                 return fail(ErrorCode::Syntax,
                             std::string("invalid digit '") + d + "' in binary number " +
-                                quoted(text),
+                                quotedText(text),
                             m_token.column);
             }
             constexpr auto kMax =
@@ -197,7 +197,7 @@ protected:
         }
         if (i == digitsStart) {
             return fail(ErrorCode::Syntax,
-                        quoted(text.substr(0, 2)) + " must be followed by " +
+                        quotedText(text.substr(0, 2)) + " must be followed by " +
                             (base == 16 ? "hexadecimal" : "binary") + " digits",
                         m_token.column);
         }
@@ -205,26 +205,26 @@ protected:
         if (suffix.find_first_of("uU") != std::string_view::npos &&
             suffix.find_first_not_of("uUlL") == std::string_view::npos) {
             return fail(ErrorCode::Syntax,
-                        "unsigned suffix in " + quoted(text) +
+                        "unsigned suffix in " + quotedText(text) +
                             " is not supported: every value is a signed 64-bit integer",
                         m_token.column);
         }
         // l, L, ll, LL: long and long long, which is what every value is anyway.
         if (!suffix.empty() && suffix != "l" && suffix != "L" && suffix != "ll" && suffix != "LL") {
             return fail(ErrorCode::Syntax,
-                        "invalid suffix " + quoted(suffix) + " on number " + quoted(text),
+                        "invalid suffix " + quotedText(suffix) + " on number " + quotedText(text),
                         m_token.column);
         }
         if (base == 10 && i > 1 && text[0] == '0') {
             // C reads 010 as octal 8; accepting it silently either way would surprise someone.
             return fail(ErrorCode::Syntax,
-                        "numbers may not start with 0: C reads " + quoted(text.substr(0, i)) +
+                        "numbers may not start with 0: C reads " + quotedText(text.substr(0, i)) +
                             " as octal; write it in decimal or with 0x",
                         m_token.column);
         }
         if (tooLarge) {
             return fail(ErrorCode::Syntax,
-                        "number " + quoted(text) + " is too large for a signed 64-bit value",
+                        "number " + quotedText(text) + " is too large for a signed 64-bit value",
                         m_token.column);
         }
         m_token.value = static_cast<std::int64_t>(value);

@@ -136,7 +136,7 @@ std::optional<std::string> suggestName(std::string_view name,
     return best;
 }
 
-std::string quoted(std::string_view text) {
+std::string quotedText(std::string_view text) {
     constexpr std::size_t kShown = 40;
     std::string out = "'";
     out.append(text.substr(0, kShown));

@@ -15,7 +15,7 @@ namespace {
 
 /// What validate() checks, without copying the access or writing a message: a width of 1, 2, 4,
 /// 8 or 16 bytes and every address non-negative, aligned to it and far from the int64 limit.
-bool isWellFormed(const WarpAccess& access) {
+bool modernWellFormed(const WarpAccess& access) {
     if (isMatrixAccess(access.kind)) {
         return isWellFormedMatrix(access);
     }
@@ -380,7 +380,7 @@ ModernPrediction predictModern(const WarpAccess& access) {
     // anything else (a width of 0 would divide by zero, 256 would never finish a phase; a
     // negative or misaligned address would straddle sectors) gives an empty prediction.
     const bool sectors = usesSectors(access.kind.space);
-    if (!isWellFormed(access)) {
+    if (!modernWellFormed(access)) {
         if (sectors) {
             prediction.global = GlobalPrediction{};
         } else if (access.kind.space == MemorySpace::Shared) {

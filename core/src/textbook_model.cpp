@@ -49,7 +49,7 @@ bool isElementWidth(int width) {
 // The model is meant for validated accesses (pattern.h: validate()). Anything else (a bad width,
 // a negative or misaligned address) gives an empty prediction rather than wrong arithmetic, so the
 // function is safe on any input.
-bool isWellFormed(const WarpAccess& access) {
+bool textbookWellFormed(const WarpAccess& access) {
     const int width = access.kind.widthBytes;
     if (!isElementWidth(width)) {
         return false;
@@ -283,7 +283,7 @@ TextbookPrediction predictTextbook(const WarpAccess& access, const TextbookOptio
         }
     }
 
-    if (!isWellFormed(access)) {
+    if (!textbookWellFormed(access)) {
         return out;
     }
     const int width = access.kind.widthBytes;

@@ -554,16 +554,9 @@ FakeBackend::measureL2Persistence(const experiments::L2PersistenceOptions& optio
                               planned.error);
     }
     const experiments::L2PersistencePlan& plan = *planned.plan;
-    experiments::L2PersistenceMeasurement measurement;
-    measurement.device = l2Device;
-    measurement.setAsideBytes = plan.setAsideBytes;
+    experiments::L2PersistenceMeasurement measurement = experiments::startL2PersistenceMeasurement(
+        plan, l2Device, plan.counters, "counters were not asked for");
     measurement.previousSetAsideBytes = persistingL2Limit;
-    measurement.streamBytes = plan.streamBytes;
-    measurement.streamPerRegion = plan.streamPerRegion;
-    measurement.repetitions = plan.repetitions;
-    measurement.capNote = plan.capNote;
-    measurement.countersMeasured = plan.counters;
-    measurement.countersUnavailableReason = plan.counters ? "" : "counters were not asked for";
     const int total = experiments::l2PersistencePointCount(plan);
     const double bandwidth = device.measuredCopyBandwidthGBs > 0.0
                                  ? device.measuredCopyBandwidthGBs

@@ -67,6 +67,22 @@ int l2PersistencePointCount(const L2PersistencePlan& plan) {
     return count;
 }
 
+L2PersistenceMeasurement startL2PersistenceMeasurement(const L2PersistencePlan& plan,
+                                                       const L2PersistenceDevice& device,
+                                                       bool countersMeasured,
+                                                       const std::string& noCountersReason) {
+    L2PersistenceMeasurement measurement;
+    measurement.device = device;
+    measurement.setAsideBytes = plan.setAsideBytes;
+    measurement.streamBytes = plan.streamBytes;
+    measurement.streamPerRegion = plan.streamPerRegion;
+    measurement.repetitions = plan.repetitions;
+    measurement.capNote = plan.capNote;
+    measurement.countersMeasured = countersMeasured;
+    measurement.countersUnavailableReason = countersMeasured ? "" : noCountersReason;
+    return measurement;
+}
+
 std::int64_t l2RegionReadBytes(const L2PersistencePlan& plan) {
     return plan.streamPerRegion > 0 ? plan.streamBytes / plan.streamPerRegion : 0;
 }

@@ -84,15 +84,8 @@ runL2PersistenceOnDevice(const experiments::L2PersistencePlan& plan,
                          const experiments::L2PersistenceDevice& device, int smCount,
                          CounterSession* session, const std::string& noCounters,
                          const ProgressCallback& progress, const CancelCallback& cancelled) {
-    experiments::L2PersistenceMeasurement measurement;
-    measurement.device = device;
-    measurement.setAsideBytes = plan.setAsideBytes;
-    measurement.streamBytes = plan.streamBytes;
-    measurement.streamPerRegion = plan.streamPerRegion;
-    measurement.repetitions = plan.repetitions;
-    measurement.capNote = plan.capNote;
-    measurement.countersMeasured = session != nullptr;
-    measurement.countersUnavailableReason = session ? "" : noCounters;
+    experiments::L2PersistenceMeasurement measurement =
+        experiments::startL2PersistenceMeasurement(plan, device, session != nullptr, noCounters);
 
     const std::int64_t largest = plan.windowBytes.back();
     DeviceArray region;

@@ -149,6 +149,13 @@ std::vector<L2HitRatio> l2PersistenceRatios(const L2PersistencePlan& plan,
 /// Points a plan measures: per window size, one without the window and one per hitRatio.
 int l2PersistencePointCount(const L2PersistencePlan& plan);
 
+/// A measurement of `plan` on `device` before its points: the device, the plan's sizes, counts
+/// and note, and whether counters come with it (`countersUnavailableReason` when they do not).
+L2PersistenceMeasurement startL2PersistenceMeasurement(const L2PersistencePlan& plan,
+                                                       const L2PersistenceDevice& device,
+                                                       bool countersMeasured,
+                                                       const std::string& noCountersReason);
+
 /// The region bytes one launch reads: streamBytes / streamPerRegion.
 std::int64_t l2RegionReadBytes(const L2PersistencePlan& plan);
 
