@@ -565,11 +565,8 @@ FakeBackend::measureL2Persistence(const experiments::L2PersistenceOptions& optio
     const double sectors = (static_cast<double>(plan.streamBytes) + regionBytes) / 32.0;
     int done = 0;
     for (std::int64_t windowBytes : plan.windowBytes) {
-        std::vector<experiments::L2HitRatio> ratios{experiments::L2HitRatio{0.0, false}};
-        for (const experiments::L2HitRatio& ratio :
-             experiments::l2PersistenceRatios(plan, windowBytes)) {
-            ratios.push_back(ratio);
-        }
+        const std::vector<experiments::L2HitRatio> ratios =
+            experiments::l2PersistencePointsAt(plan, windowBytes);
         for (std::size_t r = 0; r < ratios.size(); ++r) {
             if (cancelled && cancelled()) {
                 return ProbeError::cancelled("cancelled after " + std::to_string(done) + " of " +

@@ -59,6 +59,15 @@ std::vector<L2HitRatio> l2PersistenceRatios(const L2PersistencePlan& plan,
     return ratios;
 }
 
+std::vector<L2HitRatio> l2PersistencePointsAt(const L2PersistencePlan& plan,
+                                              std::int64_t windowBytes) {
+    std::vector<L2HitRatio> points{L2HitRatio{0.0, false}};
+    for (const L2HitRatio& ratio : l2PersistenceRatios(plan, windowBytes)) {
+        points.push_back(ratio);
+    }
+    return points;
+}
+
 int l2PersistencePointCount(const L2PersistencePlan& plan) {
     int count = 0;
     for (std::int64_t window : plan.windowBytes) {

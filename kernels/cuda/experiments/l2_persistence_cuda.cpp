@@ -119,11 +119,8 @@ runL2PersistenceOnDevice(const experiments::L2PersistencePlan& plan,
     const int total = experiments::l2PersistencePointCount(plan);
     int done = 0;
     for (std::int64_t windowBytes : plan.windowBytes) {
-        std::vector<experiments::L2HitRatio> ratios{experiments::L2HitRatio{0.0, false}};
-        for (const experiments::L2HitRatio& ratio :
-             experiments::l2PersistenceRatios(plan, windowBytes)) {
-            ratios.push_back(ratio);
-        }
+        const std::vector<experiments::L2HitRatio> ratios =
+            experiments::l2PersistencePointsAt(plan, windowBytes);
         const std::int64_t regionCount = windowBytes / 16;
         const auto launch = [&] {
             return launchRegionAndStream(static_cast<const float4*>(region.p), regionCount,

@@ -146,6 +146,10 @@ struct L2HitRatio {
 };
 std::vector<L2HitRatio> l2PersistenceRatios(const L2PersistencePlan& plan,
                                             std::int64_t windowBytes);
+/// The points measured at one window size, in order: first without the window (hitRatio 0,
+/// not tuned), then each of l2PersistenceRatios().
+std::vector<L2HitRatio> l2PersistencePointsAt(const L2PersistencePlan& plan,
+                                              std::int64_t windowBytes);
 /// Points a plan measures: per window size, one without the window and one per hitRatio.
 int l2PersistencePointCount(const L2PersistencePlan& plan);
 
