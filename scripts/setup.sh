@@ -3,6 +3,8 @@
 # missing (apt-get, as root or through sudo), then configures and builds one CMake preset.
 # clang and its runtime build the fuzz preset, clang-tidy checks the code; texlive compiles the TikZ export in the tests.
 # Usage: source scripts/setup.sh; warpscope_setup PRESET [TARGET...]
+# WARPSCOPE_CONFIGURE_OPTIONS (optional): further cache options for the configure step, such as
+# -DWARPSCOPE_UNITY_BUILD=ON, which CI's dev step passes (docs/testing.md, "How long CI takes").
 set -euo pipefail
 
 WARPSCOPE_PACKAGES=(
@@ -46,7 +48,9 @@ warpscope_install_packages() {
 warpscope_configure_and_build() {
     local preset=$1
     shift
-    cmake --preset "$preset"
+    local options=()
+    read -r -a options <<<"${WARPSCOPE_CONFIGURE_OPTIONS:-}"
+    cmake --preset "$preset" "${options[@]}"
     if [ $# -gt 0 ]; then
         cmake --build --preset "$preset" --parallel "$(nproc)" --target "$@"
     else

@@ -10,7 +10,8 @@
 #                               any crash, leak, timeout, slow input or sanitizer report fails it
 #   ./scripts/test.sh tidy      clang-tidy (the checks of .clang-tidy) over core (library and CLI)
 #                               and the probe's plain C++ (protocol, fake backend, command line),
-#                               from the dev preset's compile_commands.json; any finding fails it
+#                               from the dev preset's compile_commands.json (configured in
+#                               build/tidy); any finding fails it
 # GPU tests skip with a reason where there is no GPU. Exit status: non-zero on any failure.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -100,10 +101,21 @@ case "$preset" in
 tidy)
     cd "$(dirname "${BASH_SOURCE[0]}")/.."
     warpscope_install_packages
-    # Configuring is enough: the checked sources include no generated header.
-    cmake --preset dev >/dev/null
+    # Configuring is enough: the checked sources include no generated header. The dev preset's
+    # flags in a folder of its own, one source at a time: a unity-built build/dev (CI's dev step)
+    # lists its batches, not the sources, in compile_commands.json.
+    cmake --preset dev -B build/tidy -DBUILD_TESTING=OFF -DWARPSCOPE_UNITY_BUILD=OFF >/dev/null
+    # Each expression must name sources: one that matches none would pass without a check.
+    for pattern in "${WARPSCOPE_TIDY_SOURCES[@]}"; do
+        count=$(grep -c -E "\"file\": \".*${pattern%$}\"" build/tidy/compile_commands.json || true)
+        if [ "$count" -eq 0 ]; then
+            echo "tidy: no source in build/tidy/compile_commands.json matches $pattern" >&2
+            exit 1
+        fi
+        echo "tidy: $count sources match $pattern"
+    done
     # GCC's warning flags that clang does not know are not findings.
-    run-clang-tidy -quiet -p build/dev -j "$(nproc)" -extra-arg=-Wno-unknown-warning-option \
+    run-clang-tidy -quiet -p build/tidy -j "$(nproc)" -extra-arg=-Wno-unknown-warning-option \
         "${WARPSCOPE_TIDY_SOURCES[@]}"
     ;;
 fuzz)
