@@ -27,6 +27,39 @@ inline constexpr const char* kIssueExample = R"({"grid": [128, 128, 1], "block":
    "address": "((bid.y * bdim.y + tid.y) * nx + (bid.x * bdim.x + tid.x)) * 4",
    "active": "(bid.x * bdim.x + tid.x) < nx && (bid.y * bdim.y + tid.y) < ny"}]})";
 
+/// True in a build under AddressSanitizer (the asan and fuzz presets). There the two checks that
+/// walk every preset's full-size grid (KernelPresets, KernelCheckRecorded) take a smaller problem
+/// or a sample: the sanitizers look for memory errors in the model's code, which the same code
+/// paths show at any size, at two to three times the dev build's cost (docs/testing.md, "How long
+/// CI takes"). The dev suite checks every row at its size.
+constexpr bool sanitizedBuild() {
+#if defined(__SANITIZE_ADDRESS__)
+    return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return true;
+#else
+    return false;
+#endif
+#else
+    return false;
+#endif
+}
+
+/// The kernel with the same blocks over a smaller problem: a 256 x 256 matrix (nx, ny) or 2^16
+/// elements (n); the other parameters as they are.
+inline Kernel smallerProblem(Kernel kernel) {
+    for (Parameter& p : kernel.parameters) {
+        if (p.name == "nx" || p.name == "ny") {
+            p.value = 256;
+        }
+        if (p.name == "n") {
+            p.value = 1 << 16;
+        }
+    }
+    return kernel;
+}
+
 inline double metric(const GridPrediction& prediction, const std::string& name) {
     for (const Metric& m : prediction.metrics) {
         if (m.name == name) {

@@ -123,15 +123,7 @@ TEST(GridModel, PredictsNoFillForTheKernelPresets) {
     // block's sectors are open: the H100's Unroll4Row fills are beyond the rule (docs/models.md).
     for (const KernelPreset& preset : builtinKernelPresets()) {
         SCOPED_TRACE(preset.id);
-        Kernel kernel = preset.kernel;
-        for (Parameter& p : kernel.parameters) {
-            if (p.name == "nx" || p.name == "ny") {
-                p.value = 256; // the same shape of blocks, a smaller matrix
-            }
-            if (p.name == "n") {
-                p.value = 1 << 16;
-            }
-        }
+        const Kernel kernel = smallerProblem(preset.kernel); // the same shape of blocks
         auto resolved = resolveKernel(kernel);
         ASSERT_TRUE(resolved.ok()) << resolved.error().describe();
         GridOptions options;
