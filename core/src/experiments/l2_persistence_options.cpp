@@ -18,33 +18,25 @@ namespace {
 using json = nlohmann::json;
 
 using detail::optionError;
+using detail::optionsObject;
 using detail::readIntegerOption;
 
 } // namespace
 
 Result<L2PersistenceExperiment::Options>
 L2PersistenceExperiment::optionsFromJson(const json& request) {
+    const auto object =
+        optionsObject(request, "measure_l2_persistence",
+                      {"windowBytes", "hitRatios", "tuned", "setAsideBytes", "streamBytes",
+                       "streamPerRegion", "repetitions", "counters"});
+    if (!object) {
+        return object.error();
+    }
     L2PersistenceOptions options;
-    const auto found = request.find("options");
-    if (found == request.end()) {
+    if (*object == nullptr) {
         return options;
     }
-    if (!found->is_object()) {
-        return optionError("\"options\" must be an object", "/options");
-    }
-    static const char* const kKeys[] = {"windowBytes",   "hitRatios",   "tuned",
-                                        "setAsideBytes", "streamBytes", "streamPerRegion",
-                                        "repetitions",   "counters"};
-    for (const auto& item : found->items()) {
-        if (std::find_if(std::begin(kKeys), std::end(kKeys),
-                         [&](const char* name) { return item.key() == name; }) == std::end(kKeys)) {
-            return optionError("measure_l2_persistence takes no option \"" + item.key() +
-                                   "\"; the options are windowBytes, hitRatios, tuned, "
-                                   "setAsideBytes, streamBytes, streamPerRegion, repetitions and "
-                                   "counters",
-                               "/options/" + item.key());
-        }
-    }
+    const json* found = *object;
     const auto integer = [&](const char* field, std::int64_t low, std::int64_t high,
                              std::int64_t& out) {
         return readIntegerOption(*found, field, low, high, out);

@@ -15,29 +15,22 @@ namespace {
 using json = nlohmann::json;
 
 using detail::optionError;
+using detail::optionsObject;
 using detail::readIntegerOption;
 
 } // namespace
 
 Result<StreamsExperiment::Options> StreamsExperiment::optionsFromJson(const json& request) {
+    const auto object = optionsObject(request, "measure_streams",
+                                      {"bytes", "streams", "repetitions", "work", "order"});
+    if (!object) {
+        return object.error();
+    }
     StreamsOptions options;
-    const auto found = request.find("options");
-    if (found == request.end()) {
+    if (*object == nullptr) {
         return options;
     }
-    if (!found->is_object()) {
-        return optionError("\"options\" must be an object", "/options");
-    }
-    for (const auto& item : found->items()) {
-        const std::string& field = item.key();
-        if (field != "bytes" && field != "streams" && field != "repetitions" && field != "work" &&
-            field != "order") {
-            return optionError(
-                "measure_streams takes no option \"" + field +
-                    "\"; the options are bytes, streams, repetitions, work and order",
-                "/options/" + field);
-        }
-    }
+    const json* found = *object;
     const auto integer = [&](const char* field, std::int64_t low, std::int64_t high,
                              std::int64_t& out) {
         return readIntegerOption(*found, field, low, high, out);

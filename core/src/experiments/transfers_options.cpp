@@ -17,18 +17,22 @@ namespace {
 using json = nlohmann::json;
 
 using detail::optionError;
+using detail::optionsObject;
 
 } // namespace
 
 Result<TransfersExperiment::Options> TransfersExperiment::optionsFromJson(const json& request) {
+    const auto object =
+        optionsObject(request, "measure_transfers",
+                      {"minBytes", "maxBytes", "step", "sizes", "modes", "repetitions"});
+    if (!object) {
+        return object.error();
+    }
     TransferOptions options;
-    const auto found = request.find("options");
-    if (found == request.end()) {
+    if (*object == nullptr) {
         return options;
     }
-    if (!found->is_object()) {
-        return optionError("\"options\" must be an object", "/options");
-    }
+    const json* found = *object;
     const auto integer = [&](const char* field, std::int64_t& out) -> std::optional<Error> {
         const auto value = found->find(field);
         if (value == found->end()) {
@@ -41,16 +45,6 @@ Result<TransfersExperiment::Options> TransfersExperiment::optionsFromJson(const 
         out = value->get<std::int64_t>();
         return std::nullopt;
     };
-    for (const auto& item : found->items()) {
-        const std::string& field = item.key();
-        if (field != "minBytes" && field != "maxBytes" && field != "step" && field != "sizes" &&
-            field != "modes" && field != "repetitions") {
-            return optionError("measure_transfers takes no option \"" + field +
-                                   "\"; the options are minBytes, maxBytes, step, sizes, modes and "
-                                   "repetitions",
-                               "/options/" + field);
-        }
-    }
     std::int64_t step = options.step;
     std::int64_t repetitions = options.repetitions;
     for (auto error : {integer("minBytes", options.minBytes), integer("maxBytes", options.maxBytes),
