@@ -9,7 +9,8 @@ Result<const nlohmann::json*> optionsObject(const nlohmann::json& request, std::
                                             std::initializer_list<std::string_view> names) {
     const auto found = request.find("options");
     if (found == request.end()) {
-        return static_cast<const nlohmann::json*>(nullptr);
+        static const nlohmann::json kNone = nlohmann::json::object();
+        return &kNone;
     }
     if (!found->is_object()) {
         return optionError("\"options\" must be an object", "/options");

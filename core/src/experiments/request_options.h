@@ -22,7 +22,7 @@ inline Error optionError(std::string message, std::string pointer) {
     return Error{ErrorCode::InvalidValue, std::move(message), 0, std::move(pointer)};
 }
 
-/// The request's "options" object, nullptr when it has none; an error unless it is an object
+/// The request's "options" object, an empty one when it has none; an error unless it is an object
 /// whose members are all among `names` (the refusal names the op, "measure_streams", and lists
 /// the options in the order given).
 Result<const nlohmann::json*> optionsObject(const nlohmann::json& request, std::string_view op,
