@@ -550,6 +550,31 @@ TEST(L2PersistenceOptions, BadOptionsAreNamedByPlace) {
     EXPECT_EQ(where(R"({"options":{"counters":"no"}})"), "/options/counters");
 }
 
+TEST(ExperimentOptions, AnUnknownOptionIsRefusedWithTheListOfOptions) {
+    const json request = json::parse(R"({"options":{"bogus":1}})");
+    const auto message = [](const auto& parsed) {
+        return parsed ? std::string("accepted") : parsed.error().describe();
+    };
+    EXPECT_EQ(message(TransfersExperiment::optionsFromJson(request)),
+              "/options/bogus: measure_transfers takes no option \"bogus\"; the options are "
+              "minBytes, maxBytes, step, sizes, modes and repetitions");
+    EXPECT_EQ(message(StreamsExperiment::optionsFromJson(request)),
+              "/options/bogus: measure_streams takes no option \"bogus\"; the options are bytes, "
+              "streams, repetitions, work and order");
+    EXPECT_EQ(message(L2PersistenceExperiment::optionsFromJson(request)),
+              "/options/bogus: measure_l2_persistence takes no option \"bogus\"; the options are "
+              "windowBytes, hitRatios, tuned, setAsideBytes, streamBytes, streamPerRegion, "
+              "repetitions and counters");
+    // An empty options object reads as no options at all.
+    const auto none = StreamsExperiment::optionsFromJson(json::object());
+    const auto empty = StreamsExperiment::optionsFromJson(json::parse(R"({"options":{}})"));
+    ASSERT_TRUE(none && empty);
+    EXPECT_EQ(none->bytes, empty->bytes);
+    EXPECT_EQ(none->repetitions, empty->repetitions);
+    EXPECT_EQ(message(TransfersExperiment::optionsFromJson(json::parse(R"({"options":3})"))),
+              "/options: \"options\" must be an object");
+}
+
 TEST(ExperimentCommandLineText, SizesAndListsAsTheProbeReadsThem) {
     EXPECT_EQ(parseOptionByteSize("4096"), 4096);
     EXPECT_EQ(parseOptionByteSize("64K"), 64 << 10);
