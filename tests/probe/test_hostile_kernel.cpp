@@ -18,7 +18,6 @@
 
 namespace {
 
-using warpscope::probe::testing::askProbe;
 using warpscope::probe::testing::CommandResult;
 using warpscope::probe::testing::ProbeProcess;
 using warpscope::probe::testing::runCommand;
@@ -45,7 +44,7 @@ json kernelWith(const json& grid, const std::string& name = "k", const std::stri
 
 /// Sends one request and reads lines until its response (skipping progress lines).
 json ask(ProbeProcess& probe, const json& request, std::chrono::milliseconds timeout = 20s) {
-    return askProbe(probe, request.dump(), timeout);
+    return warpscope::probe::testing::askProbe(probe, request.dump(), timeout);
 }
 
 TEST(ProbeHostile, HugeLaunchesAreRefusedWithinTwoSecondsAndTheProbeAnswersOn) {

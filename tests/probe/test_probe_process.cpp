@@ -20,7 +20,6 @@
 
 namespace {
 
-using warpscope::probe::testing::askProbe;
 using warpscope::probe::testing::CommandResult;
 using warpscope::probe::testing::ProbeProcess;
 using warpscope::probe::testing::runCommand;
@@ -39,7 +38,7 @@ const char* const kCoalesced =
 
 /// Sends one request and reads lines until its response (skipping progress lines).
 json ask(ProbeProcess& probe, const std::string& line, std::chrono::milliseconds timeout = 30s) {
-    return askProbe(probe, line, timeout);
+    return warpscope::probe::testing::askProbe(probe, line, timeout);
 }
 
 /// The last non-empty line of a text.
