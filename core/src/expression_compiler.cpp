@@ -469,13 +469,6 @@ private:
             case Op::Param:
                 ++d;
                 break;
-            case Op::Neg:
-            case Op::BitNot:
-            case Op::Not:
-            case Op::Abs:
-            case Op::ToBool:
-            case Op::Swizzle:
-                break;
             case Op::AndJump:
             case Op::OrJump:
                 reach(static_cast<std::size_t>(in.arg), d);
@@ -489,8 +482,8 @@ private:
                 reach(static_cast<std::size_t>(in.arg), d);
                 maxDepth = std::max(maxDepth, d);
                 continue; // no fall-through
-            default:      // binary operators
-                if (in.src == Src::Stack) {
+            default:      // unary operators keep the depth; binary ones pop their right operand
+                if (!isUnaryOp(in.op) && in.src == Src::Stack) {
                     --d;
                 }
                 break;

@@ -57,6 +57,12 @@ enum class Op : std::uint8_t {
     LogicalOr,
 };
 
+/// Whether `op` replaces the top of the stack with a function of it (pops one, pushes one).
+constexpr bool isUnaryOp(Op op) {
+    return op == Op::Neg || op == Op::BitNot || op == Op::Not || op == Op::Abs ||
+           op == Op::ToBool || op == Op::Swizzle;
+}
+
 /// Where a binary instruction takes its right operand from: the stack, or (saving the dispatch of
 /// a separate push) straight from a constant, a built-in variable or a parameter named by arg.
 enum class Src : std::uint8_t { Stack, Const, Var, Param };

@@ -271,7 +271,10 @@ Result<GridPrediction> predictGrid(const ResolvedKernel& kernel, const GridOptio
     std::vector<SectorSet> partialSets;    // written sectors some store request writes in part
     std::vector<BlockSectorSet> blockSets; // sectors the block's L1-cached loads brought in
     for (const ResolvedBuffer& buffer : kernel.buffers) {
-        out.buffers.push_back(GridBufferFootprint{buffer.name, buffer.bytes, 0, 0, 0, 0});
+        GridBufferFootprint footprint;
+        footprint.name = buffer.name;
+        footprint.bytes = buffer.bytes;
+        out.buffers.push_back(std::move(footprint));
         const std::int64_t sectors = (buffer.bytes + kSectorBytes - 1) / kSectorBytes;
         readSets.emplace_back(sectors);
         writeSets.emplace_back(sectors);

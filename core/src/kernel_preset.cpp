@@ -10,10 +10,6 @@
 
 #include <utility>
 
-namespace warpscope::detail {
-extern const char* const kKernelPresetsJson; // generated from resources/kernels.json
-} // namespace warpscope::detail
-
 namespace warpscope {
 
 namespace {
@@ -22,7 +18,7 @@ using json = nlohmann::json;
 
 using detail::child;
 
-class Reader : public detail::JsonFieldReader {
+class KernelPresetReader : public detail::JsonFieldReader {
 public:
     bool integer(const json& value, const std::string& where, std::int64_t& out) {
         if (!value.is_number_integer()) {
@@ -130,7 +126,7 @@ Result<std::vector<KernelPreset>> parseKernelPresets(std::string_view jsonText) 
     if (!document) {
         return document.error();
     }
-    Reader reader;
+    KernelPresetReader reader;
     return detail::readPresetList<KernelPreset>(*document, "kernel preset list", reader);
 }
 

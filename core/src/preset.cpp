@@ -12,10 +12,6 @@
 #include <algorithm>
 #include <utility>
 
-namespace warpscope::detail {
-extern const char* const kPresetsJson; // generated from resources/presets.json
-} // namespace warpscope::detail
-
 namespace warpscope {
 
 namespace {
@@ -25,7 +21,7 @@ using json = nlohmann::json;
 using detail::child;
 
 /// Reads fields of one JSON object, remembering the first error with its JSON pointer.
-class Reader : public detail::JsonFieldReader {
+class PresetReader : public detail::JsonFieldReader {
 public:
     bool preset(const json& value, const std::string& where, Preset& out) {
         if (!value.is_object()) {
@@ -76,7 +72,7 @@ Result<std::vector<Preset>> parsePresets(std::string_view jsonText) {
     if (document.is_discarded()) {
         return detail::fileError("the preset list is not valid JSON", "");
     }
-    Reader reader;
+    PresetReader reader;
     return detail::readPresetList<Preset>(document, "preset list", reader);
 }
 

@@ -22,54 +22,44 @@ __device__ __forceinline__ long long clockNow() {
     return t;
 }
 
+// The body of one load of Width bytes from the state space SPACE ("global", "shared") at
+// ADDRESS, passed under the register constraint REG ("l": a 64-bit pointer, "r": a 32-bit shared
+// address), its 32-bit words folded into one. A macro: inline assembly takes its text and its
+// constraints as literals, and the two spaces differ in both.
+#define WARPSCOPE_LOAD_WIDTH(SPACE, REG, ADDRESS)                                                  \
+    unsigned v;                                                                                    \
+    if constexpr (Width == 1) {                                                                    \
+        asm volatile("ld." SPACE ".u8 %0, [%1];" : "=r"(v) : REG(ADDRESS) : "memory");             \
+    } else if constexpr (Width == 2) {                                                             \
+        asm volatile("ld." SPACE ".u16 %0, [%1];" : "=r"(v) : REG(ADDRESS) : "memory");            \
+    } else if constexpr (Width == 4) {                                                             \
+        asm volatile("ld." SPACE ".u32 %0, [%1];" : "=r"(v) : REG(ADDRESS) : "memory");            \
+    } else if constexpr (Width == 8) {                                                             \
+        unsigned w;                                                                                \
+        asm volatile("ld." SPACE ".v2.u32 {%0, %1}, [%2];"                                         \
+                     : "=r"(v), "=r"(w)                                                            \
+                     : REG(ADDRESS)                                                                \
+                     : "memory");                                                                  \
+        v ^= w;                                                                                    \
+    } else {                                                                                       \
+        unsigned a, b, c;                                                                          \
+        asm volatile("ld." SPACE ".v4.u32 {%0, %1, %2, %3}, [%4];"                                 \
+                     : "=r"(v), "=r"(a), "=r"(b), "=r"(c)                                          \
+                     : REG(ADDRESS)                                                                \
+                     : "memory");                                                                  \
+        v ^= a ^ b ^ c;                                                                            \
+    }                                                                                              \
+    return v
+
 template <int Width> __device__ __forceinline__ unsigned loadGlobal(const unsigned char* p) {
-    unsigned v;
-    if constexpr (Width == 1) {
-        asm volatile("ld.global.u8 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    } else if constexpr (Width == 2) {
-        asm volatile("ld.global.u16 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    } else if constexpr (Width == 4) {
-        asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    } else if constexpr (Width == 8) {
-        unsigned w;
-        asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(v), "=r"(w) : "l"(p) : "memory");
-        v ^= w;
-    } else {
-        unsigned a, b, c;
-        asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(v), "=r"(a), "=r"(b), "=r"(c)
-                     : "l"(p)
-                     : "memory");
-        v ^= a ^ b ^ c;
-    }
-    return v;
+    WARPSCOPE_LOAD_WIDTH("global", "l", p);
 }
 
 template <int Width> __device__ __forceinline__ unsigned loadShared(unsigned address) {
-    unsigned v;
-    if constexpr (Width == 1) {
-        asm volatile("ld.shared.u8 %0, [%1];" : "=r"(v) : "r"(address) : "memory");
-    } else if constexpr (Width == 2) {
-        asm volatile("ld.shared.u16 %0, [%1];" : "=r"(v) : "r"(address) : "memory");
-    } else if constexpr (Width == 4) {
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(address) : "memory");
-    } else if constexpr (Width == 8) {
-        unsigned w;
-        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];"
-                     : "=r"(v), "=r"(w)
-                     : "r"(address)
-                     : "memory");
-        v ^= w;
-    } else {
-        unsigned a, b, c;
-        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(v), "=r"(a), "=r"(b), "=r"(c)
-                     : "r"(address)
-                     : "memory");
-        v ^= a ^ b ^ c;
-    }
-    return v;
+    WARPSCOPE_LOAD_WIDTH("shared", "r", address);
 }
+
+#undef WARPSCOPE_LOAD_WIDTH
 
 extern __shared__ __align__(16) unsigned char latencySharedArena[];
 

@@ -262,8 +262,8 @@ KernelMeasurement describeKernelRun(KernelMeasurement measurement, const KernelI
     }
     m.buffers.clear();
     for (const GridBufferFootprint& buffer : item.prediction.buffers) {
-        m.buffers.push_back({buffer.name, buffer.bytes, buffer.sectorsRead, buffer.sectorsWritten,
-                             buffer.l2SectorsRead, buffer.l2SectorsWritten});
+        // The answer carries the footprint without the partial-sector counts.
+        m.buffers.push_back(static_cast<const BufferFootprint&>(buffer));
     }
     // The probe states its timing and bandwidths in every answer (0: unknown).
     if (!m.kernelMs) {

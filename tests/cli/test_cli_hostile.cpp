@@ -4,6 +4,8 @@
 // blocking, and titles reach the terminal without control characters.
 #include "cli_run.h"
 
+#include "../scratch_dir.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -28,23 +30,7 @@ using warpscope::clitest::CliRun;
 using warpscope::clitest::readAll;
 using warpscope::clitest::runCli;
 
-/// A scratch directory removed at the end of the test.
-class ScratchDir {
-public:
-    ScratchDir() {
-        char pattern[] = "/tmp/warpscope-cli-hostile-XXXXXX";
-        const char* made = ::mkdtemp(pattern);
-        m_path = made != nullptr ? made : "";
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        fs::remove_all(m_path, ignored);
-    }
-    std::string file(const std::string& name) const { return m_path + "/" + name; }
-
-private:
-    std::string m_path;
-};
+using warpscope::testsupport::ScratchDir;
 
 std::vector<nlohmann::json> jsonLines(const std::string& text) {
     std::vector<nlohmann::json> result;
@@ -92,7 +78,7 @@ TEST(CliHostile, PredictKernelRefusesHugeWorkAndAnswersTheNextLine) {
 }
 
 TEST(CliHostile, AnalyzeKernelRefusesAHugeLaunchNamingTheLimit) {
-    ScratchDir dir;
+    ScratchDir dir("warpscope-cli-hostile");
     const std::string path = dir.file("huge.json");
     std::ofstream(path) << kHugeLaunch;
     const CliRun run = runCli({"analyze-kernel", path});
@@ -103,7 +89,7 @@ TEST(CliHostile, AnalyzeKernelRefusesAHugeLaunchNamingTheLimit) {
 }
 
 TEST(CliHostile, SpecialFilesAsArgumentsAreRefusedWithoutBlocking) {
-    ScratchDir dir;
+    ScratchDir dir("warpscope-cli-hostile");
     const std::string fifo = dir.file("kernel.json");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     for (const auto& [command, path, what] :
@@ -120,7 +106,7 @@ TEST(CliHostile, SpecialFilesAsArgumentsAreRefusedWithoutBlocking) {
 }
 
 TEST(CliHostile, TitlesReachTheTerminalWithoutControlCharacters) {
-    ScratchDir dir;
+    ScratchDir dir("warpscope-cli-hostile");
     const std::string path = dir.file("pattern.json");
     std::ofstream(path) << R"({"format": "warpscope-pattern", "version": 1,
  "title": "Stride \u001b]0;owned\u0007 \u001b[2J", "caption": "cap\u001b[31m",

@@ -26,6 +26,32 @@ template <class Read> std::string refusal(Read read, const std::string& text) {
     return result ? std::string() : result.error().describe();
 }
 
+/// A good answer's text and its reader, for edits of it that must be refused: each edit's
+/// refusal as refusal() gives it.
+template <class Read> struct AnswerEdits {
+    Read read;
+    std::string good;
+
+    /// The answer with the value at `pointer` replaced (or added).
+    std::string with(const std::string& pointer, const json& value) const {
+        json answer = json::parse(good);
+        answer[json::json_pointer(pointer)] = value;
+        return refusal(read, answer.dump());
+    }
+    /// The answer without the member at `pointer`.
+    std::string without(const std::string& pointer) const {
+        json answer = json::parse(good);
+        answer[json::json_pointer(pointer).parent_pointer()].erase(
+            json::json_pointer(pointer).back());
+        return refusal(read, answer.dump());
+    }
+};
+
+/// Whether a refusal names `pointer` as the place it is about.
+bool names(const std::string& message, const std::string& pointer) {
+    return message.starts_with(pointer + ":");
+}
+
 /// A recorded file of tests/data, parsed.
 json recorded(const char* name) {
     std::ifstream file(std::string(WARPSCOPE_TEST_DATA_DIR) + "/" + name, std::ios::binary);
@@ -128,43 +154,35 @@ TEST(TransferResults, HostileAnswersAreRefusedByField) {
     const auto read = [](const std::string& text) { return transferMeasurementFromJsonText(text); };
     const std::string good = toJson(sampleTransfers()).dump();
     ASSERT_EQ(refusal(read, good), "");
-    const auto with = [&](const std::string& pointer, const json& value) {
-        json answer = json::parse(good);
-        answer[json::json_pointer(pointer)] = value;
-        return refusal(read, answer.dump());
-    };
-    const auto without = [&](const std::string& pointer) {
-        json answer = json::parse(good);
-        answer[json::json_pointer(pointer).parent_pointer()].erase(
-            json::json_pointer(pointer).back());
-        return refusal(read, answer.dump());
-    };
+    const AnswerEdits<decltype(read)> edits{read, good};
     EXPECT_NE(refusal(read, "[1]").find("must be a JSON object"), std::string::npos);
     EXPECT_NE(refusal(read, "{\"curves\": 3}").find("/curves: \"curves\" must be an array"),
               std::string::npos);
-    EXPECT_NE(without("/curves").find("/curves"), std::string::npos);
-    EXPECT_NE(with("/device", 3).find("/device"), std::string::npos);
-    EXPECT_NE(with("/link/pcieWidth", "x16").find("/link/pcieWidth"), std::string::npos);
-    EXPECT_NE(with("/link", json::array()).find("/link"), std::string::npos);
-    EXPECT_NE(with("/repetitions", 1.5).find("/repetitions"), std::string::npos);
-    EXPECT_NE(with("/deviceFreeBytes", "lots").find("/deviceFreeBytes"), std::string::npos);
-    EXPECT_NE(with("/curves/1", 7).find("/curves/1"), std::string::npos);
-    EXPECT_NE(with("/curves/1/mode", "h2d_teleport").find("/curves/1/mode: unknown transfer mode"),
+    EXPECT_NE(edits.without("/curves").find("/curves"), std::string::npos);
+    EXPECT_NE(edits.with("/device", 3).find("/device"), std::string::npos);
+    EXPECT_NE(edits.with("/link/pcieWidth", "x16").find("/link/pcieWidth"), std::string::npos);
+    EXPECT_NE(edits.with("/link", json::array()).find("/link"), std::string::npos);
+    EXPECT_NE(edits.with("/repetitions", 1.5).find("/repetitions"), std::string::npos);
+    EXPECT_NE(edits.with("/deviceFreeBytes", "lots").find("/deviceFreeBytes"), std::string::npos);
+    EXPECT_NE(edits.with("/curves/1", 7).find("/curves/1"), std::string::npos);
+    EXPECT_NE(
+        edits.with("/curves/1/mode", "h2d_teleport").find("/curves/1/mode: unknown transfer mode"),
+        std::string::npos);
+    EXPECT_NE(edits.without("/curves/0/mode").find("/curves/0/mode"), std::string::npos);
+    EXPECT_NE(edits.with("/curves/0/points", "many").find("/curves/0/points"), std::string::npos);
+    EXPECT_NE(edits.with("/curves/0/points/1/bytes", 0).find("/curves/0/points/1/bytes"),
               std::string::npos);
-    EXPECT_NE(without("/curves/0/mode").find("/curves/0/mode"), std::string::npos);
-    EXPECT_NE(with("/curves/0/points", "many").find("/curves/0/points"), std::string::npos);
-    EXPECT_NE(with("/curves/0/points/1/bytes", 0).find("/curves/0/points/1/bytes"),
+    EXPECT_NE(edits.with("/curves/0/points/1/bytes", 4096.5).find("/curves/0/points/1/bytes"),
               std::string::npos);
-    EXPECT_NE(with("/curves/0/points/1/bytes", 4096.5).find("/curves/0/points/1/bytes"),
-              std::string::npos);
-    EXPECT_NE(without("/curves/1/points/0/medianMs").find("/curves/1/points/0/medianMs"),
-              std::string::npos);
-    EXPECT_NE(with("/curves/1/points/0/bandwidthGBs", -2).find("/curves/1/points/0/bandwidthGBs"),
+    EXPECT_NE(edits.without("/curves/1/points/0/medianMs").find("/curves/1/points/0/medianMs"),
               std::string::npos);
     EXPECT_NE(
-        with("/curves/1/points/0/bandwidthGBs", nullptr).find("/curves/1/points/0/bandwidthGBs"),
+        edits.with("/curves/1/points/0/bandwidthGBs", -2).find("/curves/1/points/0/bandwidthGBs"),
         std::string::npos);
-    EXPECT_NE(with("/curves/1/points/0/samples", "seven").find("/curves/1/points/0/samples"),
+    EXPECT_NE(edits.with("/curves/1/points/0/bandwidthGBs", nullptr)
+                  .find("/curves/1/points/0/bandwidthGBs"),
+              std::string::npos);
+    EXPECT_NE(edits.with("/curves/1/points/0/samples", "seven").find("/curves/1/points/0/samples"),
               std::string::npos);
     // Through the guarded reader: not JSON, and duplicate keys.
     EXPECT_NE(refusal(read, "{\"curves\": ["), "");
@@ -265,45 +283,33 @@ TEST(StreamsResults, HostileAnswersAreRefusedByField) {
     std::swap(sorted.runs[0], sorted.runs[1]);
     const std::string good = toJson(sorted).dump();
     ASSERT_EQ(refusal(read, good), "");
-    const auto with = [&](const std::string& pointer, const json& value) {
-        json answer = json::parse(good);
-        answer[json::json_pointer(pointer)] = value;
-        return refusal(read, answer.dump());
-    };
-    const auto without = [&](const std::string& pointer) {
-        json answer = json::parse(good);
-        answer[json::json_pointer(pointer).parent_pointer()].erase(
-            json::json_pointer(pointer).back());
-        return refusal(read, answer.dump());
-    };
-    const auto names = [](const std::string& message, const std::string& pointer) {
-        return message.starts_with(pointer + ":");
-    };
-    EXPECT_TRUE(names(without("/asyncEngineCount"), "/asyncEngineCount"));
-    EXPECT_TRUE(names(with("/asyncEngineCount", 65), "/asyncEngineCount"));
-    EXPECT_TRUE(names(with("/asyncEngineCount", "two"), "/asyncEngineCount"));
-    EXPECT_TRUE(names(without("/stages"), "/stages"));
-    EXPECT_TRUE(names(with("/stages", 3), "/stages"));
-    EXPECT_TRUE(names(with("/stages/kernelMs", -1), "/stages/kernelMs"));
-    EXPECT_TRUE(names(without("/stages/d2hMs"), "/stages/d2hMs"));
-    EXPECT_TRUE(names(with("/order", "sideways"), "/order"));
-    EXPECT_TRUE(names(with("/concurrentKernels", "yes"), "/concurrentKernels"));
-    EXPECT_TRUE(names(with("/bytes", 1.5), "/bytes"));
-    EXPECT_TRUE(names(without("/runs"), "/runs"));
-    EXPECT_TRUE(names(with("/runs", json::array()), "/runs"));
-    EXPECT_NE(with("/runs", json::array()).find("one-stream run"), std::string::npos);
-    EXPECT_TRUE(names(with("/runs/0/streams", 2), "/runs"));
-    EXPECT_TRUE(names(with("/runs/1/streams", 0), "/runs/1/streams"));
-    EXPECT_TRUE(names(with("/runs/1/totalMs", 0), "/runs/1/totalMs"));
-    EXPECT_TRUE(names(without("/runs/1/totalMs"), "/runs/1/totalMs"));
-    EXPECT_TRUE(names(with("/runs/1/timeline", "none"), "/runs/1/timeline"));
-    EXPECT_TRUE(names(with("/runs/1/timeline/4/op", "memset"), "/runs/1/timeline/4/op"));
-    EXPECT_TRUE(names(with("/runs/1/timeline/4/stream", 2), "/runs/1/timeline/4/stream"));
-    EXPECT_TRUE(names(with("/runs/0/timeline/0/stream", 1), "/runs/0/timeline/0/stream"));
-    EXPECT_TRUE(names(with("/runs/1/timeline/4/endMs", 0.5), "/runs/1/timeline/4/endMs"));
-    EXPECT_TRUE(names(without("/runs/1/timeline/4/startMs"), "/runs/1/timeline/4/startMs"));
-    EXPECT_TRUE(names(with("/runs/1/timeline/4/channel", "dma"), "/runs/1/timeline/4/channel"));
-    EXPECT_TRUE(names(with("/runs/1/timeline/4", 9), "/runs/1/timeline/4"));
+    const AnswerEdits<decltype(read)> edits{read, good};
+    EXPECT_TRUE(names(edits.without("/asyncEngineCount"), "/asyncEngineCount"));
+    EXPECT_TRUE(names(edits.with("/asyncEngineCount", 65), "/asyncEngineCount"));
+    EXPECT_TRUE(names(edits.with("/asyncEngineCount", "two"), "/asyncEngineCount"));
+    EXPECT_TRUE(names(edits.without("/stages"), "/stages"));
+    EXPECT_TRUE(names(edits.with("/stages", 3), "/stages"));
+    EXPECT_TRUE(names(edits.with("/stages/kernelMs", -1), "/stages/kernelMs"));
+    EXPECT_TRUE(names(edits.without("/stages/d2hMs"), "/stages/d2hMs"));
+    EXPECT_TRUE(names(edits.with("/order", "sideways"), "/order"));
+    EXPECT_TRUE(names(edits.with("/concurrentKernels", "yes"), "/concurrentKernels"));
+    EXPECT_TRUE(names(edits.with("/bytes", 1.5), "/bytes"));
+    EXPECT_TRUE(names(edits.without("/runs"), "/runs"));
+    EXPECT_TRUE(names(edits.with("/runs", json::array()), "/runs"));
+    EXPECT_NE(edits.with("/runs", json::array()).find("one-stream run"), std::string::npos);
+    EXPECT_TRUE(names(edits.with("/runs/0/streams", 2), "/runs"));
+    EXPECT_TRUE(names(edits.with("/runs/1/streams", 0), "/runs/1/streams"));
+    EXPECT_TRUE(names(edits.with("/runs/1/totalMs", 0), "/runs/1/totalMs"));
+    EXPECT_TRUE(names(edits.without("/runs/1/totalMs"), "/runs/1/totalMs"));
+    EXPECT_TRUE(names(edits.with("/runs/1/timeline", "none"), "/runs/1/timeline"));
+    EXPECT_TRUE(names(edits.with("/runs/1/timeline/4/op", "memset"), "/runs/1/timeline/4/op"));
+    EXPECT_TRUE(names(edits.with("/runs/1/timeline/4/stream", 2), "/runs/1/timeline/4/stream"));
+    EXPECT_TRUE(names(edits.with("/runs/0/timeline/0/stream", 1), "/runs/0/timeline/0/stream"));
+    EXPECT_TRUE(names(edits.with("/runs/1/timeline/4/endMs", 0.5), "/runs/1/timeline/4/endMs"));
+    EXPECT_TRUE(names(edits.without("/runs/1/timeline/4/startMs"), "/runs/1/timeline/4/startMs"));
+    EXPECT_TRUE(
+        names(edits.with("/runs/1/timeline/4/channel", "dma"), "/runs/1/timeline/4/channel"));
+    EXPECT_TRUE(names(edits.with("/runs/1/timeline/4", 9), "/runs/1/timeline/4"));
 }
 
 L2PersistenceMeasurement sampleL2() {
@@ -411,41 +417,28 @@ TEST(L2PersistenceResults, HostileAnswersAreRefusedByField) {
     };
     const std::string good = toJson(sampleL2()).dump();
     ASSERT_EQ(refusal(read, good), "");
-    const auto with = [&](const std::string& pointer, const json& value) {
-        json answer = json::parse(good);
-        answer[json::json_pointer(pointer)] = value;
-        return refusal(read, answer.dump());
-    };
-    const auto without = [&](const std::string& pointer) {
-        json answer = json::parse(good);
-        answer[json::json_pointer(pointer).parent_pointer()].erase(
-            json::json_pointer(pointer).back());
-        return refusal(read, answer.dump());
-    };
-    const auto names = [](const std::string& message, const std::string& pointer) {
-        return message.starts_with(pointer + ":");
-    };
-    EXPECT_TRUE(names(without("/points"), "/points"));
-    EXPECT_TRUE(names(with("/points", json::array()), "/points"));
-    EXPECT_TRUE(names(with("/points", "all"), "/points"));
-    EXPECT_TRUE(names(with("/device", false), "/device"));
-    EXPECT_TRUE(names(with("/l2Bytes", "50 MiB"), "/l2Bytes"));
-    EXPECT_TRUE(names(with("/l2Partitions", 2.5), "/l2Partitions"));
-    EXPECT_TRUE(names(with("/countersMeasured", 1), "/countersMeasured"));
-    EXPECT_TRUE(names(with("/setAsideBytes", nullptr), "/setAsideBytes"));
-    EXPECT_TRUE(names(with("/points/2", "point"), "/points/2"));
-    EXPECT_TRUE(names(with("/points/1/windowBytes", -1), "/points/1/windowBytes"));
-    EXPECT_TRUE(names(without("/points/1/windowBytes"), "/points/1/windowBytes"));
-    EXPECT_TRUE(names(without("/points/0/medianMs"), "/points/0/medianMs"));
-    EXPECT_TRUE(names(with("/points/0/medianMs", -0.5), "/points/0/medianMs"));
-    EXPECT_TRUE(names(with("/points/2/hitRatio", 2), "/points/2/hitRatio"));
-    EXPECT_TRUE(names(with("/points/2/hitRatio", 0), "/points/2/hitRatio"));
-    EXPECT_TRUE(names(with("/points/2/window", "yes"), "/points/2/window"));
+    const AnswerEdits<decltype(read)> edits{read, good};
+    EXPECT_TRUE(names(edits.without("/points"), "/points"));
+    EXPECT_TRUE(names(edits.with("/points", json::array()), "/points"));
+    EXPECT_TRUE(names(edits.with("/points", "all"), "/points"));
+    EXPECT_TRUE(names(edits.with("/device", false), "/device"));
+    EXPECT_TRUE(names(edits.with("/l2Bytes", "50 MiB"), "/l2Bytes"));
+    EXPECT_TRUE(names(edits.with("/l2Partitions", 2.5), "/l2Partitions"));
+    EXPECT_TRUE(names(edits.with("/countersMeasured", 1), "/countersMeasured"));
+    EXPECT_TRUE(names(edits.with("/setAsideBytes", nullptr), "/setAsideBytes"));
+    EXPECT_TRUE(names(edits.with("/points/2", "point"), "/points/2"));
+    EXPECT_TRUE(names(edits.with("/points/1/windowBytes", -1), "/points/1/windowBytes"));
+    EXPECT_TRUE(names(edits.without("/points/1/windowBytes"), "/points/1/windowBytes"));
+    EXPECT_TRUE(names(edits.without("/points/0/medianMs"), "/points/0/medianMs"));
+    EXPECT_TRUE(names(edits.with("/points/0/medianMs", -0.5), "/points/0/medianMs"));
+    EXPECT_TRUE(names(edits.with("/points/2/hitRatio", 2), "/points/2/hitRatio"));
+    EXPECT_TRUE(names(edits.with("/points/2/hitRatio", 0), "/points/2/hitRatio"));
+    EXPECT_TRUE(names(edits.with("/points/2/window", "yes"), "/points/2/window"));
     EXPECT_TRUE(
-        names(with("/points/1/modelRegionHitKind", "guess"), "/points/1/modelRegionHitKind"));
-    EXPECT_TRUE(names(with("/points/1/modelHitRateKind", 3), "/points/1/modelHitRateKind"));
-    EXPECT_TRUE(names(with("/points/0/counters", 3), "/points/0/counters"));
-    EXPECT_TRUE(names(with("/points/0/counters/dram__bytes_read.sum", "2 GB"),
+        names(edits.with("/points/1/modelRegionHitKind", "guess"), "/points/1/modelRegionHitKind"));
+    EXPECT_TRUE(names(edits.with("/points/1/modelHitRateKind", 3), "/points/1/modelHitRateKind"));
+    EXPECT_TRUE(names(edits.with("/points/0/counters", 3), "/points/0/counters"));
+    EXPECT_TRUE(names(edits.with("/points/0/counters/dram__bytes_read.sum", "2 GB"),
                       "/points/0/counters/dram__bytes_read.sum"));
 }
 
@@ -555,6 +548,31 @@ TEST(L2PersistenceOptions, BadOptionsAreNamedByPlace) {
     EXPECT_EQ(where(R"({"options":{"repetitions":1001}})"), "/options/repetitions");
     EXPECT_EQ(where(R"({"options":{"streamBytes":-1}})"), "/options/streamBytes");
     EXPECT_EQ(where(R"({"options":{"counters":"no"}})"), "/options/counters");
+}
+
+TEST(ExperimentOptions, AnUnknownOptionIsRefusedWithTheListOfOptions) {
+    const json request = json::parse(R"({"options":{"bogus":1}})");
+    const auto message = [](const auto& parsed) {
+        return parsed ? std::string("accepted") : parsed.error().describe();
+    };
+    EXPECT_EQ(message(TransfersExperiment::optionsFromJson(request)),
+              "/options/bogus: measure_transfers takes no option \"bogus\"; the options are "
+              "minBytes, maxBytes, step, sizes, modes and repetitions");
+    EXPECT_EQ(message(StreamsExperiment::optionsFromJson(request)),
+              "/options/bogus: measure_streams takes no option \"bogus\"; the options are bytes, "
+              "streams, repetitions, work and order");
+    EXPECT_EQ(message(L2PersistenceExperiment::optionsFromJson(request)),
+              "/options/bogus: measure_l2_persistence takes no option \"bogus\"; the options are "
+              "windowBytes, hitRatios, tuned, setAsideBytes, streamBytes, streamPerRegion, "
+              "repetitions and counters");
+    // An empty options object reads as no options at all.
+    const auto none = StreamsExperiment::optionsFromJson(json::object());
+    const auto empty = StreamsExperiment::optionsFromJson(json::parse(R"({"options":{}})"));
+    ASSERT_TRUE(none && empty);
+    EXPECT_EQ(none->bytes, empty->bytes);
+    EXPECT_EQ(none->repetitions, empty->repetitions);
+    EXPECT_EQ(message(TransfersExperiment::optionsFromJson(json::parse(R"({"options":3})"))),
+              "/options: \"options\" must be an object");
 }
 
 TEST(ExperimentCommandLineText, SizesAndListsAsTheProbeReadsThem) {

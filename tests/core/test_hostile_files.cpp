@@ -5,6 +5,8 @@
 #include "warpscope/file_open.h"
 #include "warpscope/pattern_arguments.h"
 
+#include "../scratch_dir.h"
+
 #include <gtest/gtest.h>
 
 #include <sys/socket.h>
@@ -24,24 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A scratch directory removed at the end of the test.
-class ScratchDir {
-public:
-    ScratchDir() {
-        char pattern[] = "/tmp/warpscope-hostile-XXXXXX";
-        const char* made = ::mkdtemp(pattern);
-        m_path = made != nullptr ? made : "";
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        fs::remove_all(m_path, ignored);
-    }
-    std::string file(const std::string& name) const { return m_path + "/" + name; }
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
+using warpscope::testsupport::ScratchDir;
 
 /// Reads `path` through the opener and checks it answered quickly with an Io error.
 Error refusedQuickly(const std::string& path) {
@@ -60,7 +45,7 @@ Error refusedQuickly(const std::string& path) {
 }
 
 TEST(HostileFiles, AFifoWithNoWriterIsRefusedWithoutBlocking) {
-    ScratchDir dir;
+    ScratchDir dir("warpscope-hostile");
     const std::string fifo = dir.file("pipe");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
     const Error error = refusedQuickly(fifo);
@@ -75,7 +60,7 @@ TEST(HostileFiles, ADeviceIsRefusedNotReadUntilMemoryRunsOut) {
 }
 
 TEST(HostileFiles, ADirectoryAndASocketAreRefused) {
-    ScratchDir dir;
+    ScratchDir dir("warpscope-hostile");
     const Error directory = refusedQuickly(dir.path());
     EXPECT_NE(directory.message.find("directory"), std::string::npos) << directory.message;
 
@@ -92,7 +77,7 @@ TEST(HostileFiles, ADirectoryAndASocketAreRefused) {
 }
 
 TEST(HostileFiles, ARegularFileIsReadUpToItsCap) {
-    ScratchDir dir;
+    ScratchDir dir("warpscope-hostile");
     const std::string path = dir.file("f.json");
     {
         std::ofstream out(path, std::ios::binary);
@@ -112,7 +97,7 @@ TEST(HostileFiles, ARegularFileIsReadUpToItsCap) {
 }
 
 TEST(HostileFiles, APatternFileArgumentGoesThroughTheOpener) {
-    ScratchDir dir;
+    ScratchDir dir("warpscope-hostile");
     const std::string fifo = dir.file("pattern.json");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     const auto start = std::chrono::steady_clock::now();

@@ -141,6 +141,14 @@ TEST(ProtocolJson, DeviceInfoAnswerRoundTrips) {
     EXPECT_EQ(back->devices[0].globalMemoryBytes, std::int64_t{143} << 30);
 }
 
+TEST(ProtocolJson, ADeviceListEntryCarriesTheFactsThatTellDevicesApart) {
+    // The probe's wire format: the entry of "devices" as device_info has always written it.
+    EXPECT_EQ(deviceListEntryJson(h200(0)).dump(),
+              R"({"busId":"0000:1b:00.0","computeCapability":"9.0","globalMemoryBytes":)"
+              R"(153545080832,"index":0,"link":"peer access to 1","name":"NVIDIA H200",)"
+              R"("smCount":132,"uuid":"GPU-0"})");
+}
+
 TEST(ProtocolJson, PatternMeasurementRoundTrips) {
     PatternMeasurement m;
     m.counters = {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 4.0}, {"x", 2.5}};

@@ -11,6 +11,8 @@
 
 extern char** environ;
 
+#include <nlohmann/json.hpp>
+
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -232,6 +234,34 @@ inline CommandResult runCommand(const std::string& program, const std::vector<st
     result.out = process.pendingStdout();
     result.err = process.stderrText();
     return result;
+}
+
+/// Sends one request line and reads lines until the response with the request's id (skipping
+/// progress lines and anything that is not JSON); null when none comes within `timeout`.
+inline nlohmann::json askProbe(ProbeProcess& probe, const std::string& line,
+                               std::chrono::milliseconds timeout) {
+    const nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
+    const nlohmann::json id =
+        request.is_object() ? request.value("id", nlohmann::json()) : nlohmann::json();
+    if (!probe.writeLine(line)) {
+        return nlohmann::json();
+    }
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            return nlohmann::json();
+        }
+        auto text = probe.readLine(left);
+        if (!text) {
+            return nlohmann::json();
+        }
+        nlohmann::json response = nlohmann::json::parse(*text, nullptr, false);
+        if (response.is_object() && response.contains("ok") && response["id"] == id) {
+            return response;
+        }
+    }
 }
 
 } // namespace warpscope::probe::testing

@@ -44,25 +44,7 @@ json kernelWith(const json& grid, const std::string& name = "k", const std::stri
 
 /// Sends one request and reads lines until its response (skipping progress lines).
 json ask(ProbeProcess& probe, const json& request, std::chrono::milliseconds timeout = 20s) {
-    if (!probe.writeLine(request.dump())) {
-        return json();
-    }
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
-            return json();
-        }
-        auto text = probe.readLine(left);
-        if (!text) {
-            return json();
-        }
-        json response = json::parse(*text, nullptr, false);
-        if (response.is_object() && response.contains("ok") && response["id"] == request["id"]) {
-            return response;
-        }
-    }
+    return warpscope::probe::testing::askProbe(probe, request.dump(), timeout);
 }
 
 TEST(ProbeHostile, HugeLaunchesAreRefusedWithinTwoSecondsAndTheProbeAnswersOn) {

@@ -38,26 +38,7 @@ const char* const kCoalesced =
 
 /// Sends one request and reads lines until its response (skipping progress lines).
 json ask(ProbeProcess& probe, const std::string& line, std::chrono::milliseconds timeout = 30s) {
-    const json request = json::parse(line);
-    if (!probe.writeLine(line)) {
-        return json();
-    }
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
-            return json();
-        }
-        auto text = probe.readLine(left);
-        if (!text) {
-            return json();
-        }
-        json response = json::parse(*text, nullptr, false);
-        if (response.is_object() && response.contains("ok") && response["id"] == request["id"]) {
-            return response;
-        }
-    }
+    return warpscope::probe::testing::askProbe(probe, line, timeout);
 }
 
 /// The last non-empty line of a text.

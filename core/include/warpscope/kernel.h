@@ -7,6 +7,7 @@
 // `warpscope-cli predict-kernel` reads; docs/file-formats.md ("Kernel files") documents it.
 #pragma once
 
+#include "warpscope/buffer_footprint.h"
 #include "warpscope/expression.h"
 #include "warpscope/model.h"
 #include "warpscope/pattern.h"
@@ -190,17 +191,8 @@ struct GridAccessPrediction {
     std::vector<WarpRef> worstWarps;
 };
 
-struct GridBufferFootprint {
-    std::string name;
-    std::int64_t bytes = 0;
-    /// Distinct 32-byte sectors the grid reads / writes: a cold kernel cannot move fewer bytes
-    /// from or to DRAM than 32 times these.
-    std::int64_t sectorsRead = 0;
-    std::int64_t sectorsWritten = 0;
-    /// Estimated L2 sectors requested by L1 (lts__t_sectors_srcunit_tex_op_read/_write.sum);
-    /// docs/models.md states the rule.
-    std::int64_t l2SectorsRead = 0;
-    std::int64_t l2SectorsWritten = 0;
+/// The grid model's footprint in one buffer: BufferFootprint's sectors, and those written in part.
+struct GridBufferFootprint : BufferFootprint {
     /// Of sectorsWritten, those that some store request writes only in part (its active lanes
     /// cover fewer than the sector's 32 bytes): they reach L2 as partial writes, completed by
     /// other requests, if at all. On an H100 (ECC on) such a sector that L2 evicts or misses

@@ -7,7 +7,6 @@
 #include "result_fields.h"
 
 #include <warpscope/format.h>
-#include <warpscope/statistics.h>
 
 #include <algorithm>
 #include <cmath>
@@ -244,19 +243,9 @@ L2PersistencePoint l2PersistencePoint(std::int64_t windowBytes, bool window, dou
     point.modelHitRatePct = 100.0 * model.hitRateFraction;
     point.modelRegionHitKind = model.regionKind;
     point.modelHitRateKind = model.hitRateKind;
-    if (samplesMs.empty()) {
-        return point;
-    }
-    const SampleSummary summary = summarizeSamples(std::move(samplesMs));
-    point.samples = summary.samples;
-    point.minMs = summary.min;
-    point.maxMs = summary.max;
-    point.medianMs = summary.median;
-    if (point.medianMs > 0.0) {
-        const double bytes =
-            static_cast<double>(plan.streamBytes) + static_cast<double>(l2RegionReadBytes(plan));
-        point.bandwidthGBs = bytes / (point.medianMs * 1e6);
-    }
+    detail::setTiming(point, std::move(samplesMs),
+                      static_cast<double>(plan.streamBytes) +
+                          static_cast<double>(l2RegionReadBytes(plan)));
     return point;
 }
 
@@ -273,20 +262,16 @@ void deriveRegionHit(L2PersistencePoint& point, const L2PersistencePlan& plan) {
 json toJson(const L2PersistenceMeasurement& measurement) {
     json points = json::array();
     for (const L2PersistencePoint& point : measurement.points) {
-        json item{{"windowBytes", point.windowBytes},
-                  {"window", point.window},
-                  {"hitRatio", point.hitRatio},
-                  {"tuned", point.tuned},
-                  {"medianMs", point.medianMs},
-                  {"minMs", point.minMs},
-                  {"maxMs", point.maxMs},
-                  {"samples", point.samples},
-                  {"bandwidthGBs", point.bandwidthGBs},
-                  {"countersMeasured", point.countersMeasured},
-                  {"modelRegionHitPct", point.modelRegionHitPct},
-                  {"modelHitRatePct", point.modelHitRatePct},
-                  {"modelRegionHitKind", l2ModelKindName(point.modelRegionHitKind)},
-                  {"modelHitRateKind", l2ModelKindName(point.modelHitRateKind)}};
+        json item = detail::timingJson(point);
+        item.update(json{{"windowBytes", point.windowBytes},
+                         {"window", point.window},
+                         {"hitRatio", point.hitRatio},
+                         {"tuned", point.tuned},
+                         {"countersMeasured", point.countersMeasured},
+                         {"modelRegionHitPct", point.modelRegionHitPct},
+                         {"modelHitRatePct", point.modelHitRatePct},
+                         {"modelRegionHitKind", l2ModelKindName(point.modelRegionHitKind)},
+                         {"modelHitRateKind", l2ModelKindName(point.modelHitRateKind)}});
         if (point.countersMeasured) {
             item["hitRatePct"] = point.hitRatePct;
             item["regionHitPct"] = point.regionHitPct;
@@ -320,7 +305,8 @@ namespace {
 
 using detail::AnswerReader;
 using detail::arrayMember;
-using detail::requiredNumber;
+using detail::readTiming;
+using detail::requiredPositiveInt64;
 using warpscope::detail::child;
 using warpscope::detail::describe;
 
@@ -347,22 +333,11 @@ bool readPoint(AnswerReader& reader, const json& value, const std::string& where
     if (!reader.requireObject(value, where, "a point")) {
         return false;
     }
-    if (reader.member(value, "windowBytes", where, true) == nullptr ||
-        !reader.optionalInt64(value, "windowBytes", where, point.windowBytes)) {
-        return false;
-    }
-    if (point.windowBytes <= 0) {
-        return reader.fail("\"windowBytes\" must be positive; found " +
-                               std::to_string(point.windowBytes),
-                           child(where, "windowBytes"));
-    }
-    if (!requiredNumber(reader, value, "medianMs", where, 0.0, point.medianMs) ||
+    if (!requiredPositiveInt64(reader, value, "windowBytes", where, point.windowBytes) ||
+        !readTiming(reader, value, where, point) ||
         !reader.optionalBool(value, "window", where, point.window) ||
         !reader.optionalNumber(value, "hitRatio", where, point.hitRatio) ||
         !reader.optionalBool(value, "tuned", where, point.tuned) ||
-        !reader.optionalNumber(value, "minMs", where, point.minMs) ||
-        !reader.optionalNumber(value, "maxMs", where, point.maxMs) ||
-        !reader.optionalInt(value, "samples", where, point.samples) ||
         !reader.optionalNumber(value, "bandwidthGBs", where, point.bandwidthGBs) ||
         !reader.optionalBool(value, "countersMeasured", where, point.countersMeasured) ||
         !reader.optionalNumber(value, "hitRatePct", where, point.hitRatePct) ||

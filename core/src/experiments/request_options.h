@@ -1,6 +1,7 @@
 // Internal to the core: what the experiments' request options readers share (transfers_options.cpp,
-// streams_options.cpp, l2_persistence_options.cpp): the refusal naming the option's JSON pointer,
-// which the probe answers as bad_request with that pointer.
+// streams_options.cpp, l2_persistence_options.cpp): the options object and its known names, and
+// the refusal naming the option's JSON pointer, which the probe answers as bad_request with that
+// pointer.
 #pragma once
 
 #include "warpscope/result.h"
@@ -8,8 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace warpscope::experiments::detail {
@@ -18,6 +21,12 @@ namespace warpscope::experiments::detail {
 inline Error optionError(std::string message, std::string pointer) {
     return Error{ErrorCode::InvalidValue, std::move(message), 0, std::move(pointer)};
 }
+
+/// The request's "options" object, an empty one when it has none; an error unless it is an object
+/// whose members are all among `names` (the refusal names the op, "measure_streams", and lists
+/// the options in the order given).
+Result<const nlohmann::json*> optionsObject(const nlohmann::json& request, std::string_view op,
+                                            std::initializer_list<std::string_view> names);
 
 /// The integer option `field` of the request's `options` object into `out`, when it is there:
 /// an error at /options/FIELD unless it is an integer from `low` to `high`.

@@ -47,6 +47,20 @@ bool requiredInt(AnswerReader& reader, const json& object, std::string_view key,
     return true;
 }
 
+bool requiredPositiveInt64(AnswerReader& reader, const json& object, std::string_view key,
+                           const std::string& where, std::int64_t& out) {
+    if (reader.member(object, key, where, true) == nullptr ||
+        !reader.optionalInt64(object, key, where, out)) {
+        return false;
+    }
+    if (out <= 0) {
+        return reader.fail("\"" + std::string(key) + "\" must be positive; found " +
+                               std::to_string(out),
+                           child(where, key));
+    }
+    return true;
+}
+
 const json* arrayMember(AnswerReader& reader, const json& object, std::string_view key,
                         const std::string& where, bool required) {
     const json* value = reader.member(object, key, where, required);

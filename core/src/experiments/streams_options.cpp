@@ -14,65 +14,50 @@ namespace {
 
 using json = nlohmann::json;
 
-using detail::optionError;
-using detail::readIntegerOption;
-
 } // namespace
 
 Result<StreamsExperiment::Options> StreamsExperiment::optionsFromJson(const json& request) {
+    const auto object = detail::optionsObject(request, "measure_streams",
+                                              {"bytes", "streams", "repetitions", "work", "order"});
+    if (!object) {
+        return object.error();
+    }
     StreamsOptions options;
-    const auto found = request.find("options");
-    if (found == request.end()) {
-        return options;
-    }
-    if (!found->is_object()) {
-        return optionError("\"options\" must be an object", "/options");
-    }
-    for (const auto& item : found->items()) {
-        const std::string& field = item.key();
-        if (field != "bytes" && field != "streams" && field != "repetitions" && field != "work" &&
-            field != "order") {
-            return optionError(
-                "measure_streams takes no option \"" + field +
-                    "\"; the options are bytes, streams, repetitions, work and order",
-                "/options/" + field);
-        }
-    }
-    const auto integer = [&](const char* field, std::int64_t low, std::int64_t high,
-                             std::int64_t& out) {
-        return readIntegerOption(*found, field, low, high, out);
-    };
+    const json* found = *object;
     std::int64_t repetitions = options.repetitions;
     std::int64_t work = options.work;
-    for (auto error : {integer("bytes", kStreamsMinBytes, kStreamsMaxBytes, options.bytes),
-                       integer("repetitions", 1, kStreamsMaxRepetitions, repetitions),
-                       integer("work", 0, kStreamsMaxWork, work)}) {
+    for (auto error :
+         {detail::readIntegerOption(*found, "bytes", kStreamsMinBytes, kStreamsMaxBytes,
+                                    options.bytes),
+          detail::readIntegerOption(*found, "repetitions", 1, kStreamsMaxRepetitions, repetitions),
+          detail::readIntegerOption(*found, "work", 0, kStreamsMaxWork, work)}) {
         if (error) {
             return *error;
         }
     }
     if (options.bytes % 4 != 0) {
-        return optionError("\"bytes\" must be a multiple of 4 (the array holds floats); found " +
-                               std::to_string(options.bytes),
-                           "/options/bytes");
+        return detail::optionError(
+            "\"bytes\" must be a multiple of 4 (the array holds floats); found " +
+                std::to_string(options.bytes),
+            "/options/bytes");
     }
     options.repetitions = static_cast<int>(repetitions);
     options.work = static_cast<int>(work);
     if (const auto streams = found->find("streams"); streams != found->end()) {
         if (!streams->is_array() || streams->empty() ||
             streams->size() > static_cast<std::size_t>(kStreamsMaxStreams)) {
-            return optionError("\"streams\" must be an array of 1 to " +
-                                   std::to_string(kStreamsMaxStreams) + " stream counts",
-                               "/options/streams");
+            return detail::optionError("\"streams\" must be an array of 1 to " +
+                                           std::to_string(kStreamsMaxStreams) + " stream counts",
+                                       "/options/streams");
         }
         for (std::size_t i = 0; i < streams->size(); ++i) {
             const json& count = (*streams)[i];
             if (!count.is_number_integer() || count.get<std::int64_t>() < 1 ||
                 count.get<std::int64_t>() > kStreamsMaxStreams) {
-                return optionError("a stream count must be an integer from 1 to " +
-                                       std::to_string(kStreamsMaxStreams) + "; found " +
-                                       count.dump(),
-                                   "/options/streams/" + std::to_string(i));
+                return detail::optionError("a stream count must be an integer from 1 to " +
+                                               std::to_string(kStreamsMaxStreams) + "; found " +
+                                               count.dump(),
+                                           "/options/streams/" + std::to_string(i));
             }
             options.streams.push_back(static_cast<int>(count.get<std::int64_t>()));
         }
@@ -81,7 +66,7 @@ Result<StreamsExperiment::Options> StreamsExperiment::optionsFromJson(const json
         const auto parsed =
             order->is_string() ? streamIssueOrderFromName(order->get<std::string>()) : std::nullopt;
         if (!parsed) {
-            return optionError(
+            return detail::optionError(
                 "\"order\" must be \"per_stream\" (each stream's copy in, kernel and "
                 "copy out in turn) or \"by_stage\" (every copy in, then every "
                 "kernel, then every copy out); found " +

@@ -7,7 +7,6 @@
 #include "result_fields.h"
 
 #include <warpscope/format.h>
-#include <warpscope/statistics.h>
 
 #include <algorithm>
 #include <cmath>
@@ -248,18 +247,8 @@ std::string describeLink(const TransferLink& link) {
 TransferPoint transferPoint(TransferMode mode, std::int64_t bytes, std::vector<double> samplesMs) {
     TransferPoint point;
     point.bytes = bytes;
-    if (samplesMs.empty()) {
-        return point;
-    }
-    const SampleSummary summary = summarizeSamples(std::move(samplesMs));
-    point.samples = summary.samples;
-    point.minMs = summary.min;
-    point.maxMs = summary.max;
-    point.medianMs = summary.median;
-    if (point.medianMs > 0.0) {
-        point.bandwidthGBs = static_cast<double>(transferBytesFactor(mode)) *
-                             static_cast<double>(bytes) / (point.medianMs * 1e6);
-    }
+    detail::setTiming(point, std::move(samplesMs),
+                      static_cast<double>(transferBytesFactor(mode)) * static_cast<double>(bytes));
     return point;
 }
 
@@ -279,12 +268,9 @@ json toJson(const TransferMeasurement& measurement) {
     for (const TransferCurve& curve : measurement.curves) {
         json points = json::array();
         for (const TransferPoint& point : curve.points) {
-            points.push_back(json{{"bytes", point.bytes},
-                                  {"medianMs", point.medianMs},
-                                  {"minMs", point.minMs},
-                                  {"maxMs", point.maxMs},
-                                  {"samples", point.samples},
-                                  {"bandwidthGBs", point.bandwidthGBs}});
+            json item = detail::timingJson(point);
+            item["bytes"] = point.bytes;
+            points.push_back(std::move(item));
         }
         curves.push_back(json{{"mode", transferModeName(curve.mode)},
                               {"label", transferModeLabel(curve.mode)},
@@ -326,7 +312,9 @@ namespace {
 
 using detail::AnswerReader;
 using detail::arrayMember;
+using detail::readTiming;
 using detail::requiredNumber;
+using detail::requiredPositiveInt64;
 using warpscope::detail::child;
 
 bool readLink(AnswerReader& reader, const json& result, const std::string& where,
@@ -351,19 +339,9 @@ bool readPoint(AnswerReader& reader, const json& value, const std::string& where
     if (!reader.requireObject(value, where, "a point")) {
         return false;
     }
-    if (reader.member(value, "bytes", where, true) == nullptr ||
-        !reader.optionalInt64(value, "bytes", where, point.bytes)) {
-        return false;
-    }
-    if (point.bytes <= 0) {
-        return reader.fail("\"bytes\" must be positive; found " + std::to_string(point.bytes),
-                           child(where, "bytes"));
-    }
-    return requiredNumber(reader, value, "medianMs", where, 0.0, point.medianMs) &&
-           requiredNumber(reader, value, "bandwidthGBs", where, 0.0, point.bandwidthGBs) &&
-           reader.optionalNumber(value, "minMs", where, point.minMs) &&
-           reader.optionalNumber(value, "maxMs", where, point.maxMs) &&
-           reader.optionalInt(value, "samples", where, point.samples);
+    return requiredPositiveInt64(reader, value, "bytes", where, point.bytes) &&
+           readTiming(reader, value, where, point) &&
+           requiredNumber(reader, value, "bandwidthGBs", where, 0.0, point.bandwidthGBs);
 }
 
 bool readCurve(AnswerReader& reader, const json& value, const std::string& where,

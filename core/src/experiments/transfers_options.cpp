@@ -16,41 +16,29 @@ namespace {
 
 using json = nlohmann::json;
 
-using detail::optionError;
-
 } // namespace
 
 Result<TransfersExperiment::Options> TransfersExperiment::optionsFromJson(const json& request) {
+    const auto object =
+        detail::optionsObject(request, "measure_transfers",
+                              {"minBytes", "maxBytes", "step", "sizes", "modes", "repetitions"});
+    if (!object) {
+        return object.error();
+    }
     TransferOptions options;
-    const auto found = request.find("options");
-    if (found == request.end()) {
-        return options;
-    }
-    if (!found->is_object()) {
-        return optionError("\"options\" must be an object", "/options");
-    }
+    const json* found = *object;
     const auto integer = [&](const char* field, std::int64_t& out) -> std::optional<Error> {
         const auto value = found->find(field);
         if (value == found->end()) {
             return std::nullopt;
         }
         if (!value->is_number_integer()) {
-            return optionError(std::string("\"") + field + "\" must be an integer",
-                               std::string("/options/") + field);
+            return detail::optionError(std::string("\"") + field + "\" must be an integer",
+                                       std::string("/options/") + field);
         }
         out = value->get<std::int64_t>();
         return std::nullopt;
     };
-    for (const auto& item : found->items()) {
-        const std::string& field = item.key();
-        if (field != "minBytes" && field != "maxBytes" && field != "step" && field != "sizes" &&
-            field != "modes" && field != "repetitions") {
-            return optionError("measure_transfers takes no option \"" + field +
-                                   "\"; the options are minBytes, maxBytes, step, sizes, modes and "
-                                   "repetitions",
-                               "/options/" + field);
-        }
-    }
     std::int64_t step = options.step;
     std::int64_t repetitions = options.repetitions;
     for (auto error : {integer("minBytes", options.minBytes), integer("maxBytes", options.maxBytes),
@@ -60,36 +48,38 @@ Result<TransfersExperiment::Options> TransfersExperiment::optionsFromJson(const 
         }
     }
     if (step < 2 || step > 1024) {
-        return optionError("\"step\" must be between 2 and 1024; found " + std::to_string(step),
-                           "/options/step");
+        return detail::optionError(
+            "\"step\" must be between 2 and 1024; found " + std::to_string(step), "/options/step");
     }
     if (repetitions < 1 || repetitions > kMaxTransferRepetitions) {
-        return optionError("\"repetitions\" must be between 1 and " +
-                               std::to_string(kMaxTransferRepetitions) + "; found " +
-                               std::to_string(repetitions),
-                           "/options/repetitions");
+        return detail::optionError("\"repetitions\" must be between 1 and " +
+                                       std::to_string(kMaxTransferRepetitions) + "; found " +
+                                       std::to_string(repetitions),
+                                   "/options/repetitions");
     }
     options.step = static_cast<int>(step);
     options.repetitions = static_cast<int>(repetitions);
     if (const auto sizes = found->find("sizes"); sizes != found->end()) {
         if (!sizes->is_array() || sizes->size() > kMaxTransferSizes) {
-            return optionError("\"sizes\" must be an array of at most " +
-                                   std::to_string(kMaxTransferSizes) + " byte counts",
-                               "/options/sizes");
+            return detail::optionError("\"sizes\" must be an array of at most " +
+                                           std::to_string(kMaxTransferSizes) + " byte counts",
+                                       "/options/sizes");
         }
         for (std::size_t i = 0; i < sizes->size(); ++i) {
             const json& size = (*sizes)[i];
             if (!size.is_number_integer() || size.get<std::int64_t>() < 4 ||
                 size.get<std::int64_t>() > kMaxTransferBytes || size.get<std::int64_t>() % 4) {
-                return optionError("a size must be a multiple of 4 bytes between 4 B and 64 GiB",
-                                   "/options/sizes/" + std::to_string(i));
+                return detail::optionError(
+                    "a size must be a multiple of 4 bytes between 4 B and 64 GiB",
+                    "/options/sizes/" + std::to_string(i));
             }
             options.sizes.push_back(size.get<std::int64_t>());
         }
     }
     if (const auto modes = found->find("modes"); modes != found->end()) {
         if (!modes->is_array()) {
-            return optionError("\"modes\" must be an array of mode names", "/options/modes");
+            return detail::optionError("\"modes\" must be an array of mode names",
+                                       "/options/modes");
         }
         for (std::size_t i = 0; i < modes->size(); ++i) {
             const json& name = (*modes)[i];
@@ -97,9 +87,9 @@ Result<TransfersExperiment::Options> TransfersExperiment::optionsFromJson(const 
                                   ? experiments::transferModeFromName(name.get<std::string>())
                                   : std::nullopt;
             if (!mode) {
-                return optionError("unknown transfer mode; the modes are " +
-                                       experiments::transferModeNameList(),
-                                   "/options/modes/" + std::to_string(i));
+                return detail::optionError("unknown transfer mode; the modes are " +
+                                               experiments::transferModeNameList(),
+                                           "/options/modes/" + std::to_string(i));
             }
             if (std::find(options.modes.begin(), options.modes.end(), *mode) ==
                 options.modes.end()) {

@@ -44,15 +44,14 @@ json toJson(const DeviceInfo& info) {
 }
 
 json deviceListEntryJson(const DeviceInfo& info) {
-    return json{{"index", info.index},
-                {"name", info.name},
-                {"uuid", info.uuid},
-                {"computeCapability", std::to_string(info.computeCapabilityMajor) + "." +
-                                          std::to_string(info.computeCapabilityMinor)},
-                {"globalMemoryBytes", info.globalMemoryBytes},
-                {"smCount", info.smCount},
-                {"busId", info.busId},
-                {"link", info.link}};
+    // The facts that tell the devices apart, as toJson writes them.
+    const json device = toJson(info);
+    json entry = json::object();
+    for (const char* key : {"index", "name", "uuid", "computeCapability", "globalMemoryBytes",
+                            "smCount", "busId", "link"}) {
+        entry[key] = device.at(key);
+    }
+    return entry;
 }
 
 json toJson(const DeviceInfoAnswer& answer) {

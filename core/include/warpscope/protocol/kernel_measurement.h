@@ -4,6 +4,7 @@
 // a recorded answer (tests/data/kernel_*_h100.jsonl) or a session.
 #pragma once
 
+#include "warpscope/buffer_footprint.h"
 #include "warpscope/protocol/pattern_measurement.h"
 #include "warpscope/result.h"
 
@@ -61,15 +62,9 @@ struct KernelAccessMeasurement {
     double constantAddresses = 0;
 };
 
-/// One buffer of the kernel: its size and the grid model's footprint in it.
-struct KernelBufferMeasurement {
-    std::string name;
-    std::int64_t bytes = 0;
-    std::int64_t sectorsRead = 0;
-    std::int64_t sectorsWritten = 0;
-    std::int64_t l2SectorsRead = 0;
-    std::int64_t l2SectorsWritten = 0;
-};
+/// One buffer of the kernel: its size and the grid model's footprint in it (the answer carries
+/// no partial-sector counts).
+using KernelBufferMeasurement = BufferFootprint;
 
 /// measure_kernel's per_instruction option: each access's own SASS instruction counts beside
 /// the model's and the hardware's, or why they were not measured.
