@@ -2,13 +2,33 @@
 #include "views/theme.h"
 
 #include <QApplication>
+#include <QEvent>
 #include <QStyleFactory>
+#include <QWidget>
 
 #include <array>
+#include <utility>
 
 namespace warpscope::app {
 
 namespace {
+
+/// redrawOnPaletteChange()'s filter, a child of the widget it watches.
+class PaletteChangeFilter final : public QObject {
+public:
+    PaletteChangeFilter(QWidget* widget, std::function<void()> redraw)
+        : QObject(widget), m_redraw(std::move(redraw)) {}
+
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::PaletteChange && watched == parent()) {
+            m_redraw();
+        }
+        return false;
+    }
+
+private:
+    std::function<void()> m_redraw;
+};
 
 // Okabe & Ito, "Color Universal Design" (2008): distinguishable with protanopia, deuteranopia
 // and tritanopia. Black is left out: it is the text colour.
@@ -196,6 +216,10 @@ ViewColors ViewColors::fromPalette(const QPalette& palette) {
         colors.inactive = QColor(0xD8, 0xD8, 0xD4);
     }
     return colors;
+}
+
+void redrawOnPaletteChange(QWidget* widget, std::function<void()> redraw) {
+    widget->installEventFilter(new PaletteChangeFilter(widget, std::move(redraw)));
 }
 
 } // namespace warpscope::app
