@@ -84,20 +84,12 @@ std::uint32_t splitLanes(const PhaseFusion& fusion) {
 } // namespace
 
 BankView::BankView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent)
-    : ZoomableView(parent), m_document(document), m_highlight(highlight) {
+    : SteppedView(parent), m_document(document), m_highlight(highlight) {
     setObjectName(QStringLiteral("bankView"));
     connect(m_document, &PatternDocument::evaluationChanged, this, &BankView::relayout);
     connect(m_document, &PatternDocument::errorChanged, this, qOverload<>(&BankView::update));
     connect(m_highlight, &LaneHighlight::changed, this, qOverload<>(&BankView::update));
     relayout();
-}
-
-void BankView::setRevealCount(int count) {
-    count = std::max(-1, count);
-    if (count != m_revealCount) {
-        m_revealCount = count;
-        update();
-    }
 }
 
 QSizeF BankView::computeLayout(qreal width) {

@@ -27,7 +27,7 @@ std::size_t hashRect(std::size_t key, const QRectF& rect) {
 
 std::size_t BankView::pictureKey() const {
     const auto& evaluation = m_document->evaluation();
-    std::size_t key = qHashMulti(0, width(), height(), font().key(), m_revealCount, m_mark.text,
+    std::size_t key = qHashMulti(0, width(), height(), font().key(), revealCount(), m_mark.text,
                                  m_mark.shortText, m_mark.mismatch, evaluation.has_value(),
                                  m_shared, m_highlight->emphasisedLanes(), m_labelWidth);
     const QPalette& colours = palette();
@@ -94,22 +94,15 @@ std::size_t BankView::pictureKey() const {
     return key;
 }
 
-QPixmap BankView::renderPicture(qreal devicePixelRatio) {
-    QPixmap picture = blankPicture(devicePixelRatio);
-    QPainter painter(&picture);
-    paintView(painter);
-    return picture;
-}
-
 void BankView::paintEvent(QPaintEvent* /*event*/) {
     if (paintAdoptedPicture(pictureKey())) {
         return;
     }
     QPainter painter(this);
-    paintView(painter);
+    paintWholeView(painter);
 }
 
-void BankView::paintView(QPainter& painter) {
+void BankView::paintWholeView(QPainter& painter) {
     painter.setFont(font()); // a pixmap's painter starts with the application's
     const ViewColors colors = ViewColors::fromPalette(palette());
     painter.fillRect(rect(), colors.background);
@@ -289,7 +282,7 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
     }
     for (const Cell& cell : m_cells) {
         for (const CellPart& part : cell.parts) {
-            if (m_revealCount >= 0 && part.wavefront >= m_revealCount) {
+            if (revealCount() >= 0 && part.wavefront >= revealCount()) {
                 continue;
             }
             const QRectF r = part.rect.adjusted(1, 1, -1, -1);
@@ -341,7 +334,7 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
     }
     for (std::size_t rowIndex = 0; rowIndex < m_wavefrontRows.size(); ++rowIndex) {
         const WavefrontRow& row = m_wavefrontRows[rowIndex];
-        if ((m_revealCount >= 0 && row.wavefront >= m_revealCount) || row.rect.isEmpty()) {
+        if ((revealCount() >= 0 && row.wavefront >= revealCount()) || row.rect.isEmpty()) {
             continue; // not revealed yet, or past a slide's height (m_wavefrontsElided)
         }
         const Wavefront& wavefront = shared.wavefrontList[static_cast<std::size_t>(row.wavefront)];
@@ -364,7 +357,7 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
     int elidedShown = 0; // revealed wavefronts the list has no room for
     for (const WavefrontRow& row : m_wavefrontRows) {
         elidedShown +=
-            row.rect.isEmpty() && (m_revealCount < 0 || row.wavefront < m_revealCount) ? 1 : 0;
+            row.rect.isEmpty() && (revealCount() < 0 || row.wavefront < revealCount()) ? 1 : 0;
     }
     if (elidedShown > 0) {
         painter.setPen(colors.mutedText);
