@@ -282,14 +282,6 @@ QSizeF BankView::computeLayout(qreal width) {
     return QSizeF(std::max(width, left + kBankCount * cellWidth + kBankMargin), y);
 }
 
-void BankView::setMeasurementMark(const MeasurementMark& mark) {
-    if (mark.text == m_mark.text && mark.mismatch == m_mark.mismatch) {
-        return;
-    }
-    m_mark = mark;
-    update();
-}
-
 BankContent BankView::content() const {
     BankContent content;
     const auto& evaluation = m_document->evaluation();

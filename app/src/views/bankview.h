@@ -65,11 +65,6 @@ class BankView : public SteppedView {
 public:
     BankView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent = nullptr);
 
-    /// What the GPU measured for the pattern, as a badge in the title; a mismatch with the model
-    /// is also framed. An empty mark draws nothing.
-    void setMeasurementMark(const MeasurementMark& mark);
-    const MeasurementMark& measurementMark() const { return m_mark; }
-
     /// One bank cell's share: the lanes one wavefront serves from this word.
     struct CellPart {
         int wavefront = 0;
@@ -146,7 +141,6 @@ private:
     int m_rowLabelStep = 1;
     int m_wavefrontsElided = 0;
     QRectF m_wavefrontsElidedRect;
-    MeasurementMark m_mark;
 };
 
 } // namespace warpscope::app

@@ -26,10 +26,11 @@ std::size_t hashRect(std::size_t key, const QRectF& rect) {
 } // namespace
 
 std::size_t BankView::pictureKey() const {
+    const MeasurementMark& mark = measurementMark();
     const auto& evaluation = m_document->evaluation();
-    std::size_t key = qHashMulti(0, width(), height(), font().key(), revealCount(), m_mark.text,
-                                 m_mark.shortText, m_mark.mismatch, evaluation.has_value(),
-                                 m_shared, m_highlight->emphasisedLanes(), m_labelWidth);
+    std::size_t key = qHashMulti(0, width(), height(), font().key(), revealCount(), mark.text,
+                                 mark.shortText, mark.mismatch, evaluation.has_value(), m_shared,
+                                 m_highlight->emphasisedLanes(), m_labelWidth);
     const QPalette& colours = palette();
     for (int role = 0; role < QPalette::NColorRoles; ++role) {
         key = qHashMulti(key, colours.color(static_cast<QPalette::ColorRole>(role)).rgba());
@@ -103,6 +104,7 @@ void BankView::paintEvent(QPaintEvent* /*event*/) {
 }
 
 void BankView::paintWholeView(QPainter& painter) {
+    const MeasurementMark& mark = measurementMark();
     painter.setFont(font()); // a pixmap's painter starts with the application's
     const ViewColors colors = ViewColors::fromPalette(palette());
     painter.fillRect(rect(), colors.background);
@@ -130,10 +132,10 @@ void BankView::paintWholeView(QPainter& painter) {
     painter.setFont(font());
     painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
     painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter | wrap, content.note);
-    if (!m_mark.isEmpty()) {
-        paintMeasurementBadge(
-            painter, colors, font(), second, QRectF(rect()), m_mark.text, m_mark.mismatch,
-            QFontMetricsF(font()).horizontalAdvance(content.note), m_mark.shortText);
+    if (!mark.isEmpty()) {
+        paintMeasurementBadge(painter, colors, font(), second, QRectF(rect()), mark.text,
+                              mark.mismatch, QFontMetricsF(font()).horizontalAdvance(content.note),
+                              mark.shortText);
     }
     if (m_shared) {
         paintContent(painter, colors, *evaluation, content);

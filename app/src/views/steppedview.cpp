@@ -7,6 +7,14 @@
 
 namespace warpscope::app {
 
+void SteppedView::setMeasurementMark(const MeasurementMark& mark) {
+    if (mark.text == m_mark.text && mark.mismatch == m_mark.mismatch) {
+        return;
+    }
+    m_mark = mark;
+    update();
+}
+
 void SteppedView::setRevealCount(int count) {
     count = std::max(-1, count);
     if (count == m_revealCount) {

@@ -1,8 +1,10 @@
-// SteppedView: the base of the views lecture mode steps through and draws ahead (the warp and
-// bank views). A step reveals one more row of the view's list; a slide change at 4K copies a
-// picture of the whole view drawn ahead, in the idle pause, instead of drawing it then.
+// SteppedView: the base of the views of one access that the GPU's measurement marks and lecture
+// mode steps through and draws ahead (the warp and bank views). A step reveals one more row of the
+// view's list; a slide change at 4K copies a picture of the whole view drawn ahead, in the idle
+// pause, instead of drawing it then.
 #pragma once
 
+#include "gpu/probemeasurement.h"
 #include "views/zoomableview.h"
 
 #include <QPixmap>
@@ -17,6 +19,11 @@ class SteppedView : public ZoomableView {
     Q_OBJECT
 public:
     using ZoomableView::ZoomableView;
+
+    /// What the GPU measured for the pattern, as a badge in the title; a mismatch with the model
+    /// is also framed. An empty mark draws nothing.
+    void setMeasurementMark(const MeasurementMark& mark);
+    const MeasurementMark& measurementMark() const { return m_mark; }
 
     /// Lecture mode's step-through: draw only the first `count` rows of the view's list of what
     /// serves the access (the warp view's lines, then its textbook transactions; the bank view's
@@ -41,6 +48,7 @@ protected:
     virtual void revealCountChanged();
 
 private:
+    MeasurementMark m_mark;
     int m_revealCount = -1;
 };
 

@@ -56,6 +56,7 @@ QSizeF WarpView::computeLayout(qreal width) {
 }
 
 std::vector<WarpView::LookItem> WarpView::lookItems() const {
+    const MeasurementMark& mark = measurementMark();
     std::vector<LookItem> items;
     const auto& optionalEvaluation = m_document->evaluation();
     if (!optionalEvaluation) {
@@ -83,7 +84,7 @@ std::vector<WarpView::LookItem> WarpView::lookItems() const {
 
     add(band(m_layout.titleRect), 8,
         qHashMulti(0, content.title, content.summary, content.note, content.noteIsWarning,
-                   m_mark.text, m_mark.shortText, m_mark.mismatch));
+                   mark.text, mark.shortText, mark.mismatch));
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto index = static_cast<std::size_t>(lane);
         const WarpContent::Lane& drawn = content.lanes[index];
@@ -222,18 +223,11 @@ int WarpView::groupOfLane(const Evaluation& evaluation, int lane) const {
                : m_layout.lines[static_cast<std::size_t>(line)].group;
 }
 
-void WarpView::setMeasurementMark(const MeasurementMark& mark) {
-    if (mark.text == m_mark.text && mark.mismatch == m_mark.mismatch) {
-        return;
-    }
-    m_mark = mark;
-    update();
-}
-
 std::size_t WarpView::pictureKey() const {
+    const MeasurementMark& mark = measurementMark();
     std::size_t key =
-        qHashMulti(0, width(), height(), font().key(), m_showTextbook, revealCount(), m_mark.text,
-                   m_mark.shortText, m_mark.mismatch, m_document->evaluation().has_value());
+        qHashMulti(0, width(), height(), font().key(), m_showTextbook, revealCount(), mark.text,
+                   mark.shortText, mark.mismatch, m_document->evaluation().has_value());
     const QPalette& colours = palette();
     for (int role = 0; role < QPalette::NColorRoles; ++role) {
         key = qHashMulti(key, colours.color(static_cast<QPalette::ColorRole>(role)).rgba());

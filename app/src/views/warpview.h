@@ -73,11 +73,6 @@ class WarpView : public SteppedView {
 public:
     WarpView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent = nullptr);
 
-    /// What the GPU measured for the pattern, as a badge in the title; a mismatch with the model
-    /// is also framed. An empty mark draws nothing.
-    void setMeasurementMark(const MeasurementMark& mark);
-    const MeasurementMark& measurementMark() const { return m_mark; }
-
     bool showsTextbook() const { return m_showTextbook; }
     void setShowTextbook(bool show);
 
@@ -140,7 +135,6 @@ private:
     WarpLayout m_layout;
     StaticTextCache m_texts;
     bool m_showTextbook = true;
-    MeasurementMark m_mark;
     std::vector<LookItem> m_look; // as last scheduled for painting
     QRegion m_paintRegion;        // the paint event's region, while painting
 };
