@@ -79,21 +79,29 @@ ExperimentTexts experimentTexts(const experiments::Experiment& row, const Experi
     return texts;
 }
 
+/// A row of words, in ExperimentWords' order (a call, so that each row stays a few lines).
+constexpr ExperimentWords experimentWords(const char* results, const char* noun,
+                                          const char* subject, const char* measure,
+                                          const char* withoutGpu,
+                                          std::array<const char*, 2> resultKeys, int figureWidth,
+                                          int figureHeight, int measureTimeoutMs) {
+    return ExperimentWords{results,    noun,        subject,      measure,         withoutGpu,
+                           resultKeys, figureWidth, figureHeight, measureTimeoutMs};
+}
+
 // results, noun, subject, Measure button, without a GPU; result keys, figure size, timeout.
-constexpr ExperimentWords kTransfersWords("host and device transfer", "transfer",
-                                          "host and device transfers", "transfers",
-                                          "the chart shows the notes' figures",
-                                          {"memcpyLoop", "machine"}, 640, 400, 600000);
-constexpr ExperimentWords kStreamsWords("streams-and-overlap", "stream", "streams and overlap",
-                                        "streams", "the timeline is the model's",
-                                        {"asyncEngineCount", "stages"}, 960, 640, 300000);
+constexpr ExperimentWords kTransfersWords = experimentWords(
+    "host and device transfer", "transfer", "host and device transfers", "transfers",
+    "the chart shows the notes' figures", {"memcpyLoop", "machine"}, 640, 400, 600000);
+constexpr ExperimentWords kStreamsWords = experimentWords(
+    "streams-and-overlap", "stream", "streams and overlap", "streams",
+    "the timeline is the model's", {"asyncEngineCount", "stages"}, 960, 640, 300000);
 // 960 wide: the legend's eight entries in two columns; at 640 one column of eight rows left the
 // curves a strip.
-constexpr ExperimentWords kL2PersistenceWords("L2 persistence", "L2 persistence",
-                                              "the L2 persistence window", "L2 persistence",
-                                              "the chart shows the model and the notes' statement",
-                                              {"persistingL2MaxBytes", "setAsideBytes"}, 960, 600,
-                                              600000);
+constexpr ExperimentWords kL2PersistenceWords =
+    experimentWords("L2 persistence", "L2 persistence", "the L2 persistence window",
+                    "L2 persistence", "the chart shows the model and the notes' statement",
+                    {"persistingL2MaxBytes", "setAsideBytes"}, 960, 600, 600000);
 
 /// A row's typed parts for `View`, whose results are those of the experiment `Traits` (core's
 /// traits: experiments::TransfersExperiment): the row of core's table named by the traits' key,
