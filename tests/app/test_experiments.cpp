@@ -107,7 +107,7 @@ TEST(ExperimentRegistry, TabTextsAreWholeSentencesForEachExperiment) {
             texts.unreadableAnswer, texts.measured,          texts.failed,  texts.modelOnly,
             texts.pressMeasure,     texts.unreadableSession};
         for (std::size_t i = 0; i < made.size(); ++i) {
-            EXPECT_EQ(made[i], QString::fromUtf8(expected.texts[i])) << expected.key << " " << i;
+            EXPECT_EQ(made[i].toStdString(), expected.texts[i]) << expected.key << " " << i;
         }
     }
     EXPECT_STREQ(appExperiment("streams").noResults, "stream");
