@@ -22,7 +22,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <set>
+#include <string_view>
 
 namespace warpscope::app::test {
 namespace {
@@ -55,6 +57,62 @@ TEST(ExperimentRegistry, OneRowPerRowOfCoresTableWithEveryPartFilledIn) {
     }
     EXPECT_EQ(findAppExperiment(u"warp"), nullptr);
     EXPECT_EQ(findAppExperiment(u""), nullptr);
+}
+
+// Every sentence of every tab, as the experiments' rows wrote them out before one
+// experimentTexts() made them from a few words each: a word in the wrong place, a lost capital or
+// a placeholder filled too early fails here.
+TEST(ExperimentRegistry, TabTextsAreWholeSentencesForEachExperiment) {
+    struct Expected {
+        std::string_view key;
+        std::array<const char*, 10> texts; // in ExperimentTexts' order
+    };
+    const std::array<Expected, 3> table{{
+        {"transfers",
+         {"Transfers",
+          "Show recorded host and device transfer results (a measure_transfers answer, e.g. "
+          "tests/data/transfers_h100.json) in the Transfers tab.",
+          "Measuring host and device transfers on the GPU…", "Transfer measurement cancelled.",
+          "The probe's transfer results cannot be read: %1", "Host and device transfers measured.",
+          "Transfers: %1",
+          "This machine: no GPU to measure on (%1); the chart shows the notes' figures.",
+          "This GPU: %1; press Measure transfers.",
+          "The session's transfer results cannot be read (%1); they are left out."}},
+        {"streams",
+         {"Streams",
+          "Show recorded streams-and-overlap results (a measure_streams answer, e.g. "
+          "tests/data/streams_h100.json) in the Streams tab.",
+          "Measuring streams and overlap on the GPU…", "Stream measurement cancelled.",
+          "The probe's stream results cannot be read: %1", "Streams and overlap measured.",
+          "Streams: %1", "This machine: no GPU to measure on (%1); the timeline is the model's.",
+          "This GPU: %1; press Measure streams.",
+          "The session's stream results cannot be read (%1); they are left out."}},
+        {"l2-persistence",
+         {"L2 persistence",
+          "Show recorded L2 persistence results (a measure_l2_persistence answer, e.g. "
+          "tests/data/l2_persistence_h100.json) in the L2 persistence tab.",
+          "Measuring the L2 persistence window on the GPU…",
+          "L2 persistence measurement cancelled.",
+          "The probe's L2 persistence results cannot be read: %1",
+          "The L2 persistence window measured.", "L2 persistence: %1",
+          "This machine: no GPU to measure on (%1); the chart shows the model and the notes' "
+          "statement.",
+          "This GPU: %1; press Measure L2 persistence.",
+          "The session's L2 persistence results cannot be read (%1); they are left out."}},
+    }};
+    for (const Expected& expected : table) {
+        const ExperimentTexts texts = appExperiment(expected.key).texts();
+        const std::array<QString, 10> made{
+            texts.tabTitle,         texts.resultsOptionHelp, texts.running, texts.cancelled,
+            texts.unreadableAnswer, texts.measured,          texts.failed,  texts.modelOnly,
+            texts.pressMeasure,     texts.unreadableSession};
+        for (std::size_t i = 0; i < made.size(); ++i) {
+            EXPECT_EQ(made[i].toStdString(), expected.texts[i]) << expected.key << " " << i;
+        }
+    }
+    EXPECT_STREQ(appExperiment("streams").noResults, "stream");
+    EXPECT_EQ(appExperiment("l2-persistence").figureLayoutSize, QSizeF(960, 600));
+    EXPECT_EQ(appExperiment("streams").measureTimeoutMs, 300000);
 }
 
 TEST(ExperimentRegistry, ReadersShowRecordedResultsAndRefuseOthersWithAReason) {

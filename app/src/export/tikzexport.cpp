@@ -36,11 +36,7 @@ QString preamble(const QString& kind) {
                        "tikz.\n"
                        "%% Restyle through the ws ... styles below.\n")
             .arg(kind);
-    for (std::size_t i = 0; i < kWarpGroupColors.size(); ++i) {
-        tex += QStringLiteral("\\definecolor{wsGroup%1}{HTML}{%2}\n")
-                   .arg(i)
-                   .arg(QLatin1String(kWarpGroupColors[i]));
-    }
+    tex += texColorDefinitions(QStringLiteral("wsGroup"), kWarpGroupColors);
     tex += QStringLiteral(
         "\\tikzset{\n"
         "  ws picture/.style={x=0.42cm, y=0.42cm, font=\\sffamily},\n"
@@ -124,6 +120,15 @@ const char* opPlural(AccessOp op) {
 
 /// Text for LaTeX: its special characters escaped and the typographic characters the presets use
 /// spelled in ASCII LaTeX (works with pdflatex without font packages).
+QString texColorDefinitions(const QString& name, std::span<const char* const> hexColors) {
+    QString definitions;
+    for (std::size_t i = 0; i < hexColors.size(); ++i) {
+        definitions += QStringLiteral("\\definecolor{%1%2}{HTML}{%3}\n")
+                           .arg(name, QString::number(i), QLatin1String(hexColors[i]));
+    }
+    return definitions;
+}
+
 QString texText(const QString& text) {
     QString out;
     for (const QChar c : text) {

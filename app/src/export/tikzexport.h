@@ -9,6 +9,8 @@
 
 #include <QString>
 
+#include <span>
+
 namespace warpscope::app {
 
 struct Evaluation;
@@ -27,6 +29,10 @@ struct TikzOptions {
 /// Text for LaTeX, the one escaper every TikZ export uses: its special characters escaped and the
 /// typographic characters the presets use spelled in ASCII LaTeX (pdflatex without font packages).
 QString texText(const QString& text);
+
+/// One `\definecolor{<name><i>}{HTML}{<colour>}` line per colour of `hexColors` ("E69F00"), i
+/// from 0: the group colours a TikZ picture fills with.
+QString texColorDefinitions(const QString& name, std::span<const char* const> hexColors);
 
 QString warpTikz(const Evaluation& evaluation, const TikzOptions& options);
 /// The bank diagram for a shared-memory access: 32 bank columns, the words each wavefront reads

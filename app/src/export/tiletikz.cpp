@@ -32,11 +32,7 @@ QString tileTikz(const TileView& view, const TikzOptions& options) {
     QString body;
     body +=
         QStringLiteral("%% warpscope tile view: 128-byte lines by 16-byte chunks (bank groups)\n");
-    for (int i = 0; i < 8; ++i) {
-        body += QStringLiteral("\\definecolor{wsgroup%1}{HTML}{%2}\n")
-                    .arg(i)
-                    .arg(QLatin1String(kTileGroupColors[i]));
-    }
+    body += texColorDefinitions(QStringLiteral("wsgroup"), kTileGroupColors);
     body += QStringLiteral(
         "\\tikzset{ws chunk/.style={draw=black!60, minimum width=1.6cm, minimum height=0.8cm, "
         "inner sep=1pt, font=\\scriptsize, align=center, anchor=north west},\n"

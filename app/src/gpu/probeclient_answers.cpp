@@ -28,6 +28,33 @@ ProbeFailure unreadableAnswer(protocol::ProbeOp op, const Error& error) {
                         false};
 }
 
+/// A sweep's answer read one measurement at a time (a whole sweep may be larger than one guarded
+/// read takes): each element of its "measurements" array through `read`. The first element that
+/// is not an object or that `read` refuses gives the error, its place named from the answer's root.
+template <typename Measurement, typename Read>
+Result<std::vector<Measurement>> readMeasurementList(const QJsonObject& result, const Read& read) {
+    const QJsonValue list = result.value(QStringLiteral("measurements"));
+    if (!list.isArray()) {
+        return Error{ErrorCode::FileFormat, "measurements must be an array", 0, "/measurements"};
+    }
+    std::vector<Measurement> measurements;
+    const QJsonArray array = list.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        Result<Measurement> one =
+            array[i].isObject()
+                ? read(array[i].toObject())
+                : Result<Measurement>(
+                      Error{ErrorCode::FileFormat, "a measurement must be a JSON object", 0, ""});
+        if (!one) {
+            Error error = one.error();
+            error.where = "/measurements/" + std::to_string(i) + error.where;
+            return error;
+        }
+        measurements.push_back(std::move(one).value());
+    }
+    return measurements;
+}
+
 ProbeFailure failureFromError(const QJsonObject& error) {
     ProbeFailure failure;
     failure.code = error.value(QStringLiteral("code")).toString();
@@ -253,32 +280,21 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
         return;
     case Op::Sweep:
         if (!job.silent) {
-            // Read one measurement at a time: a sweep's answer may be larger than one guarded
-            // read takes.
-            const QJsonValue list = result.value(QStringLiteral("measurements"));
-            if (!list.isArray()) {
-                failJob(job, unreadableAnswer(job.op, Error{ErrorCode::FileFormat,
-                                                            "measurements must be an array", 0,
-                                                            "/measurements"}));
+            const QDateTime now = QDateTime::currentDateTime();
+            Result<std::vector<ProbeMeasurement>> measurements =
+                readMeasurementList<ProbeMeasurement>(
+                    result, [&](const QJsonObject& one) -> Result<ProbeMeasurement> {
+                        auto read = protocol::patternMeasurementFromJsonText(compactJsonText(one));
+                        if (!read) {
+                            return read.error();
+                        }
+                        return ProbeMeasurement::fromMeasured(read.value(), m_gpu, now);
+                    });
+            if (!measurements) {
+                failJob(job, unreadableAnswer(job.op, measurements.error()));
                 return;
             }
-            std::vector<ProbeMeasurement> measurements;
-            const QDateTime now = QDateTime::currentDateTime();
-            const QJsonArray array = list.toArray();
-            for (qsizetype i = 0; i < array.size(); ++i) {
-                auto read =
-                    protocol::patternMeasurementFromJsonText(compactJsonText(array[i].toObject()));
-                if (!array[i].isObject() || !read) {
-                    Error error = read ? Error{ErrorCode::FileFormat,
-                                               "a measurement must be a JSON object", 0, ""}
-                                       : read.error();
-                    error.where = "/measurements/" + std::to_string(i) + error.where;
-                    failJob(job, unreadableAnswer(job.op, error));
-                    return;
-                }
-                measurements.push_back(ProbeMeasurement::fromMeasured(read.value(), m_gpu, now));
-            }
-            emit swept(job.id, measurements);
+            emit swept(job.id, measurements.value());
         }
         return;
     case Op::KernelSource:
@@ -290,43 +306,26 @@ void ProbeClient::handleAnswer(Job job, const ProbeAnswerLine& answer) {
         if (!job.silent) {
             // One kernel, or a sweep's measurements one at a time (as for a pattern sweep), each
             // through core's guarded reader.
-            std::vector<KernelMeasurement> measurements;
             const QDateTime now = QDateTime::currentDateTime();
-            const auto take = [&](const QJsonValue& value, const std::string& where) {
-                Result<KernelMeasurement> read =
-                    value.isObject()
-                        ? KernelMeasurement::fromProbeResult(value.toObject(), m_gpu, now)
-                        : Error{ErrorCode::FileFormat, "a measurement must be a JSON object", 0,
-                                ""};
-                if (!read) {
-                    Error error = read.error();
-                    error.where = where + error.where;
-                    failJob(job, unreadableAnswer(job.op, error));
-                    return false;
-                }
-                measurements.push_back(std::move(read).value());
-                return true;
+            const auto read = [&](const QJsonObject& one) {
+                return KernelMeasurement::fromProbeResult(one, m_gpu, now);
             };
             if (!result.contains(QStringLiteral("measurements"))) {
-                if (!take(result, "")) {
+                Result<KernelMeasurement> one = read(result);
+                if (!one) {
+                    failJob(job, unreadableAnswer(job.op, one.error()));
                     return;
                 }
-            } else {
-                const QJsonValue list = result.value(QStringLiteral("measurements"));
-                if (!list.isArray()) {
-                    failJob(job, unreadableAnswer(job.op, Error{ErrorCode::FileFormat,
-                                                                "measurements must be an array", 0,
-                                                                "/measurements"}));
-                    return;
-                }
-                const QJsonArray array = list.toArray();
-                for (qsizetype i = 0; i < array.size(); ++i) {
-                    if (!take(array[i], "/measurements/" + std::to_string(i))) {
-                        return;
-                    }
-                }
+                emit kernelMeasured(job.id, {std::move(one).value()});
+                return;
             }
-            emit kernelMeasured(job.id, measurements);
+            Result<std::vector<KernelMeasurement>> measurements =
+                readMeasurementList<KernelMeasurement>(result, read);
+            if (!measurements) {
+                failJob(job, unreadableAnswer(job.op, measurements.error()));
+                return;
+            }
+            emit kernelMeasured(job.id, measurements.value());
         }
         return;
     case Op::Cancel:

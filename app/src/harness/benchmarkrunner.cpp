@@ -46,6 +46,24 @@ struct Timing {
     QString target;
 };
 
+/// A row timed against the frame budget, its name's %1×%2 the window's size.
+Timing frameTiming(const QString& name, const QWidget& window) {
+    return Timing{name.arg(window.width()).arg(window.height()), {}, QStringLiteral("≤ 16 ms p95")};
+}
+
+/// Runs `paint`, profiled by `profile` (between its beginFrame() and endFrame()) when `profiled`:
+/// the second half of a run's frames, once the caches are warm.
+template <class Paint>
+void paintProfiled(PaintProfile& profile, bool profiled, const Paint& paint) {
+    if (profiled) {
+        profile.beginFrame();
+    }
+    paint();
+    if (profiled) {
+        profile.endFrame();
+    }
+}
+
 QString cpuModel() {
     QFile file(QStringLiteral("/proc/cpuinfo"));
     if (file.open(QIODevice::ReadOnly)) {
@@ -309,11 +327,8 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
     PaintProfile frameProfile;
     std::vector<double> frameMs;
     {
-        Timing t{QStringLiteral("edit → model → window's frame painted (%1×%2, what changed)")
-                     .arg(window.width())
-                     .arg(window.height()),
-                 {},
-                 QStringLiteral("≤ 16 ms p95")};
+        Timing t = frameTiming(
+            QStringLiteral("edit → model → window's frame painted (%1×%2, what changed)"), window);
         Timing cpu{QStringLiteral("edit → model → window's frame painted, GUI-thread CPU time"),
                    {},
                    QStringLiteral("—")};
@@ -322,14 +337,7 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
             const qint64 start = benchmarkNowNs();
             const qint64 startCpu = benchmarkThreadCpuNs();
             editOnce(*window.document(), i + 5);
-            const bool profiled = i >= n / 2;
-            if (profiled) {
-                frameProfile.beginFrame();
-            }
-            settleBenchmark();
-            if (profiled) {
-                frameProfile.endFrame();
-            }
+            paintProfiled(frameProfile, i >= n / 2, [] { settleBenchmark(); });
             t.ms.push_back(msSince(start));
             cpu.ms.push_back(static_cast<double>(benchmarkThreadCpuNs() - startCpu) / 1e6);
         }
@@ -346,25 +354,15 @@ int runBenchmark(const CommandLine& options, const QElapsedTimer& sinceStart) {
     PaintProfile wholeProfile;
     std::vector<double> wholeMs;
     {
-        Timing t{QStringLiteral("edit → model → whole window painted (%1×%2, every widget)")
-                     .arg(window.width())
-                     .arg(window.height()),
-                 {},
-                 QStringLiteral("≤ 16 ms p95")};
+        Timing t = frameTiming(
+            QStringLiteral("edit → model → whole window painted (%1×%2, every widget)"), window);
         QImage image(window.size() * dpr, QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(dpr);
         for (int i = 0; i < n; ++i) {
             const qint64 start = benchmarkNowNs();
             editOnce(*window.document(), i + 7);
             settleBenchmark(); // deliver the updates the edit posted
-            const bool profiled = i >= n / 2;
-            if (profiled) {
-                wholeProfile.beginFrame();
-            }
-            window.render(&image);
-            if (profiled) {
-                wholeProfile.endFrame();
-            }
+            paintProfiled(wholeProfile, i >= n / 2, [&] { window.render(&image); });
             t.ms.push_back(msSince(start));
         }
         wholeMs = t.ms;

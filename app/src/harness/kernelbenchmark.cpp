@@ -16,6 +16,15 @@
 
 namespace warpscope::app {
 
+Pattern benchmarkEdit(const Pattern& original, int i) {
+    Pattern pattern = original;
+    if (pattern.source) {
+        pattern.source->addressExpression =
+            "(" + original.source->addressExpression + ") + " + std::to_string(4 * (i % 8));
+    }
+    return pattern;
+}
+
 std::vector<KernelBenchmarkRow> kernelBenchmarkRows(MainWindow& window, int iterations) {
     std::vector<KernelBenchmarkRow> rows;
     // Table 4-4's first row: CopyRow on 2048 x 2048 floats, block (16, 16): 128 x 128 blocks of
@@ -87,11 +96,7 @@ std::vector<KernelBenchmarkRow> kernelBenchmarkRows(MainWindow& window, int iter
         WarpView* view = window.warpView();
         QImage image(view->size(), QImage::Format_ARGB32_Premultiplied);
         for (int i = 0; i < iterations; ++i) {
-            Pattern pattern = original;
-            if (pattern.source) {
-                pattern.source->addressExpression =
-                    "(" + original.source->addressExpression + ") + " + std::to_string(4 * (i % 8));
-            }
+            const Pattern pattern = benchmarkEdit(original, i);
             QElapsedTimer timer;
             timer.start();
             document.editPattern(pattern, QStringLiteral("benchmark edit"));

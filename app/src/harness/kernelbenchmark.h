@@ -3,6 +3,8 @@
 // view painted. runBenchmark prints them with its other rows.
 #pragma once
 
+#include <warpscope/pattern.h>
+
 #include <QString>
 
 #include <vector>
@@ -16,6 +18,10 @@ struct KernelBenchmarkRow {
     std::vector<double> ms;
     QString target;
 };
+
+/// The benchmarks' edit number `i`: the pattern's address expression shifted by 4 × (i mod 8)
+/// bytes, so that each edit changes what the views draw and no two neighbours are the same.
+Pattern benchmarkEdit(const Pattern& original, int i);
 
 std::vector<KernelBenchmarkRow> kernelBenchmarkRows(MainWindow& window, int iterations);
 

@@ -55,11 +55,7 @@ std::vector<KernelBenchmarkRow> kernelEditorBenchmarkRows(MainWindow& window, in
                                QStringLiteral("≤ 16 ms p95")};
         const Pattern original = document.pattern();
         for (int i = 0; i < iterations; ++i) {
-            Pattern pattern = original;
-            if (pattern.source) {
-                pattern.source->addressExpression =
-                    "(" + original.source->addressExpression + ") + " + std::to_string(4 * (i % 8));
-            }
+            const Pattern pattern = benchmarkEdit(original, i);
             QElapsedTimer timer;
             timer.start();
             const double cpuStart = threadCpuMs();

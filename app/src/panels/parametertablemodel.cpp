@@ -6,6 +6,8 @@
 #include <warpscope/expression.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 
 namespace warpscope::app {
 
@@ -45,19 +47,16 @@ QString parameterDeclarationProblem(const std::vector<Parameter>& parameters) {
                 .arg(p.minimum)
                 .arg(p.maximum);
         }
-        if (p.defaultValue < p.minimum || p.defaultValue > p.maximum) {
-            return QObject::tr("%1: the default must be between min and max (%2 to %3); found %4")
-                .arg(name)
-                .arg(p.minimum)
-                .arg(p.maximum)
-                .arg(p.defaultValue);
-        }
-        if (p.value < p.minimum || p.value > p.maximum) {
-            return QObject::tr("%1: the value must be between min and max (%2 to %3); found %4")
-                .arg(name)
-                .arg(p.minimum)
-                .arg(p.maximum)
-                .arg(p.value);
+        const std::pair<QString, std::int64_t> inRange[] = {
+            {QObject::tr("the default"), p.defaultValue}, {QObject::tr("the value"), p.value}};
+        for (const auto& [what, value] : inRange) {
+            if (value < p.minimum || value > p.maximum) {
+                return QObject::tr("%1: %2 must be between min and max (%3 to %4); found %5")
+                    .arg(name, what)
+                    .arg(p.minimum)
+                    .arg(p.maximum)
+                    .arg(value);
+            }
         }
     }
     return {};

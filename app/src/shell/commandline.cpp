@@ -29,6 +29,20 @@ QStringList CommandLine::experimentResults(const QString& key) const {
     return it == experimentResultsFiles.end() ? QStringList() : it->second;
 }
 
+namespace {
+
+/// One of warpscope's options: its name, its --help line (in the "warpscope" translation
+/// context) and, where it takes a value, the value's name.
+QCommandLineOption commandOption(const char* name, const char* help,
+                                 const char* valueName = nullptr) {
+    const QString description = QCoreApplication::translate("warpscope", help);
+    return valueName == nullptr ? QCommandLineOption(QString::fromLatin1(name), description)
+                                : QCommandLineOption(QString::fromLatin1(name), description,
+                                                     QString::fromLatin1(valueName));
+}
+
+} // namespace
+
 std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandLine& out) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate(
@@ -41,86 +55,60 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
             "warpscope", "A .warpscope session, a kernel file (the .json that warpscope-cli "
                          "analyze-kernel reads) or a .wstrace trace, to open."),
         QStringLiteral("[session]"));
-    const QCommandLineOption preset(
-        QStringLiteral("preset"),
-        QCoreApplication::translate("warpscope", "Start with the built-in preset ID."),
-        QStringLiteral("ID"));
-    const QCommandLineOption view(
-        QStringLiteral("view"),
-        QCoreApplication::translate(
-            "warpscope",
-            "Start on a view: warp, bank, block, sweep, grid, notes or an experiment's tab "
-            "(transfers, ...; exports: also metrics, figure)."),
-        QStringLiteral("VIEW"));
-    const QCommandLineOption theme(
-        QStringLiteral("theme"),
-        QCoreApplication::translate("warpscope",
-                                    "light or dark (exports: also print, the default)."),
-        QStringLiteral("THEME"));
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QCoreApplication::translate("warpscope", "Render the window to FILE (PNG) and exit."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption geometryReport(
-        QStringLiteral("geometry-report"),
-        QCoreApplication::translate("warpscope",
-                                    "Write the window's layout (docks, metric tables, bank view) "
-                                    "as JSON to FILE and exit; with --screenshot, also a PNG."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption size(
-        QStringLiteral("size"),
-        QCoreApplication::translate("warpscope", "Window size, WIDTHxHEIGHT; for exports "
-                                                 "slide-16x9 (default), slide-4x3, column or WxH."),
-        QStringLiteral("WxH"));
-    const QCommandLineOption benchmark(
-        QStringLiteral("benchmark"),
-        QCoreApplication::translate("warpscope", "Print redraw timings and exit."));
-    const QCommandLineOption iterations(
-        QStringLiteral("iterations"),
-        QCoreApplication::translate("warpscope", "Benchmark repetitions (default 300)."),
-        QStringLiteral("N"));
-    const QCommandLineOption firstFrame(
-        QStringLiteral("quit-after-first-frame"),
-        QCoreApplication::translate("warpscope", "Exit once the window has painted."));
-    const QCommandLineOption noSettings(
-        QStringLiteral("no-settings"),
-        QCoreApplication::translate("warpscope", "Neither read nor write settings; no autosave."));
-    const QCommandLineOption probe(
-        QStringLiteral("probe"),
-        QCoreApplication::translate("warpscope",
-                                    "Run this probe command for GPU measurements (default: the "
-                                    "warpscope-probe next to warpscope, or the one in Probe "
-                                    "Settings), e.g. \"ssh gpu-host warpscope-probe\"."),
-        QStringLiteral("COMMAND"));
-    const QCommandLineOption measure(
-        QStringLiteral("measure"),
-        QCoreApplication::translate("warpscope",
-                                    "Measure the pattern on the GPU first (with --screenshot: "
-                                    "the picture shows the measured overlay)."));
-    const QCommandLineOption benchmarkGpu(
-        QStringLiteral("benchmark-gpu"),
-        QCoreApplication::translate("warpscope",
-                                    "Print the time from an edit to the measured overlay on "
-                                    "screen (needs a GPU) and exit."));
-    const QCommandLineOption lecture(
-        QStringLiteral("lecture"),
-        QCoreApplication::translate("warpscope",
-                                    "Start in lecture mode on the course deck, or on the deck "
-                                    "file given instead of a session (F11 or Esc leaves it)."));
-    const QCommandLineOption lectureScript(
-        QStringLiteral("lecture-script"),
-        QCoreApplication::translate(
-            "warpscope", "In lecture mode, press the keys in STEPS (comma-separated, e.g. "
-                         "Right,Space,capture:slide.png) and exit; implies --lecture."),
-        QStringLiteral("STEPS"));
-    const QCommandLineOption kernelMeasurements(
-        QStringLiteral("kernel-measurements"),
-        QCoreApplication::translate(
-            "warpscope",
-            "Read recorded whole-kernel measurements (JSON lines of measure_kernel "
-            "answers, e.g. tests/data/kernel_tables_h100.jsonl) for the notes tab; may be "
-            "given more than once."),
-        QStringLiteral("FILE"));
+    const QCommandLineOption preset =
+        commandOption("preset", "Start with the built-in preset ID.", "ID");
+    const QCommandLineOption view = commandOption(
+        "view",
+        "Start on a view: warp, bank, block, sweep, grid, notes or an experiment's tab "
+        "(transfers, ...; exports: also metrics, figure).",
+        "VIEW");
+    const QCommandLineOption theme =
+        commandOption("theme", "light or dark (exports: also print, the default).", "THEME");
+    const QCommandLineOption screenshot =
+        commandOption("screenshot", "Render the window to FILE (PNG) and exit.", "FILE");
+    const QCommandLineOption geometryReport =
+        commandOption("geometry-report",
+                      "Write the window's layout (docks, metric tables, bank view) "
+                      "as JSON to FILE and exit; with --screenshot, also a PNG.",
+                      "FILE");
+    const QCommandLineOption size = commandOption("size",
+                                                  "Window size, WIDTHxHEIGHT; for exports "
+                                                  "slide-16x9 (default), slide-4x3, column or WxH.",
+                                                  "WxH");
+    const QCommandLineOption benchmark =
+        commandOption("benchmark", "Print redraw timings and exit.");
+    const QCommandLineOption iterations =
+        commandOption("iterations", "Benchmark repetitions (default 300).", "N");
+    const QCommandLineOption firstFrame =
+        commandOption("quit-after-first-frame", "Exit once the window has painted.");
+    const QCommandLineOption noSettings =
+        commandOption("no-settings", "Neither read nor write settings; no autosave.");
+    const QCommandLineOption probe =
+        commandOption("probe",
+                      "Run this probe command for GPU measurements (default: the "
+                      "warpscope-probe next to warpscope, or the one in Probe "
+                      "Settings), e.g. \"ssh gpu-host warpscope-probe\".",
+                      "COMMAND");
+    const QCommandLineOption measure =
+        commandOption("measure", "Measure the pattern on the GPU first (with --screenshot: "
+                                 "the picture shows the measured overlay).");
+    const QCommandLineOption benchmarkGpu =
+        commandOption("benchmark-gpu", "Print the time from an edit to the measured overlay on "
+                                       "screen (needs a GPU) and exit.");
+    const QCommandLineOption lecture =
+        commandOption("lecture", "Start in lecture mode on the course deck, or on the deck "
+                                 "file given instead of a session (F11 or Esc leaves it).");
+    const QCommandLineOption lectureScript =
+        commandOption("lecture-script",
+                      "In lecture mode, press the keys in STEPS (comma-separated, e.g. "
+                      "Right,Space,capture:slide.png) and exit; implies --lecture.",
+                      "STEPS");
+    const QCommandLineOption kernelMeasurements = commandOption(
+        "kernel-measurements",
+        "Read recorded whole-kernel measurements (JSON lines of measure_kernel "
+        "answers, e.g. tests/data/kernel_tables_h100.jsonl) for the notes tab; may be "
+        "given more than once.",
+        "FILE");
     // --transfers FILE, --streams FILE, ...: one option per experiment, from the registry.
     std::vector<std::pair<QString, QCommandLineOption>> experimentResults;
     for (const AppExperiment& experiment : appExperiments()) {
@@ -129,19 +117,17 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
                                                           experiment.texts().resultsOptionHelp,
                                                           QStringLiteral("FILE")));
     }
-    const QCommandLineOption probeDevice(
-        QStringLiteral("probe-device"),
-        QCoreApplication::translate("warpscope",
-                                    "Measure on these GPUs of the probe's machine (device "
-                                    "indexes, comma-separated, e.g. 0,1): with --measure, on "
-                                    "each in turn, so that one session holds both."),
-        QStringLiteral("LIST"));
-    const QCommandLineOption saveSession(
-        QStringLiteral("save-session"),
-        QCoreApplication::translate("warpscope",
-                                    "Save the session to FILE once measured (it opens on a "
-                                    "machine without a GPU)."),
-        QStringLiteral("FILE"));
+    const QCommandLineOption probeDevice =
+        commandOption("probe-device",
+                      "Measure on these GPUs of the probe's machine (device "
+                      "indexes, comma-separated, e.g. 0,1): with --measure, on "
+                      "each in turn, so that one session holds both.",
+                      "LIST");
+    const QCommandLineOption saveSession =
+        commandOption("save-session",
+                      "Save the session to FILE once measured (it opens on a "
+                      "machine without a GPU).",
+                      "FILE");
     parser.addOption(geometryReport);
     parser.addOptions({preset, view, theme, screenshot, size, benchmark, iterations, firstFrame,
                        noSettings, probe, measure, benchmarkGpu, lecture, lectureScript,
@@ -149,18 +135,14 @@ std::optional<QString> CommandLine::parse(const QStringList& arguments, CommandL
     for (const auto& [key, option] : experimentResults) {
         parser.addOption(option);
     }
-    const QCommandLineOption streamCount(
-        QStringLiteral("stream-count"),
-        QCoreApplication::translate("warpscope",
-                                    "The stream count the Streams tab draws (1 to 8; default 4)."),
-        QStringLiteral("N"));
+    const QCommandLineOption streamCount = commandOption(
+        "stream-count", "The stream count the Streams tab draws (1 to 8; default 4).", "N");
     parser.addOption(streamCount);
-    const QCommandLineOption tracePc(
-        QStringLiteral("trace-pc"),
-        QCoreApplication::translate("warpscope",
-                                    "With a trace: show the instruction at PC (hex 0x2a0 or "
-                                    "decimal) of its first launch instead of the worst one."),
-        QStringLiteral("PC"));
+    const QCommandLineOption tracePc =
+        commandOption("trace-pc",
+                      "With a trace: show the instruction at PC (hex 0x2a0 or "
+                      "decimal) of its first launch instead of the worst one.",
+                      "PC");
     parser.addOption(tracePc);
     const QList<QCommandLineOption> exportOptions = figureExportOptions();
     parser.addOptions(exportOptions);

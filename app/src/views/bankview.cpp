@@ -84,20 +84,12 @@ std::uint32_t splitLanes(const PhaseFusion& fusion) {
 } // namespace
 
 BankView::BankView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent)
-    : ZoomableView(parent), m_document(document), m_highlight(highlight) {
+    : SteppedView(parent), m_document(document), m_highlight(highlight) {
     setObjectName(QStringLiteral("bankView"));
     connect(m_document, &PatternDocument::evaluationChanged, this, &BankView::relayout);
     connect(m_document, &PatternDocument::errorChanged, this, qOverload<>(&BankView::update));
     connect(m_highlight, &LaneHighlight::changed, this, qOverload<>(&BankView::update));
     relayout();
-}
-
-void BankView::setRevealCount(int count) {
-    count = std::max(-1, count);
-    if (count != m_revealCount) {
-        m_revealCount = count;
-        update();
-    }
 }
 
 QSizeF BankView::computeLayout(qreal width) {
@@ -288,14 +280,6 @@ QSizeF BankView::computeLayout(qreal width) {
     m_legendRect = QRectF(kBankMargin, y, width - 2 * kBankMargin, 2 * (lineHeight + 6));
     y = m_legendRect.bottom() + kBankMargin;
     return QSizeF(std::max(width, left + kBankCount * cellWidth + kBankMargin), y);
-}
-
-void BankView::setMeasurementMark(const MeasurementMark& mark) {
-    if (mark.text == m_mark.text && mark.mismatch == m_mark.mismatch) {
-        return;
-    }
-    m_mark = mark;
-    update();
 }
 
 BankContent BankView::content() const {

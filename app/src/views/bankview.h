@@ -8,7 +8,7 @@
 #include "gpu/probemeasurement.h"
 
 #include "document/evaluation.h"
-#include "views/zoomableview.h"
+#include "views/steppedview.h"
 
 #include <QPixmap>
 #include <QRectF>
@@ -60,15 +60,10 @@ struct BankContent {
     std::vector<MatrixPhase> matrixPhases;
 };
 
-class BankView : public ZoomableView {
+class BankView : public SteppedView {
     Q_OBJECT
 public:
     BankView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent = nullptr);
-
-    /// What the GPU measured for the pattern, as a badge in the title; a mismatch with the model
-    /// is also framed. An empty mark draws nothing.
-    void setMeasurementMark(const MeasurementMark& mark);
-    const MeasurementMark& measurementMark() const { return m_mark; }
 
     /// One bank cell's share: the lanes one wavefront serves from this word.
     struct CellPart {
@@ -95,21 +90,9 @@ public:
     /// What the view draws now.
     BankContent content() const;
 
-    /// Lecture mode's step-through: fill only the cells and list rows of the first `count`
-    /// wavefronts of wavefrontList; -1 (the default) draws them all.
-    void setRevealCount(int count);
-    int revealCount() const { return m_revealCount; }
-
-    /// Lecture mode's slide change at 4K, as WarpView's: the whole picture drawn ahead in the
-    /// idle pause and copied by the paint that shows it. renderPicture() draws what a paint of
-    /// the whole view would draw now into a pixmap at the view's size and `devicePixelRatio`;
-    /// pictureKey() hashes everything that picture is drawn from (every text, every cell's,
-    /// row's and label's place, the lanes emphasised, the reveal count, the measurement mark,
-    /// the size, the font, the colours). A view given a picture (adoptPicture()) paints by
-    /// copying it while its own key equals the picture's and its size and ratio are the
-    /// picture's, and draws as before otherwise. One picture at most is kept.
-    QPixmap renderPicture(qreal devicePixelRatio);
-    std::size_t pictureKey() const;
+    /// The reveal count (setRevealCount()) fills only the cells and list rows of the first
+    /// `count` wavefronts of wavefrontList.
+    std::size_t pictureKey() const override;
 
 protected:
     QSizeF computeLayout(qreal width) override;
@@ -117,6 +100,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void paintWholeView(QPainter& painter) override;
 
 private:
     struct RowBand {
@@ -130,7 +114,6 @@ private:
         QRectF rect;
     };
     /// What a paint event draws, for the whole view.
-    void paintView(QPainter& painter);
     void paintContent(QPainter& painter, const ViewColors& colors, const Evaluation& evaluation,
                       const BankContent& content);
     std::uint32_t lanesAt(const QPointF& point, QString* description) const;
@@ -158,8 +141,6 @@ private:
     int m_rowLabelStep = 1;
     int m_wavefrontsElided = 0;
     QRectF m_wavefrontsElidedRect;
-    MeasurementMark m_mark;
-    int m_revealCount = -1;
 };
 
 } // namespace warpscope::app

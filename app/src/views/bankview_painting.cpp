@@ -26,10 +26,11 @@ std::size_t hashRect(std::size_t key, const QRectF& rect) {
 } // namespace
 
 std::size_t BankView::pictureKey() const {
+    const MeasurementMark& mark = measurementMark();
     const auto& evaluation = m_document->evaluation();
-    std::size_t key = qHashMulti(0, width(), height(), font().key(), m_revealCount, m_mark.text,
-                                 m_mark.shortText, m_mark.mismatch, evaluation.has_value(),
-                                 m_shared, m_highlight->emphasisedLanes(), m_labelWidth);
+    std::size_t key = qHashMulti(0, width(), height(), font().key(), revealCount(), mark.text,
+                                 mark.shortText, mark.mismatch, evaluation.has_value(), m_shared,
+                                 m_highlight->emphasisedLanes(), m_labelWidth);
     const QPalette& colours = palette();
     for (int role = 0; role < QPalette::NColorRoles; ++role) {
         key = qHashMulti(key, colours.color(static_cast<QPalette::ColorRole>(role)).rgba());
@@ -94,22 +95,16 @@ std::size_t BankView::pictureKey() const {
     return key;
 }
 
-QPixmap BankView::renderPicture(qreal devicePixelRatio) {
-    QPixmap picture = blankPicture(devicePixelRatio);
-    QPainter painter(&picture);
-    paintView(painter);
-    return picture;
-}
-
 void BankView::paintEvent(QPaintEvent* /*event*/) {
     if (paintAdoptedPicture(pictureKey())) {
         return;
     }
     QPainter painter(this);
-    paintView(painter);
+    paintWholeView(painter);
 }
 
-void BankView::paintView(QPainter& painter) {
+void BankView::paintWholeView(QPainter& painter) {
+    const MeasurementMark& mark = measurementMark();
     painter.setFont(font()); // a pixmap's painter starts with the application's
     const ViewColors colors = ViewColors::fromPalette(palette());
     painter.fillRect(rect(), colors.background);
@@ -137,10 +132,10 @@ void BankView::paintView(QPainter& painter) {
     painter.setFont(font());
     painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
     painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter | wrap, content.note);
-    if (!m_mark.isEmpty()) {
-        paintMeasurementBadge(
-            painter, colors, font(), second, QRectF(rect()), m_mark.text, m_mark.mismatch,
-            QFontMetricsF(font()).horizontalAdvance(content.note), m_mark.shortText);
+    if (!mark.isEmpty()) {
+        paintMeasurementBadge(painter, colors, font(), second, QRectF(rect()), mark.text,
+                              mark.mismatch, QFontMetricsF(font()).horizontalAdvance(content.note),
+                              mark.shortText);
     }
     if (m_shared) {
         paintContent(painter, colors, *evaluation, content);
@@ -289,7 +284,7 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
     }
     for (const Cell& cell : m_cells) {
         for (const CellPart& part : cell.parts) {
-            if (m_revealCount >= 0 && part.wavefront >= m_revealCount) {
+            if (revealCount() >= 0 && part.wavefront >= revealCount()) {
                 continue;
             }
             const QRectF r = part.rect.adjusted(1, 1, -1, -1);
@@ -341,7 +336,7 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
     }
     for (std::size_t rowIndex = 0; rowIndex < m_wavefrontRows.size(); ++rowIndex) {
         const WavefrontRow& row = m_wavefrontRows[rowIndex];
-        if ((m_revealCount >= 0 && row.wavefront >= m_revealCount) || row.rect.isEmpty()) {
+        if ((revealCount() >= 0 && row.wavefront >= revealCount()) || row.rect.isEmpty()) {
             continue; // not revealed yet, or past a slide's height (m_wavefrontsElided)
         }
         const Wavefront& wavefront = shared.wavefrontList[static_cast<std::size_t>(row.wavefront)];
@@ -364,7 +359,7 @@ void BankView::paintContent(QPainter& painter, const ViewColors& colors,
     int elidedShown = 0; // revealed wavefronts the list has no room for
     for (const WavefrontRow& row : m_wavefrontRows) {
         elidedShown +=
-            row.rect.isEmpty() && (m_revealCount < 0 || row.wavefront < m_revealCount) ? 1 : 0;
+            row.rect.isEmpty() && (revealCount() < 0 || row.wavefront < revealCount()) ? 1 : 0;
     }
     if (elidedShown > 0) {
         painter.setPen(colors.mutedText);

@@ -246,97 +246,95 @@ void BlockView::paintEvent(QPaintEvent* event) {
                                            : QStringLiteral("y = %1").arg(row));
             }
         }
+        // The thread drawn at (column, row) of this slice; -1 where there is none.
+        const auto threadAt = [&](std::int64_t column, std::int64_t row) -> std::int64_t {
+            if (column < 0 || column >= m_columns || row < 0 || row >= m_rowsPerSlice) {
+                return -1;
+            }
+            const std::int64_t linear =
+                m_wrapped ? row * kWarpSize + column : column + m_bx * (row + m_by * slice.z);
+            return linear < threads ? linear : -1;
+        };
+        const auto forEachThread = [&](const auto& draw) {
+            for (std::int64_t row = 0; row < m_rowsPerSlice; ++row) {
+                for (std::int64_t column = 0; column < m_columns; ++column) {
+                    if (const std::int64_t linear = threadAt(column, row); linear >= 0) {
+                        draw(column, row, linear, threadRect(linear));
+                    }
+                }
+            }
+        };
+        const auto warpAt = [&](std::int64_t column, std::int64_t row) -> std::int64_t {
+            const std::int64_t linear = threadAt(column, row);
+            return linear < 0 ? -1 : linear / kWarpSize;
+        };
         painter.setFont(small);
-        for (std::int64_t row = 0; row < m_rowsPerSlice; ++row) {
-            for (std::int64_t column = 0; column < m_columns; ++column) {
-                const std::int64_t linear =
-                    m_wrapped ? row * kWarpSize + column : column + m_bx * (row + m_by * slice.z);
-                if (linear >= threads) {
-                    continue;
-                }
-                const QRectF r = threadRect(linear);
-                const std::int64_t warp = linear / kWarpSize;
-                const int lane = static_cast<int>(linear % kWarpSize);
-                const bool selected = warp == selectedWarp;
-                QColor fill = colors.surface;
-                bool hatch = false;
-                if (warp < static_cast<std::int64_t>(m_costs.size())) {
-                    const WarpCost& cost = m_costs[static_cast<std::size_t>(warp)];
-                    if (!cost.valid) {
-                        fill = colors.inactive;
-                    } else if (worst > best && costValue(cost) > best) {
-                        const qreal t =
-                            0.2 + 0.6 * (costValue(cost) - best) / static_cast<qreal>(worst - best);
-                        fill = withAlpha(colors.warning, t);
-                        hatch = true;
-                    }
-                }
-                painter.setPen(Qt::NoPen);
-                painter.fillRect(r, colors.surface);
-                painter.fillRect(r, fill);
-                if (hatch) {
-                    fillHatched(painter, r, withAlpha(colors.frame, 0.35), 5);
-                }
-                if (selected) {
-                    painter.fillRect(r, withAlpha(colors.highlight, 0.30));
-                }
-                painter.setPen(QPen(colors.grid, 0.5));
-                painter.setBrush(Qt::NoBrush);
-                painter.drawRect(r);
-                if (selected && m_cell >= 16) {
-                    const bool active =
-                        evaluation->access.addresses[static_cast<std::size_t>(lane)].has_value();
-                    QString text = QString::number(lane);
-                    if (!m_global) {
-                        const std::uint32_t banks = evaluation->banksOfLane(lane);
-                        text = banks != 0 ? laneListText(banks).section(QLatin1Char(','), 0, 0)
-                                          : QStringLiteral("–");
-                    }
-                    painter.setPen(active ? colors.text : colors.mutedText);
-                    if (isLaneInMask(emphasised, lane)) {
-                        painter.setPen(QPen(colors.highlight, 2));
-                        painter.drawRect(r.adjusted(1, 1, -1, -1));
-                        painter.setPen(colors.text);
-                    }
-                    painter.drawText(r, Qt::AlignCenter, active ? text : QStringLiteral("×"));
+        forEachThread([&](std::int64_t, std::int64_t, std::int64_t linear, const QRectF& r) {
+            const std::int64_t warp = linear / kWarpSize;
+            const int lane = static_cast<int>(linear % kWarpSize);
+            const bool selected = warp == selectedWarp;
+            QColor fill = colors.surface;
+            bool hatch = false;
+            if (warp < static_cast<std::int64_t>(m_costs.size())) {
+                const WarpCost& cost = m_costs[static_cast<std::size_t>(warp)];
+                if (!cost.valid) {
+                    fill = colors.inactive;
+                } else if (worst > best && costValue(cost) > best) {
+                    const qreal t =
+                        0.2 + 0.6 * (costValue(cost) - best) / static_cast<qreal>(worst - best);
+                    fill = withAlpha(colors.warning, t);
+                    hatch = true;
                 }
             }
-        }
+            painter.setPen(Qt::NoPen);
+            painter.fillRect(r, colors.surface);
+            painter.fillRect(r, fill);
+            if (hatch) {
+                fillHatched(painter, r, withAlpha(colors.frame, 0.35), 5);
+            }
+            if (selected) {
+                painter.fillRect(r, withAlpha(colors.highlight, 0.30));
+            }
+            painter.setPen(QPen(colors.grid, 0.5));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(r);
+            if (selected && m_cell >= 16) {
+                const bool active =
+                    evaluation->access.addresses[static_cast<std::size_t>(lane)].has_value();
+                QString text = QString::number(lane);
+                if (!m_global) {
+                    const std::uint32_t banks = evaluation->banksOfLane(lane);
+                    text = banks != 0 ? laneListText(banks).section(QLatin1Char(','), 0, 0)
+                                      : QStringLiteral("–");
+                }
+                painter.setPen(active ? colors.text : colors.mutedText);
+                if (isLaneInMask(emphasised, lane)) {
+                    painter.setPen(QPen(colors.highlight, 2));
+                    painter.drawRect(r.adjusted(1, 1, -1, -1));
+                    painter.setPen(colors.text);
+                }
+                painter.drawText(r, Qt::AlignCenter, active ? text : QStringLiteral("×"));
+            }
+        });
         // Warp outlines: a thick edge wherever a neighbour belongs to another warp.
-        for (std::int64_t row = 0; row < m_rowsPerSlice; ++row) {
-            for (std::int64_t column = 0; column < m_columns; ++column) {
-                const std::int64_t linear =
-                    m_wrapped ? row * kWarpSize + column : column + m_bx * (row + m_by * slice.z);
-                if (linear >= threads) {
-                    continue;
-                }
-                const QRectF r = threadRect(linear);
-                const std::int64_t warp = linear / kWarpSize;
-                const bool selected = warp == selectedWarp;
-                painter.setPen(
-                    QPen(selected ? colors.highlight : colors.frame, selected ? 3 : 1.6));
-                auto warpAt = [&](std::int64_t c, std::int64_t rr) -> std::int64_t {
-                    if (c < 0 || c >= m_columns || rr < 0 || rr >= m_rowsPerSlice) {
-                        return -1;
-                    }
-                    const std::int64_t l =
-                        m_wrapped ? rr * kWarpSize + c : c + m_bx * (rr + m_by * slice.z);
-                    return l < threads ? l / kWarpSize : -1;
-                };
-                if (warpAt(column - 1, row) != warp) {
-                    painter.drawLine(r.topLeft(), r.bottomLeft());
-                }
-                if (warpAt(column + 1, row) != warp) {
-                    painter.drawLine(r.topRight(), r.bottomRight());
-                }
-                if (warpAt(column, row - 1) != warp) {
-                    painter.drawLine(r.topLeft(), r.topRight());
-                }
-                if (warpAt(column, row + 1) != warp) {
-                    painter.drawLine(r.bottomLeft(), r.bottomRight());
-                }
+        forEachThread([&](std::int64_t column, std::int64_t row, std::int64_t linear,
+                          const QRectF& r) {
+            const std::int64_t warp = linear / kWarpSize;
+            const bool selected = warp == selectedWarp;
+            painter.setPen(QPen(selected ? colors.highlight : colors.frame, selected ? 3 : 1.6));
+            if (warpAt(column - 1, row) != warp) {
+                painter.drawLine(r.topLeft(), r.bottomLeft());
             }
-        }
+            if (warpAt(column + 1, row) != warp) {
+                painter.drawLine(r.topRight(), r.bottomRight());
+            }
+            if (warpAt(column, row - 1) != warp) {
+                painter.drawLine(r.topLeft(), r.topRight());
+            }
+            if (warpAt(column, row + 1) != warp) {
+                painter.drawLine(r.bottomLeft(), r.bottomRight());
+            }
+        });
         painter.setFont(font());
     }
 

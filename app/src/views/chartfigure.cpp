@@ -8,10 +8,13 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QTableWidget>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <numeric>
@@ -232,5 +235,20 @@ bool putLegendUnderChart(QCustomPlot* plot, int columns) {
     return true;
 }
 #endif
+
+QTableWidget* addSweepTableInsteadOfPlot(QWidget* parent, QVBoxLayout* layout) {
+    auto* missing =
+        new QLabel(QCoreApplication::translate(
+                       "warpscope", "The sweep plot is unavailable: this build did not find "
+                                    "QCustomPlot (Debian: libqcustomplot-dev). The numbers are "
+                                    "below."),
+                   parent);
+    missing->setWordWrap(true);
+    layout->addWidget(missing);
+    auto* table = new QTableWidget(parent);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    layout->addWidget(table, 1);
+    return table;
+}
 
 } // namespace warpscope::app

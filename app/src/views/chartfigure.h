@@ -13,6 +13,9 @@ class QCPAxis;
 class QCPItemText;
 class QCustomPlot;
 class QPainter;
+class QTableWidget;
+class QVBoxLayout;
+class QWidget;
 
 namespace warpscope::app {
 
@@ -37,6 +40,11 @@ struct ChartFigureFrame {
 /// with `text` and a plain font.
 ChartFigureFrame beginChartFigure(QPainter& painter, QSize size, const QColor& background,
                                   const QColor& text, const QString& title, const QString& below);
+
+/// In a build without QCustomPlot, what a sweep view shows instead of its plot: a line saying why
+/// the plot is missing and how to get it, and under it a read-only table (returned, owned by
+/// `parent`) for the numbers; both added to `layout`.
+QTableWidget* addSweepTableInsteadOfPlot(QWidget* parent, QVBoxLayout* layout);
 
 #ifdef WARPSCOPE_HAVE_QCUSTOMPLOT
 struct ViewColors;

@@ -67,6 +67,7 @@ KernelSweepView::KernelSweepView(const KernelMeasurementStore* store, QWidget* p
       m_status(new QLabel(this)), m_gpuStatus(new QLabel(this)), m_pool(new QThreadPool(this)),
       m_cancelModel(std::make_shared<std::atomic<bool>>(false)) {
     setObjectName(QStringLiteral("kernelSweepView"));
+    redrawOnPaletteChange(this, [this] { replot(); });
     m_pool->setMaxThreadCount(1);
     auto* layout = new QVBoxLayout(this);
     m_title->setObjectName(QStringLiteral("kernelSweepTitle"));
@@ -112,15 +113,7 @@ KernelSweepView::KernelSweepView(const KernelMeasurementStore* store, QWidget* p
     m_plot->setMinimumHeight(240);
     layout->addWidget(m_plot, 1);
 #else
-    auto* missing =
-        new QLabel(tr("The sweep plot is unavailable: this build did not find QCustomPlot "
-                      "(Debian: libqcustomplot-dev). The numbers are below."),
-                   this);
-    missing->setWordWrap(true);
-    layout->addWidget(missing);
-    m_table = new QTableWidget(this);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    layout->addWidget(m_table, 1);
+    m_table = addSweepTableInsteadOfPlot(this, layout);
 #endif
 
     connect(m_axis, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -395,13 +388,6 @@ void KernelSweepView::showEvent(QShowEvent* event) {
         startModel();
     }
     QWidget::showEvent(event);
-}
-
-void KernelSweepView::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange) {
-        replot();
-    }
-    QWidget::changeEvent(event);
 }
 
 void KernelSweepView::replot() {

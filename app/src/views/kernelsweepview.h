@@ -93,7 +93,6 @@ signals:
     void modelComputed();
 
 protected:
-    void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
 private:

@@ -60,6 +60,22 @@ QString describeAccess(const WarpAccess& access) {
         .arg(access.activeLaneCount());
 }
 
+/// A global access's counts, as the modern model's and the local memory's summaries say them.
+QString globalCountsText(const GlobalPrediction& g) {
+    return trPrediction("%1 request(s) · %2 sector(s) in %3 line(s)")
+        .arg(g.requests)
+        .arg(g.sectors)
+        .arg(g.lines);
+}
+
+/// A shared access's counts, as the modern model's and cp.async's shared side say them.
+QString wavefrontCountsText(const SharedPrediction& s) {
+    return trPrediction("%1 wavefront(s), ideal %2 · %3 bank conflict(s)")
+        .arg(s.wavefronts)
+        .arg(s.idealWavefronts)
+        .arg(s.bankConflicts);
+}
+
 QString modernSummary(const Evaluation& evaluation) {
     const ModernPrediction& modern = evaluation.modern;
     if (modern.texture && modern.global) {
@@ -74,43 +90,24 @@ QString modernSummary(const Evaluation& evaluation) {
     if (modern.global && modern.kind.space == MemorySpace::Local) {
         // The notes: off-chip, as slow as global memory; interleaved so that consecutive
         // threads' same element sit side by side.
-        const GlobalPrediction& g = *modern.global;
         return trPrediction(
-                   "Local memory (off-chip, interleaved: word w of lane l at w x 128 + l x 4): "
-                   "%1 request(s) · %2 sector(s) in %3 line(s)")
-            .arg(g.requests)
-            .arg(g.sectors)
-            .arg(g.lines);
+                   "Local memory (off-chip, interleaved: word w of lane l at w x 128 + l x 4): %1")
+            .arg(globalCountsText(*modern.global));
     }
     if (modern.global) {
         const GlobalPrediction& g = *modern.global;
         QString text =
-            trPrediction("Modern model (cc 7.0+): %1 request(s) · %2 sector(s) in %3 line(s) · %4 "
-                         "moved for %5 requested · %6 efficiency")
-                .arg(g.requests)
-                .arg(g.sectors)
-                .arg(g.lines)
-                .arg(formatBytes(g.bytesMoved))
-                .arg(formatBytes(g.uniqueBytesRequested))
-                .arg(percentText(g.efficiency));
+            trPrediction("Modern model (cc 7.0+): %1 · %2 moved for %3 requested · %4 efficiency")
+                .arg(globalCountsText(g), formatBytes(g.bytesMoved),
+                     formatBytes(g.uniqueBytesRequested), percentText(g.efficiency));
         if (modern.kind.op == AccessOp::CopyAsync && modern.shared) {
-            const SharedPrediction& s = *modern.shared;
-            text +=
-                trPrediction(" · shared side, written one global line at a time: %1 wavefront(s), "
-                             "ideal %2 · %3 bank conflict(s)")
-                    .arg(s.wavefronts)
-                    .arg(s.idealWavefronts)
-                    .arg(s.bankConflicts);
+            text += trPrediction(" · shared side, written one global line at a time: %1")
+                        .arg(wavefrontCountsText(*modern.shared));
         }
         return text;
     }
     if (modern.shared) {
-        const SharedPrediction& s = *modern.shared;
-        return trPrediction(
-                   "Modern model (cc 7.0+): %1 wavefront(s), ideal %2 · %3 bank conflict(s)")
-            .arg(s.wavefronts)
-            .arg(s.idealWavefronts)
-            .arg(s.bankConflicts);
+        return trPrediction("Modern model (cc 7.0+): %1").arg(wavefrontCountsText(*modern.shared));
     }
     if (modern.constant) {
         const ConstantPrediction& c = *modern.constant;

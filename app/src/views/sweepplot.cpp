@@ -57,6 +57,7 @@ SweepPlot::SweepPlot(PatternDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_parameter(new QComboBox(this)),
       m_from(new QSpinBox(this)), m_to(new QSpinBox(this)), m_status(new QLabel(this)) {
     setObjectName(QStringLiteral("sweepPlot"));
+    redrawOnPaletteChange(this, [this] { replot(); });
     // Two pages: the current access's sweep, and (attachKernelSweep) a whole kernel's.
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -135,15 +136,7 @@ SweepPlot::SweepPlot(PatternDocument* document, QWidget* parent)
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     layout->addWidget(m_plot, 1);
 #else
-    auto* missing =
-        new QLabel(tr("The sweep plot is unavailable: this build did not find QCustomPlot "
-                      "(Debian: libqcustomplot-dev). The numbers are below."),
-                   this);
-    missing->setWordWrap(true);
-    layout->addWidget(missing);
-    m_table = new QTableWidget(this);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    layout->addWidget(m_table, 1);
+    m_table = addSweepTableInsteadOfPlot(this, layout);
 #endif
 
     connect(m_parameter, &QComboBox::currentIndexChanged, this, [this] {
@@ -398,13 +391,6 @@ void SweepPlot::showEvent(QShowEvent* event) {
         refresh();
     }
     QWidget::showEvent(event);
-}
-
-void SweepPlot::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange) {
-        replot();
-    }
-    QWidget::changeEvent(event);
 }
 
 void SweepPlot::replot() {

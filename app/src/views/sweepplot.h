@@ -78,7 +78,6 @@ signals:
     void gpuSweepCancelRequested();
 
 protected:
-    void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
 private:

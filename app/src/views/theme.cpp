@@ -2,13 +2,34 @@
 #include "views/theme.h"
 
 #include <QApplication>
+#include <QEvent>
 #include <QStyleFactory>
+#include <QWidget>
 
 #include <array>
+#include <optional>
+#include <utility>
 
 namespace warpscope::app {
 
 namespace {
+
+/// redrawOnPaletteChange()'s filter, a child of the widget it watches.
+class PaletteChangeFilter final : public QObject {
+public:
+    PaletteChangeFilter(QWidget* widget, std::function<void()> redraw)
+        : QObject(widget), m_redraw(std::move(redraw)) {}
+
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::PaletteChange && watched == parent()) {
+            m_redraw();
+        }
+        return false;
+    }
+
+private:
+    std::function<void()> m_redraw;
+};
 
 // Okabe & Ito, "Color Universal Design" (2008): distinguishable with protanopia, deuteranopia
 // and tritanopia. Black is left out: it is the text colour.
@@ -40,6 +61,48 @@ bool isHighContrastPalette(const QPalette& palette) {
            palette.color(QPalette::Text) == QColor(Qt::white);
 }
 
+/// Each palette role's colour in the light, dark and high-contrast themes; {}: the light theme
+/// keeps what QPalette derives from its window colour.
+struct RoleColors {
+    QPalette::ColorRole role;
+    std::optional<QRgb> light;
+    QRgb dark;
+    QRgb highContrast;
+};
+constexpr RoleColors kRoleColors[] = {
+    {QPalette::Window, {}, 0x26282B, 0x000000},
+    {QPalette::WindowText, 0x1A1A1A, 0xE6E6E3, 0xFFFFFF},
+    {QPalette::Base, 0xFFFFFF, 0x1C1D20, 0x000000},
+    {QPalette::AlternateBase, 0xEEEEEB, 0x2C2E32, 0x1A1A1A},
+    {QPalette::ToolTipBase, 0xFFFFE8, 0x333539, 0x000000},
+    {QPalette::ToolTipText, 0x1A1A1A, 0xE6E6E3, 0xFFFFFF},
+    {QPalette::PlaceholderText, {}, 0x8C8C88, 0xC0C0C0},
+    {QPalette::Text, 0x1A1A1A, 0xE6E6E3, 0xFFFFFF},
+    {QPalette::Button, {}, 0x333539, 0x000000},
+    {QPalette::ButtonText, 0x1A1A1A, 0xE6E6E3, 0xFFFFFF},
+    {QPalette::BrightText, {}, 0xFF8060, 0xFFE600},
+    {QPalette::Light, {}, 0x44464A, 0xA0A0A0},
+    {QPalette::Midlight, {}, 0x3A3C40, 0x808080},
+    {QPalette::Mid, {}, 0x2A2B2E, 0x606060},
+    {QPalette::Dark, {}, 0x18191B, 0x000000},
+    {QPalette::Shadow, {}, 0x000000, 0x000000},
+    {QPalette::Highlight, 0x0072B2, 0x56B4E9, 0xFFE600},
+    {QPalette::HighlightedText, 0xFFFFFF, 0x101010, 0x000000},
+    {QPalette::Link, {}, 0x56B4E9, 0xFFE600},
+};
+
+/// The views' own colours beside the palette's, per theme (ViewColors' fields of the same names).
+struct ViewShades {
+    QRgb surface, mutedText, frame, grid, requested, hatch, highlight, warning, inactive;
+};
+// surface, muted text, frame, grid, requested, hatch, highlight, warning, inactive
+constexpr ViewShades kLightShades{0xF7F7F5, 0x5A5A58, 0x303030, 0xC4C4C0, 0x1F1F1F,
+                                  0x505050, 0x0072B2, 0xD55E00, 0xD8D8D4};
+constexpr ViewShades kDarkShades{0x2A2C30, 0xA0A09C, 0xC8C8C4, 0x55575B, 0xE6E6E3,
+                                 0xB0B0AC, 0xF0E442, 0xFF7A3D, 0x4A4B4E};
+constexpr ViewShades kHighContrastShades{0x222222, 0xE0E0E0, 0xFFFFFF, 0x909090, 0xFFFFFF,
+                                         0xD0D0D0, 0xFFE600, 0xFF5A28, 0x505050};
+
 } // namespace
 
 QString themeName(Theme theme) {
@@ -62,74 +125,24 @@ Theme themeFromName(const QString& name) {
 }
 
 QPalette themePalette(Theme theme) {
-    if (theme == Theme::HighContrast) {
-        QPalette palette;
-        const QColor black(Qt::black);
-        const QColor white(Qt::white);
-        const QColor yellow(0xFF, 0xE6, 0x00);
-        for (auto role : {QPalette::Window, QPalette::Base, QPalette::Button, QPalette::Dark,
-                          QPalette::Shadow}) {
-            palette.setColor(role, black);
+    // The light theme starts from the palette QPalette derives from its window colour; the dark
+    // and high-contrast themes set every role they use.
+    QPalette palette = theme == Theme::Light ? QPalette(QColor(0xF4, 0xF4, 0xF2)) : QPalette();
+    for (const RoleColors& row : kRoleColors) {
+        const std::optional<QRgb> rgb = theme == Theme::Light  ? row.light
+                                        : theme == Theme::Dark ? std::optional<QRgb>(row.dark)
+                                                               : row.highContrast;
+        if (rgb) {
+            palette.setColor(row.role, QColor::fromRgb(*rgb));
         }
-        palette.setColor(QPalette::AlternateBase, QColor(0x1A, 0x1A, 0x1A));
-        palette.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
-        palette.setColor(QPalette::Midlight, QColor(0x80, 0x80, 0x80));
-        palette.setColor(QPalette::Light, QColor(0xA0, 0xA0, 0xA0));
-        for (auto role :
-             {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::ToolTipText}) {
-            palette.setColor(role, white);
-        }
-        palette.setColor(QPalette::HighlightedText, black);
-        palette.setColor(QPalette::Highlight, yellow);
-        palette.setColor(QPalette::BrightText, yellow);
-        palette.setColor(QPalette::Link, yellow);
-        palette.setColor(QPalette::ToolTipBase, black);
-        palette.setColor(QPalette::PlaceholderText, QColor(0xC0, 0xC0, 0xC0));
-        for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
-            palette.setColor(QPalette::Disabled, role, QColor(0xC0, 0xC0, 0xC0));
-        }
-        return palette;
     }
-    if (theme == Theme::Light) {
-        QPalette palette(QColor(0xF4, 0xF4, 0xF2));
-        palette.setColor(QPalette::Base, Qt::white);
-        palette.setColor(QPalette::AlternateBase, QColor(0xEE, 0xEE, 0xEB));
-        palette.setColor(QPalette::Text, QColor(0x1A, 0x1A, 0x1A));
-        palette.setColor(QPalette::WindowText, QColor(0x1A, 0x1A, 0x1A));
-        palette.setColor(QPalette::ButtonText, QColor(0x1A, 0x1A, 0x1A));
-        palette.setColor(QPalette::Highlight, QColor(0x00, 0x72, 0xB2));
-        palette.setColor(QPalette::HighlightedText, Qt::white);
-        palette.setColor(QPalette::ToolTipBase, QColor(0xFF, 0xFF, 0xE8));
-        palette.setColor(QPalette::ToolTipText, QColor(0x1A, 0x1A, 0x1A));
-        return palette;
-    }
-    QPalette palette;
-    const QColor window(0x26, 0x28, 0x2B);
-    const QColor base(0x1C, 0x1D, 0x20);
-    const QColor text(0xE6, 0xE6, 0xE3);
-    palette.setColor(QPalette::Window, window);
-    palette.setColor(QPalette::WindowText, text);
-    palette.setColor(QPalette::Base, base);
-    palette.setColor(QPalette::AlternateBase, QColor(0x2C, 0x2E, 0x32));
-    palette.setColor(QPalette::ToolTipBase, QColor(0x33, 0x35, 0x39));
-    palette.setColor(QPalette::ToolTipText, text);
-    palette.setColor(QPalette::PlaceholderText, QColor(0x8C, 0x8C, 0x88));
-    palette.setColor(QPalette::Text, text);
-    palette.setColor(QPalette::Button, QColor(0x33, 0x35, 0x39));
-    palette.setColor(QPalette::ButtonText, text);
-    palette.setColor(QPalette::BrightText, QColor(0xFF, 0x80, 0x60));
-    palette.setColor(QPalette::Light, QColor(0x44, 0x46, 0x4A));
-    palette.setColor(QPalette::Midlight, QColor(0x3A, 0x3C, 0x40));
-    palette.setColor(QPalette::Mid, QColor(0x2A, 0x2B, 0x2E));
-    palette.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1B));
-    palette.setColor(QPalette::Shadow, Qt::black);
-    palette.setColor(QPalette::Highlight, QColor(0x56, 0xB4, 0xE9));
-    palette.setColor(QPalette::HighlightedText, QColor(0x10, 0x10, 0x10));
-    palette.setColor(QPalette::Link, QColor(0x56, 0xB4, 0xE9));
     // Muted text ("no GPU measurement yet", hints) stays readable: at least 4.5:1 (WCAG AA)
     // against the base and the alternate rows (0x80 gave 3.5:1 on the alternate rows).
-    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
-        palette.setColor(QPalette::Disabled, role, QColor(0xA2, 0xA2, 0x9E));
+    if (theme != Theme::Light) {
+        const QColor disabled = QColor::fromRgb(theme == Theme::Dark ? 0xA2A29E : 0xC0C0C0);
+        for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
+            palette.setColor(QPalette::Disabled, role, disabled);
+        }
     }
     return palette;
 }
@@ -164,38 +177,23 @@ ViewColors ViewColors::fromPalette(const QPalette& palette) {
     colors.background = palette.color(QPalette::Base);
     colors.text = palette.color(QPalette::Text);
     colors.highContrast = isHighContrastPalette(palette);
-    if (colors.highContrast) {
-        colors.surface = QColor(0x22, 0x22, 0x22);
-        colors.mutedText = QColor(0xE0, 0xE0, 0xE0);
-        colors.frame = Qt::white;
-        colors.grid = QColor(0x90, 0x90, 0x90);
-        colors.requested = Qt::white;
-        colors.hatch = QColor(0xD0, 0xD0, 0xD0);
-        colors.highlight = QColor(0xFF, 0xE6, 0x00);
-        colors.warning = QColor(0xFF, 0x5A, 0x28);
-        colors.inactive = QColor(0x50, 0x50, 0x50);
-    } else if (colors.dark) {
-        colors.surface = QColor(0x2A, 0x2C, 0x30);
-        colors.mutedText = QColor(0xA0, 0xA0, 0x9C);
-        colors.frame = QColor(0xC8, 0xC8, 0xC4);
-        colors.grid = QColor(0x55, 0x57, 0x5B);
-        colors.requested = QColor(0xE6, 0xE6, 0xE3);
-        colors.hatch = QColor(0xB0, 0xB0, 0xAC);
-        colors.highlight = QColor(0xF0, 0xE4, 0x42);
-        colors.warning = QColor(0xFF, 0x7A, 0x3D);
-        colors.inactive = QColor(0x4A, 0x4B, 0x4E);
-    } else {
-        colors.surface = QColor(0xF7, 0xF7, 0xF5);
-        colors.mutedText = QColor(0x5A, 0x5A, 0x58);
-        colors.frame = QColor(0x30, 0x30, 0x30);
-        colors.grid = QColor(0xC4, 0xC4, 0xC0);
-        colors.requested = QColor(0x1F, 0x1F, 0x1F);
-        colors.hatch = QColor(0x50, 0x50, 0x50);
-        colors.highlight = QColor(0x00, 0x72, 0xB2);
-        colors.warning = QColor(0xD5, 0x5E, 0x00);
-        colors.inactive = QColor(0xD8, 0xD8, 0xD4);
-    }
+    const ViewShades& shades = colors.highContrast ? kHighContrastShades
+                               : colors.dark       ? kDarkShades
+                                                   : kLightShades;
+    colors.surface = QColor::fromRgb(shades.surface);
+    colors.mutedText = QColor::fromRgb(shades.mutedText);
+    colors.frame = QColor::fromRgb(shades.frame);
+    colors.grid = QColor::fromRgb(shades.grid);
+    colors.requested = QColor::fromRgb(shades.requested);
+    colors.hatch = QColor::fromRgb(shades.hatch);
+    colors.highlight = QColor::fromRgb(shades.highlight);
+    colors.warning = QColor::fromRgb(shades.warning);
+    colors.inactive = QColor::fromRgb(shades.inactive);
     return colors;
+}
+
+void redrawOnPaletteChange(QWidget* widget, std::function<void()> redraw) {
+    widget->installEventFilter(new PaletteChangeFilter(widget, std::move(redraw)));
 }
 
 } // namespace warpscope::app

@@ -9,7 +9,10 @@
 #include <QPalette>
 #include <QString>
 
+#include <functional>
+
 class QApplication;
+class QWidget;
 
 namespace warpscope::app {
 
@@ -21,6 +24,10 @@ Theme themeFromName(const QString& name);
 /// Fusion style with the theme's palette.
 void applyTheme(QApplication& application, Theme theme);
 QPalette themePalette(Theme theme);
+
+/// Calls `redraw` whenever `widget`'s palette changes (a theme switch, a lecture slide's colours),
+/// before the widget itself handles the change: for views whose charts keep colours of their own.
+void redrawOnPaletteChange(QWidget* widget, std::function<void()> redraw);
 
 /// Colours for the custom views, derived from a widget's palette so they follow the theme.
 struct ViewColors {

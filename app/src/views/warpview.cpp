@@ -15,7 +15,7 @@
 namespace warpscope::app {
 
 WarpView::WarpView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent)
-    : ZoomableView(parent), m_document(document), m_highlight(highlight) {
+    : SteppedView(parent), m_document(document), m_highlight(highlight) {
     setObjectName(QStringLiteral("warpView"));
     connect(m_document, &PatternDocument::evaluationChanged, this, &WarpView::relayout);
     connect(m_document, &PatternDocument::errorChanged, this, qOverload<>(&WarpView::update));
@@ -31,23 +31,18 @@ void WarpView::setShowTextbook(bool show) {
     relayout();
 }
 
-void WarpView::setRevealCount(int count) {
-    count = std::max(-1, count);
-    if (count == m_revealCount) {
-        return;
-    }
-    m_revealCount = count;
+void WarpView::revealCountChanged() {
     updateChangedLook();
 }
 
 bool WarpView::isRevealed(WarpLayout::ListKind kind, int index) const {
-    if (m_revealCount < 0) {
+    if (revealCount() < 0) {
         return true;
     }
     const int row = kind == WarpLayout::ListKind::Line
                         ? index
                         : static_cast<int>(m_layout.lines.size()) + index;
-    return row < m_revealCount;
+    return row < revealCount();
 }
 
 QSizeF WarpView::computeLayout(qreal width) {
@@ -61,6 +56,7 @@ QSizeF WarpView::computeLayout(qreal width) {
 }
 
 std::vector<WarpView::LookItem> WarpView::lookItems() const {
+    const MeasurementMark& mark = measurementMark();
     std::vector<LookItem> items;
     const auto& optionalEvaluation = m_document->evaluation();
     if (!optionalEvaluation) {
@@ -88,7 +84,7 @@ std::vector<WarpView::LookItem> WarpView::lookItems() const {
 
     add(band(m_layout.titleRect), 8,
         qHashMulti(0, content.title, content.summary, content.note, content.noteIsWarning,
-                   m_mark.text, m_mark.shortText, m_mark.mismatch));
+                   mark.text, mark.shortText, mark.mismatch));
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const auto index = static_cast<std::size_t>(lane);
         const WarpContent::Lane& drawn = content.lanes[index];
@@ -227,18 +223,11 @@ int WarpView::groupOfLane(const Evaluation& evaluation, int lane) const {
                : m_layout.lines[static_cast<std::size_t>(line)].group;
 }
 
-void WarpView::setMeasurementMark(const MeasurementMark& mark) {
-    if (mark.text == m_mark.text && mark.mismatch == m_mark.mismatch) {
-        return;
-    }
-    m_mark = mark;
-    update();
-}
-
 std::size_t WarpView::pictureKey() const {
+    const MeasurementMark& mark = measurementMark();
     std::size_t key =
-        qHashMulti(0, width(), height(), font().key(), m_showTextbook, m_revealCount, m_mark.text,
-                   m_mark.shortText, m_mark.mismatch, m_document->evaluation().has_value());
+        qHashMulti(0, width(), height(), font().key(), m_showTextbook, revealCount(), mark.text,
+                   mark.shortText, mark.mismatch, m_document->evaluation().has_value());
     const QPalette& colours = palette();
     for (int role = 0; role < QPalette::NColorRoles; ++role) {
         key = qHashMulti(key, colours.color(static_cast<QPalette::ColorRole>(role)).rgba());
@@ -250,12 +239,9 @@ std::size_t WarpView::pictureKey() const {
     return key;
 }
 
-QPixmap WarpView::renderPicture(qreal devicePixelRatio) {
-    QPixmap picture = blankPicture(devicePixelRatio);
+void WarpView::paintWholeView(QPainter& painter) {
     m_paintRegion = QRegion(rect());
-    QPainter painter(&picture);
     paintView(painter);
-    return picture;
 }
 
 void WarpView::paintEvent(QPaintEvent* event) {

@@ -6,9 +6,9 @@
 
 #include "gpu/probemeasurement.h"
 
+#include "views/steppedview.h"
 #include "views/viewpainting.h"
 #include "views/warplayout.h"
-#include "views/zoomableview.h"
 
 #include <QPixmap>
 #include <QRegion>
@@ -68,15 +68,10 @@ struct WarpContent {
     std::vector<ListRow> listRows;
 };
 
-class WarpView : public ZoomableView {
+class WarpView : public SteppedView {
     Q_OBJECT
 public:
     WarpView(PatternDocument* document, LaneHighlight* highlight, QWidget* parent = nullptr);
-
-    /// What the GPU measured for the pattern, as a badge in the title; a mismatch with the model
-    /// is also framed. An empty mark draws nothing.
-    void setMeasurementMark(const MeasurementMark& mark);
-    const MeasurementMark& measurementMark() const { return m_mark; }
 
     bool showsTextbook() const { return m_showTextbook; }
     void setShowTextbook(bool show);
@@ -85,21 +80,9 @@ public:
     /// What the view draws now (empty when no pattern was ever valid).
     WarpContent content() const;
 
-    /// Lecture mode's step-through: draw only the first `count` rows of the list (the lines, then
-    /// the textbook transactions, as in currentLayout().listRows) as served; the lanes and the
-    /// bytes they ask for stay visible. -1 (the default) draws everything.
-    void setRevealCount(int count);
-    int revealCount() const { return m_revealCount; }
-
-    /// Lecture mode's slide change at 4K: the whole picture drawn ahead, in the idle pause, and
-    /// copied by the paint that shows it. renderPicture() draws what a paint of the whole view
-    /// would draw now into a pixmap at the view's size and `devicePixelRatio` (crisp: one device
-    /// pixel to one pixel); pictureKey() hashes everything that picture depends on (every
-    /// element's look and place, the size, the type, the colours). A view given a picture
-    /// (adoptPicture()) paints by copying it while its own key equals the picture's and its size
-    /// and ratio are the picture's, and draws as before otherwise. One picture at most is kept.
-    QPixmap renderPicture(qreal devicePixelRatio);
-    std::size_t pictureKey() const;
+    /// The reveal count (setRevealCount()) steps through the list's rows as in
+    /// currentLayout().listRows: the lines, then the textbook transactions.
+    std::size_t pictureKey() const override;
 
 protected:
     QSizeF computeLayout(qreal width) override;
@@ -109,6 +92,8 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     bool event(QEvent* event) override;
+    void paintWholeView(QPainter& painter) override;
+    void revealCountChanged() override;
 
 private:
     void paintTitle(QPainter& painter, const ViewColors& colors, const WarpContent& content);
@@ -150,8 +135,6 @@ private:
     WarpLayout m_layout;
     StaticTextCache m_texts;
     bool m_showTextbook = true;
-    MeasurementMark m_mark;
-    int m_revealCount = -1;
     std::vector<LookItem> m_look; // as last scheduled for painting
     QRegion m_paintRegion;        // the paint event's region, while painting
 };

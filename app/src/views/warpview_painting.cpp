@@ -16,6 +16,7 @@
 namespace warpscope::app {
 
 void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const WarpContent& content) {
+    const MeasurementMark& mark = measurementMark();
     const QRectF& r = m_layout.titleRect;
     const qreal lineHeight = m_layout.textHeight;
     auto line = [&](int index) {
@@ -25,11 +26,11 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
     bold.setBold(true);
     if (!needsPaint(QRectF(r.left(), r.top(), std::max<qreal>(r.width(), width()), r.height()),
                     8)) {
-        if (!m_mark.isEmpty() && m_mark.mismatch) {
+        if (!mark.isEmpty() && mark.mismatch) {
             // The mismatch frame runs around the whole view.
             paintMeasurementBadge(
-                painter, colors, font(), line(1), QRectF(rect()), m_mark.text, m_mark.mismatch,
-                QFontMetricsF(font()).horizontalAdvance(content.summary), m_mark.shortText);
+                painter, colors, font(), line(1), QRectF(rect()), mark.text, mark.mismatch,
+                QFontMetricsF(font()).horizontalAdvance(content.summary), mark.shortText);
         }
         return;
     }
@@ -44,10 +45,10 @@ void WarpView::paintTitle(QPainter& painter, const ViewColors& colors, const War
     m_texts.draw(painter, line(0), Qt::AlignLeft, fitted(content.title));
     painter.setFont(font());
     m_texts.draw(painter, line(1), Qt::AlignLeft, fitted(content.summary));
-    if (!m_mark.isEmpty()) {
+    if (!mark.isEmpty()) {
         paintMeasurementBadge(
-            painter, colors, font(), line(1), QRectF(rect()), m_mark.text, m_mark.mismatch,
-            QFontMetricsF(font()).horizontalAdvance(content.summary), m_mark.shortText);
+            painter, colors, font(), line(1), QRectF(rect()), mark.text, mark.mismatch,
+            QFontMetricsF(font()).horizontalAdvance(content.summary), mark.shortText);
     }
     painter.setFont(font());
     painter.setPen(content.noteIsWarning ? colors.warning : colors.mutedText);
