@@ -1,9 +1,8 @@
 // The registry's rows (experimentregistry.h): each experiment's view, readers and words. A row is
 // made by bindExperiment<View, Traits>() from the view's class and core's traits
 // (experiments::TransfersExperiment: its key and its measurement's reader), which give the row of
-// core's table and both readers; the tab's texts are made by one experimentTexts() from a few
-// words per experiment (ExperimentWords), in MainWindow's translation context, where they were
-// written first.
+// core's table and both readers; what is left is the tab's words, in MainWindow's translation
+// context, where they were written first.
 #include "experiments/experimentregistry.h"
 
 #include "experiments/l2persistenceview.h"
@@ -31,84 +30,11 @@ template <class View>
 using ResultsOf =
     typename std::decay_t<decltype(std::declval<const View&>().results())>::value_type;
 
-QString fromView(std::string_view text) {
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-QString capitalised(const QString& text) {
-    return text.left(1).toUpper() + text.mid(1);
-}
-
-/// What an experiment's row holds beside core's: the words its tab's texts are made of
-/// (experimentTexts()) and the figure's and the measurement's sizes. Core's row gives the title,
-/// the request op and the example file.
-struct ExperimentWords {
-    const char* results;    // what recorded results are of, in --help: "host and device transfer"
-    const char* noun;       // "transfer": "Transfer measurement cancelled.", "no transfer results"
-    const char* subject;    // what is measured: "host and device transfers"
-    const char* measure;    // the Measure button's object: "transfers"
-    const char* withoutGpu; // what the tab shows with no GPU: "the chart shows the notes' figures"
-    std::array<const char*, 2> resultKeys; // AppExperiment::resultKeys
-    int figureWidth;                       // AppExperiment::figureLayoutSize
-    int figureHeight;
-    int measureTimeoutMs;
-};
-
-/// The tab's texts, each sentence written once for every experiment.
-ExperimentTexts experimentTexts(const experiments::Experiment& row, const ExperimentWords& words) {
-    const QString noun = tr(words.noun);
-    const QString subject = tr(words.subject);
-    const QString later = QStringLiteral("%1"); // filled in where the text is shown
-    ExperimentTexts texts;
-    texts.tabTitle = tr(std::string(row.title).c_str());
-    texts.resultsOptionHelp =
-        QCoreApplication::translate(
-            "warpscope", "Show recorded %1 results (a %2 answer, e.g. %3) in the %4 tab.")
-            .arg(QCoreApplication::translate("warpscope", words.results), fromView(row.opName),
-                 fromView(row.exampleFile), texts.tabTitle);
-    texts.running = tr("Measuring %1 on the GPU…").arg(subject);
-    texts.cancelled = tr("%1 measurement cancelled.").arg(capitalised(noun));
-    texts.unreadableAnswer = tr("The probe's %1 results cannot be read: %2").arg(noun, later);
-    texts.measured = tr("%1 measured.").arg(capitalised(subject));
-    texts.failed = tr("%1: %2").arg(texts.tabTitle, later);
-    texts.modelOnly =
-        tr("This machine: no GPU to measure on (%1); %2.").arg(later, tr(words.withoutGpu));
-    texts.pressMeasure = tr("This GPU: %1; press Measure %2.").arg(later, tr(words.measure));
-    texts.unreadableSession =
-        tr("The session's %1 results cannot be read (%2); they are left out.").arg(noun, later);
-    return texts;
-}
-
-/// A row of words, in ExperimentWords' order (a call, so that each row stays a few lines).
-constexpr ExperimentWords experimentWords(const char* results, const char* noun,
-                                          const char* subject, const char* measure,
-                                          const char* withoutGpu,
-                                          std::array<const char*, 2> resultKeys, int figureWidth,
-                                          int figureHeight, int measureTimeoutMs) {
-    return ExperimentWords{results,    noun,        subject,      measure,         withoutGpu,
-                           resultKeys, figureWidth, figureHeight, measureTimeoutMs};
-}
-
-// results, noun, subject, Measure button, without a GPU; result keys, figure size, timeout.
-constexpr ExperimentWords kTransfersWords = experimentWords(
-    "host and device transfer", "transfer", "host and device transfers", "transfers",
-    "the chart shows the notes' figures", {"memcpyLoop", "machine"}, 640, 400, 600000);
-constexpr ExperimentWords kStreamsWords = experimentWords(
-    "streams-and-overlap", "stream", "streams and overlap", "streams",
-    "the timeline is the model's", {"asyncEngineCount", "stages"}, 960, 640, 300000);
-// 960 wide: the legend's eight entries in two columns; at 640 one column of eight rows left the
-// curves a strip.
-constexpr ExperimentWords kL2PersistenceWords =
-    experimentWords("L2 persistence", "L2 persistence", "the L2 persistence window",
-                    "L2 persistence", "the chart shows the model and the notes' statement",
-                    {"persistingL2MaxBytes", "setAsideBytes"}, 960, 600, 600000);
-
 /// A row's typed parts for `View`, whose results are those of the experiment `Traits` (core's
 /// traits: experiments::TransfersExperiment): the row of core's table named by the traits' key,
 /// and both readers, the probe's result object and a recorded file, through the traits' reader
-/// (gpu/experimentresults.h); the texts and sizes from `words`. A view's own session settings (the
-/// streams' count) are added by the caller.
-template <class View, class Traits, const ExperimentWords& words> AppExperiment bindExperiment() {
+/// (gpu/experimentresults.h). Everything else of the row is filled in by the caller.
+template <class View, class Traits> AppExperiment bindExperiment() {
     using Results = ResultsOf<View>;
     static_assert(std::is_same_v<typename Results::Experiment, Traits>,
                   "the view's results must be the experiment's");
@@ -144,20 +70,41 @@ template <class View, class Traits, const ExperimentWords& words> AppExperiment 
         const std::optional<Results>& results = static_cast<const View*>(view)->results();
         return results ? &results->answer : nullptr;
     };
-    row.texts = [] { return experimentTexts(experiments::experiment(Traits::key), words); };
-    row.resultKeys = words.resultKeys;
-    row.figureLayoutSize = QSizeF(words.figureWidth, words.figureHeight);
-    row.measureTimeoutMs = words.measureTimeoutMs;
-    row.noResults = words.noun;
     return row;
 }
 
 // Session view setting: the stream count the Streams tab draws.
 constexpr const char* kStreamsCountKey = "streams.count";
 
+AppExperiment transfers() {
+    AppExperiment row = bindExperiment<TransfersView, experiments::TransfersExperiment>();
+    row.texts = [] {
+        ExperimentTexts texts;
+        texts.tabTitle = tr("Transfers");
+        texts.resultsOptionHelp = QCoreApplication::translate(
+            "warpscope", "Show recorded host and device transfer results (a measure_transfers "
+                         "answer, e.g. tests/data/transfers_h100.json) in the Transfers tab.");
+        texts.running = tr("Measuring host and device transfers on the GPU…");
+        texts.cancelled = tr("Transfer measurement cancelled.");
+        texts.unreadableAnswer = tr("The probe's transfer results cannot be read: %1");
+        texts.measured = tr("Host and device transfers measured.");
+        texts.failed = tr("Transfers: %1");
+        texts.modelOnly = tr("This machine: no GPU to measure on (%1); the chart "
+                             "shows the notes' figures.");
+        texts.pressMeasure = tr("This GPU: %1; press Measure transfers.");
+        texts.unreadableSession = tr("The session's transfer results cannot be read (%1); they "
+                                     "are left out.");
+        return texts;
+    };
+    row.resultKeys = {"memcpyLoop", "machine"};
+    row.figureLayoutSize = QSizeF(640, 400);
+    row.measureTimeoutMs = 600000;
+    row.noResults = "transfer";
+    return row;
+}
+
 AppExperiment streams() {
-    AppExperiment row =
-        bindExperiment<StreamsView, experiments::StreamsExperiment, kStreamsWords>();
+    AppExperiment row = bindExperiment<StreamsView, experiments::StreamsExperiment>();
     row.addViewSettings = [](const ExperimentView* view,
                              std::map<std::string, std::string>& settings) {
         settings[kStreamsCountKey] =
@@ -173,16 +120,63 @@ AppExperiment streams() {
             }
         }
     };
+    row.texts = [] {
+        ExperimentTexts texts;
+        texts.tabTitle = tr("Streams");
+        texts.resultsOptionHelp = QCoreApplication::translate(
+            "warpscope", "Show recorded streams-and-overlap results (a measure_streams answer, "
+                         "e.g. tests/data/streams_h100.json) in the Streams tab.");
+        texts.running = tr("Measuring streams and overlap on the GPU…");
+        texts.cancelled = tr("Stream measurement cancelled.");
+        texts.unreadableAnswer = tr("The probe's stream results cannot be read: %1");
+        texts.measured = tr("Streams and overlap measured.");
+        texts.failed = tr("Streams: %1");
+        texts.modelOnly = tr("This machine: no GPU to measure on (%1); the timeline is "
+                             "the model's.");
+        texts.pressMeasure = tr("This GPU: %1; press Measure streams.");
+        texts.unreadableSession = tr("The session's stream results cannot be read (%1); they "
+                                     "are left out.");
+        return texts;
+    };
+    row.resultKeys = {"asyncEngineCount", "stages"};
+    row.figureLayoutSize = QSizeF(960, 640);
+    row.measureTimeoutMs = 300000;
+    row.noResults = "stream";
+    return row;
+}
+
+AppExperiment l2Persistence() {
+    AppExperiment row = bindExperiment<L2PersistenceView, experiments::L2PersistenceExperiment>();
+    row.texts = [] {
+        ExperimentTexts texts;
+        texts.tabTitle = tr("L2 persistence");
+        texts.resultsOptionHelp = QCoreApplication::translate(
+            "warpscope", "Show recorded L2 persistence results (a measure_l2_persistence answer, "
+                         "e.g. tests/data/l2_persistence_h100.json) in the L2 persistence tab.");
+        texts.running = tr("Measuring the L2 persistence window on the GPU…");
+        texts.cancelled = tr("L2 persistence measurement cancelled.");
+        texts.unreadableAnswer = tr("The probe's L2 persistence results cannot be read: %1");
+        texts.measured = tr("The L2 persistence window measured.");
+        texts.failed = tr("L2 persistence: %1");
+        texts.modelOnly = tr("This machine: no GPU to measure on (%1); the chart "
+                             "shows the model and the notes' statement.");
+        texts.pressMeasure = tr("This GPU: %1; press Measure L2 persistence.");
+        texts.unreadableSession = tr("The session's L2 persistence results cannot be read (%1); "
+                                     "they are left out.");
+        return texts;
+    };
+    row.resultKeys = {"persistingL2MaxBytes", "setAsideBytes"};
+    // 960 wide: the legend's eight entries in two columns; at 640 one column of eight rows left
+    // the curves a strip.
+    row.figureLayoutSize = QSizeF(960, 600);
+    row.measureTimeoutMs = 600000;
+    row.noResults = "L2 persistence";
     return row;
 }
 
 /// The rows, in core's table's order (checked by test_experiments).
 const std::array<AppExperiment, 3>& rows() {
-    static const std::array<AppExperiment, 3> table{
-        bindExperiment<TransfersView, experiments::TransfersExperiment, kTransfersWords>(),
-        streams(),
-        bindExperiment<L2PersistenceView, experiments::L2PersistenceExperiment,
-                       kL2PersistenceWords>()};
+    static const std::array<AppExperiment, 3> table{transfers(), streams(), l2Persistence()};
     return table;
 }
 
